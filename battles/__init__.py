@@ -1,0 +1,1 @@
+"""Battles: stored tactical battles, played by the rules engine in rules/."""

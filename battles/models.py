@@ -1,0 +1,1 @@
+"""Battle state: no models yet."""

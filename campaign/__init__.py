@@ -1,0 +1,1 @@
+"""The campaign: the map, the forces and the turns that lead to battles."""

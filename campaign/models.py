@@ -1,0 +1,1 @@
+"""Campaign state: no models yet."""

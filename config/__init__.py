@@ -1,0 +1,1 @@
+"""Korona's project configuration: settings, URLs and the WSGI/ASGI entry points."""

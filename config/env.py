@@ -1,0 +1,89 @@
+"""Typed readers for Korona's environment variables.
+
+Each reader takes the environment as a mapping, so the tests can hand it one, and
+raises ImproperlyConfigured on a value it cannot use instead of guessing: a typo in
+``DEBUG`` must not quietly turn debugging on (or off) in production.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+# Only for development and tests: KORONA_PRODUCTION=1 refuses to start without SECRET_KEY.
+DEVELOPMENT_SECRET_KEY = "django-insecure-korona-development-key-never-use-in-production"
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def read_bool(env: Mapping[str, str], name: str, *, default: bool = False) -> bool:
+    """``1/true/yes/on`` or ``0/false/no/off`` (any case); unset means ``default``."""
+    if name not in env:
+        return default
+    word = env[name].strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={env[name]!r} is not a boolean: use 1/true/yes/on or 0/false/no/off"
+    )
+
+
+def read_list(env: Mapping[str, str], name: str, *, default: list[str]) -> list[str]:
+    """A comma-separated list; unset or blank means ``default``."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return list(default)
+    items = [item.strip() for item in raw.split(",")]
+    if any(not item for item in items):
+        raise ImproperlyConfigured(f"{name}={raw!r} has an empty item")
+    return items
+
+
+def read_secret_key(env: Mapping[str, str], *, production: bool) -> str:
+    key = env.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if production:
+        raise ImproperlyConfigured("SECRET_KEY must be set when KORONA_PRODUCTION is on")
+    return DEVELOPMENT_SECRET_KEY
+
+
+def read_database(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
+    """``DATABASE_URL`` parsed by django-environ; unset means SQLite beside the code."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": base_dir / "korona.sqlite3",
+        }
+    # django-environ would take an unknown scheme as the dotted path of a custom backend.
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in environ.Env.DB_SCHEMES:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL has an unknown scheme {scheme!r}: use e.g. postgres://user@host/korona"
+        )
+    try:
+        return environ.Env.db_url_config(url)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {error}") from error
+
+
+def read_redis_url(env: Mapping[str, str]) -> str | None:
+    """``REDIS_URL``, or None when unset: the embedded default runs without Redis."""
+    url = env.get("REDIS_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(REDIS_SCHEMES):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
+        )
+    return url

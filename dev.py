@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Korona's one entry point for developers; needs nothing but Python 3.11+.
+
+    python3 dev.py run                play the demo Korona battle
+    python3 dev.py test [ARGS...]     ruff, the import contract, then pytest ARGS
+
+Both first make sure ``.venv`` exists and holds ``pip install -e '.[test]'`` for the
+current pyproject.toml, then re-run this script with the venv's Python. Standard
+library only: this file runs before any dependency is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_BIN = VENV / "bin"
+VENV_PYTHON = VENV_BIN / "python"
+# The pyproject.toml hash of the last successful install; a different hash reinstalls.
+INSTALL_STAMP = VENV / "korona-pyproject.sha256"
+
+DEMO_BATTLE = "fixtures/battles/korona-turn1.json"
+DEMO_SEED = 1
+
+
+def pyproject_digest() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def ensure_venv() -> None:
+    """Create .venv if missing and reinstall the project when pyproject.toml changed."""
+    if not VENV_PYTHON.exists():
+        print(f"dev.py: creating {VENV.relative_to(ROOT)}", flush=True)
+        venv.create(VENV, with_pip=True, clear=True)
+    digest = pyproject_digest()
+    if INSTALL_STAMP.exists() and INSTALL_STAMP.read_text().strip() == digest:
+        return
+    print("dev.py: installing korona[test] into .venv", flush=True)
+    subprocess.run(
+        [str(VENV_PYTHON), "-m", "pip", "install", "--quiet", "-e", ".[test]"],
+        cwd=ROOT,
+        check=True,
+    )
+    INSTALL_STAMP.write_text(digest + "\n")
+
+
+def running_in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def run_steps(steps: Sequence[tuple[str, list[str]]]) -> int:
+    """Run each step in order; stop at the first that fails and say which it was."""
+    for name, command in steps:
+        print(f"==> {name}: {' '.join(command)}", flush=True)
+        code = subprocess.run(command, cwd=ROOT).returncode
+        if code != 0:
+            print(f"dev.py: step '{name}' failed with exit code {code}", file=sys.stderr)
+            return code
+    return 0
+
+
+def command_run(args: list[str]) -> int:
+    demo = [sys.executable, "-m", "rules", "simulate", DEMO_BATTLE, "--seed", str(DEMO_SEED)]
+    return run_steps([("demo battle", [*demo, *args])])
+
+
+def command_test(args: list[str]) -> int:
+    return run_steps(
+        [
+            ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
+            ("import contract", [str(VENV_BIN / "lint-imports")]),
+            ("pytest", [sys.executable, "-m", "pytest", *args]),
+        ]
+    )
+
+
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "run": command_run,
+    "test": command_test,
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        ensure_venv()
+    except subprocess.CalledProcessError as error:
+        print(f"dev.py: installing into .venv failed (exit {error.returncode})", file=sys.stderr)
+        return 1
+    if not running_in_venv():
+        os.execv(VENV_PYTHON, [str(VENV_PYTHON), str(Path(__file__).resolve()), *argv])
+    return COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

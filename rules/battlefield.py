@@ -1,0 +1,600 @@
+"""The tactical battlefield: terrain generation, going, woods and line of sight.
+
+The table is ``width_ft`` x ``depth_ft`` feet, cut into 1-ft squares, and every square is
+rolled up before a battle (rulings section 4): 2d6 for its landform, then, depending on the
+area's vegetation, a d6 for its woods. Positions are in inches, ``(x, y)`` with
+``0 <= x <= width_in`` and ``0 <= y <= depth_in``; row 0 lies along the defender's edge
+(``y = 0``) and the attacker enters from ``y = depth_in``.
+
+Geometry rulings written down here (the texts are silent on them):
+
+* A square is a *closed* 12" x 12" region. A straight line "touches" every square it
+  meets, even along an edge or at a single corner: a line running exactly along a grid
+  line touches the squares on both sides, and a line through a corner touches all four
+  squares around it. This is the conservative reading: a line of sight squeezing between
+  two ridges that meet at a corner is blocked, and a move along the edge of a swamp is
+  slowed by it. ``square_at`` still gives every point exactly one square (the one to its
+  upper right, clamped at the far edges) for the questions "where is this unit".
+* Line of sight: "ridges and hills block it unless the firer or target is in that
+  square". A unit standing exactly on the edge of a square is in it for this purpose, so
+  a square that contains the firer's or the target's point (on its edge included) never
+  blocks, and likewise never breaks "the same woods".
+* Woods between two units that are in neither unit's woods neither block nor obscure:
+  the texts only ever hide units *inside* cover.
+* A target in a wooded square exactly on the edge of the woods (depth 0) is still in the
+  woods, so it is obscured like any target within 3" of the edge.
+* The table edge is not an edge of the woods: the ground off the table is not open
+  ground, so a wood filling the whole table has infinite depth.
+* ``cover_at`` counts ridges and hills as cover as well as woods, so the AI's "move from
+  cover to cover" treats high ground as a place to stop; the fire rules' own concealment
+  (obscured, unseen) comes only from ``sight``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rules.dice import Roller
+
+SQUARE_IN = 12
+"""A terrain square is one foot on a side."""
+
+MAX_TABLE_FT = 12
+"""The largest table side the generator accepts; larger tables are a typo, not a battle."""
+
+WOODS_EDGE_IN = 3.0
+"""A unit within this many inches of the edge of its woods is visible but obscured."""
+
+SAME_WOODS_SIGHT_IN = 6.0
+"""Two units in the same woods see each other (obscured) within this range."""
+
+_WOOD_DEPTH_MEMO_LIMIT = 1 << 16
+"""wood_depth memo entries kept before the memo is emptied (positions are usually on a 0.5"
+grid, so a 12 x 12 ft table has about 83,000 distinct points)."""
+
+
+class Landform(StrEnum):
+    """What the 2d6 terrain roll says the ground of a square is."""
+
+    STEEP_HIGH_RIDGE = "steep_high_ridge"
+    STEEP_LOW_RIDGE = "steep_low_ridge"
+    MUD = "mud_rocks_swamp"
+    HIGH_RIDGE = "high_ridge"
+    LOW_RIDGE = "low_ridge"
+    RIVER = "river_creek"
+    FLAT = "flat"
+    HILL = "hill"
+
+
+class Vegetation(StrEnum):
+    """The woods on a square."""
+
+    NONE = "none"
+    LIGHT_WOODS = "light_woods"
+    HEAVY_WOODS = "heavy_woods"
+
+
+class Going(StrEnum):
+    """How hard a square is to cross; movement allowances are given per going."""
+
+    GOOD = "good"
+    ROUGH = "rough"
+    BAD = "bad"
+
+    @property
+    def rank(self) -> int:
+        """0 for good, 1 for rough, 2 for bad: higher is slower."""
+        return _GOING_RANK[self]
+
+    @staticmethod
+    def worse(a: Going, b: Going) -> Going:
+        """The slower of two goings (a square's going is the worse of ground and woods)."""
+        return a if _GOING_RANK[a] >= _GOING_RANK[b] else b
+
+
+_GOING_RANK: dict[Going, int] = {Going.GOOD: 0, Going.ROUGH: 1, Going.BAD: 2}
+
+worse = Going.worse
+
+
+class Sight(StrEnum):
+    """What a unit sees of a target: a clear shot, an obscured one (one die less), none."""
+
+    CLEAR = "clear"
+    OBSCURED = "obscured"
+    BLOCKED = "blocked"
+
+
+AREA_VEGETATION: tuple[str, ...] = ("jungle", "light", "clearing")
+"""The vegetation a campaign area (or a BATTLE.json) may give for its battlefield."""
+
+# The 2d6 landform table, indexed by the total. The text's "6,9 = low ridge" overlaps
+# "6, 7 = high ridge" and leaves 8 and 9 unassigned, so the rulings read it as 8-9.
+_LANDFORM_BY_TOTAL: tuple[Landform | None, ...] = (
+    None,
+    None,
+    Landform.STEEP_HIGH_RIDGE,  # 2
+    Landform.STEEP_HIGH_RIDGE,  # 3
+    Landform.STEEP_LOW_RIDGE,  # 4
+    Landform.MUD,  # 5
+    Landform.HIGH_RIDGE,  # 6
+    Landform.HIGH_RIDGE,  # 7
+    Landform.LOW_RIDGE,  # 8
+    Landform.LOW_RIDGE,  # 9
+    Landform.RIVER,  # 10
+    Landform.RIVER,  # 11
+    Landform.FLAT,  # 12
+)
+
+# "In areas where the map obviously shows plains, replace all ridges with flat ground,
+# and steep ridges with hills."
+_PLAINS_LANDFORM: dict[Landform, Landform] = {
+    Landform.STEEP_HIGH_RIDGE: Landform.HILL,
+    Landform.STEEP_LOW_RIDGE: Landform.HILL,
+    Landform.HIGH_RIDGE: Landform.FLAT,
+    Landform.LOW_RIDGE: Landform.FLAT,
+}
+
+_SIGHT_BLOCKING_LANDFORMS = frozenset(
+    {
+        Landform.STEEP_HIGH_RIDGE,
+        Landform.STEEP_LOW_RIDGE,
+        Landform.HIGH_RIDGE,
+        Landform.LOW_RIDGE,
+        Landform.HILL,
+    }
+)
+
+# Going of the ground. The movement text lists "rocky/muddy terrain" as rough and "swamp"
+# as bad, but the 2d6 table folds them into one "mud/rocks/swamp" result; the rulings
+# treat that square as swamp, so BAD (a GM who reads it as rocks can change the table).
+_LANDFORM_GOING: dict[Landform, Going] = {
+    Landform.STEEP_HIGH_RIDGE: Going.BAD,
+    Landform.STEEP_LOW_RIDGE: Going.BAD,
+    Landform.MUD: Going.BAD,
+    Landform.HIGH_RIDGE: Going.GOOD,
+    Landform.LOW_RIDGE: Going.GOOD,
+    Landform.RIVER: Going.ROUGH,
+    Landform.FLAT: Going.GOOD,
+    Landform.HILL: Going.ROUGH,
+}
+
+_VEGETATION_GOING: dict[Vegetation, Going] = {
+    Vegetation.NONE: Going.GOOD,
+    Vegetation.LIGHT_WOODS: Going.ROUGH,
+    Vegetation.HEAVY_WOODS: Going.BAD,
+}
+
+
+def landform_for_roll(total: int, *, plains: bool) -> Landform:
+    """The landform for a 2d6 total, with ridges flattened in a plains area."""
+    if isinstance(total, bool) or not isinstance(total, int) or not 2 <= total <= 12:
+        raise ValueError(f"a 2d6 total is between 2 and 12, not {total!r}")
+    landform = _LANDFORM_BY_TOTAL[total]
+    assert landform is not None
+    if plains:
+        return _PLAINS_LANDFORM.get(landform, landform)
+    return landform
+
+
+def _check_area_vegetation(area_vegetation: str) -> None:
+    if area_vegetation not in AREA_VEGETATION:
+        raise ValueError(
+            f"unknown area vegetation {area_vegetation!r}; expected one of {AREA_VEGETATION}"
+        )
+
+
+def rolls_vegetation_die(area_vegetation: str) -> bool:
+    """Whether a square in this area rolls a d6 for its woods (a clearing rolls none)."""
+    _check_area_vegetation(area_vegetation)
+    return area_vegetation != "clearing"
+
+
+def vegetation_for_roll(die: int | None, area_vegetation: str) -> Vegetation:
+    """The woods on a square from its d6 and the area's vegetation.
+
+    Jungle is heavy woods on 2+ and light woods on a 1; light vegetation is light woods on
+    5+; a clearing has no woods and rolls no die, so ``die`` is ignored (pass ``None``).
+    """
+    if not rolls_vegetation_die(area_vegetation):
+        return Vegetation.NONE
+    if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+        raise ValueError(f"a vegetation die is a d6 face from 1 to 6, not {die!r}")
+    if area_vegetation == "jungle":
+        return Vegetation.HEAVY_WOODS if die >= 2 else Vegetation.LIGHT_WOODS
+    return Vegetation.LIGHT_WOODS if die >= 5 else Vegetation.NONE
+
+
+def going_of(landform: Landform, vegetation: Vegetation) -> Going:
+    """A square's going: the worse of its ground's and its woods' going."""
+    return Going.worse(_LANDFORM_GOING[landform], _VEGETATION_GOING[vegetation])
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One rolled 1-ft square, with the dice that made it so a battle log can show them."""
+
+    col: int
+    row: int
+    landform_dice: tuple[int, int]
+    landform: Landform
+    vegetation_die: int | None
+    vegetation: Vegetation
+    going: Going
+
+    @property
+    def blocks_sight(self) -> bool:
+        """Ridges (steep or not, high or low) and hills stand between units."""
+        return self.landform in _SIGHT_BLOCKING_LANDFORMS
+
+    @property
+    def wooded(self) -> bool:
+        """Light or heavy woods: cover that hides the units inside it."""
+        return self.vegetation is not Vegetation.NONE
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The closed region of the square in inches: ``(x_min, y_min, x_max, y_max)``."""
+        x = float(self.col * SQUARE_IN)
+        y = float(self.row * SQUARE_IN)
+        return (x, y, x + SQUARE_IN, y + SQUARE_IN)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "col": self.col,
+            "row": self.row,
+            "landform_dice": list(self.landform_dice),
+            "landform": self.landform.value,
+            "vegetation_die": self.vegetation_die,
+            "vegetation": self.vegetation.value,
+            "going": self.going.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Square:
+        """The inverse of ``to_json``; unknown terrain names raise ``ValueError``."""
+        dice = tuple(data["landform_dice"])
+        if len(dice) != 2:
+            raise ValueError(f"a square's landform is rolled on 2d6, not {dice!r}")
+        return cls(
+            col=int(data["col"]),
+            row=int(data["row"]),
+            landform_dice=(int(dice[0]), int(dice[1])),
+            landform=Landform(data["landform"]),
+            vegetation_die=None if data["vegetation_die"] is None else int(data["vegetation_die"]),
+            vegetation=Vegetation(data["vegetation"]),
+            going=Going(data["going"]),
+        )
+
+
+Rect = tuple[float, float, float, float]
+
+
+def _segment_touches(x1: float, y1: float, x2: float, y2: float, rect: Rect) -> bool:
+    """Whether the closed segment p1-p2 meets the closed rectangle.
+
+    Separating axes: the two box axes, then the segment's normal. Only subtractions and
+    products of table coordinates are involved, so on a half-inch grid the test is exact
+    (no division), and grazing contacts along an edge or at a corner count as touching.
+    """
+    xmin, ymin, xmax, ymax = rect
+    if (x1 if x1 > x2 else x2) < xmin or (x1 if x1 < x2 else x2) > xmax:
+        return False
+    if (y1 if y1 > y2 else y2) < ymin or (y1 if y1 < y2 else y2) > ymax:
+        return False
+    dx = x2 - x1
+    dy = y2 - y1
+    below = dx * (ymin - y1)
+    above = dx * (ymax - y1)
+    left = dy * (xmin - x1)
+    right = dy * (xmax - x1)
+    c1 = below - left
+    c2 = below - right
+    c3 = above - left
+    c4 = above - right
+    if c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0:
+        return False
+    return not (c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0)
+
+
+def _contains(rect: Rect, x: float, y: float) -> bool:
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
+
+
+def _distance_to_rect(x: float, y: float, rect: Rect) -> float:
+    xmin, ymin, xmax, ymax = rect
+    dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0.0)
+    dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0.0)
+    if dx == 0.0:
+        return dy
+    if dy == 0.0:
+        return dx
+    return math.hypot(dx, dy)
+
+
+@dataclass(frozen=True, slots=True)
+class _PairCandidates:
+    """For a (firer square, target square) pair: the squares a line between them could
+    touch that could block it or break "the same woods". The pair's own squares are left
+    out, since they always contain the firer or the target."""
+
+    blocking: tuple[Rect, ...]
+    open_ground: tuple[Rect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Battlefield:
+    """A rolled table: ``squares[row][col]``, row 0 along the defender's edge.
+
+    Immutable in use; the private fields only memoise answers that depend on the squares
+    alone, so they take no part in equality, hashing or the repr.
+    """
+
+    width_ft: int
+    depth_ft: int
+    squares: tuple[tuple[Square, ...], ...]
+    _blocking_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
+    _open_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
+    _pair_cache: dict[tuple[int, int, int, int], _PairCandidates] = field(
+        init=False, repr=False, compare=False
+    )
+    _wood_depth_memo: dict[tuple[float, float], float] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        _check_table_side("width_ft", self.width_ft)
+        _check_table_side("depth_ft", self.depth_ft)
+        if len(self.squares) != self.depth_ft:
+            raise ValueError(f"expected {self.depth_ft} rows of squares, got {len(self.squares)}")
+        for row_index, row in enumerate(self.squares):
+            if len(row) != self.width_ft:
+                raise ValueError(
+                    f"row {row_index} has {len(row)} squares, expected {self.width_ft}"
+                )
+            for col_index, square in enumerate(row):
+                if (square.col, square.row) != (col_index, row_index):
+                    raise ValueError(
+                        f"square ({square.col}, {square.row}) is stored at "
+                        f"({col_index}, {row_index})"
+                    )
+        every = [square for row in self.squares for square in row]
+        object.__setattr__(
+            self, "_blocking_rects", tuple(s.bounds for s in every if s.blocks_sight)
+        )
+        object.__setattr__(self, "_open_rects", tuple(s.bounds for s in every if not s.wooded))
+        object.__setattr__(self, "_pair_cache", {})
+        object.__setattr__(self, "_wood_depth_memo", {})
+
+    @property
+    def width_in(self) -> int:
+        return self.width_ft * SQUARE_IN
+
+    @property
+    def depth_in(self) -> int:
+        return self.depth_ft * SQUARE_IN
+
+    def __iter__(self) -> Iterator[Square]:
+        """Every square in row-major order (row 0 first), the order they were rolled in."""
+        for row in self.squares:
+            yield from row
+
+    def square_at(self, x: float, y: float) -> Square:
+        """The square a unit at ``(x, y)`` stands in; a point off the table is an error."""
+        if not (0.0 <= x <= self.width_ft * SQUARE_IN and 0.0 <= y <= self.depth_ft * SQUARE_IN):
+            raise ValueError(f'({x!r}, {y!r}) is off the {self.width_in}" x {self.depth_in}" table')
+        col = int(x // SQUARE_IN)
+        row = int(y // SQUARE_IN)
+        if col >= self.width_ft:
+            col = self.width_ft - 1
+        if row >= self.depth_ft:
+            row = self.depth_ft - 1
+        return self.squares[row][col]
+
+    def going_at(self, x: float, y: float) -> Going:
+        return self.square_at(x, y).going
+
+    def squares_along(self, x1: float, y1: float, x2: float, y2: float) -> tuple[Square, ...]:
+        """Every square the straight segment p1-p2 touches, in row-major order.
+
+        Squares are closed, so a segment along a grid line, or through a corner, touches
+        the squares on both sides (the module docstring explains why).
+        """
+        self.square_at(x1, y1)
+        self.square_at(x2, y2)
+        col_lo, col_hi = _span(min(x1, x2), max(x1, x2), self.width_ft)
+        row_lo, row_hi = _span(min(y1, y2), max(y1, y2), self.depth_ft)
+        return tuple(
+            square
+            for row in self.squares[row_lo : row_hi + 1]
+            for square in row[col_lo : col_hi + 1]
+            if _segment_touches(x1, y1, x2, y2, square.bounds)
+        )
+
+    def going_along(self, x1: float, y1: float, x2: float, y2: float) -> Going:
+        """The worst going of every square a straight move touches, start and end included."""
+        going = Going.GOOD
+        for square in self.squares_along(x1, y1, x2, y2):
+            if square.going is Going.BAD:
+                return Going.BAD
+            going = Going.worse(going, square.going)
+        return going
+
+    def wood_depth(self, x: float, y: float) -> float:
+        """How far inside its woods a point is, in inches.
+
+        0.0 outside woods; otherwise the distance to the nearest square that is not wooded
+        (any direction, diagonals included). The table edge does not count as an edge of
+        the woods, so a table that is all woods gives ``math.inf``.
+        """
+        key = (x, y)
+        memo = self._wood_depth_memo
+        depth = memo.get(key)
+        if depth is not None:
+            return depth
+        if not self.square_at(x, y).wooded:
+            depth = 0.0
+        else:
+            depth = min(
+                (_distance_to_rect(x, y, rect) for rect in self._open_rects), default=math.inf
+            )
+        if len(memo) >= _WOOD_DEPTH_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = depth
+        return depth
+
+    def sight(self, x1: float, y1: float, x2: float, y2: float) -> Sight:
+        """What a unit at p1 sees of a unit at p2.
+
+        Sight is about the target's concealment, so ``sight(a, b)`` may differ from
+        ``sight(b, a)``: a unit deep in woods sees a unit in the open that cannot see it.
+        """
+        firer = self.square_at(x1, y1)
+        target = self.square_at(x2, y2)
+        key = (firer.col, firer.row, target.col, target.row)
+        candidates = self._pair_cache.get(key)
+        if candidates is None:
+            candidates = self._pair_candidates(firer, target)
+            self._pair_cache[key] = candidates
+
+        # Ridges and hills block, unless the firer or the target is in that square.
+        for rect in candidates.blocking:
+            if _contains(rect, x1, y1) or _contains(rect, x2, y2):
+                continue
+            if _segment_touches(x1, y1, x2, y2, rect):
+                return Sight.BLOCKED
+
+        if not target.wooded:
+            # Woods between the two units, in neither's woods, neither block nor obscure.
+            return Sight.CLEAR
+
+        if firer.wooded:
+            dx = x2 - x1
+            dy = y2 - y1
+            if dx * dx + dy * dy <= SAME_WOODS_SIGHT_IN * SAME_WOODS_SIGHT_IN and (
+                self._within_woods(x1, y1, x2, y2, candidates.open_ground)
+            ):
+                return Sight.OBSCURED
+
+        # Seen from outside its woods (or from too far inside the same woods).
+        if self.wood_depth(x2, y2) > WOODS_EDGE_IN:
+            return Sight.BLOCKED
+        return Sight.OBSCURED
+
+    def cover_at(self, x: float, y: float) -> bool:
+        """Whether a unit here is in cover: woods, and also ridges and hills.
+
+        High ground counts so the AI's "from cover to cover" can stop on a ridge; it does
+        not obscure the unit to fire (``sight`` alone decides that).
+        """
+        square = self.square_at(x, y)
+        return square.wooded or square.blocks_sight
+
+    def to_json(self) -> list[list[dict[str, Any]]]:
+        return [[square.to_json() for square in row] for row in self.squares]
+
+    @classmethod
+    def from_json(
+        cls, rows: Sequence[Sequence[Mapping[str, Any]]], *, width_ft: int, depth_ft: int
+    ) -> Battlefield:
+        """The inverse of ``to_json`` (replays and tests); a malformed table raises ValueError."""
+        return cls(
+            width_ft=width_ft,
+            depth_ft=depth_ft,
+            squares=tuple(tuple(Square.from_json(data) for data in row) for row in rows),
+        )
+
+    def _pair_candidates(self, firer: Square, target: Square) -> _PairCandidates:
+        # A segment between the two squares stays inside their bounding block of squares,
+        # but it may run along the block's outer edge, so one ring around it is included.
+        col_lo = max(0, min(firer.col, target.col))
+        col_hi = min(self.width_ft - 1, max(firer.col, target.col) + 1)
+        row_lo = max(0, min(firer.row, target.row) - 1)
+        row_hi = min(self.depth_ft - 1, max(firer.row, target.row) + 1)
+        blocking: list[Rect] = []
+        open_ground: list[Rect] = []
+        for row in self.squares[row_lo : row_hi + 1]:
+            for square in row[col_lo : col_hi + 1]:
+                if square is firer or square is target:
+                    continue
+                if square.blocks_sight:
+                    blocking.append(square.bounds)
+                if not square.wooded:
+                    open_ground.append(square.bounds)
+        return _PairCandidates(tuple(blocking), tuple(open_ground))
+
+    @staticmethod
+    def _within_woods(
+        x1: float, y1: float, x2: float, y2: float, open_ground: tuple[Rect, ...]
+    ) -> bool:
+        """Whether the line between two wooded points stays in woods ("the same woods").
+
+        Open squares that contain either unit are the edge the unit stands on, not a gap
+        between the two, so they do not count (as for blocking ridges).
+        """
+        for rect in open_ground:
+            if _contains(rect, x1, y1) or _contains(rect, x2, y2):
+                continue
+            if _segment_touches(x1, y1, x2, y2, rect):
+                return False
+        return True
+
+
+def _span(lo: float, hi: float, count: int) -> tuple[int, int]:
+    """The first and last index of the closed squares overlapping ``[lo, hi]`` inches."""
+    first = max(0, math.ceil(lo / SQUARE_IN) - 1)
+    last = min(count - 1, int(hi // SQUARE_IN))
+    return first, last
+
+
+def _check_table_side(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number of feet, not {value!r}")
+    if not 1 <= value <= MAX_TABLE_FT:
+        raise ValueError(f"{name} must be between 1 and {MAX_TABLE_FT} feet, not {value}")
+
+
+def generate_battlefield(
+    roller: Roller,
+    *,
+    width_ft: int = 3,
+    depth_ft: int = 3,
+    vegetation: str,
+    plains: bool,
+) -> Battlefield:
+    """Roll up a table square by square, row 0 first and column 0 first.
+
+    Each square rolls 2d6 for its landform and then, unless the area is a clearing, a d6
+    for its woods; the dice are kept on the square. A plains area still rolls its woods:
+    plains flatten the ground, the area's vegetation decides the trees.
+    """
+    _check_table_side("width_ft", width_ft)
+    _check_table_side("depth_ft", depth_ft)
+    rolls_woods = rolls_vegetation_die(vegetation)
+    if not isinstance(plains, bool):
+        raise ValueError(f"plains must be True or False, not {plains!r}")
+    rows: list[tuple[Square, ...]] = []
+    for row in range(depth_ft):
+        squares: list[Square] = []
+        for col in range(width_ft):
+            first, second = roller.roll(2, 6)
+            landform = landform_for_roll(first + second, plains=plains)
+            die = roller.d6() if rolls_woods else None
+            woods = vegetation_for_roll(die, vegetation)
+            squares.append(
+                Square(
+                    col=col,
+                    row=row,
+                    landform_dice=(first, second),
+                    landform=landform,
+                    vegetation_die=die,
+                    vegetation=woods,
+                    going=going_of(landform, woods),
+                )
+            )
+        rows.append(tuple(squares))
+    return Battlefield(width_ft=width_ft, depth_ft=depth_ft, squares=tuple(rows))

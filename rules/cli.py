@@ -1,0 +1,111 @@
+"""The command line: ``simulate`` one battle, or the ``odds`` over many."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from rules.narrate import describe_record
+from rules.odds import battle_odds
+from rules.rulesets import resolve_battle
+from rules.spec import BattleSpecError, load_battle
+
+
+def _dump(data: Any, out: TextIO) -> None:
+    # Sorted keys and fixed separators: the same battle and seed give identical bytes.
+    out.write(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+
+
+def _progress_bar(stream: TextIO):
+    width = 40
+
+    def show(done: int, total: int) -> None:
+        if done != total and done % max(total // 200, 1):
+            return
+        filled = width * done // total
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _summary(result: dict[str, Any]) -> str:
+    forces = result["forces"]
+    lines = [
+        f"Battle at {result['area']} ({result['ruleset']} rules, seed {result['seed']})",
+        f"  attacker: {forces['attacker']['name']} ({forces['attacker']['side']}, "
+        f"{forces['attacker']['quality']})",
+        f"  defender: {forces['defender']['name']} ({forces['defender']['side']}, "
+        f"{forces['defender']['quality']})",
+        "",
+    ]
+    lines += [describe_record(record) for record in result["log"]]
+    winner = forces[result["winner"]]["name"]
+    lines.append("")
+    lines.append(
+        f"{winner} ({result['winner']}) wins after {result['turns']} turns: "
+        f"{result['reason'].replace('_', ' ')}."
+    )
+    for key in ("attacker", "defender"):
+        lost = {t: n for t, n in result["losses"][key].items() if n}
+        lost_text = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in lost.items()) or "none"
+        present = sum(result["stands_present"][key].values())
+        lines.append(f"  {forces[key]['name']} lost {sum(lost.values())} of {present}: {lost_text}")
+    return "\n".join(lines)
+
+
+def main(
+    argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    simulate = commands.add_parser("simulate", help="fight one battle")
+    simulate.add_argument("battle", help="a BATTLE.json file")
+    simulate.add_argument("--seed", type=int, required=True)
+    simulate.add_argument("--json", action="store_true", help="print the result as JSON")
+    odds = commands.add_parser("odds", help="outcome probabilities over many battles")
+    odds.add_argument("battle", help="a BATTLE.json file")
+    odds.add_argument("--runs", type=int, default=1000)
+    odds.add_argument("--seed", type=int, default=0)
+    odds.add_argument("--json", action="store_true", help="print the odds as JSON")
+    args = parser.parse_args(argv)
+
+    try:
+        spec = load_battle(args.battle)
+    except BattleSpecError as exc:
+        stderr.write(f"error: {args.battle} is not a battle that can be fought:\n")
+        for problem in exc.problems:
+            stderr.write(f"  - {problem}\n")
+        return 2
+
+    if args.command == "simulate":
+        result = resolve_battle(spec, args.seed)
+        if args.json:
+            _dump(result, stdout)
+        else:
+            stdout.write(_summary(result) + "\n")
+        return 0
+
+    if args.runs < 1:
+        stderr.write(f"error: --runs must be at least 1, not {args.runs}\n")
+        return 2
+    progress = _progress_bar(stderr) if stderr.isatty() else None
+    result = battle_odds(spec, runs=args.runs, seed=args.seed, progress=progress)
+    if args.json:
+        _dump(result, stdout)
+    else:
+        for key in ("attacker", "defender"):
+            share = result[f"{key}_win"]
+            stdout.write(
+                f"{key} wins {share['p']:.1%} (95% interval {share['low']:.1%}"
+                f"-{share['high']:.1%}), mean stands lost "
+                f"{result['mean_losses'][key]}\n"
+            )
+        stdout.write(f"over {result['runs']} battles, mean length {result['mean_turns']} turns\n")
+    return 0

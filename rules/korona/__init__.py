@@ -1,0 +1,1 @@
+"""The Korona ("WWII in the Pacific") tactical rules."""

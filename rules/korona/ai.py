@@ -1,0 +1,467 @@
+"""The battle AI: both sides play by the same rules as a human would.
+
+The attacker advances from cover to cover within command range, shoots at the targets
+where its dice do most, calls in support and assaults when the odds favour it. The
+defender holds cover, shoots, moves only to get out of the open and counter-attacks when
+the odds are good. Either side withdraws when its position is hopeless.
+
+The AI rolls no dice of its own: its choices are deterministic given the battlefield and
+the state, so every die in a battle is a rules die and is logged.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import cos, hypot, inf, radians, sin
+
+from rules.korona.assault import supported
+from rules.korona.fire import dice_for, impact_fuse_applies, in_range
+from rules.korona.movement import (
+    can_move,
+    command_roll,
+    limber,
+    move,
+    needs_command_roll,
+    reachable_point,
+)
+from rules.korona.state import (
+    ATTACKER,
+    COMMAND_RADIUS_IN,
+    CONTACT_IN,
+    OK,
+    PINNED,
+    SUPPORT_RADIUS_IN,
+    SUPPRESSED,
+    BattleState,
+    Force,
+    Stand,
+)
+from rules.korona.support import available_mission
+from rules.probability import at_least, opposed_d6_win, two_d6_at_least
+from rules.units import MOVEMENT, QUALITY_ASSAULT, UnitType
+
+# How much the AI wants each kind of stand gone.
+TARGET_VALUE = {
+    "commander": 1.6,
+    "forward_observer": 1.5,
+    "hmg": 1.4,
+    "sniper": 1.3,
+    "small_mortar": 1.2,
+    "medium_mortar": 1.3,
+    "at_gun": 1.2,
+    "heavy_artillery": 1.3,
+    "light_tank": 1.8,
+    "medium_tank": 2.0,
+    "heavy_tank": 2.2,
+}
+ATTACKER_ASSAULT_ODDS = 0.6
+DEFENDER_ASSAULT_ODDS = 0.7
+SPACING_IN = 3  # keeps stands out of each other's 2" blast
+HOPELESS_RATIO = 3  # a side facing three times its effective strength pulls out
+
+# _HIT_TAIL[n][k]: the chance that n dice score at least k hits on 5-6.
+_HIT_TAIL = [[float(at_least(k, n, Fraction(1, 3))) for k in range(5)] for n in range(12)]
+
+
+def value_of(stand: Stand) -> float:
+    return TARGET_VALUE.get(stand.unit.name, 1.0)
+
+
+def shot_value(
+    state: BattleState, side: str, weapon: UnitType, target: Stand, obscured: bool
+) -> float:
+    """The expected worth of one fire action: chance of each effect times what it buys."""
+    if target.unit.armoured:
+        if weapon.gun_attack is None:
+            return 0.0
+        needed = target.unit.defence - weapon.gun_attack
+        return 0.5 * float(two_d6_at_least(needed)) * value_of(target)
+    count = dice_for(weapon, obscured)
+    if count == 0:
+        return 0.0
+    if weapon.sniper:
+        return (1 - (5 / 6) ** count) * value_of(target)
+    tail = _HIT_TAIL[count]
+    status = target.status
+    if impact_fuse_applies(state, side, weapon, target):
+        return 0.1 * tail[1] if status == OK else 0.0
+    if status == SUPPRESSED:
+        worth = tail[2]
+    else:
+        worth = tail[3] + 0.4 * (tail[2] - tail[3])
+        if status == OK:
+            worth += 0.15 * (tail[1] - tail[2])
+    if count >= 4:  # a blast of four hits suppresses what stands near the target
+        crowd = sum(
+            1
+            for s in target.force.stands
+            if s.alive and s is not target and s.distance(target) <= SUPPORT_RADIUS_IN
+        )
+        worth += 0.4 * tail[4] * crowd
+    return worth * value_of(target)
+
+
+def choose_target(
+    state: BattleState, viewer: Stand, weapon: UnitType, side: str
+) -> tuple[Stand, bool] | None:
+    """The visible enemy stand in range where ``weapon`` does most, and whether obscured."""
+    best: tuple[float, Stand, bool] | None = None
+    for target in viewer.force.enemy.stands:
+        if not target.alive or target.hidden:
+            continue
+        distance = viewer.distance(target)
+        if not in_range(weapon, distance):
+            continue
+        visible, obscured = state.sees(viewer, target)
+        if not visible:
+            continue
+        worth = shot_value(state, side, weapon, target, obscured)
+        if worth > 0 and (best is None or worth > best[0]):
+            best = (worth, target, obscured)
+    return None if best is None else (best[1], best[2])
+
+
+# --- deployment -------------------------------------------------------------------------
+
+
+def cover_value(state: BattleState, x: float, y: float) -> float:
+    """How much a spot protects: the edge of woods (seen but obscured, and able to see out)
+    is best; deep woods hide but blind; a ridge or hill square gives a little."""
+    depth = state.field.wood_depth(x, y)
+    if 0 < depth <= 3:
+        return 2.5
+    if depth > 3:
+        return 2.0
+    return 1.0 if state.field.cover_at(x, y) else 0.0
+
+
+def _formation(count: int, cx: int, cy: int, width: int, depth: int) -> list[tuple[int, int]]:
+    """Slots on a 3" grid around a commander, nearest first, kept on the table."""
+    slots = []
+    for dy in range(-9, 10, SPACING_IN):
+        for dx in range(-12, 13, SPACING_IN):
+            if (dx, dy) == (0, 0):
+                continue
+            x, y = cx + dx, cy + dy
+            if 0 <= x <= width and 0 <= y <= depth:
+                slots.append((hypot(dx, dy), abs(dy), dy, dx, x, y))
+    slots.sort()
+    return [(x, y) for *_, x, y in slots[:count]]
+
+
+def deploy_attacker(state: BattleState, force: Force) -> None:
+    """The attacker enters in a block around its commander, 3" in from its table edge."""
+    width, depth = state.field.width_in, state.field.depth_in
+    cx, cy = width // 2, depth - 4
+    others = [s for s in force.stands if s is not force.commander]
+    slots = _formation(len(others), cx, cy, width, depth)
+    # Fighting stands take the forward slots, weapons and the FO the rear ones.
+    others.sort(key=lambda s: (s.unit.crew_served or s.unit.observer, s.id))
+    slots.sort(key=lambda p: (p[1], abs(p[0] - cx), p[0]))
+    for stand, (x, y) in zip(others, slots, strict=False):
+        stand.x, stand.y = x, y
+    if force.commander is not None:
+        force.commander.x, force.commander.y = cx, cy
+
+
+def deploy_defender(state: BattleState, force: Force) -> None:
+    """The defender sets up in cover in its third of the table, 3" apart."""
+    width, depth = state.field.width_in, state.field.depth_in
+    zone = max(depth // 3, 2)
+    candidates = []
+    for y in range(1, zone + 1):
+        for x in range(1, width):
+            # Cover first, then the front of the zone (fields of fire), then the centre.
+            score = cover_value(state, x, y) + 0.6 * y / zone - 0.02 * abs(x - width / 2)
+            candidates.append((-score, y, x))
+    candidates.sort()
+    taken: list[tuple[int, int]] = []
+
+    def place(stand: Stand, pool: list[tuple[float, int, int]]) -> None:
+        for _, y, x in pool:
+            if all(hypot(x - tx, y - ty) >= SPACING_IN for tx, ty in taken):
+                stand.x, stand.y = x, y
+                taken.append((x, y))
+                return
+        stand.x, stand.y = width // 2, 1  # a crowded table: stack at the rear
+
+    sniper = next((s for s in force.stands if s.unit.sniper), None)
+    if sniper is not None:
+        woods = [c for c in candidates if state.field.square_at(c[2], c[1]).wooded]
+        if woods:
+            place(sniper, woods)
+            sniper.hidden = True  # revealed when it first fires
+        else:
+            place(sniper, candidates)
+            state.record(
+                "sniper",
+                side=force.side,
+                stand=sniper.id,
+                dice=[],
+                outcome="no woods to hide in: deployed in the open, visible",
+            )
+    leaders = [s for s in force.stands if s.unit.commander or s.unit.observer]
+    for stand in force.stands:
+        if stand is not sniper and stand not in leaders:
+            place(stand, candidates)
+    placed = [s for s in force.stands if s is not sniper and s not in leaders]
+    if placed:
+        mx = sum(s.x for s in placed) / len(placed)
+        my = sum(s.y for s in placed) / len(placed)
+        near_centre = sorted(candidates, key=lambda c: (round(hypot(c[2] - mx, c[1] - my)), c))
+        for stand in leaders:
+            place(stand, near_centre)
+    else:
+        for stand in leaders:
+            place(stand, candidates)
+
+
+# --- movement ---------------------------------------------------------------------------
+
+
+def _centroid(stands: list[Stand]) -> tuple[float, float] | None:
+    if not stands:
+        return None
+    return sum(s.x for s in stands) / len(stands), sum(s.y for s in stands) / len(stands)
+
+
+def _known_enemies(force: Force) -> list[Stand]:
+    return [s for s in force.enemy.stands if s.alive and not s.hidden]
+
+
+def assault_odds(state: BattleState, attackers: list[Stand], target: Stand) -> float:
+    """The chance that ``attackers`` beat ``target`` in an assault, as far as can be foreseen."""
+    if target.unit.fragile_in_contact and not supported(target):
+        return 1.0
+    lead = attackers[0]
+    ours = QUALITY_ASSAULT[lead.force.quality] + len(attackers) - 1 + lead.unit.assault_modifier
+    theirs = QUALITY_ASSAULT[target.force.quality] + target.unit.assault_modifier
+    theirs -= {OK: 0, PINNED: 1, SUPPRESSED: 2}[target.status]
+    if target.force.commander_near(target):
+        theirs += 1
+    return float(opposed_d6_win(ours - theirs))
+
+
+def _contact_point(state: BattleState, stand: Stand, target: Stand) -> tuple[int, int] | None:
+    """A whole-inch point in base contact with ``target`` that ``stand`` can reach."""
+    dx, dy = stand.x - target.x, stand.y - target.y
+    length = hypot(dx, dy) or 1.0
+    gx, gy = round(target.x + dx / length), round(target.y + dy / length)
+    end = reachable_point(state, stand, gx, gy)
+    if hypot(end[0] - target.x, end[1] - target.y) <= CONTACT_IN and end != (target.x, target.y):
+        return end
+    return None
+
+
+def plan_assaults(
+    state: BattleState, force: Force, threshold: float
+) -> list[tuple[Stand, list[Stand]]]:
+    """Pick assaults worth making: (target, stands to send), best expected gain first."""
+    ready = [
+        s
+        for s in force.stands
+        if can_move(s) and not s.unit.crew_served and not s.unit.fragile_in_contact
+    ]
+    options = []
+    for target in _known_enemies(force):
+        reach = [
+            s
+            for s in ready
+            if s.distance(target) <= _longest_move(s) + CONTACT_IN
+            and _contact_point(state, s, target) is not None
+        ]
+        reach.sort(key=lambda s: (s.distance(target), s.id))
+        best = None
+        for count in range(1, min(3, len(reach)) + 1):
+            chance = assault_odds(state, reach[:count], target)
+            gain = chance * value_of(target) - (1 - chance) * count
+            if chance >= threshold and gain > 0 and (best is None or gain > best[0]):
+                best = (gain, count)
+        if best is not None:
+            options.append((-best[0], target.id, target, reach[: best[1]]))
+    options.sort(key=lambda o: (o[0], o[1]))
+    used: set[str] = set()
+    plans = []
+    for _, _, target, group in options:
+        group = [s for s in group if s.id not in used]
+        if group:
+            used.update(s.id for s in group)
+            plans.append((target, group))
+    return plans
+
+
+def _longest_move(stand: Stand) -> int:
+    return max((inches for inches in MOVEMENT[stand.unit.move_class] if inches), default=0)
+
+
+def _rotate(dx: float, dy: float, degrees: float) -> tuple[float, float]:
+    a = radians(degrees)
+    return dx * cos(a) - dy * sin(a), dx * sin(a) + dy * cos(a)
+
+
+def _too_close(force: Force, x: int, y: int) -> bool:
+    """Ordinary moves stop short of base contact: contact is an assault, chosen on purpose."""
+    return any(s.alive and hypot(s.x - x, s.y - y) <= CONTACT_IN + 1 for s in force.enemy.stands)
+
+
+def _crowded(force: Force, mover: Stand, x: int, y: int) -> bool:
+    return any(s is not mover and s.alive and hypot(s.x - x, s.y - y) < 2 for s in force.stands)
+
+
+def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) -> bool:
+    """Move if the stand may: far from its commander it must pass the initiative roll."""
+    if (x, y) == (stand.x, stand.y):
+        return False
+    if needs_command_roll(stand) and not command_roll(state, stand):
+        return False
+    move(state, stand, x, y, purpose=purpose)
+    return True
+
+
+def _has_target(state: BattleState, stand: Stand) -> bool:
+    return choose_target(state, stand, stand.unit, stand.force.side) is not None
+
+
+def _move_weapon(state: BattleState, stand: Stand, gx: float, gy: float) -> None:
+    """Heavy and man-packed weapons stay put while they have a target; limbered ones move."""
+    if _has_target(state, stand) and not stand.limbered:
+        return
+    if stand.unit.limbers and not stand.limbered:
+        limber(state, stand, limbered=True)
+        return
+    end = reachable_point(state, stand, gx, gy)
+    if stand.unit.limbers and (end == (stand.x, stand.y) or _has_target(state, stand)):
+        limber(state, stand, limbered=False)
+        return
+    if not _too_close(stand.force, *end):
+        _try_move(state, stand, *end, purpose="advance")
+
+
+def _best_step(
+    state: BattleState,
+    stand: Stand,
+    gx: float,
+    gy: float,
+    step: tuple[float, float],
+    commander_at: tuple[float, float] | None,
+    progress_weight: float,
+) -> tuple[int, int]:
+    """The candidate end of a move with the best mix of progress, cover and command."""
+    force = stand.force
+    best_score, best = -inf, (stand.x, stand.y)
+    start_distance = hypot(stand.x - gx, stand.y - gy)
+    candidates = [(stand.x, stand.y)]
+    for angle in (0, 40, -40):
+        dx, dy = _rotate(*step, angle)
+        candidates.append(reachable_point(state, stand, stand.x + dx, stand.y + dy))
+        candidates.append(reachable_point(state, stand, stand.x + dx / 2, stand.y + dy / 2))
+    for x, y in candidates:
+        if (x, y) != (stand.x, stand.y) and (
+            _too_close(force, x, y) or _crowded(force, stand, x, y)
+        ):
+            continue
+        score = progress_weight * (start_distance - hypot(x - gx, y - gy))
+        score += cover_value(state, x, y)
+        if (
+            commander_at is not None
+            and not stand.unit.commander
+            and hypot(x - commander_at[0], y - commander_at[1]) > COMMAND_RADIUS_IN
+        ):
+            score -= 1.5
+        if score > best_score:
+            best_score, best = score, (x, y)
+    return best
+
+
+def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
+    """The attacker's move: assaults worth making, then cover-to-cover toward the enemy."""
+    plans = plan_assaults(state, force, ATTACKER_ASSAULT_ODDS)
+    assaulting = _charge(state, plans)
+    enemies = _known_enemies(force)
+    own = [s for s in force.alive() if s.id not in assaulting]
+    goal = _centroid(enemies) or (state.field.width_in / 2, state.field.depth_in / 6)
+    centre = _centroid(own) or goal
+    dx, dy = goal[0] - centre[0], goal[1] - centre[1]
+    length = hypot(dx, dy) or 1.0
+    step = (dx / length * 6, dy / length * 6)
+    commander = force.commander
+    for stand in sorted(own, key=lambda s: (s.unit.commander, s.id)):
+        if not can_move(stand):
+            continue
+        if stand.unit.fires_only_unmoved:
+            _move_weapon(state, stand, stand.x + step[0] * 2, stand.y + step[1] * 2)
+            continue
+        if stand.unit.observer and _has_support_target(state, stand):
+            continue  # an FO that moves cannot call a fire mission
+        if stand.unit.commander:
+            squads = [s for s in own if s is not stand]
+            target = _centroid(squads) or goal
+            end = reachable_point(state, stand, *target)
+            if not _too_close(force, *end) and not _crowded(force, stand, *end):
+                _try_move(state, stand, *end, purpose="keeps command")
+            continue
+        # Stands next to the enemy hold their cover and fire rather than walk into contact.
+        if any(stand.distance(e) <= 6 for e in enemies):
+            continue
+        cmd = (commander.x, commander.y) if commander is not None and commander.alive else None
+        end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
+        _try_move(state, stand, *end, purpose="advance")
+    return plans
+
+
+def hold(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
+    """The defender's move: counter-attack on good odds, else get out of the open."""
+    plans = plan_assaults(state, force, DEFENDER_ASSAULT_ODDS)
+    assaulting = _charge(state, plans)
+    enemies = _known_enemies(force)
+    for stand in force.alive():
+        if stand.id in assaulting or not can_move(stand) or stand.hidden:
+            continue
+        if stand.unit.fires_only_unmoved or stand.unit.observer:
+            continue
+        if cover_value(state, stand.x, stand.y) > 0:
+            continue
+        seen = any(state.sees(e, stand)[0] for e in enemies)
+        if not seen:
+            continue
+        end = _best_step(state, stand, stand.x, stand.y, (0, -4), None, progress_weight=0.0)
+        if cover_value(state, *end) > 0:
+            _try_move(state, stand, *end, purpose="into cover")
+    return plans
+
+
+def _charge(state: BattleState, plans: list[tuple[Stand, list[Stand]]]) -> set[str]:
+    """Move the assaulting stands into contact; a stand that fails to get there drops out."""
+    moved: set[str] = set()
+    for target, group in plans:
+        for stand in list(group):
+            point = _contact_point(state, stand, target)
+            if point is None or not _try_move(state, stand, *point, purpose=f"assault {target.id}"):
+                group.remove(stand)
+            else:
+                moved.add(stand.id)
+    return moved
+
+
+def _has_support_target(state: BattleState, observer: Stand) -> bool:
+    mission = available_mission(state, observer.force)
+    return (
+        mission is not None
+        and choose_target(state, observer, mission.weapon, observer.force.side) is not None
+    )
+
+
+def hopeless(state: BattleState, force: Force) -> bool:
+    """Pull out when the enemy's fighting strength is three times this side's."""
+
+    def strength(f: Force) -> int:
+        return sum(1 for s in f.stands if s.alive and s.status != SUPPRESSED)
+
+    ours, theirs = strength(force), strength(force.enemy)
+    return ours == 0 or ours * HOPELESS_RATIO < theirs
+
+
+def plan_move(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
+    if force.key == ATTACKER:
+        return advance(state, force)
+    return hold(state, force)

@@ -1,0 +1,225 @@
+"""The Korona battle: the turn sequence, the end of the battle and the result.
+
+Side A (the attacker) moves and assaults, side B fires, side B moves and assaults,
+side A fires, then both rally. The battle ends when a side has lost a third of the
+stands it brought, when a side withdraws, or after the turn limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.battlefield import generate_battlefield
+from rules.dice import Roller
+from rules.korona import ai
+from rules.korona.assault import assault
+from rules.korona.fire import fire
+from rules.korona.rally import rally
+from rules.korona.state import ATTACKER, CONTACT_IN, DEFENDER, SUPPRESSED, BattleState, Force
+from rules.korona.support import DEFAULT_SUPPORT_ZONES, available_mission, call_mission
+from rules.spec import BattleSpec
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "turn_limit": 12,
+    "impact_fuse": True,
+    "support_zones": DEFAULT_SUPPORT_ZONES,
+}
+
+
+class BattleOver(Exception):
+    def __init__(self, winner: str, reason: str) -> None:
+        self.winner = winner
+        self.reason = reason
+
+
+def check_options(options: dict[str, Any]) -> list[str]:
+    """Problems with the Korona options of a BATTLE.json (``ruleset`` already removed)."""
+    problems = []
+    for key, value in options.items():
+        if key == "turn_limit":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+                problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
+        elif key == "impact_fuse":
+            if not isinstance(value, bool):
+                problems.append(f"impact_fuse must be true or false, not {value!r}")
+        else:
+            problems.append(f"{key!r} is not an option of the korona rule set")
+    return problems
+
+
+def _end_check(state: BattleState) -> None:
+    """Raise BattleOver if either side has lost a third of its stands.
+
+    Ruling: when both break in the same phase, the side with the greater fraction lost
+    loses; an exact tie goes to the defender, as at the turn limit.
+    """
+    att, dfn = state.attacker, state.defender
+    att_broken, dfn_broken = att.broken(), dfn.broken()
+    if not (att_broken or dfn_broken):
+        return
+    if att_broken and dfn_broken:
+        loser = att if att.fraction_lost() >= dfn.fraction_lost() else dfn
+    else:
+        loser = att if att_broken else dfn
+    raise BattleOver(loser.enemy.key, "a_third_lost")
+
+
+def _move_phase(state: BattleState, force: Force) -> None:
+    state.phase = f"{force.key} move"
+    for stand in force.stands:
+        stand.moved = False
+    if ai.hopeless(state, force):
+        state.record(
+            "withdraw",
+            side=force.side,
+            dice=[],
+            outcome=f"{force.spec.name} withdraws from a hopeless position",
+        )
+        raise BattleOver(force.enemy.key, "withdrew")
+    plans = ai.plan_move(state, force)
+    engaged: set[str] = set()
+    for target, group in plans:
+        attackers = [s for s in group if s.alive and s.distance(target) <= CONTACT_IN]
+        if not attackers or not target.alive or target.id in engaged:
+            continue
+        defenders = [target] + [
+            s
+            for s in force.enemy.stands
+            if s.alive
+            and s is not target
+            and s.id not in engaged
+            and any(s.distance(a) <= CONTACT_IN for a in attackers)
+        ]
+        engaged.update(s.id for s in defenders)
+        assault(state, attackers, defenders)
+        _end_check(state)
+
+
+def _fire_phase(state: BattleState, force: Force) -> None:
+    state.phase = f"{force.key} fire"
+    mission = available_mission(state, force)
+    caller = None
+    if mission is not None:
+        choice = ai.choose_target(state, mission.caller, mission.weapon, force.side)
+        if choice is not None:
+            caller = mission.caller
+            call_mission(state, mission, *choice)
+            _end_check(state)
+    shooters = [
+        s
+        for s in force.stands
+        if s.alive and s is not caller and (s.unit.fire_dice > 0 or s.unit.gun_attack)
+    ]
+    shooters.sort(key=lambda s: -s.unit.fire_dice)  # stable: heavy weapons first, by id
+    for stand in shooters:
+        if not stand.alive or stand.status == SUPPRESSED:
+            continue
+        if stand.unit.fires_only_unmoved and stand.moved:
+            continue
+        if stand.unit.limbers and stand.limbered:
+            continue
+        choice = ai.choose_target(state, stand, stand.unit, force.side)
+        if choice is None:
+            continue
+        target, obscured = choice
+        extra = {"revealed": True} if stand.hidden else None
+        stand.hidden = False
+        fire(
+            state,
+            side=force.side,
+            firer=stand.id,
+            firer_type=stand.unit.name,
+            weapon=stand.unit,
+            target=target,
+            obscured=obscured,
+            extra=extra,
+        )
+        _end_check(state)
+
+
+def resolve(spec: BattleSpec, seed: int) -> dict[str, Any]:
+    """Fight the battle described by ``spec`` with dice from ``seed``; returns the result."""
+    options = {**DEFAULT_OPTIONS, **spec.options}
+    roller = Roller(seed)
+    battlefield = generate_battlefield(
+        roller,
+        width_ft=spec.width_ft,
+        depth_ft=spec.depth_ft,
+        vegetation=spec.area.vegetation,
+        plains=spec.area.plains,
+    )
+    state = BattleState(spec, roller, battlefield, options)
+    state.phase = "terrain"
+    for row in battlefield.squares:
+        for square in row:
+            dice = list(square.landform_dice)
+            if square.vegetation_die is not None:
+                dice.append(square.vegetation_die)
+            state.record(
+                "terrain",
+                square=[square.col, square.row],
+                dice=dice,
+                landform=str(square.landform),
+                vegetation=str(square.vegetation),
+                going=str(square.going),
+            )
+    state.phase = "deployment"
+    ai.deploy_defender(state, state.defender)
+    ai.deploy_attacker(state, state.attacker)
+    state.record(
+        "deploy",
+        dice=[],
+        positions={s.id: s.position for force in state.forces for s in force.stands},
+        hidden=[s.id for s in state.defender.stands if s.hidden],
+    )
+    attacker, defender = state.attacker, state.defender
+    try:
+        for turn in range(1, options["turn_limit"] + 1):
+            state.turn = turn
+            _move_phase(state, attacker)
+            _fire_phase(state, defender)
+            _move_phase(state, defender)
+            _fire_phase(state, attacker)
+            state.phase = "rally"
+            rally(state, attacker)
+            rally(state, defender)
+        # Ruling: at the turn limit the smaller fraction lost wins, a tie to the defender.
+        winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
+        reason = "turn_limit"
+    except BattleOver as over:
+        winner, reason = over.winner, over.reason
+    state.phase = "end"
+    state.record(
+        "end",
+        dice=[],
+        winner=winner,
+        reason=reason,
+        lost={f.key: f.lost for f in state.forces},
+        present={f.key: f.present for f in state.forces},
+    )
+    return {
+        "ruleset": "korona",
+        "seed": seed,
+        "winner": winner,
+        "reason": reason,
+        "turns": state.turn,
+        "area": spec.area.name,
+        "forces": {
+            f.key: {"side": f.side, "name": f.spec.name, "quality": str(f.quality)}
+            for f in state.forces
+        },
+        "stands_present": {f.key: f.present_by_type() for f in state.forces},
+        "losses": {f.key: f.losses_by_type() for f in state.forces},
+        "stands": [
+            {"id": s.id, "force": f.key, "type": s.unit.name, "counts_as": s.report_type}
+            for f in state.forces
+            for s in f.stands
+        ],
+        "terrain": battlefield.to_json(),
+        "options": {
+            "ruleset": "korona",
+            "turn_limit": options["turn_limit"],
+            "impact_fuse": options["impact_fuse"],
+        },
+        "log": state.log,
+    }

@@ -1,0 +1,188 @@
+"""The state of a Korona battle: stands on the table, the two forces, and the log."""
+
+from __future__ import annotations
+
+from math import hypot
+from typing import Any
+
+from rules.battlefield import Battlefield, Going, Sight
+from rules.dice import Roller
+from rules.spec import BattleSpec, ForceSpec
+from rules.units import UNIT_TYPES, Quality, UnitType
+
+OK, PINNED, SUPPRESSED = 0, 1, 2
+STATUS_NAMES = ("ok", "pinned", "suppressed")
+GOING_INDEX = {Going.GOOD: 0, Going.ROUGH: 1, Going.BAD: 2}
+
+ATTACKER, DEFENDER = "attacker", "defender"
+CONTACT_IN = 1.5  # stands whose centres are this close are in base-to-base contact
+SUPPORT_RADIUS_IN = 2.0  # commander support, rally bonus, the 4-hit blast, fragile stands
+COMMAND_RADIUS_IN = 6.0
+
+
+class Stand:
+    """One stand on the table. Positions are whole inches from the defender's left corner."""
+
+    __slots__ = (
+        "id",
+        "force",
+        "unit",
+        "report_type",
+        "x",
+        "y",
+        "status",
+        "alive",
+        "moved",
+        "limbered",
+        "hidden",
+    )
+
+    def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
+        self.id = stand_id
+        self.force = force
+        self.unit = unit
+        # The type the campaign knows it by: a sniper swapped in for a squad is a squad.
+        self.report_type = report_type
+        self.x = 0
+        self.y = 0
+        self.status = OK
+        self.alive = True
+        self.moved = False
+        self.limbered = False
+        self.hidden = False
+
+    def distance(self, other: Stand) -> float:
+        return hypot(self.x - other.x, self.y - other.y)
+
+    def distance_to(self, x: float, y: float) -> float:
+        return hypot(self.x - x, self.y - y)
+
+    @property
+    def position(self) -> list[int]:
+        return [self.x, self.y]
+
+    def __repr__(self) -> str:
+        return f"<Stand {self.id} at {self.x},{self.y} {STATUS_NAMES[self.status]}>"
+
+
+class Force:
+    """One side of the battle."""
+
+    __slots__ = ("key", "spec", "quality", "stands", "commander", "present", "enemy")
+
+    def __init__(self, key: str, spec: ForceSpec) -> None:
+        self.key = key
+        self.spec = spec
+        self.quality = Quality(spec.quality)
+        self.stands: list[Stand] = []
+        self.enemy: Force
+        letter = key[0]
+        swap_for_sniper = spec.sniper
+        for unit_name, count in spec.stands.items():
+            for number in range(1, count + 1):
+                unit = UNIT_TYPES[unit_name]
+                if swap_for_sniper and unit_name == "rifle_squad":
+                    swap_for_sniper = False
+                    stand = Stand(f"{letter}.sniper.1", self, UNIT_TYPES["sniper"], unit_name)
+                else:
+                    stand = Stand(f"{letter}.{unit_name}.{number}", self, unit, unit_name)
+                self.stands.append(stand)
+        self.commander = next((s for s in self.stands if s.unit.commander), None)
+        self.present = len(self.stands)
+
+    @property
+    def side(self) -> str:
+        return self.spec.side
+
+    @property
+    def lost(self) -> int:
+        return sum(1 for s in self.stands if not s.alive)
+
+    def alive(self) -> list[Stand]:
+        return [s for s in self.stands if s.alive]
+
+    def broken(self) -> bool:
+        """A side that has lost a third of the stands it brought has lost the battle."""
+        return self.lost * 3 >= self.present
+
+    def fraction_lost(self) -> float:
+        return self.lost / self.present
+
+    def commander_near(self, stand: Stand) -> bool:
+        """Is this side's commander able to lend its +1 to ``stand``?"""
+        cmd = self.commander
+        return (
+            cmd is not None
+            and cmd is not stand
+            and cmd.alive
+            and cmd.status != SUPPRESSED
+            and cmd.distance(stand) <= SUPPORT_RADIUS_IN
+        )
+
+    def present_by_type(self) -> dict[str, int]:
+        return dict(self.spec.stands)
+
+    def losses_by_type(self) -> dict[str, int]:
+        losses = dict.fromkeys(self.spec.stands, 0)
+        for stand in self.stands:
+            if not stand.alive:
+                losses[stand.report_type] += 1
+        return losses
+
+
+class BattleState:
+    """Everything a Korona battle knows; the phases in ``engine`` act on it."""
+
+    def __init__(
+        self, spec: BattleSpec, roller: Roller, battlefield: Battlefield, options: dict[str, Any]
+    ) -> None:
+        self.spec = spec
+        self.roller = roller
+        self.field = battlefield
+        self.options = options
+        self.attacker = Force(ATTACKER, spec.attacker)
+        self.defender = Force(DEFENDER, spec.defender)
+        self.attacker.enemy = self.defender
+        self.defender.enemy = self.attacker
+        self.turn = 0
+        self.phase = "setup"
+        self.log: list[dict[str, Any]] = []
+        self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
+
+    @property
+    def forces(self) -> tuple[Force, Force]:
+        return self.attacker, self.defender
+
+    def record(self, kind: str, **fields: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind}
+        entry.update(fields)
+        self.log.append(entry)
+        return entry
+
+    def sees(self, viewer: Stand, target: Stand) -> tuple[bool, bool]:
+        """(visible, obscured) for ``viewer`` looking at ``target``.
+
+        Ruling: sight is mutual. A unit hidden deep in woods cannot see out either, so
+        the viewer must also be visible from the target's place. Obscured follows the
+        target's concealment.
+        """
+        key = (viewer.x, viewer.y, target.x, target.y)
+        found = self._sight.get(key)
+        if found is None:
+            forward = self.field.sight(viewer.x, viewer.y, target.x, target.y)
+            back = self.field.sight(target.x, target.y, viewer.x, viewer.y)
+            visible = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
+            found = (visible, visible and forward is Sight.OBSCURED)
+            self._sight[key] = found
+        return found
+
+    def in_woods(self, stand: Stand) -> bool:
+        return self.field.square_at(stand.x, stand.y).wooded
+
+    def stands_near(self, x: float, y: float, radius: float) -> list[Stand]:
+        return [
+            s
+            for force in self.forces
+            for s in force.stands
+            if s.alive and hypot(s.x - x, s.y - y) <= radius
+        ]

@@ -1,0 +1,112 @@
+"""Plain words for the records of a battle log, for players and the command line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _stand(stand_id: str) -> str:
+    """'a.rifle_squad.3' -> 'attacker rifle squad 3'."""
+    force, _, rest = stand_id.partition(".")
+    unit, _, number = rest.rpartition(".")
+    side = {"a": "attacker", "d": "defender"}.get(force, force)
+    return f"{side} {unit.replace('_', ' ')} {number}".strip()
+
+
+def _dice(dice: list[int]) -> str:
+    return " ".join(str(d) for d in dice) if dice else "no dice"
+
+
+def _mods(mods: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{m['reason']} {m['value']:+d}" for m in mods) or "no modifiers"
+
+
+def _fire(r: dict[str, Any]) -> str:
+    who = r["firer"] if r["kind"] == "support" else _stand(r["firer"])
+    text = f"{who} fires at {_stand(r['target'])}"
+    if r["kind"] == "support":
+        text += f" (called by {_stand(r['called_by'])})"
+    if "armour" in r:
+        a = r["armour"]
+        text += f": to hit {a['to_hit']} (4+ needed)"
+        if a["penetration"]:
+            total = sum(a["penetration"]) + a["attack"]
+            text += (
+                f", 2d6 {_dice(a['penetration'])} + {a['attack']} = {total} "
+                f"against defence {a['defence']}"
+            )
+        return text + f": {'destroyed' if r['effect'] == 'killed' else 'no effect'}"
+    text += f": {_dice(r['dice'])}"
+    if r["obscured"]:
+        text += " (obscured, one die fewer)"
+    text += f" = {r['hits']} hit{'s' if r['hits'] != 1 else ''}"
+    if r["effect"] != "none":
+        text += f": {r['effect']}"
+    if r.get("impact_fuse"):
+        text += " (impact fuse: knee mortars only pin in woods)"
+    for caught in r.get("blast", ()):
+        text += f"; blast: {_stand(caught['stand'])} {caught['effect']}"
+    return text
+
+
+def describe_record(r: dict[str, Any]) -> str:
+    """One line of plain words for one log record."""
+    kind = r["kind"]
+    head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
+    if kind == "terrain":
+        col, row = r["square"]
+        dice = r["dice"]
+        text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {r['landform'].replace('_', ' ')}"
+        if len(dice) > 2:
+            text += f", d6 {dice[2]} = {r['vegetation'].replace('_', ' ')}"
+        return head + text + f"; {r['going']} going"
+    if kind == "deploy":
+        return (
+            head
+            + f"{len(r['positions'])} stands deployed"
+            + (f", {len(r['hidden'])} hidden" if r["hidden"] else "")
+        )
+    if kind == "move":
+        return head + (
+            f"{_stand(r['stand'])} moves {tuple(r['from'])} -> {tuple(r['to'])} "
+            f"({r['purpose']}, {r['going']} going)"
+        )
+    if kind == "limber":
+        return head + f"{_stand(r['stand'])} {r['outcome']}"
+    if kind == "command":
+        return head + (
+            f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
+            f"needing {r['target']}+: {r['outcome']}"
+        )
+    if kind in ("fire", "support"):
+        return head + _fire(r)
+    if kind == "caught":
+        return head + f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}"
+    if kind == "assault":
+        who = ", ".join(_stand(s) for s in r["attackers"])
+        on = ", ".join(_stand(s) for s in r["defenders"])
+        text = f"{who} assault {on}"
+        if r["rolls"]:
+            parts = []
+            for key, mods in r["modifiers"].items():
+                parts.append(f"{key} {_mods(mods)}")
+            rolls = "; ".join(f"{x['attacker']} v {x['defender']}" for x in r["rolls"])
+            text += f": rolls {rolls} ({'; '.join(parts)}); totals " + ", ".join(
+                f"{k} {v}" for k, v in r["totals"].items()
+            )
+        text += f": {r['outcome']}"
+        if r["removed"]:
+            text += "; removed " + ", ".join(_stand(s) for s in r["removed"])
+        return head + text
+    if kind == "rally":
+        return head + (
+            f"{_stand(r['stand'])} ({r['status_before']}) rolls {_dice(r['dice'])} "
+            f"({_mods(r['modifiers'])}) needing {r['target']}+: {r['outcome']}"
+        )
+    if kind == "withdraw":
+        return head + r["outcome"]
+    if kind == "sniper":
+        return head + r["outcome"]
+    if kind == "end":
+        return head + f"{r['winner']} wins ({r['reason'].replace('_', ' ')})"
+    return head + kind

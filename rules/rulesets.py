@@ -1,0 +1,36 @@
+"""The rule sets a battle can be fought under, by the name BATTLE.json's options give.
+
+A rule set takes the same battle input and gives the same result format; a new one
+(Force on Force, say) plugs in here beside the Korona rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules.korona import engine as korona
+
+if TYPE_CHECKING:
+    from rules.spec import BattleSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    name: str
+    label: str
+    resolve: Callable[[BattleSpec, int], dict[str, Any]]
+    check_options: Callable[[dict[str, Any]], list[str]]
+
+
+RULESETS: dict[str, Ruleset] = {
+    "korona": Ruleset(
+        "korona", "Korona (WWII in the Pacific)", korona.resolve, korona.check_options
+    ),
+}
+
+
+def resolve_battle(spec: BattleSpec, seed: int) -> dict[str, Any]:
+    """Fight one battle under the rule set its options name."""
+    return RULESETS[spec.ruleset].resolve(spec, seed)

@@ -1,0 +1,65 @@
+"""Suite-wide checks.
+
+CI sets KORONA_REQUIRE_SERVICES=1: then the run stops at once, with a reason, unless
+DATABASE_URL names a PostgreSQL that accepts a connection and REDIS_URL a Redis that
+answers PING. Without it the services tests would skip, and CI would pass on SQLite.
+"""
+
+from __future__ import annotations
+
+import os
+
+import psycopg
+import pytest
+import redis
+
+from config.env import read_bool
+
+POSTGRES_SCHEMES = ("postgres://", "postgresql://", "pgsql://")
+SERVICES_EXIT_CODE = 3
+
+
+def database_problem(url: str) -> str | None:
+    if not url:
+        return "DATABASE_URL is not set"
+    if not url.startswith(POSTGRES_SCHEMES):
+        return f"DATABASE_URL is not a PostgreSQL URL (scheme {url.split(':', 1)[0]!r})"
+    try:
+        # libpq does not know pgsql://, which django-environ accepts as an alias.
+        conninfo = url.replace("pgsql://", "postgresql://", 1)
+        with psycopg.connect(conninfo, connect_timeout=3) as connection:
+            connection.execute("SELECT 1")
+    except psycopg.Error as error:
+        return f"PostgreSQL at DATABASE_URL refused a connection: {error}".strip()
+    return None
+
+
+def redis_problem(url: str) -> str | None:
+    if not url:
+        return "REDIS_URL is not set"
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError) as error:
+        return f"Redis at REDIS_URL did not answer PING: {error}"
+    return None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not read_bool(os.environ, "KORONA_REQUIRE_SERVICES"):
+        return
+    problems = [
+        problem
+        for problem in (
+            database_problem(os.environ.get("DATABASE_URL", "").strip()),
+            redis_problem(os.environ.get("REDIS_URL", "").strip()),
+        )
+        if problem
+    ]
+    if problems:
+        pytest.exit(
+            "KORONA_REQUIRE_SERVICES=1 but the services are not usable:\n  - "
+            + "\n  - ".join(problems),
+            returncode=SERVICES_EXIT_CODE,
+        )

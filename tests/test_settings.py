@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+from django.test import Client
+
+from config.env import (
+    DEVELOPMENT_SECRET_KEY,
+    read_bool,
+    read_database,
+    read_list,
+    read_redis_url,
+    read_secret_key,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("value", ["1", "true", "True", "YES", "on", " 1 "])
+def test_debug_words_for_true_turn_it_on(value: str) -> None:
+    assert read_bool({"DEBUG": value}, "DEBUG") is True
+
+
+@pytest.mark.parametrize("value", ["0", "false", "False", "no", "off", ""])
+def test_debug_words_for_false_turn_it_off(value: str) -> None:
+    assert read_bool({"DEBUG": value}, "DEBUG") is False
+
+
+def test_debug_is_off_when_unset() -> None:
+    assert read_bool({}, "DEBUG") is False
+
+
+@pytest.mark.parametrize("value", ["2", "ture", "enabled", "debug"])
+def test_bad_debug_value_is_refused_with_its_name_and_value(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match=rf"DEBUG='{value}' is not a boolean"):
+        read_bool({"DEBUG": value}, "DEBUG")
+
+
+def test_sqlite_beside_the_code_when_database_url_unset(tmp_path: Path) -> None:
+    database = read_database({}, base_dir=tmp_path)
+    assert database == {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": tmp_path / "korona.sqlite3",
+    }
+
+
+def test_postgres_database_url_is_parsed(tmp_path: Path) -> None:
+    env = {"DATABASE_URL": "postgres://korona:secret@db.example:5433/korona"}
+    database = read_database(env, base_dir=tmp_path)
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
+        "korona",
+        "korona",
+        "secret",
+    )
+    assert (database["HOST"], database["PORT"]) == ("db.example", 5433)
+
+
+@pytest.mark.parametrize("url", ["postgress://db/korona", "db.example/korona"])
+def test_database_url_with_unknown_scheme_is_refused(tmp_path: Path, url: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL has an unknown scheme"):
+        read_database({"DATABASE_URL": url}, base_dir=tmp_path)
+
+
+def test_database_url_with_bad_port_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL is not a usable"):
+        read_database({"DATABASE_URL": "postgres://db:port/korona"}, base_dir=tmp_path)
+
+
+def test_development_secret_key_outside_production() -> None:
+    assert read_secret_key({}, production=False) == DEVELOPMENT_SECRET_KEY
+
+
+def test_secret_key_from_the_environment_wins() -> None:
+    assert read_secret_key({"SECRET_KEY": "s3cret"}, production=True) == "s3cret"
+
+
+def test_production_without_secret_key_is_refused() -> None:
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        read_secret_key({"SECRET_KEY": " "}, production=True)
+
+
+def test_allowed_hosts_default_and_from_environment() -> None:
+    default = ["localhost", "127.0.0.1", "[::1]"]
+    assert read_list({}, "ALLOWED_HOSTS", default=default) == default
+    env = {"ALLOWED_HOSTS": "korona.example, www.korona.example"}
+    assert read_list(env, "ALLOWED_HOSTS", default=default) == [
+        "korona.example",
+        "www.korona.example",
+    ]
+
+
+def test_allowed_hosts_with_an_empty_item_is_refused() -> None:
+    with pytest.raises(ImproperlyConfigured, match="empty item"):
+        read_list({"ALLOWED_HOSTS": "korona.example,,"}, "ALLOWED_HOSTS", default=[])
+
+
+def test_redis_url_is_none_when_unset_and_checked_when_set() -> None:
+    assert read_redis_url({}) is None
+    assert read_redis_url({"REDIS_URL": "redis://127.0.0.1:6379/0"}) == "redis://127.0.0.1:6379/0"
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL must start with"):
+        read_redis_url({"REDIS_URL": "127.0.0.1:6379"})
+
+
+def run_settings_in_subprocess(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    script = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps({'debug': s.DEBUG, 'engine': s.DATABASES['default']['ENGINE'], "
+        "'name': str(s.DATABASES['default']['NAME']), 'redis': s.REDIS_URL}))"
+    )
+    # Only what a bare shell has: the embedded default must need no variables at all.
+    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_settings_load_with_no_environment_as_the_embedded_default() -> None:
+    result = run_settings_in_subprocess({})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "debug": False,
+        "engine": "django.db.backends.sqlite3",
+        "name": str(BASE_DIR / "korona.sqlite3"),
+        "redis": None,
+    }
+
+
+def test_settings_refuse_to_load_with_a_bad_debug_value() -> None:
+    result = run_settings_in_subprocess({"DEBUG": "maybe"})
+    assert result.returncode != 0
+    assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def test_healthz_answers_ok(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True}
+
+
+def test_system_checks_pass() -> None:
+    call_command("check", fail_level="WARNING")
