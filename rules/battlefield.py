@@ -13,8 +13,8 @@ Geometry rulings written down here (the texts are silent on them):
   line touches the squares on both sides, and a line through a corner touches all four
   squares around it. This is the conservative reading: a line of sight squeezing between
   two ridges that meet at a corner is blocked, and a move along the edge of a swamp is
-  slowed by it. ``square_at`` still gives every point exactly one square (the one to its
-  upper right, clamped at the far edges) for the questions "where is this unit".
+  slowed by it. ``square_at`` still gives every point exactly one square (column
+  ``x // 12``, row ``y // 12``, clamped at the far edges) for "where is this unit".
 * Line of sight: "ridges and hills block it unless the firer or target is in that
   square". A unit standing exactly on the edge of a square is in it for this purpose, so
   a square that contains the firer's or the target's point (on its edge included) never
@@ -36,6 +36,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from rules.dice import Roller
@@ -52,9 +53,9 @@ WOODS_EDGE_IN = 3.0
 SAME_WOODS_SIGHT_IN = 6.0
 """Two units in the same woods see each other (obscured) within this range."""
 
-_WOOD_DEPTH_MEMO_LIMIT = 1 << 16
-"""wood_depth memo entries kept before the memo is emptied (positions are usually on a 0.5"
-grid, so a 12 x 12 ft table has about 83,000 distinct points)."""
+_WOOD_DEPTH_MEMO_LIMIT = 1 << 17
+"""wood_depth memo entries kept before the memo is emptied: enough for every point of the
+0.5" grid the engine rounds to on the largest (12 x 12 ft, about 83,500 points) table."""
 
 
 class Landform(StrEnum):
@@ -237,10 +238,10 @@ class Square:
         return self.vegetation is not Vegetation.NONE
 
     @property
-    def bounds(self) -> tuple[float, float, float, float]:
+    def bounds(self) -> tuple[int, int, int, int]:
         """The closed region of the square in inches: ``(x_min, y_min, x_max, y_max)``."""
-        x = float(self.col * SQUARE_IN)
-        y = float(self.row * SQUARE_IN)
+        x = self.col * SQUARE_IN
+        y = self.row * SQUARE_IN
         return (x, y, x + SQUARE_IN, y + SQUARE_IN)
 
     def to_json(self) -> dict[str, Any]:
@@ -271,15 +272,39 @@ class Square:
         )
 
 
-Rect = tuple[float, float, float, float]
+Rect = tuple[int, int, int, int]
+
+# Coordinates are floats on the way in and, when needed, Fractions inside: the geometry
+# below only subtracts, multiplies and compares, so it is exact on either.
+Coord = float | Fraction
+
+_FINE_GRID = 1024.0
 
 
-def _segment_touches(x1: float, y1: float, x2: float, y2: float, rect: Rect) -> bool:
+def _exact(x1: float, y1: float, x2: float, y2: float) -> tuple[Coord, Coord, Coord, Coord]:
+    """The points as numbers the geometry can use without rounding.
+
+    Positions on a 1/1024" grid (the engine rounds to 0.5") are below 2**8 inches, so every
+    difference has at most 18 significant bits and every product of two at most 36: float
+    arithmetic on them is exact. Anything else (a stray float from some calculation) is
+    converted to a Fraction, which is slower but never wrong at a grazing contact.
+    """
+    if (
+        (x1 * _FINE_GRID).is_integer()
+        and (y1 * _FINE_GRID).is_integer()
+        and (x2 * _FINE_GRID).is_integer()
+        and (y2 * _FINE_GRID).is_integer()
+    ):
+        return x1, y1, x2, y2
+    return Fraction(x1), Fraction(y1), Fraction(x2), Fraction(y2)
+
+
+def _segment_touches(x1: Coord, y1: Coord, x2: Coord, y2: Coord, rect: Rect) -> bool:
     """Whether the closed segment p1-p2 meets the closed rectangle.
 
-    Separating axes: the two box axes, then the segment's normal. Only subtractions and
-    products of table coordinates are involved, so on a half-inch grid the test is exact
-    (no division), and grazing contacts along an edge or at a corner count as touching.
+    Separating axes: the two box axes, then the segment's normal (the rectangle's corners
+    all strictly on one side of the line). No division, so with ``_exact`` coordinates
+    grazing contacts along an edge or at a corner are decided exactly, and count.
     """
     xmin, ymin, xmax, ymax = rect
     if (x1 if x1 > x2 else x2) < xmin or (x1 if x1 < x2 else x2) > xmax:
@@ -301,19 +326,15 @@ def _segment_touches(x1: float, y1: float, x2: float, y2: float, rect: Rect) -> 
     return not (c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0)
 
 
-def _contains(rect: Rect, x: float, y: float) -> bool:
+def _contains(rect: Rect, x: Coord, y: Coord) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
-def _distance_to_rect(x: float, y: float, rect: Rect) -> float:
+def _squared_distance_to_rect(x: Coord, y: Coord, rect: Rect) -> Coord:
     xmin, ymin, xmax, ymax = rect
-    dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0.0)
-    dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0.0)
-    if dx == 0.0:
-        return dy
-    if dy == 0.0:
-        return dx
-    return math.hypot(dx, dy)
+    dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0)
+    dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0)
+    return dx * dx + dy * dy
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,7 +363,7 @@ class Battlefield:
     _pair_cache: dict[tuple[int, int, int, int], _PairCandidates] = field(
         init=False, repr=False, compare=False
     )
-    _wood_depth_memo: dict[tuple[float, float], float] = field(
+    _wood_depth_memo: dict[tuple[float, float], tuple[float, bool]] = field(
         init=False, repr=False, compare=False
     )
 
@@ -408,11 +429,12 @@ class Battlefield:
         self.square_at(x2, y2)
         col_lo, col_hi = _span(min(x1, x2), max(x1, x2), self.width_ft)
         row_lo, row_hi = _span(min(y1, y2), max(y1, y2), self.depth_ft)
+        ax, ay, bx, by = _exact(x1, y1, x2, y2)
         return tuple(
             square
             for row in self.squares[row_lo : row_hi + 1]
             for square in row[col_lo : col_hi + 1]
-            if _segment_touches(x1, y1, x2, y2, square.bounds)
+            if _segment_touches(ax, ay, bx, by, square.bounds)
         )
 
     def going_along(self, x1: float, y1: float, x2: float, y2: float) -> Going:
@@ -431,21 +453,28 @@ class Battlefield:
         (any direction, diagonals included). The table edge does not count as an edge of
         the woods, so a table that is all woods gives ``math.inf``.
         """
+        return self._woods_at(x, y)[0]
+
+    def _woods_at(self, x: float, y: float) -> tuple[float, bool]:
+        """The wood depth at a point, and whether it is more than 3" (decided exactly)."""
         key = (x, y)
         memo = self._wood_depth_memo
-        depth = memo.get(key)
-        if depth is not None:
-            return depth
+        known = memo.get(key)
+        if known is not None:
+            return known
         if not self.square_at(x, y).wooded:
-            depth = 0.0
+            known = (0.0, False)
+        elif not self._open_rects:
+            known = (math.inf, True)
         else:
-            depth = min(
-                (_distance_to_rect(x, y, rect) for rect in self._open_rects), default=math.inf
-            )
+            ex, ey, _, _ = _exact(x, y, x, y)
+            squared = min(_squared_distance_to_rect(ex, ey, rect) for rect in self._open_rects)
+            # sqrt of an exact square is correctly rounded: exactly 3.0 at 3" deep.
+            known = (math.sqrt(squared), squared > WOODS_EDGE_IN * WOODS_EDGE_IN)
         if len(memo) >= _WOOD_DEPTH_MEMO_LIMIT:
             memo.clear()
-        memo[key] = depth
-        return depth
+        memo[key] = known
+        return known
 
     def sight(self, x1: float, y1: float, x2: float, y2: float) -> Sight:
         """What a unit at p1 sees of a unit at p2.
@@ -461,11 +490,13 @@ class Battlefield:
             candidates = self._pair_candidates(firer, target)
             self._pair_cache[key] = candidates
 
+        ax, ay, bx, by = _exact(x1, y1, x2, y2)
+
         # Ridges and hills block, unless the firer or the target is in that square.
         for rect in candidates.blocking:
-            if _contains(rect, x1, y1) or _contains(rect, x2, y2):
+            if _contains(rect, ax, ay) or _contains(rect, bx, by):
                 continue
-            if _segment_touches(x1, y1, x2, y2, rect):
+            if _segment_touches(ax, ay, bx, by, rect):
                 return Sight.BLOCKED
 
         if not target.wooded:
@@ -473,15 +504,15 @@ class Battlefield:
             return Sight.CLEAR
 
         if firer.wooded:
-            dx = x2 - x1
-            dy = y2 - y1
+            dx = bx - ax
+            dy = by - ay
             if dx * dx + dy * dy <= SAME_WOODS_SIGHT_IN * SAME_WOODS_SIGHT_IN and (
-                self._within_woods(x1, y1, x2, y2, candidates.open_ground)
+                self._within_woods(ax, ay, bx, by, candidates.open_ground)
             ):
                 return Sight.OBSCURED
 
         # Seen from outside its woods (or from too far inside the same woods).
-        if self.wood_depth(x2, y2) > WOODS_EDGE_IN:
+        if self._woods_at(x2, y2)[1]:
             return Sight.BLOCKED
         return Sight.OBSCURED
 
@@ -511,7 +542,7 @@ class Battlefield:
     def _pair_candidates(self, firer: Square, target: Square) -> _PairCandidates:
         # A segment between the two squares stays inside their bounding block of squares,
         # but it may run along the block's outer edge, so one ring around it is included.
-        col_lo = max(0, min(firer.col, target.col))
+        col_lo = max(0, min(firer.col, target.col) - 1)
         col_hi = min(self.width_ft - 1, max(firer.col, target.col) + 1)
         row_lo = max(0, min(firer.row, target.row) - 1)
         row_hi = min(self.depth_ft - 1, max(firer.row, target.row) + 1)
@@ -529,7 +560,7 @@ class Battlefield:
 
     @staticmethod
     def _within_woods(
-        x1: float, y1: float, x2: float, y2: float, open_ground: tuple[Rect, ...]
+        x1: Coord, y1: Coord, x2: Coord, y2: Coord, open_ground: tuple[Rect, ...]
     ) -> bool:
         """Whether the line between two wooded points stays in woods ("the same woods").
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import cos, hypot, inf, radians, sin
 
 from rules.korona.assault import supported
-from rules.korona.fire import dice_for, impact_fuse_applies, in_range
+from rules.korona.fire import dice_for, impact_fuse_applies
 from rules.korona.movement import (
     can_move,
     command_roll,
@@ -106,11 +106,14 @@ def choose_target(
 ) -> tuple[Stand, bool] | None:
     """The visible enemy stand in range where ``weapon`` does most, and whether obscured."""
     best: tuple[float, Stand, bool] | None = None
+    vx, vy = viewer.x, viewer.y
+    longest = inf if weapon.range_in is None else weapon.range_in
+    shortest = weapon.min_range_in
     for target in viewer.force.enemy.stands:
         if not target.alive or target.hidden:
             continue
-        distance = viewer.distance(target)
-        if not in_range(weapon, distance):
+        distance = hypot(target.x - vx, target.y - vy)
+        if distance > longest or distance < shortest:  # the weapon's range, as in_range
             continue
         visible, obscured = state.sees(viewer, target)
         if not visible:
@@ -124,15 +127,21 @@ def choose_target(
 # --- deployment -------------------------------------------------------------------------
 
 
-def cover_value(state: BattleState, x: float, y: float) -> float:
+def cover_value(state: BattleState, x: int, y: int) -> float:
     """How much a spot protects: the edge of woods (seen but obscured, and able to see out)
     is best; deep woods hide but blind; a ridge or hill square gives a little."""
-    depth = state.field.wood_depth(x, y)
-    if 0 < depth <= 3:
-        return 2.5
-    if depth > 3:
-        return 2.0
-    return 1.0 if state.field.cover_at(x, y) else 0.0
+    key = (x, y)
+    value = state.cover_cache.get(key)
+    if value is None:
+        depth = state.field.wood_depth(x, y)
+        if 0 < depth <= 3:
+            value = 2.5
+        elif depth > 3:
+            value = 2.0
+        else:
+            value = 1.0 if state.field.cover_at(x, y) else 0.0
+        state.cover_cache[key] = value
+    return value
 
 
 def _formation(count: int, cx: int, cy: int, width: int, depth: int) -> list[tuple[int, int]]:
@@ -169,8 +178,8 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     width, depth = state.field.width_in, state.field.depth_in
     zone = max(depth // 3, 2)
     candidates = []
-    for y in range(1, zone + 1):
-        for x in range(1, width):
+    for y in range(1, zone + 1, 2):
+        for x in range(1, width, 2):
             # Cover first, then the front of the zone (fields of fire), then the centre.
             score = cover_value(state, x, y) + 0.6 * y / zone - 0.02 * abs(x - width / 2)
             candidates.append((-score, y, x))
@@ -263,11 +272,14 @@ def plan_assaults(
         if can_move(s) and not s.unit.crew_served and not s.unit.fragile_in_contact
     ]
     options = []
+    if not ready:
+        return []
     for target in _known_enemies(force):
+        tx, ty = target.x, target.y
         reach = [
             s
             for s in ready
-            if s.distance(target) <= _longest_move(s) + CONTACT_IN
+            if hypot(s.x - tx, s.y - ty) <= _longest_move(s) + CONTACT_IN
             and _contact_point(state, s, target) is not None
         ]
         reach.sort(key=lambda s: (s.distance(target), s.id))
@@ -290,22 +302,38 @@ def plan_assaults(
     return plans
 
 
+_LONGEST_MOVE = {
+    move_class: max((inches for inches in row if inches), default=0)
+    for move_class, row in MOVEMENT.items()
+}
+
+
 def _longest_move(stand: Stand) -> int:
-    return max((inches for inches in MOVEMENT[stand.unit.move_class] if inches), default=0)
+    return _LONGEST_MOVE[stand.unit.move_class]
 
 
-def _rotate(dx: float, dy: float, degrees: float) -> tuple[float, float]:
-    a = radians(degrees)
-    return dx * cos(a) - dy * sin(a), dx * sin(a) + dy * cos(a)
+# A move may go straight at the goal or swing 40 degrees either way to find cover.
+_TURNS = [(cos(radians(a)), sin(radians(a))) for a in (0, 40, -40)]
+
+
+_TOO_CLOSE_SQ = (CONTACT_IN + 1) ** 2
+_CROWDED_SQ = 2**2
 
 
 def _too_close(force: Force, x: int, y: int) -> bool:
     """Ordinary moves stop short of base contact: contact is an assault, chosen on purpose."""
-    return any(s.alive and hypot(s.x - x, s.y - y) <= CONTACT_IN + 1 for s in force.enemy.stands)
+    for s in force.enemy.stands:
+        if s.alive and (s.x - x) ** 2 + (s.y - y) ** 2 <= _TOO_CLOSE_SQ:
+            return True
+    return False
 
 
 def _crowded(force: Force, mover: Stand, x: int, y: int) -> bool:
-    return any(s is not mover and s.alive and hypot(s.x - x, s.y - y) < 2 for s in force.stands)
+    """Stands keep 2" apart, out of each other's blast."""
+    for s in force.stands:
+        if s is not mover and s.alive and (s.x - x) ** 2 + (s.y - y) ** 2 < _CROWDED_SQ:
+            return True
+    return False
 
 
 def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) -> bool:
@@ -350,14 +378,26 @@ def _best_step(
     force = stand.force
     best_score, best = -inf, (stand.x, stand.y)
     start_distance = hypot(stand.x - gx, stand.y - gy)
-    candidates = [(stand.x, stand.y)]
-    for angle in (0, 40, -40):
-        dx, dy = _rotate(*step, angle)
-        candidates.append(reachable_point(state, stand, stand.x + dx, stand.y + dy))
-        candidates.append(reachable_point(state, stand, stand.x + dx / 2, stand.y + dy / 2))
+    candidates = {(stand.x, stand.y): None}  # a dict keeps the order: ties go to staying
+    sx, sy = step
+    for c, s in _TURNS:
+        dx, dy = sx * c - sy * s, sx * s + sy * c
+        far = reachable_point(state, stand, stand.x + dx, stand.y + dy)
+        candidates[far] = None
+        # Half way is on the same path, so no worse going: always within the allowance.
+        candidates[((stand.x + far[0]) // 2, (stand.y + far[1]) // 2)] = None
+    # Only stands within a move (plus the margins) of this one can be in the way.
+    reach = _longest_move(stand) + CONTACT_IN + 1
+    enemies = [(e.x, e.y) for e in force.enemy.stands if e.alive and stand.distance(e) <= reach]
+    friends = [
+        (f.x, f.y)
+        for f in force.stands
+        if f is not stand and f.alive and stand.distance(f) <= reach
+    ]
     for x, y in candidates:
         if (x, y) != (stand.x, stand.y) and (
-            _too_close(force, x, y) or _crowded(force, stand, x, y)
+            any((ex - x) ** 2 + (ey - y) ** 2 <= _TOO_CLOSE_SQ for ex, ey in enemies)
+            or any((fx - x) ** 2 + (fy - y) ** 2 < _CROWDED_SQ for fx, fy in friends)
         ):
             continue
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))

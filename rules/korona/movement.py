@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from math import hypot
+from math import ceil, floor, hypot
 
 from rules.korona.state import (
     COMMAND_RADIUS_IN,
@@ -11,7 +11,7 @@ from rules.korona.state import (
     BattleState,
     Stand,
 )
-from rules.units import QUALITY_INITIATIVE, movement_allowance
+from rules.units import MOVEMENT, QUALITY_INITIATIVE, movement_allowance
 
 
 def can_move(stand: Stand) -> bool:
@@ -19,34 +19,51 @@ def can_move(stand: Stand) -> bool:
     return stand.alive and stand.status == OK and stand.unit.move_class != "static"
 
 
-def allowance_along(state: BattleState, stand: Stand, x: float, y: float) -> int | None:
+def allowance_along(state: BattleState, stand: Stand, x: int, y: int) -> int | None:
     """Inches ``stand`` may move toward (x, y): set by the worst going on the straight path.
 
     Ruling: a move is a straight line and the worst going it crosses sets the allowance
     (no path-finding). None means the stand may not enter that going at all.
     """
-    going = state.field.going_along(stand.x, stand.y, x, y)
-    return movement_allowance(stand.unit, GOING_INDEX[going])
+    return movement_allowance(stand.unit, GOING_INDEX[state.going(stand.x, stand.y, x, y)])
+
+
+def _toward(stand: Stand, x: float, y: float, inches: float) -> tuple[int, int]:
+    """The whole-inch point at most ``inches`` from the stand on the line toward (x, y).
+
+    Whole inches keep the sight and going look-ups cacheable; rounding toward the start
+    means a move never exceeds its allowance.
+    """
+    dx, dy = x - stand.x, y - stand.y
+    length = hypot(dx, dy)
+    if length > inches:
+        scale = inches / length
+        x, y = stand.x + dx * scale, stand.y + dy * scale
+    tx = floor(x) if x >= stand.x else ceil(x)
+    ty = floor(y) if y >= stand.y else ceil(y)
+    return tx, ty
 
 
 def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
-    """The whole-inch point nearest (x, y) on the line toward it that ``stand`` can reach."""
-    width, depth = state.field.width_in, state.field.depth_in
-    x = min(max(x, 0), width)
-    y = min(max(y, 0), depth)
-    allowance = allowance_along(state, stand, x, y)
+    """The farthest whole-inch point toward (x, y) that ``stand`` can reach this move.
+
+    It starts from the good-going allowance and shortens the move to the allowance of the
+    worst going on the path until the path allows it.
+    """
+    x = min(max(x, 0), state.field.width_in)
+    y = min(max(y, 0), state.field.depth_in)
+    allowance = MOVEMENT[stand.unit.move_class][0]
     if not allowance:
         return stand.x, stand.y
-    dx, dy = x - stand.x, y - stand.y
-    length = hypot(dx, dy)
-    if length > allowance:
-        scale = allowance / length
-        x, y = stand.x + dx * scale, stand.y + dy * scale
-    # Whole inches keep line-of-sight look-ups cacheable; round toward the start so a
-    # move never exceeds its allowance.
-    tx = int(x) if x >= stand.x else -int(-x)
-    ty = int(y) if y >= stand.y else -int(-y)
-    return tx, ty
+    end = _toward(stand, x, y, allowance)
+    while end != (stand.x, stand.y):
+        allowed = allowance_along(state, stand, *end)
+        if allowed is None:
+            return stand.x, stand.y  # it may not enter that going at all
+        if hypot(end[0] - stand.x, end[1] - stand.y) <= allowed:
+            return end
+        end = _toward(stand, x, y, allowed)
+    return end
 
 
 def needs_command_roll(stand: Stand) -> bool:
@@ -80,7 +97,7 @@ def command_roll(state: BattleState, stand: Stand) -> bool:
 
 def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> None:
     """Move ``stand`` to (x, y), which the caller got from ``reachable_point``."""
-    going = state.field.going_along(stand.x, stand.y, x, y)
+    going = state.going(stand.x, stand.y, x, y)
     state.record(
         "move",
         side=stand.force.side,

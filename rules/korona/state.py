@@ -5,7 +5,7 @@ from __future__ import annotations
 from math import hypot
 from typing import Any
 
-from rules.battlefield import Battlefield, Going, Sight
+from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight
 from rules.dice import Roller
 from rules.spec import BattleSpec, ForceSpec
 from rules.units import UNIT_TYPES, Quality, UnitType
@@ -18,6 +18,13 @@ ATTACKER, DEFENDER = "attacker", "defender"
 CONTACT_IN = 1.5  # stands whose centres are this close are in base-to-base contact
 SUPPORT_RADIUS_IN = 2.0  # commander support, rally bonus, the 4-hit blast, fragile stands
 COMMAND_RADIUS_IN = 6.0
+
+
+def _span(low: int, high: int, count: int) -> tuple[int, int]:
+    """The first and last index of the closed 1-ft squares that [low, high] inches touch."""
+    first = max(0, (low + SQUARE_IN - 1) // SQUARE_IN - 1)
+    last = min(count - 1, high // SQUARE_IN)
+    return first, last
 
 
 class Stand:
@@ -148,6 +155,8 @@ class BattleState:
         self.phase = "setup"
         self.log: list[dict[str, Any]] = []
         self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
+        self._going: dict[tuple[int, int, int, int], Going] = {}
+        self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
 
     @property
     def forces(self) -> tuple[Force, Force]:
@@ -174,6 +183,26 @@ class BattleState:
             visible = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
             found = (visible, visible and forward is Sight.OBSCURED)
             self._sight[key] = found
+        return found
+
+    def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
+        """The worst going on the straight path between two whole-inch points (cached)."""
+        key = (x1, y1, x2, y2)
+        found = self._going.get(key)
+        if found is None:
+            field = self.field
+            col_lo, col_hi = _span(min(x1, x2), max(x1, x2), field.width_ft)
+            row_lo, row_hi = _span(min(y1, y2), max(y1, y2), field.depth_ft)
+            if col_lo == col_hi or row_lo == row_hi:
+                # A path within one row (or column) of squares touches every square of its
+                # span, so no segment test is needed; squares are closed, as in going_along.
+                found = Going.GOOD
+                for row in field.squares[row_lo : row_hi + 1]:
+                    for square in row[col_lo : col_hi + 1]:
+                        found = Going.worse(found, square.going)
+            else:
+                found = field.going_along(x1, y1, x2, y2)
+            self._going[key] = found
         return found
 
     def in_woods(self, stand: Stand) -> bool:

@@ -520,6 +520,15 @@ def test_sight_that_misses_a_ridge_by_a_fraction_is_clear() -> None:
     assert bf.sight(6, 6, 18, 17) is Sight.CLEAR  # crosses x = 12 at y = 11.5
 
 
+def test_grazing_a_corner_is_decided_exactly_for_any_float_position() -> None:
+    # From just off the corner of the table, the line to (12.5, 12.5) passes a hair above
+    # or below the corner (12, 12): rounding the products would call both a contact.
+    bf = table(".- R-", ".- .-")
+    assert bf.sight(0, 1e-160, 12.5, 12.5) is Sight.CLEAR
+    assert bf.sight(1e-160, 0, 12.5, 12.5) is Sight.BLOCKED
+    assert bf.going_along(0, 1e-160, 12.5, 12.5) is Going.GOOD
+
+
 def test_ridge_beyond_the_target_does_not_block() -> None:
     bf = table(".- .- R-")
     assert bf.sight(2, 6, 23, 6) is Sight.CLEAR
@@ -725,8 +734,8 @@ def test_sight_agrees_with_an_exact_plain_reading_of_the_rules(
 ) -> None:
     # Many pairs on one battlefield, so answers memoised for one pair are reused by others.
     for _ in range(10):
-        p1 = data.draw(half_inch_points(bf))
-        p2 = data.draw(half_inch_points(bf))
+        p1 = data.draw(any_points(bf))
+        p2 = data.draw(any_points(bf) if data.draw(st.booleans()) else half_inch_points(bf))
         assert bf.sight(*p1, *p2) is _reference_sight(bf, p1, p2)
 
 
@@ -767,6 +776,9 @@ def test_wood_depth_is_never_negative_and_zero_outside_woods(
     assert depth >= 0.0
     if not bf.square_at(*p).wooded:
         assert depth == 0.0
+    else:
+        exact = _reference_depth_squared(bf, p)
+        assert depth == (math.inf if exact is None else math.sqrt(exact))
     assert bf.wood_depth(*p) == depth  # memoised answers are the same answers
 
 
