@@ -425,7 +425,13 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     length = hypot(dx, dy) or 1.0
     step = (dx / length * 6, dy / length * 6)
     commander = force.commander
-    for stand in sorted(own, key=lambda s: (s.unit.commander, s.id)):
+    cmd = None
+    if commander is not None and commander.alive:
+        # Squads keep within 6" of where the commander will be once it has followed them.
+        cmd = reachable_point(state, commander, commander.x + step[0], commander.y + step[1])
+    # The front moves first so those behind are not blocked by stands still to move.
+    own.sort(key=lambda s: (s.unit.commander, hypot(s.x - goal[0], s.y - goal[1]), s.id))
+    for stand in own:
         if not can_move(stand):
             continue
         if stand.unit.fires_only_unmoved:
@@ -443,7 +449,6 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
         # Stands next to the enemy hold their cover and fire rather than walk into contact.
         if any(stand.distance(e) <= 6 for e in enemies):
             continue
-        cmd = (commander.x, commander.y) if commander is not None and commander.alive else None
         end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
         _try_move(state, stand, *end, purpose="advance")
     return plans

@@ -93,6 +93,7 @@ def assault(state: BattleState, attackers: list[Stand], defenders: list[Stand]) 
         state.record(
             "assault",
             side=attacking.side,
+            by=attacking.key,
             **ids,
             dice=[],
             rolls=[],
@@ -122,6 +123,7 @@ def assault(state: BattleState, attackers: list[Stand], defenders: list[Stand]) 
     state.record(
         "assault",
         side=attacking.side,
+        by=attacking.key,
         **ids,
         dice=dice,
         rolls=rolls,

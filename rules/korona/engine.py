@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.battlefield import generate_battlefield
+from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
 from rules.korona import ai
 from rules.korona.assault import assault
@@ -137,17 +137,25 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         _end_check(state)
 
 
-def resolve(spec: BattleSpec, seed: int) -> dict[str, Any]:
-    """Fight the battle described by ``spec`` with dice from ``seed``; returns the result."""
+def resolve(
+    spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
+) -> dict[str, Any]:
+    """Fight the battle described by ``spec`` with dice from ``seed``; returns the result.
+
+    ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
+    the terrain is rolled first, from the same dice.
+    """
     options = {**DEFAULT_OPTIONS, **spec.options}
     roller = Roller(seed)
-    battlefield = generate_battlefield(
-        roller,
-        width_ft=spec.width_ft,
-        depth_ft=spec.depth_ft,
-        vegetation=spec.area.vegetation,
-        plains=spec.area.plains,
-    )
+    rolled = battlefield is None
+    if battlefield is None:
+        battlefield = generate_battlefield(
+            roller,
+            width_ft=spec.width_ft,
+            depth_ft=spec.depth_ft,
+            vegetation=spec.area.vegetation,
+            plains=spec.area.plains,
+        )
     state = BattleState(spec, roller, battlefield, options)
     state.phase = "terrain"
     for row in battlefield.squares:
@@ -155,6 +163,8 @@ def resolve(spec: BattleSpec, seed: int) -> dict[str, Any]:
             dice = list(square.landform_dice)
             if square.vegetation_die is not None:
                 dice.append(square.vegetation_die)
+            if not rolled:
+                dice = []  # a table laid out by hand: no dice were rolled for it
             state.record(
                 "terrain",
                 square=[square.col, square.row],

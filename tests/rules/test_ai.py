@@ -1,0 +1,164 @@
+"""The battle AI plays sensibly: not a random walk.
+
+Every figure here comes from fixed seeds, so each test is deterministic; the margins are
+wide (the 95% intervals of the two cases must not overlap) so that a rules change that
+keeps the AI sensible keeps them passing, and an AI that plays at random fails them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.battlefield import Battlefield
+from rules.dice import derive_seed
+from rules.korona.engine import resolve
+from rules.odds import battle_odds, wilson_interval
+from rules.spec import parse_battle
+
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "battles" / "korona-turn1.json"
+RUNS = 200
+
+
+def korona_turn1(**changes: Any) -> dict[str, Any]:
+    battle = json.loads(FIXTURE.read_text())
+    for path, value in changes.items():
+        *parents, leaf = path.split("__")
+        node = battle
+        for key in parents:
+            node = node[key]
+        node[leaf] = value
+    return battle
+
+
+def attacker_win(battle: dict[str, Any]) -> dict[str, float]:
+    return battle_odds(parse_battle(battle), runs=RUNS, seed=11)["attacker_win"]
+
+
+def clearly_above(high: dict[str, float], low: dict[str, float]) -> bool:
+    return high["low"] > low["high"]
+
+
+def test_a_clearly_superior_force_wins_far_more_often_than_it_loses():
+    doubled = korona_turn1(attacker__stands={"commander": 1, "rifle_squad": 20, "hmg": 1})
+    odds = attacker_win(doubled)
+    assert odds["low"] > 0.75
+    equal = attacker_win(korona_turn1())
+    assert clearly_above(odds, equal)
+
+
+def test_a_doubled_defender_holds_far_more_often():
+    base = korona_turn1()
+    doubled = copy.deepcopy(base)
+    doubled["defender"]["stands"]["rifle_squad"] = 20
+    assert clearly_above(attacker_win(base), attacker_win(doubled))
+
+
+def test_quality_matters_veterans_beat_raw_troops_more_often():
+    veteran = attacker_win(korona_turn1())  # the fixture's attackers are veterans
+    raw = attacker_win(korona_turn1(attacker__quality="raw"))
+    assert clearly_above(veteran, raw)
+
+
+def _table(woods_rows: tuple[int, ...]) -> Battlefield:
+    """A flat 3 ft table with light woods filling the given rows (row 0: the defender's)."""
+    rows = [
+        [
+            {
+                "col": col,
+                "row": row,
+                "landform_dice": [6, 6],
+                "landform": "flat",
+                "vegetation_die": None,
+                "vegetation": "light_woods" if row in woods_rows else "none",
+                "going": "rough" if row in woods_rows else "good",
+            }
+            for col in range(3)
+        ]
+        for row in range(3)
+    ]
+    return Battlefield.from_json(rows, width_ft=3, depth_ft=3)
+
+
+def _play(woods_rows: tuple[int, ...]) -> list[dict[str, Any]]:
+    spec = parse_battle(korona_turn1())
+    table = _table(woods_rows)
+    return [resolve(spec, derive_seed(5, run), battlefield=table) for run in range(RUNS)]
+
+
+@pytest.fixture(scope="module")
+def open_table() -> list[dict[str, Any]]:
+    return _play(())
+
+
+def test_cover_matters_a_side_firing_from_woods_wins_far_more(open_table):
+    """Attackers firing from the edge of woods at defenders in the open, against both open."""
+    in_cover = _play((2,))
+    open_wins = sum(r["winner"] == "attacker" for r in open_table)
+    cover_wins = sum(r["winner"] == "attacker" for r in in_cover)
+    assert wilson_interval(cover_wins, RUNS)[0] > wilson_interval(open_wins, RUNS)[1]
+
+
+def test_cover_matters_defenders_in_woods_lose_fewer_stands_to_fire(open_table):
+    def killed_by_fire(results: list[dict[str, Any]]) -> int:
+        return sum(
+            1
+            for r in results
+            for rec in r["log"]
+            if rec["kind"] in ("fire", "support")
+            and rec["side"] == "japanese"
+            and rec["effect"] == "killed"
+        )
+
+    in_woods = _play((0,))
+    assert killed_by_fire(in_woods) < 0.85 * killed_by_fire(open_table)
+    # Their shots at defenders come obscured, one die fewer.
+    obscured = [
+        rec["obscured"]
+        for r in in_woods
+        for rec in r["log"]
+        if rec["kind"] == "fire" and rec["side"] == "japanese"
+    ]
+    assert sum(obscured) > len(obscured) / 3
+
+
+def test_the_attacker_advances_and_the_defender_holds():
+    result = resolve(parse_battle(korona_turn1()), 3)
+    moves = [r for r in result["log"] if r["kind"] == "move"]
+    attacker_moves = [m for m in moves if m["side"] == "japanese"]
+    # The attacker closes on the defender's edge (y = 0) ...
+    assert attacker_moves
+    assert all(m["to"][1] <= m["from"][1] for m in attacker_moves if m["purpose"] == "advance")
+    # ... and the defender moves little: only into cover or to counter-attack.
+    for m in moves:
+        if m["side"] == "australian":
+            assert m["purpose"] == "into cover" or m["purpose"].startswith("assault")
+
+
+def test_assaults_are_made_only_on_favourable_odds():
+    """The AI never sends a lone raw squad against a veteran in a straight fight."""
+    results = [
+        resolve(parse_battle(korona_turn1(attacker__quality="raw")), seed) for seed in range(60)
+    ]
+    for result in results:
+        for rec in result["log"]:
+            if rec["kind"] != "assault" or not rec["rolls"]:
+                continue
+            mods = rec["modifiers"]
+            other = "defender" if rec["by"] == "attacker" else "attacker"
+            ours = sum(m["value"] for m in mods[rec["by"]])
+            theirs = sum(m["value"] for m in mods[other])
+            assert ours >= theirs, rec
+
+
+def test_a_side_facing_hopeless_odds_withdraws():
+    """Two squads against a full company pull out rather than fight to the last."""
+    battle = korona_turn1(attacker__stands={"commander": 1, "rifle_squad": 2})
+    result = resolve(parse_battle(battle), 1)
+    assert result["winner"] == "defender"
+    assert result["reason"] == "withdrew"
+    assert any(r["kind"] == "withdraw" for r in result["log"])
