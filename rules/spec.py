@@ -201,11 +201,12 @@ def parse_battle(data: Any) -> BattleSpec:
     defender = _force(check, doc.get("defender"), "defender")
     if attacker.sniper:
         check.fail("attacker.sniper", "only the defender may swap a squad for a sniper")
-    if (
-        doc.get("attacker") is not None
-        and doc.get("defender") is not None
-        and attacker.side == defender.side
-    ):
+    sides = [
+        force.get("side")
+        for force in (doc.get("attacker"), doc.get("defender"))
+        if isinstance(force, Mapping)
+    ]
+    if len(sides) == 2 and sides[0] in SIDES and sides[0] == sides[1]:
         check.fail("defender.side", f"both forces are {attacker.side}; a battle needs both sides")
     support_raw = check.mapping(doc.get("support", {}), "support")
     support = SupportSpec(
@@ -218,7 +219,7 @@ def parse_battle(data: Any) -> BattleSpec:
     ruleset = options.pop("ruleset", "korona")
     from rules.rulesets import RULESETS  # the registry imports the engines, which import this
 
-    if ruleset not in RULESETS:
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
         check.fail(
             "options.ruleset", f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})"
         )

@@ -274,12 +274,13 @@ def plan_assaults(
     options = []
     if not ready:
         return []
+    ready_reach = [(s, (_longest_move(s) + CONTACT_IN) ** 2) for s in ready]
     for target in _known_enemies(force):
         tx, ty = target.x, target.y
         reach = [
             s
-            for s in ready
-            if hypot(s.x - tx, s.y - ty) <= _longest_move(s) + CONTACT_IN
+            for s, limit_sq in ready_reach
+            if (s.x - tx) ** 2 + (s.y - ty) ** 2 <= limit_sq
             and _contact_point(state, s, target) is not None
         ]
         reach.sort(key=lambda s: (s.distance(target), s.id))
@@ -338,9 +339,10 @@ def _crowded(force: Force, mover: Stand, x: int, y: int) -> bool:
 
 def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) -> bool:
     """Move if the stand may: far from its commander it must pass the initiative roll."""
-    if (x, y) == (stand.x, stand.y):
+    if (x, y) == (stand.x, stand.y) or stand.stood_fast:
         return False
     if needs_command_roll(stand) and not command_roll(state, stand):
+        stand.stood_fast = True  # a failed roll holds it for the whole move, not one try
         return False
     move(state, stand, x, y, purpose=purpose)
     return True
@@ -387,12 +389,17 @@ def _best_step(
         # Half way is on the same path, so no worse going: always within the allowance.
         candidates[((stand.x + far[0]) // 2, (stand.y + far[1]) // 2)] = None
     # Only stands within a move (plus the margins) of this one can be in the way.
-    reach = _longest_move(stand) + CONTACT_IN + 1
-    enemies = [(e.x, e.y) for e in force.enemy.stands if e.alive and stand.distance(e) <= reach]
+    reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
+    x0, y0 = stand.x, stand.y
+    enemies = [
+        (e.x, e.y)
+        for e in force.enemy.stands
+        if e.alive and (e.x - x0) ** 2 + (e.y - y0) ** 2 <= reach_sq
+    ]
     friends = [
         (f.x, f.y)
         for f in force.stands
-        if f is not stand and f.alive and stand.distance(f) <= reach
+        if f is not stand and f.alive and (f.x - x0) ** 2 + (f.y - y0) ** 2 <= reach_sq
     ]
     for x, y in candidates:
         if (x, y) != (stand.x, stand.y) and (

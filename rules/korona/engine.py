@@ -68,6 +68,7 @@ def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     for stand in force.stands:
         stand.moved = False
+        stand.stood_fast = False
     if ai.hopeless(state, force):
         state.record(
             "withdraw",

@@ -42,6 +42,7 @@ class Stand:
         "moved",
         "limbered",
         "hidden",
+        "stood_fast",
     )
 
     def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
@@ -57,6 +58,7 @@ class Stand:
         self.moved = False
         self.limbered = False
         self.hidden = False
+        self.stood_fast = False  # failed its command roll: stays put for the rest of the move
 
     def distance(self, other: Stand) -> float:
         return hypot(self.x - other.x, self.y - other.y)
@@ -163,7 +165,8 @@ class BattleState:
         return self.attacker, self.defender
 
     def record(self, kind: str, **fields: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind}
+        # Every record carries its dice, if only an empty list: the log accounts for all.
+        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind, "dice": []}
         entry.update(fields)
         self.log.append(entry)
         return entry

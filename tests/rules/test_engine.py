@@ -1,0 +1,704 @@
+"""The Korona battle as a whole: determinism, a complete log, the end conditions, and the
+rules re-checked against every record of many whole battles (``audit``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from math import hypot
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules.korona.engine as engine
+from rules.battlefield import Battlefield, Sight
+from rules.dice import Roller
+from rules.korona.engine import BattleOver, _end_check, _fire_phase, check_options, resolve
+from rules.korona.fire import EFFECT_NAMES, effect_of_hits, in_range
+from rules.korona.state import CONTACT_IN, OK, PINNED, SUPPRESSED
+from rules.korona.support import DEFAULT_SUPPORT_ZONES
+from rules.spec import BattleSpec
+from rules.units import MOVEMENT, RALLY_TARGET, UNIT_TYPES, Quality
+from tests.rules.conftest import VARIANTS, deadline, korona_turn1, make_state, place, stand
+
+PHASES = ["attacker move", "defender fire", "defender move", "attacker fire", "rally"]
+REASONS = {"a_third_lost", "turn_limit", "withdrew"}
+GOING_INDEX = {"good": 0, "rough": 1, "bad": 2}
+STATUS = {"ok": OK, "pinned": PINNED, "suppressed": SUPPRESSED}
+
+
+def fight(spec: BattleSpec, seed: int) -> dict[str, Any]:
+    with deadline(10, f"the battle with seed {seed}"):
+        return resolve(spec, seed)
+
+
+# --- the audit: every record of a battle against the rules ------------------------------
+
+
+class _Replay:
+    """The battle rebuilt from its log alone: positions, states, who moved when."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        self.types = {s["id"]: s["type"] for s in result["stands"]}
+        self.force_of = {s["id"]: s["force"] for s in result["stands"]}
+        self.counts_as = {s["id"]: s["counts_as"] for s in result["stands"]}
+        self.alive = dict.fromkeys(self.types, True)
+        self.status = dict.fromkeys(self.types, OK)
+        self.position: dict[str, tuple[int, int]] = {}
+        self.hidden: set[str] = set()
+        # (turn, stand) for every stand that moved or limbered in that turn.
+        self.moved: set[tuple[int, str]] = set()
+        self.field = Battlefield.from_json(
+            result["terrain"], width_ft=len(result["terrain"][0]), depth_ft=len(result["terrain"])
+        )
+
+    def distance(self, a: str, b: str) -> float:
+        (ax, ay), (bx, by) = self.position[a], self.position[b]
+        return hypot(ax - bx, ay - by)
+
+    def enemies_in_contact(self) -> list[tuple[str, str]]:
+        alive = [s for s, is_alive in self.alive.items() if is_alive]
+        return [
+            (a, d)
+            for a in alive
+            if self.force_of[a] == "attacker"
+            for d in alive
+            if self.force_of[d] == "defender" and self.distance(a, d) <= CONTACT_IN
+        ]
+
+    def apply(self, stand_id: str, effect: str) -> None:
+        if effect == "killed":
+            self.alive[stand_id] = False
+        elif effect != "none":
+            self.status[stand_id] = STATUS[effect]
+
+
+def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
+    """Every way the log of ``result`` breaks a rule, as sentences (empty: none)."""
+    faults: list[str] = []
+    log = result["log"]
+    replay = _Replay(result)
+    forces = {"attacker": spec.attacker, "defender": spec.defender}
+    side_key = {spec.attacker.side: "attacker", spec.defender.side: "defender"}
+    command_rolls: dict[tuple[int, str, str], list[str]] = defaultdict(list)
+    missions: dict[tuple[int, str], int] = defaultdict(int)
+    last_phase = (0, -1)
+
+    def fault(record: dict[str, Any], text: str) -> None:
+        faults.append(f"T{record['turn']} {record['phase']} {record['kind']}: {text}")
+
+    for index, record in enumerate(log):
+        turn, phase, kind = record["turn"], record["phase"], record["kind"]
+        following = log[index + 1] if index + 1 < len(log) else None
+        if phase in PHASES:
+            order = (turn, PHASES.index(phase))
+            if order < last_phase:
+                fault(record, f"out of order after {last_phase}")
+            last_phase = order
+        if kind == "deploy":
+            replay.position = {k: tuple(v) for k, v in record["positions"].items()}
+            replay.hidden = set(record["hidden"])
+        elif kind in ("move", "limber"):
+            mover = record["stand"]
+            key = replay.force_of[mover]
+            if phase != f"{key} move":
+                fault(record, f"{mover} moved outside its side's move phase")
+            if not replay.alive[mover] or replay.status[mover] != OK:
+                fault(record, f"{mover} moved while dead, pinned or suppressed")
+            if "stays put" in command_rolls[(turn, phase, mover)]:
+                fault(record, f"{mover} moved after failing its command roll")
+            replay.moved.add((turn, mover))
+            if kind == "move":
+                if tuple(record["from"]) != replay.position[mover]:
+                    fault(record, f"{mover} moved from {record['from']}, not where it stood")
+                (fx, fy), (tx, ty) = record["from"], record["to"]
+                unit = UNIT_TYPES[record["stand_type"]]
+                allowance = MOVEMENT[unit.move_class][GOING_INDEX[record["going"]]]
+                length = hypot(tx - fx, ty - fy)
+                if allowance is None or length > allowance:
+                    fault(record, f'{mover} moved {length:.2f}" in {record["going"]} going')
+                if replay.field.going_along(fx, fy, tx, ty).value != record["going"]:
+                    fault(record, f"{mover}'s going is not the worst going on its path")
+                replay.position[mover] = (tx, ty)
+        elif kind == "command":
+            mover = record["stand"]
+            rolls = command_rolls[(turn, phase, mover)]
+            if rolls:
+                fault(record, f"{mover} rolled for command again this phase (had {rolls})")
+            quality = forces[replay.force_of[mover]].quality
+            target = {Quality.VETERAN: 3, Quality.TRAINED: 4, Quality.RAW: 5}[quality]
+            passed = record["dice"][0] >= target
+            if record["target"] != target or record["outcome"] != (
+                "moves" if passed else "stays put"
+            ):
+                fault(record, f"command roll {record['dice']} against {record['target']}")
+            rolls.append(record["outcome"])
+        elif kind in ("fire", "support"):
+            key = side_key[record["side"]]
+            target = record["target"]
+            if phase != f"{key} fire":
+                fault(record, "fired outside its side's fire phase")
+            if not replay.alive[target]:
+                fault(record, f"shot at {target}, already dead")
+            if target in replay.hidden:
+                fault(record, f"shot at {target}, still hidden")
+            if STATUS[record["status_before"]] != replay.status[target]:
+                fault(record, f"{target} was {record['status_before']} by the log's account")
+            if kind == "support":
+                missions[(turn, phase)] += 1
+                if missions[(turn, phase)] > 1:
+                    fault(record, "a second fire mission in one fire phase")
+                viewer = record["called_by"]
+                wanted = "forward_observer" if record["side"] == "australian" else "commander"
+                zones = DEFAULT_SUPPORT_ZONES[record["side"]]
+                allowed = zones["artillery"] if record["mission"] == "artillery" else zones["air"]
+                if replay.types[viewer] != wanted or spec.area.zone not in allowed:
+                    fault(
+                        record, f"{record['mission']} called by {viewer} in zone {spec.area.zone}"
+                    )
+                if (turn, viewer) in replay.moved:
+                    fault(record, f"{viewer} called a mission in a turn it moved")
+            else:
+                viewer = record["firer"]
+                unit = UNIT_TYPES[record["firer_type"]]
+                if replay.force_of[viewer] != key:
+                    fault(record, f"{viewer} fired in the other side's phase")
+                if not in_range(unit, replay.distance(viewer, target)):
+                    fault(record, f"{viewer} fired at {target} out of range")
+                if unit.fires_only_unmoved and (turn, viewer) in replay.moved:
+                    fault(record, f"{viewer} fired in a turn it moved")
+                replay.hidden.discard(viewer)
+            if not replay.alive[viewer] or replay.status[viewer] == SUPPRESSED:
+                fault(record, f"{viewer} acted while dead or suppressed")
+            (vx, vy), (gx, gy) = replay.position[viewer], replay.position[target]
+            sight = replay.field.sight(vx, vy, gx, gy)
+            if sight is Sight.BLOCKED:
+                fault(record, f"{viewer} cannot see {target}")
+            elif (sight is Sight.OBSCURED) != record["obscured"]:
+                fault(record, f"obscured is {record['obscured']}, sight says {sight}")
+            if "armour" not in record:
+                sniper = record["firer_type"] == "sniper"
+                hits = sum(d >= (6 if sniper else 5) for d in record["dice"])
+                if hits != record["hits"]:
+                    fault(record, f"{record['dice']} is not {record['hits']} hits")
+                if sniper:
+                    expected = "killed" if hits else "none"
+                else:
+                    after = effect_of_hits(
+                        replay.status[target], hits, pin_only=bool(record.get("impact_fuse"))
+                    )
+                    expected = "none" if hits == 0 else EFFECT_NAMES[after]
+                if record["effect"] != expected:
+                    fault(record, f"effect {record['effect']}, the rules say {expected}")
+            replay.apply(target, record["effect"])
+            for caught in record.get("blast", ()):
+                if caught["stand"] == target or replay.distance(caught["stand"], target) > 2:
+                    fault(record, f"blast caught {caught['stand']}")
+                replay.apply(caught["stand"], caught["effect"])
+        elif kind == "caught":
+            replay.alive[record["stand"]] = False
+        elif kind == "assault":
+            for attacker in record["attackers"]:
+                if UNIT_TYPES[replay.types[attacker]].crew_served:
+                    fault(record, f"{attacker}, a crew-served weapon, started an assault")
+            for loser in record["removed"]:
+                replay.alive[loser] = False
+            assaulting = phase.split()[0]  # the force whose move phase it is
+            if record["attackers"] and replay.force_of[record["attackers"][0]] != assaulting:
+                fault(record, "the assault was made by the side that is not moving")
+            if record["rolls"]:
+                # ``rolls`` name the two sides by role in the assault, ``totals`` by force.
+                role = {assaulting: "attacker", replay.force_of[record["defenders"][0]]: "defender"}
+                last = record["rolls"][-1]
+                totals = record["totals"]
+                for key in ("attacker", "defender"):
+                    mods = sum(m["value"] for m in record["modifiers"][key])
+                    if totals[key] != last[role[key]] + mods:
+                        fault(record, f"{key} total {totals[key]} is not its die plus modifiers")
+                if totals["attacker"] == totals["defender"]:
+                    fault(record, "a tie was not rolled again")
+                winner = max(totals, key=totals.get)
+                if record["winner"] != winner:
+                    fault(record, f"{record['winner']} won on totals {totals}")
+        elif kind == "rally":
+            rallier = record["stand"]
+            before = replay.status[rallier]
+            if not replay.alive[rallier] or before == OK:
+                fault(record, f"{rallier} rallied while dead or unhurt")
+            quality = forces[replay.force_of[rallier]].quality
+            target = RALLY_TARGET[quality][0 if before == PINNED else 1]
+            bonus = sum(m["value"] for m in record["modifiers"])
+            success = record["dice"][0] + bonus >= target
+            if record["target"] != target or record["outcome"] != (
+                "rallied" if success else "failed"
+            ):
+                fault(record, f"rally {record['dice']} + {bonus} against {record['target']}")
+            if success:
+                replay.status[rallier] = OK
+        if (
+            phase.endswith(" move")
+            and following is not None
+            and following["phase"] != phase
+            and following["kind"] != "end"
+        ):
+            # Contact is an assault: when a move phase is over, no enemies touch.
+            for a, b in replay.enemies_in_contact():
+                fault(record, f"{a} and {b} are left in contact without an assault")
+
+    # Losses in the result are the stands the log killed, by the type the campaign knows.
+    dead = [s for s, alive in replay.alive.items() if not alive]
+    for key in ("attacker", "defender"):
+        lost: dict[str, int] = defaultdict(int)
+        for stand_id in dead:
+            if replay.force_of[stand_id] == key:
+                lost[replay.counts_as[stand_id]] += 1
+        reported = {t: n for t, n in result["losses"][key].items() if n}
+        if reported != dict(lost):
+            faults.append(f"{key} losses {reported}, the log killed {dict(lost)}")
+    return faults
+
+
+class RecordingRoller(Roller):
+    """The real roller, keeping every face it throws."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.faces: list[int] = []
+        RecordingRoller.last = self
+
+    def roll(self, count: int = 1, sides: int = 6) -> tuple[int, ...]:
+        faces = super().roll(count, sides)
+        self.faces.extend(faces)
+        return faces
+
+    def d6(self) -> int:
+        face = super().d6()
+        self.faces.append(face)
+        return face
+
+    def die(self, sides: int) -> int:
+        face = super().die(sides)
+        self.faces.append(face)
+        return face
+
+
+@pytest.fixture
+def recording_roller(monkeypatch: pytest.MonkeyPatch) -> type[RecordingRoller]:
+    monkeypatch.setattr(engine, "Roller", RecordingRoller)
+    return RecordingRoller
+
+
+# --- determinism ------------------------------------------------------------------------
+
+
+def test_the_same_seed_fights_the_same_battle() -> None:
+    spec = korona_turn1()
+    first, second = fight(spec, 7), fight(spec, 7)
+    assert first == second
+    assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+def test_different_seeds_fight_different_battles() -> None:
+    spec = korona_turn1()
+    logs = [json.dumps(fight(spec, seed)["log"]) for seed in range(5)]
+    assert len(set(logs)) == 5
+
+
+def test_the_result_is_plain_json() -> None:
+    result = fight(korona_turn1(), 3)
+    assert json.loads(json.dumps(result)) == result
+
+
+# --- a complete log ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_die_thrown_is_in_exactly_one_record_in_order(
+    variant: str, recording_roller: type[RecordingRoller]
+) -> None:
+    spec = VARIANTS[variant]
+    for seed in range(8):
+        result = fight(spec, seed)
+        roller = recording_roller.last
+        logged = [face for record in result["log"] for face in record.get("dice", [])]
+        assert roller.dice_rolled == len(roller.faces) == len(logged)
+        assert logged == roller.faces, (variant, seed)
+
+
+def test_every_record_says_when_and_what() -> None:
+    result = fight(korona_turn1(), 11)
+    for record in result["log"]:
+        assert {"turn", "phase", "kind"} <= set(record)
+    assert result["log"][-1]["kind"] == "end"
+    assert [r["kind"] for r in result["log"]].count("end") == 1
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_record_has_a_dice_list(variant: str) -> None:
+    # docs/rules.md: "Every record has turn (0 for set-up), phase and kind, and a dice list."
+    spec = VARIANTS[variant]
+    without: dict[str, int] = defaultdict(int)
+    for seed in range(20):
+        for record in fight(spec, seed)["log"]:
+            if not isinstance(record.get("dice"), list):
+                without[record["kind"]] += 1
+    assert not without, f"records with no dice list, by kind: {dict(without)}"
+
+
+def test_the_terrain_is_logged_square_by_square_with_its_dice() -> None:
+    spec = korona_turn1()
+    result = fight(spec, 5)
+    terrain = [r for r in result["log"] if r["kind"] == "terrain"]
+    assert len(terrain) == spec.width_ft * spec.depth_ft
+    for record in terrain:
+        col, row = record["square"]
+        square = result["terrain"][row][col]
+        assert record["dice"] == [*square["landform_dice"], square["vegetation_die"]]
+        assert (record["landform"], record["going"]) == (square["landform"], square["going"])
+
+
+# --- the rules, record by record --------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_whole_battles_keep_the_rules(variant: str) -> None:
+    spec = VARIANTS[variant]
+    faults: dict[str, tuple[int, str]] = {}  # each kind of fault, with its first instance
+    for seed in range(40):
+        for fault in audit(fight(spec, seed), spec):
+            faults.setdefault(_fault_kind(fault), (seed, fault))
+    assert not faults, "\n".join(f"seed {seed}: {fault}" for seed, fault in faults.values())
+
+
+def _fault_kind(fault: str) -> str:
+    """A fault without its turn, stands and numbers, so like faults are reported once."""
+    fault = re.sub(r"\b[ad]\.\w+\.\d+", "<stand>", fault)
+    return re.sub(r"\d+(\.\d+)?", "#", fault)
+
+
+def _first(log: list[dict[str, Any]], kind: str, **where: Any) -> dict[str, Any]:
+    return next(r for r in log if r["kind"] == kind and all(r[k] == v for k, v in where.items()))
+
+
+def _stretch_a_move(log: list[dict[str, Any]]) -> None:
+    record = _first(log, "move")
+    record["to"] = [record["from"][0], record["from"][1] - 10]
+
+
+def _miscount_hits(log: list[dict[str, Any]]) -> None:
+    _first(log, "fire", hits=1)["hits"] = 2
+
+
+def _flip_a_rally(log: list[dict[str, Any]]) -> None:
+    record = _first(log, "rally", outcome="failed")
+    record["outcome"] = "rallied"
+
+
+def _fire_out_of_turn(log: list[dict[str, Any]]) -> None:
+    _first(log, "fire", phase="attacker fire")["phase"] = "defender fire"
+
+
+@pytest.mark.parametrize(
+    ("tamper", "fault"),
+    [
+        (_stretch_a_move, 'moved 10.00" in'),
+        (_miscount_hits, "is not 2 hits"),
+        (_flip_a_rally, "rally ["),
+        (_fire_out_of_turn, "fired outside its side's fire phase"),
+    ],
+)
+def test_the_audit_finds_a_tampered_record(tamper, fault: str) -> None:
+    spec = korona_turn1()
+    result = fight(spec, AUDIT_CLEAN_SEED)
+    assert audit(result, spec) == []
+    tamper(result["log"])
+    assert any(fault in found for found in audit(result, spec)), audit(result, spec)
+
+
+AUDIT_CLEAN_SEED = 4
+
+
+def test_a_stand_that_fails_its_command_roll_does_not_move_that_turn() -> None:
+    spec = korona_turn1()
+    offenders = []
+    for seed in range(100):
+        result = fight(spec, seed)
+        failed = {
+            (r["turn"], r["phase"], r["stand"])
+            for r in result["log"]
+            if r["kind"] == "command" and r["outcome"] == "stays put"
+        }
+        offenders += [
+            (seed, r["turn"], r["stand"])
+            for r in result["log"]
+            if r["kind"] == "move" and (r["turn"], r["phase"], r["stand"]) in failed
+        ]
+    assert offenders == []
+
+
+# Derandomized: the same 30 seeds from all of 2**64 every run, so a failure is reproducible.
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_random_seeds_keep_the_rules_and_the_result_invariants(seed: int) -> None:
+    spec = korona_turn1()
+    result = fight(spec, seed)
+    assert audit(result, spec) == []
+    assert_result_invariants(result, spec)
+
+
+# --- the result and the end of the battle -----------------------------------------------
+
+
+def assert_result_invariants(result: dict[str, Any], spec: BattleSpec) -> None:
+    assert result["winner"] in ("attacker", "defender")
+    assert result["reason"] in REASONS
+    assert result["stands_present"] == {
+        "attacker": spec.attacker.stands,
+        "defender": spec.defender.stands,
+    }
+    turn_limit = {**engine.DEFAULT_OPTIONS, **spec.options}["turn_limit"]
+    assert 1 <= result["turns"] <= turn_limit
+    lost = {key: sum(result["losses"][key].values()) for key in ("attacker", "defender")}
+    present = {key: sum(result["stands_present"][key].values()) for key in lost}
+    for key in lost:
+        assert set(result["losses"][key]) <= set(result["stands_present"][key])
+        for unit, count in result["losses"][key].items():
+            assert 0 <= count <= result["stands_present"][key][unit]
+    winner = result["winner"]
+    loser = "defender" if winner == "attacker" else "attacker"
+    end = result["log"][-1]
+    assert (end["winner"], end["reason"], end["lost"], end["present"]) == (
+        winner,
+        result["reason"],
+        lost,
+        present,
+    )
+    if result["reason"] == "a_third_lost":
+        assert lost[loser] * 3 >= present[loser]
+        if lost[winner] * 3 >= present[winner]:  # both broke at once: the worse one loses
+            assert lost[loser] / present[loser] >= lost[winner] / present[winner]
+    else:
+        # Nobody had broken, or the battle would have ended then.
+        assert lost[loser] * 3 < present[loser]
+        assert lost[winner] * 3 < present[winner]
+    if result["reason"] == "turn_limit":
+        assert result["turns"] == turn_limit
+        fraction = {key: lost[key] / present[key] for key in lost}
+        expected = "attacker" if fraction["attacker"] < fraction["defender"] else "defender"
+        assert winner == expected
+    if result["reason"] == "withdrew":
+        withdraw = result["log"][-2]
+        assert withdraw["kind"] == "withdraw"
+        assert withdraw["side"] == result["forces"][loser]["side"]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_result_invariants_hold_over_many_seeds(variant: str) -> None:
+    spec = VARIANTS[variant]
+    reasons = set()
+    for seed in range(60):
+        result = fight(spec, seed)
+        assert_result_invariants(result, spec)
+        reasons.add(result["reason"])
+    assert "a_third_lost" in reasons
+
+
+def test_the_result_has_the_interface_fields() -> None:
+    result = fight(korona_turn1(), 1)
+    assert {
+        "ruleset",
+        "seed",
+        "winner",
+        "reason",
+        "turns",
+        "area",
+        "forces",
+        "stands_present",
+        "losses",
+        "stands",
+        "terrain",
+        "options",
+        "log",
+    } <= set(result)
+    assert (result["ruleset"], result["seed"], result["area"]) == ("korona", 1, "Korona")
+    assert result["options"] == {"ruleset": "korona", "turn_limit": 12, "impact_fuse": True}
+    assert result["forces"]["attacker"] == {
+        "side": "japanese",
+        "name": "1st Company",
+        "quality": "veteran",
+    }
+    assert len(result["stands"]) == 24
+
+
+def test_with_a_turn_limit_of_one_the_battle_stops_after_turn_one() -> None:
+    doc_spec = korona_turn1()
+    spec = BattleSpec(
+        area=doc_spec.area,
+        width_ft=doc_spec.width_ft,
+        depth_ft=doc_spec.depth_ft,
+        attacker=doc_spec.attacker,
+        defender=doc_spec.defender,
+        support=doc_spec.support,
+        options={"turn_limit": 1},
+    )
+    at_limit = ties = 0
+    for seed in range(40):
+        result = fight(spec, seed)
+        assert result["turns"] == 1
+        assert all(r["turn"] <= 1 for r in result["log"])
+        assert_result_invariants(result, spec)
+        if result["reason"] == "turn_limit":
+            at_limit += 1
+            assert result["options"]["turn_limit"] == 1
+            lost = {k: sum(v.values()) for k, v in result["losses"].items()}
+            if lost["attacker"] == lost["defender"]:  # same size forces: a tie
+                ties += 1
+                assert result["winner"] == "defender"
+    assert at_limit and ties  # both cases were seen
+
+
+def test_a_sniper_is_reported_as_the_rifle_squad_it_replaced() -> None:
+    spec = VARIANTS["jungle_sniper"]
+    killed_sniper = 0
+    for seed in range(80):
+        result = fight(spec, seed)
+        assert result["stands_present"]["defender"]["rifle_squad"] == 6
+        assert "sniper" not in result["stands_present"]["defender"]
+        assert "sniper" not in result["losses"]["defender"]
+        [sniper] = [s for s in result["stands"] if s["type"] == "sniper"]
+        assert (sniper["id"], sniper["force"], sniper["counts_as"]) == (
+            "d.sniper.1",
+            "defender",
+            "rifle_squad",
+        )
+        killed = _killed_in(result["log"])
+        if "d.sniper.1" in killed:
+            killed_sniper += 1
+            squads = sum(1 for s in killed if s.startswith("d.rifle_squad."))
+            assert result["losses"]["defender"]["rifle_squad"] == squads + 1
+    assert killed_sniper  # the case was seen
+
+
+def _killed_in(log: list[dict[str, Any]]) -> set[str]:
+    """Every stand the log says was killed: by fire, blast, assault or caught in contact."""
+    killed = set()
+    for record in log:
+        if record["kind"] in ("fire", "support") and record["effect"] == "killed":
+            killed.add(record["target"])
+        killed.update(c["stand"] for c in record.get("blast", ()) if c["effect"] == "killed")
+        if record["kind"] == "assault":
+            killed.update(record["removed"])
+        if record["kind"] == "caught":
+            killed.add(record["stand"])
+    return killed
+
+
+def test_the_sniper_deploys_hidden_in_woods() -> None:
+    spec = VARIANTS["jungle_sniper"]
+    result = fight(spec, 2)
+    deploy = next(r for r in result["log"] if r["kind"] == "deploy")
+    assert deploy["hidden"] == ["d.sniper.1"]
+    x, y = deploy["positions"]["d.sniper.1"]
+    field = Battlefield.from_json(result["terrain"], width_ft=3, depth_ft=3)
+    assert field.square_at(x, y).wooded
+
+
+# --- the end of the battle, rule by rule ------------------------------------------------
+
+
+def kill(state, *stand_ids: str) -> None:
+    for stand_id in stand_ids:
+        stand(state, stand_id).alive = False
+
+
+def test_a_side_that_has_lost_a_third_loses() -> None:
+    state = make_state(attacker={"rifle_squad": 6}, defender={"rifle_squad": 9})
+    kill(state, "d.rifle_squad.1", "d.rifle_squad.2")
+    _end_check(state)  # 2 of 9: fighting on
+    kill(state, "d.rifle_squad.3")
+    with pytest.raises(BattleOver) as over:
+        _end_check(state)
+    assert (over.value.winner, over.value.reason) == ("attacker", "a_third_lost")
+
+
+def test_when_both_break_at_once_the_greater_fraction_lost_loses() -> None:
+    state = make_state(attacker={"rifle_squad": 6}, defender={"rifle_squad": 9})
+    kill(state, "a.rifle_squad.1", "a.rifle_squad.2", "d.rifle_squad.1", "d.rifle_squad.2")
+    kill(state, "d.rifle_squad.3", "d.rifle_squad.4")  # 2/6 = 0.33 against 4/9 = 0.44
+    with pytest.raises(BattleOver) as over:
+        _end_check(state)
+    assert over.value.winner == "attacker"
+
+
+def test_when_both_break_by_the_same_fraction_the_defender_wins() -> None:
+    state = make_state(attacker={"rifle_squad": 3}, defender={"rifle_squad": 3})
+    kill(state, "a.rifle_squad.1", "d.rifle_squad.1")
+    with pytest.raises(BattleOver) as over:
+        _end_check(state)
+    assert over.value.winner == "defender"
+
+
+def test_check_options_knows_the_korona_options() -> None:
+    assert check_options({"turn_limit": 12, "impact_fuse": False}) == []
+    assert check_options({"turn_limit": 1}) == []
+    assert check_options({"turn_limit": 100}) == []
+    assert len(check_options({"turn_limit": 0, "impact_fuse": 1, "fog": True})) == 3
+
+
+# --- the fire phase ---------------------------------------------------------------------
+
+
+def fire_phase_state(weapon: str, dice: list[int]):
+    """A Japanese weapon and a squad facing four Australian squads 10" away."""
+    state = make_state(
+        attacker={weapon: 1, "rifle_squad": 1}, defender={"rifle_squad": 4}, dice=dice
+    )
+    place(stand(state, f"a.{weapon}.1"), 18, 30)
+    place(stand(state, "a.rifle_squad.1"), 30, 32)
+    for n, x in enumerate((6, 14, 22, 30), start=1):
+        place(stand(state, f"d.rifle_squad.{n}"), x, 20)
+    state.phase = "attacker fire"
+    return state
+
+
+def firers(state) -> list[str]:
+    return [r["firer"] for r in state.log if r["kind"] == "fire"]
+
+
+def test_an_unmoved_man_packed_weapon_fires() -> None:
+    state = fire_phase_state("hmg", [1] * 7)
+    _fire_phase(state, state.attacker)
+    assert firers(state) == ["a.hmg.1", "a.rifle_squad.1"]
+
+
+def test_a_man_packed_weapon_that_moved_does_not_fire() -> None:
+    state = fire_phase_state("hmg", [1] * 3)
+    stand(state, "a.hmg.1").moved = True
+    _fire_phase(state, state.attacker)
+    assert firers(state) == ["a.rifle_squad.1"]
+
+
+def test_a_rifle_squad_that_moved_still_fires() -> None:
+    state = fire_phase_state("hmg", [1] * 7)
+    stand(state, "a.rifle_squad.1").moved = True
+    _fire_phase(state, state.attacker)
+    assert firers(state) == ["a.hmg.1", "a.rifle_squad.1"]
+
+
+def test_a_limbered_heavy_weapon_does_not_fire() -> None:
+    state = fire_phase_state("medium_mortar", [1] * 3)
+    stand(state, "a.medium_mortar.1").limbered = True
+    _fire_phase(state, state.attacker)
+    assert firers(state) == ["a.rifle_squad.1"]
+
+
+def test_a_suppressed_stand_does_not_fire_but_a_pinned_one_does() -> None:
+    state = fire_phase_state("hmg", [1] * 4)
+    stand(state, "a.hmg.1").status = PINNED
+    stand(state, "a.rifle_squad.1").status = SUPPRESSED
+    _fire_phase(state, state.attacker)
+    assert firers(state) == ["a.hmg.1"]
+    assert state.roller.dice_rolled == 4

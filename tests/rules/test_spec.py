@@ -1,0 +1,327 @@
+"""BATTLE.json: the fixture parses, and every fault is reported with its place, all at once."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.spec import BattleSpecError, load_battle, parse_battle
+from rules.units import Quality
+from tests.rules.conftest import FIXTURE, battle_doc
+
+
+def fixture_doc() -> dict[str, Any]:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def problems_of(doc: Any) -> list[str]:
+    with pytest.raises(BattleSpecError) as caught:
+        parse_battle(doc)
+    return caught.value.problems
+
+
+def test_the_korona_turn_one_fixture_parses() -> None:
+    spec = load_battle(FIXTURE)
+    assert (spec.area.name, spec.area.zone, spec.area.vegetation, spec.area.plains) == (
+        "Korona",
+        5,
+        "light",
+        True,
+    )
+    assert (spec.width_ft, spec.depth_ft) == (3, 3)
+    assert (spec.attacker.side, spec.attacker.name, spec.attacker.quality) == (
+        "japanese",
+        "1st Company",
+        Quality.VETERAN,
+    )
+    assert spec.attacker.stands == {"commander": 1, "rifle_squad": 9, "small_mortar": 1, "hmg": 1}
+    assert (spec.defender.side, spec.defender.quality, spec.defender.sniper) == (
+        "australian",
+        Quality.TRAINED,
+        False,
+    )
+    assert spec.defender.stands == {
+        "commander": 1,
+        "forward_observer": 1,
+        "rifle_squad": 9,
+        "small_mortar": 1,
+    }
+    assert spec.attacker.total_stands == spec.defender.total_stands == 12
+    assert (spec.support.buffalos, spec.support.hurricane) == (3, False)
+    assert (spec.ruleset, spec.options) == ("korona", {})
+
+
+def test_a_spec_survives_a_round_trip_through_json() -> None:
+    spec = load_battle(FIXTURE)
+    assert parse_battle(json.loads(json.dumps(spec.to_json()))) == spec
+
+
+def test_defaults_for_table_support_options_and_sniper() -> None:
+    doc = fixture_doc()
+    for key in ("table", "support", "options"):
+        del doc[key]
+    del doc["defender"]["sniper"]
+    del doc["area"]["plains"]
+    spec = parse_battle(doc)
+    assert (spec.width_ft, spec.depth_ft, spec.area.plains) == (3, 3, False)
+    assert (spec.support.buffalos, spec.support.hurricane) == (0, False)
+    assert (spec.ruleset, spec.options, spec.defender.sniper) == ("korona", {}, False)
+
+
+def test_zero_counts_are_dropped() -> None:
+    spec = parse_battle(battle_doc(attacker={"rifle_squad": 3, "hmg": 0}))
+    assert spec.attacker.stands == {"rifle_squad": 3}
+
+
+def test_korona_options_are_kept() -> None:
+    spec = parse_battle(battle_doc(options={"turn_limit": 4, "impact_fuse": False}))
+    assert spec.options == {"turn_limit": 4, "impact_fuse": False}
+
+
+# --- one fault at a time ----------------------------------------------------------------
+
+
+def test_unknown_unit_type_is_named_with_its_place() -> None:
+    doc = battle_doc(attacker={"rifle_squad": 2, "tiger_tank": 1})
+    [problem] = problems_of(doc)
+    assert problem.startswith("attacker.stands.tiger_tank: unknown unit type 'tiger_tank'")
+    assert "rifle_squad" in problem  # it lists the known types
+
+
+def test_negative_count_is_named_with_its_place() -> None:
+    doc = battle_doc(defender={"rifle_squad": 2, "hmg": -1})
+    assert problems_of(doc) == ["defender.stands.hmg: must be at least 0, not -1"]
+
+
+@pytest.mark.parametrize("count", [1.5, "2", True, None])
+def test_count_must_be_a_whole_number(count: Any) -> None:
+    doc = battle_doc(defender={"rifle_squad": 2, "hmg": count})
+    assert problems_of(doc) == [f"defender.stands.hmg: must be a whole number, not {count!r}"]
+
+
+def test_missing_defender_is_reported() -> None:
+    doc = battle_doc()
+    del doc["defender"]
+    assert "defender: is missing" in problems_of(doc)
+
+
+def test_bad_quality_is_named_with_its_place() -> None:
+    doc = battle_doc(attacker_quality="elite")
+    assert problems_of(doc) == [
+        "attacker.quality: must be one of raw, trained, veteran, not 'elite'"
+    ]
+
+
+def test_both_forces_on_one_side_is_refused() -> None:
+    doc = battle_doc(attacker_side="japanese", defender_side="japanese")
+    assert problems_of(doc) == [
+        "defender.side: both forces are japanese; a battle needs both sides"
+    ]
+
+
+def test_bad_sides_are_not_also_reported_as_both_on_one_side() -> None:
+    # Neither force is Australian, so "both forces are australian" would be false.
+    doc = battle_doc(attacker_side="martian", defender_side="klingon")
+    assert problems_of(doc) == [
+        "attacker.side: must be one of australian, japanese, not 'martian'",
+        "defender.side: must be one of australian, japanese, not 'klingon'",
+    ]
+
+
+def test_sniper_on_the_attacker_is_refused() -> None:
+    doc = battle_doc()
+    doc["attacker"]["sniper"] = True
+    assert problems_of(doc) == ["attacker.sniper: only the defender may swap a squad for a sniper"]
+
+
+def test_sniper_needs_a_rifle_squad_to_replace() -> None:
+    doc = battle_doc(defender={"hmg": 1}, sniper=True)
+    assert problems_of(doc) == [
+        "defender.sniper: a sniper replaces a rifle squad, and there is none"
+    ]
+
+
+def test_air_support_is_not_a_stand() -> None:
+    doc = battle_doc(attacker={"rifle_squad": 1, "air_strafing": 1})
+    assert problems_of(doc) == [
+        "attacker.stands.air_strafing: air support is not a stand: give it under support"
+    ]
+
+
+def test_a_force_with_no_stands_is_refused() -> None:
+    doc = battle_doc(attacker={"rifle_squad": 0})
+    assert problems_of(doc) == ["attacker.stands: a force needs at least one stand"]
+
+
+def test_unknown_option_is_refused() -> None:
+    doc = battle_doc(options={"fog_of_war": True})
+    assert problems_of(doc) == ["options: 'fog_of_war' is not an option of the korona rule set"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [
+        ("turn_limit", 0, "turn_limit must be a whole number from 1 to 100, not 0"),
+        ("turn_limit", 101, "turn_limit must be a whole number from 1 to 100, not 101"),
+        ("turn_limit", True, "turn_limit must be a whole number from 1 to 100, not True"),
+        ("impact_fuse", "yes", "impact_fuse must be true or false, not 'yes'"),
+    ],
+)
+def test_bad_option_values_are_refused(option: str, value: Any, problem: str) -> None:
+    assert problems_of(battle_doc(options={option: value})) == [f"options: {problem}"]
+
+
+def test_unknown_ruleset_is_refused() -> None:
+    doc = battle_doc()
+    doc["options"]["ruleset"] = "force_on_force"
+    assert problems_of(doc) == [
+        "options.ruleset: unknown rule set 'force_on_force' (known: korona)"
+    ]
+
+
+@pytest.mark.parametrize("ruleset", [["korona"], {"name": "korona"}])
+def test_a_ruleset_that_is_not_a_name_is_reported_not_raised(ruleset: Any) -> None:
+    doc = battle_doc()
+    doc["options"]["ruleset"] = ruleset
+    [problem] = problems_of(doc)
+    assert problem.startswith("options.ruleset:")
+
+
+def test_table_larger_than_twelve_feet_is_refused() -> None:
+    doc = battle_doc()
+    doc["table"] = {"width_ft": 13, "depth_ft": 0}
+    assert problems_of(doc) == [
+        "table.width_ft: must be from 1 to 12, not 13",
+        "table.depth_ft: must be from 1 to 12, not 0",
+    ]
+
+
+def test_unknown_fields_are_named() -> None:
+    doc = battle_doc()
+    doc["weather"] = "rain"
+    doc["attacker"]["morale"] = 3
+    assert problems_of(doc) == [
+        "attacker.morale: is not a field of a force",
+        "weather: is not a field of a battle",
+    ]
+
+
+def test_a_document_that_is_not_an_object_is_refused() -> None:
+    assert problems_of([1, 2])[0] == "battle: must be an object, not list"
+
+
+def test_several_problems_are_reported_at_once() -> None:
+    doc = battle_doc(attacker={"rifle_squad": -2, "tiger_tank": 1}, defender_quality="elite")
+    doc["area"]["zone"] = "five"
+    doc["options"]["turn_limit"] = 0
+    problems = problems_of(doc)
+    places = [problem.split(":")[0] for problem in problems]
+    for place in (
+        "area.zone",
+        "attacker.stands.rifle_squad",
+        "attacker.stands.tiger_tank",
+        "defender.quality",
+        "options",
+    ):
+        assert place in places, (place, problems)
+
+
+def test_the_error_message_lists_every_problem() -> None:
+    error = BattleSpecError(["a: one", "b: two"])
+    assert isinstance(error, ValueError)
+    assert str(error) == "invalid battle: a: one; b: two"
+
+
+# --- files ------------------------------------------------------------------------------
+
+
+def test_bad_json_names_the_file_and_the_place(tmp_path: Path) -> None:
+    path = tmp_path / "battle.json"
+    path.write_text('{"area": {\n  "name": "Korona",,\n}', encoding="utf-8")
+    with pytest.raises(BattleSpecError) as caught:
+        load_battle(path)
+    [problem] = caught.value.problems
+    assert problem.startswith(f"{path}: not valid JSON at line 2, column ")
+
+
+def test_a_missing_file_is_a_battle_spec_error(tmp_path: Path) -> None:
+    path = tmp_path / "nowhere.json"
+    with pytest.raises(BattleSpecError) as caught:
+        load_battle(path)
+    assert caught.value.problems[0].startswith(f"{path}: cannot read the file")
+
+
+def test_load_battle_validates_the_document(tmp_path: Path) -> None:
+    path = tmp_path / "battle.json"
+    path.write_text(json.dumps(battle_doc(attacker_quality="elite")), encoding="utf-8")
+    with pytest.raises(BattleSpecError) as caught:
+        load_battle(path)
+    assert caught.value.problems == [
+        "attacker.quality: must be one of raw, trained, veteran, not 'elite'"
+    ]
+
+
+# --- any input at all -------------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(doc=JSON)
+def test_random_json_is_parsed_or_refused_with_a_battle_spec_error(doc: Any) -> None:
+    try:
+        parse_battle(doc)
+    except BattleSpecError as error:
+        assert error.problems
+
+
+_PLACES = [
+    ("area",),
+    ("area", "zone"),
+    ("area", "vegetation"),
+    ("area", "plains"),
+    ("table",),
+    ("table", "width_ft"),
+    ("attacker",),
+    ("attacker", "side"),
+    ("attacker", "quality"),
+    ("attacker", "stands"),
+    ("attacker", "stands", "rifle_squad"),
+    ("defender", "sniper"),
+    ("defender", "stands", "commander"),
+    ("support",),
+    ("support", "buffalos"),
+    ("support", "hurricane"),
+    ("options",),
+    ("options", "ruleset"),
+    ("options", "turn_limit"),
+    ("options", "impact_fuse"),
+]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(changes=st.lists(st.tuples(st.sampled_from(_PLACES), JSON), min_size=1, max_size=3))
+def test_any_value_anywhere_in_a_good_battle_is_parsed_or_refused_cleanly(
+    changes: list[tuple[tuple[str, ...], Any]],
+) -> None:
+    doc = fixture_doc()
+    for path, value in changes:
+        node = doc
+        for key in path[:-1]:
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+        node[path[-1]] = copy.deepcopy(value)
+    try:
+        parse_battle(doc)
+    except BattleSpecError as error:
+        assert error.problems
