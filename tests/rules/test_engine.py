@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from math import hypot
 from typing import Any
 
@@ -379,26 +380,42 @@ def _fault_kind(fault: str) -> str:
     return re.sub(r"\d+(\.\d+)?", "#", fault)
 
 
-def _first(log: list[dict[str, Any]], kind: str, **where: Any) -> dict[str, Any]:
-    return next(r for r in log if r["kind"] == kind and all(r[k] == v for k, v in where.items()))
+def _first(log: list[dict[str, Any]], kind: str, **where: Any) -> dict[str, Any] | None:
+    return next(
+        (r for r in log if r["kind"] == kind and all(r[k] == v for k, v in where.items())), None
+    )
 
 
-def _stretch_a_move(log: list[dict[str, Any]]) -> None:
+def _stretch_a_move(log: list[dict[str, Any]]) -> bool:
     record = _first(log, "move")
+    if record is None or record["from"][1] < 10:
+        return False
     record["to"] = [record["from"][0], record["from"][1] - 10]
+    return True
 
 
-def _miscount_hits(log: list[dict[str, Any]]) -> None:
-    _first(log, "fire", hits=1)["hits"] = 2
+def _miscount_hits(log: list[dict[str, Any]]) -> bool:
+    record = _first(log, "fire", hits=1)
+    if record is None:
+        return False
+    record["hits"] = 2
+    return True
 
 
-def _flip_a_rally(log: list[dict[str, Any]]) -> None:
+def _flip_a_rally(log: list[dict[str, Any]]) -> bool:
     record = _first(log, "rally", outcome="failed")
+    if record is None:
+        return False
     record["outcome"] = "rallied"
+    return True
 
 
-def _fire_out_of_turn(log: list[dict[str, Any]]) -> None:
-    _first(log, "fire", phase="attacker fire")["phase"] = "defender fire"
+def _fire_out_of_turn(log: list[dict[str, Any]]) -> bool:
+    record = _first(log, "fire", phase="attacker fire")
+    if record is None:
+        return False
+    record["phase"] = "defender fire"
+    return True
 
 
 @pytest.mark.parametrize(
@@ -410,15 +427,19 @@ def _fire_out_of_turn(log: list[dict[str, Any]]) -> None:
         (_fire_out_of_turn, "fired outside its side's fire phase"),
     ],
 )
-def test_the_audit_finds_a_tampered_record(tamper, fault: str) -> None:
+def test_the_audit_finds_a_tampered_record(
+    tamper: Callable[[list[dict[str, Any]]], bool], fault: str
+) -> None:
+    """The audit can fail: a clean battle, tampered with, breaks the rule it should."""
     spec = korona_turn1()
-    result = fight(spec, AUDIT_CLEAN_SEED)
-    assert audit(result, spec) == []
-    tamper(result["log"])
-    assert any(fault in found for found in audit(result, spec)), audit(result, spec)
-
-
-AUDIT_CLEAN_SEED = 4
+    for seed in range(30):
+        result = fight(spec, seed)
+        if audit(result, spec) or not tamper(result["log"]):
+            continue
+        found = audit(result, spec)
+        assert any(fault in text for text in found), found
+        return
+    pytest.fail("no clean battle with a record to tamper with in 30 seeds")
 
 
 def test_a_stand_that_fails_its_command_roll_does_not_move_that_turn() -> None:

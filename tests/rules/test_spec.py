@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rules.spec import BattleSpecError, load_battle, parse_battle
@@ -310,6 +310,7 @@ _PLACES = [
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(changes=st.lists(st.tuples(st.sampled_from(_PLACES), JSON), min_size=1, max_size=3))
+@example(changes=[(("options", "ruleset"), [])])  # once raised TypeError: unhashable list
 def test_any_value_anywhere_in_a_good_battle_is_parsed_or_refused_cleanly(
     changes: list[tuple[tuple[str, ...], Any]],
 ) -> None:

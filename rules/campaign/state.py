@@ -1,0 +1,238 @@
+"""A plain snapshot of a campaign: everything the campaign rules read and change.
+
+The Django models mirror these types; a turn is computed from a snapshot without a
+database. Names are the game's own: areas and companies are keyed by their names, sides
+by their key (``australian``, ``japanese``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDE_KEYS = ("australian", "japanese")
+FEATURES = ("port", "airfield", "airstrip", "hq")
+COMPANY_KINDS = ("fighting", "supply")
+ORDER_KINDS = ("hold", "advance", "withdraw")
+STANDING_ORDERS = ("hold", "aggressive")
+BATTLE_MODES = ("auto", "tabletop")
+UNENTERED_TABLETOP = ("wait", "auto")
+
+# The campaign's event tables: die face -> effect. Effects and their fields:
+#   ship_returns {side}          the side's ship comes back to its port
+#   no_supply_support {side}     the side's fighting companies get no supply-company support
+#   ship_departs {side}          the ship leaves; that side has no company in supply this turn
+#   planes_lost {side, count}    that many Buffalos lost, never below 0
+#   planes_recalled {side}       every Buffalo leaves for good
+#   bomber_arrives {side}        one Hurricane-bomber arrives (at most ``max_bombers``)
+#   strafe_company {side, track} the side's fighting company on the track nearest the
+#                                enemy base is out of supply this turn
+#   side_out_of_supply {side}    no company of the side is in supply this turn
+#   none                         no effect in game terms
+DEFAULT_NAVAL_TABLE: dict[int, dict[str, Any]] = {
+    1: {
+        "effect": "ship_returns",
+        "side": "australian",
+        "text": "An Australian convoy has fought off a Japanese attack.",
+    },
+    2: {
+        "effect": "no_supply_support",
+        "side": "australian",
+        "text": "An Australian convoy has been attacked by the Japanese.",
+    },
+    3: {
+        "effect": "ship_departs",
+        "side": "australian",
+        "text": "An Australian convoy has been attacked and the ship has had to depart.",
+    },
+    4: {
+        "effect": "ship_departs",
+        "side": "japanese",
+        "text": "A Japanese convoy has been attacked and the ship has had to depart.",
+    },
+    5: {
+        "effect": "no_supply_support",
+        "side": "japanese",
+        "text": "A Japanese convoy has been attacked by the Allies.",
+    },
+    6: {
+        "effect": "ship_returns",
+        "side": "japanese",
+        "text": "A Japanese convoy has fought off an Allied attack.",
+    },
+}
+DEFAULT_AERIAL_TABLE: dict[int, dict[str, Any]] = {
+    1: {
+        "effect": "planes_lost",
+        "side": "australian",
+        "count": 1,
+        "text": "A raid on the airfield: one Buffalo is destroyed.",
+    },
+    2: {
+        "effect": "planes_lost",
+        "side": "australian",
+        "count": 2,
+        "text": "An air battle: two Buffalos have been lost.",
+    },
+    3: {
+        "effect": "planes_recalled",
+        "side": "australian",
+        "text": "The Buffalos have been recalled to help the fight elsewhere.",
+    },
+    4: {
+        "effect": "bomber_arrives",
+        "side": "australian",
+        "text": "Reinforcement: a Hurricane-bomber has been sent to help out.",
+    },
+    5: {
+        "effect": "strafe_company",
+        "side": "japanese",
+        "track": "Korona track",
+        "text": "A strafing attack on the track: one Japanese company is out of supply.",
+    },
+    6: {
+        "effect": "side_out_of_supply",
+        "side": "japanese",
+        "text": "An attack on the Japanese HQ: no Japanese company is in supply.",
+    },
+}
+
+
+@dataclass(slots=True)
+class Settings:
+    """Every ruling that a GM could want otherwise, with the rulings' defaults."""
+
+    turn_limit: int = 20
+    naval_trigger: int = 6  # "on a roll of d6" read as: an event on a 6
+    aerial_trigger: int = 6
+    ship_absence_blocks_supply: bool = False  # absence blocks supply every turn it lasts
+    supply_company_bonus: int = 1
+    rough_tracks: tuple[str, ...] = ("southern track",)  # "A Bastard of a track"
+    rough_track_penalty: int = 1
+    out_of_supply_turns_before_losses: int = 2
+    airdrop_zone: int = 6
+    airdrop_base: str | None = "Korona"  # the area an airdrop lets a company count as base
+    objective: str | None = "Korona"  # its controller wins at the end
+    max_bombers: int = 1
+    establishment: int = 12  # stands of a fighting company
+    battle_mode: str = "auto"  # default for new battles: auto or tabletop
+    ruleset: str = "korona"
+    tactical_turn_limit: int = 12
+    fog_of_war: bool = True
+    unentered_tabletop: str = "wait"  # a tabletop battle past its deadline: wait or auto
+    naval_table: dict[int, dict[str, Any]] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_NAVAL_TABLE)
+    )
+    aerial_table: dict[int, dict[str, Any]] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_AERIAL_TABLE)
+    )
+
+
+@dataclass(slots=True)
+class Side:
+    key: str  # australian / japanese
+    name: str  # "Australians"
+    base: str  # area name
+
+
+@dataclass(slots=True)
+class Area:
+    name: str
+    zone: int
+    track: str
+    vegetation: str  # jungle / light / clearing
+    plains: bool = False
+    features: tuple[str, ...] = ()
+    x: float = 0.0  # map coordinates for drawing, 0-1000 across and down
+    y: float = 0.0
+    controller: str | None = None  # the side that last held it alone with a fighting company
+
+
+@dataclass(slots=True)
+class Company:
+    name: str
+    side: str
+    kind: str  # fighting / supply
+    area: str
+    stands: dict[str, int]  # unit type -> stands held now
+    establishment: dict[str, int]  # unit type -> stands at full strength
+    quality: str | None = None  # raw / trained / veteran; None for a supply company
+    turns_out_of_supply: int = 0  # consecutive turns, up to and including the last turn
+    banzai: bool = False  # won a battle last turn: counts as in supply this turn
+    standing_order: str = "hold"  # hold / aggressive
+    in_supply: bool | None = None  # the last supply result, for players to read
+
+    @property
+    def fighting(self) -> bool:
+        return self.kind == "fighting"
+
+    @property
+    def strength(self) -> int:
+        return sum(self.stands.values())
+
+
+@dataclass(slots=True)
+class Ship:
+    name: str
+    side: str
+    port: str  # area name
+    present: bool = True
+
+
+@dataclass(slots=True)
+class AirGroup:
+    side: str
+    base: str  # area name
+    buffalos: int = 0
+    bombers: int = 0  # Hurricane-bombers
+
+    @property
+    def planes(self) -> int:
+        return self.buffalos + self.bombers
+
+
+@dataclass(slots=True)
+class Order:
+    company: str
+    kind: str  # hold / advance / withdraw
+    target: str | None = None  # the linked area, for advance and withdraw
+
+
+@dataclass(slots=True)
+class CampaignState:
+    name: str
+    seed: int
+    settings: Settings
+    sides: dict[str, Side]
+    areas: dict[str, Area]
+    links: list[tuple[str, str]]
+    companies: dict[str, Company]
+    ships: list[Ship] = field(default_factory=list)
+    air: list[AirGroup] = field(default_factory=list)
+    turn: int = 0  # turns played so far
+    finished: bool = False
+    winner: str | None = None
+    end_reason: str | None = None
+
+    def copy(self) -> CampaignState:
+        return copy.deepcopy(self)
+
+    def neighbours(self, area: str) -> list[str]:
+        """The areas linked to ``area``, by name, in a stable order."""
+        found = [b for a, b in self.links if a == area] + [a for a, b in self.links if b == area]
+        return sorted(set(found))
+
+    def companies_in(
+        self, area: str, *, side: str | None = None, fighting: bool | None = None
+    ) -> list[Company]:
+        return [
+            c
+            for c in self.companies.values()
+            if c.area == area
+            and (side is None or c.side == side)
+            and (fighting is None or c.fighting == fighting)
+        ]
+
+    def enemy_of(self, side: str) -> str:
+        return next(key for key in self.sides if key != side)

@@ -1,0 +1,1041 @@
+"""The six phases of a Korona campaign turn, as pure functions over a snapshot.
+
+``start_turn`` rolls the naval and aerial events, supply and initiative, moves the
+companies and pairs the battles; ``finish_turn`` feeds the battles' results back into
+the map (losses, withdrawals, surrender, control) and checks for the end of the
+campaign. ``play_turn`` does both, resolving every battle through ``rules``.
+
+Every die of a turn comes from ``derive_seed(campaign seed, "turn", number)`` and lands
+in the turn's log as a record with ``phase``, ``kind``, ``side``, ``company``, ``dice``,
+``modifiers`` (each with ``reason`` and ``value``), ``target`` and ``outcome``, plus a
+``text`` in plain words.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.campaign.state import CampaignState, Company, Order
+from rules.dice import Roller, derive_seed
+from rules.rulesets import resolve_battle
+from rules.spec import parse_battle
+
+# Order in which supply losses strip a company, and (reversed) regains refill it.
+LOSS_ORDER = (
+    "rifle_squad",
+    "carrier",
+    "sniper",
+    "small_mortar",
+    "hmg",
+    "medium_mortar",
+    "at_gun",
+    "heavy_artillery",
+    "wheeled_vehicle",
+    "tracked_vehicle",
+    "light_tank",
+    "medium_tank",
+    "heavy_tank",
+    "forward_observer",
+    "commander",
+)
+REGAIN_ORDER = (
+    "commander",
+    "forward_observer",
+    "hmg",
+    "small_mortar",
+    "medium_mortar",
+    "at_gun",
+    "heavy_artillery",
+    "sniper",
+    "light_tank",
+    "medium_tank",
+    "heavy_tank",
+    "wheeled_vehicle",
+    "tracked_vehicle",
+    "rifle_squad",
+    "carrier",
+)
+BANZAI_SIDE = "japanese"
+MAX_INITIATIVE_ROUNDS = 100
+
+
+class TurnError(ValueError):
+    """A turn that cannot be played (a finished campaign, say)."""
+
+
+class OrderError(ValueError):
+    """An order the rules do not allow; the message says why, in the game's words."""
+
+
+@dataclass(slots=True)
+class PlannedBattle:
+    key: str  # "<turn>:<area>[:<n>]", unique within a campaign
+    area: str
+    attacker_side: str
+    defender_side: str
+    attackers: list[str]  # company names
+    defenders: list[str]
+    seed: int
+    spec: dict[str, Any]  # the BATTLE.json the battle is fought from
+
+
+@dataclass(slots=True)
+class TurnPlan:
+    """A turn after movement, its battles paired and waiting for their results."""
+
+    number: int
+    state: CampaignState
+    log: list[dict[str, Any]]
+    battles: list[PlannedBattle]
+    initiative: str
+
+
+@dataclass(slots=True)
+class TurnOutcome:
+    number: int
+    state: CampaignState
+    log: list[dict[str, Any]]
+    battles: list[PlannedBattle]
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+# --- the map --------------------------------------------------------------------------
+
+
+def distances_from(state: CampaignState, origin: str) -> dict[str, int]:
+    """Fewest links from ``origin`` to every area (breadth first)."""
+    adjacency: dict[str, list[str]] = {name: [] for name in state.areas}
+    for a, b in state.links:
+        adjacency[a].append(b)
+        adjacency[b].append(a)
+    seen = {origin: 0}
+    queue = deque([origin])
+    while queue:
+        here = queue.popleft()
+        for there in adjacency[here]:
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+class _Map:
+    """Distances to each side's base, computed once a turn."""
+
+    def __init__(self, state: CampaignState) -> None:
+        self.state = state
+        self.to_base = {key: distances_from(state, side.base) for key, side in state.sides.items()}
+        self._cache: dict[str, dict[str, int]] = {}
+
+    def distance(self, origin: str, target: str) -> int:
+        if target not in self._cache:
+            self._cache[target] = distances_from(self.state, target)
+        return self._cache[target].get(origin, 10**6)
+
+    def home(self, side: str, area: str) -> int:
+        return self.to_base[side].get(area, 10**6)
+
+    def enemy_base(self, side: str, area: str) -> int:
+        return self.to_base[self.state.enemy_of(side)].get(area, 10**6)
+
+
+def _record(log: list[dict[str, Any]], phase: str, kind: str, text: str, **fields: Any) -> None:
+    entry: dict[str, Any] = {
+        "phase": phase,
+        "kind": kind,
+        "side": None,
+        "company": None,
+        "dice": [],
+        "modifiers": [],
+        "target": None,
+        "outcome": None,
+    }
+    entry.update(fields)
+    entry["text"] = text
+    log.append(entry)
+
+
+# --- phases 1 and 2: naval and aerial events --------------------------------------------
+
+
+@dataclass(slots=True)
+class _Events:
+    no_supply: set[str] = field(default_factory=set)  # sides with no company in supply
+    no_support: set[str] = field(default_factory=set)  # sides without supply-company support
+    strafed: set[str] = field(default_factory=set)  # companies out of supply
+
+
+def _apply_event(
+    state: CampaignState, mapping: _Map, event: dict[str, Any], events: _Events
+) -> str:
+    effect, side = event["effect"], event.get("side")
+    side_name = state.sides[side].name if side in state.sides else side
+    if effect == "ship_returns":
+        back = [s for s in state.ships if s.side == side and not s.present]
+        for ship in back:
+            ship.present = True
+        return f"{', '.join(s.name for s in back)} returns" if back else "no impact in game terms"
+    if effect == "ship_departs":
+        gone = [s for s in state.ships if s.side == side and s.present]
+        for ship in gone:
+            ship.present = False
+        events.no_supply.add(side)
+        names = ", ".join(s.name for s in gone) or "the ship"
+        return f"{names} departs: no {side_name} company is in supply this turn"
+    if effect == "no_supply_support":
+        events.no_support.add(side)
+        return f"{side_name} companies get no supply-company support this turn"
+    if effect == "side_out_of_supply":
+        events.no_supply.add(side)
+        return f"no {side_name} company is in supply this turn"
+    air = [g for g in state.air if g.side == side]
+    if effect == "planes_lost":
+        lost = 0
+        for group in air:
+            taken = min(group.buffalos, event.get("count", 1) - lost)
+            group.buffalos -= taken
+            lost += taken
+        return f"{lost} Buffalo{'s' if lost != 1 else ''} lost"
+    if effect == "planes_recalled":
+        for group in air:
+            group.buffalos = 0
+        return "the Buffalos leave for good"
+    if effect == "bomber_arrives":
+        for group in air[:1]:
+            if group.bombers < state.settings.max_bombers:
+                group.bombers += 1
+                return "a Hurricane-bomber arrives"
+        return "no effect: the Hurricane-bomber is already here" if air else "no effect"
+    if effect == "strafe_company":
+        enemy = state.enemy_of(side)
+        candidates = [
+            c
+            for c in state.companies.values()
+            if c.side == side and c.fighting and state.areas[c.area].track == event.get("track")
+        ]
+        if not candidates:
+            return f"no {side_name} fighting company on the {event.get('track')}: no effect"
+        target = min(candidates, key=lambda c: (mapping.home(enemy, c.area), c.name))
+        events.strafed.add(target.name)
+        return f"{target.name} is strafed and out of supply this turn"
+    return "no impact in game terms"
+
+
+def _events_phase(
+    state: CampaignState,
+    mapping: _Map,
+    roller: Roller,
+    log: list[dict[str, Any]],
+    phase: str,
+    trigger: int,
+    table: Mapping[int, dict[str, Any]],
+    events: _Events,
+) -> None:
+    check = roller.d6()
+    if check < trigger:
+        _record(
+            log,
+            phase,
+            "event_check",
+            f"{phase} events: rolled {check}, needing {trigger}: nothing happens",
+            dice=[check],
+            target=trigger,
+            outcome="no event",
+        )
+        return
+    face = roller.d6()
+    event = table[face]
+    outcome = _apply_event(state, mapping, event, events)
+    _record(
+        log,
+        phase,
+        "event_check",
+        f"{phase} events: rolled {check}, needing {trigger}: an event",
+        dice=[check],
+        target=trigger,
+        outcome="event",
+    )
+    _record(
+        log,
+        phase,
+        "event",
+        f"{phase} event {face}: {event.get('text', event['effect'])} ({outcome})",
+        side=event.get("side"),
+        dice=[face],
+        outcome=outcome,
+        effect=event["effect"],
+    )
+
+
+# --- phase 3: supply ------------------------------------------------------------------------
+
+
+def _supply_base_distance(state: CampaignState, mapping: _Map, company: Company) -> tuple[int, str]:
+    """Zones to the company's base, or to the airdrop base when an airdrop supplies it."""
+    side = state.sides[company.side]
+    distance, base = mapping.home(company.side, company.area), side.base
+    settings = state.settings
+    area = state.areas[company.area]
+    planes = sum(g.planes for g in state.air if g.side == company.side)
+    if (
+        settings.airdrop_base in state.areas
+        and area.zone == settings.airdrop_zone
+        and planes > 0
+        and state.companies_in(company.area, side=company.side, fighting=False)
+    ):
+        airdrop = mapping.distance(company.area, settings.airdrop_base)
+        if airdrop < distance:
+            distance, base = airdrop, settings.airdrop_base
+    return distance, base
+
+
+def _strip(company: Company, count: int, order: tuple[str, ...]) -> dict[str, int]:
+    """Take ``count`` stands from the company in ``order``; returns what was taken."""
+    taken: dict[str, int] = {}
+    for unit in order:
+        while count and company.stands.get(unit, 0) > 0:
+            company.stands[unit] -= 1
+            taken[unit] = taken.get(unit, 0) + 1
+            count -= 1
+    return taken
+
+
+def _refill(company: Company, count: int) -> dict[str, int]:
+    """Give back up to ``count`` lost stands, commander first, never above establishment."""
+    given: dict[str, int] = {}
+    for unit in REGAIN_ORDER:
+        while count and company.stands.get(unit, 0) < company.establishment.get(unit, 0):
+            company.stands[unit] = company.stands.get(unit, 0) + 1
+            given[unit] = given.get(unit, 0) + 1
+            count -= 1
+    return given
+
+
+def _describe(stands: dict[str, int]) -> str:
+    return ", ".join(f"{n} {unit.replace('_', ' ')}" for unit, n in stands.items())
+
+
+def _supply_phase(
+    state: CampaignState, mapping: _Map, roller: Roller, log: list[dict[str, Any]], events: _Events
+) -> None:
+    settings = state.settings
+    for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
+        if not company.fighting:
+            continue
+        distance, base = _supply_base_distance(state, mapping, company)
+        die = roller.d6()
+        modifiers = []
+        if company.side not in events.no_support and any(
+            c.side == company.side
+            and not c.fighting
+            and (c.area == company.area or c.area in state.neighbours(company.area))
+            for c in state.companies.values()
+        ):
+            modifiers.append({"reason": "supply company", "value": settings.supply_company_bonus})
+        if state.areas[company.area].track in settings.rough_tracks:
+            modifiers.append(
+                {"reason": "a bastard of a track", "value": -settings.rough_track_penalty}
+            )
+        total = die + sum(m["value"] for m in modifiers)
+        by_roll = total >= distance
+        reasons = []
+        if company.side in events.no_supply:
+            reasons.append("no company of its side is in supply this turn")
+        if company.name in events.strafed:
+            reasons.append("strafed")
+        in_supply = by_roll and not reasons
+        banzai = False
+        if company.banzai and not by_roll and not reasons:
+            in_supply, banzai = True, True
+        company.banzai = False
+        company.in_supply = in_supply
+        company.turns_out_of_supply = 0 if in_supply else company.turns_out_of_supply + 1
+        change: dict[str, int] = {}
+        if in_supply:
+            change = _refill(company, die // 2)
+            effect = f"regains {_describe(change)}" if change else ""
+        elif company.turns_out_of_supply >= settings.out_of_supply_turns_before_losses:
+            change = _strip(company, die // 2, LOSS_ORDER)
+            effect = f"loses {_describe(change)}" if change else ""
+        else:
+            effect = ""
+        mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in modifiers)
+        verdict = "in supply" if in_supply else "out of supply"
+        why = " (Banzai!)" if banzai else f" ({'; '.join(reasons)})" if reasons else ""
+        text = (
+            f"{company.name}: supply roll {die}{mods} = {total} against distance "
+            f"{distance} to {base}: {verdict}{why}" + (f"; {effect}" if effect else "")
+        )
+        _record(
+            log,
+            "supply",
+            "supply",
+            text,
+            side=company.side,
+            company=company.name,
+            dice=[die],
+            modifiers=modifiers,
+            target=distance,
+            outcome=verdict,
+            total=total,
+            base=base,
+            forced=reasons,
+            banzai=banzai,
+            turns_out_of_supply=company.turns_out_of_supply,
+            stands_gained=change if in_supply else {},
+            stands_lost={} if in_supply else change,
+        )
+        if company.strength == 0:
+            del state.companies[company.name]
+            _record(
+                log,
+                "supply",
+                "company_removed",
+                f"{company.name} has no stands left and is removed",
+                side=company.side,
+                company=company.name,
+                outcome="removed",
+            )
+
+
+# --- phase 4: initiative ---------------------------------------------------------------------
+
+
+def _initiative_phase(state: CampaignState, roller: Roller, log: list[dict[str, Any]]) -> str:
+    sides = sorted(state.sides)
+    penalties = {
+        side: sum(
+            1
+            for c in state.companies.values()
+            if c.side == side and c.fighting and c.in_supply is False
+        )
+        for side in sides
+    }
+    for _ in range(MAX_INITIATIVE_ROUNDS):
+        dice = {side: roller.d6() for side in sides}
+        totals = {side: dice[side] - penalties[side] for side in sides}
+        best = max(totals.values())
+        leaders = [side for side in sides if totals[side] == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        text = "; ".join(
+            f"{state.sides[s].name} {dice[s]} - {penalties[s]} out of supply = {totals[s]}"
+            for s in sides
+        )
+        _record(
+            log,
+            "initiative",
+            "initiative",
+            f"initiative: {text}: "
+            + (f"{state.sides[winner].name} move first" if winner else "a tie, rolled again"),
+            dice=[dice[s] for s in sides],
+            modifiers=[
+                {"reason": f"{s}: companies out of supply", "value": -penalties[s]}
+                for s in sides
+                if penalties[s]
+            ],
+            rolls={s: dice[s] for s in sides},
+            totals=totals,
+            outcome=winner or "tie",
+        )
+        if winner:
+            return winner
+    return sides[0]
+
+
+# --- phase 5: orders and movement --------------------------------------------------------------
+
+
+def engaged(state: CampaignState, company: Company) -> bool:
+    """Is an enemy fighting company in the company's area?"""
+    return any(c.fighting and c.side != company.side for c in state.companies_in(company.area))
+
+
+def check_order(
+    state: CampaignState, order: Order, *, side: str | None = None, in_supply: bool | None = None
+) -> None:
+    """Raise OrderError with the reason if the rules forbid ``order`` now.
+
+    ``side`` is the side giving the order (None: the GM, who may order anyone).
+    ``in_supply`` is the company's supply this turn; None uses its last known supply.
+    """
+    company = state.companies.get(order.company)
+    if company is None:
+        raise OrderError(f"there is no company {order.company!r}")
+    if side is not None and company.side != side:
+        raise OrderError(f"{company.name} belongs to the other side")
+    if order.kind not in ("hold", "advance", "withdraw"):
+        raise OrderError(f"{order.kind!r} is not an order (hold, advance or withdraw)")
+    if order.kind == "hold":
+        if order.target is not None:
+            raise OrderError("a hold order names no area")
+        return
+    if order.target is None:
+        raise OrderError(f"an {order.kind} order must name the area to move to")
+    if order.target not in state.areas:
+        raise OrderError(f"there is no area {order.target!r}")
+    if order.target not in state.neighbours(company.area):
+        raise OrderError(f"{order.target} is not linked to {company.area}")
+    if engaged(state, company):
+        raise OrderError(
+            f"{company.name} is engaged by the enemy in {company.area} and may not move"
+        )
+    mapping = _Map(state)
+    if order.kind == "advance":
+        supplied = company.in_supply if in_supply is None else in_supply
+        if company.fighting and supplied is False:
+            raise OrderError(f"{company.name} is out of supply and may not advance")
+        if mapping.enemy_base(company.side, order.target) > mapping.enemy_base(
+            company.side, company.area
+        ):
+            raise OrderError(
+                f"{order.target} is farther from the enemy base: that is not an advance"
+            )
+    elif mapping.home(company.side, order.target) >= mapping.home(company.side, company.area):
+        raise OrderError(
+            f"{order.target} is not closer to {company.name}'s base: that is not a withdrawal"
+        )
+
+
+def standing_order(state: CampaignState, mapping: _Map, company: Company) -> Order:
+    """The order a company follows when given none: hold, or aggressive.
+
+    Aggressive: a fighting company in supply advances toward the enemy base; one in
+    trouble (out of supply with losses coming, or at half strength or less and out of
+    supply) withdraws toward its own base. Supply companies follow their side's front.
+    """
+    if company.standing_order != "aggressive" or engaged(state, company):
+        return Order(company.name, "hold")
+    links = state.neighbours(company.area)
+    if not company.fighting:
+        return _supply_follow(state, mapping, company)
+    establishment = sum(company.establishment.values())
+    in_trouble = company.in_supply is False and (
+        company.turns_out_of_supply >= state.settings.out_of_supply_turns_before_losses - 1
+        or company.strength * 2 <= establishment
+    )
+    if in_trouble:
+        back = [
+            a
+            for a in links
+            if mapping.home(company.side, a) < mapping.home(company.side, company.area)
+        ]
+        if back:
+            return Order(company.name, "withdraw", min(back))
+        return Order(company.name, "hold")
+    if company.in_supply:
+        here = mapping.enemy_base(company.side, company.area)
+        forward = [a for a in links if mapping.enemy_base(company.side, a) < here]
+        if forward:
+            return Order(
+                company.name,
+                "advance",
+                min(forward, key=lambda a: (mapping.enemy_base(company.side, a), a)),
+            )
+    return Order(company.name, "hold")
+
+
+def _supply_follow(state: CampaignState, mapping: _Map, company: Company) -> Order:
+    """An aggressive supply company moves one area toward its side's forward fighting
+    companies, keeping an area behind the front and never entering an enemy's area."""
+    friends = [c for c in state.companies.values() if c.side == company.side and c.fighting]
+    if not friends:
+        return Order(company.name, "hold")
+    front = min(friends, key=lambda c: (mapping.enemy_base(c.side, c.area), c.name))
+    if mapping.distance(company.area, front.area) <= 1:
+        return Order(company.name, "hold")
+    here = mapping.distance(company.area, front.area)
+    steps = [
+        a
+        for a in state.neighbours(company.area)
+        if mapping.distance(a, front.area) < here
+        and not any(c.fighting and c.side != company.side for c in state.companies_in(a))
+    ]
+    if not steps:
+        return Order(company.name, "hold")
+    target = min(steps)
+    kind = (
+        "advance"
+        if mapping.enemy_base(company.side, target)
+        <= mapping.enemy_base(company.side, company.area)
+        else "withdraw"
+    )
+    if kind == "withdraw" and mapping.home(company.side, target) >= mapping.home(
+        company.side, company.area
+    ):
+        return Order(company.name, "hold")
+    return Order(company.name, kind, target)
+
+
+def _movement_phase(
+    state: CampaignState,
+    mapping: _Map,
+    orders: Mapping[str, Order],
+    first: str,
+    log: list[dict[str, Any]],
+) -> dict[str, int]:
+    """Move the companies, the initiative winner's first; returns each area's arrival
+    rank per side (0 = there before movement), which decides who defends."""
+    arrival: dict[str, dict[str, int]] = {}
+    for company in state.companies.values():
+        if company.fighting:
+            arrival.setdefault(company.area, {}).setdefault(company.side, 0)
+    rank = 0
+    sides = [first] + [s for s in sorted(state.sides) if s != first]
+    for side in sides:
+        for company in sorted(
+            (c for c in state.companies.values() if c.side == side), key=lambda c: c.name
+        ):
+            given = orders.get(company.name)
+            order = given if given is not None else standing_order(state, mapping, company)
+            source = "order" if given is not None else f"standing order ({company.standing_order})"
+            if order.kind == "hold":
+                _record(
+                    log,
+                    "movement",
+                    "order",
+                    f"{company.name} holds in {company.area} ({source})",
+                    side=side,
+                    company=company.name,
+                    target=company.area,
+                    outcome="hold",
+                    order="hold",
+                    source=source,
+                )
+                continue
+            try:
+                check_order(state, order, in_supply=company.in_supply)
+            except OrderError as refused:
+                _record(
+                    log,
+                    "movement",
+                    "order",
+                    f"{company.name}'s order to {order.kind} to "
+                    f"{order.target} is refused: {refused}; it holds",
+                    side=side,
+                    company=company.name,
+                    target=order.target,
+                    outcome="refused",
+                    order=order.kind,
+                    reason=str(refused),
+                    source=source,
+                )
+                continue
+            origin = company.area
+            company.area = order.target
+            rank += 1
+            if company.fighting:
+                arrival.setdefault(company.area, {}).setdefault(side, rank)
+            _record(
+                log,
+                "movement",
+                "order",
+                f"{company.name} {order.kind}s from {origin} to {order.target} ({source})",
+                side=side,
+                company=company.name,
+                target=order.target,
+                outcome="moved",
+                order=order.kind,
+                source=source,
+                **{"from": origin},
+            )
+    return {area: ranks for area, ranks in arrival.items()}
+
+
+# --- phase 6: battles --------------------------------------------------------------------------
+
+
+def _retreat(state: CampaignState, mapping: _Map, company: Company) -> str | None:
+    """The linked area closer to the company's base with no enemy fighting company."""
+    here = mapping.home(company.side, company.area)
+    options = [
+        a
+        for a in state.neighbours(company.area)
+        if mapping.home(company.side, a) < here
+        and not any(c.fighting and c.side != company.side for c in state.companies_in(a))
+    ]
+    return min(options) if options else None
+
+
+def _supply_companies_caught(
+    state: CampaignState, mapping: _Map, log: list[dict[str, Any]]
+) -> None:
+    """Supply companies never fight: caught by an enemy fighting company they withdraw
+    toward their base, and are destroyed if they cannot."""
+    for company in sorted(state.companies.values(), key=lambda c: c.name):
+        if company.fighting or not engaged(state, company):
+            continue
+        origin = company.area
+        target = _retreat(state, mapping, company)
+        if target is None:
+            del state.companies[company.name]
+            _record(
+                log,
+                "battles",
+                "supply_company_destroyed",
+                f"{company.name} is caught in {origin} with nowhere to go and is destroyed",
+                side=company.side,
+                company=company.name,
+                outcome="destroyed",
+            )
+        else:
+            company.area = target
+            _record(
+                log,
+                "battles",
+                "supply_company_withdraws",
+                f"{company.name} is caught in {origin} and withdraws to {target}",
+                side=company.side,
+                company=company.name,
+                target=target,
+                outcome="withdrew",
+                **{"from": origin},
+            )
+
+
+def _force(state: CampaignState, companies: list[Company]) -> dict[str, Any]:
+    lead = companies[0]
+    stands: dict[str, int] = {}
+    for company in companies:
+        for unit, count in company.stands.items():
+            if count and unit != "carrier":
+                stands[unit] = stands.get(unit, 0) + count
+    return {
+        "side": lead.side,
+        "name": " and ".join(c.name for c in companies),
+        # Ruling: several companies fight at the quality of the strongest among them.
+        "quality": lead.quality or "trained",
+        "stands": stands,
+    }
+
+
+def _pair_battles(
+    state: CampaignState, arrival: dict[str, dict[str, int]], number: int, log: list[dict[str, Any]]
+) -> list[PlannedBattle]:
+    battles = []
+    air = {g.side: g for g in state.air}
+    for area_name in sorted(state.areas):
+        here = state.companies_in(area_name, fighting=True)
+        sides = sorted({c.side for c in here})
+        if len(sides) < 2:
+            continue
+        ranks = arrival.get(area_name, {})
+        defender = min(sides, key=lambda s: (ranks.get(s, 10**6), s))
+        attacker = next(s for s in sides if s != defender)
+
+        att, dfn = (
+            sorted((c for c in here if c.side == side), key=lambda c: (-c.strength, c.name))
+            for side in (attacker, defender)
+        )
+        pairs = [([a], [d]) for a, d in zip(att, dfn, strict=False)]
+        # A side's extra companies join its largest battle.
+        for extra in att[len(pairs) :]:
+            max(pairs, key=lambda p: sum(c.strength for c in p[0]))[0].append(extra)
+        for extra in dfn[len(pairs) :]:
+            max(pairs, key=lambda p: sum(c.strength for c in p[1]))[1].append(extra)
+        area = state.areas[area_name]
+        for index, (a_cos, d_cos) in enumerate(pairs):
+            key = f"{number}:{area_name}" + (f":{index + 1}" if len(pairs) > 1 else "")
+            support = air.get("australian")
+            spec = {
+                "area": {
+                    "name": area.name,
+                    "zone": area.zone,
+                    "vegetation": area.vegetation,
+                    "plains": area.plains,
+                },
+                "table": {"width_ft": 3, "depth_ft": 3},
+                "attacker": _force(state, a_cos),
+                "defender": {**_force(state, d_cos), "sniper": False},
+                "support": {
+                    "buffalos": support.buffalos if support else 0,
+                    "hurricane": bool(support and support.bombers),
+                },
+                "options": {
+                    "ruleset": state.settings.ruleset,
+                    "turn_limit": state.settings.tactical_turn_limit,
+                },
+            }
+            parse_battle(spec)  # a battle the rules cannot fight is a bug here, not later
+            battle = PlannedBattle(
+                key=key,
+                area=area_name,
+                attacker_side=attacker,
+                defender_side=defender,
+                attackers=[c.name for c in a_cos],
+                defenders=[c.name for c in d_cos],
+                seed=derive_seed(state.seed, "battle", key),
+                spec=spec,
+            )
+            battles.append(battle)
+            _record(
+                log,
+                "battles",
+                "battle",
+                f"battle at {area_name}: {spec['attacker']['name']}"
+                f" attack {spec['defender']['name']}",
+                side=attacker,
+                target=area_name,
+                outcome="to be fought",
+                battle=key,
+                attackers=battle.attackers,
+                defenders=battle.defenders,
+            )
+    return battles
+
+
+def start_turn(
+    state: CampaignState,
+    orders: Mapping[str, Order] | None = None,
+    *,
+    roller: Roller | None = None,
+) -> TurnPlan:
+    """Phases 1-5 and the pairing of phase 6, on a copy of ``state``.
+
+    The dice come from the campaign seed and the turn number unless a ``roller`` is given
+    (tests script their dice that way).
+    """
+    if state.finished:
+        raise TurnError(f"the campaign {state.name!r} has ended; no more turns are played")
+    state = state.copy()
+    number = state.turn + 1
+    if roller is None:
+        roller = Roller(derive_seed(state.seed, "turn", number))
+    rolled_before = roller.dice_rolled
+    log: list[dict[str, Any]] = []
+    mapping = _Map(state)
+    events = _Events()
+    for ship in state.ships:
+        if not ship.present and state.settings.ship_absence_blocks_supply:
+            events.no_supply.add(ship.side)
+    settings = state.settings
+    _events_phase(
+        state, mapping, roller, log, "naval", settings.naval_trigger, settings.naval_table, events
+    )
+    _events_phase(
+        state,
+        mapping,
+        roller,
+        log,
+        "aerial",
+        settings.aerial_trigger,
+        settings.aerial_table,
+        events,
+    )
+    _supply_phase(state, mapping, roller, log, events)
+    first = _initiative_phase(state, roller, log)
+    arrival = _movement_phase(state, mapping, orders or {}, first, log)
+    _supply_companies_caught(state, mapping, log)
+    battles = _pair_battles(state, arrival, number, log)
+    if roller.dice_rolled - rolled_before != sum(len(r["dice"]) for r in log):
+        raise AssertionError("a campaign roll went unlogged")  # a bug, never bad input
+    return TurnPlan(number=number, state=state, log=log, battles=battles, initiative=first)
+
+
+# --- feedback and the end ---------------------------------------------------------------------
+
+
+def _take_losses(companies: list[Company], losses: Mapping[str, int]) -> dict[str, dict[str, int]]:
+    """Killed stands are lost for good (held and establishment), from the company holding
+    most of that type first."""
+    taken: dict[str, dict[str, int]] = {}
+    for unit, count in losses.items():
+        for _ in range(count):
+            holder = max(companies, key=lambda c: (c.stands.get(unit, 0), c.name))
+            if holder.stands.get(unit, 0) <= 0:
+                break
+            holder.stands[unit] -= 1
+            holder.establishment[unit] = max(
+                holder.establishment.get(unit, 0) - 1, holder.stands[unit]
+            )
+            taken.setdefault(holder.name, {})
+            taken[holder.name][unit] = taken[holder.name].get(unit, 0) + 1
+    return taken
+
+
+def check_result(battle: PlannedBattle, result: Mapping[str, Any]) -> None:
+    """A battle result must name a winner and lose no more stands than were present."""
+    if result.get("winner") not in ("attacker", "defender"):
+        raise ValueError("the winner must be attacker or defender")
+    losses = result.get("losses") or {}
+    for key in ("attacker", "defender"):
+        present = battle.spec[key]["stands"]
+        for unit, count in (losses.get(key) or {}).items():
+            if not isinstance(count, int) or count < 0:
+                raise ValueError(f"{key} losses of {unit} must be a whole number >= 0")
+            if count > present.get(unit, 0):
+                raise ValueError(f"{key} lost {count} {unit} but had {present.get(unit, 0)}")
+
+
+def update_control(state: CampaignState) -> list[tuple[str, str | None, str]]:
+    """An area belongs to the side that last held it alone with a fighting company."""
+    changes = []
+    for area in state.areas.values():
+        sides = {c.side for c in state.companies_in(area.name, fighting=True)}
+        if len(sides) == 1:
+            side = sides.pop()
+            if area.controller != side:
+                changes.append((area.name, area.controller, side))
+                area.controller = side
+    return changes
+
+
+def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> TurnOutcome:
+    """Feed every battle's result back into the map; check the end of the campaign."""
+    state = plan.state.copy()
+    log = list(plan.log)
+    mapping = _Map(state)
+    for battle in plan.battles:
+        if battle.key not in results:
+            raise TurnError(f"the battle {battle.key} has no result yet")
+        result = results[battle.key]
+        check_result(battle, result)
+        winner_key = result["winner"]
+        winner_side = battle.attacker_side if winner_key == "attacker" else battle.defender_side
+        sides = {"attacker": battle.attackers, "defender": battle.defenders}
+        for key, names in sides.items():
+            companies = [state.companies[n] for n in names if n in state.companies]
+            taken = _take_losses(companies, (result.get("losses") or {}).get(key, {}))
+            for name, lost in taken.items():
+                _record(
+                    log,
+                    "battles",
+                    "losses",
+                    f"{name} loses {_describe(lost)} for good",
+                    side=state.companies[name].side,
+                    company=name,
+                    outcome="losses",
+                    stands_lost=lost,
+                    battle=battle.key,
+                )
+        loser_key = "defender" if winner_key == "attacker" else "attacker"
+        _record(
+            log,
+            "battles",
+            "battle_result",
+            f"battle at {battle.area}: the "
+            f"{winner_key} ({state.sides[winner_side].name}) wins "
+            f"({str(result.get('reason', 'entered')).replace('_', ' ')})",
+            side=winner_side,
+            target=battle.area,
+            outcome=f"{winner_key} wins",
+            battle=battle.key,
+            winner=winner_key,
+        )
+        for name in sides[winner_key]:
+            company = state.companies.get(name)
+            if company is not None and company.side == BANZAI_SIDE:
+                company.banzai = True
+        for name in sides[loser_key]:
+            company = state.companies.get(name)
+            if company is None:
+                continue
+            if company.strength == 0:
+                del state.companies[name]
+                _record(
+                    log,
+                    "battles",
+                    "company_removed",
+                    f"{name} has no stands left",
+                    side=company.side,
+                    company=name,
+                    outcome="removed",
+                )
+                continue
+            origin = company.area
+            target = _retreat(state, mapping, company)
+            if target is None:
+                del state.companies[name]
+                _record(
+                    log,
+                    "battles",
+                    "surrender",
+                    f"{name} cannot withdraw from {origin} and surrenders",
+                    side=company.side,
+                    company=name,
+                    outcome="surrendered",
+                )
+            else:
+                company.area = target
+                _record(
+                    log,
+                    "battles",
+                    "withdrawal",
+                    f"{name} withdraws from {origin} to {target}",
+                    side=company.side,
+                    company=name,
+                    target=target,
+                    outcome="withdrew",
+                    **{"from": origin},
+                )
+        for name in sides[winner_key]:
+            company = state.companies.get(name)
+            if company is not None and company.strength == 0:
+                del state.companies[name]
+    for area, before, after in update_control(state):
+        _record(
+            log,
+            "control",
+            "control",
+            f"{state.sides[after].name} take control of {area}",
+            side=after,
+            target=area,
+            outcome="control",
+            previous=before,
+        )
+    state.turn = plan.number
+    _end_check(state, log)
+    return TurnOutcome(
+        number=plan.number,
+        state=state,
+        log=log,
+        battles=plan.battles,
+        results={k: dict(v) for k, v in results.items()},
+    )
+
+
+def _end_check(state: CampaignState, log: list[dict[str, Any]]) -> None:
+    reasons = []
+    for key, side in state.sides.items():
+        holder = state.areas[side.base].controller
+        if holder is not None and holder != key:
+            reasons.append(f"{side.name}' base {side.base} is held by the enemy")
+        if not any(c.side == key and c.fighting for c in state.companies.values()):
+            reasons.append(f"{side.name} have no fighting companies left")
+    if state.turn >= state.settings.turn_limit:
+        reasons.append(f"the turn limit ({state.settings.turn_limit}) is reached")
+    if not reasons:
+        return
+    objective = state.settings.objective
+    winner = state.areas[objective].controller if objective in state.areas else None
+    state.finished = True
+    state.winner = winner
+    state.end_reason = "; ".join(reasons)
+    who = state.sides[winner].name if winner else "nobody"
+    _record(
+        log,
+        "end",
+        "campaign_end",
+        f"the campaign ends: {state.end_reason}. "
+        f"{who} {'hold' if winner else 'holds'} {objective} and "
+        f"{'win' if winner else 'wins'}.",
+        side=winner,
+        target=objective,
+        outcome="ended",
+        winner=winner,
+        reason=state.end_reason,
+    )
+
+
+def play_turn(
+    state: CampaignState,
+    orders: Mapping[str, Order] | None = None,
+    resolve: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
+) -> TurnOutcome:
+    """A whole turn with every battle fought automatically."""
+    plan = start_turn(state, orders)
+    fight = resolve or (lambda spec, seed: resolve_battle(parse_battle(spec), seed))
+    results = {b.key: fight(b.spec, b.seed) for b in plan.battles}
+    return finish_turn(plan, results)
