@@ -502,20 +502,16 @@ def check_order(
 def standing_order(state: CampaignState, mapping: _Map, company: Company) -> Order:
     """The order a company follows when given none: hold, or aggressive.
 
-    Aggressive: a fighting company in supply advances toward the enemy base; one in
-    trouble (out of supply with losses coming, or at half strength or less and out of
-    supply) withdraws toward its own base. Supply companies follow their side's front.
+    Aggressive: a fighting company in supply advances toward the enemy base; one out of
+    supply withdraws toward its own base. Supply companies follow their side's front.
     """
     if company.standing_order != "aggressive" or engaged(state, company):
         return Order(company.name, "hold")
     links = state.neighbours(company.area)
     if not company.fighting:
         return _supply_follow(state, mapping, company)
-    establishment = sum(company.establishment.values())
-    in_trouble = company.in_supply is False and (
-        company.turns_out_of_supply >= state.settings.out_of_supply_turns_before_losses - 1
-        or company.strength * 2 <= establishment
-    )
+    # Out of supply, it cannot advance, and a second turn out would cost it stands.
+    in_trouble = company.in_supply is False
     if in_trouble:
         back = [
             a
