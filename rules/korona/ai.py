@@ -262,6 +262,23 @@ def _contact_point(state: BattleState, stand: Stand, target: Stand) -> tuple[int
     return None
 
 
+def _apart(ours: list[Stand], theirs: list[Stand], gap: float) -> bool:
+    """Are the two groups' bounding boxes more than ``gap`` apart? (A cheap early out.)"""
+    if not ours or not theirs:
+        return True
+    dx = max(
+        min(t.x for t in theirs) - max(o.x for o in ours),
+        min(o.x for o in ours) - max(t.x for t in theirs),
+        0,
+    )
+    dy = max(
+        min(t.y for t in theirs) - max(o.y for o in ours),
+        min(o.y for o in ours) - max(t.y for t in theirs),
+        0,
+    )
+    return dx * dx + dy * dy > gap * gap
+
+
 def plan_assaults(
     state: BattleState, force: Force, threshold: float
 ) -> list[tuple[Stand, list[Stand]]]:
@@ -275,6 +292,8 @@ def plan_assaults(
     if not ready:
         return []
     ready_reach = [(s, (_longest_move(s) + CONTACT_IN) ** 2) for s in ready]
+    if _apart(ready, _known_enemies(force), max(_longest_move(s) for s in ready) + CONTACT_IN):
+        return []
     for target in _known_enemies(force):
         tx, ty = target.x, target.y
         reach = [
@@ -317,6 +336,7 @@ def _longest_move(stand: Stand) -> int:
 _TURNS = [(cos(radians(a)), sin(radians(a))) for a in (0, 40, -40)]
 
 
+# Squared distances between whole-inch points: "< 6.25" is "within 2.5 inches".
 _TOO_CLOSE_SQ = (CONTACT_IN + 1) ** 2
 _CROWDED_SQ = 2**2
 
@@ -388,25 +408,25 @@ def _best_step(
         candidates[far] = None
         # Half way is on the same path, so no worse going: always within the allowance.
         candidates[((stand.x + far[0]) // 2, (stand.y + far[1]) // 2)] = None
-    # Only stands within a move (plus the margins) of this one can be in the way.
+    # Only stands within a move (plus the margins) of this one can be in the way: enemies
+    # too close to (contact is an assault, chosen on purpose), friends too crowded.
     reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
     x0, y0 = stand.x, stand.y
-    enemies = [
-        (e.x, e.y)
-        for e in force.enemy.stands
-        if e.alive and (e.x - x0) ** 2 + (e.y - y0) ** 2 <= reach_sq
-    ]
-    friends = [
-        (f.x, f.y)
-        for f in force.stands
-        if f is not stand and f.alive and (f.x - x0) ** 2 + (f.y - y0) ** 2 <= reach_sq
+    obstacles = [
+        (o.x, o.y, _TOO_CLOSE_SQ if o.force is not force else _CROWDED_SQ)
+        for group in (force.enemy.stands, force.stands)
+        for o in group
+        if o.alive and o is not stand and (o.x - x0) ** 2 + (o.y - y0) ** 2 <= reach_sq
     ]
     for x, y in candidates:
-        if (x, y) != (stand.x, stand.y) and (
-            any((ex - x) ** 2 + (ey - y) ** 2 <= _TOO_CLOSE_SQ for ex, ey in enemies)
-            or any((fx - x) ** 2 + (fy - y) ** 2 < _CROWDED_SQ for fx, fy in friends)
-        ):
-            continue
+        if (x, y) != (x0, y0):
+            blocked = False
+            for ox, oy, limit_sq in obstacles:
+                if (ox - x) ** 2 + (oy - y) ** 2 < limit_sq:
+                    blocked = True
+                    break
+            if blocked:
+                continue
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))
         score += cover_value(state, x, y)
         if (
