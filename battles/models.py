@@ -1,1 +1,61 @@
-"""Battle state: no models yet."""
+"""Battle state: the battles a campaign turn leads to, fought by rules/ or at the table.
+
+A battle keeps its BATTLE.json (``spec``) as it was built, so it can be fought again
+from its seed, and the result and log the rules engine (or the GM) gave it.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F, Q
+
+from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Turn
+from rules.campaign.state import BATTLE_MODES
+
+
+class Battle(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending"  # waiting to be fought
+        FOUGHT = "fought"  # resolved by the rules engine
+        ENTERED = "entered"  # fought at the table, result entered by the GM
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="battles")
+    area = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="battles")
+    key = models.CharField(max_length=200)  # "<turn>:<area>[:<n>]", as the turn rules name it
+    attacker_side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    defender_side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    # The spec and result name the companies too, so a battle still reads right after a
+    # company that fought in it is destroyed and its row deleted.
+    attackers = models.ManyToManyField(Company, related_name="battles_attacking", blank=True)
+    defenders = models.ManyToManyField(Company, related_name="battles_defending", blank=True)
+    mode = models.CharField(
+        max_length=16, choices=[(m, m) for m in BATTLE_MODES], default=BATTLE_MODES[0]
+    )
+    ruleset = models.CharField(max_length=32, default="korona")
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    spec = models.JSONField()  # the BATTLE.json (rules.spec)
+    result = models.JSONField(null=True, blank=True)
+    log = models.JSONField(default=list, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)  # for a tabletop battle's result
+
+    class Meta:
+        ordering = ["campaign_id", "turn_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="battle_unique_key"),
+            models.CheckConstraint(
+                condition=~Q(attacker_side=F("defender_side")), name="battle_two_sides"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(result__isnull=False),
+                name="battle_result_once_fought",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "status"], name="battle_campaign_status"),
+            models.Index(fields=["status", "deadline"], name="battle_status_deadline"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.turn}: battle at {self.area}"

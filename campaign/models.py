@@ -1,1 +1,296 @@
-"""Campaign state: no models yet."""
+"""Campaign state: the map, the forces, the turns and the orders of each campaign.
+
+These tables mirror the snapshot types of ``rules/campaign/state.py``; the campaign
+rules never see a model. ``campaign.services.snapshot`` loads a snapshot from them and
+saves one back. Places and companies are named inside their campaign (unique per
+campaign); sides are stored by key (``australian``, ``japanese``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import F, Q
+
+from rules.battlefield import AREA_VEGETATION
+from rules.campaign.scenario import settings_from_json, settings_to_json
+from rules.campaign.state import (
+    COMPANY_KINDS,
+    ORDER_KINDS,
+    SIDE_KEYS,
+    STANDING_ORDERS,
+    Settings,
+)
+from rules.units import STAND_TYPES, Quality
+
+SIDE_CHOICES = [(key, key.capitalize()) for key in SIDE_KEYS]
+MAP_SIZE = 1000
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        PAUSED = "paused"
+        FINISHED = "finished"
+
+    name = models.CharField(max_length=200, unique=True)
+    seed = models.BigIntegerField(help_text="Every turn's dice derive from it.")
+    turn = models.PositiveIntegerField(default=0, help_text="Turns played so far.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    winner = models.CharField(max_length=16, choices=SIDE_CHOICES, null=True, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+    # The rules.campaign.state.Settings fields, as scenario files write them.
+    settings = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="finished") | Q(winner__isnull=True, end_reason=""),
+                name="campaign_only_finished_has_outcome",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_settings(self) -> Settings:
+        """The campaign's settings; absent ones take the rulings' defaults."""
+        return settings_from_json(self.settings)
+
+    def set_settings(self, value: Settings) -> None:
+        """Set (not save) the settings; the caller saves the row."""
+        self.settings = settings_to_json(value)
+
+
+class Side(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
+    key = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    name = models.CharField(max_length=100)
+    base = models.ForeignKey(
+        "Area", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["campaign_id", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="side_unique_key"),
+            models.UniqueConstraint(fields=["campaign", "name"], name="side_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Area(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="areas")
+    name = models.CharField(max_length=100)
+    zone = models.PositiveSmallIntegerField()
+    track = models.CharField(max_length=100)
+    vegetation = models.CharField(max_length=16, choices=[(v, v) for v in AREA_VEGETATION])
+    plains = models.BooleanField(default=False)
+    features = models.JSONField(default=list, blank=True)  # port, airfield, airstrip, hq
+    x = models.FloatField(default=0.0)  # map position, 0-1000 across
+    y = models.FloatField(default=0.0)  # and down
+    controller = models.CharField(max_length=16, choices=SIDE_CHOICES, null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign_id", "zone", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="area_unique_name"),
+            models.CheckConstraint(
+                condition=Q(x__gte=0, x__lte=MAP_SIZE, y__gte=0, y__lte=MAP_SIZE),
+                name="area_on_the_map",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Link(models.Model):
+    """Two areas linked on the map; a link goes both ways."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="links")
+    a = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["campaign_id", "id"]  # the scenario's order, which the snapshot keeps
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "a", "b"], name="link_unique"),
+            models.CheckConstraint(condition=~Q(a=F("b")), name="link_not_to_itself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.a} - {self.b}"
+
+
+class Company(models.Model):
+    class Kind(models.TextChoices):
+        FIGHTING = "fighting"
+        SUPPLY = "supply"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="companies")
+    name = models.CharField(max_length=100)
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    kind = models.CharField(max_length=16, choices=[(k, k) for k in COMPANY_KINDS])
+    quality = models.CharField(
+        max_length=16, choices=[(str(q), str(q)) for q in Quality], null=True, blank=True
+    )
+    # RESTRICT, not PROTECT: deleting the campaign deletes its areas and companies together.
+    area = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="companies")
+    turns_out_of_supply = models.PositiveSmallIntegerField(default=0)
+    banzai = models.BooleanField(default=False)
+    standing_order = models.CharField(
+        max_length=16, choices=[(o, o) for o in STANDING_ORDERS], default="hold"
+    )
+    in_supply = models.BooleanField(null=True, blank=True)  # the last supply result
+
+    class Meta:
+        ordering = ["campaign_id", "id"]  # the scenario's order: the turn rolls in this order
+        verbose_name_plural = "companies"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="company_unique_name"),
+            models.CheckConstraint(
+                condition=Q(kind="fighting", quality__isnull=False)
+                | Q(kind="supply", quality__isnull=True),
+                name="company_quality_iff_fighting",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CompanyStands(models.Model):
+    """How many stands of one unit type a company holds, and holds at full strength."""
+
+    company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="stand_counts")
+    unit_type = models.CharField(max_length=32, choices=[(t, t) for t in STAND_TYPES])
+    held = models.PositiveSmallIntegerField()
+    establishment = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["company_id", "id"]
+        verbose_name_plural = "company stands"
+        constraints = [
+            models.UniqueConstraint(fields=["company", "unit_type"], name="stands_unique_type"),
+            models.CheckConstraint(
+                condition=Q(held__gte=0, held__lte=F("establishment")),
+                name="stands_held_within_establishment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.company}: {self.held}/{self.establishment} {self.unit_type}"
+
+
+class Ship(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ships")
+    name = models.CharField(max_length=100)
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    port = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="+")
+    present = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["campaign_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="ship_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AirGroup(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="air_groups")
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    base = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="+")
+    buffalos = models.PositiveSmallIntegerField(default=0)
+    bombers = models.PositiveSmallIntegerField(default=0)  # Hurricane-bombers
+
+    class Meta:
+        ordering = ["campaign_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "side"], name="air_group_one_per_side"),
+            models.CheckConstraint(
+                condition=Q(buffalos__gte=0, bombers__gte=0), name="air_group_planes_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_side_display()} air at {self.base}"
+
+
+class Turn(models.Model):
+    """One campaign turn being played or played: its dice, log and report."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        ROLLING = "rolling"
+        BATTLES_PENDING = "battles_pending"
+        DONE = "done"
+        FAILED = "failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()  # the first turn is 1
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    seed = models.BigIntegerField()
+    log = models.JSONField(default=list, blank=True)  # every roll of the turn, in order
+    report = models.JSONField(null=True, blank=True)  # the structured turn report
+    report_text = models.TextField(blank=True)  # the same report in words
+    failure_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="turn_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="turn_number_from_1"),
+        ]
+        indexes = [models.Index(fields=["status"], name="turn_status")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}, turn {self.number}"
+
+
+class Order(models.Model):
+    """A player's order for one company in one turn; a company with none holds."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
+    company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="orders")
+    turn_number = models.PositiveIntegerField()  # the turn the order is for
+    kind = models.CharField(max_length=16, choices=[(k, k) for k in ORDER_KINDS])
+    target = models.ForeignKey(
+        Area, on_delete=models.RESTRICT, null=True, blank=True, related_name="+"
+    )
+    given_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "turn_number", "company_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["company", "turn_number"], name="order_one_per_company_and_turn"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="hold", target__isnull=True)
+                | (~Q(kind="hold") & Q(target__isnull=False)),
+                name="order_target_iff_moving",
+            ),
+        ]
+        indexes = [models.Index(fields=["campaign", "turn_number"], name="order_campaign_turn")]
+
+    def __str__(self) -> str:
+        where = f" to {self.target}" if self.target_id else ""
+        return f"{self.company}: {self.kind}{where} (turn {self.turn_number})"

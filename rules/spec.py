@@ -166,6 +166,8 @@ def _force(check: _Checker, data: Any, where: str) -> ForceSpec:
             check.fail(spot, f"unknown unit type {unit!r} (known: {', '.join(STAND_TYPES)})")
         elif UNIT_TYPES[unit].off_table:
             check.fail(spot, "air support is not a stand: give it under support")
+        elif unit == "carrier":
+            check.fail(spot, "supply carriers never fight: leave them out of a battle")
         counts[unit] = check.integer(count, spot, minimum=0)
     stands = {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
     if raw.get("stands") is not None and not stands:

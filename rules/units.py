@@ -169,6 +169,8 @@ _TYPES = (
         defence=10,
         assault_modifier=3,
     ),
+    # A supply company's stands: they carry, never fight, and are never on a battle table.
+    UnitType("carrier", "Carriers", MoveClass.INFANTRY, 0, None),
     # Off-table support: fire missions called in by an FO or a commander.
     UnitType(
         "air_strafing",

@@ -113,6 +113,7 @@ class Settings:
     out_of_supply_turns_before_losses: int = 2
     airdrop_zone: int = 6
     airdrop_base: str | None = "Korona"  # the area an airdrop lets a company count as base
+    airdrop_side: str | None = "australian"  # the side with aircraft to drop supplies
     objective: str | None = "Korona"  # its controller wins at the end
     max_bombers: int = 1
     establishment: int = 12  # stands of a fighting company

@@ -281,7 +281,8 @@ def _supply_base_distance(state: CampaignState, mapping: _Map, company: Company)
     area = state.areas[company.area]
     planes = sum(g.planes for g in state.air if g.side == company.side)
     if (
-        settings.airdrop_base in state.areas
+        company.side == settings.airdrop_side
+        and settings.airdrop_base in state.areas
         and area.zone == settings.airdrop_zone
         and planes > 0
         and state.companies_in(company.area, side=company.side, fighting=False)
@@ -585,6 +586,21 @@ def _movement_phase(
             (c for c in state.companies.values() if c.side == side), key=lambda c: c.name
         ):
             given = orders.get(company.name)
+            if given is not None and given.company != company.name:
+                _record(
+                    log,
+                    "movement",
+                    "order",
+                    f"an order for {given.company} was filed "
+                    f"under {company.name} and is ignored; it holds",
+                    side=side,
+                    company=company.name,
+                    outcome="refused",
+                    order=given.kind,
+                    reason="the order names another company",
+                    source="order",
+                )
+                continue
             order = given if given is not None else standing_order(state, mapping, company)
             source = "order" if given is not None else f"standing order ({company.standing_order})"
             if order.kind == "hold":
@@ -718,7 +734,9 @@ def _pair_battles(
         if len(sides) < 2:
             continue
         ranks = arrival.get(area_name, {})
-        defender = min(sides, key=lambda s: (ranks.get(s, 10**6), s))
+        # The side there first defends; both there before movement: the side holding it.
+        holder = state.areas[area_name].controller
+        defender = min(sides, key=lambda s: (ranks.get(s, 10**6), s != holder, s))
         attacker = next(s for s in sides if s != defender)
 
         att, dfn = (
@@ -803,9 +821,6 @@ def start_turn(
     log: list[dict[str, Any]] = []
     mapping = _Map(state)
     events = _Events()
-    for ship in state.ships:
-        if not ship.present and state.settings.ship_absence_blocks_supply:
-            events.no_supply.add(ship.side)
     settings = state.settings
     _events_phase(
         state, mapping, roller, log, "naval", settings.naval_trigger, settings.naval_table, events
@@ -820,6 +835,10 @@ def start_turn(
         settings.aerial_table,
         events,
     )
+    for ship in state.ships:
+        # Checked after the events: a ship brought back this turn no longer blocks.
+        if not ship.present and settings.ship_absence_blocks_supply:
+            events.no_supply.add(ship.side)
     _supply_phase(state, mapping, roller, log, events)
     first = _initiative_phase(state, roller, log)
     arrival = _movement_phase(state, mapping, orders or {}, first, log)
@@ -970,6 +989,8 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
             company = state.companies.get(name)
             if company is not None and company.strength == 0:
                 del state.companies[name]
+    # A loser falling back may land on an enemy supply company, which must give way.
+    _supply_companies_caught(state, mapping, log)
     for area, before, after in update_control(state):
         _record(
             log,

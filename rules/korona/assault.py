@@ -112,7 +112,7 @@ def assault(state: BattleState, attackers: list[Stand], defenders: list[Stand]) 
     for _ in range(MAX_ROUNDS):
         die_a, die_d = state.roller.d6(), state.roller.d6()
         dice += [die_a, die_d]
-        rolls.append({"attacker": die_a, "defender": die_d})
+        rolls.append({attacking.key: die_a, defending.key: die_d})  # keyed by force, as totals
         if die_a + total_a != die_d + total_d:
             break
     attacker_won = die_a + total_a > die_d + total_d

@@ -16,13 +16,12 @@ from rules.korona.assault import assault
 from rules.korona.fire import fire
 from rules.korona.rally import rally
 from rules.korona.state import ATTACKER, CONTACT_IN, DEFENDER, SUPPRESSED, BattleState, Force
-from rules.korona.support import DEFAULT_SUPPORT_ZONES, available_mission, call_mission
+from rules.korona.support import available_mission, call_mission
 from rules.spec import BattleSpec
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "turn_limit": 12,
     "impact_fuse": True,
-    "support_zones": DEFAULT_SUPPORT_ZONES,
 }
 
 

@@ -16,8 +16,8 @@ from rules.korona.state import SUPPRESSED, BattleState, Force, Stand
 from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES, UnitType
 
 MAX_STRAFING_DICE = 3
-# Zones where each side's off-table support reaches (the rulings' defaults).
-DEFAULT_SUPPORT_ZONES = {
+# Zones where each side's off-table support reaches (rulings section 4).
+SUPPORT_ZONES = {
     "australian": {"artillery": (1, 2), "air": (6, 7)},
     "japanese": {"artillery": (6, 7), "air": ()},
 }
@@ -49,7 +49,7 @@ def available_mission(state: BattleState, force: Force) -> Mission | None:
     caller = caller_of(force)
     if caller is None:
         return None
-    zones = state.options["support_zones"][force.side]
+    zones = SUPPORT_ZONES[force.side]
     zone = state.spec.area.zone
     if zone in zones["artillery"]:
         return Mission("artillery", OFF_TABLE_ARTILLERY, caller)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from math import hypot
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +59,6 @@ class ScriptedRoller:
 
     def die(self, sides: int) -> int:
         return self._throw(sides)
-
-    def script(self, *faces: int) -> None:
-        """Add faces for the dice still to come."""
-        self._faces.extend(faces)
 
     @property
     def unused(self) -> list[int]:
@@ -228,10 +223,6 @@ def place(target: Stand, x: int, y: int, *, status: int | None = None) -> Stand:
     if status is not None:
         target.status = status
     return target
-
-
-def distance(a: Stand, b: Stand) -> float:
-    return hypot(a.x - b.x, a.y - b.y)
 
 
 # --- whole battles ----------------------------------------------------------------------

@@ -7,6 +7,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from math import hypot
 from typing import Any
 
@@ -20,12 +21,13 @@ from rules.dice import Roller
 from rules.korona.engine import BattleOver, _end_check, _fire_phase, check_options, resolve
 from rules.korona.fire import EFFECT_NAMES, effect_of_hits, in_range
 from rules.korona.state import CONTACT_IN, OK, PINNED, SUPPRESSED
-from rules.korona.support import DEFAULT_SUPPORT_ZONES
+from rules.korona.support import SUPPORT_ZONES
 from rules.spec import BattleSpec
 from rules.units import MOVEMENT, RALLY_TARGET, UNIT_TYPES, Quality
 from tests.rules.conftest import VARIANTS, deadline, korona_turn1, make_state, place, stand
 
 PHASES = ["attacker move", "defender fire", "defender move", "attacker fire", "rally"]
+RALLY = PHASES.index("rally")
 REASONS = {"a_third_lost", "turn_limit", "withdrew"}
 GOING_INDEX = {"good": 0, "rough": 1, "bad": 2}
 STATUS = {"ok": OK, "pinned": PINNED, "suppressed": SUPPRESSED}
@@ -52,6 +54,8 @@ class _Replay:
         self.hidden: set[str] = set()
         # (turn, stand) for every stand that moved or limbered in that turn.
         self.moved: set[tuple[int, str]] = set()
+        # (turn, stand) for every heavy or man-packed weapon that fired, and every caller.
+        self.fired: set[tuple[int, str]] = set()
         self.field = Battlefield.from_json(
             result["terrain"], width_ft=len(result["terrain"][0]), depth_ft=len(result["terrain"])
         )
@@ -59,6 +63,65 @@ class _Replay:
     def distance(self, a: str, b: str) -> float:
         (ax, ay), (bx, by) = self.position[a], self.position[b]
         return hypot(ax - bx, ay - by)
+
+    def friends_near(self, stand_id: str) -> list[str]:
+        """Living stands of the same force within 2" of this one."""
+        return [
+            other
+            for other, alive in self.alive.items()
+            if alive
+            and other != stand_id
+            and self.force_of[other] == self.force_of[stand_id]
+            and self.distance(other, stand_id) <= 2
+        ]
+
+    def needs_command_roll(self, stand_id: str) -> bool:
+        """More than 6" from a living commander, or with none; a commander never rolls."""
+        if self.types[stand_id] == "commander":
+            return False
+        commander = self.commander_of(self.force_of[stand_id])
+        return (
+            commander is None or not self.alive[commander] or self.distance(commander, stand_id) > 6
+        )
+
+    def commander_of(self, key: str) -> str | None:
+        return next(
+            (s for s, t in self.types.items() if t == "commander" and self.force_of[s] == key), None
+        )
+
+    def assault_modifiers(
+        self, key: str, fighting: list[str], quality: Quality
+    ) -> list[dict[str, Any]]:
+        """The text's assault modifiers for a side fighting with ``fighting`` (first leads)."""
+        lead = UNIT_TYPES[self.types[fighting[0]]]
+        mods = []
+        if lead.crew_served:
+            mods.append({"reason": "crew served weapon", "value": -2})
+        if quality is not Quality.TRAINED:
+            mods.append(
+                {"reason": f"{quality} troops", "value": -1 if quality is Quality.RAW else 1}
+            )
+        if len(fighting) > 1:
+            mods.append({"reason": "additional squads in contact", "value": len(fighting) - 1})
+        commander = self.commander_of(key)
+        if (
+            commander is not None
+            and commander not in fighting
+            and self.alive[commander]
+            and self.status[commander] != SUPPRESSED
+            and any(self.distance(commander, s) <= 2 for s in fighting)
+        ):
+            mods.append({"reason": "commander adding support", "value": 1})
+        if lead.armoured:
+            mods.append({"reason": "tank", "value": 3})
+        elif lead.move_class in ("wheeled", "tracked"):
+            mods.append({"reason": "other vehicle", "value": 1})
+        status = self.status[fighting[0]]
+        if status != OK:
+            mods.append(
+                {"reason": "pinned" if status == PINNED else "suppressed", "value": -status}
+            )
+        return mods
 
     def enemies_in_contact(self) -> list[tuple[str, str]]:
         alive = [s for s, is_alive in self.alive.items() if is_alive]
@@ -83,10 +146,14 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
     log = result["log"]
     replay = _Replay(result)
     forces = {"attacker": spec.attacker, "defender": spec.defender}
+    options = {**engine.DEFAULT_OPTIONS, **spec.options}
     side_key = {spec.attacker.side: "attacker", spec.defender.side: "defender"}
     command_rolls: dict[tuple[int, str, str], list[str]] = defaultdict(list)
     missions: dict[tuple[int, str], int] = defaultdict(int)
+    acted: set[tuple[int, str, str]] = set()  # (turn, phase, stand) that fired or called
     last_phase = (0, -1)
+    should_rally: dict[int, set[str]] = {}
+    rallied: dict[int, set[str]] = defaultdict(set)
 
     def fault(record: dict[str, Any], text: str) -> None:
         faults.append(f"T{record['turn']} {record['phase']} {record['kind']}: {text}")
@@ -94,10 +161,25 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
     for index, record in enumerate(log):
         turn, phase, kind = record["turn"], record["phase"], record["kind"]
         following = log[index + 1] if index + 1 < len(log) else None
+        order = None
         if phase in PHASES:
             order = (turn, PHASES.index(phase))
+        elif kind == "end" and record["reason"] == "turn_limit":
+            order = (turn + 1, 0)  # the last turn was played out, rally and all
+        if order is not None:
             if order < last_phase:
                 fault(record, f"out of order after {last_phase}")
+            # Every stand pinned or suppressed when a rally phase begins rolls in it.
+            for rally_turn in range(last_phase[0], order[0] + 1):
+                rally_phase = (rally_turn, RALLY)
+                if last_phase < rally_phase <= order:
+                    should_rally[rally_turn] = {
+                        s for s, alive in replay.alive.items() if alive and replay.status[s] != OK
+                    }
+                if last_phase <= rally_phase < order:
+                    missing = should_rally.get(rally_turn, set()) - rallied[rally_turn]
+                    if missing:
+                        fault(record, f"no rally roll in turn {rally_turn} for {sorted(missing)}")
             last_phase = order
         if kind == "deploy":
             replay.position = {k: tuple(v) for k, v in record["positions"].items()}
@@ -111,8 +193,13 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                 fault(record, f"{mover} moved while dead, pinned or suppressed")
             if "stays put" in command_rolls[(turn, phase, mover)]:
                 fault(record, f"{mover} moved after failing its command roll")
+            if (turn, mover) in replay.fired:
+                fault(record, f"{mover} moved in a turn it fired (or called fire)")
             replay.moved.add((turn, mover))
             if kind == "move":
+                needs_roll = replay.needs_command_roll(mover)
+                if needs_roll and "moves" not in command_rolls[(turn, phase, mover)]:
+                    fault(record, f'{mover} moved beyond 6" of its commander without a roll')
                 if tuple(record["from"]) != replay.position[mover]:
                     fault(record, f"{mover} moved from {record['from']}, not where it stood")
                 (fx, fy), (tx, ty) = record["from"], record["to"]
@@ -126,6 +213,8 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                 replay.position[mover] = (tx, ty)
         elif kind == "command":
             mover = record["stand"]
+            if not replay.needs_command_roll(mover):
+                fault(record, f'{mover} rolled for command within 6" of its commander')
             rolls = command_rolls[(turn, phase, mover)]
             if rolls:
                 fault(record, f"{mover} rolled for command again this phase (had {rolls})")
@@ -154,7 +243,7 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                     fault(record, "a second fire mission in one fire phase")
                 viewer = record["called_by"]
                 wanted = "forward_observer" if record["side"] == "australian" else "commander"
-                zones = DEFAULT_SUPPORT_ZONES[record["side"]]
+                zones = SUPPORT_ZONES[record["side"]]
                 allowed = zones["artillery"] if record["mission"] == "artillery" else zones["air"]
                 if replay.types[viewer] != wanted or spec.area.zone not in allowed:
                     fault(
@@ -174,13 +263,49 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                 replay.hidden.discard(viewer)
             if not replay.alive[viewer] or replay.status[viewer] == SUPPRESSED:
                 fault(record, f"{viewer} acted while dead or suppressed")
+            if (turn, phase, viewer) in acted:
+                fault(record, f"{viewer} fired or called fire twice in one fire phase")
+            acted.add((turn, phase, viewer))
+            if kind == "support" or UNIT_TYPES[replay.types[viewer]].fires_only_unmoved:
+                replay.fired.add((turn, viewer))
             (vx, vy), (gx, gy) = replay.position[viewer], replay.position[target]
             sight = replay.field.sight(vx, vy, gx, gy)
             if sight is Sight.BLOCKED:
                 fault(record, f"{viewer} cannot see {target}")
             elif (sight is Sight.OBSCURED) != record["obscured"]:
                 fault(record, f"obscured is {record['obscured']}, sight says {sight}")
-            if "armour" not in record:
+            if kind == "support":
+                weapon_dice = {
+                    "artillery": 5,
+                    "bombing": 5,
+                    "strafing": min(spec.support.buffalos, 3),
+                }[record["mission"]]
+            else:
+                weapon_dice = UNIT_TYPES[record["firer_type"]].fire_dice
+            if "armour" in record:
+                armour = record["armour"]
+                hit = armour["to_hit"] >= 4
+                if record["dice"] != [armour["to_hit"], *armour["penetration"]] or (
+                    len(armour["penetration"]) != (2 if hit else 0)
+                ):
+                    fault(record, f"armour dice {record['dice']} for {armour}")
+                destroyed = (
+                    hit and sum(armour["penetration"]) + armour["attack"] >= armour["defence"]
+                )
+                if record["effect"] != ("killed" if destroyed else "none"):
+                    fault(record, f"armour {armour} gave {record['effect']}")
+            else:
+                if len(record["dice"]) != max(weapon_dice - record["obscured"], 0):
+                    fault(record, f"{len(record['dice'])} dice, obscured {record['obscured']}")
+                fused = (
+                    kind == "fire"
+                    and record["side"] == "japanese"
+                    and record["firer_type"] == "small_mortar"
+                    and replay.field.square_at(gx, gy).wooded
+                    and options["impact_fuse"]
+                )
+                if bool(record.get("impact_fuse")) != fused:
+                    fault(record, f"impact fuse {record.get('impact_fuse')}, the rules say {fused}")
                 sniper = record["firer_type"] == "sniper"
                 hits = sum(d >= (6 if sniper else 5) for d in record["dice"])
                 if hits != record["hits"]:
@@ -194,44 +319,95 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                     expected = "none" if hits == 0 else EFFECT_NAMES[after]
                 if record["effect"] != expected:
                     fault(record, f"effect {record['effect']}, the rules say {expected}")
+            if record["effect"] == "killed" and record["hits"] >= 4 and "armour" not in record:
+                expected_blast = {
+                    s
+                    for s, alive in replay.alive.items()
+                    if alive
+                    and s != target
+                    and not UNIT_TYPES[replay.types[s]].armoured
+                    and replay.distance(s, target) <= 2
+                }
+                if record["firer_type"] == "sniper":
+                    expected_blast = set()
+                if {c["stand"] for c in record.get("blast", ())} != expected_blast:
+                    fault(record, f"blast {record.get('blast')}, the rules say {expected_blast}")
             replay.apply(target, record["effect"])
             for caught in record.get("blast", ()):
                 if caught["stand"] == target or replay.distance(caught["stand"], target) > 2:
                     fault(record, f"blast caught {caught['stand']}")
                 replay.apply(caught["stand"], caught["effect"])
         elif kind == "caught":
-            replay.alive[record["stand"]] = False
+            caught = record["stand"]
+            if not UNIT_TYPES[replay.types[caught]].fragile_in_contact or replay.friends_near(
+                caught
+            ):
+                fault(record, f"{caught} was caught, but is not a lone commander, sniper or FO")
+            replay.alive[caught] = False
         elif kind == "assault":
             for attacker in record["attackers"]:
                 if UNIT_TYPES[replay.types[attacker]].crew_served:
                     fault(record, f"{attacker}, a crew-served weapon, started an assault")
-            for loser in record["removed"]:
-                replay.alive[loser] = False
+            for one, others in (("attackers", "defenders"), ("defenders", "attackers")):
+                for member in record[one]:
+                    if all(replay.distance(member, o) > CONTACT_IN for o in record[others]):
+                        fault(record, f"{member} is in the assault without being in contact")
+            for member in record["attackers"] + record["defenders"]:
+                unit = UNIT_TYPES[replay.types[member]]
+                if (
+                    unit.fragile_in_contact
+                    and replay.alive[member]
+                    and not replay.friends_near(member)
+                ):
+                    fault(record, f'{member} fought in contact with no friend within 2"')
             assaulting = phase.split()[0]  # the force whose move phase it is
             if record["attackers"] and replay.force_of[record["attackers"][0]] != assaulting:
                 fault(record, "the assault was made by the side that is not moving")
             if record["rolls"]:
-                # ``rolls`` name the two sides by role in the assault, ``totals`` by force.
-                role = {assaulting: "attacker", replay.force_of[record["defenders"][0]]: "defender"}
+                for key, members in ((assaulting, "attackers"), (None, "defenders")):
+                    side = key or replay.force_of[record["defenders"][0]]
+                    fighting = [m for m in record[members] if replay.alive[m]]
+                    expected = replay.assault_modifiers(side, fighting, forces[side].quality)
+                    if sorted(map(str, record["modifiers"][side])) != sorted(map(str, expected)):
+                        fault(
+                            record, f"{side} modifiers {record['modifiers'][side]}, not {expected}"
+                        )
+                # ``rolls``, ``modifiers`` and ``totals`` all name the sides by force.
                 last = record["rolls"][-1]
                 totals = record["totals"]
                 for key in ("attacker", "defender"):
                     mods = sum(m["value"] for m in record["modifiers"][key])
-                    if totals[key] != last[role[key]] + mods:
+                    if totals[key] != last[key] + mods:
                         fault(record, f"{key} total {totals[key]} is not its die plus modifiers")
                 if totals["attacker"] == totals["defender"]:
                     fault(record, "a tie was not rolled again")
                 winner = max(totals, key=totals.get)
                 if record["winner"] != winner:
                     fault(record, f"{record['winner']} won on totals {totals}")
+            losing = "defenders" if record["winner"] == assaulting else "attackers"
+            if record["removed"] != [m for m in record[losing] if replay.alive[m]]:
+                fault(record, f"removed {record['removed']}, not every loser in the assault")
+            for loser in record["removed"]:
+                replay.alive[loser] = False
         elif kind == "rally":
             rallier = record["stand"]
+            rallied[turn].add(rallier)
             before = replay.status[rallier]
             if not replay.alive[rallier] or before == OK:
                 fault(record, f"{rallier} rallied while dead or unhurt")
             quality = forces[replay.force_of[rallier]].quality
             target = RALLY_TARGET[quality][0 if before == PINNED else 1]
             bonus = sum(m["value"] for m in record["modifiers"])
+            commander = replay.commander_of(replay.force_of[rallier])
+            supported = (
+                commander is not None
+                and commander != rallier
+                and replay.alive[commander]
+                and replay.status[commander] != SUPPRESSED
+                and replay.distance(commander, rallier) <= 2
+            )
+            if bonus != int(supported):
+                fault(record, f"{rallier}'s commander bonus is {bonus}")
             success = record["dice"][0] + bonus >= target
             if record["target"] != target or record["outcome"] != (
                 "rallied" if success else "failed"
@@ -410,6 +586,14 @@ def _flip_a_rally(log: list[dict[str, Any]]) -> bool:
     return True
 
 
+def _drop_a_rally(log: list[dict[str, Any]]) -> bool:
+    record = _first(log, "rally", outcome="failed")
+    if record is None:
+        return False
+    log.remove(record)
+    return True
+
+
 def _fire_out_of_turn(log: list[dict[str, Any]]) -> bool:
     record = _first(log, "fire", phase="attacker fire")
     if record is None:
@@ -425,6 +609,7 @@ def _fire_out_of_turn(log: list[dict[str, Any]]) -> bool:
         (_miscount_hits, "is not 2 hits"),
         (_flip_a_rally, "rally ["),
         (_fire_out_of_turn, "fired outside its side's fire phase"),
+        (_drop_a_rally, "no rally roll in turn"),
     ],
 )
 def test_the_audit_finds_a_tampered_record(
@@ -555,16 +740,7 @@ def test_the_result_has_the_interface_fields() -> None:
 
 
 def test_with_a_turn_limit_of_one_the_battle_stops_after_turn_one() -> None:
-    doc_spec = korona_turn1()
-    spec = BattleSpec(
-        area=doc_spec.area,
-        width_ft=doc_spec.width_ft,
-        depth_ft=doc_spec.depth_ft,
-        attacker=doc_spec.attacker,
-        defender=doc_spec.defender,
-        support=doc_spec.support,
-        options={"turn_limit": 1},
-    )
+    spec = replace(korona_turn1(), options={"turn_limit": 1})
     at_limit = ties = 0
     for seed in range(40):
         result = fight(spec, seed)

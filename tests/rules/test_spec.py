@@ -94,6 +94,13 @@ def test_unknown_unit_type_is_named_with_its_place() -> None:
     assert "rifle_squad" in problem  # it lists the known types
 
 
+def test_supply_carriers_are_refused_in_a_battle() -> None:
+    doc = battle_doc(defender={"rifle_squad": 2, "carrier": 6})
+    assert problems_of(doc) == [
+        "defender.stands.carrier: supply carriers never fight: leave them out of a battle"
+    ]
+
+
 def test_negative_count_is_named_with_its_place() -> None:
     doc = battle_doc(defender={"rifle_squad": 2, "hmg": -1})
     assert problems_of(doc) == ["defender.stands.hmg: must be at least 0, not -1"]

@@ -226,3 +226,22 @@ def test_a_moved_forward_observer_calls_nothing_in_the_fire_phase() -> None:
     stand(state, "d.forward_observer.1").moved = True
     _fire_phase(state, state.defender)
     assert [r for r in state.log if r["kind"] == "support"] == []
+
+
+def test_a_japanese_commander_that_calls_a_mission_does_not_also_fire() -> None:
+    # The commander could fire its own 2 dice at the squad 5" away; calling the
+    # artillery is its fire action for the phase.
+    state = japanese_state(6, dice=[1] * 5)
+    place(stand(state, "d.commander.1"), 18, 10)
+    for n, x in enumerate((2, 34), start=1):
+        place(stand(state, f"d.rifle_squad.{n}"), x, 0)  # out of rifle range
+    place(stand(state, "a.rifle_squad.1"), 18, 15)
+    place(stand(state, "a.rifle_squad.2"), 30, 36)
+    place(stand(state, "a.commander.1"), 2, 36)
+    place(stand(state, "a.forward_observer.1"), 6, 36)
+    state.phase = "defender fire"
+    _fire_phase(state, state.defender)
+    support = [r for r in state.log if r["kind"] == "support"]
+    assert [r["called_by"] for r in support] == ["d.commander.1"]
+    assert [r["firer"] for r in state.log if r["kind"] == "fire"] == []
+    assert state.roller.dice_rolled == 5

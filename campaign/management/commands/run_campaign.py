@@ -1,0 +1,58 @@
+"""python manage.py run_campaign CAMPAIGN --turns N [--json]: play on, standing orders."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from campaign.management.campaigns import find_campaign, print_report
+from campaign.management.commands.advance_turn import report_json
+from campaign.models import Campaign
+from campaign.services.turns import TurnRefused, run_campaign
+
+
+class Command(BaseCommand):
+    help = (
+        "Play up to N turns of a campaign, every company without an order following its "
+        "standing order, and say who won and when."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", help="the campaign's id or name")
+        parser.add_argument("--turns", type=int, required=True)
+        parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+        parser.add_argument("--quiet", action="store_true", help="print only the ending")
+
+    def handle(self, *args: object, **options: object) -> None:
+        campaign = find_campaign(str(options["campaign"]))
+        turns = int(options["turns"])  # type: ignore[arg-type]
+        if turns < 1:
+            raise CommandError("--turns must be at least 1")
+        try:
+            reports = run_campaign(campaign_id=campaign.pk, turns=turns)
+        except TurnRefused as refused:
+            raise CommandError(str(refused)) from refused
+        campaign = Campaign.objects.get(pk=campaign.pk)
+        ending = {
+            "campaign": campaign.name,
+            "turns_played": campaign.turn,
+            "finished": campaign.status == Campaign.Status.FINISHED,
+            "winner": campaign.winner,
+            "end_reason": campaign.end_reason,
+        }
+        if options["json"]:
+            payload = {"turns": [report_json(r) for r in reports], "ending": ending}
+            self.stdout.write(json.dumps(payload, indent=2, sort_keys=True))
+            return
+        if not options["quiet"]:
+            for report in reports:
+                print_report(self.stdout, report)
+        if ending["finished"]:
+            winner = campaign.sides.filter(key=campaign.winner).values_list("name", flat=True)
+            self.stdout.write(
+                f"{campaign.name} ended after turn {campaign.turn}: {campaign.end_reason}. "
+                f"Winner: {winner.first() or 'nobody'}."
+            )
+        else:
+            self.stdout.write(f"{campaign.name}: {campaign.turn} turns played, still going.")

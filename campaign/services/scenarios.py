@@ -1,0 +1,120 @@
+"""Campaigns from scenario files, and back: create a campaign, export one."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
+from campaign.services.snapshot import company_row, load_snapshot, stand_rows
+from rules.campaign.scenario import MAX_SEED, dump_scenario, parse_scenario, settings_to_json
+from rules.campaign.state import CampaignState
+
+SEED_BITS = 48  # a drawn seed: short enough to read out, wide enough never to repeat
+
+
+class CampaignExists(ValueError):
+    """A campaign of that name exists already."""
+
+
+def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaign:
+    """Create a campaign, named ``name``, from a decoded scenario document.
+
+    The document is checked first: a ``ScenarioError`` lists every problem and nothing is
+    written. The seed is ``seed`` if given, else the scenario's, else drawn at random.
+    A name already taken raises ``CampaignExists`` and writes nothing.
+    """
+    state = parse_scenario(data)
+    name = name.strip()
+    if not name:
+        raise ValueError("a campaign needs a name")
+    if seed is None:
+        given = data.get("seed") if isinstance(data, Mapping) else None
+        seed = state.seed if given is not None else secrets.randbits(SEED_BITS)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                campaign = Campaign.objects.create(
+                    name=name,
+                    seed=seed,
+                    turn=state.turn,
+                    status=Campaign.Status.FINISHED if state.finished else Campaign.Status.ACTIVE,
+                    winner=state.winner,
+                    end_reason=state.end_reason or "",
+                    settings=settings_to_json(state.settings),
+                )
+        except IntegrityError as exc:
+            if Campaign.objects.filter(name=name).exists():
+                raise CampaignExists(f"a campaign named {name!r} exists already") from exc
+            raise
+        _create_contents(campaign=campaign, state=state)
+    return campaign
+
+
+def _create_contents(*, campaign: Campaign, state: CampaignState) -> None:
+    """Everything but the campaign row: one bulk INSERT per table."""
+    areas = Area.objects.bulk_create(
+        Area(
+            campaign=campaign,
+            name=a.name,
+            zone=a.zone,
+            track=a.track,
+            vegetation=a.vegetation,
+            plains=a.plains,
+            features=list(a.features),
+            x=a.x,
+            y=a.y,
+            controller=a.controller,
+        )
+        for a in state.areas.values()
+    )
+    area_ids = {area.name: area.pk for area in areas}
+    Side.objects.bulk_create(
+        Side(campaign=campaign, key=s.key, name=s.name, base_id=area_ids[s.base])
+        for s in state.sides.values()
+    )
+    Link.objects.bulk_create(
+        Link(campaign=campaign, a_id=area_ids[a], b_id=area_ids[b]) for a, b in state.links
+    )
+    companies = Company.objects.bulk_create(
+        company_row(campaign=campaign, company=c, area_ids=area_ids)
+        for c in state.companies.values()
+    )
+    CompanyStands.objects.bulk_create(
+        row
+        for company_id, company in zip(
+            (c.pk for c in companies), state.companies.values(), strict=True
+        )
+        for row in stand_rows(company_id=company_id, company=company)
+    )
+    Ship.objects.bulk_create(
+        Ship(
+            campaign=campaign,
+            name=s.name,
+            side=s.side,
+            port_id=area_ids[s.port],
+            present=s.present,
+        )
+        for s in state.ships
+    )
+    AirGroup.objects.bulk_create(
+        AirGroup(
+            campaign=campaign,
+            side=g.side,
+            base_id=area_ids[g.base],
+            buffalos=g.buffalos,
+            bombers=g.bombers,
+        )
+        for g in state.air
+    )
+
+
+def export_campaign(*, campaign: Campaign) -> dict[str, Any]:
+    """The campaign as it stands, as a scenario document (its name and seed included):
+    ``create_campaign`` of it gives a campaign with the same snapshot."""
+    return dump_scenario(load_snapshot(campaign=campaign))

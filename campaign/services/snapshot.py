@@ -1,0 +1,320 @@
+"""Between the database and the campaign rules: load a campaign's snapshot, save one back.
+
+The rules (``rules/campaign``) compute on a ``CampaignState``; these two functions are
+the only way campaign state crosses into or out of the models. Both run a fixed number
+of queries whatever the number of companies: one query per table, one statement per
+table written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import models, transaction
+from django.db.models import Case, Value, When
+from django.db.models.functions import Cast
+
+from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
+from rules.campaign import state as rules
+from rules.campaign.scenario import settings_to_json
+from rules.units import STAND_TYPES
+
+_STAND_ORDER = {unit: i for i, unit in enumerate(STAND_TYPES)}
+# The company fields a turn may change, written back by save_snapshot.
+COMPANY_FIELDS = [
+    "side",
+    "kind",
+    "quality",
+    "area",
+    "turns_out_of_supply",
+    "banzai",
+    "standing_order",
+    "in_supply",
+]
+
+
+def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
+    """The campaign as the rules see it, in 7 queries: one per table (sides, areas, links,
+    companies, stand counts, ships, air groups). The settings come from the row itself.
+
+    Rows are read in creation order, so companies, links, ships and air groups come back
+    in the order of the scenario they were created from (the turn rolls in this order)."""
+    sides = {
+        key: rules.Side(key=key, name=name, base=base or "")
+        for key, name, base in Side.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("key", "name", "base__name")
+    }
+    areas = {
+        row[0]: rules.Area(
+            name=row[0],
+            zone=row[1],
+            track=row[2],
+            vegetation=row[3],
+            plains=row[4],
+            features=tuple(row[5]),
+            x=row[6],
+            y=row[7],
+            controller=row[8],
+        )
+        for row in Area.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list(
+            "name", "zone", "track", "vegetation", "plains", "features", "x", "y", "controller"
+        )
+    }
+    links = list(
+        Link.objects.filter(campaign=campaign).order_by("id").values_list("a__name", "b__name")
+    )
+    counts: dict[int, list[tuple[str, int, int]]] = {}
+    for company_id, unit, held, full in (
+        CompanyStands.objects.filter(company__campaign=campaign)
+        .order_by("id")
+        .values_list("company_id", "unit_type", "held", "establishment")
+    ):
+        counts.setdefault(company_id, []).append((unit, held, full))
+    companies: dict[str, rules.Company] = {}
+    for row in (
+        Company.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("id", "area__name", *(f for f in COMPANY_FIELDS if f != "area"), "name")
+    ):
+        company_id, area, side, kind, quality, turns_out, banzai, order, in_supply, name = row
+        stands = sorted(counts.get(company_id, []), key=lambda c: _STAND_ORDER.get(c[0], 99))
+        companies[name] = rules.Company(
+            name=name,
+            side=side,
+            kind=kind,
+            area=area,
+            stands={unit: held for unit, held, _ in stands},
+            establishment={unit: full for unit, _, full in stands},
+            quality=quality,
+            turns_out_of_supply=turns_out,
+            banzai=banzai,
+            standing_order=order,
+            in_supply=in_supply,
+        )
+    ships = [
+        rules.Ship(name=name, side=side, port=port, present=present)
+        for name, side, port, present in Ship.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("name", "side", "port__name", "present")
+    ]
+    air = [
+        rules.AirGroup(side=side, base=base, buffalos=buffalos, bombers=bombers)
+        for side, base, buffalos, bombers in AirGroup.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("side", "base__name", "buffalos", "bombers")
+    ]
+    return rules.CampaignState(
+        name=campaign.name,
+        seed=campaign.seed,
+        settings=campaign.get_settings(),
+        sides=sides,
+        areas=areas,
+        links=links,
+        companies=companies,
+        ships=ships,
+        air=air,
+        turn=campaign.turn,
+        finished=campaign.status == Campaign.Status.FINISHED,
+        winner=campaign.winner,
+        end_reason=campaign.end_reason or None,
+    )
+
+
+def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
+    """Write what a turn changes back over the campaign's rows.
+
+    Must be called inside the caller's ``transaction.atomic()``, which should also hold
+    the campaign row (``select_for_update``): the turn's outcome is then written whole or
+    not at all. Raises ``TransactionManagementError`` outside one.
+
+    Written: every company (deleting those the state no longer has: destroyed or
+    surrendered; creating new ones), their stand counts (a row per unit type the company
+    has ever had; new unit types get new rows), the control of areas, the ships, the air
+    groups and the campaign row (turn, status, winner, end reason, settings). The map
+    itself (areas, links, sides) is fixed for a campaign: a state naming an area, ship or
+    air group the campaign lacks is a ``ValueError`` and nothing is written.
+
+    Queries: 5 reads (areas, companies, stand rows, ships, air groups), one UPDATE each
+    for companies, stand rows, areas, ships, air groups and the campaign, plus, only when
+    needed, the deletion of removed companies (with their stands, orders and places in
+    battles), the deletion of unit types a company no longer has, one INSERT of new
+    companies and one INSERT of new stand rows.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError(
+            "save_snapshot must run inside the caller's transaction.atomic()"
+        )
+    area_ids = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
+    company_ids = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
+    stand_ids = {
+        (company_id, unit): row_id
+        for row_id, company_id, unit in CompanyStands.objects.filter(
+            company__campaign=campaign
+        ).values_list("id", "company_id", "unit_type")
+    }
+    ship_ids = dict(Ship.objects.filter(campaign=campaign).values_list("name", "id"))
+    air_ids = dict(AirGroup.objects.filter(campaign=campaign).values_list("side", "id"))
+    _check_known(state, area_ids=area_ids, ship_ids=ship_ids, air_ids=air_ids)
+
+    removed = [cid for name, cid in company_ids.items() if name not in state.companies]
+    if removed:
+        Company.objects.filter(pk__in=removed).delete()
+    new = [c for name, c in state.companies.items() if name not in company_ids]
+    if new:
+        created = Company.objects.bulk_create(
+            company_row(campaign=campaign, company=c, area_ids=area_ids) for c in new
+        )
+        company_ids.update({row.name: row.pk for row in created})
+
+    new_names = {c.name for c in new}
+    kept = [
+        company_row(campaign=campaign, company=c, area_ids=area_ids, pk=company_ids[c.name])
+        for c in state.companies.values()
+        if c.name not in new_names
+    ]
+    _update_rows(Company, kept, COMPANY_FIELDS)
+
+    stand_updates: list[CompanyStands] = []
+    stand_inserts: list[CompanyStands] = []
+    for company in state.companies.values():
+        company_id = company_ids[company.name]
+        for row in stand_rows(company_id=company_id, company=company):
+            row.pk = stand_ids.pop((company_id, row.unit_type), None)
+            (stand_inserts if row.pk is None else stand_updates).append(row)
+    # Rows left over are unit types the state no longer gives a company (neither held nor
+    # in its establishment), besides the rows of removed companies, gone with them.
+    removed_ids = set(removed)
+    dropped = [row_id for (cid, _), row_id in stand_ids.items() if cid not in removed_ids]
+    if dropped:
+        CompanyStands.objects.filter(pk__in=dropped).delete()
+    _update_rows(CompanyStands, stand_updates, ["held", "establishment"])
+    if stand_inserts:
+        CompanyStands.objects.bulk_create(stand_inserts)
+
+    _update_rows(
+        Area,
+        [Area(pk=area_ids[a.name], controller=a.controller) for a in state.areas.values()],
+        ["controller"],
+    )
+    _update_rows(
+        Ship,
+        [
+            Ship(pk=ship_ids[s.name], side=s.side, port_id=area_ids[s.port], present=s.present)
+            for s in state.ships
+        ],
+        ["side", "port", "present"],
+    )
+    _update_rows(
+        AirGroup,
+        [
+            AirGroup(
+                pk=air_ids[g.side],
+                base_id=area_ids[g.base],
+                buffalos=g.buffalos,
+                bombers=g.bombers,
+            )
+            for g in state.air
+        ],
+        ["base", "buffalos", "bombers"],
+    )
+
+    campaign.turn = state.turn
+    if state.finished:
+        campaign.status = Campaign.Status.FINISHED
+    elif campaign.status == Campaign.Status.FINISHED:
+        campaign.status = Campaign.Status.ACTIVE
+    campaign.winner = state.winner
+    campaign.end_reason = state.end_reason or ""
+    campaign.settings = settings_to_json(state.settings)
+    campaign.save(
+        update_fields=["turn", "status", "winner", "end_reason", "settings", "updated_at"]
+    )
+
+
+def company_row(
+    *,
+    campaign: Campaign,
+    company: rules.Company,
+    area_ids: dict[str, int],
+    pk: int | None = None,
+) -> Company:
+    """The ``Company`` row for a snapshot's company (not saved)."""
+    return Company(
+        pk=pk,
+        campaign=campaign,
+        name=company.name,
+        side=company.side,
+        kind=company.kind,
+        quality=company.quality,
+        area_id=area_ids[company.area],
+        turns_out_of_supply=company.turns_out_of_supply,
+        banzai=company.banzai,
+        standing_order=company.standing_order,
+        in_supply=company.in_supply,
+    )
+
+
+def stand_rows(*, company_id: int, company: rules.Company) -> Iterable[CompanyStands]:
+    """A ``CompanyStands`` row (not saved) per unit type the company has."""
+    for unit in dict.fromkeys([*company.establishment, *company.stands]):
+        yield CompanyStands(
+            company_id=company_id,
+            unit_type=unit,
+            held=company.stands.get(unit, 0),
+            establishment=company.establishment.get(unit, 0),
+        )
+
+
+def _check_known(
+    state: rules.CampaignState,
+    *,
+    area_ids: dict[str, int],
+    ship_ids: dict[str, int],
+    air_ids: dict[str, int],
+) -> None:
+    problems = [f"area {name!r}" for name in state.areas if name not in area_ids]
+    problems += [
+        f"company {c.name!r} in area {c.area!r}"
+        for c in state.companies.values()
+        if c.area not in area_ids
+    ]
+    problems += [f"ship {s.name!r}" for s in state.ships if s.name not in ship_ids]
+    problems += [f"{g.side} air group" for g in state.air if g.side not in air_ids]
+    problems += [
+        f"port or base {name!r}"
+        for name in [s.port for s in state.ships] + [g.base for g in state.air]
+        if name not in area_ids
+    ]
+    if problems:
+        raise ValueError("the campaign has no " + ", no ".join(problems))
+
+
+def _update_rows(
+    model: type[models.Model], rows: Sequence[models.Model], fields: list[str]
+) -> None:
+    """Write ``fields`` of every row (matched by pk) in one UPDATE, however many rows.
+
+    ``QuerySet.bulk_update`` would do the same in batches, and on SQLite Django sizes them
+    for 999 parameters, so the query count would grow with the campaign. SQLite (3.32+)
+    takes 32766 parameters, a few thousand rows here; PostgreSQL has no such limit with
+    Django's client-side binding."""
+    if not rows:
+        return
+    cast = transaction.get_connection().features.requires_casted_case_in_updates
+    updates = {}
+    for name in fields:
+        field = model._meta.get_field(name)
+        case: Case | Cast = Case(
+            *[
+                When(pk=row.pk, then=Value(getattr(row, field.attname), output_field=field))
+                for row in rows
+            ],
+            output_field=field,
+        )
+        if cast:
+            case = Cast(case, output_field=field)
+        updates[field.attname] = case
+    model._base_manager.filter(pk__in=[row.pk for row in rows]).update(**updates)

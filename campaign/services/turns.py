@@ -1,0 +1,303 @@
+"""Turn use cases: give orders, advance a turn, enter a tabletop battle's result.
+
+The campaign rules are pure functions in ``rules.campaign.turn``; this module loads the
+snapshot, calls them and saves the outcome, each turn in one transaction with the
+campaign row locked, so a turn commits whole or not at all and two callers cannot
+advance the same turn twice. The admin, the API, the pages, the management commands and
+the Celery tasks all call these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.models import Battle
+from campaign.models import Area, Campaign, Company, Order, Turn
+from campaign.services.snapshot import load_snapshot, save_snapshot
+from rules.campaign import turn as rules
+from rules.campaign.state import STANDING_ORDERS
+from rules.campaign.state import Order as RulesOrder
+from rules.dice import derive_seed
+from rules.rulesets import resolve_battle
+from rules.spec import parse_battle
+
+
+class TurnRefused(Exception):
+    """A turn that may not be advanced now; the message says why."""
+
+
+class ResultRefused(ValueError):
+    """A battle result that does not fit the battle; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    turn: Turn
+    battles: list[Battle]
+
+    @property
+    def done(self) -> bool:
+        return self.turn.status == Turn.Status.DONE
+
+
+# --- orders -------------------------------------------------------------------------------
+
+
+def give_order(
+    *,
+    company: Company,
+    kind: str,
+    target: Area | None = None,
+    side: str | None = None,
+    user: Any = None,
+) -> Order:
+    """Give (or change) a company's order for the coming turn; refused with the reason.
+
+    ``side`` is the side of the player giving it; None for the GM, who may order anyone.
+    """
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
+        if campaign.status == Campaign.Status.FINISHED:
+            raise rules.OrderError("the campaign has ended")
+        state = load_snapshot(campaign=campaign)
+        rules.check_order(
+            state, RulesOrder(company.name, kind, target.name if target else None), side=side
+        )
+        order, _ = Order.objects.update_or_create(
+            company=company,
+            turn_number=campaign.turn + 1,
+            defaults={"campaign": campaign, "kind": kind, "target": target, "given_by": user},
+        )
+        return order
+
+
+def withdraw_order(*, company: Company) -> bool:
+    """Take back a company's order for the coming turn; it follows its standing order."""
+    campaign = Campaign.objects.get(pk=company.campaign_id)
+    deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
+    return bool(deleted)
+
+
+def set_standing_order(*, company: Company, standing_order: str) -> Company:
+    if standing_order not in STANDING_ORDERS:
+        raise rules.OrderError(
+            f"{standing_order!r} is not a standing order ({', '.join(STANDING_ORDERS)})"
+        )
+    Company.objects.filter(pk=company.pk).update(standing_order=standing_order)
+    company.standing_order = standing_order
+    return company
+
+
+def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
+    return {
+        name: RulesOrder(name, kind, target)
+        for name, kind, target in Order.objects.filter(
+            campaign=campaign, turn_number=number
+        ).values_list("company__name", "kind", "target__name")
+    }
+
+
+# --- the turn -----------------------------------------------------------------------------
+
+
+def advance_turn(*, campaign_id: int) -> TurnReport:
+    """Play the campaign's next turn. Auto battles are fought at once; tabletop ones
+    leave the turn waiting (``battles_pending``) until the GM enters their results."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status == Campaign.Status.FINISHED:
+            raise TurnRefused(f"{campaign.name} has ended: no more turns are played")
+        waiting = Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
+        if waiting.exists():
+            number = waiting.values_list("number", flat=True).first()
+            raise TurnRefused(
+                f"turn {number} of {campaign.name} is still waiting for its tabletop battles"
+            )
+        state = load_snapshot(campaign=campaign)
+        number = campaign.turn + 1
+        plan = rules.start_turn(state, _orders_for(campaign, number))
+        turn = Turn.objects.create(
+            campaign=campaign,
+            number=number,
+            status=Turn.Status.ROLLING,
+            seed=derive_seed(campaign.seed, "turn", number),
+            log=plan.log,
+        )
+        settings = campaign.get_settings()
+        areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
+        companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
+        battles = Battle.objects.bulk_create(
+            Battle(
+                campaign=campaign,
+                turn=turn,
+                area_id=areas[planned.area],
+                key=planned.key,
+                attacker_side=planned.attacker_side,
+                defender_side=planned.defender_side,
+                mode=settings.battle_mode,
+                ruleset=settings.ruleset,
+                seed=planned.seed,
+                spec=planned.spec,
+            )
+            for planned in plan.battles
+        )
+        for battle, planned in zip(battles, plan.battles, strict=True):
+            battle.attackers.set([companies[n] for n in planned.attackers])
+            battle.defenders.set([companies[n] for n in planned.defenders])
+        # The map after movement is the map while its battles are fought.
+        save_snapshot(campaign=campaign, state=plan.state)
+        for battle in battles:
+            if battle.mode == "auto":
+                _fight(battle)
+        return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+
+
+def _fight(battle: Battle) -> None:
+    result = resolve_battle(parse_battle(battle.spec), battle.seed)
+    battle.result = {k: v for k, v in result.items() if k != "log"}
+    battle.log = result["log"]
+    battle.status = Battle.Status.FOUGHT
+    battle.save(update_fields=["result", "log", "status"])
+
+
+def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.TurnPlan:
+    """Rebuild a waiting turn's plan from what was saved when it started."""
+    state = load_snapshot(campaign=campaign)
+    planned = [
+        rules.PlannedBattle(
+            key=b.key,
+            area=b.spec["area"]["name"],
+            attacker_side=b.attacker_side,
+            defender_side=b.defender_side,
+            attackers=[c.name for c in b.attackers.all()],
+            defenders=[c.name for c in b.defenders.all()],
+            seed=b.seed,
+            spec=b.spec,
+        )
+        for b in battles
+    ]
+    return rules.TurnPlan(
+        number=turn.number, state=state, log=list(turn.log), battles=planned, initiative=""
+    )
+
+
+def _complete_if_ready(
+    *, campaign: Campaign, turn: Turn, plan: rules.TurnPlan | None = None
+) -> TurnReport:
+    """Finish the turn when its last battle has a result; otherwise mark it waiting."""
+    battles = list(
+        Battle.objects.filter(turn=turn).prefetch_related("attackers", "defenders").order_by("id")
+    )
+    pending = [b for b in battles if b.status == Battle.Status.PENDING]
+    if pending:
+        turn.status = Turn.Status.BATTLES_PENDING
+        turn.save(update_fields=["status"])
+        return TurnReport(turn=turn, battles=battles)
+    if plan is None:
+        plan = _plan_of(campaign, turn, battles)
+    outcome = rules.finish_turn(plan, {b.key: b.result for b in battles})
+    save_snapshot(campaign=campaign, state=outcome.state)
+    if outcome.state.finished:
+        campaign.status = Campaign.Status.FINISHED
+        campaign.save(update_fields=["status"])
+    turn.log = outcome.log
+    turn.report = _report(outcome)
+    turn.report_text = "\n".join(record["text"] for record in outcome.log)
+    turn.status = Turn.Status.DONE
+    turn.finished_at = timezone.now()
+    turn.save(update_fields=["log", "report", "report_text", "status", "finished_at"])
+    return TurnReport(turn=turn, battles=battles)
+
+
+def _report(outcome: rules.TurnOutcome) -> dict[str, Any]:
+    state = outcome.state
+    return {
+        "turn": outcome.number,
+        "battles": [
+            {
+                "key": b.key,
+                "area": b.area,
+                "attackers": b.attackers,
+                "defenders": b.defenders,
+                "winner": outcome.results[b.key]["winner"],
+                "reason": outcome.results[b.key].get("reason"),
+                "losses": outcome.results[b.key].get("losses"),
+            }
+            for b in outcome.battles
+        ],
+        "companies": {
+            c.name: {
+                "side": c.side,
+                "area": c.area,
+                "stands": c.strength,
+                "establishment": sum(c.establishment.values()),
+                "in_supply": c.in_supply,
+            }
+            for c in state.companies.values()
+        },
+        "control": {a.name: a.controller for a in state.areas.values()},
+        "finished": state.finished,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+    }
+
+
+# --- tabletop battles ---------------------------------------------------------------------
+
+
+def enter_battle_result(
+    *, battle_id: int, winner: str, losses: dict[str, dict[str, int]]
+) -> TurnReport:
+    """The GM enters a tabletop battle's result: the winner and the stands lost per unit
+    type on each side, checked against what was present. The turn completes when its
+    last battle has a result."""
+    with transaction.atomic():
+        battle = Battle.objects.select_related("turn", "campaign").get(pk=battle_id)
+        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        battle = Battle.objects.select_for_update().get(pk=battle_id)
+        if battle.status != Battle.Status.PENDING:
+            raise ResultRefused("this battle already has its result")
+        result = {
+            "winner": winner,
+            "reason": "entered",
+            "losses": {
+                key: {unit: int(n) for unit, n in (losses.get(key) or {}).items() if n}
+                for key in ("attacker", "defender")
+            },
+            "stands_present": {key: battle.spec[key]["stands"] for key in ("attacker", "defender")},
+        }
+        planned = rules.PlannedBattle(
+            key=battle.key,
+            area=battle.spec["area"]["name"],
+            attacker_side=battle.attacker_side,
+            defender_side=battle.defender_side,
+            attackers=[],
+            defenders=[],
+            seed=battle.seed,
+            spec=battle.spec,
+        )
+        try:
+            rules.check_result(planned, result)
+        except ValueError as bad:
+            raise ResultRefused(str(bad)) from bad
+        battle.result = result
+        battle.status = Battle.Status.ENTERED
+        battle.save(update_fields=["result", "status"])
+        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
+        return _complete_if_ready(campaign=campaign, turn=turn)
+
+
+def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
+    """Play up to ``turns`` turns (both sides on their standing orders where they gave
+    none), stopping when the campaign ends or a turn waits for a tabletop battle."""
+    reports = []
+    for _ in range(turns):
+        report = advance_turn(campaign_id=campaign_id)
+        reports.append(report)
+        if not report.done or Campaign.objects.get(pk=campaign_id).status == "finished":
+            break
+    return reports

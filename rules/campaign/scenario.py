@@ -1,0 +1,759 @@
+"""Scenario files: a campaign's snapshot as JSON, read and written.
+
+``parse_scenario`` checks a whole decoded document and raises ``ScenarioError`` listing
+every problem with its place (``links[3]: unknown area 'Kokoda'``), so a GM fixing a
+file sees all of them at once; otherwise it returns the ``CampaignState``.
+``dump_scenario`` is its inverse: ``parse_scenario(dump_scenario(s)) == s`` for every
+snapshot that ``parse_scenario`` can return. The format is described in docs/rules.md
+("Scenarios") and shipped as ``fixtures/scenarios/korona.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from rules.battlefield import AREA_VEGETATION
+from rules.campaign.state import (
+    BATTLE_MODES,
+    COMPANY_KINDS,
+    FEATURES,
+    SIDE_KEYS,
+    STANDING_ORDERS,
+    UNENTERED_TABLETOP,
+    AirGroup,
+    Area,
+    CampaignState,
+    Company,
+    Settings,
+    Ship,
+    Side,
+)
+from rules.rulesets import RULESETS
+from rules.spec import _Checker
+from rules.units import STAND_TYPES, UNIT_TYPES, Quality
+
+# An event's effect -> the fields it needs besides ``effect`` (any entry may add ``text``).
+# The meaning of each effect is in the comment above state.DEFAULT_NAVAL_TABLE.
+EVENT_EFFECTS: dict[str, tuple[str, ...]] = {
+    "ship_returns": ("side",),
+    "no_supply_support": ("side",),
+    "ship_departs": ("side",),
+    "planes_lost": ("side", "count"),
+    "planes_recalled": ("side",),
+    "bomber_arrives": ("side",),
+    "strafe_company": ("side", "track"),
+    "side_out_of_supply": ("side",),
+    "none": (),
+}
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+MAP_SIZE = 1000.0  # map coordinates run from 0 to this, across and down
+MAX_SEED = 2**63 - 1  # what the database's BigIntegerField holds
+
+SCENARIO_FIELDS = (
+    "name",
+    "seed",
+    "turn",
+    "settings",
+    "sides",
+    "areas",
+    "links",
+    "companies",
+    "ships",
+    "air",
+    "finished",
+    "winner",
+    "end_reason",
+)
+SIDE_FIELDS = ("key", "name", "base")
+AREA_FIELDS = ("name", "zone", "track", "vegetation", "plains", "features", "x", "y", "controller")
+COMPANY_FIELDS = (
+    "name",
+    "side",
+    "kind",
+    "quality",
+    "area",
+    "stands",
+    "establishment",
+    "turns_out_of_supply",
+    "banzai",
+    "standing_order",
+    "in_supply",
+)
+SHIP_FIELDS = ("name", "side", "port", "present")
+AIR_FIELDS = ("side", "base", "buffalos", "bombers")
+SETTING_NAMES = tuple(f.name for f in fields(Settings))
+
+# Settings by the kind of value they hold.
+_INTEGER_SETTINGS: dict[str, tuple[int, int | None]] = {  # name -> (minimum, maximum)
+    "turn_limit": (1, None),
+    "naval_trigger": (1, 6),
+    "aerial_trigger": (1, 6),
+    "supply_company_bonus": (0, None),
+    "rough_track_penalty": (0, None),
+    "out_of_supply_turns_before_losses": (1, None),
+    "airdrop_zone": (0, None),
+    "max_bombers": (0, None),
+    "establishment": (1, None),
+    "tactical_turn_limit": (1, None),
+}
+_BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war")
+_AREA_SETTINGS = ("airdrop_base", "objective")  # an area name, or null for none
+_TABLE_SETTINGS = ("naval_table", "aerial_table")
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; ``problems`` names each fault and its place."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("invalid scenario: " + "; ".join(problems))
+
+
+class _ScenarioChecker(_Checker):
+    """The battle checker's habits, plus the shapes a scenario has and a battle has not."""
+
+    def integer(
+        self,
+        value: Any,
+        where: str,
+        *,
+        minimum: int,
+        maximum: int | None = None,
+        default: int | None = None,
+    ) -> int:
+        if value is None and default is None:
+            self.fail(where, "is missing")
+            return minimum
+        return super().integer(value, where, minimum=minimum, maximum=maximum, default=default)
+
+    def sequence(self, value: Any, where: str) -> list[Any]:
+        if value is None:
+            self.fail(where, "is missing")
+            return []
+        if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+            self.fail(where, f"must be a list, not {type(value).__name__}")
+            return []
+        return list(value)
+
+    def name(self, value: Any, where: str) -> str | None:
+        """A name something else refers to: exact, so no spaces around it."""
+        if value is None:
+            self.fail(where, "is missing")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.fail(where, f"must be a non-empty string, not {value!r}")
+            return None
+        if value != value.strip():
+            self.fail(where, f"must not begin or end with spaces: {value!r}")
+            return None
+        return value
+
+    def optional_name(self, value: Any, where: str) -> str | None:
+        return None if value is None else self.name(value, where)
+
+    def number(self, value: Any, where: str, *, maximum: float, default: float) -> float:
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(where, f"must be a number, not {value!r}")
+            return default
+        if isinstance(value, float) and not math.isfinite(value):
+            self.fail(where, f"must be a finite number, not {value!r}")
+            return default
+        if not 0 <= value <= maximum:
+            self.fail(where, f"must be from 0 to {maximum:g}, not {value}")
+            return default
+        return float(value)
+
+    def optional_boolean(self, value: Any, where: str) -> bool | None:
+        if value is None or isinstance(value, bool):
+            return value
+        self.fail(where, f"must be true, false or null, not {value!r}")
+        return None
+
+    def unknown_keys(
+        self, raw: Mapping[Any, Any], known: Sequence[str], where: str, what: str
+    ) -> None:
+        for key in sorted(set(raw) - set(known), key=str):
+            self.fail(f"{where}.{key}" if where else str(key), f"is not a field of {what}")
+
+
+# --- settings ---------------------------------------------------------------------------
+
+
+def _face(key: Any) -> int | None:
+    if isinstance(key, int) and not isinstance(key, bool) and key in DIE_FACES:
+        return key
+    if isinstance(key, str) and key in {str(face) for face in DIE_FACES}:
+        return int(key)
+    return None
+
+
+def _event(check: _ScenarioChecker, value: Any, where: str) -> dict[str, Any]:
+    raw = check.mapping(value, where)
+    effect = raw.get("effect")
+    if not isinstance(effect, str) or effect not in EVENT_EFFECTS:
+        check.fail(
+            f"{where}.effect",
+            "is missing"
+            if effect is None
+            else f"unknown effect {effect!r} (known: {', '.join(EVENT_EFFECTS)})",
+        )
+        return {"effect": "none"}
+    needs = EVENT_EFFECTS[effect]
+    entry: dict[str, Any] = {"effect": effect}
+    if "side" in needs:
+        entry["side"] = check.choice(raw.get("side"), f"{where}.side", SIDE_KEYS)
+    if "count" in needs:
+        entry["count"] = check.integer(raw.get("count"), f"{where}.count", minimum=1)
+    if "track" in needs:
+        entry["track"] = check.name(raw.get("track"), f"{where}.track")
+    if "text" in raw:
+        if isinstance(raw["text"], str):
+            entry["text"] = raw["text"]
+        else:
+            check.fail(f"{where}.text", f"must be a string, not {raw['text']!r}")
+    check.unknown_keys(raw, ("effect", "text", *needs), where, f"a {effect} event")
+    return entry
+
+
+def _event_table(check: _ScenarioChecker, value: Any, where: str) -> dict[int, dict[str, Any]]:
+    if not isinstance(value, Mapping):
+        check.fail(where, f"must be an object with an entry for each face 1-6, not {value!r}")
+        return {}
+    table: dict[int, dict[str, Any]] = {}
+    for key, entry in value.items():
+        face = _face(key)
+        spot = f"{where}.{key}"
+        if face is None:
+            check.fail(spot, "is not a face of a d6 (1 to 6)")
+        elif face in table:
+            check.fail(spot, f"face {face} is given twice")
+        else:
+            table[face] = _event(check, entry, spot)
+    missing = [str(face) for face in DIE_FACES if face not in table]
+    if missing:
+        check.fail(where, f"no entry for face {', '.join(missing)}: every face 1-6 needs one")
+    return {face: table[face] for face in DIE_FACES if face in table}
+
+
+def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
+    """Absent settings take the defaults; a present one must hold the right kind of value."""
+    if value is None:
+        return Settings()
+    raw = check.mapping(value, where)
+    for key in sorted(set(raw) - set(SETTING_NAMES), key=str):
+        check.fail(f"{where}.{key}", "is not a setting")
+    given: dict[str, Any] = {}
+    for key in SETTING_NAMES:
+        if key not in raw:
+            continue
+        item, spot = raw[key], f"{where}.{key}"
+        if key in _INTEGER_SETTINGS:
+            low, high = _INTEGER_SETTINGS[key]
+            if item is None:
+                check.fail(spot, "must be a whole number, not null")
+            else:
+                given[key] = check.integer(item, spot, minimum=low, maximum=high)
+        elif key in _BOOLEAN_SETTINGS:
+            if isinstance(item, bool):
+                given[key] = item
+            else:
+                check.fail(spot, f"must be true or false, not {item!r}")
+        elif key in _AREA_SETTINGS:
+            given[key] = check.optional_name(item, spot)
+        elif key in _TABLE_SETTINGS:
+            given[key] = _event_table(check, item, spot)
+        elif key == "rough_tracks":
+            items = check.sequence(item, spot)
+            tracks = [check.name(track, f"{spot}[{i}]") for i, track in enumerate(items)]
+            given[key] = tuple(t for t in tracks if t is not None)
+        elif key == "battle_mode":
+            given[key] = check.choice(item, spot, BATTLE_MODES)
+        elif key == "unentered_tabletop":
+            given[key] = check.choice(item, spot, UNENTERED_TABLETOP)
+        elif key == "ruleset":
+            given[key] = check.choice(item, spot, tuple(RULESETS))
+        elif key == "airdrop_side":
+            given[key] = None if item is None else check.choice(item, spot, SIDE_KEYS)
+        else:  # pragma: no cover - a new Settings field needs a line above
+            raise AssertionError(f"setting {key!r} has no check")
+    return Settings(**given)
+
+
+def settings_from_json(data: Any) -> Settings:
+    """Read the settings object of a scenario on its own (no map to check names against)."""
+    check = _ScenarioChecker()
+    settings = _settings(check, data, "settings")
+    if check.problems:
+        raise ScenarioError(check.problems)
+    return settings
+
+
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    """Every setting, JSON-ready: tuples as lists, event-table faces as strings."""
+    out: dict[str, Any] = {}
+    for key in SETTING_NAMES:
+        value = getattr(settings, key)
+        if key in _TABLE_SETTINGS:
+            value = {str(face): dict(entry) for face, entry in value.items()}
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+# --- the document -----------------------------------------------------------------------
+
+
+def _stand_counts(check: _ScenarioChecker, value: Any, where: str) -> dict[str, int]:
+    raw = check.mapping(value, where)
+    counts: dict[str, int] = {}
+    for unit, count in raw.items():
+        spot = f"{where}.{unit}"
+        if not isinstance(unit, str) or unit not in UNIT_TYPES:
+            check.fail(spot, f"unknown unit type {unit!r} (known: {', '.join(STAND_TYPES)})")
+        elif UNIT_TYPES[unit].off_table:
+            check.fail(spot, "air support is not a stand: give planes under air")
+        else:
+            counts[unit] = check.integer(count, spot, minimum=0)
+    return counts
+
+
+def _labelled(where: str, name: str | None) -> str:
+    return f"{where} ({name})" if name is not None else where
+
+
+def _record(
+    check: _ScenarioChecker, seen: dict[str, str], name: str | None, where: str, what: str
+) -> bool:
+    """Note a name; a second use of it is a problem. True when the name is new."""
+    if name is None:
+        return False
+    if name in seen:
+        check.fail(where, f"duplicate {what} {name!r} (first at {seen[name]})")
+        return False
+    seen[name] = where
+    return True
+
+
+def _sides(check: _ScenarioChecker, value: Any) -> tuple[dict[str, Side], dict[str, str]]:
+    """The sides, and where each one's base was given (checked once the areas are known)."""
+    sides: dict[str, Side] = {}
+    bases: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for i, item in enumerate(check.sequence(value, "sides")):
+        where = f"sides[{i}]"
+        raw = check.mapping(item, where)
+        key = raw.get("key")
+        if key is not None and key in SIDE_KEYS:
+            where = _labelled(where, key)
+        elif key is None:
+            check.fail(f"{where}.key", "is missing")
+        else:
+            check.fail(f"{where}.key", f"must be one of {', '.join(SIDE_KEYS)}, not {key!r}")
+        name = check.name(raw.get("name"), f"{where}.name")
+        _record(check, names, name, f"{where}.name", "side name")
+        base = check.name(raw.get("base"), f"{where}.base")
+        check.unknown_keys(raw, SIDE_FIELDS, where, "a side")
+        if key not in SIDE_KEYS:
+            continue
+        if key in sides:
+            check.fail(f"{where}.key", f"duplicate side {key!r}")
+            continue
+        sides[key] = Side(key=key, name=name or "", base=base or "")
+        if base is not None:
+            bases[key] = f"{where}.base"
+    missing = [key for key in SIDE_KEYS if key not in sides]
+    if missing and isinstance(value, Sequence):
+        check.fail("sides", f"a campaign needs both sides: no {' or '.join(missing)}")
+    return sides, bases
+
+
+def _side_ref(check: _ScenarioChecker, value: Any, where: str) -> str:
+    # Both sides must be declared, so a side key names a declared side or that is
+    # reported once under "sides", not at every company of the missing side.
+    return check.choice(value, where, SIDE_KEYS)
+
+
+def _area_ref(
+    check: _ScenarioChecker, value: Any, where: str, areas: Mapping[str, Area]
+) -> str | None:
+    name = check.name(value, where)
+    if name is not None and name not in areas:
+        check.fail(where, f"unknown area {name!r}")
+        return None
+    return name
+
+
+def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
+    areas: dict[str, Area] = {}
+    seen: dict[str, str] = {}
+    items = check.sequence(value, "areas")
+    if value is not None and not items and isinstance(value, list):
+        check.fail("areas", "a map needs at least one area")
+    for i, item in enumerate(items):
+        where = f"areas[{i}]"
+        raw = check.mapping(item, where)
+        name = check.name(raw.get("name"), f"{where}.name")
+        where = _labelled(where, name)
+        zone = check.integer(raw.get("zone"), f"{where}.zone", minimum=0)
+        track = check.name(raw.get("track"), f"{where}.track")
+        vegetation = check.choice(raw.get("vegetation"), f"{where}.vegetation", AREA_VEGETATION)
+        plains = check.boolean(raw.get("plains"), f"{where}.plains", default=False)
+        features: list[str] = []
+        raw_features = raw.get("features")
+        for j, feature in enumerate(
+            [] if raw_features is None else check.sequence(raw_features, f"{where}.features")
+        ):
+            spot = f"{where}.features[{j}]"
+            if feature not in FEATURES:
+                check.fail(spot, f"must be one of {', '.join(FEATURES)}, not {feature!r}")
+            elif feature in features:
+                check.fail(spot, f"{feature!r} is given twice")
+            else:
+                features.append(feature)
+        x = check.number(raw.get("x"), f"{where}.x", maximum=MAP_SIZE, default=0.0)
+        y = check.number(raw.get("y"), f"{where}.y", maximum=MAP_SIZE, default=0.0)
+        controller = raw.get("controller")
+        if controller is not None:
+            controller = _side_ref(check, controller, f"{where}.controller")
+        check.unknown_keys(raw, AREA_FIELDS, where, "an area")
+        if _record(check, seen, name, f"{where}.name", "area") and name:
+            areas[name] = Area(
+                name=name,
+                zone=zone,
+                track=track or "",
+                vegetation=vegetation,
+                plains=plains,
+                features=tuple(features),
+                x=x,
+                y=y,
+                controller=controller,
+            )
+    return areas
+
+
+def _links(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> list[tuple[str, str]]:
+    links: list[tuple[str, str]] = []
+    seen: dict[frozenset[str], int] = {}
+    for i, item in enumerate(check.sequence(value, "links")):
+        where = f"links[{i}]"
+        if (
+            isinstance(item, str | bytes | Mapping)
+            or not isinstance(item, Sequence)
+            or len(item) != 2
+            or not all(isinstance(end, str) for end in item)
+        ):
+            check.fail(where, f"must be a pair of area names, not {item!r}")
+            continue
+        a, b = item
+        unknown = [end for end in dict.fromkeys((a, b)) if end not in areas]
+        for end in unknown:
+            check.fail(where, f"unknown area {end!r}")
+        if a == b:
+            check.fail(where, f"links {a!r} to itself")
+            continue
+        pair = frozenset((a, b))
+        if pair in seen:
+            check.fail(where, f"duplicates links[{seen[pair]}] ({a} - {b})")
+            continue
+        seen[pair] = i
+        if not unknown:
+            links.append((a, b))
+    return links
+
+
+def _cut_off(areas: Mapping[str, Area], links: list[tuple[str, str]]) -> list[str]:
+    """The areas that cannot be reached from the first one, in document order."""
+    if not areas:
+        return []
+    neighbours: dict[str, set[str]] = {name: set() for name in areas}
+    for a, b in links:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    start = next(iter(areas))
+    reached, frontier = {start}, [start]
+    while frontier:
+        for other in neighbours[frontier.pop()]:
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    return [name for name in areas if name not in reached]
+
+
+def _companies(
+    check: _ScenarioChecker, value: Any, areas: Mapping[str, Area], settings: Settings
+) -> dict[str, Company]:
+    companies: dict[str, Company] = {}
+    seen: dict[str, str] = {}
+    qualities = tuple(str(q) for q in Quality)
+    for i, item in enumerate(check.sequence(value, "companies")):
+        where = f"companies[{i}]"
+        raw = check.mapping(item, where)
+        name = check.name(raw.get("name"), f"{where}.name")
+        where = _labelled(where, name)
+        side = _side_ref(check, raw.get("side"), f"{where}.side")
+        kind = check.choice(raw.get("kind"), f"{where}.kind", COMPANY_KINDS)
+        quality: str | None = None
+        if kind == "fighting" and raw.get("quality") is None:
+            check.fail(
+                f"{where}.quality",
+                f"a fighting company needs a quality ({', '.join(qualities)})",
+            )
+        elif kind == "fighting":
+            quality = check.choice(raw.get("quality"), f"{where}.quality", qualities)
+        elif raw.get("quality") is not None:
+            check.fail(f"{where}.quality", "a supply company never fights and has no quality")
+        area = _area_ref(check, raw.get("area"), f"{where}.area", areas)
+        held = _stand_counts(check, raw.get("stands"), f"{where}.stands")
+        if raw.get("establishment") is None:
+            full = dict(held)
+        else:
+            full = _stand_counts(check, raw.get("establishment"), f"{where}.establishment")
+        for unit, count in held.items():
+            if count > full.get(unit, 0):
+                check.fail(
+                    f"{where}.stands.{unit}",
+                    f"held {count} is above establishment {full.get(unit, 0)}",
+                )
+        if isinstance(raw.get("stands"), Mapping) and not sum(held.values()):
+            check.fail(f"{where}.stands", "a company needs at least one stand")
+        if kind == "fighting" and sum(full.values()) > settings.establishment:
+            check.fail(
+                f"{where}.establishment",
+                f"{sum(full.values())} stands is above a fighting company's establishment "
+                f"of {settings.establishment} (settings.establishment)",
+            )
+        units = [unit for unit in STAND_TYPES if unit in held or unit in full]
+        turns_out = check.integer(
+            raw.get("turns_out_of_supply"), f"{where}.turns_out_of_supply", minimum=0, default=0
+        )
+        banzai = check.boolean(raw.get("banzai"), f"{where}.banzai", default=False)
+        standing_order = check.choice(
+            raw.get("standing_order"), f"{where}.standing_order", STANDING_ORDERS, default="hold"
+        )
+        in_supply = check.optional_boolean(raw.get("in_supply"), f"{where}.in_supply")
+        check.unknown_keys(raw, COMPANY_FIELDS, where, "a company")
+        if _record(check, seen, name, f"{where}.name", "company") and name:
+            companies[name] = Company(
+                name=name,
+                side=side,
+                kind=kind,
+                area=area or "",
+                stands={unit: held.get(unit, 0) for unit in units},
+                establishment={unit: full.get(unit, 0) for unit in units},
+                quality=quality,
+                turns_out_of_supply=turns_out,
+                banzai=banzai,
+                standing_order=standing_order,
+                in_supply=in_supply,
+            )
+    return companies
+
+
+def _ships(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> list[Ship]:
+    ships: list[Ship] = []
+    seen: dict[str, str] = {}
+    for i, item in enumerate(check.sequence(value, "ships")):
+        where = f"ships[{i}]"
+        raw = check.mapping(item, where)
+        name = check.name(raw.get("name"), f"{where}.name")
+        where = _labelled(where, name)
+        side = _side_ref(check, raw.get("side"), f"{where}.side")
+        port = _area_ref(check, raw.get("port"), f"{where}.port", areas)
+        if port is not None and "port" not in areas[port].features:
+            check.fail(f"{where}.port", f"{port} has no port (features)")
+        present = check.boolean(raw.get("present"), f"{where}.present", default=True)
+        check.unknown_keys(raw, SHIP_FIELDS, where, "a ship")
+        if _record(check, seen, name, f"{where}.name", "ship") and name:
+            ships.append(Ship(name=name, side=side, port=port or "", present=present))
+    return ships
+
+
+def _air(
+    check: _ScenarioChecker, value: Any, areas: Mapping[str, Area], settings: Settings
+) -> list[AirGroup]:
+    groups: list[AirGroup] = []
+    seen: dict[str, str] = {}
+    for i, item in enumerate(check.sequence(value, "air")):
+        where = f"air[{i}]"
+        raw = check.mapping(item, where)
+        side = _side_ref(check, raw.get("side"), f"{where}.side")
+        base = _area_ref(check, raw.get("base"), f"{where}.base", areas)
+        if base is not None and not {"airfield", "airstrip"} & set(areas[base].features):
+            check.fail(f"{where}.base", f"{base} has no airfield or airstrip (features)")
+        buffalos = check.integer(raw.get("buffalos"), f"{where}.buffalos", minimum=0, default=0)
+        bombers = check.integer(
+            raw.get("bombers"),
+            f"{where}.bombers",
+            minimum=0,
+            maximum=settings.max_bombers,
+            default=0,
+        )
+        check.unknown_keys(raw, AIR_FIELDS, where, "an air group")
+        new = raw.get("side") == side and _record(check, seen, side, f"{where}.side", "air group")
+        if new:
+            groups.append(AirGroup(side=side, base=base or "", buffalos=buffalos, bombers=bombers))
+    return groups
+
+
+def _check_names_in_settings(
+    check: _ScenarioChecker, raw: Any, settings: Settings, areas: Mapping[str, Area]
+) -> None:
+    """Settings that name places on the map must name ones that exist, defaults included:
+    the defaults name Korona's places, and another map has to say what it uses instead."""
+    if not areas:
+        return
+    given = raw if isinstance(raw, Mapping) else {}
+
+    def fail(key: str, where: str, message: str) -> None:
+        default = "" if key in given else f" (the default; give settings.{key} for this map)"
+        check.fail(where, message + default)
+
+    tracks = {area.track for area in areas.values()}
+    for key in _AREA_SETTINGS:
+        value = getattr(settings, key)
+        if value is not None and value not in areas:
+            fail(key, f"settings.{key}", f"unknown area {value!r}")
+    for i, track in enumerate(settings.rough_tracks):
+        if track not in tracks:
+            fail("rough_tracks", f"settings.rough_tracks[{i}]", f"no area is on track {track!r}")
+    for key in _TABLE_SETTINGS:
+        for face, entry in getattr(settings, key).items():
+            track = entry.get("track")
+            if track is not None and track not in tracks:
+                fail(key, f"settings.{key}.{face}.track", f"no area is on track {track!r}")
+
+
+def parse_scenario(data: Any) -> CampaignState:
+    """Validate a decoded scenario document and build the campaign's snapshot."""
+    check = _ScenarioChecker()
+    doc = check.mapping(data, "scenario")
+    name = check.name(doc.get("name"), "name")
+    seed = check.integer(doc.get("seed"), "seed", minimum=0, maximum=MAX_SEED, default=0)
+    turn = check.integer(doc.get("turn"), "turn", minimum=0, default=0)
+    settings = _settings(check, doc.get("settings"), "settings")
+    sides, bases = _sides(check, doc.get("sides"))
+    areas = _areas(check, doc.get("areas"))
+    for key, where in bases.items():
+        if sides[key].base not in areas:
+            check.fail(where, f"unknown area {sides[key].base!r}")
+    _check_names_in_settings(check, doc.get("settings"), settings, areas)
+    links = _links(check, doc.get("links"), areas)
+    cut_off = _cut_off(areas, links)
+    if cut_off:
+        check.fail(
+            "links",
+            f"the map is not connected: {', '.join(cut_off)} cannot be reached from "
+            f"{next(iter(areas))}",
+        )
+    companies = _companies(check, doc.get("companies"), areas, settings)
+    ships = _ships(check, doc.get("ships", []), areas)
+    air = _air(check, doc.get("air", []), areas, settings)
+    finished = check.boolean(doc.get("finished"), "finished", default=False)
+    winner = doc.get("winner")
+    if winner is not None:
+        winner = _side_ref(check, winner, "winner")
+        if not finished:
+            check.fail("winner", "a campaign that is not finished has no winner")
+    end_reason = check.optional_name(doc.get("end_reason"), "end_reason")
+    if end_reason is not None and not finished:
+        check.fail("end_reason", "a campaign that is not finished has no end reason")
+    check.unknown_keys(doc, SCENARIO_FIELDS, "", "a scenario")
+    if check.problems:
+        raise ScenarioError(check.problems)
+    assert name is not None  # a missing name is a problem, raised above
+    return CampaignState(
+        name=name,
+        seed=seed,
+        settings=settings,
+        sides=sides,
+        areas=areas,
+        links=links,
+        companies=companies,
+        ships=ships,
+        air=air,
+        turn=turn,
+        finished=finished,
+        winner=winner,
+        end_reason=end_reason,
+    )
+
+
+def dump_scenario(state: CampaignState) -> dict[str, Any]:
+    """The scenario document of a snapshot, JSON-ready, every field written out."""
+    return {
+        "name": state.name,
+        "seed": state.seed,
+        "turn": state.turn,
+        "settings": settings_to_json(state.settings),
+        "sides": [{"key": s.key, "name": s.name, "base": s.base} for s in state.sides.values()],
+        "areas": [
+            {
+                "name": a.name,
+                "zone": a.zone,
+                "track": a.track,
+                "vegetation": a.vegetation,
+                "plains": a.plains,
+                "features": list(a.features),
+                "x": a.x,
+                "y": a.y,
+                "controller": a.controller,
+            }
+            for a in state.areas.values()
+        ],
+        "links": [[a, b] for a, b in state.links],
+        "companies": [
+            {
+                "name": c.name,
+                "side": c.side,
+                "kind": c.kind,
+                "quality": c.quality,
+                "area": c.area,
+                "stands": dict(c.stands),
+                "establishment": dict(c.establishment),
+                "turns_out_of_supply": c.turns_out_of_supply,
+                "banzai": c.banzai,
+                "standing_order": c.standing_order,
+                "in_supply": c.in_supply,
+            }
+            for c in state.companies.values()
+        ],
+        "ships": [
+            {"name": s.name, "side": s.side, "port": s.port, "present": s.present}
+            for s in state.ships
+        ],
+        "air": [
+            {"side": g.side, "base": g.base, "buffalos": g.buffalos, "bombers": g.bombers}
+            for g in state.air
+        ],
+        "finished": state.finished,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+    }
+
+
+def read_scenario(path: str | Path) -> Any:
+    """Read a scenario file's JSON, not yet checked; a bad file is a ``ScenarioError``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ScenarioError([f"{path}: cannot read the file ({reason})"]) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(
+            [f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]
+        ) from exc
+
+
+def load_scenario(path: str | Path) -> CampaignState:
+    """Read and validate a scenario file."""
+    return parse_scenario(read_scenario(path))
