@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Korona's one entry point for developers; needs nothing but Python 3.11+.
 
-    python3 dev.py run                play the demo Korona battle
+    python3 dev.py run [--seed N]     play a demo Korona campaign (SQLite, no setup)
     python3 dev.py test [ARGS...]     ruff, the import contract, then pytest ARGS
 
 Both first make sure ``.venv`` exists and holds ``pip install -e '.[test]'`` for the
@@ -17,6 +17,7 @@ import subprocess
 import sys
 import venv
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -26,8 +27,7 @@ VENV_PYTHON = VENV_BIN / "python"
 # The pyproject.toml hash of the last successful install; a different hash reinstalls.
 INSTALL_STAMP = VENV / "korona-pyproject.sha256"
 
-DEMO_BATTLE = "fixtures/battles/korona-turn1.json"
-DEMO_SEED = 1
+DEMO_SCENARIO = "fixtures/scenarios/korona.json"
 
 
 def pyproject_digest() -> str:
@@ -67,8 +67,23 @@ def run_steps(steps: Sequence[tuple[str, list[str]]]) -> int:
 
 
 def command_run(args: list[str]) -> int:
-    demo = [sys.executable, "-m", "rules", "simulate", DEMO_BATTLE, "--seed", str(DEMO_SEED)]
-    return run_steps([("demo battle", [*demo, *args])])
+    """Until the web pages exist: a whole Korona campaign on the embedded SQLite database,
+    both sides on aggressive standing orders, every turn's rolls in words."""
+    manage = [sys.executable, "manage.py"]
+    name = f"Korona demo {datetime.now():%Y-%m-%d %H:%M:%S}"
+    return run_steps(
+        [
+            ("migrate", [*manage, "migrate", "--noinput", "-v", "0"]),
+            (
+                "create campaign",
+                [*manage, "create_campaign", "--scenario", DEMO_SCENARIO, "--name", name, *args],
+            ),
+            (
+                "play the campaign",
+                [*manage, "run_campaign", name, "--turns", "20", "--standing-order", "aggressive"],
+            ),
+        ]
+    )
 
 
 def command_test(args: list[str]) -> int:

@@ -52,7 +52,8 @@ def derive_seed(seed: int, *labels: int | str) -> int:
     """A seed for a sub-stream (a battle of a turn, a run of an odds estimate).
 
     Stable across processes and Python versions (unlike ``hash``), so a campaign seed
-    and a turn number always give the same battle seeds.
+    and a turn number always give the same battle seeds. 63 bits, so the seed fits a
+    signed 64-bit database column (PostgreSQL's bigint, SQLite's integer).
     """
     text = ":".join([str(seed), *(str(label) for label in labels)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

@@ -526,11 +526,18 @@ def standing_order(state: CampaignState, mapping: _Map, company: Company) -> Ord
         here = mapping.enemy_base(company.side, company.area)
         forward = [a for a in links if mapping.enemy_base(company.side, a) < here]
         if forward:
-            return Order(
-                company.name,
-                "advance",
-                min(forward, key=lambda a: (mapping.enemy_base(company.side, a), a)),
-            )
+            # Nearest the enemy base first; between equal routes, toward the enemy's
+            # fighting companies, then off the rough tracks, then by name.
+            enemies = [
+                c.area for c in state.companies.values() if c.fighting and c.side != company.side
+            ]
+
+            def preference(area: str) -> tuple[int, int, bool, str]:
+                nearest = min((mapping.distance(area, e) for e in enemies), default=0)
+                rough = state.areas[area].track in state.settings.rough_tracks
+                return (mapping.enemy_base(company.side, area), nearest, rough, area)
+
+            return Order(company.name, "advance", min(forward, key=preference))
     return Order(company.name, "hold")
 
 

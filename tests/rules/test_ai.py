@@ -59,9 +59,13 @@ def test_a_doubled_defender_holds_far_more_often():
 
 
 def test_quality_matters_veterans_beat_raw_troops_more_often():
-    veteran = attacker_win(korona_turn1())  # the fixture's attackers are veterans
-    raw = attacker_win(korona_turn1(attacker__quality="raw"))
-    assert clearly_above(veteran, raw)
+    """The same two companies, veterans against raw troops and the other way round."""
+    veterans_attack = attacker_win(
+        korona_turn1(attacker__quality="veteran", defender__quality="raw")
+    )
+    raw_attack = attacker_win(korona_turn1(attacker__quality="raw", defender__quality="veteran"))
+    assert clearly_above(veterans_attack, raw_attack)
+    assert veterans_attack["p"] - raw_attack["p"] > 0.15
 
 
 def _table(woods_rows: tuple[int, ...]) -> Battlefield:

@@ -117,12 +117,12 @@ def test_a_die_without_faces_is_refused(sides: int) -> None:
 
 
 def test_derive_seed_is_a_fixed_value() -> None:
-    # Stable across processes and Python versions: the first 8 bytes of sha256("7:battle:3").
-    assert derive_seed(7, "battle", 3) == 16314960903589211744
-    assert derive_seed(7, "battle", 3) == int.from_bytes(
-        hashlib.sha256(b"7:battle:3").digest()[:8], "big"
+    # Stable across processes and Python versions: the first 63 bits of sha256("7:battle:3").
+    assert derive_seed(7, "battle", 3) == 16314960903589211744 >> 1
+    assert derive_seed(7, "battle", 3) == (
+        int.from_bytes(hashlib.sha256(b"7:battle:3").digest()[:8], "big") >> 1
     )
-    assert derive_seed(0, "odds", 0) == 9737196607698917491
+    assert derive_seed(0, "odds", 0) == 9737196607698917491 >> 1
 
 
 def test_derive_seed_differs_by_label_and_by_seed() -> None:
@@ -138,8 +138,8 @@ def test_derive_seed_differs_by_label_and_by_seed() -> None:
 
 
 @given(seed=st.integers(), labels=st.lists(st.one_of(st.integers(), st.text()), max_size=3))
-def test_derive_seed_is_a_64_bit_seed_a_roller_accepts(seed: int, labels: list[int | str]) -> None:
+def test_derive_seed_fits_a_signed_64_bit_column(seed: int, labels: list[int | str]) -> None:
     derived = derive_seed(seed, *labels)
-    assert 0 <= derived < 2**64
+    assert 0 <= derived < 2**63
     assert derived == derive_seed(seed, *labels)
     Roller(derived)

@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from campaign.management.campaigns import find_campaign, print_report
 from campaign.management.commands.advance_turn import report_json
 from campaign.models import Campaign
-from campaign.services.turns import TurnRefused, run_campaign
+from campaign.services.turns import TurnRefused, run_campaign, set_standing_order
+from rules.campaign.state import STANDING_ORDERS
 
 
 class Command(BaseCommand):
@@ -23,12 +24,20 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, required=True)
         parser.add_argument("--json", action="store_true", help="print the reports as JSON")
         parser.add_argument("--quiet", action="store_true", help="print only the ending")
+        parser.add_argument(
+            "--standing-order",
+            choices=STANDING_ORDERS,
+            help="first set every company's standing order to this",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         campaign = find_campaign(str(options["campaign"]))
         turns = int(options["turns"])  # type: ignore[arg-type]
         if turns < 1:
             raise CommandError("--turns must be at least 1")
+        if options["standing_order"]:
+            for company in campaign.companies.all():
+                set_standing_order(company=company, standing_order=str(options["standing_order"]))
         try:
             reports = run_campaign(campaign_id=campaign.pk, turns=turns)
         except TurnRefused as refused:
