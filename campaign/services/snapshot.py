@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from django.db import models, transaction
-from django.db.models import Case, Value, When
-from django.db.models.functions import Cast
 
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
 from rules.campaign import state as rules
@@ -175,7 +173,7 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
         for c in state.companies.values()
         if c.name not in new_names
     ]
-    _update_rows(Company, kept, COMPANY_FIELDS)
+    update_rows(Company, kept, COMPANY_FIELDS)
 
     stand_updates: list[CompanyStands] = []
     stand_inserts: list[CompanyStands] = []
@@ -190,16 +188,16 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
     dropped = [row_id for (cid, _), row_id in stand_ids.items() if cid not in removed_ids]
     if dropped:
         CompanyStands.objects.filter(pk__in=dropped).delete()
-    _update_rows(CompanyStands, stand_updates, ["held", "establishment"])
+    update_rows(CompanyStands, stand_updates, ["held", "establishment"])
     if stand_inserts:
         CompanyStands.objects.bulk_create(stand_inserts)
 
-    _update_rows(
+    update_rows(
         Area,
         [Area(pk=area_ids[a.name], controller=a.controller) for a in state.areas.values()],
         ["controller"],
     )
-    _update_rows(
+    update_rows(
         Ship,
         [
             Ship(pk=ship_ids[s.name], side=s.side, port_id=area_ids[s.port], present=s.present)
@@ -207,7 +205,7 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
         ],
         ["side", "port", "present"],
     )
-    _update_rows(
+    update_rows(
         AirGroup,
         [
             AirGroup(
@@ -292,29 +290,39 @@ def _check_known(
         raise ValueError("the campaign has no " + ", no ".join(problems))
 
 
-def _update_rows(
+def update_rows(
     model: type[models.Model], rows: Sequence[models.Model], fields: list[str]
 ) -> None:
     """Write ``fields`` of every row (matched by pk) in one UPDATE, however many rows.
 
     ``QuerySet.bulk_update`` would do the same in batches, and on SQLite Django sizes them
-    for 999 parameters, so the query count would grow with the campaign. SQLite (3.32+)
-    takes 32766 parameters, a few thousand rows here; PostgreSQL has no such limit with
-    Django's client-side binding."""
+    for 999 parameters, so the query count would grow with the campaign; and building the
+    CASE expressions through the ORM costs far more than the database's work. So the one
+    statement is written here: ``SET col = CAST(CASE id WHEN %s THEN %s ... END AS type)``.
+    SQLite (3.32+) takes 32766 parameters, a few thousand rows here; PostgreSQL has no
+    such limit with Django's client-side binding."""
     if not rows:
         return
-    cast = transaction.get_connection().features.requires_casted_case_in_updates
-    updates = {}
+    connection = transaction.get_connection()
+    quote = connection.ops.quote_name
+    pk_column = quote(model._meta.pk.column)
+    assignments: list[str] = []
+    params: list[object] = []
     for name in fields:
         field = model._meta.get_field(name)
-        case: Case | Cast = Case(
-            *[
-                When(pk=row.pk, then=Value(getattr(row, field.attname), output_field=field))
-                for row in rows
-            ],
-            output_field=field,
+        whens = []
+        for row in rows:
+            whens.append("WHEN %s THEN %s")
+            params += [row.pk, field.get_db_prep_value(getattr(row, field.attname), connection)]
+        assignments.append(
+            f"{quote(field.column)} = CAST(CASE {pk_column} {' '.join(whens)} END "
+            f"AS {field.cast_db_type(connection)})"
         )
-        if cast:
-            case = Cast(case, output_field=field)
-        updates[field.attname] = case
-    model._base_manager.filter(pk__in=[row.pk for row in rows]).update(**updates)
+    params += [row.pk for row in rows]
+    placeholders = ", ".join(["%s"] * len(rows))
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET {', '.join(assignments)} "
+        f"WHERE {pk_column} IN ({placeholders})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

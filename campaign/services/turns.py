@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.models import Area, Campaign, Company, Order, Turn
-from campaign.services.snapshot import load_snapshot, save_snapshot
+from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from rules.campaign import turn as rules
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
@@ -145,23 +145,27 @@ def advance_turn(*, campaign_id: int) -> TurnReport:
             )
             for planned in plan.battles
         )
-        for battle, planned in zip(battles, plan.battles, strict=True):
-            battle.attackers.set([companies[n] for n in planned.attackers])
-            battle.defenders.set([companies[n] for n in planned.defenders])
+        for relation, names in (("attackers", "attackers"), ("defenders", "defenders")):
+            through = getattr(Battle, relation).through
+            through.objects.bulk_create(
+                through(battle_id=battle.pk, company_id=companies[name])
+                for battle, planned in zip(battles, plan.battles, strict=True)
+                for name in getattr(planned, names)
+            )
         # The map after movement is the map while its battles are fought.
         save_snapshot(campaign=campaign, state=plan.state)
-        for battle in battles:
-            if battle.mode == "auto":
-                _fight(battle)
+        fought = [_fight(battle) for battle in battles if battle.mode == "auto"]
+        update_rows(Battle, fought, ["result", "log", "status"])
         return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
 
 
-def _fight(battle: Battle) -> None:
+def _fight(battle: Battle) -> Battle:
+    """Resolve an auto battle through the rules; the caller saves it."""
     result = resolve_battle(parse_battle(battle.spec), battle.seed)
     battle.result = {k: v for k, v in result.items() if k != "log"}
     battle.log = result["log"]
     battle.status = Battle.Status.FOUGHT
-    battle.save(update_fields=["result", "log", "status"])
+    return battle
 
 
 def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.TurnPlan:
