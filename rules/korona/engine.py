@@ -65,9 +65,6 @@ def _end_check(state: BattleState) -> None:
 
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
-    for stand in force.stands:
-        stand.moved = False
-        stand.stood_fast = False
     if ai.hopeless(state, force):
         state.record(
             "withdraw",
@@ -124,6 +121,7 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         target, obscured = choice
         extra = {"revealed": True} if stand.hidden else None
         stand.hidden = False
+        stand.fired = True
         fire(
             state,
             side=force.side,
@@ -186,6 +184,13 @@ def resolve(
     try:
         for turn in range(1, options["turn_limit"] + 1):
             state.turn = turn
+            # "Fire only in turns where they did not move": the defender fires before it
+            # moves, so a move made last turn must not stop this turn's fire.
+            for force in state.forces:
+                for stand in force.stands:
+                    stand.moved = False
+                    stand.stood_fast = False
+                    stand.fired = False
             _move_phase(state, attacker)
             _fire_phase(state, defender)
             _move_phase(state, defender)

@@ -15,8 +15,15 @@ from rules.units import MOVEMENT, QUALITY_INITIATIVE, movement_allowance
 
 
 def can_move(stand: Stand) -> bool:
-    """Pinned and suppressed stands may not move until rallied."""
-    return stand.alive and stand.status == OK and stand.unit.move_class != "static"
+    """Pinned and suppressed stands may not move until rallied; a heavy or man-packed
+    weapon that fired this turn may not move in it (it fires only in turns it did not
+    move)."""
+    return (
+        stand.alive
+        and stand.status == OK
+        and stand.unit.move_class != "static"
+        and not (stand.fired and stand.unit.fires_only_unmoved)
+    )
 
 
 def allowance_along(state: BattleState, stand: Stand, x: int, y: int) -> int | None:

@@ -43,6 +43,7 @@ class Stand:
         "limbered",
         "hidden",
         "stood_fast",
+        "fired",
     )
 
     def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
@@ -59,6 +60,7 @@ class Stand:
         self.limbered = False
         self.hidden = False
         self.stood_fast = False  # failed its command roll: stays put for the rest of the move
+        self.fired = False  # fired this turn: a heavy or man-packed weapon may not move now
 
     def distance(self, other: Stand) -> float:
         return hypot(self.x - other.x, self.y - other.y)

@@ -180,6 +180,16 @@ def test_pinned_and_suppressed_stands_cannot_move() -> None:
     assert not can_move(squad)
 
 
+def test_a_man_packed_weapon_that_fired_this_turn_cannot_move_in_it() -> None:
+    state = make_state(attacker={"commander": 1, "hmg": 1, "rifle_squad": 1})
+    hmg = stand(state, "a.hmg.1")
+    squad = stand(state, "a.rifle_squad.1")
+    assert can_move(hmg)
+    hmg.fired = squad.fired = True
+    assert not can_move(hmg)  # it fires only in turns where it did not move
+    assert can_move(squad)  # a rifle squad may fire and move
+
+
 def command_state(quality: str = "trained", dice: list[int] | None = None) -> BattleState:
     state = make_state(
         attacker={"commander": 1, "rifle_squad": 2}, attacker_quality=quality, dice=dice or []
