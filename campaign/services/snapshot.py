@@ -290,9 +290,7 @@ def _check_known(
         raise ValueError("the campaign has no " + ", no ".join(problems))
 
 
-def update_rows(
-    model: type[models.Model], rows: Sequence[models.Model], fields: list[str]
-) -> None:
+def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: list[str]) -> None:
     """Write ``fields`` of every row (matched by pk) in one UPDATE, however many rows.
 
     ``QuerySet.bulk_update`` would do the same in batches, and on SQLite Django sizes them

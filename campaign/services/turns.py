@@ -61,8 +61,9 @@ def give_order(
     """
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
-        if campaign.status == Campaign.Status.FINISHED:
-            raise rules.OrderError("the campaign has ended")
+        _check_orders_open(campaign)
+        if target is not None and target.campaign_id != campaign.pk:
+            raise rules.OrderError(f"{target.name} is not on the map of {campaign.name}")
         state = load_snapshot(campaign=campaign)
         rules.check_order(
             state, RulesOrder(company.name, kind, target.name if target else None), side=side
@@ -75,14 +76,36 @@ def give_order(
         return order
 
 
+def _check_orders_open(campaign: Campaign) -> None:
+    """Orders are for the next turn: none while the campaign is over, or while a turn
+    waits for its tabletop battles (their results still move companies)."""
+    if campaign.status == Campaign.Status.FINISHED:
+        raise rules.OrderError("the campaign has ended: no more orders are given")
+    waiting = (
+        Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
+        .values_list("number", flat=True)
+        .first()
+    )
+    if waiting is not None:
+        raise rules.OrderError(
+            f"turn {waiting} is waiting for its tabletop battles; orders for turn "
+            f"{waiting + 1} open when their results are in"
+        )
+
+
 def withdraw_order(*, company: Company) -> bool:
     """Take back a company's order for the coming turn; it follows its standing order."""
-    campaign = Campaign.objects.get(pk=company.campaign_id)
-    deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
-    return bool(deleted)
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
+        _check_orders_open(campaign)
+        deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
+        return bool(deleted)
 
 
 def set_standing_order(*, company: Company, standing_order: str) -> Company:
+    """The order a company follows when it is given none (the GM's to set)."""
+    if Campaign.objects.filter(pk=company.campaign_id, status=Campaign.Status.FINISHED).exists():
+        raise rules.OrderError("the campaign has ended")
     if standing_order not in STANDING_ORDERS:
         raise rules.OrderError(
             f"{standing_order!r} is not a standing order ({', '.join(STANDING_ORDERS)})"
@@ -265,11 +288,19 @@ def enter_battle_result(
         battle = Battle.objects.select_for_update().get(pk=battle_id)
         if battle.status != Battle.Status.PENDING:
             raise ResultRefused("this battle already has its result")
+        for key, lost in (losses or {}).items():
+            if key not in ("attacker", "defender") or not isinstance(lost, dict):
+                raise ResultRefused(f"losses are given per side (attacker, defender), not {key!r}")
+            for unit, count in lost.items():
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                    raise ResultRefused(
+                        f"{key} losses of {unit} must be a whole number >= 0, not {count!r}"
+                    )
         result = {
             "winner": winner,
             "reason": "entered",
             "losses": {
-                key: {unit: int(n) for unit, n in (losses.get(key) or {}).items() if n}
+                key: {unit: n for unit, n in ((losses or {}).get(key) or {}).items() if n}
                 for key in ("attacker", "defender")
             },
             "stands_present": {key: battle.spec[key]["stands"] for key in ("attacker", "defender")},

@@ -22,6 +22,7 @@ from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
 from rules.rulesets import resolve_battle
 from rules.spec import parse_battle
+from rules.units import STAND_TYPES
 
 # Order in which supply losses strip a company, and (reversed) regains refill it.
 LOSS_ORDER = (
@@ -59,6 +60,7 @@ REGAIN_ORDER = (
     "carrier",
 )
 BANZAI_SIDE = "japanese"
+_UNIT_RANK = {unit: rank for rank, unit in enumerate(STAND_TYPES)}
 MAX_INITIATIVE_ROUNDS = 100
 
 
@@ -863,7 +865,9 @@ def _take_losses(companies: list[Company], losses: Mapping[str, int]) -> dict[st
     """Killed stands are lost for good (held and establishment), from the company holding
     most of that type first."""
     taken: dict[str, dict[str, int]] = {}
-    for unit, count in losses.items():
+    # A fixed unit order: results read back from a database come with their keys in any
+    # order, and the log must not depend on it.
+    for unit, count in sorted(losses.items(), key=lambda item: _UNIT_RANK.get(item[0], 99)):
         for _ in range(count):
             holder = max(companies, key=lambda c: (c.stands.get(unit, 0), c.name))
             if holder.stands.get(unit, 0) <= 0:

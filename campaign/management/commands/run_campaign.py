@@ -35,6 +35,8 @@ class Command(BaseCommand):
         turns = int(options["turns"])  # type: ignore[arg-type]
         if turns < 1:
             raise CommandError("--turns must be at least 1")
+        if campaign.status == Campaign.Status.FINISHED:
+            raise CommandError(f"{campaign.name} has ended: no more turns are played")
         if options["standing_order"]:
             for company in campaign.companies.all():
                 set_standing_order(company=company, standing_order=str(options["standing_order"]))
