@@ -90,8 +90,9 @@ class BattleSpec:
         }
 
 
-class _Checker:
-    """Collects problems instead of stopping at the first."""
+class Checker:
+    """Collects problems instead of stopping at the first (shared with the scenario
+    checks in ``rules.campaign.scenario``)."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
@@ -153,7 +154,7 @@ class _Checker:
         return value
 
 
-def _force(check: _Checker, data: Any, where: str) -> ForceSpec:
+def _force(check: Checker, data: Any, where: str) -> ForceSpec:
     raw = check.mapping(data, where)
     side = check.choice(raw.get("side"), f"{where}.side", SIDES)
     name = check.text(raw.get("name"), f"{where}.name")
@@ -183,7 +184,7 @@ def _force(check: _Checker, data: Any, where: str) -> ForceSpec:
 
 def parse_battle(data: Any) -> BattleSpec:
     """Validate a decoded BATTLE.json document and build the spec."""
-    check = _Checker()
+    check = Checker()
     doc = check.mapping(data, "battle")
     area_raw = check.mapping(doc.get("area"), "area")
     area = AreaSpec(

@@ -34,7 +34,7 @@ from rules.campaign.state import (
     Side,
 )
 from rules.rulesets import RULESETS
-from rules.spec import _Checker
+from rules.spec import Checker
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
 # An event's effect -> the fields it needs besides ``effect`` (any entry may add ``text``).
@@ -114,7 +114,7 @@ class ScenarioError(ValueError):
         super().__init__("invalid scenario: " + "; ".join(problems))
 
 
-class _ScenarioChecker(_Checker):
+class _ScenarioChecker(Checker):
     """The battle checker's habits, plus the shapes a scenario has and a battle has not."""
 
     def integer(
