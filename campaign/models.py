@@ -243,6 +243,9 @@ class Turn(models.Model):
     report = models.JSONField(null=True, blank=True)  # the structured turn report
     report_text = models.TextField(blank=True)  # the same report in words
     failure_reason = models.TextField(blank=True)
+    # The campaign as it stood when the turn began (a scenario document): what a GM's
+    # roll-back to the start of this turn restores.
+    start_state = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

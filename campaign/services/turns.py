@@ -19,6 +19,7 @@ from battles.models import Battle
 from campaign.models import Area, Campaign, Company, Order, Turn
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from rules.campaign import turn as rules
+from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
 from rules.dice import derive_seed
@@ -149,6 +150,7 @@ def advance_turn(*, campaign_id: int) -> TurnReport:
             status=Turn.Status.ROLLING,
             seed=derive_seed(campaign.seed, "turn", number),
             log=plan.log,
+            start_state=dump_scenario(state),
         )
         settings = campaign.get_settings()
         areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))

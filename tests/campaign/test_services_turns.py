@@ -818,3 +818,17 @@ def test_run_campaign_stops_at_a_turn_waiting_for_its_battles() -> None:
     reports = run_campaign(campaign_id=campaign.pk, turns=5)
     assert [(r.turn.number, r.done) for r in reports] == [(1, False)]
     assert reload(campaign).turn == 0
+
+
+def test_a_turn_keeps_the_campaign_as_it_stood_when_the_turn_began() -> None:
+    """What a GM's roll-back to the start of a turn restores."""
+    from rules.campaign.scenario import parse_scenario
+
+    campaign = new_campaign()
+    before = load_snapshot(campaign=campaign)
+    advance_turn(campaign_id=campaign.pk)
+    after_one = load_snapshot(campaign=Campaign.objects.get(pk=campaign.pk))
+    advance_turn(campaign_id=campaign.pk)
+    first, second = Turn.objects.filter(campaign=campaign).order_by("number")
+    assert parse_scenario(first.start_state) == before
+    assert parse_scenario(second.start_state) == after_one
