@@ -63,6 +63,20 @@ HOPELESS_RATIO = 3  # a side facing three times its effective strength pulls out
 _HIT_TAIL = [[float(at_least(k, n, Fraction(1, 3))) for k in range(5)] for n in range(12)]
 
 
+def _worth(tail: list[float], status: int) -> float:
+    """What n dice are worth against a target in ``status``: a kill counts 1, a new
+    suppression 0.4, a new pin 0.15 (a suppressed target needs only two hits to die)."""
+    if status == SUPPRESSED:
+        return tail[2]
+    worth = tail[3] + 0.4 * (tail[2] - tail[3])
+    if status == OK:
+        worth += 0.15 * (tail[1] - tail[2])
+    return worth
+
+
+_WORTH = [[_worth(tail, status) for status in (OK, PINNED, SUPPRESSED)] for tail in _HIT_TAIL]
+
+
 def value_of(stand: Stand) -> float:
     return TARGET_VALUE.get(stand.unit.name, 1.0)
 
@@ -83,14 +97,9 @@ def shot_value(
         return (1 - (5 / 6) ** count) * value_of(target)
     tail = _HIT_TAIL[count]
     status = target.status
-    if impact_fuse_applies(state, side, weapon, target):
+    if weapon.name == "small_mortar" and impact_fuse_applies(state, side, weapon, target):
         return 0.1 * tail[1] if status == OK else 0.0
-    if status == SUPPRESSED:
-        worth = tail[2]
-    else:
-        worth = tail[3] + 0.4 * (tail[2] - tail[3])
-        if status == OK:
-            worth += 0.15 * (tail[1] - tail[2])
+    worth = _WORTH[count][status]
     if count >= 4:  # a blast of four hits suppresses what stands near the target
         crowd = sum(
             1
