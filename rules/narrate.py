@@ -22,7 +22,7 @@ def _mods(mods: list[dict[str, Any]]) -> str:
 
 
 def _fire(r: dict[str, Any]) -> str:
-    who = r["firer"] if r["kind"] == "support" else _stand(r["firer"])
+    who = _stand(r["firer"]) if r["kind"] == "fire" else r["firer"]
     text = f"{who} fires at {_stand(r['target'])}"
     if r["kind"] == "support":
         text += f" (called by {_stand(r['called_by'])})"
@@ -78,8 +78,14 @@ def describe_record(r: dict[str, Any]) -> str:
             f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
             f"needing {r['target']}+: {r['outcome']}"
         )
-    if kind in ("fire", "support"):
+    if kind in ("fire", "support", "combat_event_fire"):
         return head + _fire(r)
+    if kind == "combat_event_check":
+        return head + (
+            f"{_stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
+        )
+    if kind == "combat_event":
+        return head + (f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})")
     if kind == "caught":
         return head + f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}"
     if kind == "assault":

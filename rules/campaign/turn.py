@@ -779,6 +779,7 @@ def _pair_battles(
                 "options": {
                     "ruleset": state.settings.ruleset,
                     "turn_limit": state.settings.tactical_turn_limit,
+                    **({"combat_events": True} if state.settings.combat_events else {}),
                 },
             }
             parse_battle(spec)  # a battle the rules cannot fight is a bug here, not later

@@ -468,8 +468,8 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     # The front moves first so those behind are not blocked by stands still to move.
     own.sort(key=lambda s: (s.unit.commander, hypot(s.x - goal[0], s.y - goal[1]), s.id))
     for stand in own:
-        if not can_move(stand):
-            continue
+        if not can_move(stand) or stand.hidden:
+            continue  # a hidden sniper keeps its place until it fires
         if stand.unit.fires_only_unmoved:
             _move_weapon(state, stand, stand.x + step[0] * 2, stand.y + step[1] * 2)
             continue

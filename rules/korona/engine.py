@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
-from rules.korona import ai
+from rules.korona import ai, events
 from rules.korona.assault import assault
 from rules.korona.fire import fire
 from rules.korona.rally import rally
@@ -22,6 +22,9 @@ from rules.spec import BattleSpec
 DEFAULT_OPTIONS: dict[str, Any] = {
     "turn_limit": 12,
     "impact_fuse": True,
+    "combat_events": False,  # Old Breed 17.0
+    "combat_event_table": None,  # None: the shipped tables (rules.korona.events)
+    "japanese_event_table": None,
 }
 
 
@@ -38,9 +41,11 @@ def check_options(options: dict[str, Any]) -> list[str]:
         if key == "turn_limit":
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
                 problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
-        elif key == "impact_fuse":
+        elif key in ("impact_fuse", "combat_events"):
             if not isinstance(value, bool):
-                problems.append(f"impact_fuse must be true or false, not {value!r}")
+                problems.append(f"{key} must be true or false, not {value!r}")
+        elif key in ("combat_event_table", "japanese_event_table"):
+            problems += events.check_table(value, key)
         else:
             problems.append(f"{key!r} is not an option of the korona rule set")
     return problems
@@ -122,7 +127,7 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         extra = {"revealed": True} if stand.hidden else None
         stand.hidden = False
         stand.fired = True
-        fire(
+        record = fire(
             state,
             side=force.side,
             firer=stand.id,
@@ -132,6 +137,7 @@ def _fire_phase(state: BattleState, force: Force) -> None:
             obscured=obscured,
             extra=extra,
         )
+        events.after_fire(state, stand, record)
         _end_check(state)
 
 
@@ -226,7 +232,14 @@ def resolve(
         "stands_present": {f.key: f.present_by_type() for f in state.forces},
         "losses": {f.key: f.losses_by_type() for f in state.forces},
         "stands": [
-            {"id": s.id, "force": f.key, "type": s.unit.name, "counts_as": s.report_type}
+            {
+                "id": s.id,
+                "force": f.key,
+                "type": s.unit.name,
+                "counts_as": s.report_type,
+                # Appeared through a Combat Event: not on the roster, not in the losses.
+                "extra": s.extra,
+            }
             for f in state.forces
             for s in f.stands
         ],
@@ -235,6 +248,7 @@ def resolve(
             "ruleset": "korona",
             "turn_limit": options["turn_limit"],
             "impact_fuse": options["impact_fuse"],
+            "combat_events": options["combat_events"],
         },
         "log": state.log,
     }

@@ -44,6 +44,8 @@ class Stand:
         "hidden",
         "stood_fast",
         "fired",
+        "returned",
+        "extra",
     )
 
     def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
@@ -61,6 +63,8 @@ class Stand:
         self.hidden = False
         self.stood_fast = False  # failed its command roll: stays put for the rest of the move
         self.fired = False  # fired this turn: a heavy or man-packed weapon may not move now
+        self.returned = False  # brought back by a Combat Event: still counts as lost
+        self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
 
     def distance(self, other: Stand) -> float:
         return hypot(self.x - other.x, self.y - other.y)
@@ -107,7 +111,8 @@ class Force:
 
     @property
     def lost(self) -> int:
-        return sum(1 for s in self.stands if not s.alive)
+        """Stands of the roster lost: a stand brought back by an event still counts."""
+        return sum(1 for s in self.stands if (not s.alive or s.returned) and not s.extra)
 
     def alive(self) -> list[Stand]:
         return [s for s in self.stands if s.alive]
@@ -136,7 +141,7 @@ class Force:
     def losses_by_type(self) -> dict[str, int]:
         losses = dict.fromkeys(self.spec.stands, 0)
         for stand in self.stands:
-            if not stand.alive:
+            if (not stand.alive or stand.returned) and not stand.extra:
                 losses[stand.report_type] += 1
         return losses
 

@@ -36,10 +36,12 @@ LOAD_QUERIES = 7
 # (areas, companies, stand rows, ships, air groups), then one UPDATE each for companies,
 # stand rows, areas, ships, air groups and the campaign row.
 SAVE_QUERIES = 11
-# ... and when companies are removed, 6 more whatever their number: the collector reads
-# the companies, then deletes their stand rows, orders, places among the attackers and
-# the defenders of battles, and the company rows.
-SAVE_QUERIES_WITH_REMOVALS = SAVE_QUERIES + 6
+# ... and when companies are removed, 7 more whatever their number: the collector reads
+# the companies and their stand rows (read, not fast-deleted: the stand rows keep a
+# history, so they have delete signals, quiet during a turn), then deletes the stand
+# rows, orders, places among the attackers and the defenders of battles, and the
+# company rows.
+SAVE_QUERIES_WITH_REMOVALS = SAVE_QUERIES + 7
 
 
 def row_counts() -> dict[str, int]:

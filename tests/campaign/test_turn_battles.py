@@ -203,6 +203,13 @@ def test_the_battle_spec_is_a_valid_battle_json_with_the_raaf_as_support() -> No
     assert battle.seed == derive_seed(state.seed, "battle", battle.key)
 
 
+def test_a_campaign_with_combat_events_fights_its_battles_with_them() -> None:
+    state = korona_state(combat_events=True)
+    plan = japanese_attack_korona(state, "1st Company", "2nd Company")
+    spec = parse_battle(plan.battles[0].spec)
+    assert spec.options == {"turn_limit": 12, "combat_events": True}
+
+
 def test_the_battle_spec_never_holds_carriers() -> None:
     state = move(korona_state(), Supply_Company="Oivi")
 

@@ -730,7 +730,12 @@ def test_the_result_has_the_interface_fields() -> None:
         "log",
     } <= set(result)
     assert (result["ruleset"], result["seed"], result["area"]) == ("korona", 1, "Korona")
-    assert result["options"] == {"ruleset": "korona", "turn_limit": 12, "impact_fuse": True}
+    assert result["options"] == {
+        "ruleset": "korona",
+        "turn_limit": 12,
+        "impact_fuse": True,
+        "combat_events": False,
+    }
     assert result["forces"]["attacker"] == {
         "side": "japanese",
         "name": "1st Company",
