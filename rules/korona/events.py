@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.korona.ai import value_of
+from rules.korona.control import in_area_of_control
 from rules.korona.fire import KILLED, effect_of_hits, fire
 from rules.korona.state import OK, STATUS_NAMES, SUPPRESSED, BattleState, Force, Stand
 from rules.units import UNIT_TYPES
@@ -199,10 +200,15 @@ def _return_lost(state: BattleState, force: Force) -> str:
     if anchor is None and not living:
         return "no one left to rejoin"
     ax, ay = (anchor.x, anchor.y) if anchor else (living[0].x, living[0].y)
-    # Behind the anchor, toward the side's own edge, on the table.
-    step = -2 if force.key == "attacker" else 2
-    stand.x = ax
-    stand.y = min(max(ay - step, 0), state.field.depth_in)
+    # Behind the anchor, toward the side's own edge, stepping back until the place is in
+    # the side's Area of Control (16.1); at its own edge it always may rejoin.
+    step = 2 if force.key == "attacker" else -2
+    y = ay
+    while True:
+        y = min(max(y + step, 0), state.field.depth_in)
+        if in_area_of_control(state, force, ax, y) or y in (0, state.field.depth_in):
+            break
+    stand.x, stand.y = ax, y
     stand.alive = True
     stand.status = OK
     stand.returned = True  # it still counts as lost for the end of the battle
@@ -220,6 +226,8 @@ def _sniper_appears(state: BattleState, force: Force) -> str:
             near = min((e.distance_to(x, y) for e in enemies), default=None)
             if near is None or not _SNIPER_KEEP_AWAY_IN <= near <= _PLACEMENT_RANGE_IN:
                 continue
+            if not in_area_of_control(state, force, x, y):
+                continue  # placed units go within their side's Area of Control
             key = (near, y, x)
             if best is None or key < best:
                 best = key

@@ -159,12 +159,15 @@ def test_an_appearing_sniper_hides_in_woods_near_the_enemy_and_is_no_loss() -> N
     )
     place(stand(state, "a.rifle_squad.1"), 18, 26)
     place(stand(state, "a.rifle_squad.2"), 30, 30)
+    place(stand(state, "d.rifle_squad.1"), 16, 20)
+    place(stand(state, "d.rifle_squad.2"), 22, 20)
     after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
     sniper = stand(state, "d.sniper.1")
     assert sniper.hidden and sniper.extra
     assert state.field.square_at(sniper.x, sniper.y).wooded
     nearest = min(e.distance(sniper) for e in state.attacker.stands)
     assert 3 <= nearest <= 12
+    assert sniper.y < 20  # within the Japanese Area of Control: behind their two squads
     present = state.defender.present
     sniper.alive = False
     assert state.defender.present == present
@@ -237,3 +240,15 @@ def test_whole_battles_with_events_log_every_die_and_replay(seed: int, monkeypat
     assert engine.resolve(spec, seed) == result
     for key in ("attacker", "defender"):
         assert sum(result["losses"][key].values()) <= sum(result["stands_present"][key].values())
+
+
+def test_no_sniper_appears_where_its_side_has_no_area_of_control() -> None:
+    """Its squads stand at their own edge: no wooded place is behind two of them."""
+    woods = table(".- .- .-", ".- .l .-", ".- .- .-")
+    state = make_state(
+        options=ON, dice=[3, 1], field=woods, attacker_side="australian", defender_side="japanese"
+    )
+    place(stand(state, "a.rifle_squad.1"), 18, 26)
+    after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
+    assert all(not s.unit.sniper for s in state.defender.stands)
+    assert "does not appear" in events_of(state)[-1]["outcome"]
