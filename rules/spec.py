@@ -42,6 +42,8 @@ class ForceSpec:
     quality: Quality
     stands: dict[str, int]  # unit type -> count, in STAND_TYPES order, zero counts dropped
     sniper: bool = False  # one rifle squad fights as a sniper
+    # Stands that join during the battle, drawn from the Fog of War cup (Old Breed 16.2).
+    reinforcements: dict[str, int] = field(default_factory=dict)
 
     @property
     def total_stands(self) -> int:
@@ -73,6 +75,7 @@ class BattleSpec:
                 "quality": str(f.quality),
                 "stands": dict(f.stands),
                 "sniper": f.sniper,
+                **({"reinforcements": dict(f.reinforcements)} if f.reinforcements else {}),
             }
 
         return {
@@ -159,10 +162,36 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
     side = check.choice(raw.get("side"), f"{where}.side", SIDES)
     name = check.text(raw.get("name"), f"{where}.name")
     quality = Quality(check.choice(raw.get("quality"), f"{where}.quality", tuple(Quality)))
-    stands_raw = check.mapping(raw.get("stands"), f"{where}.stands")
+    stands = _stand_counts(check, raw.get("stands"), f"{where}.stands")
+    reinforcements = (
+        _stand_counts(check, raw["reinforcements"], f"{where}.reinforcements")
+        if raw.get("reinforcements") is not None
+        else {}
+    )
+    if raw.get("stands") is not None and not stands:
+        check.fail(f"{where}.stands", "a force needs at least one stand")
+    sniper = check.boolean(raw.get("sniper"), f"{where}.sniper", default=False)
+    if sniper and not stands.get("rifle_squad"):
+        check.fail(f"{where}.sniper", "a sniper replaces a rifle squad, and there is none")
+    unknown = set(raw) - {"side", "name", "quality", "stands", "sniper", "reinforcements"}
+    for key in sorted(unknown):
+        check.fail(f"{where}.{key}", "is not a field of a force")
+    return ForceSpec(
+        side=side,
+        name=name,
+        quality=quality,
+        stands=stands,
+        sniper=sniper,
+        reinforcements=reinforcements,
+    )
+
+
+def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
+    """A map of unit type to count, in STAND_TYPES order, zero counts dropped."""
+    raw = check.mapping(data, where)
     counts: dict[str, int] = {}
-    for unit, count in stands_raw.items():
-        spot = f"{where}.stands.{unit}"
+    for unit, count in raw.items():
+        spot = f"{where}.{unit}"
         if unit not in UNIT_TYPES:
             check.fail(spot, f"unknown unit type {unit!r} (known: {', '.join(STAND_TYPES)})")
         elif UNIT_TYPES[unit].off_table:
@@ -170,16 +199,7 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
         elif unit == "carrier":
             check.fail(spot, "supply carriers never fight: leave them out of a battle")
         counts[unit] = check.integer(count, spot, minimum=0)
-    stands = {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
-    if raw.get("stands") is not None and not stands:
-        check.fail(f"{where}.stands", "a force needs at least one stand")
-    sniper = check.boolean(raw.get("sniper"), f"{where}.sniper", default=False)
-    if sniper and not stands.get("rifle_squad"):
-        check.fail(f"{where}.sniper", "a sniper replaces a rifle squad, and there is none")
-    unknown = set(raw) - {"side", "name", "quality", "stands", "sniper"}
-    for key in sorted(unknown):
-        check.fail(f"{where}.{key}", "is not a field of a force")
-    return ForceSpec(side=side, name=name, quality=quality, stands=stands, sniper=sniper)
+    return {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
 
 
 def parse_battle(data: Any) -> BattleSpec:

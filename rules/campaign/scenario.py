@@ -101,7 +101,7 @@ _INTEGER_SETTINGS: dict[str, tuple[int, int | None]] = {  # name -> (minimum, ma
     "establishment": (1, None),
     "tactical_turn_limit": (1, None),
 }
-_BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war", "combat_events")
+_BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war", "combat_events", "fog_of_war_cup")
 _AREA_SETTINGS = ("airdrop_base", "objective")  # an area name, or null for none
 _TABLE_SETTINGS = ("naval_table", "aerial_table")
 

@@ -122,6 +122,7 @@ class Settings:
     tactical_turn_limit: int = 12
     fog_of_war: bool = True
     combat_events: bool = False  # Old Breed 17.0 in every battle (rules.korona.events)
+    fog_of_war_cup: bool = False  # extra companies join a battle from the cup (16.2)
     unentered_tabletop: str = "wait"  # a tabletop battle past its deadline: wait or auto
     naval_table: dict[int, dict[str, Any]] = field(
         default_factory=lambda: copy.deepcopy(DEFAULT_NAVAL_TABLE)

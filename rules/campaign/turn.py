@@ -716,20 +716,30 @@ def _supply_companies_caught(
             )
 
 
-def _force(state: CampaignState, companies: list[Company]) -> dict[str, Any]:
+def _force(state: CampaignState, companies: list[Company], *, cup: bool = False) -> dict[str, Any]:
+    """A battle force from its companies: the first leads; with the Fog of War cup, the
+    companies that joined this battle as extras come as cup reinforcements."""
     lead = companies[0]
-    stands: dict[str, int] = {}
-    for company in companies:
-        for unit, count in company.stands.items():
-            if count and unit != "carrier":
-                stands[unit] = stands.get(unit, 0) + count
-    return {
+
+    def counts(group: list[Company]) -> dict[str, int]:
+        stands: dict[str, int] = {}
+        for company in group:
+            for unit, count in company.stands.items():
+                if count and unit != "carrier":
+                    stands[unit] = stands.get(unit, 0) + count
+        return stands
+
+    on_table, joining = (companies[:1], companies[1:]) if cup else (companies, [])
+    force = {
         "side": lead.side,
         "name": " and ".join(c.name for c in companies),
         # Ruling: several companies fight at the quality of the strongest among them.
         "quality": lead.quality or "trained",
-        "stands": stands,
+        "stands": counts(on_table),
     }
+    if joining:
+        force["reinforcements"] = counts(joining)
+    return force
 
 
 def _pair_battles(
@@ -759,6 +769,7 @@ def _pair_battles(
         for extra in dfn[len(pairs) :]:
             max(pairs, key=lambda p: sum(c.strength for c in p[1]))[1].append(extra)
         area = state.areas[area_name]
+        cup = state.settings.fog_of_war_cup
         for index, (a_cos, d_cos) in enumerate(pairs):
             key = f"{number}:{area_name}" + (f":{index + 1}" if len(pairs) > 1 else "")
             support = air.get("australian")
@@ -770,8 +781,8 @@ def _pair_battles(
                     "plains": area.plains,
                 },
                 "table": {"width_ft": 3, "depth_ft": 3},
-                "attacker": _force(state, a_cos),
-                "defender": {**_force(state, d_cos), "sniper": False},
+                "attacker": _force(state, a_cos, cup=cup),
+                "defender": {**_force(state, d_cos, cup=cup), "sniper": False},
                 "support": {
                     "buffalos": support.buffalos if support else 0,
                     "hurricane": bool(support and support.bombers),
@@ -780,6 +791,7 @@ def _pair_battles(
                     "ruleset": state.settings.ruleset,
                     "turn_limit": state.settings.tactical_turn_limit,
                     **({"combat_events": True} if state.settings.combat_events else {}),
+                    **({"fog_of_war_cup": True} if cup else {}),
                 },
             }
             parse_battle(spec)  # a battle the rules cannot fight is a bug here, not later

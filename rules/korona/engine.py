@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
-from rules.korona import ai, events
+from rules.korona import ai, cup, events
 from rules.korona.assault import assault
 from rules.korona.fire import fire
 from rules.korona.rally import rally
@@ -23,6 +23,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "turn_limit": 12,
     "impact_fuse": True,
     "combat_events": False,  # Old Breed 17.0
+    "fog_of_war_cup": False,  # Old Breed 16.2: reinforcements placed from the cup
     "combat_event_table": None,  # None: the shipped tables (rules.korona.events)
     "japanese_event_table": None,
 }
@@ -41,7 +42,7 @@ def check_options(options: dict[str, Any]) -> list[str]:
         if key == "turn_limit":
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
                 problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
-        elif key in ("impact_fuse", "combat_events"):
+        elif key in ("impact_fuse", "combat_events", "fog_of_war_cup"):
             if not isinstance(value, bool):
                 problems.append(f"{key} must be true or false, not {value!r}")
         elif key in ("combat_event_table", "japanese_event_table"):
@@ -78,6 +79,9 @@ def _move_phase(state: BattleState, force: Force) -> None:
             outcome=f"{force.spec.name} withdraws from a hopeless position",
         )
         raise BattleOver(force.enemy.key, "withdrew")
+    # The attacker draws its reinforcement as it moves; the defender keeps its draw for an
+    # ambush during the enemy's move when the cup allows one, and otherwise draws now.
+    cup.own_move(state, force)
     plans = ai.plan_move(state, force)
     engaged: set[str] = set()
     for target, group in plans:
@@ -116,6 +120,8 @@ def _fire_phase(state: BattleState, force: Force) -> None:
     for stand in shooters:
         if not stand.alive or stand.status == SUPPRESSED:
             continue
+        if stand.fired:
+            continue  # it fired already this turn: opportunity fire from the cup
         if stand.unit.fires_only_unmoved and stand.moved:
             continue
         if stand.unit.limbers and stand.limbered:
@@ -197,6 +203,7 @@ def resolve(
                     stand.moved = False
                     stand.stood_fast = False
                     stand.fired = False
+            state.cup_drawn.clear()
             _move_phase(state, attacker)
             _fire_phase(state, defender)
             _move_phase(state, defender)
@@ -239,9 +246,10 @@ def resolve(
                 "counts_as": s.report_type,
                 # Appeared through a Combat Event: not on the roster, not in the losses.
                 "extra": s.extra,
+                "in_cup": s in f.cup,  # a reinforcement never drawn
             }
             for f in state.forces
-            for s in f.stands
+            for s in [*f.stands, *f.cup]
         ],
         "terrain": battlefield.to_json(),
         "options": {
@@ -249,6 +257,7 @@ def resolve(
             "turn_limit": options["turn_limit"],
             "impact_fuse": options["impact_fuse"],
             "combat_events": options["combat_events"],
+            "fog_of_war_cup": options["fog_of_war_cup"],
         },
         "log": state.log,
     }

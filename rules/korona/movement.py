@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from math import ceil, floor, hypot
 
+from rules.korona import cup
 from rules.korona.state import (
     COMMAND_RADIUS_IN,
     GOING_INDEX,
@@ -115,8 +116,11 @@ def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> N
         purpose=purpose,
         **{"from": [stand.x, stand.y]},
     )
+    origin = (stand.x, stand.y)
     stand.x, stand.y = x, y
     stand.moved = True
+    # The other side may pause this move to place a reinforcement in ambush (16.2).
+    cup.enemy_moved(state, stand, origin)
 
 
 def limber(state: BattleState, stand: Stand, *, limbered: bool) -> None:

@@ -83,27 +83,32 @@ class Stand:
 class Force:
     """One side of the battle."""
 
-    __slots__ = ("key", "spec", "quality", "stands", "commander", "present", "enemy")
+    __slots__ = ("key", "spec", "quality", "stands", "cup", "commander", "present", "enemy")
 
     def __init__(self, key: str, spec: ForceSpec) -> None:
         self.key = key
         self.spec = spec
         self.quality = Quality(spec.quality)
-        self.stands: list[Stand] = []
+        self.stands: list[Stand] = []  # on the table (alive or not)
+        self.cup: list[Stand] = []  # reinforcements not yet drawn (Old Breed 16.2)
         self.enemy: Force
         letter = key[0]
         swap_for_sniper = spec.sniper
-        for unit_name, count in spec.stands.items():
-            for number in range(1, count + 1):
-                unit = UNIT_TYPES[unit_name]
-                if swap_for_sniper and unit_name == "rifle_squad":
-                    swap_for_sniper = False
-                    stand = Stand(f"{letter}.sniper.1", self, UNIT_TYPES["sniper"], unit_name)
-                else:
-                    stand = Stand(f"{letter}.{unit_name}.{number}", self, unit, unit_name)
-                self.stands.append(stand)
+        numbers: dict[str, int] = {}
+        for group, counts in ((self.stands, spec.stands), (self.cup, spec.reinforcements)):
+            for unit_name, count in counts.items():
+                for _ in range(count):
+                    numbers[unit_name] = number = numbers.get(unit_name, 0) + 1
+                    unit = UNIT_TYPES[unit_name]
+                    if swap_for_sniper and unit_name == "rifle_squad":
+                        swap_for_sniper = False
+                        stand = Stand(f"{letter}.sniper.1", self, UNIT_TYPES["sniper"], unit_name)
+                    else:
+                        stand = Stand(f"{letter}.{unit_name}.{number}", self, unit, unit_name)
+                    group.append(stand)
         self.commander = next((s for s in self.stands if s.unit.commander), None)
-        self.present = len(self.stands)
+        # Reinforcements count among the stands a side brought from the start.
+        self.present = len(self.stands) + len(self.cup)
 
     @property
     def side(self) -> str:
@@ -136,10 +141,13 @@ class Force:
         )
 
     def present_by_type(self) -> dict[str, int]:
-        return dict(self.spec.stands)
+        present = dict(self.spec.stands)
+        for unit, count in self.spec.reinforcements.items():
+            present[unit] = present.get(unit, 0) + count
+        return present
 
     def losses_by_type(self) -> dict[str, int]:
-        losses = dict.fromkeys(self.spec.stands, 0)
+        losses = dict.fromkeys(self.present_by_type(), 0)
         for stand in self.stands:
             if (not stand.alive or stand.returned) and not stand.extra:
                 losses[stand.report_type] += 1
@@ -166,6 +174,7 @@ class BattleState:
         self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
+        self.cup_drawn: set[str] = set()  # forces that drew a reinforcement this turn
 
     @property
     def forces(self) -> tuple[Force, Force]:

@@ -210,6 +210,30 @@ def test_a_campaign_with_combat_events_fights_its_battles_with_them() -> None:
     assert spec.options == {"turn_limit": 12, "combat_events": True}
 
 
+def test_with_the_cup_a_sides_extra_companies_join_as_reinforcements() -> None:
+    """1st Company alone attacks A and B Companies: one pairs off, the other joins from
+    the cup."""
+    state = korona_state(fog_of_war_cup=True)
+    [battle] = japanese_attack_korona(state, "1st Company").battles
+    spec = parse_battle(battle.spec)
+    lead, extra = battle.defenders
+    assert spec.defender.stands == {
+        unit: n for unit, n in state.companies[lead].stands.items() if n
+    }
+    assert spec.defender.reinforcements == {
+        unit: n for unit, n in state.companies[extra].stands.items() if n
+    }
+    assert spec.attacker.reinforcements == {}
+    assert spec.options["fog_of_war_cup"] is True
+
+
+def test_without_the_cup_extra_companies_fight_from_the_start() -> None:
+    [battle] = japanese_attack_korona(korona_state(), "1st Company").battles
+    spec = parse_battle(battle.spec)
+    assert spec.defender.reinforcements == {}
+    assert spec.defender.stands["rifle_squad"] == 18
+
+
 def test_the_battle_spec_never_holds_carriers() -> None:
     state = move(korona_state(), Supply_Company="Oivi")
 

@@ -735,6 +735,7 @@ def test_the_result_has_the_interface_fields() -> None:
         "turn_limit": 12,
         "impact_fuse": True,
         "combat_events": False,
+        "fog_of_war_cup": False,
     }
     assert result["forces"]["attacker"] == {
         "side": "japanese",
