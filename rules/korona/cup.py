@@ -48,15 +48,16 @@ def _points(state: BattleState):
 
 
 def _draw(state: BattleState, force: Force, when: str) -> Stand:
-    die = state.roller.die(len(force.cup))
-    stand = force.cup.pop(die - 1)
+    # A die over the units left; the last one needs no die.
+    dice = [state.roller.die(len(force.cup))] if len(force.cup) > 1 else []
+    stand = force.cup.pop(dice[0] - 1 if dice else 0)
     state.cup_drawn.add(force.key)
     state.record(
         "cup_draw",
         side=force.side,
         stand=stand.id,
         stand_type=stand.unit.name,
-        dice=[die],
+        dice=dice,
         cup_size=len(force.cup) + 1,
         when=when,
         outcome=f"{stand.id} is drawn from the cup",

@@ -63,6 +63,13 @@ def test_without_the_cup_a_drawn_reinforcement_enters_at_its_own_edge() -> None:
     assert state.log[0]["dice"] == [2]
 
 
+def test_the_last_unit_in_the_cup_is_drawn_without_a_die() -> None:
+    state = cup_state(dice=[], on=False, reinforcements={"hmg": 1})
+    cup.own_move(state, state.defender)
+    assert state.log[0]["dice"] == []
+    assert stand(state, "d.hmg.1").y == 0
+
+
 def test_only_one_reinforcement_is_drawn_a_turn() -> None:
     state = cup_state(dice=[1], on=False)
     cup.own_move(state, state.defender)
