@@ -12,6 +12,7 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import F, Q
 
+from campaign.history import GmHistory
 from rules.battlefield import AREA_VEGETATION
 from rules.campaign.scenario import settings_from_json, settings_to_json
 from rules.campaign.state import (
@@ -43,6 +44,7 @@ class Campaign(models.Model):
     settings = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = GmHistory()
 
     class Meta:
         ordering = ["name"]
@@ -95,6 +97,7 @@ class Area(models.Model):
     x = models.FloatField(default=0.0)  # map position, 0-1000 across
     y = models.FloatField(default=0.0)  # and down
     controller = models.CharField(max_length=16, choices=SIDE_CHOICES, null=True, blank=True)
+    history = GmHistory()
 
     class Meta:
         ordering = ["campaign_id", "zone", "name"]
@@ -148,6 +151,7 @@ class Company(models.Model):
         max_length=16, choices=[(o, o) for o in STANDING_ORDERS], default="hold"
     )
     in_supply = models.BooleanField(null=True, blank=True)  # the last supply result
+    history = GmHistory()
 
     class Meta:
         ordering = ["campaign_id", "id"]  # the scenario's order: the turn rolls in this order
@@ -172,6 +176,7 @@ class CompanyStands(models.Model):
     unit_type = models.CharField(max_length=32, choices=[(t, t) for t in STAND_TYPES])
     held = models.PositiveSmallIntegerField()
     establishment = models.PositiveSmallIntegerField()
+    history = GmHistory()
 
     class Meta:
         ordering = ["company_id", "id"]
@@ -194,6 +199,7 @@ class Ship(models.Model):
     side = models.CharField(max_length=16, choices=SIDE_CHOICES)
     port = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="+")
     present = models.BooleanField(default=True)
+    history = GmHistory()
 
     class Meta:
         ordering = ["campaign_id", "id"]
@@ -211,6 +217,7 @@ class AirGroup(models.Model):
     base = models.ForeignKey(Area, on_delete=models.RESTRICT, related_name="+")
     buffalos = models.PositiveSmallIntegerField(default=0)
     bombers = models.PositiveSmallIntegerField(default=0)  # Hurricane-bombers
+    history = GmHistory()
 
     class Meta:
         ordering = ["campaign_id", "id"]
@@ -297,3 +304,34 @@ class Order(models.Model):
     def __str__(self) -> str:
         where = f" to {self.target}" if self.target_id else ""
         return f"{self.company}: {self.kind}{where} (turn {self.turn_number})"
+
+
+class GmAdjustment(models.Model):
+    """A change the GM made by hand, outside the rules: what the players' log shows.
+
+    The rows changed keep their full history too (``history`` on each model); this is the
+    public line, with the GM's reason."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adjustments")
+    before_turn = models.PositiveIntegerField(help_text="The turn it happened before.")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    what = models.CharField(max_length=300)
+    reason = models.TextField()
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["campaign_id", "created_at", "id"]
+        verbose_name = "GM adjustment"
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"GM adjustment before turn {self.before_turn}: {self.what}"

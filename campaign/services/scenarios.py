@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Model
 
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
 from campaign.services.snapshot import company_row, load_snapshot, stand_rows
@@ -56,22 +57,34 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
     return campaign
 
 
+def _first_history(model: type[Model], rows: list[Any]) -> list[Any]:
+    """The first history row of each row created in bulk (``bulk_create`` sends no
+    signals), so a GM's later adjustment shows what it changed from."""
+    model.history.bulk_history_create(  # type: ignore[attr-defined]
+        rows, default_change_reason="created from the scenario"
+    )
+    return rows
+
+
 def _create_contents(*, campaign: Campaign, state: CampaignState) -> None:
     """Everything but the campaign row: one bulk INSERT per table."""
-    areas = Area.objects.bulk_create(
-        Area(
-            campaign=campaign,
-            name=a.name,
-            zone=a.zone,
-            track=a.track,
-            vegetation=a.vegetation,
-            plains=a.plains,
-            features=list(a.features),
-            x=a.x,
-            y=a.y,
-            controller=a.controller,
-        )
-        for a in state.areas.values()
+    areas = _first_history(
+        Area,
+        Area.objects.bulk_create(
+            Area(
+                campaign=campaign,
+                name=a.name,
+                zone=a.zone,
+                track=a.track,
+                vegetation=a.vegetation,
+                plains=a.plains,
+                features=list(a.features),
+                x=a.x,
+                y=a.y,
+                controller=a.controller,
+            )
+            for a in state.areas.values()
+        ),
     )
     area_ids = {area.name: area.pk for area in areas}
     Side.objects.bulk_create(
@@ -81,36 +94,48 @@ def _create_contents(*, campaign: Campaign, state: CampaignState) -> None:
     Link.objects.bulk_create(
         Link(campaign=campaign, a_id=area_ids[a], b_id=area_ids[b]) for a, b in state.links
     )
-    companies = Company.objects.bulk_create(
-        company_row(campaign=campaign, company=c, area_ids=area_ids)
-        for c in state.companies.values()
+    companies = _first_history(
+        Company,
+        Company.objects.bulk_create(
+            company_row(campaign=campaign, company=c, area_ids=area_ids)
+            for c in state.companies.values()
+        ),
     )
-    CompanyStands.objects.bulk_create(
-        row
-        for company_id, company in zip(
-            (c.pk for c in companies), state.companies.values(), strict=True
-        )
-        for row in stand_rows(company_id=company_id, company=company)
+    _first_history(
+        CompanyStands,
+        CompanyStands.objects.bulk_create(
+            row
+            for company_id, company in zip(
+                (c.pk for c in companies), state.companies.values(), strict=True
+            )
+            for row in stand_rows(company_id=company_id, company=company)
+        ),
     )
-    Ship.objects.bulk_create(
-        Ship(
-            campaign=campaign,
-            name=s.name,
-            side=s.side,
-            port_id=area_ids[s.port],
-            present=s.present,
-        )
-        for s in state.ships
+    _first_history(
+        Ship,
+        Ship.objects.bulk_create(
+            Ship(
+                campaign=campaign,
+                name=s.name,
+                side=s.side,
+                port_id=area_ids[s.port],
+                present=s.present,
+            )
+            for s in state.ships
+        ),
     )
-    AirGroup.objects.bulk_create(
-        AirGroup(
-            campaign=campaign,
-            side=g.side,
-            base_id=area_ids[g.base],
-            buffalos=g.buffalos,
-            bombers=g.bombers,
-        )
-        for g in state.air
+    _first_history(
+        AirGroup,
+        AirGroup.objects.bulk_create(
+            AirGroup(
+                campaign=campaign,
+                side=g.side,
+                base_id=area_ids[g.base],
+                buffalos=g.buffalos,
+                bombers=g.bombers,
+            )
+            for g in state.air
+        ),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import models, transaction
 
+from campaign.history import quiet_history
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
 from rules.campaign import state as rules
 from rules.campaign.scenario import settings_to_json
@@ -145,6 +146,12 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
         raise transaction.TransactionManagementError(
             "save_snapshot must run inside the caller's transaction.atomic()"
         )
+    # A turn's writes are recorded by the turn itself, not row by row (campaign.history).
+    with quiet_history():
+        _write_snapshot(campaign=campaign, state=state)
+
+
+def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
     area_ids = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
     company_ids = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
     stand_ids = {

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle
+from campaign.history import quiet_history
 from campaign.models import Area, Campaign, Company, Order, Turn
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from rules.campaign import turn as rules
@@ -232,7 +233,8 @@ def _complete_if_ready(
     save_snapshot(campaign=campaign, state=outcome.state)
     if outcome.state.finished:
         campaign.status = Campaign.Status.FINISHED
-        campaign.save(update_fields=["status"])
+        with quiet_history():
+            campaign.save(update_fields=["status"])
     turn.log = outcome.log
     turn.report = _report(outcome)
     turn.report_text = "\n".join(record["text"] for record in outcome.log)
@@ -338,3 +340,19 @@ def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
         if not report.done or Campaign.objects.get(pk=campaign_id).status == "finished":
             break
     return reports
+
+
+def fight_battle_now(*, battle_id: int) -> TurnReport:
+    """The GM's choice, before a tabletop battle is fought: let the rules fight it (auto)
+    after all. The turn completes when its last battle has a result."""
+    with transaction.atomic():
+        battle = Battle.objects.get(pk=battle_id)
+        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        battle = Battle.objects.select_for_update().get(pk=battle_id)
+        if battle.status != Battle.Status.PENDING:
+            raise ResultRefused("this battle already has its result")
+        battle.mode = "auto"
+        _fight(battle)
+        battle.save(update_fields=["mode", "result", "log", "status"])
+        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
+        return _complete_if_ready(campaign=campaign, turn=turn)

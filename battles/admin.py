@@ -1,0 +1,188 @@
+"""Battles in the GM's admin: read their reports and sheets, enter tabletop results.
+
+A battle's spec, result and log are the record and read-only. While a battle is pending
+the GM may enter its tabletop result (checked against the forces present by
+``enter_battle_result``) or let the rules fight it after all (``fight_battle_now``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_POST
+
+from battles.models import Battle
+from campaign.admin import change_url, form_page
+from campaign.forms import ResultForm
+from campaign.services.turns import ResultRefused, enter_battle_result, fight_battle_now
+from rules.narrate import describe_record
+
+
+@admin.register(Battle)
+class BattleAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "turn_number", "area", "mode", "status"]
+    list_filter = ["status", "mode", "campaign"]
+    list_select_related = ["campaign", "turn__campaign", "area"]
+    search_fields = ["area__name", "key"]
+    fields = [
+        "campaign",
+        "turn",
+        "key",
+        "area",
+        "attacker_side",
+        "defender_side",
+        "mode",
+        "ruleset",
+        "seed",
+        "status",
+        "result_text",
+        "spec_json",
+    ]
+    readonly_fields = fields
+    change_form_template = "admin/battles/battle/change_form.html"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # results are entered through "Enter result"
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="turn", ordering="turn__number")
+    def turn_number(self, obj: Battle) -> int:
+        return obj.turn.number
+
+    @admin.display(description="result")
+    def result_text(self, obj: Battle) -> str:
+        if not obj.result:
+            return "not fought yet"
+        losses = obj.result.get("losses") or {}
+        parts = [
+            f"{key} lost " + (", ".join(f"{n} {u}" for u, n in lost.items()) or "nothing")
+            for key, lost in losses.items()
+        ]
+        return f"{obj.result.get('winner')} wins ({obj.result.get('reason')}); " + "; ".join(parts)
+
+    @admin.display(description="BATTLE.json")
+    def spec_json(self, obj: Battle) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(obj.spec, indent=2))
+
+    def get_urls(self) -> list[Any]:
+        def view(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(func)
+
+        return [
+            path("<int:pk>/report/", view(self.report_view), name="battles_battle_report"),
+            path("<int:pk>/sheet/", view(self.sheet_view), name="battles_battle_sheet"),
+            path("<int:pk>/result/", view(self.result_view), name="battles_battle_result"),
+            path("<int:pk>/fight/", view(self.fight_view), name="battles_battle_fight"),
+            *super().get_urls(),
+        ]
+
+    def _battle(self, request: HttpRequest, pk: int, *, change: bool = False) -> Battle:
+        battle = get_object_or_404(Battle.objects.select_related("campaign", "turn", "area"), pk=pk)
+        allowed = (
+            request.user.has_perm("battles.change_battle")
+            if change
+            else (self.has_view_permission(request, battle))
+        )
+        if not allowed:
+            raise PermissionDenied
+        return battle
+
+    def _page(self, request: HttpRequest, battle: Battle, template: str, **extra: Any) -> Any:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": battle,
+            "battle": battle,
+            **extra,
+        }
+        return TemplateResponse(request, template, context)
+
+    def report_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        battle = self._battle(request, pk)
+        return self._page(
+            request,
+            battle,
+            "admin/battles/battle/report.html",
+            title=f"Report: {battle}",
+            result=self.result_text(battle),
+            lines=[describe_record(record) for record in battle.log],
+        )
+
+    def sheet_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        battle = self._battle(request, pk)
+        forces = [
+            {
+                "key": key,
+                "name": battle.spec[key].get("name", key),
+                "side": battle.spec[key].get("side", ""),
+                "quality": battle.spec[key].get("quality", ""),
+                "stands": battle.spec[key]["stands"],
+            }
+            for key in ("attacker", "defender")
+        ]
+        return self._page(
+            request,
+            battle,
+            "admin/battles/battle/sheet.html",
+            title=f"Battle sheet: {battle}",
+            forces=forces,
+            area=battle.spec.get("area", {}),
+            support=battle.spec.get("support", {}),
+        )
+
+    def result_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        battle = self._battle(request, pk, change=True)
+        if battle.status != Battle.Status.PENDING:
+            self.message_user(request, "This battle already has its result.", messages.ERROR)
+            return HttpResponseRedirect(change_url(battle))
+        form = ResultForm(request.POST or None, spec=battle.spec)
+        if request.method == "POST" and form.is_valid():
+            try:
+                report = enter_battle_result(
+                    battle_id=battle.pk,
+                    winner=form.cleaned_data["winner"],
+                    losses=form.losses(),
+                )
+            except ResultRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                done = " The turn is complete." if report.done else ""
+                self.message_user(request, f"Result entered for {battle}.{done}")
+                return HttpResponseRedirect(change_url(battle))
+        return form_page(
+            self,
+            request,
+            title=f"Result of {battle}",
+            form=form,
+            obj=battle,
+            submit="Enter result",
+            intro="The stands each side lost, per unit type; no more than were present.",
+        )
+
+    def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        @require_POST
+        def run(request: HttpRequest) -> HttpResponse:
+            battle = self._battle(request, pk, change=True)
+            try:
+                fight_battle_now(battle_id=battle.pk)
+            except ResultRefused as refused:
+                self.message_user(request, str(refused), messages.ERROR)
+            else:
+                self.message_user(request, f"{battle} was fought by the rules.")
+            return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))
+
+        return run(request)

@@ -1,0 +1,697 @@
+"""The game master's control desk: the campaign's state, its turns and the GM's tools.
+
+No rule lives here: every change goes through a service (campaign.services.*), the same
+ones the commands, pages and tasks call. Rows the turns write (turns, their logs) are
+read-only; the map and forces change through the GM adjustments, each with a reason
+that the players see (GmAdjustment), and keep their row history (django-simple-history).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q, QuerySet, Sum
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_POST
+from simple_history.admin import SimpleHistoryAdmin
+
+from campaign.forms import (
+    ControlAdjustForm,
+    OrderForm,
+    RollbackForm,
+    ScenarioUploadForm,
+    SettingsForm,
+    ShipAdjustForm,
+    StandsAdjustForm,
+)
+from campaign.models import (
+    AirGroup,
+    Area,
+    Campaign,
+    Company,
+    CompanyStands,
+    GmAdjustment,
+    Link,
+    Order,
+    Ship,
+    Turn,
+)
+from campaign.services.adjustments import (
+    AdjustmentRefused,
+    adjust_stands,
+    set_control,
+    set_ship_present,
+)
+from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
+from campaign.services.turns import (
+    TurnRefused,
+    advance_turn,
+    give_order,
+    set_standing_order,
+    withdraw_order,
+)
+from rules.campaign.scenario import ScenarioError
+from rules.campaign.turn import OrderError
+
+
+def form_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    *,
+    title: str,
+    form: Any,
+    obj: Any = None,
+    submit: str = "Save",
+    intro: str = "",
+    multipart: bool = False,
+) -> TemplateResponse:
+    """One GM form on an admin page (templates/admin/korona/form.html)."""
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "opts": model_admin.model._meta,
+        "original": obj,
+        "submit": submit,
+        "intro": intro,
+        "multipart": multipart,
+    }
+    return TemplateResponse(request, "admin/korona/form.html", context)
+
+
+def change_url(obj: Any) -> str:
+    return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class KeptByTheRules:
+    """A model whose rows the scenario and the turns write: no adding or deleting here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# --- campaigns ----------------------------------------------------------------------------
+
+
+class TurnInline(ReadOnlyInline):
+    model = Turn
+    fields = ["number", "status", "finished_at"]
+    readonly_fields = fields
+
+
+class AdjustmentInline(ReadOnlyInline):
+    model = GmAdjustment
+    fields = ["before_turn", "what", "reason", "user", "created_at"]
+    readonly_fields = fields
+    show_change_link = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GmAdjustment]:
+        return super().get_queryset(request).select_related("user")
+
+
+@admin.register(Campaign)
+class CampaignAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "turn", "status", "battles_waiting", "winner"]
+    list_filter = ["status"]
+    search_fields = ["name"]
+    fields = ["name", "seed", "turn", "status", "winner", "end_reason", "settings_summary"]
+    readonly_fields = ["seed", "turn", "status", "winner", "end_reason", "settings_summary"]
+    inlines = [TurnInline, AdjustmentInline]
+    actions = ["advance_now", "pause", "resume"]
+    change_list_template = "admin/campaign/campaign/change_list.html"
+    change_form_template = "admin/campaign/campaign/change_form.html"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a campaign comes from a scenario file: "Create from scenario"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(pending_battles=Count("battles", filter=Q(battles__status="pending")))
+        )
+
+    @admin.display(description="battles waiting", ordering="pending_battles")
+    def battles_waiting(self, obj: Campaign) -> int:
+        return obj.pending_battles
+
+    @admin.display(description="settings")
+    def settings_summary(self, obj: Campaign) -> str:
+        settings = obj.get_settings()
+        return (
+            f"rule set {settings.ruleset}; battles {settings.battle_mode}; fog of war "
+            f"{'on' if settings.fog_of_war else 'off'}; unentered tabletop battles: "
+            f"{settings.unentered_tabletop}; turn limit {settings.turn_limit}"
+        )
+
+    def get_urls(self) -> list[Any]:
+        def view(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+            return self.admin_site.admin_view(func)
+
+        return [
+            path("create/", view(self.create_view), name="campaign_campaign_create"),
+            path("<int:pk>/advance/", view(self.advance_view), name="campaign_campaign_advance"),
+            path("<int:pk>/pause/", view(self.pause_view), name="campaign_campaign_pause"),
+            path("<int:pk>/resume/", view(self.resume_view), name="campaign_campaign_resume"),
+            path("<int:pk>/export/", view(self.export_view), name="campaign_campaign_export"),
+            path("<int:pk>/settings/", view(self.settings_view), name="campaign_campaign_settings"),
+            path("<int:pk>/rollback/", view(self.rollback_view), name="campaign_campaign_rollback"),
+            *super().get_urls(),
+        ]
+
+    def _campaign(self, request: HttpRequest, pk: int) -> Campaign:
+        campaign = get_object_or_404(Campaign, pk=pk)
+        if not self.has_change_permission(request, campaign):
+            raise PermissionDenied
+        return campaign
+
+    # Create from a scenario file.
+
+    def create_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        form = ScenarioUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                campaign = create_campaign(
+                    data=data["scenario"], name=data["name"], seed=data["seed"]
+                )
+            except ScenarioError as bad:
+                for problem in bad.problems:
+                    form.add_error(None, problem)
+            except CampaignExists as taken:
+                form.add_error("name", str(taken))
+            except ValueError as bad:
+                form.add_error(None, str(bad))
+            else:
+                self.message_user(request, f"Created {campaign.name} (seed {campaign.seed}).")
+                return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title="Create a campaign from a scenario",
+            form=form,
+            submit="Create",
+            multipart=True,
+            intro="A scenario with faults creates nothing: every fault is listed.",
+        )
+
+    # Turn, pause, resume, export: buttons on the change page and changelist actions.
+
+    def _advance(self, request: HttpRequest, campaign: Campaign) -> None:
+        try:
+            report = advance_turn(campaign_id=campaign.pk)
+        except TurnRefused as refused:
+            self.message_user(request, str(refused), messages.ERROR)
+            return
+        waiting = "" if report.done else ": waiting for its tabletop battles"
+        self.message_user(request, f"{campaign.name}: turn {report.turn.number} played{waiting}.")
+
+    def _pause(self, request: HttpRequest, campaign: Campaign, *, paused: bool) -> None:
+        try:
+            set_paused(campaign=campaign, paused=paused)
+        except CampaignRefused as refused:
+            self.message_user(request, str(refused), messages.ERROR)
+            return
+        self.message_user(request, f"{campaign.name} is {'paused' if paused else 'active'}.")
+
+    @admin.action(description="Advance turn now")
+    def advance_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        for campaign in queryset:
+            self._advance(request, campaign)
+
+    @admin.action(description="Pause")
+    def pause(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        for campaign in queryset:
+            self._pause(request, campaign, paused=True)
+
+    @admin.action(description="Resume")
+    def resume(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        for campaign in queryset:
+            self._pause(request, campaign, paused=False)
+
+    def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._button(request, pk, self._advance)
+
+    def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._button(request, pk, lambda r, c: self._pause(r, c, paused=True))
+
+    def resume_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._button(request, pk, lambda r, c: self._pause(r, c, paused=False))
+
+    def _button(
+        self, request: HttpRequest, pk: int, act: Callable[[HttpRequest, Campaign], None]
+    ) -> HttpResponse:
+        @require_POST
+        def run(request: HttpRequest) -> HttpResponse:
+            campaign = self._campaign(request, pk)
+            act(request, campaign)
+            return HttpResponseRedirect(change_url(campaign))
+
+        return run(request)
+
+    def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        document = export_campaign(campaign=campaign)
+        response = HttpResponse(
+            json.dumps(document, indent=2, sort_keys=True), content_type="application/json"
+        )
+        filename = "".join(ch if ch.isalnum() else "-" for ch in campaign.name)
+        response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
+        return response
+
+    # Settings and roll-back.
+
+    def settings_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        form = SettingsForm(request.POST or None, settings=campaign.get_settings())
+        if request.method == "POST" and form.is_valid():
+            settings = form.settings_json()
+            if not form.errors:
+                try:
+                    update_settings(
+                        campaign=campaign,
+                        settings=settings,
+                        reason=form.cleaned_data["reason"],
+                        user=request.user,
+                    )
+                except ScenarioError as bad:
+                    for problem in bad.problems:
+                        key = problem.removeprefix("settings.").split(":")[0].split(".")[0]
+                        form.add_error(key if key in form.fields else None, problem)
+                except AdjustmentRefused as refused:
+                    form.add_error(None, str(refused))
+                else:
+                    self.message_user(request, f"{campaign.name}: settings saved.")
+                    return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title=f"Settings of {campaign.name}",
+            form=form,
+            obj=campaign,
+            intro="Each event table needs an entry for every face of its die, 1 to 6.",
+        )
+
+    def rollback_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        numbers = list(
+            Turn.objects.filter(campaign=campaign, start_state__isnull=False)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        form = RollbackForm(request.POST or None, numbers=numbers)
+        if request.method == "POST" and form.is_valid():
+            number = form.cleaned_data["number"]
+            try:
+                rollback_to_turn(
+                    campaign=campaign,
+                    number=number,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(
+                    request, f"{campaign.name} is back at the start of turn {number}."
+                )
+                return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title=f"Roll {campaign.name} back",
+            form=form,
+            obj=campaign,
+            submit="Roll back",
+            intro=(
+                "For a mistake: the campaign returns to the start of the chosen turn. That "
+                "turn and every later one are deleted with their battles; the orders given "
+                "for it stay. The players see the roll-back and your reason."
+            ),
+        )
+
+
+# --- the map ------------------------------------------------------------------------------
+
+
+class CompanyInArea(ReadOnlyInline):
+    model = Company
+    fk_name = "area"
+    fields = ["name", "side", "kind", "quality", "standing_order", "in_supply"]
+    readonly_fields = fields
+    verbose_name_plural = "companies in the area"
+
+
+@admin.register(Area)
+class AreaAdmin(KeptByTheRules, SimpleHistoryAdmin):
+    list_display = ["name", "campaign", "zone", "track", "vegetation", "controller"]
+    list_filter = ["campaign", "zone", "vegetation", "controller"]
+    list_select_related = ["campaign"]
+    search_fields = ["name", "track"]
+    readonly_fields = ["campaign", "controller"]
+    inlines = [CompanyInArea]
+    change_form_template = "admin/campaign/adjustable_change_form.html"
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<int:pk>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="campaign_area_adjust",
+            ),
+            *super().get_urls(),
+        ]
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        area = get_object_or_404(Area, pk=pk)
+        if not self.has_change_permission(request, area):
+            raise PermissionDenied
+        form = ControlAdjustForm(
+            request.POST or None, initial={"controller": area.controller or ""}
+        )
+        if request.method == "POST" and form.is_valid():
+            try:
+                set_control(
+                    area=area,
+                    side=form.cleaned_data["controller"] or None,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, f"{area.name}: control set.")
+                return HttpResponseRedirect(change_url(area))
+        return form_page(self, request, title=f"Control of {area.name}", form=form, obj=area)
+
+
+@admin.register(Link)
+class LinkAdmin(KeptByTheRules, admin.ModelAdmin):
+    list_display = ["__str__", "campaign"]
+    list_filter = ["campaign"]
+    list_select_related = ["campaign", "a", "b"]
+    search_fields = ["a__name", "b__name"]
+    readonly_fields = ["campaign", "a", "b"]
+
+
+# --- the forces ---------------------------------------------------------------------------
+
+
+class StandsInline(ReadOnlyInline):
+    model = CompanyStands
+    fields = ["unit_type", "held", "establishment"]
+    readonly_fields = fields
+    show_change_link = False
+
+
+@admin.register(Company)
+class CompanyAdmin(KeptByTheRules, SimpleHistoryAdmin):
+    list_display = [
+        "name",
+        "campaign",
+        "side",
+        "kind",
+        "quality",
+        "area",
+        "stands",
+        "in_supply",
+        "standing_order",
+    ]
+    list_filter = ["side", "kind", "quality", "campaign"]
+    list_select_related = ["campaign", "area"]
+    search_fields = ["name"]
+    readonly_fields = [
+        "campaign",
+        "name",
+        "side",
+        "kind",
+        "quality",
+        "area",
+        "turns_out_of_supply",
+        "banzai",
+        "standing_order",
+        "in_supply",
+    ]
+    inlines = [StandsInline]
+    actions = ["standing_order_hold", "standing_order_aggressive"]
+    change_form_template = "admin/campaign/adjustable_change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Company]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                stands_held=Sum("stand_counts__held"),
+                stands_full=Sum("stand_counts__establishment"),
+            )
+        )
+
+    @admin.display(description="stands", ordering="stands_held")
+    def stands(self, obj: Company) -> str:
+        return f"{obj.stands_held or 0}/{obj.stands_full or 0}"
+
+    def _standing(self, request: HttpRequest, queryset: QuerySet[Company], order: str) -> None:
+        changed = 0
+        for company in queryset:
+            try:
+                set_standing_order(company=company, standing_order=order)
+            except OrderError as refused:
+                self.message_user(request, f"{company.name}: {refused}", messages.ERROR)
+            else:
+                changed += 1
+        if changed:
+            self.message_user(request, f"{changed} companies now {order}.")
+
+    @admin.action(description="Standing order: hold")
+    def standing_order_hold(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
+        self._standing(request, queryset, "hold")
+
+    @admin.action(description="Standing order: aggressive")
+    def standing_order_aggressive(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
+        self._standing(request, queryset, "aggressive")
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<int:pk>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="campaign_company_adjust",
+            ),
+            *super().get_urls(),
+        ]
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        company = get_object_or_404(Company, pk=pk)
+        if not self.has_change_permission(request, company):
+            raise PermissionDenied
+        form = StandsAdjustForm(request.POST or None, company=company)
+        if request.method == "POST" and form.is_valid():
+            try:
+                adjust_stands(
+                    company=company,
+                    unit_type=form.cleaned_data["unit_type"],
+                    held=form.cleaned_data["held"],
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, f"{company.name}: stands adjusted.")
+                return HttpResponseRedirect(change_url(company))
+        return form_page(self, request, title=f"Stands of {company.name}", form=form, obj=company)
+
+
+@admin.register(Ship)
+class ShipAdmin(KeptByTheRules, SimpleHistoryAdmin):
+    list_display = ["name", "campaign", "side", "port", "present"]
+    list_filter = ["campaign", "side", "present"]
+    list_select_related = ["campaign", "port"]
+    search_fields = ["name"]
+    readonly_fields = ["campaign", "name", "side", "port", "present"]
+    change_form_template = "admin/campaign/adjustable_change_form.html"
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<int:pk>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="campaign_ship_adjust",
+            ),
+            *super().get_urls(),
+        ]
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        ship = get_object_or_404(Ship, pk=pk)
+        if not self.has_change_permission(request, ship):
+            raise PermissionDenied
+        form = ShipAdjustForm(request.POST or None, initial={"present": ship.present})
+        if request.method == "POST" and form.is_valid():
+            try:
+                set_ship_present(
+                    ship=ship,
+                    present=form.cleaned_data["present"],
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, f"{ship.name}: adjusted.")
+                return HttpResponseRedirect(change_url(ship))
+        return form_page(self, request, title=f"{ship.name}", form=form, obj=ship)
+
+
+@admin.register(AirGroup)
+class AirGroupAdmin(KeptByTheRules, SimpleHistoryAdmin):
+    list_display = ["__str__", "campaign", "side", "base", "buffalos", "bombers"]
+    list_filter = ["campaign", "side"]
+    list_select_related = ["campaign", "base"]
+    readonly_fields = ["campaign", "side", "base", "buffalos", "bombers"]
+
+
+# --- turns, orders and the GM's log -------------------------------------------------------
+
+
+@admin.register(Turn)
+class TurnAdmin(admin.ModelAdmin):
+    """Past turns are the record: read-only."""
+
+    list_display = ["__str__", "campaign", "number", "status", "battles", "finished_at"]
+    list_filter = ["status", "campaign"]
+    list_select_related = ["campaign"]
+    fields = ["campaign", "number", "status", "seed", "log_text", "failure_reason"]
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
+        return super().get_queryset(request).annotate(battle_count=Count("battles"))
+
+    @admin.display(description="battles", ordering="battle_count")
+    def battles(self, obj: Turn) -> int:
+        return obj.battle_count
+
+    @admin.display(description="log")
+    def log_text(self, obj: Turn) -> str:
+        lines = [record.get("text", "") for record in obj.log]
+        return format_html(
+            "<pre style='white-space: pre-wrap'>{}</pre>", "\n".join(line for line in lines)
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Order)
+class OrderAdmin(admin.ModelAdmin):
+    """The GM gives or changes a side's orders for the coming turn (give_order); orders
+    of past turns are the record."""
+
+    list_display = ["company", "campaign", "turn_number", "kind", "target", "given_by"]
+    list_filter = ["campaign", "turn_number", "kind"]
+    list_select_related = ["company", "campaign", "target", "given_by"]
+    search_fields = ["company__name"]
+    form = OrderForm
+    actions = ["withdraw"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # to change an order, give a new one: it replaces the old
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the "Withdraw" action, for the coming turn's orders only
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, **kwargs)
+
+        class GivenOrderForm(form):  # type: ignore[misc, valid-type]
+            def clean(inner) -> dict[str, Any]:  # noqa: N805 - the form, inside the admin
+                data = super().clean()
+                if inner.errors:
+                    return data
+                try:
+                    inner.given = give_order(
+                        company=data["company"],
+                        kind=data["kind"],
+                        target=data.get("target"),
+                        user=request.user,
+                    )
+                except OrderError as refused:
+                    raise ValidationError(str(refused)) from refused
+                return data
+
+        return GivenOrderForm
+
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Order:
+        return form.given  # give_order saved it, replacing any earlier order
+
+    def save_model(self, request: HttpRequest, obj: Order, form: Any, change: bool) -> None:
+        pass
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        pass
+
+    @admin.action(description="Withdraw (the company follows its standing order)")
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
+        for order in queryset.select_related("company", "campaign"):
+            if order.turn_number != order.campaign.turn + 1:
+                self.message_user(
+                    request, f"{order}: a past turn's order stays as it was", messages.ERROR
+                )
+                continue
+            try:
+                withdraw_order(company=order.company)
+            except OrderError as refused:
+                self.message_user(request, f"{order}: {refused}", messages.ERROR)
+            else:
+                self.message_user(request, f"{order}: withdrawn.")
+
+
+@admin.register(GmAdjustment)
+class GmAdjustmentAdmin(admin.ModelAdmin):
+    """The public log of GM changes: written by the services, read-only here."""
+
+    list_display = ["created_at", "campaign", "before_turn", "what", "reason", "user"]
+    list_filter = ["campaign"]
+    list_select_related = ["campaign", "user"]
+    search_fields = ["what", "reason"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,168 @@
+"""The GM's forms in the admin: they read and check input; the services do the work."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+
+from campaign.models import SIDE_CHOICES, Area, Company, Order
+from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
+from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
+from rules.rulesets import RULESETS
+
+REASON_HELP = "Shown to the players in the campaign's log of GM adjustments."
+
+
+def reason_field() -> forms.CharField:
+    return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP)
+
+
+class ScenarioUploadForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Leave empty for the scenario's seed, or a random one.",
+    )
+    scenario = forms.FileField(help_text="A scenario file (JSON), as docs/rules.md describes.")
+
+    def clean_scenario(self) -> Any:
+        upload = self.cleaned_data["scenario"]
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError("the file is not UTF-8 text") from exc
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            ) from exc
+
+
+class SettingsForm(forms.Form):
+    """Every setting of rules.campaign.state.Settings; the event tables as JSON text."""
+
+    def __init__(self, *args: Any, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = settings_to_json(settings)
+        for key in SETTING_NAMES:
+            value = current[key]
+            field: forms.Field
+            if key in ("naval_table", "aerial_table"):
+                field = forms.CharField(widget=forms.Textarea(attrs={"rows": 14, "cols": 90}))
+                value = json.dumps(value, indent=2)
+            elif key == "battle_mode":
+                field = forms.ChoiceField(choices=[(m, m) for m in BATTLE_MODES])
+            elif key == "unentered_tabletop":
+                field = forms.ChoiceField(choices=[(m, m) for m in UNENTERED_TABLETOP])
+            elif key == "ruleset":
+                field = forms.ChoiceField(choices=[(r, r) for r in RULESETS])
+            elif key == "airdrop_side":
+                field = forms.ChoiceField(choices=[("", "none"), *SIDE_CHOICES], required=False)
+            elif isinstance(value, bool):
+                field = forms.BooleanField(required=False)
+            elif isinstance(value, int):
+                field = forms.IntegerField()
+            elif isinstance(value, list):
+                field = forms.CharField(required=False, help_text="Comma-separated names.")
+                value = ", ".join(value)
+            else:
+                field = forms.CharField(required=False, help_text="Empty for none.")
+            field.initial = value
+            self.fields[key] = field
+        self.fields["reason"] = reason_field()
+
+    def settings_json(self) -> dict[str, Any]:
+        """The settings as a scenario writes them (the service checks the values)."""
+        out: dict[str, Any] = {}
+        for key in SETTING_NAMES:
+            value = self.cleaned_data.get(key)
+            if key in ("naval_table", "aerial_table"):
+                try:
+                    value = json.loads(value or "")
+                except json.JSONDecodeError as exc:
+                    self.add_error(key, f"not valid JSON: {exc.msg} (line {exc.lineno})")
+                    continue
+            elif key == "rough_tracks":
+                value = [t.strip() for t in (value or "").split(",") if t.strip()]
+            elif key in ("airdrop_base", "objective", "airdrop_side") and not value:
+                value = None  # empty: none
+            out[key] = value
+        return out
+
+
+class ResultForm(forms.Form):
+    """A tabletop battle's result: the winner and the stands each side lost per type."""
+
+    winner = forms.ChoiceField(choices=[("attacker", "attacker"), ("defender", "defender")])
+
+    def __init__(self, *args: Any, spec: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.units: dict[str, list[str]] = {}
+        for key in ("attacker", "defender"):
+            present = spec[key]["stands"]
+            self.units[key] = list(present)
+            for unit, count in present.items():
+                self.fields[f"{key}__{unit}"] = forms.IntegerField(
+                    min_value=0,
+                    initial=0,
+                    label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
+                    f"{unit.replace('_', ' ')} lost, of {count}",
+                )
+
+    def losses(self) -> dict[str, dict[str, int]]:
+        return {
+            key: {unit: self.cleaned_data[f"{key}__{unit}"] for unit in units}
+            for key, units in self.units.items()
+        }
+
+
+class StandsAdjustForm(forms.Form):
+    unit_type = forms.ChoiceField()
+    held = forms.IntegerField(min_value=0)
+    reason = reason_field()
+
+    def __init__(self, *args: Any, company: Company, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["unit_type"].choices = [
+            (row.unit_type, f"{row.unit_type} ({row.held}/{row.establishment})")
+            for row in company.stand_counts.all()
+        ]
+
+
+class ControlAdjustForm(forms.Form):
+    controller = forms.ChoiceField(choices=[("", "nobody"), *SIDE_CHOICES], required=False)
+    reason = reason_field()
+
+
+class ShipAdjustForm(forms.Form):
+    present = forms.BooleanField(required=False, help_text="In its port.")
+    reason = reason_field()
+
+
+class RollbackForm(forms.Form):
+    number = forms.TypedChoiceField(coerce=int, label="Back to the start of turn")
+    reason = reason_field()
+    confirm = forms.BooleanField(
+        label="I understand: this turn and every later one are deleted, with their battles, "
+        "and the campaign returns to the state it had when the turn began."
+    )
+
+    def __init__(self, *args: Any, numbers: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["number"].choices = [(n, f"turn {n}") for n in numbers]
+
+
+class OrderForm(forms.ModelForm):
+    """The GM gives (or changes) an order for the coming turn through give_order."""
+
+    class Meta:
+        model = Order
+        fields = ["company", "kind", "target"]
+
+    kind = forms.ChoiceField(choices=[(k, k) for k in ORDER_KINDS])
+    target = forms.ModelChoiceField(
+        queryset=Area.objects.select_related("campaign"), required=False
+    )

@@ -1,0 +1,61 @@
+"""The GM's campaign-wide changes: pause and resume, the settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from campaign.models import Campaign, GmAdjustment
+from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.snapshot import load_snapshot
+from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
+
+
+class CampaignRefused(ValueError):
+    """A change the campaign's state does not allow; the message says why."""
+
+
+def set_paused(*, campaign: Campaign, paused: bool) -> Campaign:
+    """Pause a campaign (no turn is played on schedule) or resume it; not once it ended."""
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if row.status == Campaign.Status.FINISHED:
+            raise CampaignRefused(f"{row.name} has ended: it can be neither paused nor resumed")
+        row.status = Campaign.Status.PAUSED if paused else Campaign.Status.ACTIVE
+        row.save(update_fields=["status", "updated_at"])
+    campaign.status = row.status
+    return campaign
+
+
+def update_settings(
+    *, campaign: Campaign, settings: dict[str, Any], reason: str, user: Any = None
+) -> GmAdjustment:
+    """Replace the campaign's settings, checked as a scenario's are (area and track names
+    against the map included): a ``ScenarioError`` lists every problem, nothing changes."""
+    reason = check_reason(reason)
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if row.status == Campaign.Status.FINISHED:
+            raise AdjustmentRefused(f"{row.name} has ended: its settings are kept as they were")
+        document = dump_scenario(load_snapshot(campaign=row))
+        document["settings"] = settings
+        checked = parse_scenario(document).settings
+        before = row.settings
+        after = settings_to_json(checked)
+        changed = sorted(key for key in after if before.get(key) != after[key])
+        row.settings = after
+        row._change_reason = reason  # simple_history: the reason on the history row
+        row._history_user = user
+        row.save(update_fields=["settings", "updated_at"])
+        campaign.settings = after
+        return record(
+            campaign=row,
+            what="settings changed: " + (", ".join(changed) or "none"),
+            reason=reason,
+            user=user,
+            details={
+                "before": {k: before.get(k) for k in changed},
+                "after": {k: after[k] for k in changed},
+            },
+        )

@@ -1,0 +1,66 @@
+"""The GM's admin through its own views: a staff superuser's client, a player's client."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from tests.campaign.conftest import korona_doc
+
+
+@pytest.fixture
+def gm_user(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_superuser("gm", "gm@example.com", "pw")
+
+
+@pytest.fixture
+def gm(gm_user: Any) -> Client:
+    client = Client()
+    client.force_login(gm_user)
+    return client
+
+
+@pytest.fixture
+def player(django_user_model: Any) -> Client:
+    """Logged in, but not staff: every admin view sends them to the login page."""
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("player", "p@example.com", "pw"))
+    return client
+
+
+def new_campaign(name: str = "Korona 1", *, doc: dict[str, Any] | None = None, **settings: Any):
+    campaign = create_campaign(data=doc or korona_doc(), name=name, seed=1)
+    if settings:
+        campaign.set_settings(replace(campaign.get_settings(), **settings))
+        campaign.save(update_fields=["settings"])
+    return campaign
+
+
+def meeting_doc() -> dict[str, Any]:
+    """Korona with both Japanese companies of Oivi in Korona: two battles there on turn 1
+    (1:Korona:1, 1st Company attacking A Company; 1:Korona:2, 2nd on B Company)."""
+    doc = korona_doc()
+    for company in doc["companies"]:
+        if company["name"] in ("1st Company", "2nd Company"):
+            company["area"] = "Korona"
+    return doc
+
+
+def waiting_campaign(name: str = "Korona 1") -> tuple[Campaign, dict[str, Battle]]:
+    """A campaign whose turn 1 waits for its two tabletop battles."""
+    campaign = new_campaign(name, doc=meeting_doc(), battle_mode="tabletop")
+    advance_turn(campaign_id=campaign.pk)
+    return campaign, {b.key: b for b in Battle.objects.filter(campaign=campaign)}
+
+
+def assert_refused(response: Any) -> None:
+    """A non-staff user is sent to the admin's login page."""
+    assert response.status_code == 302
+    assert response.url.startswith("/admin/login/")

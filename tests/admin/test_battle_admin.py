@@ -1,0 +1,131 @@
+"""Battles in the GM's admin: the result form, fighting a tabletop battle by the rules
+after all, the report in words and the battle sheet."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from campaign.services.turns import advance_turn
+from rules.narrate import describe_record
+from tests.admin.conftest import assert_refused, meeting_doc, new_campaign, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def url(battle: Battle, action: str) -> str:
+    return f"/admin/battles/battle/{battle.pk}/{action}/"
+
+
+def test_result_form_has_a_field_per_unit_type_present(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    form = gm.get(url(battle, "result")).context["form"]
+    expected = {
+        f"{key}__{unit}" for key in ("attacker", "defender") for unit in battle.spec[key]["stands"]
+    }
+    assert set(form.fields) == {"winner"} | expected
+
+
+def test_entering_both_results_completes_the_turn(gm: Client) -> None:
+    campaign, battles = waiting_campaign()
+    for key, winner in (("1:Korona:1", "defender"), ("1:Korona:2", "attacker")):
+        battle = battles[key]
+        data = {"winner": winner}
+        for side in ("attacker", "defender"):
+            for unit in battle.spec[side]["stands"]:
+                data[f"{side}__{unit}"] = 0
+        data["attacker__rifle_squad"] = 2
+        response = gm.post(url(battle, "result"), data)
+        assert response.status_code == 302
+    first = Battle.objects.get(pk=battles["1:Korona:1"].pk)
+    assert first.status == Battle.Status.ENTERED
+    assert first.result["losses"] == {"attacker": {"rifle_squad": 2}, "defender": {}}
+    assert Turn.objects.get(campaign=campaign).status == Turn.Status.DONE
+    assert Campaign.objects.get().turn == 1
+
+
+def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    data = {"winner": "attacker"}
+    for side in ("attacker", "defender"):
+        for unit in battle.spec[side]["stands"]:
+            data[f"{side}__{unit}"] = 0
+    present = battle.spec["defender"]["stands"]["rifle_squad"]
+    data["defender__rifle_squad"] = present + 1
+    response = gm.post(url(battle, "result"), data)
+    assert response.status_code == 200
+    errors = response.context["form"].non_field_errors()
+    assert len(errors) == 1 and "rifle_squad" in errors[0]
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
+
+
+def test_a_result_needs_a_winner(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    response = gm.post(url(battles["1:Korona:1"], "result"), {"winner": "nobody"})
+    assert "winner" in response.context["form"].errors
+
+
+def test_result_entry_is_refused_to_a_player(player: Client) -> None:
+    _, battles = waiting_campaign()
+    assert_refused(player.post(url(battles["1:Korona:1"], "result"), {"winner": "attacker"}))
+    assert Battle.objects.get(pk=battles["1:Korona:1"].pk).status == Battle.Status.PENDING
+
+
+def test_a_fought_battle_takes_no_result(gm: Client) -> None:
+    campaign = new_campaign(doc=meeting_doc())
+    advance_turn(campaign_id=campaign.pk)
+    battle = Battle.objects.filter(campaign=campaign).first()
+    response = gm.get(url(battle, "result"), follow=True)
+    assert "This battle already has its result." in [str(m) for m in response.context["messages"]]
+
+
+def test_fight_it_now_lets_the_rules_fight_a_tabletop_battle(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    response = gm.post(url(battle, "fight"))
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert (battle.mode, battle.status) == ("auto", Battle.Status.FOUGHT)
+    assert battle.log
+
+
+def test_fight_it_now_is_refused_to_a_player(player: Client) -> None:
+    _, battles = waiting_campaign()
+    assert_refused(player.post(url(battles["1:Korona:1"], "fight")))
+    assert Battle.objects.get(pk=battles["1:Korona:1"].pk).status == Battle.Status.PENDING
+
+
+def test_report_shows_the_log_in_words(gm: Client) -> None:
+    campaign = new_campaign(doc=meeting_doc())
+    advance_turn(campaign_id=campaign.pk)
+    battle = Battle.objects.filter(campaign=campaign).first()
+    response = gm.get(url(battle, "report"))
+    assert response.status_code == 200
+    assert response.context["lines"] == [describe_record(r) for r in battle.log]
+    assert response.context["lines"][-1] in response.content.decode()
+
+
+def test_report_and_sheet_are_refused_to_a_player(player: Client) -> None:
+    _, battles = waiting_campaign()
+    assert_refused(player.get(url(battles["1:Korona:1"], "report")))
+    assert_refused(player.get(url(battles["1:Korona:1"], "sheet")))
+
+
+def test_battle_sheet_lists_the_forces(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    page = gm.get(url(battle, "sheet")).content.decode()
+    assert battle.spec["attacker"]["name"] in page
+    assert battle.spec["defender"]["name"] in page
+    assert "rifle_squad" in page
+
+
+def test_battle_page_is_read_only_with_its_tools(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    page = gm.get(url(battles["1:Korona:1"], "change")).content.decode()
+    assert "Enter result" in page and "Fight it now (auto)" in page
+    assert 'name="_save"' not in page

@@ -1,0 +1,294 @@
+"""The campaign's page in the GM's admin: create from a scenario, advance, pause and
+resume, export, the settings and the roll-back, each through the admin's own views."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import Campaign, Company, GmAdjustment, Order, Turn
+from campaign.services.scenarios import export_campaign
+from campaign.services.snapshot import load_snapshot
+from campaign.services.turns import advance_turn, give_order
+from rules.campaign.scenario import parse_scenario
+from tests.admin.conftest import assert_refused, new_campaign, waiting_campaign
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db
+
+CREATE = "/admin/campaign/campaign/create/"
+
+
+def upload(doc: Any, name: str = "Korona 1", seed: str = "") -> dict[str, Any]:
+    text = doc if isinstance(doc, str) else json.dumps(doc)
+    file = io.BytesIO(text.encode("utf-8"))
+    file.name = "scenario.json"
+    return {"name": name, "seed": seed, "scenario": file}
+
+
+def url(campaign: Campaign, action: str) -> str:
+    return f"/admin/campaign/campaign/{campaign.pk}/{action}/"
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+# --- create from a scenario file ----------------------------------------------------------
+
+
+def test_create_from_scenario_creates_the_campaign(gm: Client) -> None:
+    response = gm.post(CREATE, upload(korona_doc(), seed="7"))
+    campaign = Campaign.objects.get(name="Korona 1")
+    assert response.status_code == 302
+    assert response.url == f"/admin/campaign/campaign/{campaign.pk}/change/"
+    assert campaign.seed == 7
+    assert Company.objects.filter(campaign=campaign).count() == 8
+
+
+def test_create_from_a_bad_scenario_lists_every_problem_and_creates_nothing(
+    gm: Client,
+) -> None:
+    doc = korona_doc()
+    doc["links"].append(["Korona", "Kokoda"])
+    doc["companies"][0]["side"] = "american"
+    response = gm.post(CREATE, upload(doc))
+    assert response.status_code == 200
+    problems = list(response.context["form"].non_field_errors())
+    assert len(problems) == 2
+    assert any("Kokoda" in p for p in problems)
+    assert any("american" in p for p in problems)
+    page = response.content.decode()
+    assert "Please correct the 2 problems below." in page
+    assert Campaign.objects.count() == 0
+
+
+def test_create_from_a_file_that_is_not_json_is_a_form_error(gm: Client) -> None:
+    response = gm.post(CREATE, upload("{not json"))
+    assert "not valid JSON" in str(response.context["form"].errors["scenario"])
+    assert Campaign.objects.count() == 0
+
+
+def test_create_with_a_name_taken_is_a_form_error(gm: Client) -> None:
+    new_campaign("Korona 1")
+    response = gm.post(CREATE, upload(korona_doc()))
+    assert "exists already" in str(response.context["form"].errors["name"])
+    assert Campaign.objects.count() == 1
+
+
+def test_create_from_scenario_is_refused_to_a_player(player: Client) -> None:
+    assert_refused(player.get(CREATE))
+    assert_refused(player.post(CREATE, upload(korona_doc())))
+    assert Campaign.objects.count() == 0
+
+
+# --- advance, pause, resume, export -----------------------------------------------------
+
+
+def test_advance_turn_now_plays_a_turn(gm: Client) -> None:
+    campaign = new_campaign()
+    response = gm.post(url(campaign, "advance"), follow=True)
+    campaign.refresh_from_db()
+    assert campaign.turn == 1
+    assert Turn.objects.get(campaign=campaign).status == Turn.Status.DONE
+    assert "Korona 1: turn 1 played." in messages_of(response)
+
+
+def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> None:
+    campaign, _ = waiting_campaign()
+    response = gm.post(url(campaign, "advance"), follow=True)
+    assert messages_of(response) == ["turn 1 of Korona 1 is still waiting for its tabletop battles"]
+    assert Turn.objects.filter(campaign=campaign).count() == 1
+
+
+def test_advance_turn_needs_a_post(gm: Client) -> None:
+    campaign = new_campaign()
+    assert gm.get(url(campaign, "advance")).status_code == 405
+    assert Turn.objects.count() == 0
+
+
+def test_advance_turn_now_as_a_changelist_action(gm: Client) -> None:
+    campaign = new_campaign()
+    gm.post(
+        "/admin/campaign/campaign/",
+        {"action": "advance_now", "_selected_action": [campaign.pk]},
+    )
+    campaign.refresh_from_db()
+    assert campaign.turn == 1
+
+
+def test_advance_turn_now_is_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    assert_refused(player.post(url(campaign, "advance")))
+    assert Turn.objects.count() == 0
+
+
+def test_pause_and_resume(gm: Client) -> None:
+    campaign = new_campaign()
+    gm.post(url(campaign, "pause"))
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.PAUSED
+    page = gm.get(url(campaign, "change")).content.decode()
+    assert 'value="Resume"' in page
+    gm.post(url(campaign, "resume"))
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE
+
+
+def test_pause_and_resume_as_changelist_actions(gm: Client) -> None:
+    campaign = new_campaign()
+    gm.post("/admin/campaign/campaign/", {"action": "pause", "_selected_action": [campaign.pk]})
+    assert Campaign.objects.get().status == Campaign.Status.PAUSED
+    gm.post("/admin/campaign/campaign/", {"action": "resume", "_selected_action": [campaign.pk]})
+    assert Campaign.objects.get().status == Campaign.Status.ACTIVE
+
+
+def test_a_finished_campaign_is_neither_paused_nor_resumed(gm: Client) -> None:
+    doc = korona_doc()
+    doc.update(finished=True, winner="japanese", end_reason="base_taken")
+    campaign = new_campaign(doc=doc)
+    response = gm.post(url(campaign, "pause"), follow=True)
+    assert messages_of(response) == ["Korona 1 has ended: it can be neither paused nor resumed"]
+    assert Campaign.objects.get().status == Campaign.Status.FINISHED
+
+
+def test_pause_is_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    assert_refused(player.post(url(campaign, "pause")))
+    assert_refused(player.post(url(campaign, "resume")))
+    assert Campaign.objects.get().status == Campaign.Status.ACTIVE
+
+
+def test_export_scenario_downloads_the_campaign(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    response = gm.get(url(campaign, "export"))
+    assert response["Content-Type"] == "application/json"
+    assert 'filename="Korona-1.json"' in response["Content-Disposition"]
+    campaign.refresh_from_db()
+    assert json.loads(response.content) == export_campaign(campaign=campaign)
+    assert json.loads(response.content)["turn"] == 1
+
+
+def test_export_is_refused_to_a_player(player: Client) -> None:
+    assert_refused(player.get(url(new_campaign(), "export")))
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+def settings_post(campaign: Campaign, gm: Client, **changes: Any) -> dict[str, Any]:
+    """The settings form as the page fills it in, with ``changes``."""
+    form = gm.get(url(campaign, "settings")).context["form"]
+    data = {name: field.initial for name, field in form.fields.items()}
+    data = {k: v for k, v in data.items() if v is not False and v is not None}
+    data["reason"] = "house rules"
+    data.update(changes)
+    return data
+
+
+def test_settings_are_saved_and_logged(gm: Client) -> None:
+    campaign = new_campaign()
+    data = settings_post(campaign, gm, turn_limit=12, battle_mode="tabletop")
+    data.pop("fog_of_war", None)  # unticked: off
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    settings = campaign.get_settings()
+    assert (settings.turn_limit, settings.battle_mode, settings.fog_of_war) == (
+        12,
+        "tabletop",
+        False,
+    )
+    adjustment = GmAdjustment.objects.get()
+    assert adjustment.what == "settings changed: battle_mode, fog_of_war, turn_limit"
+    assert adjustment.reason == "house rules"
+
+
+def test_settings_problems_are_each_shown_and_nothing_changes(gm: Client) -> None:
+    campaign = new_campaign()
+    naval = json.loads(settings_post(campaign, gm)["naval_table"])
+    del naval["6"]
+    data = settings_post(
+        campaign, gm, naval_table=json.dumps(naval), turn_limit=0, objective="Kokoda"
+    )
+    before = Campaign.objects.get().settings
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "every face 1-6 needs one" in str(errors["naval_table"])
+    assert "turn_limit" in errors
+    assert "Kokoda" in str(errors["objective"])
+    assert Campaign.objects.get().settings == before
+    assert GmAdjustment.objects.count() == 0
+
+
+def test_settings_event_table_must_be_json(gm: Client) -> None:
+    campaign = new_campaign()
+    response = gm.post(url(campaign, "settings"), settings_post(campaign, gm, aerial_table="{"))
+    assert "not valid JSON" in str(response.context["form"].errors["aerial_table"])
+
+
+def test_settings_are_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    assert_refused(player.post(url(campaign, "settings"), {"turn_limit": 3, "reason": "x"}))
+    assert Campaign.objects.get().get_settings().turn_limit == 20
+
+
+# --- roll-back ----------------------------------------------------------------------------
+
+
+def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
+    campaign = new_campaign()
+    for company in Company.objects.filter(campaign=campaign):
+        company.standing_order = "aggressive"
+        company.save()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    turn_2 = Turn.objects.get(campaign=campaign, number=2)
+    give_order(company=Company.objects.filter(campaign=campaign).first(), kind="hold")
+
+    page = gm.get(url(campaign, "rollback")).content.decode()
+    assert "turn 2" in page
+    response = gm.post(
+        url(campaign, "rollback"), {"number": 2, "reason": "wrong orders", "confirm": "on"}
+    )
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.turn == 1
+    assert campaign.status == Campaign.Status.ACTIVE
+    assert load_snapshot(campaign=campaign) == parse_scenario(turn_2.start_state)
+    assert list(Turn.objects.filter(campaign=campaign).values_list("number", flat=True)) == [1]
+    assert not Battle.objects.filter(campaign=campaign, turn__number__gte=2).exists()
+    assert not Order.objects.filter(campaign=campaign, turn_number__gt=2).exists()
+    adjustment = GmAdjustment.objects.get()
+    assert (adjustment.what, adjustment.reason, adjustment.before_turn) == (
+        "rolled back to the start of turn 2",
+        "wrong orders",
+        2,
+    )
+    # The campaign plays on from there.
+    advance_turn(campaign_id=campaign.pk)
+    assert Campaign.objects.get().turn == 2
+
+
+def test_roll_back_needs_the_confirmation_and_a_reason(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    response = gm.post(url(campaign, "rollback"), {"number": 1, "reason": ""})
+    assert set(response.context["form"].errors) == {"reason", "confirm"}
+    assert Campaign.objects.get().turn == 1
+
+
+def test_roll_back_is_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    assert_refused(
+        player.post(url(campaign, "rollback"), {"number": 1, "reason": "x", "confirm": "on"})
+    )
+    assert Campaign.objects.get().turn == 1

@@ -1,0 +1,97 @@
+"""Every changelist of the GM's admin, in a fixed number of queries whatever the size of
+the campaign (the Korona campaign, and the same with ten times its companies)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import AirGroup, Area, Campaign, Company, Link, Ship, Turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import assert_refused, new_campaign, waiting_campaign
+from tests.campaign.conftest import korona_doc, with_more_companies
+
+pytestmark = pytest.mark.django_db
+
+# Every changelist starts with: the session, the user, then (on each page with a
+# "campaign" filter) the campaigns for that filter; the list itself is COUNT(*) of the
+# filtered rows, COUNT(*) of all rows (the "N total" link) and one SELECT of the page,
+# with its related rows joined (list_select_related) and its sums and counts annotated.
+SESSION_AND_USER = 2
+COUNTS_AND_PAGE = 3
+CHANGELIST_QUERIES = {
+    # No campaign filter; the pending battles are an annotated COUNT in the page query.
+    "/admin/campaign/campaign/": SESSION_AND_USER + COUNTS_AND_PAGE,
+    # + the campaign filter, + the DISTINCT zones for the zone filter.
+    "/admin/campaign/area/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE + 1,
+    "/admin/campaign/link/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    # Stands held and establishment are SUMs annotated on the page query.
+    "/admin/campaign/company/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    "/admin/campaign/ship/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    "/admin/campaign/airgroup/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    # The battle count per turn is annotated.
+    "/admin/campaign/turn/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    # + the DISTINCT turn numbers for the turn filter.
+    "/admin/campaign/order/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE + 1,
+    "/admin/campaign/gmadjustment/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    # The turn, its campaign and the area joined.
+    "/admin/battles/battle/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+}
+
+
+@pytest.mark.parametrize("times", [1, 10])
+@pytest.mark.parametrize("url", list(CHANGELIST_QUERIES))
+def test_changelist_takes_the_same_queries_however_many_companies(
+    url: str, times: int, gm: Client, django_assert_num_queries: Any
+) -> None:
+    campaign = new_campaign(doc=with_more_companies(korona_doc(), times=times))
+    advance_turn(campaign_id=campaign.pk)
+    waiting_campaign("Korona 2")  # two pending battles
+    with django_assert_num_queries(CHANGELIST_QUERIES[url]):
+        response = gm.get(url)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("url", list(CHANGELIST_QUERIES))
+def test_changelist_is_refused_to_a_player(url: str, player: Client) -> None:
+    assert_refused(player.get(url))
+
+
+def test_campaign_list_shows_turn_status_battles_waiting_and_winner(gm: Client) -> None:
+    waiting_campaign("Korona 2")
+    new_campaign("Korona 1")
+    page = gm.get("/admin/campaign/campaign/").content.decode()
+    assert "Create from scenario" in page
+    rows = page.split("<tbody>")[1]
+    # Korona 1: turn 0, active, no battles waiting; Korona 2: 2 pending tabletop battles.
+    assert '<td class="field-battles_waiting">2</td>' in rows
+    assert '<td class="field-battles_waiting">0</td>' in rows
+
+
+def test_company_list_shows_stands_held_of_establishment(gm: Client) -> None:
+    new_campaign()
+    page = gm.get("/admin/campaign/company/?q=A+Company").content.decode()
+    assert '<td class="field-stands">' in page
+    assert "12/12" in page
+
+
+def test_every_page_of_a_row_opens(gm: Client) -> None:
+    waiting_campaign("Korona 2")
+    for model in (Campaign, Area, Link, Company, Ship, AirGroup, Turn, Battle):
+        row = model.objects.first()
+        base = f"/admin/{model._meta.app_label}/{model._meta.model_name}/{row.pk}"
+        assert gm.get(f"{base}/change/").status_code == 200, model
+        assert gm.get(f"{base}/history/").status_code == 200, model
+    campaign = Campaign.objects.get()
+    for page in ("settings", "rollback"):
+        assert gm.get(f"/admin/campaign/campaign/{campaign.pk}/{page}/").status_code == 200
+    for model in (Area, Company, Ship):
+        row = model.objects.first()
+        assert (
+            gm.get(f"/admin/campaign/{model._meta.model_name}/{row.pk}/adjust/").status_code == 200
+        )
+    assert gm.get("/admin/campaign/order/add/").status_code == 200
+    assert gm.get("/admin/campaign/campaign/create/").status_code == 200

@@ -1,0 +1,136 @@
+"""Orders and standing orders in the GM's admin, through give_order and
+set_standing_order; turns, their logs and orders of past turns are read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.models import Area, Company, Order, Turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import assert_refused, new_campaign, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+ADD = "/admin/campaign/order/add/"
+
+
+def company(campaign: Any, name: str) -> Company:
+    return Company.objects.get(campaign=campaign, name=name)
+
+
+def area(campaign: Any, name: str) -> Area:
+    return Area.objects.get(campaign=campaign, name=name)
+
+
+def test_the_gm_gives_an_order(gm: Client, gm_user: Any) -> None:
+    campaign = new_campaign()
+    third = company(campaign, "3rd Company")
+    response = gm.post(
+        ADD, {"company": third.pk, "kind": "advance", "target": area(campaign, "Oivi").pk}
+    )
+    assert response.status_code == 302
+    order = Order.objects.get()
+    assert (order.company, order.turn_number, order.kind, order.target.name) == (
+        third,
+        1,
+        "advance",
+        "Oivi",
+    )
+    assert order.given_by == gm_user
+
+
+def test_a_new_order_replaces_the_old(gm: Client) -> None:
+    campaign = new_campaign()
+    third = company(campaign, "3rd Company")
+    gm.post(ADD, {"company": third.pk, "kind": "advance", "target": area(campaign, "Oivi").pk})
+    gm.post(ADD, {"company": third.pk, "kind": "hold"})
+    assert list(Order.objects.values_list("kind", flat=True)) == ["hold"]
+
+
+def test_an_order_the_rules_refuse_is_a_form_error(gm: Client) -> None:
+    campaign = new_campaign()
+    third = company(campaign, "3rd Company")
+    response = gm.post(
+        ADD, {"company": third.pk, "kind": "advance", "target": area(campaign, "Port Murray").pk}
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.non_field_errors()
+    assert Order.objects.count() == 0
+
+
+def test_no_order_while_a_turn_waits_for_its_battles(gm: Client) -> None:
+    campaign, _ = waiting_campaign()
+    response = gm.post(ADD, {"company": company(campaign, "3rd Company").pk, "kind": "hold"})
+    assert "waiting for its tabletop battles" in str(
+        response.context["adminform"].form.non_field_errors()
+    )
+
+
+def test_giving_an_order_is_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    assert_refused(player.post(ADD, {"company": company(campaign, "3rd Company").pk}))
+    assert Order.objects.count() == 0
+
+
+def test_withdraw_action(gm: Client) -> None:
+    campaign = new_campaign()
+    gm.post(ADD, {"company": company(campaign, "3rd Company").pk, "kind": "hold"})
+    gm.post(
+        "/admin/campaign/order/",
+        {"action": "withdraw", "_selected_action": [Order.objects.get().pk]},
+    )
+    assert Order.objects.count() == 0
+
+
+def test_standing_order_actions(gm: Client) -> None:
+    campaign = new_campaign()
+    ids = list(Company.objects.filter(campaign=campaign).values_list("pk", flat=True)[:3])
+    gm.post(
+        "/admin/campaign/company/",
+        {"action": "standing_order_aggressive", "_selected_action": ids},
+    )
+    assert set(Company.objects.filter(pk__in=ids).values_list("standing_order", flat=True)) == {
+        "aggressive"
+    }
+    gm.post("/admin/campaign/company/", {"action": "standing_order_hold", "_selected_action": ids})
+    assert set(Company.objects.filter(pk__in=ids).values_list("standing_order", flat=True)) == {
+        "hold"
+    }
+
+
+def test_standing_order_action_is_refused_to_a_player(player: Client) -> None:
+    campaign = new_campaign()
+    ids = list(Company.objects.filter(campaign=campaign).values_list("pk", flat=True))
+    assert_refused(
+        player.post(
+            "/admin/campaign/company/",
+            {"action": "standing_order_aggressive", "_selected_action": ids},
+        )
+    )
+    assert not Company.objects.filter(standing_order="aggressive").exists()
+
+
+def test_a_turn_is_read_only_with_its_log_in_words(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    turn = Turn.objects.get()
+    response = gm.get(f"/admin/campaign/turn/{turn.pk}/change/")
+    page = response.content.decode()
+    assert turn.log[0]["text"] in page
+    assert 'name="_save"' not in page
+    before = turn.status
+    gm.post(f"/admin/campaign/turn/{turn.pk}/change/", {"status": "failed"})
+    assert Turn.objects.get().status == before
+
+
+def test_company_and_area_pages_show_their_inlines(gm: Client) -> None:
+    campaign = new_campaign()
+    a = company(campaign, "A Company")
+    page = gm.get(f"/admin/campaign/company/{a.pk}/change/").content.decode()
+    assert "rifle_squad" in page and "Adjust (GM, with a reason)" in page
+    korona = area(campaign, a.area.name)
+    page = gm.get(f"/admin/campaign/area/{korona.pk}/change/").content.decode()
+    assert "companies in the area" in page.lower() and "A Company" in page
