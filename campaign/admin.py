@@ -115,6 +115,52 @@ class KeptByTheRules:
         return False
 
 
+class AdjustableAdmin:
+    """An "Adjust" page (GM adjustment with a reason) on a change form; a subclass gives
+    the form, the service call and the words."""
+
+    adjust_title = "Adjust {obj}"
+    adjust_done = "{obj.name}: adjusted."
+
+    def adjust_form(self, data: Any, obj: Any) -> Any:
+        raise NotImplementedError
+
+    def apply_adjustment(self, obj: Any, data: dict[str, Any], user: Any) -> None:
+        raise NotImplementedError
+
+    def get_urls(self) -> list[Any]:
+        meta = self.model._meta  # type: ignore[attr-defined]
+        return [
+            path(
+                "<int:pk>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),  # type: ignore[attr-defined]
+                name=f"{meta.app_label}_{meta.model_name}_adjust",
+            ),
+            *super().get_urls(),  # type: ignore[misc]
+        ]
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        obj = get_object_or_404(self.model, pk=pk)  # type: ignore[attr-defined]
+        if not self.has_change_permission(request, obj):  # type: ignore[attr-defined]
+            raise PermissionDenied
+        form = self.adjust_form(request.POST or None, obj)
+        if request.method == "POST" and form.is_valid():
+            try:
+                self.apply_adjustment(obj, form.cleaned_data, request.user)
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, self.adjust_done.format(obj=obj))  # type: ignore[attr-defined]
+                return HttpResponseRedirect(change_url(obj))
+        return form_page(
+            self,  # type: ignore[arg-type]
+            request,
+            title=self.adjust_title.format(obj=obj),
+            form=form,
+            obj=obj,
+        )
+
+
 # --- campaigns ----------------------------------------------------------------------------
 
 
@@ -370,7 +416,7 @@ class CompanyInArea(ReadOnlyInline):
 
 
 @admin.register(Area)
-class AreaAdmin(KeptByTheRules, SimpleHistoryAdmin):
+class AreaAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     list_display = ["name", "campaign", "zone", "track", "vegetation", "controller"]
     list_filter = ["campaign", "zone", "vegetation", "controller"]
     list_select_related = ["campaign"]
@@ -379,37 +425,14 @@ class AreaAdmin(KeptByTheRules, SimpleHistoryAdmin):
     inlines = [CompanyInArea]
     change_form_template = "admin/campaign/adjustable_change_form.html"
 
-    def get_urls(self) -> list[Any]:
-        return [
-            path(
-                "<int:pk>/adjust/",
-                self.admin_site.admin_view(self.adjust_view),
-                name="campaign_area_adjust",
-            ),
-            *super().get_urls(),
-        ]
+    adjust_title = "Control of {obj.name}"
+    adjust_done = "{obj.name}: control set."
 
-    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        area = get_object_or_404(Area, pk=pk)
-        if not self.has_change_permission(request, area):
-            raise PermissionDenied
-        form = ControlAdjustForm(
-            request.POST or None, initial={"controller": area.controller or ""}
-        )
-        if request.method == "POST" and form.is_valid():
-            try:
-                set_control(
-                    area=area,
-                    side=form.cleaned_data["controller"] or None,
-                    reason=form.cleaned_data["reason"],
-                    user=request.user,
-                )
-            except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
-            else:
-                self.message_user(request, f"{area.name}: control set.")
-                return HttpResponseRedirect(change_url(area))
-        return form_page(self, request, title=f"Control of {area.name}", form=form, obj=area)
+    def adjust_form(self, data: Any, obj: Area) -> ControlAdjustForm:
+        return ControlAdjustForm(data, initial={"controller": obj.controller or ""})
+
+    def apply_adjustment(self, obj: Area, data: dict[str, Any], user: Any) -> None:
+        set_control(area=obj, side=data["controller"] or None, reason=data["reason"], user=user)
 
 
 @admin.register(Link)
@@ -432,7 +455,7 @@ class StandsInline(ReadOnlyInline):
 
 
 @admin.register(Company)
-class CompanyAdmin(KeptByTheRules, SimpleHistoryAdmin):
+class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     list_display = [
         "name",
         "campaign",
@@ -497,40 +520,24 @@ class CompanyAdmin(KeptByTheRules, SimpleHistoryAdmin):
     def standing_order_aggressive(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
         self._standing(request, queryset, "aggressive")
 
-    def get_urls(self) -> list[Any]:
-        return [
-            path(
-                "<int:pk>/adjust/",
-                self.admin_site.admin_view(self.adjust_view),
-                name="campaign_company_adjust",
-            ),
-            *super().get_urls(),
-        ]
+    adjust_title = "Stands of {obj.name}"
+    adjust_done = "{obj.name}: stands adjusted."
 
-    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        company = get_object_or_404(Company, pk=pk)
-        if not self.has_change_permission(request, company):
-            raise PermissionDenied
-        form = StandsAdjustForm(request.POST or None, company=company)
-        if request.method == "POST" and form.is_valid():
-            try:
-                adjust_stands(
-                    company=company,
-                    unit_type=form.cleaned_data["unit_type"],
-                    held=form.cleaned_data["held"],
-                    reason=form.cleaned_data["reason"],
-                    user=request.user,
-                )
-            except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
-            else:
-                self.message_user(request, f"{company.name}: stands adjusted.")
-                return HttpResponseRedirect(change_url(company))
-        return form_page(self, request, title=f"Stands of {company.name}", form=form, obj=company)
+    def adjust_form(self, data: Any, obj: Company) -> StandsAdjustForm:
+        return StandsAdjustForm(data, company=obj)
+
+    def apply_adjustment(self, obj: Company, data: dict[str, Any], user: Any) -> None:
+        adjust_stands(
+            company=obj,
+            unit_type=data["unit_type"],
+            held=data["held"],
+            reason=data["reason"],
+            user=user,
+        )
 
 
 @admin.register(Ship)
-class ShipAdmin(KeptByTheRules, SimpleHistoryAdmin):
+class ShipAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     list_display = ["name", "campaign", "side", "port", "present"]
     list_filter = ["campaign", "side", "present"]
     list_select_related = ["campaign", "port"]
@@ -538,35 +545,13 @@ class ShipAdmin(KeptByTheRules, SimpleHistoryAdmin):
     readonly_fields = ["campaign", "name", "side", "port", "present"]
     change_form_template = "admin/campaign/adjustable_change_form.html"
 
-    def get_urls(self) -> list[Any]:
-        return [
-            path(
-                "<int:pk>/adjust/",
-                self.admin_site.admin_view(self.adjust_view),
-                name="campaign_ship_adjust",
-            ),
-            *super().get_urls(),
-        ]
+    adjust_title = "{obj.name}"
 
-    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        ship = get_object_or_404(Ship, pk=pk)
-        if not self.has_change_permission(request, ship):
-            raise PermissionDenied
-        form = ShipAdjustForm(request.POST or None, initial={"present": ship.present})
-        if request.method == "POST" and form.is_valid():
-            try:
-                set_ship_present(
-                    ship=ship,
-                    present=form.cleaned_data["present"],
-                    reason=form.cleaned_data["reason"],
-                    user=request.user,
-                )
-            except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
-            else:
-                self.message_user(request, f"{ship.name}: adjusted.")
-                return HttpResponseRedirect(change_url(ship))
-        return form_page(self, request, title=f"{ship.name}", form=form, obj=ship)
+    def adjust_form(self, data: Any, obj: Ship) -> ShipAdjustForm:
+        return ShipAdjustForm(data, initial={"present": obj.present})
+
+    def apply_adjustment(self, obj: Ship, data: dict[str, Any], user: Any) -> None:
+        set_ship_present(ship=obj, present=data["present"], reason=data["reason"], user=user)
 
 
 @admin.register(AirGroup)
