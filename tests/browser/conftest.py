@@ -1,0 +1,60 @@
+"""Browser tests: the real pages in headless Chromium through pytest-playwright.
+
+Debian's ``chromium`` (installed by .ci/run), never a downloaded browser. Screenshots go
+to ``test-artifacts/browser/``. Without /usr/bin/chromium the tests are skipped locally;
+CI installs it, so there they always run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+
+# Playwright's sync API runs an event loop in the test thread; the test's own database
+# work there is still synchronous, so Django's async-safety guard is told so.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if Path(CHROMIUM).exists() or os.environ.get("CI"):
+        return  # in CI a missing browser must fail, not skip
+    skip = pytest.mark.skip(reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture
+def shot(page: Any):
+    """Save a screenshot of the page as a test artifact: ``shot("1-upload")``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,78 @@
+"""The GM's control desk in a real browser: upload the Korona scenario, advance a turn,
+enter the tabletop results, and see the turn done."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from tests.admin.conftest import meeting_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def gm_page(page: Any, live_server: Any, django_user_model: Any) -> Any:
+    django_user_model.objects.create_superuser("gm", "gm@example.com", "a long gm password")
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "gm")
+    page.fill("#id_password", "a long gm password")
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    return page
+
+
+def test_a_gm_uploads_a_scenario_advances_and_enters_tabletop_results(
+    gm_page: Any, live_server: Any, tmp_path: Path, shot: Any
+) -> None:
+    page = gm_page
+    doc = meeting_doc()
+    doc["settings"] = {"battle_mode": "tabletop"}  # the battles wait for the table
+    scenario = tmp_path / "korona.json"
+    scenario.write_text(json.dumps(doc))
+
+    page.goto(f"{live_server.url}/admin/campaign/campaign/")
+    page.click("text=Create from scenario")
+    page.fill("input[name=name]", "Korona in the browser")
+    page.fill("input[name=seed]", "7")
+    page.set_input_files("input[name=scenario]", str(scenario))
+    shot("1-upload")
+    page.click("input[type=submit]")
+    page.wait_for_load_state()
+    campaign = Campaign.objects.get(name="Korona in the browser")
+    assert campaign.companies.count() == 8
+
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    page.click("input[value='Advance turn now']")
+    page.wait_for_load_state()
+    shot("2-advanced")
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    assert turn.status == Turn.Status.BATTLES_PENDING
+
+    for n, battle in enumerate(Battle.objects.filter(campaign=campaign).order_by("key")):
+        page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/change/")
+        page.click("text=Enter result")
+        page.select_option("select[name=winner]", "defender")
+        page.fill("input[name=attacker__rifle_squad]", "3")
+        shot(f"3-result-{n + 1}")
+        page.click("input[type=submit]")
+        page.wait_for_load_state()
+
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.DONE
+    page.goto(f"{live_server.url}/admin/campaign/campaign/")
+    shot("4-campaigns")
+    row = page.locator("tr", has_text="Korona in the browser")
+    assert row.count() == 1
+    assert Campaign.objects.get(pk=campaign.pk).turn == 1
+    # The defenders held: the Japanese companies fell back to Oivi.
+    assert set(
+        campaign.companies.filter(side="japanese", kind="fighting").values_list(
+            "area__name", flat=True
+        )
+    ) == {"Oivi", "Kilu"}
