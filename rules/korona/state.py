@@ -202,6 +202,11 @@ class BattleState:
             visible = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
             found = (visible, visible and forward is Sight.OBSCURED)
             self._sight[key] = found
+            # The same two looks answer the target looking back: cache that too.
+            self._sight[(target.x, target.y, viewer.x, viewer.y)] = (
+                visible,
+                visible and back is Sight.OBSCURED,
+            )
         return found
 
     def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
