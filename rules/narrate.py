@@ -36,6 +36,16 @@ def _fire(r: dict[str, Any]) -> str:
                 f"against defence {a['defence']}"
             )
         return text + f": {'destroyed' if r['effect'] == 'killed' else 'no effect'}"
+    if "defence_die" in r:  # Force on Force: firepower against defence, matched
+        text += (
+            f" ({r['action']}): {len(r['attack'])}d{r['attack_die']} {_dice(r['attack'])} "
+            f"against {len(r['defence'])}d{r['defence_die']} {_dice(r['defence'])}"
+            f" = {r['hits']} hit{'s' if r['hits'] != 1 else ''}"
+        )
+        if "morale" in r:
+            m = r["morale"]
+            text += f"; morale ({m['reason']}) d{m['die']} {_dice(m['faces'])}"
+        return text + f": {r['effect']}"
     text += f": {_dice(r['dice'])}"
     if r["obscured"]:
         text += " (obscured, one die fewer)"
@@ -47,6 +57,30 @@ def _fire(r: dict[str, Any]) -> str:
     for caught in r.get("blast", ()):
         text += f"; blast: {_stand(caught['stand'])} {caught['effect']}"
     return text
+
+
+def _force_on_force(r: dict[str, Any]) -> str:
+    kind = r["kind"]
+    if kind == "first_aid":
+        return f"{_stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
+    if kind == "initiative":
+        return f"initiative {_dice(r['dice'])}: {r['winner']}"
+    if kind == "reaction":
+        return (
+            f"{r['purpose']} test {_stand(r['initiative_unit'])} v "
+            f"{_stand(r['reacting_unit'])}: {_dice(r['dice'])}, {_stand(r['winner'])} first"
+        )
+    if kind == "fog_of_war":
+        return f"fog of war for {_stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
+    if kind == "tq_check":
+        return (
+            f"{_stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
+            f" {'passed' if r['passed'] else 'failed'}"
+        )
+    return (
+        f"{_stand(r['spotter'])} looks for {_stand(r['hidden_unit'])}: {_dice(r['dice'])}"
+        f" {'spotted' if r['spotted'] else 'not spotted'}"
+    )
 
 
 def describe_record(r: dict[str, Any]) -> str:
@@ -113,6 +147,8 @@ def describe_record(r: dict[str, Any]) -> str:
         return head + r["outcome"]
     if kind == "sniper":
         return head + r["outcome"]
+    if kind in ("first_aid", "initiative", "reaction", "fog_of_war", "tq_check", "spot"):
+        return head + _force_on_force(r)
     if kind == "end":
         return head + f"{r['winner']} wins ({r['reason'].replace('_', ' ')})"
     return head + kind

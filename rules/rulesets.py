@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules.forceonforce import engine as force_on_force
 from rules.korona import engine as korona
 
 if TYPE_CHECKING:
@@ -27,6 +28,12 @@ class Ruleset:
 RULESETS: dict[str, Ruleset] = {
     "korona": Ruleset(
         "korona", "Korona (WWII in the Pacific)", korona.resolve, korona.check_options
+    ),
+    "force_on_force": Ruleset(
+        "force_on_force",
+        "Force on Force",
+        force_on_force.resolve,
+        force_on_force.check_options,
     ),
 }
 

@@ -592,7 +592,7 @@ def test_an_event_needs_the_fields_of_its_effect_and_no_others() -> None:
         ("rough_tracks", "southern track", "must be a list, not str"),
         ("battle_mode", "hotseat", "must be one of auto, tabletop, not 'hotseat'"),
         ("unentered_tabletop", "forfeit", "must be one of wait, auto, not 'forfeit'"),
-        ("ruleset", "bolt_action", "must be one of korona, not 'bolt_action'"),
+        ("ruleset", "bolt_action", "must be one of korona, force_on_force, not 'bolt_action'"),
         ("objective", 5, "must be a non-empty string, not 5"),
         ("naval_table", [], "must be an object with an entry for each face 1-6, not []"),
         ("max_bombers", True, "must be a whole number, not True"),

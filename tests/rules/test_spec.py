@@ -186,9 +186,9 @@ def test_bad_option_values_are_refused(option: str, value: Any, problem: str) ->
 
 def test_unknown_ruleset_is_refused() -> None:
     doc = battle_doc()
-    doc["options"]["ruleset"] = "force_on_force"
+    doc["options"]["ruleset"] = "chain_of_command"
     assert problems_of(doc) == [
-        "options.ruleset: unknown rule set 'force_on_force' (known: korona)"
+        "options.ruleset: unknown rule set 'chain_of_command' (known: korona, force_on_force)"
     ]
 
 

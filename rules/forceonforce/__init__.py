@@ -1,0 +1,1 @@
+"""Force on Force: the second tactical rule set, on the same battles as Korona's."""

@@ -1,0 +1,225 @@
+"""The Force on Force AI: the attacker advances from cover to cover and fires, the
+defender holds its cover, reacts to what it sees and watches over the ground.
+
+The AI rolls no dice of its own: it only chooses, so a seed still replays the battle.
+"""
+
+from __future__ import annotations
+
+from math import cos, hypot, radians, sin
+
+from rules.forceonforce import fire as f
+from rules.forceonforce import tables as t
+from rules.forceonforce.combat import shot_for
+from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
+
+SPACING_IN = 3
+HOPELESS_RATIO = 3  # as the Korona AI: pull out against three times this side's strength
+_DIRECTIONS = [(cos(radians(a)), sin(radians(a))) for a in (0, 35, -35, 70, -70)]
+
+
+def _p(die: int) -> float:
+    return (die - t.SUCCESS + 1) / die
+
+
+def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
+    """Rough expected hits of a shot: dice x chance of a 4+, less what the defence saves."""
+    fp = f.firepower(shot_for(state, shooter, target))
+    if fp.dice == 0 or shooter.current_tq is None:
+        return 0.0
+    cover = 0
+    if target.in_cover:
+        cover += 1
+    if state.solid_cover(target):
+        cover += 1
+    dfn = min(target.healthy, fp.dice) + cover
+    value = fp.dice * _p(shooter.current_tq) - 0.6 * dfn * _p(target.current_tq or 6)
+    # Finish weakened units; pinned ones first; support weapons are worth more.
+    value += 0.3 * (t.FIGURES_PER_STAND - target.healthy) + (0.3 if target.pinned else 0)
+    value += 0.4 if target.profile.support in ("medium", "heavy") else 0
+    return max(value, 0.05)
+
+
+def visible_enemies(state: BattleState, unit: Unit) -> list[Unit]:
+    return [
+        e
+        for e in unit.force.enemy.units
+        if e.fighting and (not e.hidden or unit.id in e.spotted_by) and state.sees(unit, e)
+    ]
+
+
+def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
+    reach = f.optimum_range(unit.tq)
+    return [
+        e
+        for e in unit.force.enemy.units
+        if e.fighting and e.hidden and unit.id not in e.spotted_by
+        and unit.distance(e) <= reach and state.sees(unit, e)
+    ]  # fmt: skip
+
+
+def best_target(state: BattleState, unit: Unit) -> Unit | None:
+    if not unit.can_fire:
+        return None
+    best, best_value = None, 0.0
+    for enemy in visible_enemies(state, unit):
+        value = worth(state, unit, enemy)
+        if value > best_value:
+            best, best_value = enemy, value
+    return best
+
+
+# --- deployment -------------------------------------------------------------------------
+
+
+def deploy_defender(state: BattleState, force: Force) -> None:
+    """In cover in its third of the table, 3" apart; stealthy units (the sniper) and, with
+    the option ``defender_hidden``, every unit in woods sets up Hidden."""
+    field = state.field
+    width, depth = field.width_in, field.depth_in
+    zone = max(depth // 3, 2)
+    candidates = []
+    for y in range(1, zone + 1, 2):
+        for x in range(1, width, 2):
+            square = field.square_at(x, y)
+            score = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
+            score += 0.8 if square.wooded else 0
+            score += 0.6 * y / zone - 0.02 * abs(x - width / 2)
+            candidates.append((-score, y, x))
+    candidates.sort()
+    taken: list[tuple[int, int]] = []
+    for unit in force.units:
+        for _, y, x in candidates:
+            if all(hypot(x - tx, y - ty) >= SPACING_IN for tx, ty in taken):
+                unit.x, unit.y = x, y
+                break
+        else:
+            unit.x, unit.y = width // 2, 1
+        taken.append((unit.x, unit.y))
+        unit.in_cover = not state.exposed(unit.x, unit.y)
+        in_woods = field.square_at(unit.x, unit.y).wooded
+        if in_woods and (unit.profile.stealthy or state.options["defender_hidden"]):
+            unit.hidden = True
+
+
+def deploy_attacker(state: BattleState, force: Force) -> None:
+    """In a line of 3"-spaced groups along its own table edge, 3" in."""
+    field = state.field
+    width, depth = field.width_in, field.depth_in
+    per_row = max(1, (width - 2) // SPACING_IN)
+    for i, unit in enumerate(force.units):
+        row, col = divmod(i, per_row)
+        count = min(per_row, len(force.units) - row * per_row)
+        span = (count - 1) * SPACING_IN
+        unit.x = int(width / 2 - span / 2 + col * SPACING_IN)
+        unit.y = max(0, depth - 3 - row * SPACING_IN)
+        unit.x = min(max(unit.x, 0), width - 1)
+
+
+# --- choices ----------------------------------------------------------------------------
+
+
+def goal(state: BattleState, unit: Unit) -> tuple[float, float]:
+    enemies = [e for e in unit.force.enemy.units if e.fighting and not e.hidden]
+    if not enemies:
+        return state.field.width_in / 2, 1.0
+    nearest = min(enemies, key=lambda e: (unit.distance(e), e.id))
+    return nearest.x, nearest.y
+
+
+def wants_to_advance(state: BattleState, unit: Unit) -> bool:
+    if unit.force.key != ATTACKER or unit.profile.mover is None:
+        return False
+    if unit.pinned or unit.suppressed or unit.regrouping or unit.react_only:
+        return False
+    if not unit.profile.fires:
+        return unit.distance(_friend_centre(unit)) > 6
+    reach = f.optimum_range(unit.tq, doubled=bool(unit.profile.support or unit.profile.optics))
+    in_reach = [e for e in visible_enemies(state, unit) if unit.distance(e) <= reach]
+    if unit.profile.support in ("medium", "heavy"):
+        return not visible_enemies(state, unit)  # a weapon with a target stays and fires
+    return not in_reach
+
+
+def _friend_centre(unit: Unit) -> Unit:
+    friends = [u for u in unit.force.units if u.fighting and u.profile.fires]
+    if not friends:
+        return unit
+    return min(friends, key=lambda u: (abs(u.y - unit.y) + abs(u.x - unit.x) == 0, u.id))
+
+
+def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | None:
+    """Where to move and at what speed: toward the nearest known enemy, from cover to
+    cover; Rapid while no enemy sees the ground ahead (and no wounded slow the unit)."""
+    gx, gy = goal(state, unit)
+    dist = hypot(gx - unit.x, gy - unit.y)
+    if dist < 1:
+        return None
+    seen = any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
+    rapid_ok = not seen and unit.wounded_light == 0 and unit.pending == 0
+    speed = "rapid" if rapid_ok and unit.profile.support != "heavy" else "tactical"
+    field = state.field
+    going = state.going(unit.x, unit.y, int(gx), int(gy))
+    reach = state.move_allowance(unit, speed, going)
+    if reach <= 0 and speed == "rapid":
+        speed = "tactical"
+    ux, uy = (gx - unit.x) / dist, (gy - unit.y) / dist
+    best: tuple[int, int] | None = None
+    best_score = -1e9
+    friends = [(u.x, u.y) for u in unit.force.units if u.fighting and u is not unit]
+    for c, s in _DIRECTIONS:
+        dx, dy = ux * c - uy * s, ux * s + uy * c
+        for frac in (1.0, 0.66, 0.33):
+            step = min(dist - 1.5, 12 * frac)
+            x = int(round(unit.x + dx * step))
+            y = int(round(unit.y + dy * step))
+            if not (0 <= x < field.width_in and 0 <= y < field.depth_in) or (x, y) == unit.position:
+                continue
+            allowed = state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y))
+            if hypot(x - unit.x, y - unit.y) > allowed:
+                continue
+            if any(hypot(x - fx, y - fy) < 2 for fx, fy in friends):
+                continue
+            progress = dist - hypot(gx - x, gy - y)
+            score = progress + (0 if state.exposed(x, y) else 3)
+            score += 1.5 if field.square_at(x, y).blocks_sight else 0
+            if score > best_score:
+                best, best_score = (x, y), score
+    if best is None:
+        return None
+    return best, speed
+
+
+def overwatch(state: BattleState, unit: Unit) -> bool:
+    """3.16: Regulars of D8 or better, of the side with initiative; the AI watches with a
+    unit that has nothing to shoot at now and does not mean to move."""
+    force = unit.force
+    if not (force.regular and unit.tq >= 8 and unit.can_fire) or unit.regrouping:
+        return False
+    if wants_to_advance(state, unit):
+        return False
+    return best_target(state, unit) is None
+
+
+def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bool:
+    """Whether a non-initiative unit reacts with fire to ``actor``'s activation."""
+    if not reactor.can_fire or not reactor.may_react:
+        return False
+    if reactor.regrouping and not fired_on:
+        return False  # 5.2: regrouping units may only return fire
+    if not reactor.force.regular and reactor.reacted:
+        return False  # 3.14: Irregulars react once a turn
+    if reactor.hidden and not fired_on:
+        # Hidden units spring an ambush (4.1) within twice their Troop Quality.
+        return reactor.distance(actor) <= t.AMBUSH_RANGE_FACTOR * reactor.tq
+    if not state.sees(reactor, actor):
+        return False
+    if fired_on:
+        return True
+    return worth(state, reactor, actor) >= 1.0
+
+
+def hopeless(state: BattleState, force: Force) -> bool:
+    ours = sum(1 for u in force.units if u.fighting and u.profile.fires)
+    theirs = sum(1 for u in force.enemy.units if u.fighting and u.profile.fires)
+    return ours == 0 or ours * HOPELESS_RATIO < theirs

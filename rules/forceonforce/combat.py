@@ -1,0 +1,298 @@
+"""Fire between units on the table: the pure rules of ``fire`` applied to the state.
+
+Every die of one attack (firepower, defence, Who Got Hit, the morale check) goes into
+that attack's one ``fire`` record; Fog of War draws and reaction tests have their own.
+"""
+
+from __future__ import annotations
+
+from math import hypot
+from typing import Any
+
+from rules.forceonforce import fire as f
+from rules.forceonforce import tables as t
+from rules.forceonforce.cohesion import morale_die_for
+from rules.forceonforce.state import BattleState, Unit
+
+PULL_BACK_IN = 6  # 5.2: up to 6" to find cover
+
+
+def band(shooter: Unit, target: Unit, night: bool) -> tuple[str, bool]:
+    """The range band of a shot and whether, at night, the target is beyond the reduced
+    optimum range (4.4)."""
+    dark = night and not shooter.force.night_vision
+    reach = f.optimum_range(
+        shooter.tq, doubled=bool(shooter.profile.support or shooter.profile.optics), night=dark
+    )
+    within = shooter.distance(target) <= reach
+    if shooter.profile.always_optimum:
+        return "optimum", dark and not within
+    return ("optimum" if within else "beyond"), dark and not within
+
+
+def shot_for(
+    state: BattleState, shooter: Unit, target: Unit, *, suppression: bool = False
+) -> f.Shot:
+    rng, night_beyond = band(shooter, target, state.night)
+    return f.Shot(
+        figures=shooter.healthy,
+        support=shooter.profile.support,
+        support_jammed=shooter.jammed,
+        movement=shooter.movement,
+        band=rng,
+        small_arms=shooter.profile.small_arms,
+        target_exposed=state.exposed(target.x, target.y) and not target.smoke,
+        target_moving_rapidly=target.movement == "rapid",
+        supply=shooter.force.supply,
+        earlier_actions=shooter.fires + shooter.penalty_moves,
+        suppression=suppression,
+        outgunned=shooter.force.key in state.options["outgunned_by"],
+        suppressed_weapons=False,
+        out_of_smoke=shooter.smoke,
+        night_beyond=night_beyond,
+        extra=shooter.fp_extra,
+    )
+
+
+def cover_of(state: BattleState, target: Unit) -> list[str]:
+    cover = []
+    if target.in_cover:
+        cover.append("in_cover")
+    if state.solid_cover(target):
+        cover.append("solid")
+    if target.smoke:
+        cover.append("smoke")
+    dug_in = state.options["dug_in"]
+    if dug_in and target.force.key == "defender" and target.in_cover:
+        cover.append(dug_in)
+    return cover
+
+
+def fog_of_war(state: BattleState, unit: Unit, cause: str) -> None:
+    """1.1: a natural 1 on a Troop Quality check: draw (roll d6 on) our Fog of War table."""
+    if not state.options["fog_of_war"]:
+        return
+    face = state.roller.d6()
+    event = f.fog_of_war_event(face, state.fog_table)
+    if event.key == "jammed":
+        unit.jammed = True
+    elif event.key == "low_ammo":
+        unit.fp_extra -= 1
+    elif event.key == "lost_contact":
+        unit.activated = True
+        unit.may_react = False
+    elif event.key == "second_wind":
+        unit.pinned = unit.suppressed = False
+    elif event.key == "nerves":
+        unit.pinned = True
+    state.record(
+        "fog_of_war", side=unit.force.side, stand=unit.id, cause=cause, dice=[face],
+        event=event.key, outcome=event.text,
+    )  # fmt: skip
+
+
+def tq_check(state: BattleState, unit: Unit, purpose: str, modifier: int = 0) -> bool:
+    die = unit.current_tq or t.DIE_LADDER[0]
+    check = f.tq_check(state.roller, die, modifier)
+    state.record(
+        "tq_check", side=unit.force.side, stand=unit.id, purpose=purpose, die=die,
+        dice=[check.face], modifier=modifier, passed=check.passed,
+    )  # fmt: skip
+    if check.fog_of_war:
+        fog_of_war(state, unit, purpose)
+    return check.passed
+
+
+def attack(
+    state: BattleState, shooter: Unit, target: Unit, *, kind: str, suppression: bool = False
+) -> dict[str, Any] | None:
+    """One fire action by ``shooter`` at ``target`` (3.0-5.2). None: no dice to throw."""
+    die = shooter.current_tq
+    if die is None or not shooter.fighting or not target.fighting:
+        return None
+    shot = shot_for(state, shooter, target, suppression=suppression)
+    if shot.night_beyond and not locate(state, shooter, target):
+        shooter.fires += 1
+        return None
+    fp = f.firepower(shot)
+    shooter.fires += 1
+    if shooter.hidden:
+        shooter.hidden = False  # firing gives the position away (ruling)
+    if fp.dice == 0:
+        return None
+    dfn_die = target.current_tq or t.DIE_LADDER[0]  # ruling: defence never below D6
+    dfn = f.defence(
+        target.healthy, fp.dice, cover=cover_of(state, target), armour=target.profile.armour
+    )
+    ex = f.exchange(state.roller, fp.dice, die, dfn.dice, dfn_die)
+    dice = [*ex.attack, *ex.defence]
+    hits = min(ex.hits, target.healthy)
+    struck: list[str] = []
+    if hits and not target.force.regular:
+        # 5.1 matters to Irregulars only (a Regular's fallen leader is replaced).
+        for _ in range(hits):
+            size = target.healthy - len(struck)
+            who, face = f.who_got_hit(state.roller, size)
+            if face is not None:
+                dice.append(face)
+            struck.append(who)
+            if who == "leader":
+                target.leader = False
+    target.healthy -= hits
+    target.pending += hits
+    target.fired_at_by = shooter.id
+    record = state.record(
+        "fire", side=shooter.force.side, firer=shooter.id, firer_type=shooter.stand_type,
+        target=target.id, target_type=target.stand_type, action=kind, dice=dice,
+        attack_die=die, attack=list(ex.attack), firepower=fp.to_json(),
+        defence_die=dfn_die, defence=list(ex.defence), defence_dice=dfn.to_json(),
+        hits=hits, suppressing=fp.suppressing,
+    )  # fmt: skip
+    if struck:
+        record["who_got_hit"] = struck
+    if target.healthy == 0:
+        target.lost = True
+        record["effect"] = "wiped out"
+        return record
+    # 5.2 check points; casualties take precedence over suppression (3.7).
+    reason = None
+    failure = "pinned"
+    if hits:
+        reason = "casualties"
+    else:
+        reason = f.fire_morale_trigger(target.force.confidence, fp.unmodified)
+        if reason is None and fp.unmodified >= t.INTIMIDATING_FIREPOWER:
+            reason, failure = "intimidating weapon", "suppressed"
+        if reason is None and fp.suppressing and ex.attack_successes:
+            needed, shift = f.suppression_check_needed(target.force.confidence, fp.dice)
+            if needed:
+                reason, failure = "suppression fire", "suppressed"
+                record["morale_shift"] = shift
+    if reason is None:
+        record["effect"] = "none"
+        return record
+    own = morale_die_for(state, target)
+    if own is None:  # a Shaken unit's Morale below D6 has already left (ruling: fail)
+        record["effect"] = morale_failure(state, target, shooter, failure)
+        return record
+    morale = f.morale_check(state.roller, own, target.healthy, record.get("morale_shift", 0))
+    dice.extend(morale.faces)
+    record["morale"] = {"reason": reason, "die": morale.die, "faces": list(morale.faces)}
+    if morale.stands:
+        record["effect"] = "stands"
+    else:
+        record["effect"] = morale_failure(state, target, shooter, failure)
+    return record
+
+
+def locate(state: BattleState, shooter: Unit, target: Unit) -> bool:
+    """4.4: at night a target beyond the reduced optimum range is Elusive: the firer must
+    win an opposed Troop Quality check to engage it (ties to the target, as spotting)."""
+    test = f.opposed_test(state.roller, shooter.current_tq or 6, target.current_tq or 6,
+                          ties_to_a=False)  # fmt: skip
+    state.record("locate", side=shooter.force.side, spotter=shooter.id, hidden_unit=target.id,
+                 dice=list(test.faces), spotted=test.first_wins)  # fmt: skip
+    for unit, one in zip((shooter, target), test.fog_of_war, strict=True):
+        if one:
+            fog_of_war(state, unit, "locating an elusive unit")
+    return test.first_wins
+
+
+def hide(state: BattleState, unit: Unit) -> bool:
+    """4.3: out of sight of every enemy, a unit hides on a passed TQ check (Stealthy
+    units without one). Vehicles and guns hide only at the start."""
+    if unit.hidden or unit.profile.vehicle_or_gun:
+        return False
+    if any(state.sees(e, unit) for e in unit.force.enemy.units if e.fighting):
+        return False
+    if unit.profile.stealthy or tq_check(state, unit, "hide"):
+        unit.hidden = True
+        unit.spotted_by.clear()
+        return True
+    return False
+
+
+def lay_smoke(state: BattleState, unit: Unit) -> bool:
+    """4.6: smoke grenades on a passed TQ check, once a turn; the smoke covers the unit
+    for the turn: +1D defence, -1D firing out of it."""
+    if unit.smoke_tried:
+        return False
+    unit.smoke_tried = True
+    unit.smoke = tq_check(state, unit, "lay smoke")
+    return unit.smoke
+
+
+def morale_failure(state: BattleState, unit: Unit, cause: Unit, failure: str) -> str:
+    """5.2 and 3.7: what a failed morale check does to ``unit``."""
+    if failure == "suppressed":
+        unit.suppressed = True
+        return "suppressed"
+    if not unit.force.regular:
+        return shaken(state, unit, cause)
+    if unit.regrouping or unit.pulled_back:
+        # Ruling: a unit that must Pull Back while already pulling back or regrouping is
+        # Shaken, as an Irregular is (the excerpt has no further step for Regulars).
+        return shaken(state, unit, cause)
+    if unit.pinned:
+        unit.pulled_back = True
+        fall_back(state, unit, cause)
+        return "pull back"
+    unit.pinned = True
+    if not state.exposed(unit.x, unit.y):
+        unit.in_cover = True
+    return "pinned"
+
+
+def shaken(state: BattleState, unit: Unit, cause: Unit) -> str:
+    unit.morale_shift -= 1
+    unit.pinned = True
+    if unit.morale_die is None:
+        unit.lost = unit.shaken_off = True
+        return "shaken: leaves the battle"
+    fall_back(state, unit, cause)
+    return "shaken"
+
+
+def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
+    """Move up to 6" away from ``cause`` to the best covered spot (no dice)."""
+    if unit.profile.mover is None:
+        return
+    field = state.field
+    best = (unit.x, unit.y)
+    best_score = -1e9
+    away = unit.distance(cause)
+    for dx in range(-PULL_BACK_IN, PULL_BACK_IN + 1, 2):
+        for dy in range(-PULL_BACK_IN, PULL_BACK_IN + 1, 2):
+            if hypot(dx, dy) > PULL_BACK_IN:
+                continue
+            x, y = unit.x + dx, unit.y + dy
+            if not (0 <= x < field.width_in and 0 <= y < field.depth_in):
+                continue
+            gain = hypot(x - cause.x, y - cause.y) - away
+            if gain < 0:
+                continue  # never toward the enemy
+            score = (
+                gain * 0.2
+                + (0 if state.exposed(x, y) else 3)
+                + (2 if not state.sees(cause, _at(unit, x, y)) else 0)
+            )
+            if score > best_score:
+                best, best_score = (x, y), score
+    start = unit.position
+    unit.x, unit.y = best
+    unit.penalty_moves += 1
+    unit.in_cover = not state.exposed(unit.x, unit.y)
+    state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
+                 to=unit.position, speed="tactical", purpose="falls back",
+                 going=str(state.going(start[0], start[1], unit.x, unit.y)))  # fmt: skip
+
+
+class _Spot:
+    __slots__ = ("x", "y")
+
+    def __init__(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+
+
+def _at(unit: Unit, x: int, y: int) -> Any:
+    return _Spot(x, y)

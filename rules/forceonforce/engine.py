@@ -1,0 +1,447 @@
+"""The Force on Force battle: the turn sequence, the end of the battle and the result.
+
+Each turn: First Aid Checks, initiative, Overwatch declared, the side with initiative
+activates its units one at a time while the other side reacts, then the End Phase, in
+which the non-initiative units that have not reacted move and fire. The battle ends as
+a Korona battle does: a side that has lost a third of its units loses, a side may
+withdraw, and at the turn limit the smaller fraction lost wins (the defender on ties).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.battlefield import Battlefield, generate_battlefield
+from rules.dice import Roller
+from rules.forceonforce import ai
+from rules.forceonforce import fire as f
+from rules.forceonforce import tables as t
+from rules.forceonforce.combat import attack, fog_of_war, hide, lay_smoke, tq_check
+from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
+from rules.spec import SIDES, BattleSpec
+
+RULESET = "force_on_force"
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "turn_limit": 12,
+    "morale_die": {},  # side -> 6/8/10/12 (default: Australians d8, Japanese d10)
+    "irregular": [],  # sides fighting as Irregulars (default: both Regulars)
+    "confidence": {},  # side -> low/confident/high (default confident)
+    "supply": {},  # side -> poor/normal/abundant
+    "advanced_first_aid": [],  # sides with medics
+    "night": False,
+    "night_vision": [],  # sides with night vision devices
+    "fog_of_war": True,
+    "defender_hidden": False,  # defender units in woods set up Hidden (ambushes)
+    "dug_in": None,  # defender's cover when In Cover: improved / fortified / reinforced
+    "outgunned_by": [],  # forces (attacker/defender) that outgun the other (4.6)
+}
+
+_SIDE_MAPS = {
+    "morale_die": set(t.DIE_LADDER),
+    "confidence": set(t.CONFIDENCE_LEVELS),
+    "supply": set(t.SUPPLY_FIREPOWER),
+}
+_SIDE_LISTS = ("irregular", "advanced_first_aid", "night_vision")
+# Options a campaign passes to either rule set (the Old Breed options) or Korona's fuse
+# ruling: accepted so a campaign can switch rule sets, not yet applied under these rules.
+NOT_APPLIED = ("combat_events", "fog_of_war_cup", "impact_fuse")
+NOT_APPLIED_TABLES = ("combat_event_table", "japanese_event_table")
+
+
+class BattleOver(Exception):
+    def __init__(self, winner: str, reason: str) -> None:
+        self.winner = winner
+        self.reason = reason
+
+
+def check_options(options: dict[str, Any]) -> list[str]:
+    """Problems with the Force on Force options of a BATTLE.json."""
+    problems = []
+    for key, value in options.items():
+        if key == "turn_limit":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+                problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
+        elif key in _SIDE_MAPS:
+            if not isinstance(value, dict) or any(
+                s not in SIDES or v not in _SIDE_MAPS[key] or isinstance(v, bool)
+                for s, v in value.items()
+            ):
+                allowed = ", ".join(str(v) for v in sorted(_SIDE_MAPS[key], key=str))
+                problems.append(f"{key} must map australian/japanese to one of {allowed}")
+        elif key in _SIDE_LISTS:
+            if not isinstance(value, list) or any(s not in SIDES for s in value):
+                problems.append(f"{key} must be a list of sides (australian, japanese)")
+        elif key == "outgunned_by":
+            if not isinstance(value, list) or any(s not in (ATTACKER, DEFENDER) for s in value):
+                problems.append("outgunned_by must be a list of attacker/defender")
+        elif key in NOT_APPLIED_TABLES:
+            pass  # not applied: the Korona engine checks their shape where it uses them
+        elif key in ("night", "fog_of_war", "defender_hidden", *NOT_APPLIED):
+            if not isinstance(value, bool):
+                problems.append(f"{key} must be true or false, not {value!r}")
+        elif key == "dug_in":
+            if value not in (None, "improved", "fortified", "reinforced"):
+                problems.append(f"dug_in must be improved, fortified or reinforced, not {value!r}")
+        else:
+            problems.append(f"{key!r} is not an option of the force_on_force rule set")
+    return problems
+
+
+def _end_check(state: BattleState) -> None:
+    att, dfn = state.attacker, state.defender
+    att_broken, dfn_broken = att.broken(), dfn.broken()
+    if not (att_broken or dfn_broken):
+        return
+    if att_broken and dfn_broken:
+        loser = att if att.fraction_lost() >= dfn.fraction_lost() else dfn
+    else:
+        loser = att if att_broken else dfn
+    raise BattleOver(loser.enemy.key, "a_third_lost")
+
+
+# --- the start of a turn ----------------------------------------------------------------
+
+
+def _first_aid(state: BattleState) -> None:
+    """5.3: a d6 per casualty of last turn, the unit's healthy figures tending them."""
+    state.phase = "first aid"
+    for force in state.forces:
+        for unit in force.units:
+            if unit.pending == 0 or unit.lost:
+                continue
+            faces = list(state.roller.roll(unit.pending, 6))
+            results = [f.first_aid(face, advanced=force.advanced_first_aid) for face in faces]
+            unit.pending = 0
+            for result in results:
+                if result == "dead":
+                    unit.dead += 1
+                elif result == "serious":
+                    unit.serious += 1
+                else:
+                    unit.healthy += 1
+                    unit.wounded_light += result == "light"
+            if "serious" in results:
+                unit.react_only = True
+            state.record("first_aid", side=force.side, stand=unit.id, dice=faces,
+                         advanced=force.advanced_first_aid, results=results)  # fmt: skip
+            if "dead" in results and not tq_check(state, unit, "a comrade dead"):
+                unit.react_only = True
+
+
+def _initiative(state: BattleState) -> None:
+    """Ruling (the excerpt does not say how): an opposed Troop Quality test of the two
+    forces each turn; the attacker keeps it on any tie, as the initiative unit does."""
+    state.phase = "initiative"
+    att, dfn = state.attacker, state.defender
+    test = f.opposed_test(state.roller, att.tq, dfn.tq, ties_to_a=True)
+    state.initiative = att if test.first_wins else dfn
+    state.record("initiative", dice=list(test.faces), dies=[att.tq, dfn.tq],
+                 winner=state.initiative.key)  # fmt: skip
+
+
+# --- activation and reactions -----------------------------------------------------------
+
+
+def _reaction_modifier(unit: Unit) -> int:
+    mod = t.RAPID_REACTION_MODIFIER if unit.movement == "rapid" else 0
+    return mod + (t.OVERWATCH_REACTION_MODIFIER if unit.overwatch else 0)
+
+
+def _reaction_test(state: BattleState, iu: Unit, niu: Unit, purpose: str) -> f.Opposed:
+    test = f.opposed_test(
+        state.roller, iu.current_tq or 6, niu.current_tq or 6,
+        _reaction_modifier(iu), _reaction_modifier(niu), ties_to_a=True,
+    )  # fmt: skip
+    state.record("reaction", purpose=purpose, initiative_unit=iu.id, reacting_unit=niu.id,
+                 dice=list(test.faces), totals=list(test.totals),
+                 winner=iu.id if test.first_wins else niu.id)  # fmt: skip
+    for unit, one in zip((iu, niu), test.fog_of_war, strict=True):
+        if one:
+            fog_of_war(state, unit, "reaction test")
+    return test
+
+
+def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
+    """Fire if able; True if the shot was taken."""
+    if not (shooter.can_fire and target.fighting):
+        return False
+    record = attack(state, shooter, target, kind=kind)
+    _end_check(state)
+    return record is not None
+
+
+def _overwatch_interrupt(state: BattleState, niu: Unit) -> Unit | None:
+    """3.16: an initiative unit on Overwatch tries to fire before ``niu`` reacts. Returns
+    an Overwatch unit that failed its test (it fires after the reaction)."""
+    for ow in state.initiative.units:
+        if not (ow.overwatch and ow.can_fire and state.sees(ow, niu)):
+            continue
+        test = _reaction_test(state, ow, niu, "overwatch")
+        if test.first_wins:
+            _fire(state, ow, niu, "overwatch")
+            if not niu.fighting or niu.pinned or niu.suppressed:
+                niu.may_react = False
+            return None
+        ow.overwatch = False  # fallen off Overwatch
+        return ow
+    return None
+
+
+def _react(state: BattleState, iu: Unit, niu: Unit, will_fire: bool) -> None:
+    """3.12 (the house-rule table): one non-initiative unit reacts to ``iu``."""
+    late_overwatch = _overwatch_interrupt(state, niu)
+    if niu.may_react and niu.fighting and iu.fighting:
+        niu.reacted = True
+        ambushed = False
+        if niu.hidden:
+            ambushed = _ambush(state, niu, iu)
+        if ambushed:
+            _fire(state, niu, iu, "ambush")
+            if will_fire and iu.fighting:
+                _fire(state, iu, niu, "return fire")
+                iu.reacted = True
+        else:
+            test = _reaction_test(state, iu, niu, "reaction")
+            iu_pass, niu_pass = test.passed
+            if test.first_wins:
+                niu.may_react = False  # 3.14: lost the test, no more reactions this turn
+                if will_fire:
+                    _fire(state, iu, niu, "reaction round" if niu_pass else "opportunity")
+                    iu.reacted = True
+                    if niu_pass and niu.fighting:
+                        _fire(state, niu, iu, "return fire")
+                elif niu_pass:
+                    _fire(state, niu, iu, "reaction fire")
+            else:
+                _fire(state, niu, iu, "reaction fire")
+                if iu_pass and will_fire and iu.fighting:
+                    _fire(state, iu, niu, "return fire")
+                    iu.reacted = True
+    if late_overwatch is not None and niu.fighting and state.sees(late_overwatch, niu):
+        _fire(state, late_overwatch, niu, "overwatch")
+
+
+def _ambush(state: BattleState, hidden: Unit, mover: Unit) -> bool:
+    """4.1: the mover may spot the ambushers within its optimum range; unspotted, they
+    spring the ambush on a passed TQ check and fire first without a reaction test."""
+    if mover.distance(hidden) <= f.optimum_range(mover.tq) and _spot(state, mover, hidden):
+        return False
+    hidden.hidden = False
+    return tq_check(state, hidden, "spring an ambush")
+
+
+def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
+    """4.2: opposed TQ test; the spotter must pass and roll higher."""
+    mod = t.SPOT_RAPID_DETECTOR if spotter.movement == "rapid" else 0
+    mod += t.SPOT_STEALTHY_HIDDEN if hidden.profile.stealthy else 0
+    mod += t.SPOT_VEHICLE_OR_GUN if hidden.profile.vehicle_or_gun else 0
+    mod += t.SPOT_OPTICS if spotter.profile.optics else 0
+    test = f.opposed_test(state.roller, spotter.current_tq or 6, hidden.current_tq or 6, mod,
+                          ties_to_a=False)  # fmt: skip
+    state.record("spot", side=spotter.force.side, spotter=spotter.id, hidden_unit=hidden.id,
+                 dice=list(test.faces), modifier=mod, spotted=test.first_wins)  # fmt: skip
+    for unit, one in zip((spotter, hidden), test.fog_of_war, strict=True):
+        if one:
+            fog_of_war(state, unit, "spotting")
+    if test.first_wins:
+        hidden.spotted_by.add(spotter.id)
+    return test.first_wins
+
+
+def _move(state: BattleState, unit: Unit, to: tuple[int, int], speed: str) -> None:
+    start = unit.position
+    going = state.going(unit.x, unit.y, *to)
+    unit.x, unit.y = to
+    unit.movement = speed if unit.movement != "rapid" else "rapid"
+    if unit.fires:
+        unit.penalty_moves += 1  # 3.4: a move after the first fire diminishes firepower
+    unit.in_cover = False
+    if unit.hidden and any(state.sees(e, unit) for e in unit.force.enemy.units if e.fighting):
+        unit.hidden = False
+    purpose = "advance" if speed == "tactical" else "advance (rapid)"
+    state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
+                 to=unit.position, speed=speed, going=str(going), purpose=purpose)  # fmt: skip
+
+
+def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None:
+    """One unit's activation: move and/or fire, the other side reacting."""
+    if unit.activated or not unit.fighting:
+        return
+    unit.activated = True
+    if unit.react_only:
+        return
+    if not unit.force.regular and not unit.leader and not tq_check(state, unit, "act leaderless"):
+        return  # 1.5
+    moving = (
+        None
+        if unit.overwatch
+        else (ai.plan_move(state, unit) if ai.wants_to_advance(state, unit) else None)
+    )
+    if moving is not None:
+        if state.exposed(unit.x, unit.y) and any(
+            state.sees(e, unit) for e in unit.force.enemy.units if e.fighting
+        ):
+            lay_smoke(state, unit)  # cover the dash across open ground
+        _move(state, unit, *moving)
+    elif unit.force.regular and not state.exposed(unit.x, unit.y):
+        unit.in_cover = True  # 3.9: Regulars that do not move are In Cover
+    elif not unit.in_cover and unit.profile.mover is not None:
+        unit.in_cover = tq_check(state, unit, "get in cover")
+    target = ai.best_target(state, unit)
+    if (
+        target is None
+        and moving is None
+        and state.options["defender_hidden"]
+        and unit.force.key == DEFENDER
+        and state.field.square_at(unit.x, unit.y).wooded
+        and hide(state, unit)
+    ):
+        return  # 3.11a: hiding is the activation, and no one may react to it
+    if target is None and unit.can_fire:
+        for hidden in ai.hidden_enemies(state, unit):
+            if _spot(state, unit, hidden):
+                target = hidden
+                break
+    will_fire = target is not None
+    if not end_phase:
+        reactors = [
+            e
+            for e in unit.force.enemy.units
+            if e.fighting and ai.reacts(state, e, unit, fired_on=e is target)
+        ]
+        reactors.sort(key=lambda e: (e is not target, unit.distance(e), e.id))
+        for niu in reactors[:3]:  # ruling: at most three reactions to one activation
+            if not unit.fighting:
+                return
+            _react(state, unit, niu, will_fire and niu is target)
+            if niu is target and unit.fires:
+                will_fire = False  # the declared fire was the round of fire
+    elif target is not None and target.force.regular and target.can_fire:
+        # End Phase: a Regular initiative unit fired on may fight a round of fire.
+        test = _reaction_test(state, unit, target, "round of fire")
+        if not test.first_wins and test.passed[1]:
+            _fire(state, target, unit, "round of fire")
+            if unit.fighting:
+                _fire(state, unit, target, "end phase")
+            return
+        _fire(state, unit, target, "end phase")
+        if test.passed[1] and target.fighting:
+            _fire(state, target, unit, "round of fire")
+        return
+    if will_fire and target is not None and unit.fighting and target.fighting:
+        _fire(state, unit, target, "activation")
+
+
+def _turn(state: BattleState) -> None:
+    for force in state.forces:
+        for unit in force.units:
+            unit.new_turn()
+    _first_aid(state)
+    for force in (state.attacker, state.defender):
+        state.phase = "withdrawal"
+        if ai.hopeless(state, force):
+            state.record(
+                "withdraw",
+                side=force.side,
+                dice=[],
+                outcome=f"{force.spec.name} withdraws from a hopeless position",
+            )
+            raise BattleOver(force.enemy.key, "withdrew")
+    _initiative(state)
+    iu_force: Force = state.initiative
+    state.phase = "overwatch"
+    watching = [u.id for u in iu_force.units if u.fighting and ai.overwatch(state, u)]
+    for unit in iu_force.units:
+        unit.overwatch = unit.id in watching
+    state.record("overwatch", side=iu_force.side, dice=[], units=watching)
+    state.phase = f"{iu_force.key} activation"
+    for unit in iu_force.units:
+        if not unit.overwatch:
+            _activate(state, unit)
+    state.phase = "end phase"
+    for unit in iu_force.enemy.units:
+        if not unit.reacted:
+            _activate(state, unit, end_phase=True)
+    for force in state.forces:
+        for unit in force.units:
+            # 5.2: Pinned units un-pin at the end of the turn; Pull Back means a turn of
+            # regrouping; smoke lasts the turn it was laid.
+            unit.pinned = unit.suppressed = False
+            unit.regrouping = unit.pulled_back
+            unit.pulled_back = False
+            unit.smoke = False
+
+
+def resolve(
+    spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
+) -> dict[str, Any]:
+    """Fight the battle described by ``spec`` under Force on Force with dice from ``seed``."""
+    options = {**DEFAULT_OPTIONS, **spec.options}
+    roller = Roller(seed)
+    rolled = battlefield is None
+    if battlefield is None:
+        battlefield = generate_battlefield(
+            roller, width_ft=spec.width_ft, depth_ft=spec.depth_ft,
+            vegetation=spec.area.vegetation, plains=spec.area.plains,
+        )  # fmt: skip
+    state = BattleState(spec, roller, battlefield, options)
+    state.fog_table = t.FOG_OF_WAR_TABLE
+    state.phase = "terrain"
+    for row in battlefield.squares:
+        for square in row:
+            dice = list(square.landform_dice)
+            if square.vegetation_die is not None:
+                dice.append(square.vegetation_die)
+            state.record("terrain", square=[square.col, square.row], dice=dice if rolled else [],
+                         landform=str(square.landform), vegetation=str(square.vegetation),
+                         going=str(square.going))  # fmt: skip
+    state.phase = "deployment"
+    ai.deploy_defender(state, state.defender)
+    ai.deploy_attacker(state, state.attacker)
+    state.record(
+        "deploy", dice=[],
+        positions={u.id: u.position for force in state.forces for u in force.units},
+        hidden=[u.id for u in state.defender.units if u.hidden],
+    )  # fmt: skip
+    attacker, defender = state.attacker, state.defender
+    try:
+        for turn in range(1, options["turn_limit"] + 1):
+            state.turn = turn
+            _turn(state)
+        winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
+        reason = "turn_limit"
+    except BattleOver as over:
+        winner, reason = over.winner, over.reason
+    state.phase = "end"
+    state.record("end", dice=[], winner=winner, reason=reason,
+                 lost={f.key: f.lost for f in state.forces},
+                 present={f.key: f.present for f in state.forces})  # fmt: skip
+    return {
+        "ruleset": RULESET,
+        "seed": seed,
+        "winner": winner,
+        "reason": reason,
+        "turns": state.turn,
+        "area": spec.area.name,
+        "forces": {
+            f.key: {"side": f.side, "name": f.spec.name, "quality": str(f.spec.quality)}
+            for f in state.forces
+        },
+        "stands_present": {f.key: f.present_by_type() for f in state.forces},
+        "losses": {f.key: f.losses_by_type() for f in state.forces},
+        "stands": [
+            {
+                "id": u.id,
+                "force": f.key,
+                "type": u.stand_type,
+                "counts_as": u.report_type,
+                "extra": False,
+            }
+            for f in state.forces
+            for u in f.units
+        ],  # fmt: skip
+        "terrain": battlefield.to_json(),
+        "options": {"ruleset": RULESET, **{k: options[k] for k in DEFAULT_OPTIONS}},
+        "log": state.log,
+    }

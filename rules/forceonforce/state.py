@@ -1,0 +1,290 @@
+"""The state of a Force on Force battle: units of figures, the two forces, the log.
+
+A Korona stand is one unit of 4 figures (shared rulings, section 5). Positions are whole
+inches from the defender's left corner, as in the Korona engine, on the same battlefield.
+"""
+
+from __future__ import annotations
+
+from math import hypot
+from typing import Any
+
+from rules.battlefield import Battlefield, Going, Sight, Vegetation
+from rules.dice import Roller
+from rules.forceonforce import tables as t
+from rules.forceonforce.fire import shift_die
+from rules.spec import BattleSpec, ForceSpec
+from rules.units import MOVEMENT, UNIT_TYPES
+
+ATTACKER, DEFENDER = "attacker", "defender"
+
+
+class Unit:
+    """One Force on Force unit (a Korona stand) on the table."""
+
+    __slots__ = (
+        "id", "force", "stand_type", "report_type", "profile", "x", "y",
+        "healthy", "wounded_light", "pending", "serious", "dead", "leader",
+        "morale_shift", "pinned", "suppressed", "pulled_back", "regrouping", "lost",
+        "shaken_off", "in_cover", "hidden", "spotted_by", "smoke",
+        "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
+        "movement", "react_only", "jammed", "fp_extra", "fired_at_by", "element_of",
+        "merged_into", "smoke_tried",
+    )  # fmt: skip
+
+    def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
+        self.id = unit_id
+        self.force = force
+        self.stand_type = stand_type
+        self.report_type = report_type
+        self.profile = t.PROFILES[stand_type]
+        self.x = 0
+        self.y = 0
+        self.healthy = t.FIGURES_PER_STAND  # figures that fight (light wounds included)
+        self.wounded_light = 0  # 5.3: light wounds fight on; the unit bears the penalty
+        self.pending = 0  # hit, awaiting next turn's First Aid Check
+        self.serious = 0
+        self.dead = 0
+        self.leader = True  # 1.5: an Irregular unit without its leader tests to act
+        self.morale_shift = 0  # Shaken: a permanent negative die shift
+        self.pinned = False
+        self.suppressed = False
+        self.pulled_back = False  # pulled back this turn: regroups next turn
+        self.regrouping = False
+        self.lost = False
+        self.shaken_off = False
+        self.in_cover = False
+        self.hidden = False
+        self.spotted_by: set[str] = set()
+        self.smoke = False
+        self.element_of: str | None = None  # 1.4: split off from this roster unit
+        self.merged_into: str | None = None  # 1.4: merged back; off the table, not lost
+        self.new_turn()
+
+    def new_turn(self) -> None:
+        self.activated = False
+        self.reacted = False
+        self.may_react = True
+        self.overwatch = False
+        self.fires = 0
+        self.penalty_moves = 0
+        self.movement = "none"
+        self.react_only = False
+        self.jammed = False
+        self.fp_extra = 0
+        self.fired_at_by: str | None = None
+        self.smoke_tried = False
+
+    # --- what it is ---------------------------------------------------------------------
+
+    @property
+    def fighting(self) -> bool:
+        return not self.lost and self.healthy > 0 and self.merged_into is None
+
+    @property
+    def tq(self) -> int:
+        return self.force.tq
+
+    @property
+    def current_tq(self) -> int | None:
+        """5.2: Pinned (and 3.7 Suppressed) units throw a die one shift lower; None: below
+        D6, may not fire."""
+        return shift_die(self.force.tq, -1 if (self.pinned or self.suppressed) else 0)
+
+    @property
+    def morale_die(self) -> int | None:
+        return shift_die(self.force.morale, self.morale_shift)
+
+    @property
+    def figures(self) -> int:
+        return self.healthy
+
+    @property
+    def can_fire(self) -> bool:
+        return self.fighting and self.profile.fires and self.current_tq is not None
+
+    @property
+    def position(self) -> list[int]:
+        return [self.x, self.y]
+
+    def distance(self, other: Unit) -> float:
+        return hypot(self.x - other.x, self.y - other.y)
+
+    def __repr__(self) -> str:
+        return f"<Unit {self.id} at {self.x},{self.y} {self.healthy} fig>"
+
+
+class Force:
+    __slots__ = (
+        "key", "spec", "tq", "morale", "regular", "confidence", "supply", "advanced_first_aid",
+        "night_vision", "units", "enemy", "present", "has_elements",
+    )  # fmt: skip
+
+    def __init__(self, key: str, spec: ForceSpec, options: dict[str, Any]) -> None:
+        self.key = key
+        self.spec = spec
+        side = spec.side
+        self.tq = t.TROOP_QUALITY[spec.quality]
+        self.morale = options["morale_die"].get(side, t.MORALE_DIE[side])
+        self.regular = side not in options["irregular"]
+        self.confidence = options["confidence"].get(side, "confident")
+        self.supply = options["supply"].get(side, "normal")
+        self.advanced_first_aid = side in options["advanced_first_aid"]
+        self.night_vision = side in options["night_vision"]
+        self.enemy: Force
+        letter = key[0]
+        self.units: list[Unit] = []
+        swap_for_sniper = spec.sniper
+        numbers: dict[str, int] = {}
+        for stand_type, count in spec.stands.items():
+            for _ in range(count):
+                numbers[stand_type] = number = numbers.get(stand_type, 0) + 1
+                if swap_for_sniper and stand_type == "rifle_squad":
+                    swap_for_sniper = False
+                    unit = Unit(f"{letter}.sniper.1", self, "sniper", stand_type)
+                else:
+                    unit = Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
+                self.units.append(unit)
+        # Ruling: reinforcements (the Old Breed cup) join from the start under these rules.
+        for stand_type, count in spec.reinforcements.items():
+            for _ in range(count):
+                numbers[stand_type] = number = numbers.get(stand_type, 0) + 1
+                self.units.append(
+                    Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
+                )
+        self.present = len(self.units)
+        self.has_elements = False  # a unit has split (1.4)
+
+    @property
+    def side(self) -> str:
+        return self.spec.side
+
+    def roster_lost(self, unit: Unit) -> bool:
+        """A roster unit is lost when it and every element split from it are lost (an
+        element merged back is neither)."""
+        if unit.element_of is not None:
+            return False
+        if not self.has_elements:
+            return unit.lost
+        parts = [unit, *(u for u in self.units if u.element_of == unit.id)]
+        remaining = [u for u in parts if u.merged_into is None]
+        return all(u.lost for u in remaining)
+
+    @property
+    def lost(self) -> int:
+        return sum(1 for u in self.units if self.roster_lost(u))
+
+    def fighting(self) -> list[Unit]:
+        return [u for u in self.units if u.fighting]
+
+    def broken(self) -> bool:
+        return self.lost * 3 >= self.present
+
+    def fraction_lost(self) -> float:
+        return self.lost / self.present
+
+    def present_by_type(self) -> dict[str, int]:
+        present = dict(self.spec.stands)
+        for unit, count in self.spec.reinforcements.items():
+            present[unit] = present.get(unit, 0) + count
+        return present
+
+    def losses_by_type(self) -> dict[str, int]:
+        losses = dict.fromkeys(self.present_by_type(), 0)
+        for unit in self.units:
+            if self.roster_lost(unit):
+                losses[unit.report_type] += 1
+        return losses
+
+
+class BattleState:
+    def __init__(
+        self, spec: BattleSpec, roller: Roller, battlefield: Battlefield, options: dict[str, Any]
+    ) -> None:
+        self.spec = spec
+        self.roller = roller
+        self.field = battlefield
+        self.options = options
+        self.attacker = Force(ATTACKER, spec.attacker, options)
+        self.defender = Force(DEFENDER, spec.defender, options)
+        self.attacker.enemy = self.defender
+        self.defender.enemy = self.attacker
+        self.turn = 0
+        self.phase = "setup"
+        self.initiative: Force = self.attacker
+        self.log: list[dict[str, Any]] = []
+        self._sight: dict[tuple[int, int, int, int], bool] = {}
+        self._going: dict[tuple[int, int, int, int], Going] = {}
+        self._exposed: dict[tuple[int, int], bool] = {}
+        self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
+
+    @property
+    def forces(self) -> tuple[Force, Force]:
+        return self.attacker, self.defender
+
+    @property
+    def night(self) -> bool:
+        return bool(self.options["night"])
+
+    def record(self, kind: str, **fields: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind, "dice": []}
+        entry.update(fields)
+        self.log.append(entry)
+        return entry
+
+    def sees(self, a: Unit, b: Unit) -> bool:
+        """Line of sight, mutual as in the Korona engine (a ruling shared with it)."""
+        key = (a.x, a.y, b.x, b.y)
+        found = self._sight.get(key)
+        if found is None:
+            field = self.field
+            found = (
+                field.sight(a.x, a.y, b.x, b.y) is not Sight.BLOCKED
+                and field.sight(b.x, b.y, a.x, a.y) is not Sight.BLOCKED
+            )
+            self._sight[key] = found
+            self._sight[(b.x, b.y, a.x, a.y)] = found
+        return found
+
+    def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
+        key = (x1, y1, x2, y2)
+        found = self._going.get(key)
+        if found is None:
+            found = self._going[key] = self.field.going_along(x1, y1, x2, y2)
+        return found
+
+    def exposed(self, x: int, y: int) -> bool:
+        """3.9: in open ground and not within 2" of cover (woods, ridges, hills)."""
+        key = (x, y)
+        found = self._exposed.get(key)
+        if found is None:
+            field = self.field
+            reach = t.EXPOSED_DISTANCE_IN
+            found = True
+            for dx, dy in ((0, 0), (reach, 0), (-reach, 0), (0, reach), (0, -reach)):
+                px = min(max(x + dx, 0), field.width_in - 1e-6)
+                py = min(max(y + dy, 0), field.depth_in - 1e-6)
+                if field.cover_at(px, py):
+                    found = False
+                    break
+            self._exposed[key] = found
+        return found
+
+    def solid_cover(self, unit: Unit) -> bool:
+        """Ruling: heavy woods and high ground (ridges, hills) are Solid Cover (3.9)."""
+        square = self.field.square_at(unit.x, unit.y)
+        return square.vegetation is Vegetation.HEAVY_WOODS or square.blocks_sight
+
+    def move_allowance(self, unit: Unit, speed: str, going: Going) -> int:
+        """2.1/2.2 in the open, scaled by the Korona movement table for the going (ruling):
+        a rifle squad moves 6/4/3" tactically in good/rough/bad going, twice that rapidly."""
+        mover = unit.profile.mover
+        if mover is None:
+            return 0
+        base = (t.TACTICAL_MOVE_IN if speed == "tactical" else t.RAPID_MOVE_IN)[mover]
+        row = MOVEMENT[UNIT_TYPES[unit.stand_type].move_class]
+        good, here = row[0], row[going.rank]
+        if here is None or not good:
+            return 0
+        scale = here / 6 if mover == "infantry" else here / good
+        return int(base * scale)
