@@ -816,6 +816,8 @@ def _pair_battles(
                 target=area_name,
                 outcome="to be fought",
                 battle=key,
+                attacker_side=attacker,
+                defender_side=defender,
                 attackers=battle.attackers,
                 defenders=battle.defenders,
             )
@@ -934,6 +936,12 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
         winner_key = result["winner"]
         winner_side = battle.attacker_side if winner_key == "attacker" else battle.defender_side
         sides = {"attacker": battle.attackers, "defender": battle.defenders}
+        # Every record of this battle names it and its two sides (who may read it).
+        fought = {
+            "battle": battle.key,
+            "attacker_side": battle.attacker_side,
+            "defender_side": battle.defender_side,
+        }
         for key, names in sides.items():
             companies = [state.companies[n] for n in names if n in state.companies]
             taken = _take_losses(companies, (result.get("losses") or {}).get(key, {}))
@@ -947,7 +955,7 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
                     company=name,
                     outcome="losses",
                     stands_lost=lost,
-                    battle=battle.key,
+                    **fought,
                 )
         loser_key = "defender" if winner_key == "attacker" else "attacker"
         _record(
@@ -960,8 +968,8 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
             side=winner_side,
             target=battle.area,
             outcome=f"{winner_key} wins",
-            battle=battle.key,
             winner=winner_key,
+            **fought,
         )
         for name in sides[winner_key]:
             company = state.companies.get(name)
@@ -981,6 +989,7 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
                     side=company.side,
                     company=name,
                     outcome="removed",
+                    **fought,
                 )
                 continue
             origin = company.area
@@ -995,6 +1004,7 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
                     side=company.side,
                     company=name,
                     outcome="surrendered",
+                    **fought,
                 )
             else:
                 company.area = target
@@ -1008,6 +1018,7 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
                     target=target,
                     outcome="withdrew",
                     **{"from": origin},
+                    **fought,
                 )
         for name in sides[winner_key]:
             company = state.companies.get(name)
