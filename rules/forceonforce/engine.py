@@ -43,10 +43,12 @@ _SIDE_MAPS = {
     "supply": set(t.SUPPLY_FIREPOWER),
 }
 _SIDE_LISTS = ("irregular", "advanced_first_aid", "night_vision")
-# Options a campaign passes to either rule set (the Old Breed options) or Korona's fuse
-# ruling: accepted so a campaign can switch rule sets, not yet applied under these rules.
-NOT_APPLIED = ("combat_events", "fog_of_war_cup", "impact_fuse")
-NOT_APPLIED_TABLES = ("combat_event_table", "japanese_event_table")
+# Options of the Korona engine that these rules do not apply (yet, for the Old Breed
+# ones): refused with a clear reason rather than accepted and ignored.
+NOT_APPLIED = (
+    "combat_events", "fog_of_war_cup", "impact_fuse", "combat_event_table",
+    "japanese_event_table",
+)  # fmt: skip
 
 
 class BattleOver(Exception):
@@ -75,9 +77,12 @@ def check_options(options: dict[str, Any]) -> list[str]:
         elif key == "outgunned_by":
             if not isinstance(value, list) or any(s not in (ATTACKER, DEFENDER) for s in value):
                 problems.append("outgunned_by must be a list of attacker/defender")
-        elif key in NOT_APPLIED_TABLES:
-            pass  # not applied: the Korona engine checks their shape where it uses them
-        elif key in ("night", "fog_of_war", "defender_hidden", *NOT_APPLIED):
+        elif key in NOT_APPLIED:
+            if value not in (False, None):
+                problems.append(
+                    f"{key} is a korona rule set option; force_on_force does not apply it yet"
+                )
+        elif key in ("night", "fog_of_war", "defender_hidden"):
             if not isinstance(value, bool):
                 problems.append(f"{key} must be true or false, not {value!r}")
         elif key == "dug_in":

@@ -845,3 +845,12 @@ def test_any_change_is_parsed_or_refused_with_a_scenario_error(data: st.DataObje
         assert all(isinstance(p, str) and ": " in p for p in error.problems)
     else:
         assert parse_scenario(dump_scenario(state)) == state
+
+
+def test_old_breed_options_are_refused_with_force_on_force_for_now() -> None:
+    doc = korona_doc()
+    doc["settings"] = {"ruleset": "force_on_force", "combat_events": True}
+    assert problems_of(doc) == [
+        "settings.combat_events: the Force on Force rule set does not apply this Old Breed "
+        "option yet"
+    ]
