@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Korona's one entry point for developers; needs nothing but Python 3.11+.
 
-    python3 dev.py run [--seed N]     play a demo Korona campaign (SQLite, no setup)
+    python3 dev.py run                serve Korona on http://127.0.0.1:8000/ and play
+                                      due turns (SQLite, no Redis, no setup)
+    python3 dev.py demo [--seed N]    play a demo Korona campaign to its end, in words
     python3 dev.py test [ARGS...]     ruff, the import contract, then pytest ARGS
 
 Both first make sure ``.venv`` exists and holds ``pip install -e '.[test]'`` for the
@@ -13,8 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -67,8 +71,40 @@ def run_steps(steps: Sequence[tuple[str, list[str]]]) -> int:
 
 
 def command_run(args: list[str]) -> int:
-    """Until the web pages exist: a whole Korona campaign on the embedded SQLite database,
-    both sides on aggressive standing orders, every turn's rolls in words."""
+    """The product on the embedded default: the web server and the scheduler (which
+    plays the turns of campaigns whose deadline has passed, in-process), side by side
+    until Ctrl-C stops both. ``ADDRESS`` (default 127.0.0.1:8000) is runserver's."""
+    manage = [sys.executable, "manage.py"]
+    code = run_steps([("migrate", [*manage, "migrate", "--noinput", "-v", "0"])])
+    if code:
+        return code
+    address = args[0] if args else "127.0.0.1:8000"
+    print(f"dev.py: serving http://{address}/ (admin at /admin/); Ctrl-C stops", flush=True)
+    processes = [
+        subprocess.Popen([*manage, "runserver", address], cwd=ROOT),
+        subprocess.Popen([*manage, "run_scheduler"], cwd=ROOT),
+    ]
+    try:
+        while all(process.poll() is None for process in processes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    failed = [p.returncode for p in processes if p.returncode not in (0, -signal.SIGINT)]
+    return failed[0] if failed else 0
+
+
+def command_demo(args: list[str]) -> int:
+    """A whole Korona campaign on the embedded SQLite database, both sides on aggressive
+    standing orders, every turn's rolls in words."""
     manage = [sys.executable, "manage.py"]
     name = f"Korona demo {datetime.now():%Y-%m-%d %H:%M:%S}"
     return run_steps(
@@ -98,6 +134,7 @@ def command_test(args: list[str]) -> int:
 
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "run": command_run,
+    "demo": command_demo,
     "test": command_test,
 }
 

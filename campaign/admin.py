@@ -24,10 +24,12 @@ from django.views.decorators.http import require_POST
 from simple_history.admin import SimpleHistoryAdmin
 
 from campaign.forms import (
+    WEEKDAYS,
     ControlAdjustForm,
     OrderForm,
     RollbackForm,
     ScenarioUploadForm,
+    ScheduleForm,
     SettingsForm,
     ShipAdjustForm,
     StandsAdjustForm,
@@ -51,8 +53,10 @@ from campaign.services.adjustments import (
     set_ship_present,
 )
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
+from campaign.services.deadlines import ScheduleRefused
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
+from campaign.services.schedule import set_schedule
 from campaign.services.turns import (
     TurnRefused,
     advance_turn,
@@ -185,8 +189,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn", "status", "battles_waiting", "winner"]
     list_filter = ["status"]
     search_fields = ["name"]
-    fields = ["name", "seed", "turn", "status", "winner", "end_reason", "settings_summary"]
-    readonly_fields = ["seed", "turn", "status", "winner", "end_reason", "settings_summary"]
+    fields = [
+        "name", "seed", "turn", "status", "winner", "end_reason", "settings_summary",
+        "schedule_summary", "next_deadline",
+    ]  # fmt: skip
+    readonly_fields = [
+        "seed", "turn", "status", "winner", "end_reason", "settings_summary",
+        "schedule_summary", "next_deadline",
+    ]  # fmt: skip
     inlines = [TurnInline, AdjustmentInline]
     actions = ["advance_now", "pause", "resume"]
     change_list_template = "admin/campaign/campaign/change_list.html"
@@ -215,6 +225,15 @@ class CampaignAdmin(SimpleHistoryAdmin):
             f"{settings.unentered_tabletop}; turn limit {settings.turn_limit}"
         )
 
+    @admin.display(description="schedule")
+    def schedule_summary(self, obj: Campaign) -> str:
+        if obj.schedule_kind == Campaign.ScheduleKind.EVERY_HOURS:
+            return f"a turn every {obj.every_hours} hours"
+        if obj.schedule_kind == Campaign.ScheduleKind.WEEKLY:
+            day = dict(WEEKDAYS)[obj.weekday]
+            return f"a turn every {day} at {obj.time_of_day:%H:%M} ({obj.timezone})"
+        return "none: the GM plays each turn"
+
     def get_urls(self) -> list[Any]:
         def view(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             return self.admin_site.admin_view(func)
@@ -226,6 +245,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             path("<int:pk>/resume/", view(self.resume_view), name="campaign_campaign_resume"),
             path("<int:pk>/export/", view(self.export_view), name="campaign_campaign_export"),
             path("<int:pk>/settings/", view(self.settings_view), name="campaign_campaign_settings"),
+            path("<int:pk>/schedule/", view(self.schedule_view), name="campaign_campaign_schedule"),
             path("<int:pk>/rollback/", view(self.rollback_view), name="campaign_campaign_rollback"),
             *super().get_urls(),
         ]
@@ -272,7 +292,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def _advance(self, request: HttpRequest, campaign: Campaign) -> None:
         try:
-            report = advance_turn(campaign_id=campaign.pk)
+            # The turn the GM saw: a second click, or the schedule playing it at the
+            # same moment, does not play the turn after it too.
+            report = advance_turn(campaign_id=campaign.pk, expected_turn=campaign.turn + 1)
         except TurnRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
@@ -363,6 +385,44 @@ class CampaignAdmin(SimpleHistoryAdmin):
             form=form,
             obj=campaign,
             intro="Each event table needs an entry for every face of its die, 1 to 6.",
+        )
+
+    def schedule_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        form = ScheduleForm(
+            request.POST or None,
+            initial={
+                "kind": campaign.schedule_kind,
+                "every_hours": campaign.every_hours,
+                "weekday": campaign.weekday,
+                "time_of_day": campaign.time_of_day,
+                "timezone": campaign.timezone,
+            },
+        )
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                set_schedule(
+                    campaign=campaign,
+                    kind=data["kind"],
+                    every_hours=data.get("every_hours"),
+                    weekday=data.get("weekday"),
+                    time_of_day=data.get("time_of_day"),
+                    timezone=data["timezone"].strip(),
+                )
+            except ScheduleRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, f"{campaign.name}: schedule saved.")
+                return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title=f"Schedule of {campaign.name}",
+            form=form,
+            obj=campaign,
+            intro="When a deadline passes, the next turn is played by itself; it is played "
+            "early once every side has marked its orders ready.",
         )
 
     def rollback_view(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -576,11 +636,18 @@ class TurnAdmin(admin.ModelAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
-        return super().get_queryset(request).annotate(battle_count=Count("battles"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                battle_count=Count("battles"),
+                battles_in=Count("battles", filter=~Q(battles__status="pending")),
+            )
+        )
 
-    @admin.display(description="battles", ordering="battle_count")
-    def battles(self, obj: Turn) -> int:
-        return obj.battle_count
+    @admin.display(description="battles with a result", ordering="battle_count")
+    def battles(self, obj: Turn) -> str:
+        return f"{obj.battles_in} of {obj.battle_count}"
 
     @admin.display(description="log")
     def log_text(self, obj: Turn) -> str:

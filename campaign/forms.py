@@ -41,6 +41,40 @@ class ScenarioUploadForm(forms.Form):
             ) from exc
 
 
+WEEKDAYS = [
+    (0, "Monday"), (1, "Tuesday"), (2, "Wednesday"), (3, "Thursday"),
+    (4, "Friday"), (5, "Saturday"), (6, "Sunday"),
+]  # fmt: skip
+
+
+class ScheduleForm(forms.Form):
+    """When the campaign's turns are played by themselves (campaign.services.schedule)."""
+
+    kind = forms.ChoiceField(
+        choices=[
+            ("none", "none: the GM plays each turn"),
+            ("every_hours", "every N hours"),
+            ("weekly", "weekly, on a weekday at a time"),
+        ]
+    )
+    every_hours = forms.IntegerField(required=False, min_value=1, max_value=24 * 28)
+    weekday = forms.TypedChoiceField(choices=WEEKDAYS, coerce=int, required=False)
+    time_of_day = forms.TimeField(required=False, help_text="HH:MM on the time zone's clock")
+    timezone = forms.CharField(initial="UTC", help_text="An IANA name, e.g. Europe/Berlin")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("kind")
+        if kind == "every_hours" and not data.get("every_hours"):
+            self.add_error("every_hours", "give the number of hours between two turns")
+        if kind == "weekly":
+            if data.get("weekday") in (None, ""):
+                self.add_error("weekday", "give the weekday of the turn")
+            if data.get("time_of_day") is None:
+                self.add_error("time_of_day", "give the time of the turn")
+        return data
+
+
 class SettingsForm(forms.Form):
     """Every setting of rules.campaign.state.Settings; the event tables as JSON text."""
 

@@ -34,6 +34,11 @@ class Campaign(models.Model):
         PAUSED = "paused"
         FINISHED = "finished"
 
+    class ScheduleKind(models.TextChoices):
+        NONE = "none"  # turns are played when the GM says so
+        EVERY_HOURS = "every_hours"
+        WEEKLY = "weekly"  # a weekday and a time of day in ``timezone``
+
     name = models.CharField(max_length=200, unique=True)
     seed = models.BigIntegerField(help_text="Every turn's dice derive from it.")
     turn = models.PositiveIntegerField(default=0, help_text="Turns played so far.")
@@ -42,6 +47,22 @@ class Campaign(models.Model):
     end_reason = models.CharField(max_length=200, blank=True)
     # The rules.campaign.state.Settings fields, as scenario files write them.
     settings = models.JSONField(default=dict, blank=True)
+    # The schedule (campaign.services.schedule): when the next turn is played by itself.
+    schedule_kind = models.CharField(
+        max_length=16, choices=ScheduleKind.choices, default=ScheduleKind.NONE
+    )
+    every_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    weekday = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="0 is Monday, 6 is Sunday."
+    )
+    time_of_day = models.TimeField(null=True, blank=True)
+    timezone = models.CharField(max_length=64, default="UTC", help_text="An IANA time zone.")
+    next_deadline = models.DateTimeField(null=True, blank=True)
+    # A turn the scheduler claimed and a worker has not played yet: its number (a Turn row
+    # of that number waits, queued), and when it was claimed (a claim left too long is
+    # handed out again; playing a turn twice is refused by advance_turn's expected_turn).
+    due_turn = models.PositiveIntegerField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = GmHistory()
@@ -53,6 +74,15 @@ class Campaign(models.Model):
                 condition=Q(status="finished") | Q(winner__isnull=True, end_reason=""),
                 name="campaign_only_finished_has_outcome",
             ),
+            models.CheckConstraint(
+                condition=Q(schedule_kind="none")
+                | Q(schedule_kind="every_hours", every_hours__gte=1)
+                | Q(schedule_kind="weekly", weekday__lte=6, time_of_day__isnull=False),
+                name="campaign_schedule_complete",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "next_deadline"], name="campaign_due"),
         ]
 
     def __str__(self) -> str:
@@ -266,6 +296,34 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign}, turn {self.number}"
+
+    def battle_progress(self) -> tuple[int, int]:
+        """(battles with a result, battles) of the turn: "battles pending (n of m)"."""
+        statuses = list(self.battles.values_list("status", flat=True))
+        return sum(status != "pending" for status in statuses), len(statuses)
+
+
+class SideReady(models.Model):
+    """A side's player has marked its orders ready for a turn; when every side has, the
+    turn is due at once (``campaign.services.schedule.mark_side_ready``)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ready_sides")
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    turn_number = models.PositiveIntegerField()  # the turn the orders are for
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "turn_number", "side"]
+        verbose_name = "side ready"
+        verbose_name_plural = "sides ready"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "side", "turn_number"], name="side_ready_once_per_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: {self.side} ready for turn {self.turn_number}"
 
 
 class Order(models.Model):

@@ -37,6 +37,22 @@ def read_bool(env: Mapping[str, str], name: str, *, default: bool = False) -> bo
     )
 
 
+def read_number(
+    env: Mapping[str, str], name: str, *, default: float, minimum: float = 0
+) -> float:
+    """A number of at least ``minimum``; unset or blank means ``default``."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not value >= minimum:  # also refuses nan
+        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum:g}")
+    return value
+
+
 def read_list(env: Mapping[str, str], name: str, *, default: list[str]) -> list[str]:
     """A comma-separated list; unset or blank means ``default``."""
     raw = env.get(name, "").strip()

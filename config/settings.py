@@ -13,6 +13,7 @@ from config.env import (
     read_bool,
     read_database,
     read_list,
+    read_number,
     read_redis_url,
     read_secret_key,
 )
@@ -88,3 +89,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-simple-history: the GM's reason for a change is kept whole on the history row.
 SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
+
+# --- Celery: scheduled turns (config/celery.py, campaign/tasks.py) --------------------------
+# With REDIS_URL, tasks go to Redis for separate `celery worker` and `celery beat`
+# processes. Without it (the embedded default) every task runs at once, in the process
+# that sends it: `manage.py run_scheduler` sweeps due campaigns in-process.
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged when it has finished, and given back if its worker dies, so a
+# turn is never lost with a worker; playing it twice is refused by the turn service.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis gives an unacknowledged task to another worker after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": read_number(
+        os.environ, "KORONA_VISIBILITY_TIMEOUT", default=3600, minimum=1
+    ),
+}
+KORONA_TASK_QUEUE = os.environ.get("KORONA_TASK_QUEUE", "").strip() or "korona"
+CELERY_TASK_DEFAULT_QUEUE = KORONA_TASK_QUEUE
+KORONA_SWEEP_SECONDS = read_number(os.environ, "KORONA_SWEEP_SECONDS", default=30, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-due-campaigns": {
+        "task": "campaign.sweep_due_campaigns",
+        "schedule": KORONA_SWEEP_SECONDS,
+        # A sweep older than the next one is pointless: drop it rather than pile up.
+        "options": {"expires": KORONA_SWEEP_SECONDS},
+    },
+}
+# Tests only: seconds a turn sleeps inside its transaction, so a test can kill it midway.
+KORONA_TEST_TURN_DELAY = read_number(os.environ, "KORONA_TEST_TURN_DELAY", default=0)

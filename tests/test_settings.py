@@ -152,3 +152,15 @@ def test_healthz_answers_ok(client: Client) -> None:
 
 def test_system_checks_pass() -> None:
     call_command("check", fail_level="WARNING")
+
+
+def test_read_number_reads_a_number_and_refuses_anything_else() -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.env import read_number
+
+    assert read_number({}, "X", default=30) == 30
+    assert read_number({"X": " 2.5 "}, "X", default=30) == 2.5
+    for bad in ("soon", "nan", "-1"):
+        with pytest.raises(ImproperlyConfigured, match="X="):
+            read_number({"X": bad}, "X", default=30)

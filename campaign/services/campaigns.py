@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from campaign.models import Campaign, GmAdjustment
 from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
 from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
 
@@ -17,14 +19,22 @@ class CampaignRefused(ValueError):
 
 
 def set_paused(*, campaign: Campaign, paused: bool) -> Campaign:
-    """Pause a campaign (no turn is played on schedule) or resume it; not once it ended."""
+    """Pause a campaign (no turn is played on schedule) or resume it; not once it ended.
+
+    Resuming a scheduled campaign counts its next deadline from now, so the deadlines
+    missed while it was paused do not play a turn the moment it resumes."""
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if row.status == Campaign.Status.FINISHED:
             raise CampaignRefused(f"{row.name} has ended: it can be neither paused nor resumed")
+        fields = ["status", "updated_at"]
+        if not paused and row.status == Campaign.Status.PAUSED and row.schedule_kind != "none":
+            row.next_deadline = next_deadline_after(Schedule.of(row), timezone.now())
+            fields.append("next_deadline")
         row.status = Campaign.Status.PAUSED if paused else Campaign.Status.ACTIVE
-        row.save(update_fields=["status", "updated_at"])
+        row.save(update_fields=fields)
     campaign.status = row.status
+    campaign.next_deadline = row.next_deadline
     return campaign
 
 

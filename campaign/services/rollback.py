@@ -33,6 +33,8 @@ def rollback_to_turn(
         played = row.turn
         # The turns' battles go with them (CASCADE).
         Turn.objects.filter(campaign=row, number__gte=number).delete()
+        if row.due_turn is not None:  # a turn the scheduler claimed is gone with the rest
+            Campaign.objects.filter(pk=row.pk).update(due_turn=None, claimed_at=None)
         Order.objects.filter(campaign=row, turn_number__gt=number).delete()
         save_snapshot(campaign=row, state=state)
         row.status = Campaign.Status.ACTIVE

@@ -9,15 +9,18 @@ the Celery tasks all call these.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle
 from campaign.history import quiet_history
 from campaign.models import Area, Campaign, Company, Order, Turn
+from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
@@ -30,6 +33,11 @@ from rules.spec import parse_battle
 
 class TurnRefused(Exception):
     """A turn that may not be advanced now; the message says why."""
+
+
+class TurnAlreadyPlayed(TurnRefused):
+    """The turn asked for (``expected_turn``) is not the next one: it was played, or is
+    waiting for its battles, already."""
 
 
 class ResultRefused(ValueError):
@@ -129,31 +137,46 @@ def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
 # --- the turn -----------------------------------------------------------------------------
 
 
-def advance_turn(*, campaign_id: int) -> TurnReport:
+def advance_turn(
+    *, campaign_id: int, expected_turn: int | None = None, defer_battles: bool = False
+) -> TurnReport:
     """Play the campaign's next turn. Auto battles are fought at once; tabletop ones
-    leave the turn waiting (``battles_pending``) until the GM enters their results."""
+    leave the turn waiting (``battles_pending``) until the GM enters their results.
+
+    ``expected_turn``: play only if it is that turn's number, else ``TurnAlreadyPlayed``
+    (so a duplicate delivery or a second click does nothing). ``defer_battles``: the
+    auto battles are left pending too, and each is handed to a worker once the turn
+    commits (``campaign.tasks.fight_battle``); the last one in completes the turn."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        number = campaign.turn + 1
+        if expected_turn is not None and expected_turn != number:
+            raise TurnAlreadyPlayed(
+                f"turn {expected_turn} of {campaign.name} is not the next turn ({number})"
+            )
         if campaign.status == Campaign.Status.FINISHED:
             raise TurnRefused(f"{campaign.name} has ended: no more turns are played")
         waiting = Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
         if waiting.exists():
-            number = waiting.values_list("number", flat=True).first()
-            raise TurnRefused(
-                f"turn {number} of {campaign.name} is still waiting for its tabletop battles"
+            pending = waiting.values_list("number", flat=True).first()
+            refusal = TurnAlreadyPlayed if pending == expected_turn else TurnRefused
+            raise refusal(
+                f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
             )
         state = load_snapshot(campaign=campaign)
-        number = campaign.turn + 1
         plan = rules.start_turn(state, _orders_for(campaign, number))
-        turn = Turn.objects.create(
-            campaign=campaign,
-            number=number,
-            status=Turn.Status.ROLLING,
-            seed=derive_seed(campaign.seed, "turn", number),
-            log=plan.log,
-            start_state=dump_scenario(state),
-        )
+        turn = _turn_row(campaign, number)
+        turn.status = Turn.Status.ROLLING
+        turn.seed = derive_seed(campaign.seed, "turn", number)
+        turn.log = plan.log
+        turn.start_state = dump_scenario(state)
+        turn.failure_reason = ""
+        turn.save()
+        if django_settings.KORONA_TEST_TURN_DELAY:
+            time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway
         settings = campaign.get_settings()
+        # A tabletop result is due by the time the next turn would have been.
+        tabletop_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
         areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
         companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
         battles = Battle.objects.bulk_create(
@@ -168,6 +191,7 @@ def advance_turn(*, campaign_id: int) -> TurnReport:
                 ruleset=settings.ruleset,
                 seed=planned.seed,
                 spec=planned.spec,
+                deadline=tabletop_deadline if settings.battle_mode == "tabletop" else None,
             )
             for planned in plan.battles
         )
@@ -180,9 +204,33 @@ def advance_turn(*, campaign_id: int) -> TurnReport:
             )
         # The map after movement is the map while its battles are fought.
         save_snapshot(campaign=campaign, state=plan.state)
-        fought = [_fight(battle) for battle in battles if battle.mode == "auto"]
-        update_rows(Battle, fought, ["result", "log", "status"])
+        if campaign.due_turn is not None:
+            # The scheduler's claim on this turn is spent (or stale, after a roll-back).
+            Campaign.objects.filter(pk=campaign.pk).update(due_turn=None, claimed_at=None)
+            campaign.due_turn = campaign.claimed_at = None
+        auto = [battle for battle in battles if battle.mode == "auto"]
+        if defer_battles and auto:
+            from campaign.tasks import enqueue_battle
+
+            for battle in auto:
+                enqueue_battle(battle.pk)
+            return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+        update_rows(Battle, [_fight(battle) for battle in auto], ["result", "log", "status"])
         return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+
+
+def _turn_row(campaign: Campaign, number: int) -> Turn:
+    """The Turn row to play turn ``number`` in: the one the scheduler queued (or that
+    failed), else a new one. Only a claimed turn costs a query to look for it."""
+    if campaign.due_turn == number:
+        queued = (
+            Turn.objects.filter(campaign=campaign, number=number)
+            .exclude(status__in=[Turn.Status.DONE, Turn.Status.BATTLES_PENDING])
+            .first()
+        )
+        if queued is not None:
+            return queued
+    return Turn(campaign=campaign, number=number)
 
 
 def _fight(battle: Battle) -> Battle:
@@ -241,6 +289,14 @@ def _complete_if_ready(
     turn.status = Turn.Status.DONE
     turn.finished_at = timezone.now()
     turn.save(update_fields=["log", "report", "report_text", "status", "finished_at"])
+    if campaign.schedule_kind != Campaign.ScheduleKind.NONE or campaign.next_deadline:
+        # The next deadline counts from the turn that was played, however it was played.
+        campaign.next_deadline = (
+            None
+            if outcome.state.finished
+            else next_deadline_after(Schedule.of(campaign), turn.finished_at)
+        )
+        Campaign.objects.filter(pk=campaign.pk).update(next_deadline=campaign.next_deadline)
     return TurnReport(turn=turn, battles=battles)
 
 
@@ -340,6 +396,25 @@ def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
         if not report.done or Campaign.objects.get(pk=campaign_id).status == "finished":
             break
     return reports
+
+
+def fight_pending_battle(*, battle_id: int) -> TurnReport | None:
+    """Fight one auto battle a deferred turn left pending (a worker's share of the turn);
+    nothing if it has its result already. The dice are rolled outside any lock, so the
+    battles of one turn are fought side by side; the result is written, and the turn
+    completed when it is the last, under the campaign row lock."""
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if battle is None or battle.status != Battle.Status.PENDING or battle.mode != "auto":
+        return None
+    _fight(battle)
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        if not Battle.objects.filter(pk=battle_id, status=Battle.Status.PENDING).update(
+            result=battle.result, log=battle.log, status=battle.status
+        ):
+            return None  # another delivery wrote it first
+        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
+        return _complete_if_ready(campaign=campaign, turn=turn)
 
 
 def fight_battle_now(*, battle_id: int) -> TurnReport:

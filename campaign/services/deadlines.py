@@ -1,0 +1,85 @@
+"""A campaign's schedule and its deadlines: pure functions of the schedule and a time
+(no database), so the daylight-saving edges are tested on their own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+SCHEDULE_KINDS = ("none", "every_hours", "weekly")
+
+class ScheduleRefused(ValueError):
+    """A schedule that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    kind: str = "none"
+    every_hours: int | None = None
+    weekday: int | None = None  # 0 Monday .. 6 Sunday
+    time_of_day: time | None = None
+    timezone: str = "UTC"
+
+    @classmethod
+    def of(cls, campaign: Any) -> Schedule:
+        """The schedule of a ``campaign.models.Campaign``."""
+        return cls(
+            kind=campaign.schedule_kind,
+            every_hours=campaign.every_hours,
+            weekday=campaign.weekday,
+            time_of_day=campaign.time_of_day,
+            timezone=campaign.timezone,
+        )
+
+
+def check_schedule(schedule: Schedule) -> Schedule:
+    """The schedule if it can be used; ``ScheduleRefused`` naming the fault if not."""
+    if schedule.kind not in SCHEDULE_KINDS:
+        raise ScheduleRefused(
+            f"{schedule.kind!r} is not a schedule ({', '.join(SCHEDULE_KINDS)})"
+        )
+    try:
+        ZoneInfo(schedule.timezone)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ScheduleRefused(f"{schedule.timezone!r} is not a time zone name") from error
+    if schedule.kind == "every_hours" and (
+        not isinstance(schedule.every_hours, int) or not 1 <= schedule.every_hours <= 24 * 28
+    ):
+        raise ScheduleRefused("every_hours must be a whole number of hours from 1 to 672")
+    if schedule.kind == "weekly":
+        if not isinstance(schedule.weekday, int) or not 0 <= schedule.weekday <= 6:
+            raise ScheduleRefused("weekday must be 0 (Monday) to 6 (Sunday)")
+        if not isinstance(schedule.time_of_day, time):
+            raise ScheduleRefused("a weekly schedule needs a time of day")
+    return schedule
+
+
+def next_deadline_after(schedule: Schedule, after: datetime) -> datetime | None:
+    """The first deadline of ``schedule`` strictly after ``after`` (aware), in UTC.
+
+    ``every_hours``: N hours of real time later, whatever the clocks do. ``weekly``: the
+    weekday and time on the wall clock of the time zone. A wall time that does not exist
+    (the hour skipped when clocks go forward) is read with the offset before the change,
+    so 02:30 on that night is 03:30 summer time; a wall time that happens twice (clocks
+    go back) is its first occurrence."""
+    if after.tzinfo is None:
+        raise ValueError("after must be an aware datetime")
+    if schedule.kind == "none":
+        return None
+    if schedule.kind == "every_hours":
+        assert schedule.every_hours is not None
+        # In UTC: adding to a zoned datetime would add wall-clock hours.
+        return after.astimezone(UTC) + timedelta(hours=schedule.every_hours)
+    assert schedule.weekday is not None and schedule.time_of_day is not None
+    zone = ZoneInfo(schedule.timezone)
+    local_day = after.astimezone(zone).date()
+    first = local_day + timedelta(days=(schedule.weekday - local_day.weekday()) % 7)
+    for weeks in range(3):
+        day = first + timedelta(weeks=weeks)
+        wall = datetime.combine(day, schedule.time_of_day.replace(tzinfo=None), tzinfo=zone)
+        deadline = wall.replace(fold=0).astimezone(UTC)
+        if deadline > after:
+            return deadline
+    raise AssertionError("a weekly deadline is always within two weeks")  # pragma: no cover

@@ -1,0 +1,326 @@
+"""Turns on a timetable: schedules, deadlines, sides ready, and the sweep that claims due
+campaigns for the workers.
+
+Exactly once, in three locks:
+
+* the sweep **claims** a due campaign's next turn with a conditional UPDATE of the
+  campaign row (its deadline as read, no claim yet), and writes a ``queued`` Turn row of
+  that number in the same transaction: two sweeps (two beats started by mistake, or
+  the embedded loop beside a beat) cannot both claim it, the second UPDATE matches no row;
+* ``process_turn`` plays it through ``advance_turn(expected_turn=N)``, which holds the
+  campaign row lock and refuses a turn that is no longer the next one: a task delivered
+  twice, a worker killed and its task redelivered, the GM's "advance now" at the same
+  moment all end with one turn N;
+* a turn commits whole or not at all, so a worker or a connection lost mid-turn leaves
+  the queued turn to be played again, from the same seed.
+
+The deadlines themselves are pure functions: ``campaign.services.deadlines``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone as django_timezone
+
+from battles.models import Battle
+from campaign.models import Campaign, Side, SideReady, Turn
+from campaign.services.deadlines import (
+    Schedule,
+    ScheduleRefused,
+    check_schedule,
+    next_deadline_after,
+)
+from campaign.services.turns import TurnAlreadyPlayed, TurnRefused, advance_turn
+from rules.dice import derive_seed
+
+logger = logging.getLogger(__name__)
+
+# A claim whose turn is still queued or rolling after this long is handed out again (the
+# task may have been lost with a broker, or its worker killed): playing it is idempotent.
+STALE_CLAIM = timedelta(minutes=5)
+# Claims per sweep transaction, so one sweep never holds thousands of row locks.
+SWEEP_BATCH = 500
+
+
+# --- the GM's and the players' side -------------------------------------------------------
+
+
+def set_schedule(
+    *,
+    campaign: Campaign,
+    kind: str,
+    every_hours: int | None = None,
+    weekday: int | None = None,
+    time_of_day: time | None = None,
+    timezone: str = "UTC",
+    now: datetime | None = None,
+) -> Campaign:
+    """Set the campaign's schedule and its next deadline from ``now``."""
+    schedule = check_schedule(
+        Schedule(
+            kind=kind,
+            every_hours=every_hours if kind == "every_hours" else None,
+            weekday=weekday if kind == "weekly" else None,
+            time_of_day=time_of_day if kind == "weekly" else None,
+            timezone=timezone,
+        )
+    )
+    now = now or django_timezone.now()
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if row.status == Campaign.Status.FINISHED:
+            raise ScheduleRefused(f"{row.name} has ended: it has no more deadlines")
+        fields = {
+            "schedule_kind": schedule.kind,
+            "every_hours": schedule.every_hours,
+            "weekday": schedule.weekday,
+            "time_of_day": schedule.time_of_day,
+            "timezone": schedule.timezone,
+            "next_deadline": next_deadline_after(schedule, now),
+        }
+        Campaign.objects.filter(pk=row.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(campaign, name, value)
+    return campaign
+
+
+def mark_side_ready(*, campaign: Campaign, side: str, now: datetime | None = None) -> bool:
+    """A side's orders for the coming turn are ready. When every side is, the turn is due
+    at once (the next sweep claims it); a side that gave no orders plays its standing
+    orders. True when this made the turn due."""
+    now = now or django_timezone.now()
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if row.status == Campaign.Status.FINISHED:
+            raise TurnRefused(f"{row.name} has ended: no more turns are played")
+        sides = set(Side.objects.filter(campaign=row).values_list("key", flat=True))
+        if side not in sides:
+            raise ValueError(f"{side!r} is not a side of {row.name}")
+        number = row.turn + 1
+        SideReady.objects.get_or_create(campaign=row, side=side, turn_number=number)
+        ready = set(
+            SideReady.objects.filter(campaign=row, turn_number=number).values_list(
+                "side", flat=True
+            )
+        )
+        if ready < sides or row.due_turn is not None:
+            return False
+        if row.next_deadline is None or row.next_deadline > now:
+            Campaign.objects.filter(pk=row.pk).update(next_deadline=now)
+            campaign.next_deadline = now
+        return True
+
+
+def due_campaigns(now: datetime) -> Any:
+    """Active campaigns whose deadline has passed, with no claimed turn and no turn
+    waiting for its battles (a turn is never advanced past one), earliest first."""
+    waiting = Turn.objects.filter(campaign=OuterRef("pk"), status=Turn.Status.BATTLES_PENDING)
+    return (
+        Campaign.objects.filter(
+            status=Campaign.Status.ACTIVE, next_deadline__lte=now, due_turn__isnull=True
+        )
+        .exclude(Exists(waiting))
+        .order_by("next_deadline", "pk")
+    )
+
+
+# --- the sweep ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    claimed: list[tuple[int, int]]  # (campaign id, turn number) claimed now
+    reissued: list[tuple[int, int]]  # claims left too long, handed out again
+    tabletop: list[int]  # battles past their deadline, to be fought by the rules
+    # auto battles of a turn in progress still pending long after it began (their task
+    # lost with a broker, say), handed out again
+    stalled: list[int] = field(default_factory=list)
+
+
+def sweep_due(*, now: datetime | None = None, enqueue: bool = True) -> Sweep:
+    """Claim every due campaign's next turn; with ``enqueue``, hand each to a worker
+    once the claim has committed. Also hands out again claims left too long, and the
+    tabletop battles past their deadline in campaigns whose ``unentered_tabletop`` is
+    ``auto``."""
+    now = now or django_timezone.now()
+    claimed: list[tuple[int, int]] = []
+    while True:
+        batch = _claim_batch(now, enqueue=enqueue)
+        claimed += batch
+        if len(batch) < SWEEP_BATCH:
+            break
+    reissued = _reissue_stale(now, enqueue=enqueue)
+    tabletop = list(
+        Battle.objects.filter(
+            status=Battle.Status.PENDING,
+            mode="tabletop",
+            deadline__lte=now,
+            campaign__status=Campaign.Status.ACTIVE,
+            campaign__settings__unentered_tabletop="auto",
+        ).values_list("pk", flat=True)
+    )
+    stalled = list(
+        Battle.objects.filter(
+            status=Battle.Status.PENDING,
+            mode="auto",
+            turn__status=Turn.Status.BATTLES_PENDING,
+            turn__created_at__lte=now - STALE_CLAIM,
+        ).values_list("pk", flat=True)
+    )
+    if enqueue:
+        from campaign.tasks import enqueue_battle
+
+        for battle_id in tabletop + stalled:
+            enqueue_battle(battle_id)
+    return Sweep(claimed=claimed, reissued=reissued, tabletop=tabletop, stalled=stalled)
+
+
+def _claim_batch(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
+    claimed = []
+    with transaction.atomic():
+        # skip_locked: a campaign another sweep (or a turn) holds is left to it.
+        rows = list(
+            due_campaigns(now)
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", "turn", "seed", "next_deadline")[:SWEEP_BATCH]
+        )
+        for campaign_id, turn, _seed, deadline in rows:
+            number = turn + 1
+            # The claim itself: only if nobody changed the deadline or claimed it since.
+            won = Campaign.objects.filter(
+                pk=campaign_id, turn=turn, next_deadline=deadline, due_turn__isnull=True
+            ).update(due_turn=number, claimed_at=now, next_deadline=None)
+            if not won:
+                continue
+            claimed.append((campaign_id, number))
+        seeds = {campaign_id: seed for campaign_id, _, seed, _ in rows}
+        # The turn is visible as queued; advance_turn fills this row in when it plays it.
+        Turn.objects.bulk_create(
+            Turn(
+                campaign_id=campaign_id,
+                number=number,
+                status=Turn.Status.QUEUED,
+                seed=derive_seed(seeds[campaign_id], "turn", number),
+            )
+            for campaign_id, number in claimed
+        )
+        if enqueue:
+            from campaign.tasks import enqueue_turn
+
+            for campaign_id, number in claimed:
+                enqueue_turn(campaign_id, number)
+    return claimed
+
+
+def _reissue_stale(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
+    reissued = []
+    stale = list(
+        Campaign.objects.filter(
+            status=Campaign.Status.ACTIVE,
+            due_turn__isnull=False,
+            claimed_at__lte=now - STALE_CLAIM,
+        ).values_list("pk", "due_turn", "claimed_at")
+    )
+    with transaction.atomic():
+        for campaign_id, number, claimed_at in stale:
+            if Campaign.objects.filter(
+                pk=campaign_id, due_turn=number, claimed_at=claimed_at
+            ).update(claimed_at=now):
+                reissued.append((campaign_id, number))
+        if enqueue:
+            from campaign.tasks import enqueue_turn
+
+            for campaign_id, number in reissued:
+                enqueue_turn(campaign_id, number)
+    return reissued
+
+
+# --- playing a claimed turn ---------------------------------------------------------------
+
+TRANSIENT_ERRORS = (OperationalError, InterfaceError)
+
+
+def process_turn(*, campaign_id: int, turn_number: int, defer_battles: bool = False) -> bool:
+    """Play turn ``turn_number`` of the campaign if it is still the next one; do nothing
+    if it was played already (by another delivery, or the GM). True when it was played
+    here. A permanent error marks the queued turn ``failed`` with the reason and is
+    raised; a transient one (the database) is raised for the task to retry."""
+    # Visible at once, outside the turn's transaction: a worker has the turn.
+    Turn.objects.filter(
+        campaign_id=campaign_id, number=turn_number, status=Turn.Status.QUEUED
+    ).update(status=Turn.Status.ROLLING)
+    try:
+        advance_turn(
+            campaign_id=campaign_id, expected_turn=turn_number, defer_battles=defer_battles
+        )
+    except TurnAlreadyPlayed as played:
+        logger.info("turn %s of campaign %s: %s", turn_number, campaign_id, played)
+        _release_claim(campaign_id, turn_number)
+        return False
+    except TurnRefused as refused:
+        logger.info("turn %s of campaign %s refused: %s", turn_number, campaign_id, refused)
+        _fail(campaign_id, turn_number, str(refused))
+        return False
+    except Campaign.DoesNotExist:
+        logger.info("campaign %s is gone; its turn %s is dropped", campaign_id, turn_number)
+        return False
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as error:
+        _fail(campaign_id, turn_number, f"{type(error).__name__}: {error}")
+        raise
+    return True
+
+
+def _release_claim(campaign_id: int, number: int) -> None:
+    """The claimed turn was played by another caller: the claim is spent."""
+    with transaction.atomic():
+        Turn.objects.filter(
+            campaign_id=campaign_id,
+            number=number,
+            status__in=[Turn.Status.QUEUED, Turn.Status.ROLLING],
+        ).delete()
+        Campaign.objects.filter(pk=campaign_id, due_turn=number).update(
+            due_turn=None, claimed_at=None
+        )
+
+
+def _fail(campaign_id: int, number: int, reason: str) -> None:
+    """Keep the claimed turn as ``failed`` with the reason; it is not handed out again
+    (the GM's "advance now" plays it, reusing the row)."""
+    with transaction.atomic():
+        Turn.objects.filter(
+            campaign_id=campaign_id,
+            number=number,
+            status__in=[Turn.Status.QUEUED, Turn.Status.ROLLING],
+        ).update(status=Turn.Status.FAILED, failure_reason=reason[:2000])
+        Campaign.objects.filter(pk=campaign_id, due_turn=number).update(claimed_at=None)
+
+
+# --- battles as their own tasks -----------------------------------------------------------
+
+
+def resolve_unentered(*, battle_id: int, now: datetime | None = None) -> bool:
+    """A tabletop battle past its deadline, in a campaign that says ``auto``: fought by
+    the rules. Nothing if it has its result or the campaign waits. True when fought."""
+    from campaign.services.turns import ResultRefused, fight_battle_now
+
+    now = now or django_timezone.now()
+    battle = (
+        Battle.objects.filter(pk=battle_id, status=Battle.Status.PENDING, deadline__lte=now)
+        .select_related("campaign")
+        .first()
+    )
+    if battle is None or battle.campaign.get_settings().unentered_tabletop != "auto":
+        return False
+    try:
+        fight_battle_now(battle_id=battle_id)
+    except ResultRefused:
+        return False  # entered or fought meanwhile
+    return True
