@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
+from rules.ending import BattleOver, turn_limit_problem
 from rules.forceonforce import ai
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
@@ -51,19 +52,13 @@ NOT_APPLIED = (
 )  # fmt: skip
 
 
-class BattleOver(Exception):
-    def __init__(self, winner: str, reason: str) -> None:
-        self.winner = winner
-        self.reason = reason
-
-
 def check_options(options: dict[str, Any]) -> list[str]:
     """Problems with the Force on Force options of a BATTLE.json."""
     problems = []
     for key, value in options.items():
         if key == "turn_limit":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-                problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
+            if (problem := turn_limit_problem(value)) is not None:
+                problems.append(problem)
         elif key in _SIDE_MAPS:
             if not isinstance(value, dict) or any(
                 s not in SIDES or v not in _SIDE_MAPS[key] or isinstance(v, bool)

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
+from rules.ending import BattleOver, turn_limit_problem
 from rules.korona import ai, cup, events
 from rules.korona.assault import assault
 from rules.korona.fire import fire
@@ -29,19 +30,13 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 
-class BattleOver(Exception):
-    def __init__(self, winner: str, reason: str) -> None:
-        self.winner = winner
-        self.reason = reason
-
-
 def check_options(options: dict[str, Any]) -> list[str]:
     """Problems with the Korona options of a BATTLE.json (``ruleset`` already removed)."""
     problems = []
     for key, value in options.items():
         if key == "turn_limit":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-                problems.append(f"turn_limit must be a whole number from 1 to 100, not {value!r}")
+            if (problem := turn_limit_problem(value)) is not None:
+                problems.append(problem)
         elif key in ("impact_fuse", "combat_events", "fog_of_war_cup"):
             if not isinstance(value, bool):
                 problems.append(f"{key} must be true or false, not {value!r}")
