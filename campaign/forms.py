@@ -75,6 +75,10 @@ class ScheduleForm(forms.Form):
         return data
 
 
+# The settings edited as JSON text: the naval and aerial tables, the Combat Event tables.
+EVENT_TABLES = ("naval_table", "aerial_table", "combat_event_table", "japanese_event_table")
+
+
 class SettingsForm(forms.Form):
     """Every setting of rules.campaign.state.Settings; the event tables as JSON text."""
 
@@ -84,7 +88,7 @@ class SettingsForm(forms.Form):
         for key in SETTING_NAMES:
             value = current[key]
             field: forms.Field
-            if key in ("naval_table", "aerial_table"):
+            if key in EVENT_TABLES:
                 field = forms.CharField(widget=forms.Textarea(attrs={"rows": 14, "cols": 90}))
                 value = json.dumps(value, indent=2)
             elif key == "battle_mode":
@@ -113,7 +117,7 @@ class SettingsForm(forms.Form):
         out: dict[str, Any] = {}
         for key in SETTING_NAMES:
             value = self.cleaned_data.get(key)
-            if key in ("naval_table", "aerial_table"):
+            if key in EVENT_TABLES:
                 try:
                     value = json.loads(value or "")
                 except json.JSONDecodeError as exc:

@@ -33,6 +33,7 @@ from rules.campaign.state import (
     Ship,
     Side,
 )
+from rules.korona import events as combat_events
 from rules.rulesets import RULESETS
 from rules.spec import Checker
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
@@ -104,6 +105,7 @@ _INTEGER_SETTINGS: dict[str, tuple[int, int | None]] = {  # name -> (minimum, ma
 _BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war", "combat_events", "fog_of_war_cup")
 _AREA_SETTINGS = ("airdrop_base", "objective")  # an area name, or null for none
 _TABLE_SETTINGS = ("naval_table", "aerial_table")
+_COMBAT_TABLE_SETTINGS = ("combat_event_table", "japanese_event_table")  # Old Breed 17.0
 
 
 class ScenarioError(ValueError):
@@ -269,6 +271,14 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
             given[key] = check.optional_name(item, spot)
         elif key in _TABLE_SETTINGS:
             given[key] = _event_table(check, item, spot)
+        elif key in _COMBAT_TABLE_SETTINGS:
+            problems = combat_events.check_table(item, spot)
+            for problem in problems:
+                check.fail(spot, problem.removeprefix(f"{spot} ").removeprefix(spot))
+            if not problems:
+                given[key] = {
+                    int(face): {str(k): v for k, v in entry.items()} for face, entry in item.items()
+                }
         elif key == "rough_tracks":
             items = check.sequence(item, spot)
             tracks = [check.name(track, f"{spot}[{i}]") for i, track in enumerate(items)]
@@ -307,7 +317,7 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in SETTING_NAMES:
         value = getattr(settings, key)
-        if key in _TABLE_SETTINGS:
+        if key in (*_TABLE_SETTINGS, *_COMBAT_TABLE_SETTINGS):
             value = {str(face): dict(entry) for face, entry in value.items()}
         elif isinstance(value, tuple):
             value = list(value)

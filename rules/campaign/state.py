@@ -11,6 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.korona.events import DEFAULT_COMBAT_EVENT_TABLE, DEFAULT_JAPANESE_EVENT_TABLE
+
 SIDE_KEYS = ("australian", "japanese")
 FEATURES = ("port", "airfield", "airstrip", "hq")
 COMPANY_KINDS = ("fighting", "supply")
@@ -122,6 +124,13 @@ class Settings:
     tactical_turn_limit: int = 12
     fog_of_war: bool = True
     combat_events: bool = False  # Old Breed 17.0 in every battle (rules.korona.events)
+    # The Combat Event tables the battles use, as data the GM edits (face -> entry).
+    combat_event_table: dict[int, dict[str, Any]] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_COMBAT_EVENT_TABLE)
+    )
+    japanese_event_table: dict[int, dict[str, Any]] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_JAPANESE_EVENT_TABLE)
+    )
     fog_of_war_cup: bool = False  # extra companies join a battle from the cup (16.2)
     unentered_tabletop: str = "wait"  # a tabletop battle past its deadline: wait or auto
     naval_table: dict[int, dict[str, Any]] = field(

@@ -742,6 +742,11 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
     return force
 
 
+def _faces(table: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """An event table as BATTLE.json writes it (faces as strings)."""
+    return {str(face): dict(entry) for face, entry in table.items()}
+
+
 def _pair_battles(
     state: CampaignState, arrival: dict[str, dict[str, int]], number: int, log: list[dict[str, Any]]
 ) -> list[PlannedBattle]:
@@ -790,7 +795,15 @@ def _pair_battles(
                 "options": {
                     "ruleset": state.settings.ruleset,
                     "turn_limit": state.settings.tactical_turn_limit,
-                    **({"combat_events": True} if state.settings.combat_events else {}),
+                    **(
+                        {
+                            "combat_events": True,
+                            "combat_event_table": _faces(state.settings.combat_event_table),
+                            "japanese_event_table": _faces(state.settings.japanese_event_table),
+                        }
+                        if state.settings.combat_events
+                        else {}
+                    ),
                     **({"fog_of_war_cup": True} if cup else {}),
                 },
             }

@@ -234,6 +234,33 @@ def test_settings_event_table_must_be_json(gm: Client) -> None:
     assert "not valid JSON" in str(response.context["form"].errors["aerial_table"])
 
 
+def test_the_gm_edits_the_combat_event_tables_as_data(gm: Client) -> None:
+    campaign = new_campaign()
+    table = json.loads(settings_post(campaign, gm)["combat_event_table"])
+    table["6"] = {"effect": "rally_own", "text": "A brew-up steadies the men."}
+    data = settings_post(campaign, gm, combat_events="on", combat_event_table=json.dumps(table))
+    assert gm.post(url(campaign, "settings"), data).status_code == 302
+    settings = Campaign.objects.get().get_settings()
+    assert settings.combat_events is True
+    assert settings.combat_event_table[6] == {
+        "effect": "rally_own",
+        "text": "A brew-up steadies the men.",
+    }
+
+
+def test_a_combat_event_table_must_cover_every_face_with_a_known_effect(gm: Client) -> None:
+    campaign = new_campaign()
+    table = json.loads(settings_post(campaign, gm)["japanese_event_table"])
+    table["2"] = {"effect": "banzai_everyone"}
+    del table["6"]
+    data = settings_post(campaign, gm, japanese_event_table=json.dumps(table))
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    errors = str(response.context["form"].errors["japanese_event_table"])
+    assert "faces 1-6" in errors and "must name an effect" in errors
+    assert GmAdjustment.objects.count() == 0
+
+
 def test_settings_are_refused_to_a_player(player: Client) -> None:
     campaign = new_campaign()
     assert_refused(player.post(url(campaign, "settings"), {"turn_limit": 3, "reason": "x"}))

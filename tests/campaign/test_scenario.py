@@ -854,3 +854,23 @@ def test_old_breed_options_are_refused_with_force_on_force_for_now() -> None:
         "settings.combat_events: the Force on Force rule set does not apply this Old Breed "
         "option yet"
     ]
+
+
+def test_the_combat_event_tables_are_settings_that_survive_a_round_trip() -> None:
+    from rules.campaign.scenario import dump_scenario, parse_scenario
+    from rules.korona.events import DEFAULT_COMBAT_EVENT_TABLE
+
+    doc = korona_doc()
+    table = {str(face): dict(entry) for face, entry in DEFAULT_COMBAT_EVENT_TABLE.items()}
+    table["5"] = {"effect": "pin_own_squad", "text": "Mud in the breech."}
+    doc["settings"] = {"combat_events": True, "combat_event_table": table}
+    state = parse_scenario(doc)
+    assert state.settings.combat_event_table[5]["effect"] == "pin_own_squad"
+    assert parse_scenario(dump_scenario(state)) == state
+
+
+def test_a_combat_event_table_with_a_missing_face_is_refused() -> None:
+    doc = korona_doc()
+    doc["settings"] = {"combat_event_table": {"1": {"effect": "nothing"}}}
+    [problem] = problems_of(doc)
+    assert problem.startswith("settings.combat_event_table: must have exactly the faces 1-6")

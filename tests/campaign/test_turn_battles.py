@@ -205,9 +205,16 @@ def test_the_battle_spec_is_a_valid_battle_json_with_the_raaf_as_support() -> No
 
 def test_a_campaign_with_combat_events_fights_its_battles_with_them() -> None:
     state = korona_state(combat_events=True)
+    state.settings.combat_event_table[5] = {"effect": "rally_own", "text": "The GM's own"}
     plan = japanese_attack_korona(state, "1st Company", "2nd Company")
     spec = parse_battle(plan.battles[0].spec)
-    assert spec.options == {"turn_limit": 12, "combat_events": True}
+    assert spec.options["combat_events"] is True
+    # The campaign's own tables, as the GM edited them, go with every battle.
+    assert spec.options["combat_event_table"]["5"] == {
+        "effect": "rally_own",
+        "text": "The GM's own",
+    }
+    assert spec.options["japanese_event_table"]["1"]["effect"] == "sniper_appears"
 
 
 def test_with_the_cup_a_sides_extra_companies_join_as_reinforcements() -> None:
