@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
-from rules.ending import BattleOver, turn_limit_problem
+from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.forceonforce import ai
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
@@ -89,15 +89,7 @@ def check_options(options: dict[str, Any]) -> list[str]:
 
 
 def _end_check(state: BattleState) -> None:
-    att, dfn = state.attacker, state.defender
-    att_broken, dfn_broken = att.broken(), dfn.broken()
-    if not (att_broken or dfn_broken):
-        return
-    if att_broken and dfn_broken:
-        loser = att if att.fraction_lost() >= dfn.fraction_lost() else dfn
-    else:
-        loser = att if att_broken else dfn
-    raise BattleOver(loser.enemy.key, "a_third_lost")
+    end_on_a_third_lost(state.attacker, state.defender)
 
 
 # --- the start of a turn ----------------------------------------------------------------

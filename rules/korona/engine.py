@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
-from rules.ending import BattleOver, turn_limit_problem
+from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.korona import ai, cup, events
 from rules.korona.assault import assault
 from rules.korona.fire import fire
@@ -48,20 +48,8 @@ def check_options(options: dict[str, Any]) -> list[str]:
 
 
 def _end_check(state: BattleState) -> None:
-    """Raise BattleOver if either side has lost a third of its stands.
-
-    Ruling: when both break in the same phase, the side with the greater fraction lost
-    loses; an exact tie goes to the defender, as at the turn limit.
-    """
-    att, dfn = state.attacker, state.defender
-    att_broken, dfn_broken = att.broken(), dfn.broken()
-    if not (att_broken or dfn_broken):
-        return
-    if att_broken and dfn_broken:
-        loser = att if att.fraction_lost() >= dfn.fraction_lost() else dfn
-    else:
-        loser = att if att_broken else dfn
-    raise BattleOver(loser.enemy.key, "a_third_lost")
+    """Raise BattleOver if either side has lost a third of its stands."""
+    end_on_a_third_lost(state.attacker, state.defender)
 
 
 def _move_phase(state: BattleState, force: Force) -> None:
