@@ -42,6 +42,7 @@ from campaign.models import (
     CompanyStands,
     GmAdjustment,
     Link,
+    Membership,
     Order,
     Ship,
     Turn,
@@ -184,6 +185,15 @@ class AdjustmentInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
+class MembershipInline(admin.TabularInline):
+    """The players of a campaign and the side each plays (README.md: "Accounts")."""
+
+    model = Membership
+    extra = 0
+    fields = ["user", "side"]
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn", "status", "battles_waiting", "winner"]
@@ -197,7 +207,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         "seed", "turn", "status", "winner", "end_reason", "settings_summary",
         "schedule_summary", "next_deadline",
     ]  # fmt: skip
-    inlines = [TurnInline, AdjustmentInline]
+    inlines = [MembershipInline, TurnInline, AdjustmentInline]
     actions = ["advance_now", "pause", "resume"]
     change_list_template = "admin/campaign/campaign/change_list.html"
     change_form_template = "admin/campaign/campaign/change_form.html"
@@ -747,3 +757,11 @@ class GmAdjustmentAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "campaign", "side"]
+    list_filter = ["campaign", "side"]
+    search_fields = ["user__username", "campaign__name"]
+    autocomplete_fields = ["user"]

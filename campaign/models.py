@@ -303,6 +303,37 @@ class Turn(models.Model):
         return sum(status != "pending" for status in statuses), len(statuses)
 
 
+class Membership(models.Model):
+    """A player's place in a campaign: the one side they play. The GM is staff and needs
+    none; anyone else sees a campaign only through a membership."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "side", "user_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_one_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} plays {self.side} in {self.campaign}"
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        if (
+            self.campaign_id
+            and self.side
+            and not Side.objects.filter(campaign_id=self.campaign_id, key=self.side).exists()
+        ):
+            raise ValidationError({"side": f"{self.side!r} is not a side of this campaign"})
+
+
 class SideReady(models.Model):
     """A side's player has marked its orders ready for a turn; when every side has, the
     turn is due at once (``campaign.services.schedule.mark_side_ready``)."""

@@ -7,6 +7,7 @@ See README.md for the variables.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from config.env import (
@@ -36,6 +37,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "axes",
+    "django_htmx",
+    "template_partials",
     "simple_history",
     "campaign",
     "battles",
@@ -43,14 +50,34 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# django-axes first: it refuses a login after too many failed tries, before any password
+# is checked (README.md: "Accounts").
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = read_number(os.environ, "KORONA_LOGIN_FAILURES", default=5, minimum=1)
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "campaigns"
+LOGOUT_REDIRECT_URL = "login"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -84,8 +111,65 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Production serves hashed, compressed files from STATIC_ROOT (collectstatic);
+    # development and tests serve them from the apps as they are.
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if KORONA_PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = not KORONA_PRODUCTION
+if not KORONA_PRODUCTION:
+    # Development serves from the apps (finders); STATIC_ROOT exists only after collectstatic.
+    warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- The REST API (campaign/api) -------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("KORONA_API_ANON_RATE", "60/minute"),
+        "user": os.environ.get("KORONA_API_USER_RATE", "1200/minute"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Korona API",
+    "DESCRIPTION": "A Korona campaign as one side (or the game master) may see it.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Production (KORONA_PRODUCTION=1): HTTPS only; `manage.py check --deploy` is clean --------
+if KORONA_PRODUCTION:
+    SECURE_SSL_REDIRECT = read_bool(os.environ, "KORONA_SSL_REDIRECT", default=True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 # django-simple-history: the GM's reason for a change is kept whole on the history row.
 SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True

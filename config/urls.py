@@ -1,12 +1,14 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config import views
 
 urlpatterns = [
-    # Until the players' pages exist, the front door leads to the GM's admin.
-    path("", RedirectView.as_view(url="/admin/", permanent=False), name="home"),
+    # The front door is the player's list of campaigns (sign-in first); the GM has /admin/.
+    path("", RedirectView.as_view(pattern_name="campaigns", permanent=False), name="home"),
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("api/", include("campaign.api.urls")),
+    path("", include("campaign.web.urls")),
 ]

@@ -166,7 +166,7 @@ def test_read_number_reads_a_number_and_refuses_anything_else() -> None:
             read_number({"X": bad}, "X", default=30)
 
 
-def test_the_front_door_leads_to_the_admin_until_the_player_pages_exist(client: Client) -> None:
+def test_the_front_door_leads_to_the_players_list_of_campaigns(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 302
-    assert response.url == "/admin/"
+    assert response.url == "/campaigns/"

@@ -9,6 +9,7 @@ table written.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.db import models, transaction
 
@@ -32,20 +33,51 @@ COMPANY_FIELDS = [
 ]
 
 
+@dataclass(frozen=True, slots=True)
+class SnapshotIds:
+    """The row ids behind a snapshot's names, for links to the pages and the API."""
+
+    areas: dict[str, int]
+    companies: dict[str, int]
+
+
 def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
     """The campaign as the rules see it, in 7 queries: one per table (sides, areas, links,
     companies, stand counts, ships, air groups). The settings come from the row itself.
 
     Rows are read in creation order, so companies, links, ships and air groups come back
     in the order of the scenario they were created from (the turn rolls in this order)."""
+    return load_snapshot_with_ids(campaign=campaign)[0]
+
+
+def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, SnapshotIds]:
+    """``load_snapshot`` and the row ids of its areas and companies, in the same 7 queries."""
+    area_ids: dict[str, int] = {}
+    company_ids: dict[str, int] = {}
     sides = {
         key: rules.Side(key=key, name=name, base=base or "")
         for key, name, base in Side.objects.filter(campaign=campaign)
         .order_by("id")
         .values_list("key", "name", "base__name")
     }
-    areas = {
-        row[0]: rules.Area(
+    areas: dict[str, rules.Area] = {}
+    for row in (
+        Area.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list(
+            "name",
+            "zone",
+            "track",
+            "vegetation",
+            "plains",
+            "features",
+            "x",
+            "y",
+            "controller",
+            "id",
+        )
+    ):
+        areas[row[0]] = rules.Area(
             name=row[0],
             zone=row[1],
             track=row[2],
@@ -56,12 +88,7 @@ def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
             y=row[7],
             controller=row[8],
         )
-        for row in Area.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list(
-            "name", "zone", "track", "vegetation", "plains", "features", "x", "y", "controller"
-        )
-    }
+        area_ids[row[0]] = row[9]
     links = list(
         Link.objects.filter(campaign=campaign).order_by("id").values_list("a__name", "b__name")
     )
@@ -79,6 +106,7 @@ def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
         .values_list("id", "area__name", *(f for f in COMPANY_FIELDS if f != "area"), "name")
     ):
         company_id, area, side, kind, quality, turns_out, banzai, order, in_supply, name = row
+        company_ids[name] = company_id
         stands = sorted(counts.get(company_id, []), key=lambda c: _STAND_ORDER.get(c[0], 99))
         companies[name] = rules.Company(
             name=name,
@@ -105,7 +133,7 @@ def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
         .order_by("id")
         .values_list("side", "base__name", "buffalos", "bombers")
     ]
-    return rules.CampaignState(
+    state = rules.CampaignState(
         name=campaign.name,
         seed=campaign.seed,
         settings=campaign.get_settings(),
@@ -120,6 +148,7 @@ def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
         winner=campaign.winner,
         end_reason=campaign.end_reason or None,
     )
+    return state, SnapshotIds(areas=area_ids, companies=company_ids)
 
 
 def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:

@@ -1,0 +1,5 @@
+"""Placeholder until the API is written."""
+
+from __future__ import annotations
+
+urlpatterns: list = []

@@ -1,0 +1,186 @@
+"""Who may see what of a campaign: the one place the pages and the API both ask.
+
+``open_campaign(user=..., campaign=...)`` gives a ``CampaignView``: the campaign as that
+user's side may see it, under the fog-of-war rules of ``rules.campaign.visibility``.
+Every page and every API endpoint reads a campaign through it, so a rule is enforced
+once and a leak is fixed once:
+
+- the GM (a staff user) sees everything;
+- a player sees the campaigns they are a member of, as their side; any other campaign
+  is refused with ``NotAMember`` (the pages and the API answer 404, so a stranger
+  cannot even tell the campaign exists);
+- companies, turn records, battles and orders are filtered as
+  ``rules/campaign/visibility.py`` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from battles.models import Battle
+from campaign.models import Campaign, Membership, Order
+from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
+from rules.campaign import visibility as fog
+from rules.campaign.state import CampaignState
+from rules.campaign.visibility import CompanyView, Viewer
+
+
+class NotAMember(LookupError):
+    """The user may not see this campaign (not staff, not a member)."""
+
+
+def is_game_master(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
+
+
+def campaigns_for(user: Any) -> QuerySet[Campaign]:
+    """The campaigns a user may open: all for the GM, their memberships for a player."""
+    if is_game_master(user):
+        return Campaign.objects.all()
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user)
+
+
+def viewer_for(*, user: Any, campaign: Campaign) -> Viewer:
+    """The side the user sees the campaign as (``Viewer(None)`` for the GM)."""
+    if is_game_master(user):
+        return Viewer(side=None)
+    if getattr(user, "is_authenticated", False) and user.is_active:
+        side = (
+            Membership.objects.filter(campaign=campaign, user=user)
+            .values_list("side", flat=True)
+            .first()
+        )
+        if side is not None:
+            return Viewer(side=side)
+    raise NotAMember(f"{user} may not see campaign {campaign.pk}")
+
+
+def sides_of(user: Any) -> dict[int, str]:
+    """Campaign id -> the side the user plays there (one query; empty for the GM)."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    return dict(Membership.objects.filter(user=user).values_list("campaign_id", "side"))
+
+
+@dataclass
+class CampaignView:
+    """One campaign as one viewer may see it. Build it with ``open_campaign``."""
+
+    campaign: Campaign
+    viewer: Viewer
+    state: CampaignState
+    ids: SnapshotIds
+    companies: list[CompanyView]
+    _by_name: dict[str, CompanyView] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_name = {view.name: view for view in self.companies}
+
+    # --- who is looking ---------------------------------------------------------------
+
+    @property
+    def side(self) -> str | None:
+        """The viewer's side; None for the GM."""
+        return self.viewer.side
+
+    @property
+    def game_master(self) -> bool:
+        return self.viewer.game_master
+
+    @property
+    def sees_everything(self) -> bool:
+        """The GM, a finished campaign, or fog of war off: nothing is hidden."""
+        return fog.sees_everything(self.state, self.viewer)
+
+    # --- companies --------------------------------------------------------------------
+
+    def company(self, name: str) -> CompanyView | None:
+        """The company as the viewer may see it; None if hidden (or no such company)."""
+        return self._by_name.get(name)
+
+    def company_by_id(self, company_id: int) -> CompanyView | None:
+        for name, pk in self.ids.companies.items():
+            if pk == company_id:
+                return self._by_name.get(name)
+        return None
+
+    def company_id(self, name: str) -> int | None:
+        return self.ids.companies.get(name) if name in self._by_name else None
+
+    @property
+    def visible_company_ids(self) -> list[int]:
+        return [self.ids.companies[view.name] for view in self.companies]
+
+    def companies_in(self, area: str) -> list[CompanyView]:
+        return [view for view in self.companies if view.area == area]
+
+    def area_id(self, name: str) -> int | None:
+        return self.ids.areas.get(name)
+
+    def area_by_id(self, area_id: int) -> str | None:
+        for name, pk in self.ids.areas.items():
+            if pk == area_id:
+                return name
+        return None
+
+    # --- turns, battles, orders -------------------------------------------------------
+
+    def records(self, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A turn's log records as the viewer may read them."""
+        return fog.visible_log(list(records), self.state, self.viewer)
+
+    def battle_open(self, battle: Battle) -> bool:
+        """May the viewer read this battle's report (both forces, the log)?"""
+        return (
+            battle.campaign_id == self.campaign.pk
+            and fog.battle_visible(
+                battle.attacker_side, battle.defender_side, self.state, self.viewer
+            )
+        )
+
+    def battles(self) -> QuerySet[Battle]:
+        """The campaign's battles whose reports the viewer may read."""
+        rows = Battle.objects.filter(campaign=self.campaign)
+        if self.sees_everything:
+            return rows
+        return rows.filter(Q(attacker_side=self.side) | Q(defender_side=self.side))
+
+    def orders(self) -> QuerySet[Order]:
+        """Orders the viewer may see: its own side's; the GM's all. Never the enemy's."""
+        rows = Order.objects.filter(campaign=self.campaign)
+        if self.game_master:
+            return rows
+        return rows.filter(company__side=self.side)
+
+    def may_order(self, company: CompanyView) -> bool:
+        """The viewer may give this company orders: its own side's; the GM any."""
+        if self.campaign.status == Campaign.Status.FINISHED:
+            return False
+        return self.game_master or company.side == self.side
+
+
+def open_campaign(*, user: Any, campaign: Campaign | int) -> CampaignView:
+    """The campaign as the user may see it; ``NotAMember`` if they may not see it at all.
+
+    Nine queries at most: the campaign row (when given an id), the membership, and the
+    seven of the snapshot."""
+    if not isinstance(campaign, Campaign):
+        row = Campaign.objects.filter(pk=campaign).first()
+        if row is None:
+            raise NotAMember(f"there is no campaign {campaign}")
+        campaign = row
+    viewer = viewer_for(user=user, campaign=campaign)
+    state, ids = load_snapshot_with_ids(campaign=campaign)
+    return CampaignView(
+        campaign=campaign,
+        viewer=viewer,
+        state=state,
+        ids=ids,
+        companies=fog.visible_companies(state, viewer),
+    )

@@ -1,0 +1,18 @@
+"""Placeholder until the pages of this module are written."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import path
+
+
+def _not_yet(request: HttpRequest, **kwargs: object) -> HttpResponse:
+    return HttpResponse("not written yet", status=501, content_type="text/plain")
+
+
+urlpatterns = [
+    path("campaigns/", _not_yet, name="campaigns"),
+    path("campaigns/<int:campaign_id>/", _not_yet, name="campaign-map"),
+    path("campaigns/<int:campaign_id>/areas/<int:area_id>/", _not_yet, name="area"),
+    path("campaigns/<int:campaign_id>/companies/<int:company_id>/", _not_yet, name="company"),
+]

@@ -1,0 +1,22 @@
+"""Placeholder until the pages of this module are written."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import path
+
+
+def _not_yet(request: HttpRequest, **kwargs: object) -> HttpResponse:
+    return HttpResponse("not written yet", status=501, content_type="text/plain")
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/turns/", _not_yet, name="turns"),
+    path("campaigns/<int:campaign_id>/turns/<int:number>/", _not_yet, name="turn"),
+    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", _not_yet, name="battle"),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/sheet/",
+        _not_yet,
+        name="battle-sheet",
+    ),
+]

@@ -1,0 +1,12 @@
+"""The players' pages. Each module of campaign/web/ owns its own ``urlpatterns``."""
+
+from __future__ import annotations
+
+from campaign.web import accounts, maps, orders, reports
+
+urlpatterns = [
+    *accounts.urlpatterns,
+    *maps.urlpatterns,
+    *reports.urlpatterns,
+    *orders.urlpatterns,
+]
