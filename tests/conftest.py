@@ -8,6 +8,7 @@ answers PING. Without it the services tests would skip, and CI would pass on SQL
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import psycopg
 import pytest
@@ -63,3 +64,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             + "\n  - ".join(problems),
             returncode=SERVICES_EXIT_CODE,
         )
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Tests make many users; a real password hash costs a third of a second each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

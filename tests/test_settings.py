@@ -170,3 +170,43 @@ def test_the_front_door_leads_to_the_players_list_of_campaigns(client: Client) -
     response = client.get("/")
     assert response.status_code == 302
     assert response.url == "/campaigns/"
+
+
+PRODUCTION = {
+    "KORONA_PRODUCTION": "1",
+    "SECRET_KEY": "x7!Jq2#pLr9@vT4$wN8^zB1&kD6*mF3(hS5)gC0-yA2+eU7=oI9_uR4~tW1]nQ8",
+    "ALLOWED_HOSTS": "korona.example.com",
+}
+
+
+def test_production_settings_pass_the_deploy_checks_with_no_warnings() -> None:
+    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_production_settings_send_plain_http_to_https_and_keep_cookies_secure() -> None:
+    script = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, "
+        "s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS > 0]))"
+    )
+    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [True, True, True, True]
