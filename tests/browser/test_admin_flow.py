@@ -1,5 +1,5 @@
-"""The GM's control desk in a real browser: upload the Korona scenario, advance a turn,
-enter the tabletop results, and see the turn done."""
+"""The GM's control desk in a real browser: upload the Korona scenario, set a schedule,
+advance a turn, enter the tabletop results, and see the turn done."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def gm_page(page: Any, live_server: Any, django_user_model: Any) -> Any:
     return page
 
 
-def test_a_gm_uploads_a_scenario_advances_and_enters_tabletop_results(
+def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
     gm_page: Any, live_server: Any, tmp_path: Path, shot: Any
 ) -> None:
     page = gm_page
@@ -48,9 +48,22 @@ def test_a_gm_uploads_a_scenario_advances_and_enters_tabletop_results(
     assert campaign.companies.count() == 8
 
     page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    page.click("text=Schedule")
+    page.select_option("select[name=kind]", "every_hours")
+    page.fill("input[name=every_hours]", "24")
+    shot("2-schedule")
+    page.click("input[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator(".messagelist", has_text="schedule saved").count() == 1
+    campaign.refresh_from_db()
+    assert campaign.schedule_kind == "every_hours"
+    assert campaign.every_hours == 24
+    assert campaign.next_deadline is not None
+
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
     page.click("input[value='Advance turn now']")
     page.wait_for_load_state()
-    shot("2-advanced")
+    shot("3-advanced")
     turn = Turn.objects.get(campaign=campaign, number=1)
     assert turn.status == Turn.Status.BATTLES_PENDING
 
@@ -59,14 +72,14 @@ def test_a_gm_uploads_a_scenario_advances_and_enters_tabletop_results(
         page.click("text=Enter result")
         page.select_option("select[name=winner]", "defender")
         page.fill("input[name=attacker__rifle_squad]", "3")
-        shot(f"3-result-{n + 1}")
+        shot(f"4-result-{n + 1}")
         page.click("input[type=submit]")
         page.wait_for_load_state()
 
     turn.refresh_from_db()
     assert turn.status == Turn.Status.DONE
     page.goto(f"{live_server.url}/admin/campaign/campaign/")
-    shot("4-campaigns")
+    shot("5-campaigns")
     row = page.locator("tr", has_text="Korona in the browser")
     assert row.count() == 1
     assert Campaign.objects.get(pk=campaign.pk).turn == 1

@@ -1,0 +1,207 @@
+"""Web speed: the map page and the companies API under load, beside a plain JsonResponse.
+
+    python bench/web.py [--seconds 10] [--connections 8] [--workers 2]
+
+Serves the project with gunicorn (sync workers) on a scratch database (a temporary SQLite
+file unless DATABASE_URL is set: give it one you can spare) holding the Korona campaign
+after two turns, signed in as the Australian player, and loads it with wrk (Debian's
+``wrk``): first ``/healthz``, a plain ``JsonResponse`` view with no database work, as the
+ceiling; then the map page (session cookie) and the companies API (token). Prints p50 and
+p95 latency and requests per second for each, and the map page's share of the ceiling
+(the target is more than half). A benchmark prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+if "DATABASE_URL" not in os.environ:
+    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench-web.sqlite3"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The bench measures the pages, not the throttle.
+os.environ.setdefault("KORONA_API_USER_RATE", "100000000/minute")
+os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from campaign.models import Membership  # noqa: E402
+from campaign.services.scenarios import create_campaign  # noqa: E402
+from campaign.services.turns import advance_turn  # noqa: E402
+
+KORONA = ROOT / "fixtures" / "scenarios" / "korona.json"
+BIN = Path(sys.executable).parent
+# wrk's own summary lacks p95: a small script prints the percentiles as JSON.
+WRK_SCRIPT = """
+done = function(summary, latency, requests)
+  io.write(string.format('{"p50": %d, "p95": %d, "requests": %d, "seconds": %f}\\n',
+    latency:percentile(50), latency:percentile(95), summary.requests,
+    summary.duration / 1000000))
+end
+"""
+
+
+@dataclass
+class Figures:
+    name: str
+    rps: float
+    p50_ms: float
+    p95_ms: float
+    requests: int
+    bad: int
+
+
+def prepare() -> tuple[int, str, str]:
+    """Migrate, create the campaign after two turns and its player: (id, session, token)."""
+    call_command("migrate", verbosity=0)
+    doc = json.loads(KORONA.read_text())
+    campaign = create_campaign(data=doc, name=f"Korona bench {time.time_ns()}", seed=11)
+    for _ in range(2):
+        advance_turn(campaign_id=campaign.pk)
+    user = get_user_model().objects.create_user(f"bench-{time.time_ns()}", password=None)
+    Membership.objects.create(user=user, campaign=campaign, side="australian")
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    token = Token.objects.create(user=user)
+    return campaign.pk, session.session_key, token.key
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(port: int, workers: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [
+            str(BIN / "gunicorn"),
+            "config.wsgi:application",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=os.environ.copy(),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("gunicorn did not answer /healthz within 30 s")
+
+
+def check_page(url: str, headers: dict[str, str]) -> None:
+    """One request first: a bench of an error page would measure the wrong thing."""
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        if response.status != 200:
+            raise SystemExit(f"{url} answered {response.status}, not 200")
+
+
+def run_wrk(
+    name: str, url: str, headers: dict[str, str], *, seconds: int, connections: int
+) -> Figures:
+    check_page(url, headers)
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT)
+    command = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "-s", script.name]
+    for key, value in headers.items():
+        command += ["-H", f"{key}: {value}"]
+    output = subprocess.run(
+        [*command, url], capture_output=True, text=True, check=True
+    ).stdout
+    os.unlink(script.name)
+    summary = json.loads(output.strip().splitlines()[-1])
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return Figures(
+        name=name,
+        rps=summary["requests"] / summary["seconds"],
+        p50_ms=summary["p50"] / 1000,
+        p95_ms=summary["p95"] / 1000,
+        requests=summary["requests"],
+        bad=int(bad.group(1)) if bad else 0,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=10, help="load per target (10)")
+    parser.add_argument("--connections", type=int, default=8, help="open connections (8)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("bench/web.py needs wrk: apt-get install wrk")
+
+    campaign_id, session_key, token = prepare()
+    port = free_port()
+    server = start_gunicorn(port, args.workers)
+    base = f"http://127.0.0.1:{port}"
+    cookie = {"Cookie": f"sessionid={session_key}"}
+    targets = [
+        ("ceiling: JsonResponse /healthz", f"{base}/healthz", cookie),
+        ("map page", f"{base}/campaigns/{campaign_id}/", cookie),
+        (
+            "companies API",
+            f"{base}/api/campaigns/{campaign_id}/companies/",
+            {"Authorization": f"Token {token}"},
+        ),
+    ]
+    try:
+        rows = [
+            run_wrk(name, url, headers, seconds=args.seconds, connections=args.connections)
+            for name, url, headers in targets
+        ]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    engine = django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    print(
+        f"gunicorn {args.workers} sync workers, wrk {args.connections} connections, "
+        f"{args.seconds} s each, database {engine}"
+    )
+    print(f"{'target':34} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'requests':>9} {'non-2xx':>8}")
+    for row in rows:
+        print(
+            f"{row.name:34} {row.rps:9.0f} {row.p50_ms:8.2f} {row.p95_ms:8.2f} "
+            f"{row.requests:9d} {row.bad:8d}"
+        )
+    ceiling, page = rows[0], rows[1]
+    share = page.rps / ceiling.rps
+    verdict = "met" if share > 0.5 else "missed"
+    print(f"map page at {share:.0%} of the ceiling's requests per second (target > 50%: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
