@@ -1,0 +1,792 @@
+"""What the battle pages show, from a battle's spec, result and log: plain functions.
+
+Nothing here decides who may read a battle (``campaign.services.visibility`` does); the
+views ask first and then call these. Positions are the engine's: whole inches from the
+defender's left corner, the defender's edge at y = 0. The pictures put the defender's
+edge at the bottom, so the attacker comes down the table from the top.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.battlefield import SQUARE_IN, generate_battlefield
+from rules.dice import Roller
+from rules.korona.support import MAX_STRAFING_DICE, SUPPORT_ZONES
+from rules.narrate import describe_record
+from rules.rulesets import RULESETS
+from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES
+
+FORCES = ("attacker", "defender")
+
+LANDFORM_WORDS = {
+    "flat": "flat",
+    "hill": "hill",
+    "low_ridge": "low ridge",
+    "high_ridge": "high ridge",
+    "steep_low_ridge": "steep low ridge",
+    "steep_high_ridge": "steep high ridge",
+    "mud_rocks_swamp": "mud/rocks/swamp",
+    "river_creek": "river/creek",
+}
+# One short word per landform, small enough to write inside a square of the picture.
+LANDFORM_SHORT = {
+    "flat": "flat",
+    "hill": "hill",
+    "low_ridge": "low ridge",
+    "high_ridge": "high ridge",
+    "steep_low_ridge": "steep low",
+    "steep_high_ridge": "steep high",
+    "mud_rocks_swamp": "swamp",
+    "river_creek": "river",
+}
+VEGETATION_WORDS = {"none": "no woods", "light_woods": "light woods", "heavy_woods": "heavy woods"}
+
+# Short marks written on a stand's counter in the pictures.
+STAND_MARKS = {
+    "commander": "C",
+    "forward_observer": "FO",
+    "sniper": "S",
+    "rifle_squad": "R",
+    "hmg": "MG",
+    "small_mortar": "M",
+    "medium_mortar": "HM",
+    "at_gun": "AT",
+    "heavy_artillery": "A",
+    "wheeled_vehicle": "WV",
+    "tracked_vehicle": "TV",
+    "light_tank": "LT",
+    "medium_tank": "MT",
+    "heavy_tank": "HT",
+    "carrier": "Ca",
+}
+
+# Fire effects after which the target is off the table: Korona's kill, Force on Force's
+# wipe-out and a Shaken unit leaving the battle.
+LOST_EFFECTS = frozenset({"killed", "wiped out", "shaken: leaves the battle"})
+STATUS_EFFECTS = frozenset({"pinned", "suppressed"})
+REASON_WORDS = {
+    "a_third_lost": "a third of its stands lost",
+    "turn_limit": "the turn limit",
+    "withdrew": "the other side withdrew",
+    "entered": "entered by the GM from the table",
+}
+
+_STAND_ID = r"[ad]\.[a-z_]+\.\d+"
+
+
+def unit_label(unit_type: str) -> str:
+    unit = UNIT_TYPES.get(unit_type)
+    return unit.label if unit else unit_type.replace("_", " ")
+
+
+def stand_words(stand_id: str) -> str:
+    """'a.rifle_squad.3' -> 'attacker rifle squad 3' (as rules/narrate.py says it)."""
+    force, _, rest = stand_id.partition(".")
+    unit, _, number = rest.rpartition(".")
+    who = {"a": "attacker", "d": "defender"}.get(force, force)
+    return f"{who} {unit.replace('_', ' ')} {number}".strip()
+
+
+def stand_mark(stand_id: str) -> str:
+    """The counter's mark: 'R3' for rifle squad 3, 'C' for a lone commander."""
+    _, _, rest = stand_id.partition(".")
+    unit, _, number = rest.rpartition(".")
+    mark = STAND_MARKS.get(unit, unit[:2].upper())
+    return (
+        f"{mark}{number}" if unit in ("rifle_squad", "sniper") or number not in ("", "1") else mark
+    )
+
+
+def force_key_of(stand_id: str) -> str:
+    return "attacker" if stand_id.startswith("a.") else "defender"
+
+
+# --- the terrain ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SquareView:
+    """One 1-ft square as the pages draw and list it."""
+
+    col: int
+    row: int
+    landform: str
+    vegetation: str
+    going: str
+    dice: tuple[int, ...]  # the 2d6 and the woods d6, as rolled (none for a hand-laid table)
+    depth_in: int  # the table's depth, to draw the defender's edge at the bottom
+
+    @property
+    def x(self) -> int:
+        return self.col * SQUARE_IN
+
+    @property
+    def y(self) -> int:
+        """The top of the square in the picture (y grows down the page)."""
+        return self.depth_in - (self.row + 1) * SQUARE_IN
+
+    @property
+    def size(self) -> int:
+        return SQUARE_IN
+
+    @property
+    def landform_words(self) -> str:
+        return LANDFORM_WORDS.get(self.landform, self.landform.replace("_", " "))
+
+    @property
+    def short(self) -> str:
+        return LANDFORM_SHORT.get(self.landform, self.landform.replace("_", " "))
+
+    @property
+    def vegetation_words(self) -> str:
+        return VEGETATION_WORDS.get(self.vegetation, self.vegetation.replace("_", " "))
+
+    @property
+    def wooded(self) -> bool:
+        return self.vegetation != "none"
+
+    @property
+    def label(self) -> str:
+        """The square's name on the sheet: columns by letter from the defender's left,
+        rows by number from the defender's edge (A1 is the defender's left corner)."""
+        return f"{chr(ord('A') + self.col)}{self.row + 1}"
+
+    @property
+    def dice_words(self) -> str:
+        if not self.dice:
+            return "laid out by hand"
+        words = f"2d6 {self.dice[0]}+{self.dice[1]} = {self.dice[0] + self.dice[1]}"
+        if len(self.dice) > 2:
+            words += f", woods d6 {self.dice[2]}"
+        return words
+
+    @property
+    def title(self) -> str:
+        return (
+            f"{self.label}: {self.landform_words}, {self.vegetation_words}, "
+            f"{self.going} going ({self.dice_words})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    width_ft: int
+    depth_ft: int
+    squares: list[SquareView]
+    source: str  # "log", "result" or "seed": where the squares were read from
+
+    @property
+    def width_in(self) -> int:
+        return self.width_ft * SQUARE_IN
+
+    @property
+    def depth_in(self) -> int:
+        return self.depth_ft * SQUARE_IN
+
+    @property
+    def rows(self) -> list[list[SquareView]]:
+        """Rows from the attacker's edge (top of the picture) to the defender's."""
+        by_row: dict[int, list[SquareView]] = {}
+        for square in self.squares:
+            by_row.setdefault(square.row, []).append(square)
+        return [sorted(by_row[row], key=lambda s: s.col) for row in sorted(by_row, reverse=True)]
+
+    @property
+    def columns(self) -> list[str]:
+        return [chr(ord("A") + col) for col in range(self.width_ft)]
+
+    @property
+    def tick_y(self) -> float:
+        """Where the inch marks along the defender's edge are written."""
+        return self.depth_in + 2.6
+
+    @property
+    def edge_label_y(self) -> float:
+        return self.depth_in + 4.6
+
+    @property
+    def x_ticks(self) -> list[int]:
+        return list(range(0, self.width_in + 1, 6))
+
+    @property
+    def y_ticks(self) -> list[tuple[int, int]]:
+        """(inches from the defender's edge, y in the picture)."""
+        return [(y, self.depth_in - y) for y in range(0, self.depth_in + 1, 6)]
+
+
+def table_of(spec: Mapping[str, Any], seed: int, log: Sequence[Mapping[str, Any]] = (),
+             result: Mapping[str, Any] | None = None) -> Table:  # fmt: skip
+    """The battle's terrain: from the log's terrain records when it was fought, else the
+    result's terrain, else rolled from the seed as the engines roll it first (a tabletop
+    battle waiting to be fought plays on the same table the rules would have used)."""
+    table = spec.get("table") or {}
+    width_ft, depth_ft = int(table.get("width_ft", 3)), int(table.get("depth_ft", 3))
+    depth_in = depth_ft * SQUARE_IN
+    records = [r for r in log if r.get("kind") == "terrain"]
+    if records:
+        squares = [
+            SquareView(
+                col=r["square"][0],
+                row=r["square"][1],
+                landform=r["landform"],
+                vegetation=r["vegetation"],
+                going=r["going"],
+                dice=tuple(r.get("dice") or ()),
+                depth_in=depth_in,
+            )
+            for r in records
+        ]
+        return Table(width_ft, depth_ft, squares, "log")
+    rows = (result or {}).get("terrain")
+    if rows:
+        squares = [_square_from_json(s, depth_in) for row in rows for s in row]
+        return Table(width_ft, depth_ft, squares, "result")
+    area = spec["area"]
+    field_ = generate_battlefield(
+        Roller(seed),
+        width_ft=width_ft,
+        depth_ft=depth_ft,
+        vegetation=area["vegetation"],
+        plains=bool(area.get("plains", False)),
+    )
+    squares = [_square_from_json(s.to_json(), depth_in) for row in field_.squares for s in row]
+    return Table(width_ft, depth_ft, squares, "seed")
+
+
+def _square_from_json(data: Mapping[str, Any], depth_in: int) -> SquareView:
+    dice = list(data.get("landform_dice") or ())
+    if data.get("vegetation_die") is not None:
+        dice.append(data["vegetation_die"])
+    return SquareView(
+        col=int(data["col"]),
+        row=int(data["row"]),
+        landform=str(data["landform"]),
+        vegetation=str(data["vegetation"]),
+        going=str(data["going"]),
+        dice=tuple(dice),
+        depth_in=depth_in,
+    )
+
+
+# --- the forces -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StandLine:
+    unit_type: str
+    label: str
+    present: int
+    lost: int | None  # None while the battle has no result
+    reinforcements: int = 0
+
+    @property
+    def left(self) -> int | None:
+        return None if self.lost is None else self.present + self.reinforcements - self.lost
+
+
+@dataclass(slots=True)
+class ForceView:
+    key: str  # attacker / defender
+    side: str
+    side_name: str
+    name: str  # as the spec names it: "1st Company and 2nd Company"
+    quality: str
+    sniper: bool
+    stands: list[StandLine]
+    companies: list[tuple[str, int | None]] = field(default_factory=list)  # name, page id
+    won: bool | None = None
+
+    @property
+    def present(self) -> int:
+        return sum(line.present + line.reinforcements for line in self.stands)
+
+    @property
+    def lost(self) -> int | None:
+        if any(line.lost is None for line in self.stands):
+            return None
+        return sum(line.lost or 0 for line in self.stands)
+
+    @property
+    def left(self) -> int | None:
+        lost = self.lost
+        return None if lost is None else self.present - lost
+
+
+def forces_of(
+    spec: Mapping[str, Any],
+    result: Mapping[str, Any] | None,
+    *,
+    side_names: Mapping[str, str],
+    companies: Mapping[str, list[tuple[str, int | None]]] | None = None,
+) -> list[ForceView]:
+    """Both forces with their stands present and, once there is a result, lost.
+
+    The stands present are the result's (what actually fought) when there is one, else
+    the spec's; the Fog of War cup's reinforcements are listed beside them."""
+    forces = []
+    for key in FORCES:
+        force = spec[key]
+        present = dict((result or {}).get("stands_present", {}).get(key) or force["stands"])
+        extra = dict(force.get("reinforcements") or {})
+        losses = None if result is None else dict((result.get("losses") or {}).get(key) or {})
+        types = [t for t in UNIT_TYPES if t in present or t in extra or (losses and t in losses)]
+        stands = [
+            StandLine(
+                unit_type=t,
+                label=unit_label(t),
+                present=int(present.get(t, 0)),
+                lost=None if losses is None else int(losses.get(t, 0)),
+                reinforcements=int(extra.get(t, 0)),
+            )
+            for t in types
+            if present.get(t, 0) or extra.get(t, 0) or (losses and losses.get(t, 0))
+        ]
+        winner = (result or {}).get("winner")
+        forces.append(
+            ForceView(
+                key=key,
+                side=force["side"],
+                side_name=side_names.get(force["side"], force["side"].capitalize()),
+                name=force.get("name", key),
+                quality=str(force.get("quality", "")),
+                sniper=bool(force.get("sniper", False)),
+                stands=stands,
+                companies=list((companies or {}).get(key, [])),
+                won=None if winner is None else winner == key,
+            )
+        )
+    return forces
+
+
+def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:
+    """'The defender (Australians, A Company) wins: a third of its stands lost ...'."""
+    if not result:
+        return "Not fought yet."
+    by_key = {f.key: f for f in forces}
+    winner = by_key.get(result.get("winner", ""))
+    reason = result.get("reason", "")
+    if winner is None:
+        return "No winner recorded."
+    why = {
+        "a_third_lost": "the other side lost a third of its stands",
+        "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
+        "turns)",
+        "withdrew": "the other side withdrew",
+        "entered": "result entered by the GM from the table",
+    }.get(reason, reason.replace("_", " "))
+    return f"The {winner.key} ({winner.side_name}, {winner.name}) wins: {why}."
+
+
+# --- the log, turn by turn ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class LogLine:
+    kind: str
+    text: str
+    dice: list[int]
+    side: str | None
+
+
+@dataclass(slots=True)
+class LogPhase:
+    name: str
+    lines: list[LogLine]
+
+
+@dataclass(slots=True)
+class LogTurn:
+    number: int  # 0 is the set-up
+    phases: list[LogPhase]
+
+    @property
+    def title(self) -> str:
+        return "Set-up" if self.number == 0 else f"Turn {self.number}"
+
+
+def line_of(record: Mapping[str, Any]) -> str:
+    """rules/narrate.py's words for one record, without its turn and phase heading."""
+    text = describe_record(dict(record))
+    head = (
+        f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
+    )
+    return text[len(head) :] if text.startswith(head) else text
+
+
+def log_turns(log: Iterable[Mapping[str, Any]]) -> list[LogTurn]:
+    """The log grouped turn by turn and, inside each turn, phase by phase, in order."""
+    turns: list[LogTurn] = []
+    for record in log:
+        number = int(record.get("turn", 0))
+        if not turns or turns[-1].number != number:
+            turns.append(LogTurn(number, []))
+        phases = turns[-1].phases
+        phase = str(record.get("phase", ""))
+        if not phases or phases[-1].name != phase:
+            phases.append(LogPhase(phase, []))
+        phases[-1].lines.append(
+            LogLine(
+                kind=record["kind"],
+                text=line_of(record),
+                dice=list(record.get("dice") or ()),
+                side=record.get("side"),
+            )
+        )
+    return turns
+
+
+# --- the replay --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Board:
+    positions: dict[str, list[int]]
+    lost: set[str] = field(default_factory=set)
+    status: dict[str, str] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+
+    def kill(self, stand: str, killed: list[str]) -> None:
+        if stand in self.positions and stand not in self.lost:
+            self.lost.add(stand)
+            self.status.pop(stand, None)
+            killed.append(stand)
+
+    def set_status(self, stand: str, status: str) -> None:
+        if status == "ok":
+            self.status.pop(stand, None)
+        elif stand not in self.lost:
+            self.status[stand] = status
+
+
+def _combat_event(board: _Board, outcome: str, killed: list[str]) -> None:
+    """Combat Events say what they did in their ``outcome`` words (rules/korona/events.py):
+    a stand killed, pinned or suppressed, rallied, rejoining or appearing at a place."""
+    if m := re.match(rf"({_STAND_ID}) is killed", outcome):
+        board.kill(m[1], killed)
+    elif m := re.match(rf"({_STAND_ID}) is (pinned|suppressed)", outcome):
+        board.set_status(m[1], m[2])
+    elif m := re.match(rf"({_STAND_ID}) rallies", outcome):
+        board.set_status(m[1], "ok")
+    elif m := re.match(rf"({_STAND_ID}) (?:rejoins|appears, hidden,) at (\d+),(\d+)", outcome):
+        board.positions[m[1]] = [int(m[2]), int(m[3])]
+        board.lost.discard(m[1])
+        if "hidden" in outcome:
+            board.hidden.add(m[1])
+
+
+def _apply(board: _Board, record: Mapping[str, Any], killed: list[str], moves: list[Any]) -> None:
+    kind = record["kind"]
+    if kind in ("move", "cup_place"):
+        stand = record["stand"]
+        start = board.positions.get(stand)
+        board.positions[stand] = list(record["to"])
+        moves.append([stand, list(record.get("from") or start or record["to"]), record["to"]])
+    elif kind in ("fire", "support", "combat_event_fire"):
+        if record.get("revealed") and isinstance(record.get("firer"), str):
+            board.hidden.discard(record["firer"])
+        effect = record.get("effect", "none")
+        if effect in LOST_EFFECTS:
+            board.kill(record["target"], killed)
+        elif effect in STATUS_EFFECTS:
+            board.set_status(record["target"], effect)
+        for caught in record.get("blast", ()):
+            if caught["effect"] in LOST_EFFECTS:
+                board.kill(caught["stand"], killed)
+            else:
+                board.set_status(caught["stand"], caught["effect"])
+    elif kind == "assault":
+        for stand in record.get("removed", ()):
+            board.kill(stand, killed)
+    elif kind == "caught":
+        board.kill(record["stand"], killed)
+    elif kind == "rally" and record.get("outcome") == "rallied":
+        board.set_status(record["stand"], "ok")
+    elif kind == "combat_event":
+        _combat_event(board, str(record.get("outcome", "")), killed)
+
+
+def replay_frames(log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona") -> list[dict]:
+    """The steps of the replay: the deployment, then one step per phase of every turn.
+
+    Each frame holds every stand on the table by then with its position (the deploy
+    record's, then each move's ``to``), the stands lost so far, the pinned and
+    suppressed, the hidden, the moves and the losses of that step and its lines in
+    words. A log without a deploy record (a battle fought at the table) has no frames.
+    """
+    deploy = next((r for r in log if r.get("kind") == "deploy"), None)
+    if deploy is None:
+        return []
+    board = _Board(positions={k: list(v) for k, v in deploy["positions"].items()})
+    board.hidden = set(deploy.get("hidden") or ())
+    frames = [_frame(board, 0, "deployment", [], [], [line_of(deploy)])]
+    start = list(log).index(deploy) + 1
+    turn, phase = None, None
+    killed: list[str] = []
+    moves: list[Any] = []
+    lines: list[str] = []
+    for record in log[start:]:
+        key = (int(record.get("turn", 0)), str(record.get("phase", "")))
+        if (turn, phase) != key and lines:
+            frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
+            killed, moves, lines = [], [], []
+        if turn is not None and key[0] != turn and ruleset == "force_on_force":
+            board.status.clear()  # Force on Force: pinned and suppressed end with the turn
+        turn, phase = key
+        _apply(board, record, killed, moves)
+        lines.append(line_of(record))
+    if lines:
+        frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
+    for index, frame in enumerate(frames):
+        frame["step"] = index
+    return frames
+
+
+def _frame(
+    board: _Board, turn: int, phase: str, killed: list[str], moves: list[Any], lines: list[str]
+) -> dict[str, Any]:
+    return {
+        "turn": turn,
+        "phase": phase,
+        "positions": {k: list(v) for k, v in sorted(board.positions.items())},
+        "lost": sorted(board.lost),
+        "status": dict(sorted(board.status.items())),
+        "hidden": sorted(board.hidden),
+        "killed": list(killed),
+        "moves": list(moves),
+        "lines": list(lines),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """One stand's counter in the picture, where the first frame puts it."""
+
+    id: str
+    force: str
+    side: str
+    mark: str
+    words: str
+    x: float
+    y: float  # in the picture: the defender's edge at the bottom
+    lost: bool
+    hidden: bool
+    off: bool = False  # not on the table yet in the first frame
+
+
+def counters(frames: Sequence[Mapping[str, Any]], forces: Sequence[ForceView], depth_in: int):
+    """A counter for every stand that is ever on the table, where the first frame puts
+    it; one that only arrives later (from the cup, or an event) starts off the table.
+    The server draws them, so the picture reads without a script; replay.js moves them."""
+    if not frames:
+        return []
+    side_of = {f.key: f.side for f in forces}
+    first = frames[0]
+    seen: dict[str, list[int]] = {}
+    for frame in frames:
+        for stand, pos in frame["positions"].items():
+            seen.setdefault(stand, pos)
+    return [
+        Counter(
+            id=stand,
+            force=force_key_of(stand),
+            side=side_of.get(force_key_of(stand), ""),
+            mark=stand_mark(stand),
+            words=stand_words(stand),
+            x=pos[0],
+            y=depth_in - pos[1],
+            lost=stand in first["lost"],
+            hidden=stand in first["hidden"],
+            off=stand not in first["positions"],
+        )
+        for stand, pos in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0]))
+    ]
+
+
+def lost_on_the_table(frames: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Stands lost per force by the last frame (what the replay ends with)."""
+    counts = {key: 0 for key in FORCES}
+    for stand in frames[-1]["lost"] if frames else ():
+        counts[force_key_of(stand)] += 1
+    return counts
+
+
+def deploy_positions(log: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Each force's stands where they were set up (for the sheet), by force."""
+    deploy = next((r for r in log if r.get("kind") == "deploy"), None)
+    out: dict[str, list[dict[str, Any]]] = {key: [] for key in FORCES}
+    if deploy is None:
+        return out
+    hidden = set(deploy.get("hidden") or ())
+    for stand, (x, y) in deploy["positions"].items():
+        out[force_key_of(stand)].append(
+            {
+                "stand": stand_words(stand),
+                "mark": stand_mark(stand),
+                "x": x,
+                "y": y,
+                "square": f"{chr(ord('A') + min(x // SQUARE_IN, 25))}{y // SQUARE_IN + 1}",
+                "hidden": stand in hidden,
+            }
+        )
+    return out
+
+
+# --- the sheet: special rules and support ------------------------------------------------
+
+
+def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The rules in force for this battle, in words, from the spec's options (which the
+    campaign settings filled in when the battle was made)."""
+    options = dict(spec.get("options") or {})
+    ruleset = options.pop("ruleset", "korona")
+    rules: list[tuple[str, str]] = [
+        ("Rule set", RULESETS[ruleset].label if ruleset in RULESETS else ruleset)
+    ]
+    defaults: dict[str, Any] = {}
+    if ruleset == "korona":
+        from rules.korona.engine import DEFAULT_OPTIONS as defaults_korona
+
+        defaults = dict(defaults_korona)
+    elif ruleset == "force_on_force":
+        from rules.forceonforce.engine import DEFAULT_OPTIONS as defaults_fof
+
+        defaults = dict(defaults_fof)
+    merged = {**defaults, **options}
+    limit = merged.pop("turn_limit", 12)
+    rules.append(
+        (
+            "Turn limit",
+            f"{limit} turns; then the side that lost the smaller share of its stands wins, "
+            "the defender on a tie",
+        )
+    )
+    rules.append(("End", "a side that has lost a third of the stands it brought loses at once"))
+    if ruleset == "korona":
+        fuse = merged.pop("impact_fuse", True)
+        rules.append(
+            (
+                "Impact fuse",
+                "on: Japanese knee mortars can only pin troops in jungle or woods"
+                if fuse
+                else "off: Japanese knee mortars fire as any small mortar",
+            )
+        )
+        events = merged.pop("combat_events", False)
+        tables = {
+            "Combat Event Table": merged.pop("combat_event_table", None),
+            "Japanese Event Table": merged.pop("japanese_event_table", None),
+        }
+        if events:
+            text = (
+                "on: a squad's or weapon team's fire showing a 1 on its first die rolls d10: "
+                "1 the firer's side rolls on the Combat Event Table, 2 the other side does, "
+                "3 the Japanese Event Table, 4-10 nothing"
+            )
+            rules.append(("Combat Events (Old Breed)", text))
+            for name, table in tables.items():
+                if table:
+                    entries = "; ".join(
+                        f"{face}: {entry.get('text') or entry.get('effect')}"
+                        for face, entry in sorted(table.items(), key=lambda kv: int(kv[0]))
+                    )
+                    rules.append((name, entries))
+        else:
+            rules.append(("Combat Events (Old Breed)", "off"))
+        cup = merged.pop("fog_of_war_cup", False)
+        rules.append(
+            (
+                "Fog of War cup (Old Breed)",
+                "on: reinforcements go into a cup; each turn a side may draw one at random "
+                'and place it as 16.2 says (1 hex = 3")'
+                if cup
+                else "off",
+            )
+        )
+    for key, value in sorted(merged.items()):
+        if value in (None, [], {}, False) and key not in ("fog_of_war",):
+            continue
+        rules.append((key.replace("_", " ").capitalize(), _option_words(value)))
+    defender = spec.get("defender") or {}
+    if defender.get("sniper"):
+        rules.append(("Sniper", "the defender fields one rifle squad as a sniper, hidden"))
+    return rules
+
+
+def _option_words(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_option_words(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class SupportLine:
+    side: str
+    side_name: str
+    called_by: str
+    missions: list[str]
+    available: bool  # some mission can be called here
+
+
+def support_available(spec: Mapping[str, Any], side_names: Mapping[str, str]) -> list[SupportLine]:
+    """Off-table support each side may call in this battle's zone (rules/korona/support.py):
+    one fire mission per fire phase, called by an unmoved, unsuppressed FO (Australians)
+    or commander (Japanese) who can see the target."""
+    korona = (spec.get("options") or {}).get("ruleset", "korona") == "korona"
+    zone = int(spec["area"]["zone"])
+    support = spec.get("support") or {}
+    lines = []
+    for key in FORCES:
+        side = spec[key]["side"]
+        zones = SUPPORT_ZONES.get(side, {"artillery": (), "air": ()})
+        missions: list[str] = []
+        if not korona:
+            missions.append("none: the Force on Force rules here use no off-table support")
+        else:
+            if zone in zones["artillery"]:
+                missions.append(f"heavy artillery ({OFF_TABLE_ARTILLERY.fire_dice} dice)")
+            if zone in zones["air"]:
+                buffalos = int(support.get("buffalos", 0))
+                if support.get("hurricane"):
+                    dice = UNIT_TYPES["air_bombing"].fire_dice
+                    missions.append(f"the Hurricane-bomber's bombing ({dice} dice)")
+                elif buffalos > 0:
+                    dice = min(buffalos, MAX_STRAFING_DICE)
+                    missions.append(
+                        f"strafing by {buffalos} Buffalo{'s' if buffalos != 1 else ''} "
+                        f"({dice} {'die' if dice == 1 else 'dice'})"
+                    )
+        available = bool(missions) and korona
+        if korona and not missions:
+            reach = [
+                f"{kind} in zones {'-'.join(str(z) for z in zs)}"
+                for kind, zs in zones.items()
+                if zs
+            ]
+            none_left = (
+                " (air support reaches here, but no planes are left)"
+                if (zone in zones["air"])
+                else ""
+            )
+            missions.append(
+                f"none in zone {zone}{none_left}" + (f"; {', '.join(reach)}" if reach else "")
+            )
+        lines.append(
+            SupportLine(
+                side=side,
+                side_name=side_names.get(side, side.capitalize()),
+                called_by="the forward observer" if side == "australian" else "the commander",
+                missions=missions,
+                available=available,
+            )
+        )
+    return lines

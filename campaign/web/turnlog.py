@@ -1,0 +1,129 @@
+"""A campaign turn's log as the turn pages show it: phase by phase, every roll in words.
+
+The rules write each record's ``text`` (rules/campaign/turn.py) with its dice, modifiers
+and target, e.g. "B Company: supply roll 3 +1 (supply company) = 4 against distance 4 to
+Port Murray: out of supply"; ``record_words`` keeps those words and adds what a player
+also needs from the record's fields (how long a company has been out of supply). Which
+records a viewer reads is decided before, by ``CampaignView.records``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PHASE_TITLES = {
+    "naval": "1. Naval events",
+    "aerial": "2. Aerial events",
+    "supply": "3. Supply",
+    "initiative": "4. Initiative",
+    "movement": "5. Orders and movement",
+    "battles": "6. Battles",
+    "control": "Control",
+    "end": "The end of the campaign",
+}
+
+
+# The lines of a battle that link to its report: where it is announced and decided.
+_LINKED = ("battle", "battle_result")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _signed(modifiers: Iterable[Mapping[str, Any]]) -> str:
+    return "".join(f" {m['value']:+d} ({m['reason']})" for m in modifiers)
+
+
+def fallback_words(record: Mapping[str, Any]) -> str:
+    """Words built from the fields alone, for a record that carries no ``text``."""
+    who = record.get("company") or record.get("side") or record.get("phase", "")
+    dice = record.get("dice") or []
+    words = f"{who}: {record.get('kind', '').replace('_', ' ')}"
+    if dice:
+        words += f" rolled {' '.join(str(d) for d in dice)}{_signed(record.get('modifiers', []))}"
+    if record.get("target") is not None:
+        words += f" against {record['target']}"
+    if record.get("outcome"):
+        words += f": {record['outcome']}"
+    return words
+
+
+def record_words(record: Mapping[str, Any]) -> str:
+    """One record in plain words, dice included."""
+    words = str(record.get("text") or "") or fallback_words(record)
+    if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
+        running = int(record.get("turns_out_of_supply") or 0)
+        if running >= 1:
+            words += f" ({_ordinal(running)} turn running out of supply)"
+    return words
+
+
+def dice_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The dice of a record, each with what it was rolled for, to draw beside the words."""
+    dice = list(record.get("dice") or [])
+    if record.get("kind") == "initiative" and isinstance(record.get("rolls"), dict):
+        return [{"face": face, "for": side} for side, face in record["rolls"].items()]
+    return [{"face": face, "for": record.get("kind", "")} for face in dice]
+
+
+@dataclass(slots=True)
+class TurnLine:
+    words: str
+    dice: list[dict[str, Any]]
+    side: str | None
+    kind: str
+    battle_key: str | None
+    battle_id: int | None = None  # set when the viewer may read the battle's report
+
+
+@dataclass(slots=True)
+class TurnPhase:
+    key: str
+    title: str
+    lines: list[TurnLine] = field(default_factory=list)
+
+
+def turn_phases(
+    records: Iterable[Mapping[str, Any]], battle_ids: Mapping[str, int] | None = None
+) -> list[TurnPhase]:
+    """The records grouped by phase, in the order they were rolled.
+
+    ``battle_ids`` maps the keys of the battles the viewer may read to their ids, so a
+    battle's lines link to its report."""
+    phases: list[TurnPhase] = []
+    for record in records:
+        key = str(record.get("phase", ""))
+        if not phases or phases[-1].key != key:
+            phases.append(TurnPhase(key, PHASE_TITLES.get(key, key.capitalize())))
+        battle = record.get("battle")
+        kind = str(record.get("kind", ""))
+        phases[-1].lines.append(
+            TurnLine(
+                words=record_words(record),
+                dice=dice_of(record),
+                side=record.get("side"),
+                kind=kind,
+                battle_key=battle,
+                battle_id=(battle_ids or {}).get(battle) if battle and kind in _LINKED else None,
+            )
+        )
+    return phases
+
+
+def turn_summary(records: Iterable[Mapping[str, Any]], side_names: Mapping[str, str]) -> list[str]:
+    """A few words on what the turn brought, from the records the viewer may read: the
+    events that happened, who moved first, the battles' results, control and the end."""
+    summary = []
+    for record in records:
+        kind = record.get("kind")
+        if kind == "event":
+            summary.append(str(record.get("text", "")))
+        elif kind == "initiative" and record.get("outcome") in side_names:
+            summary.append(f"{side_names[record['outcome']]} moved first")
+        elif kind in ("battle_result", "control", "campaign_end"):
+            summary.append(str(record.get("text", "")))
+    return summary

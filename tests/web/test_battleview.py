@@ -1,0 +1,339 @@
+"""The plain functions behind the report pages: turn words, terrain, forces, replay, sheet."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+
+from battles.models import Battle
+from campaign.models import Turn
+from campaign.web import battleview, turnlog
+
+SIDE_NAMES = {"australian": "Australians", "japanese": "Japanese"}
+
+
+def fought(campaign: Any) -> list[Battle]:
+    return list(Battle.objects.filter(campaign=campaign, status="fought").order_by("id"))
+
+
+# --- the words of a turn ---------------------------------------------------------------
+
+
+def supply_record(**fields: Any) -> dict[str, Any]:
+    record = {
+        "phase": "supply",
+        "kind": "supply",
+        "side": "australian",
+        "company": "B Company",
+        "dice": [3],
+        "modifiers": [{"reason": "supply company", "value": 1}],
+        "target": 4,
+        "outcome": "in supply",
+        "total": 4,
+        "base": "Port Murray",
+        "turns_out_of_supply": 0,
+        "text": "B Company: supply roll 3 +1 (supply company) = 4 against distance 4 to "
+        "Port Murray: in supply",
+    }
+    record.update(fields)
+    return record
+
+
+def test_supply_words_name_the_company_die_modifier_distance_and_verdict() -> None:
+    words = turnlog.record_words(supply_record())
+    # The issue's example: "B Company: supply roll 3 + 1 (supply company) against
+    # distance 4 — out of supply"; ours also gives the total and the base.
+    assert re.fullmatch(
+        r"B Company: supply roll 3 \+1 \(supply company\) = 4 against distance 4 "
+        r"to Port Murray: in supply",
+        words,
+    )
+
+
+def test_out_of_supply_words_say_how_many_turns_running() -> None:
+    record = supply_record(
+        dice=[1],
+        total=2,
+        outcome="out of supply",
+        turns_out_of_supply=2,
+        text="B Company: supply roll 1 +1 (supply company) = 2 against distance 4 to "
+        "Port Murray: out of supply",
+    )
+    assert turnlog.record_words(record).endswith("out of supply (2nd turn running out of supply)")
+
+
+def test_a_record_without_text_is_put_in_words_from_its_fields() -> None:
+    record = supply_record(text="", outcome="out of supply", turns_out_of_supply=1)
+    words = turnlog.record_words(record)
+    assert words.startswith("B Company: supply rolled 3 +1 (supply company) against 4")
+    assert "out of supply" in words
+
+
+def test_every_roll_of_a_played_turn_is_in_words_with_its_dice(played: Any) -> None:
+    rolled = 0
+    for turn in Turn.objects.filter(campaign=played):
+        for phase in turnlog.turn_phases(turn.log):
+            assert phase.title and phase.lines
+        for record in turn.log:
+            words = turnlog.record_words(record)
+            for die in record["dice"]:
+                assert str(die) in words, (words, record["dice"])
+                rolled += 1
+            if record["kind"] == "supply":
+                assert record["company"] in words and f"distance {record['target']}" in words
+    assert rolled > 10
+
+
+def test_turn_phases_keep_order_and_link_only_readable_battles() -> None:
+    records = [
+        {"phase": "naval", "kind": "event_check", "dice": [5], "text": "naval: 5"},
+        supply_record(),
+        {"phase": "battles", "kind": "battle", "dice": [], "battle": "1:K", "text": "b"},
+        {"phase": "battles", "kind": "battle", "dice": [], "battle": "1:L", "text": "c"},
+    ]
+    phases = turnlog.turn_phases(records, {"1:K": 7})
+    assert [p.key for p in phases] == ["naval", "supply", "battles"]
+    assert [line.battle_id for line in phases[2].lines] == [7, None]
+
+
+# --- the terrain -------------------------------------------------------------------------
+
+
+def test_terrain_picture_has_one_cell_per_square(played: Any) -> None:
+    battle = fought(played)[0]
+    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+    svg = render_to_string(
+        "battles/_field.html", {"table": table, "area": battle.spec["area"], "counters": []}
+    )
+    cells = re.findall(r'<rect class="cell land-(\w+) going-(\w+)"', svg)
+    terrain = [r for r in battle.log if r["kind"] == "terrain"]
+    assert len(cells) == len(terrain) == table.width_ft * table.depth_ft
+    assert sorted(cells) == sorted((r["landform"], r["going"]) for r in terrain)
+    assert svg.count('class="woods"') == sum(r["vegetation"] != "none" for r in terrain)
+
+
+def test_the_table_rolled_from_the_seed_is_the_one_the_rules_fought_on(played: Any) -> None:
+    for battle in fought(played):
+        from_log = battleview.table_of(battle.spec, battle.seed, battle.log)
+        from_seed = battleview.table_of(battle.spec, battle.seed)
+        assert from_log.source == "log" and from_seed.source == "seed"
+        assert from_seed.squares == from_log.squares
+
+
+def test_squares_are_drawn_with_the_defenders_edge_at_the_bottom(played: Any) -> None:
+    battle = fought(played)[0]
+    table = battleview.table_of(battle.spec, battle.seed, battle.log)
+    a1 = next(s for s in table.squares if (s.col, s.row) == (0, 0))
+    assert a1.label == "A1" and a1.y == table.depth_in - 12 and a1.x == 0
+    assert [row[0].row for row in table.rows] == list(range(table.depth_ft))[::-1]
+
+
+# --- forces, losses and the replay --------------------------------------------------------
+
+
+def test_losses_add_up_to_the_result(played: Any) -> None:
+    for battle in fought(played):
+        forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
+        frames = battleview.replay_frames(battle.log)
+        on_table = battleview.lost_on_the_table(frames)
+        end = battle.log[-1]
+        for force in forces:
+            assert force.lost == sum(battle.result["losses"][force.key].values())
+            assert force.present == sum(battle.result["stands_present"][force.key].values())
+            assert on_table[force.key] == force.lost == end["lost"][force.key]
+            assert force.won == (battle.result["winner"] == force.key)
+
+
+def test_replay_frames_match_the_logs_positions_exactly(played: Any) -> None:
+    for battle in fought(played):
+        log = battle.log
+        frames = battleview.replay_frames(log)
+        deploy = next(r for r in log if r["kind"] == "deploy")
+        assert frames[0]["positions"] == deploy["positions"]
+        # Walk the log independently: after each (turn, phase) the positions are the
+        # deploy record's, moved by every move record so far.
+        where = {k: list(v) for k, v in deploy["positions"].items()}
+        steps = []
+        for record in log[log.index(deploy) + 1 :]:
+            key = (record["turn"], record["phase"])
+            if not steps or steps[-1][0] != key:
+                steps.append([key, None])
+            if record["kind"] == "move":
+                assert where[record["stand"]] == record["from"]
+                where[record["stand"]] = record["to"]
+            steps[-1][1] = {k: list(v) for k, v in where.items()}
+        assert len(frames) == len(steps) + 1
+        for frame, (key, positions) in zip(frames[1:], steps, strict=True):
+            assert (frame["turn"], frame["phase"]) == key
+            assert frame["positions"] == positions
+        moved = [m for f in frames for m in f["moves"]]
+        assert moved == [[r["stand"], r["from"], r["to"]] for r in log if r["kind"] == "move"]
+        assert [f["step"] for f in frames] == list(range(len(frames)))
+
+
+def test_replay_marks_kills_statuses_and_rallies() -> None:
+    log = [
+        {"turn": 0, "phase": "deployment", "kind": "deploy", "dice": [], "hidden": ["d.sniper.1"],
+         "positions": {"a.rifle_squad.1": [6, 30], "d.rifle_squad.1": [6, 6],
+                       "d.sniper.1": [20, 8]}},
+        {"turn": 1, "phase": "defender fire", "kind": "fire", "dice": [5, 5], "side": "x",
+         "firer": "d.sniper.1", "firer_type": "sniper", "target": "a.rifle_squad.1",
+         "target_type": "rifle_squad", "obscured": False, "hits": 2, "status_before": "ok",
+         "effect": "suppressed", "revealed": True},
+        {"turn": 1, "phase": "rally", "kind": "rally", "dice": [6], "side": "x",
+         "stand": "a.rifle_squad.1", "status_before": "suppressed", "modifiers": [],
+         "target": 5, "outcome": "rallied"},
+        {"turn": 2, "phase": "attacker move", "kind": "assault", "dice": [1, 6], "by": "attacker",
+         "attackers": ["a.rifle_squad.1"], "defenders": ["d.rifle_squad.1"],
+         "rolls": [{"attacker": 1, "defender": 6}], "modifiers": {}, "totals": {},
+         "outcome": "defender wins", "winner": "defender", "removed": ["a.rifle_squad.1"]},
+        {"turn": 2, "phase": "end", "kind": "end", "dice": [], "winner": "defender",
+         "reason": "a_third_lost", "lost": {}, "present": {}},
+    ]  # fmt: skip
+    frames = battleview.replay_frames(log)
+    assert [(f["turn"], f["phase"]) for f in frames] == [
+        (0, "deployment"),
+        (1, "defender fire"),
+        (1, "rally"),
+        (2, "attacker move"),
+        (2, "end"),
+    ]
+    assert frames[0]["hidden"] == ["d.sniper.1"] and frames[1]["hidden"] == []
+    assert frames[1]["status"] == {"a.rifle_squad.1": "suppressed"}
+    assert frames[2]["status"] == {}
+    assert frames[3]["killed"] == ["a.rifle_squad.1"] and frames[3]["lost"] == ["a.rifle_squad.1"]
+    assert frames[4]["killed"] == [] and frames[4]["lost"] == ["a.rifle_squad.1"]
+
+
+def test_replay_follows_combat_events_that_bring_stands_back() -> None:
+    log = [
+        {"turn": 0, "phase": "deployment", "kind": "deploy", "dice": [], "hidden": [],
+         "positions": {"a.rifle_squad.1": [6, 30], "a.commander.1": [10, 30]}},
+        {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [3],
+         "table": "Combat Event Table", "effect": "x", "text": "",
+         "outcome": "a.rifle_squad.1 is killed (already suppressed)"},
+        {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [5],
+         "table": "Japanese Event Table", "effect": "return_lost_squad", "text": "",
+         "outcome": "a.rifle_squad.1 rejoins at 10,32"},
+        {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [1],
+         "table": "Japanese Event Table", "effect": "sniper_appears", "text": "",
+         "outcome": "a.sniper.1 appears, hidden, at 14,20"},
+    ]  # fmt: skip
+    last = battleview.replay_frames(log)[-1]
+    assert last["lost"] == []
+    assert last["positions"]["a.rifle_squad.1"] == [10, 32]
+    assert last["positions"]["a.sniper.1"] == [14, 20] and last["hidden"] == ["a.sniper.1"]
+
+
+def test_a_battle_without_a_deploy_record_has_no_frames() -> None:
+    assert battleview.replay_frames([]) == []
+    assert battleview.counters([], [], 36) == []
+
+
+def test_counters_start_where_the_first_frame_puts_them(played: Any) -> None:
+    battle = fought(played)[0]
+    frames = battleview.replay_frames(battle.log)
+    forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
+    drawn = battleview.counters(frames, forces, 36)
+    assert {c.id for c in drawn} == set(frames[0]["positions"])
+    for c in drawn:
+        x, y = frames[0]["positions"][c.id]
+        assert (c.x, c.y) == (x, 36 - y)
+        assert c.side == ("japanese" if c.force == "attacker" else "australian")
+
+
+def test_log_turns_group_the_log_turn_by_turn_and_phase_by_phase(played: Any) -> None:
+    battle = fought(played)[0]
+    turns = battleview.log_turns(battle.log)
+    assert turns[0].title == "Set-up"
+    assert [t.number for t in turns] == sorted({r["turn"] for r in battle.log})
+    assert sum(len(p.lines) for t in turns for p in t.phases) == len(battle.log)
+    fire = next(line for t in turns for p in t.phases for line in p.lines if line.kind == "fire")
+    assert fire.text.startswith(("attacker", "defender")) and " fires at " in fire.text
+
+
+def test_forces_of_a_pending_battle_have_no_losses_and_list_the_cup() -> None:
+    spec = {
+        "attacker": {"side": "japanese", "name": "1st Company and 2nd Company",
+                     "quality": "veteran", "stands": {"commander": 1, "rifle_squad": 9},
+                     "reinforcements": {"rifle_squad": 4}},
+        "defender": {"side": "australian", "name": "A Company", "quality": "trained",
+                     "stands": {"rifle_squad": 9}, "sniper": True},
+    }  # fmt: skip
+    attacker, defender = battleview.forces_of(spec, None, side_names=SIDE_NAMES)
+    assert attacker.lost is None and attacker.present == 14
+    assert [(s.label, s.present, s.reinforcements) for s in attacker.stands] == [
+        ("Commander", 1, 0),
+        ("Rifle squad", 9, 4),
+    ]
+    assert defender.sniper and defender.won is None
+    assert battleview.outcome_words(None, [attacker, defender]) == "Not fought yet."
+
+
+# --- the sheet ------------------------------------------------------------------------
+
+
+def sheet_spec(zone: int, **options: Any) -> dict[str, Any]:
+    return {
+        "area": {"name": "X", "zone": zone, "vegetation": "jungle", "plains": False},
+        "attacker": {"side": "japanese", "name": "1st", "quality": "veteran", "stands": {}},
+        "defender": {"side": "australian", "name": "A", "quality": "trained", "stands": {}},
+        "support": {"buffalos": 3, "hurricane": False},
+        "options": {"ruleset": "korona", **options},
+    }
+
+
+@pytest.mark.parametrize(
+    ("zone", "japanese", "australian"),
+    [
+        (1, "none in zone 1", "heavy artillery (5 dice)"),
+        (5, "none in zone 5", "none in zone 5"),
+        (6, "heavy artillery (5 dice)", "strafing by 3 Buffalos (3 dice)"),
+    ],
+)
+def test_support_available_by_zone_and_side(zone: int, japanese: str, australian: str) -> None:
+    lines = {line.side: line for line in battleview.support_available(sheet_spec(zone), {})}
+    assert lines["japanese"].missions[0].startswith(japanese)
+    assert lines["australian"].missions[0].startswith(australian)
+    assert lines["australian"].called_by == "the forward observer"
+    assert lines["japanese"].called_by == "the commander"
+
+
+def test_the_hurricane_bombs_instead_of_strafing() -> None:
+    spec = sheet_spec(7)
+    spec["support"] = {"buffalos": 0, "hurricane": True}
+    lines = {line.side: line for line in battleview.support_available(spec, {})}
+    assert lines["australian"].missions == ["the Hurricane-bomber's bombing (5 dice)"]
+    spec["support"] = {"buffalos": 0, "hurricane": False}
+    lines = {line.side: line for line in battleview.support_available(spec, {})}
+    assert not lines["australian"].available and "no planes" in lines["australian"].missions[0]
+
+
+def test_special_rules_follow_the_battles_options() -> None:
+    table = {str(face): {"effect": "nothing", "text": f"entry {face}"} for face in range(1, 7)}
+    spec = sheet_spec(
+        5, turn_limit=8, impact_fuse=False, combat_events=True, combat_event_table=table
+    )
+    rules = dict(battleview.special_rules(spec))
+    assert rules["Rule set"] == "Korona (WWII in the Pacific)"
+    assert rules["Turn limit"].startswith("8 turns")
+    assert rules["Impact fuse"].startswith("off")
+    assert rules["Combat Events (Old Breed)"].startswith("on")
+    assert "1: entry 1" in rules["Combat Event Table"]
+    assert rules["Fog of War cup (Old Breed)"] == "off"
+    plain = dict(battleview.special_rules(sheet_spec(5)))
+    assert plain["Impact fuse"].startswith("on") and plain["Turn limit"].startswith("12 turns")
+    assert plain["Combat Events (Old Breed)"] == "off"
+
+
+def test_force_on_force_sheet_lists_its_own_options_and_no_support() -> None:
+    spec = copy.deepcopy(sheet_spec(6))
+    spec["options"] = {"ruleset": "force_on_force", "night": True}
+    rules = dict(battleview.special_rules(spec))
+    assert rules["Rule set"] == "Force on Force" and rules["Night"] == "on"
+    assert "Impact fuse" not in rules
+    assert not any(line.available for line in battleview.support_available(spec, {}))
