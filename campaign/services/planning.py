@@ -1,0 +1,383 @@
+"""Planning the coming turn: a side's orders, what each company may be ordered, the odds of
+its planned attacks, and marking its orders ready.
+
+Everything reads the campaign through a ``CampaignView`` (``campaign.services.
+visibility``), so the fog of war is the one decided there: legal orders come from the
+rules' own ``check_order`` on the campaign as it stands (they only ever read the
+company's own area, which its side sees), and the odds of an attack are estimated on
+the campaign as the side may know it (``rules.campaign.planning.as_seen_by``): a
+glimpsed enemy company at the middle of its strength band and trained, never its real
+stands or quality. The GM, everyone once the campaign has ended, and everyone with fog
+of war off get the real forces.
+
+The odds are computed a chunk of battles at a time (``odds_progress``), so a page can
+show them growing; the chunks are cached and their seeds fixed, so the same attack on
+the same information always gives the same odds, whoever asks and however often.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+from campaign.models import Area, Campaign, Company, Order, SideReady
+from campaign.services.schedule import mark_side_ready
+from campaign.services.turns import _check_orders_open, give_order, withdraw_order
+from campaign.services.visibility import CampaignView
+from rules.campaign import planning as rules
+from rules.campaign.state import Order as RulesOrder
+from rules.campaign.turn import OrderError, PlannedBattle
+from rules.campaign.visibility import CompanyView
+from rules.dice import derive_seed
+from rules.spec import parse_battle
+
+ODDS_RUNS = 400  # battles per estimate: the 95% interval is about ±5 points at worst
+ODDS_CHUNK = 50  # battles per request (about half a second)
+ODDS_CACHE_SECONDS = 7 * 24 * 3600  # the key names the turn: an old one is never read
+
+
+class SideRefused(ValueError):
+    """A side the viewer may not plan for (no such side, or the enemy's)."""
+
+    def __init__(self, message: str, *, forbidden: bool) -> None:
+        super().__init__(message)
+        self.forbidden = forbidden  # True: a real side, not the viewer's
+
+
+class ReadyRefused(ValueError):
+    """The side may not mark its orders ready now; the message says why."""
+
+
+# --- which side, and are orders open ------------------------------------------------------
+
+
+def planning_side(*, view: CampaignView, asked: str | None) -> str:
+    """The side whose orders the page shows: a player's own; for the GM the one asked
+    for (``?side=``), else the first side of the campaign."""
+    sides = list(view.state.sides)
+    if asked is not None and asked not in sides:
+        raise SideRefused(
+            f"{asked!r} is not a side of {view.campaign.name} ({', '.join(sides)})",
+            forbidden=False,
+        )
+    if view.game_master:
+        return asked or sides[0]
+    if asked is not None and asked != view.side:
+        raise SideRefused(
+            f"you play the {view.state.sides[view.side or ''].name}: only their orders are "
+            "yours to see",
+            forbidden=True,
+        )
+    return view.side or ""
+
+
+def orders_closed(*, campaign: Campaign) -> str | None:
+    """Why no order may be given now (the campaign has ended, or a turn waits for its
+    tabletop battles), or None when orders are open. One query."""
+    try:
+        _check_orders_open(campaign)
+    except OrderError as closed:
+        return str(closed)
+    return None
+
+
+# --- the plan of one side ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedAttack:
+    """The battle a company's order leads to, as its side may foresee it."""
+
+    battle: PlannedBattle
+    side: str  # the side planning it
+    campaign_id: int
+    turn_number: int
+    company_id: int
+    target_id: int
+    seed: int
+    estimated: bool  # the enemy is an estimate (fog of war), not its real forces
+    runs: int
+    chunk: int
+
+    @property
+    def area(self) -> str:
+        return self.battle.area
+
+    @property
+    def attacking(self) -> bool:
+        return self.battle.attacker_side == self.side
+
+    @property
+    def friends(self) -> list[str]:
+        return self.battle.attackers if self.attacking else self.battle.defenders
+
+    @property
+    def enemies(self) -> list[str]:
+        return self.battle.defenders if self.attacking else self.battle.attackers
+
+    @property
+    def digest(self) -> str:
+        """What the odds depend on: the battle's BATTLE.json, the seed and the runs."""
+        text = json.dumps(
+            {"spec": self.battle.spec, "seed": self.seed, "runs": self.runs, "chunk": self.chunk},
+            sort_keys=True,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def chunk_key(self, index: int) -> str:
+        return (
+            f"korona:odds:{self.campaign_id}:{self.turn_number}:{self.company_id}:"
+            f"{self.target_id}:{self.digest}:{index}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyPlan:
+    """One company of the side: where it is, its order for the coming turn, the orders
+    it may be given and the areas it may not move to (with why)."""
+
+    company: CompanyView
+    company_id: int
+    order: Order | None  # its order for the coming turn; None: its standing order
+    moves: rules.LegalMoves
+    attack: PlannedAttack | None
+    area_ids: dict[str, int]
+
+    @property
+    def establishment(self) -> int:
+        return sum((self.company.establishment or {}).values())
+
+    @property
+    def area_id(self) -> int:
+        return self.area_ids[self.company.area]
+
+    @property
+    def choices(self) -> list[tuple[str, str]]:
+        """The orders it may be given: (form value, words)."""
+        offered = [("hold", f"Hold in {self.company.area}")]
+        offered += [(f"advance:{self.area_ids[a]}", f"Advance to {a}") for a in self.moves.advances]
+        offered += [
+            (f"withdraw:{self.area_ids[a]}", f"Withdraw to {a}") for a in self.moves.withdrawals
+        ]
+        return offered
+
+    @property
+    def current_choice(self) -> str | None:
+        if self.order is None:
+            return None
+        if self.order.kind == "hold":
+            return "hold"
+        return f"{self.order.kind}:{self.order.target_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class SidePlan:
+    """A side's orders for the coming turn, as its player (or the GM) plans them."""
+
+    view: CampaignView
+    side: str
+    turn_number: int
+    closed: str | None  # why orders are closed; None when open
+    companies: list[CompanyPlan]
+    ready_sides: list[str]  # sides marked ready for the coming turn
+
+    @property
+    def side_name(self) -> str:
+        return self.view.state.sides[self.side].name
+
+    @property
+    def sides(self) -> list[tuple[str, str, bool]]:
+        """(key, name, ready) for every side."""
+        return [(key, s.name, key in self.ready_sides) for key, s in self.view.state.sides.items()]
+
+    @property
+    def ready(self) -> bool:
+        return self.side in self.ready_sides
+
+    @property
+    def may_mark_ready(self) -> bool:
+        """A player whose orders are open and not yet marked ready (the GM plays the turn
+        from the admin instead)."""
+        return self.closed is None and not self.view.game_master and not self.ready
+
+    def company(self, company_id: int) -> CompanyPlan | None:
+        return next((plan for plan in self.companies if plan.company_id == company_id), None)
+
+
+def plan_side(*, view: CampaignView, side: str) -> SidePlan:
+    """The side's companies and their orders for the coming turn. Three queries: the
+    side's orders, the orders-closed check and the sides ready."""
+    campaign = view.campaign
+    number = campaign.turn + 1
+    orders = {
+        order.company_id: order
+        for order in view.orders()
+        .filter(turn_number=number, company__side=side)
+        .select_related("target")
+    }
+    closed = orders_closed(campaign=campaign)
+    ready = sorted(
+        SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
+            "side", flat=True
+        )
+    )
+    own = [c for c in view.companies if c.side == side and c.full]
+    ids = view.ids
+    by_name = {
+        c.name: RulesOrder(c.name, order.kind, order.target.name if order.target else None)
+        for c in own
+        if (order := orders.get(ids.companies[c.name])) is not None
+    }
+    foreseen = rules.as_seen_by(view.state, view.side)
+    plans = []
+    for company in own:
+        company_id = ids.companies[company.name]
+        order = orders.get(company_id)
+        plans.append(
+            CompanyPlan(
+                company=company,
+                company_id=company_id,
+                order=order,
+                moves=rules.legal_moves(view.state, company.name, side=side),
+                attack=None
+                if closed or order is None
+                else _attack(view, foreseen, side, company.name, company_id, by_name),
+                area_ids=ids.areas,
+            )
+        )
+    return SidePlan(
+        view=view,
+        side=side,
+        turn_number=number,
+        closed=closed,
+        companies=plans,
+        ready_sides=ready,
+    )
+
+
+def _attack(
+    view: CampaignView,
+    foreseen: Any,
+    side: str,
+    company: str,
+    company_id: int,
+    orders: dict[str, RulesOrder],
+) -> PlannedAttack | None:
+    battle = rules.planned_battle(foreseen, company=company, orders=orders)
+    if battle is None:
+        return None
+    number = view.campaign.turn + 1
+    return PlannedAttack(
+        battle=battle,
+        side=side,
+        campaign_id=view.campaign.pk,
+        turn_number=number,
+        company_id=company_id,
+        target_id=view.ids.areas[battle.area],
+        # Its own stream: never the battle's real seed (derive_seed(seed, "battle", key)),
+        # so the odds' first run is not the battle the turn will fight.
+        seed=derive_seed(view.campaign.seed, "planning", number, company, battle.area),
+        estimated=not view.sees_everything,
+        runs=ODDS_RUNS,
+        chunk=ODDS_CHUNK,
+    )
+
+
+# --- the odds, a chunk at a time ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OddsProgress:
+    attack: PlannedAttack
+    odds: dict[str, Any]  # rules.campaign.planning.odds_of: shares, intervals, means
+
+    @property
+    def done(self) -> int:
+        return int(self.odds["runs"])
+
+    @property
+    def runs(self) -> int:
+        return self.attack.runs
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.runs
+
+    @property
+    def attacker_win(self) -> dict[str, float]:
+        """The attacker's chance of winning and its 95% interval, in percent."""
+        return {key: value * 100 for key, value in self.odds["attacker_win"].items()}
+
+
+def odds_progress(*, attack: PlannedAttack, step: bool = True) -> OddsProgress:
+    """The odds of the attack so far: the cached chunks, plus (``step``) the next chunk
+    fought now. Run i has seed ``derive_seed(attack.seed, "odds", i)``, so the whole
+    equals ``rules.odds.battle_odds(spec, runs=attack.runs, seed=attack.seed)``."""
+    count = -(-attack.runs // attack.chunk)
+    keys = [attack.chunk_key(index) for index in range(count)]
+    cached = cache.get_many(keys)
+    tally = rules.Tally()
+    for key in keys:
+        if key not in cached:
+            break  # only a run of chunks from the first counts: the seeds are in order
+        tally = tally.add(rules.Tally.from_json(cached[key]))
+    if step and tally.runs < attack.runs:
+        start = tally.runs
+        stop = min(start + attack.chunk, attack.runs)
+        part = rules.fight_runs(
+            parse_battle(attack.battle.spec), seed=attack.seed, start=start, stop=stop
+        )
+        cache.set(keys[start // attack.chunk], part.to_json(), ODDS_CACHE_SECONDS)
+        tally = tally.add(part)
+    return OddsProgress(attack=attack, odds=rules.odds_of(tally))
+
+
+# --- giving orders and marking them ready ---------------------------------------------------
+
+
+def parse_choice(*, view: CampaignView, choice: str) -> tuple[str, int | None]:
+    """A form's order value ("hold", "advance:<area id>", "withdraw:<area id>") as an
+    order kind and the area's id; OrderError with the reason when it is none of them."""
+    kind, _, target = (choice or "").partition(":")
+    if kind == "hold" and not target:
+        return "hold", None
+    if kind in rules.MOVES and target.isdigit() and view.area_by_id(int(target)) is not None:
+        return kind, int(target)
+    raise OrderError(f"{choice!r} is not an order: choose hold, or an area to move to")
+
+
+def order_company(*, view: CampaignView, company_id: int, choice: str, user: Any) -> Order:
+    """Give (or change) the company's order for the coming turn, through ``give_order``
+    (which checks the rules again under the campaign lock); OrderError with the reason."""
+    kind, target_id = parse_choice(view=view, choice=choice)
+    company = Company.objects.get(pk=company_id, campaign=view.campaign)
+    target = Area.objects.get(pk=target_id) if target_id is not None else None
+    return give_order(company=company, kind=kind, target=target, side=view.side, user=user)
+
+
+def take_back_order(*, view: CampaignView, company_id: int) -> bool:
+    """Take back the company's order: it follows its standing order. OrderError when
+    orders are closed or the company is not the viewer's to order."""
+    company = Company.objects.get(pk=company_id, campaign=view.campaign)
+    if view.side is not None and company.side != view.side:
+        raise OrderError(f"{company.name} belongs to the other side")
+    return withdraw_order(company=company)
+
+
+def mark_ready(*, view: CampaignView) -> bool:
+    """The player's side has its orders ready for the coming turn (``mark_side_ready``);
+    True when this made the turn due. Orders may still change until the turn is played.
+    """
+    if view.game_master:
+        raise ReadyRefused(
+            "ready is the players' word for their side; the GM plays a turn from the admin "
+            "(Advance turn now)"
+        )
+    closed = orders_closed(campaign=view.campaign)
+    if closed is not None:
+        raise ReadyRefused(closed)
+    return mark_side_ready(campaign=view.campaign, side=view.side or "")

@@ -1,0 +1,272 @@
+"""Planning a turn: the orders a company may be given, and the battle an order leads to.
+
+Pure functions over a ``CampaignState``, for the players' orders page:
+
+- ``legal_moves`` asks ``check_order`` about every linked area, so the page offers only
+  what the turn will accept and says why the rest is refused, in the rules' own words;
+- ``as_seen_by`` is the campaign as one side may know it under fog of war: hidden enemy
+  companies are left out, and each glimpsed one is an estimate made from what the side
+  sees (its establishment, public, and its strength band), never its real stands or
+  quality;
+- ``planned_battle`` builds the BATTLE.json an attack would be fought from, with the
+  turn's own pairing (``_pair_battles``), so the odds are those of the battle the turn
+  would really set up on that information;
+- ``fight_runs`` and ``odds_of`` split ``rules.odds.battle_odds`` into chunks a page can
+  compute a few at a time, with the same seeds: the chunks add up to ``battle_odds``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.campaign import visibility as fog
+from rules.campaign.state import CampaignState, Company, Order
+from rules.campaign.turn import LOSS_ORDER, OrderError, PlannedBattle, _pair_battles, check_order
+from rules.dice import derive_seed
+from rules.odds import wilson_interval
+from rules.rulesets import resolve_battle
+from rules.spec import BattleSpec
+
+# The middle of each strength band, as a share of establishment (bands: weak below half,
+# strong from 85%): the strength an unseen company is estimated at.
+BAND_MIDDLE = {
+    "weak": fog.WEAK_BELOW / 2,
+    "average": (fog.WEAK_BELOW + fog.STRONG_FROM) / 2,
+    "strong": (fog.STRONG_FROM + 1) / 2,
+}
+# Quality of a glimpsed enemy fighting company: the side cannot see it.
+ESTIMATED_QUALITY = "trained"
+MOVES = ("advance", "withdraw")
+
+
+# --- legal orders -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A linked area the company may not move to, and why (``check_order``'s words)."""
+
+    area: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    advances: tuple[str, ...]
+    withdrawals: tuple[str, ...]
+    refused: tuple[Refused, ...]
+
+    def allows(self, kind: str, target: str | None) -> bool:
+        if kind == "hold":
+            return target is None
+        return target in (self.advances if kind == "advance" else self.withdrawals)
+
+
+def legal_moves(state: CampaignState, company: str, *, side: str | None) -> LegalMoves:
+    """Every linked area as an advance and as a withdrawal, checked by ``check_order``
+    exactly as ``give_order`` will check it. An area refused both ways lists both
+    reasons (once, when they are the same: "engaged", say)."""
+    here = state.companies[company].area
+    advances: list[str] = []
+    withdrawals: list[str] = []
+    refused: list[Refused] = []
+    for area in state.neighbours(here):
+        reasons: list[str] = []
+        for kind, allowed in (("advance", advances), ("withdraw", withdrawals)):
+            try:
+                check_order(state, Order(company, kind, area), side=side)
+            except OrderError as refusal:
+                if str(refusal) not in reasons:
+                    reasons.append(str(refusal))
+            else:
+                allowed.append(area)
+        if area not in advances and area not in withdrawals:
+            refused.append(Refused(area, tuple(reasons)))
+    return LegalMoves(tuple(advances), tuple(withdrawals), tuple(refused))
+
+
+# --- the enemy as a side sees it ----------------------------------------------------------
+
+
+def estimated_stands(establishment: Mapping[str, int], band: str) -> dict[str, int]:
+    """Stands of a company of this establishment at the middle of its strength band,
+    the missing ones taken as supply losses take them (rifle squads first). Always in
+    the band itself, and at least one stand (a company with none is gone)."""
+    total = sum(establishment.values())
+    if total == 0:
+        return dict(establishment)
+    in_band = [n for n in range(1, total + 1) if _band(n, total) == band] or [1]
+    wanted = total * BAND_MIDDLE[band]
+    held = min(in_band, key=lambda n: (abs(n - wanted), n))
+    stands = dict(establishment)
+    missing = total - held
+    for unit in LOSS_ORDER:
+        if missing == 0:
+            break
+        taken = min(stands.get(unit, 0), missing)
+        if taken:
+            stands[unit] -= taken
+            missing -= taken
+    return stands
+
+
+def _band(held: int, total: int) -> str:
+    share = held / total
+    if share < fog.WEAK_BELOW:
+        return "weak"
+    return "strong" if share >= fog.STRONG_FROM else "average"
+
+
+def estimated_company(company: Company, band: str) -> Company:
+    """A glimpsed enemy company as its enemy may estimate it: only its name, side, kind,
+    area, establishment (the order of battle is public) and band are read."""
+    return Company(
+        name=company.name,
+        side=company.side,
+        kind=company.kind,
+        area=company.area,
+        stands=estimated_stands(company.establishment, band),
+        establishment=dict(company.establishment),
+        quality=ESTIMATED_QUALITY if company.fighting else None,
+    )
+
+
+def as_seen_by(state: CampaignState, side: str | None) -> CampaignState:
+    """The campaign as ``side`` may know it. The GM (None), a finished campaign and fog
+    of war off see it whole; otherwise enemy companies out of sight are left out and
+    those in sight are estimates (``estimated_company``)."""
+    viewer = fog.Viewer(side)
+    if fog.sees_everything(state, viewer):
+        return state.copy()
+    seen = state.copy()
+    shown = {view.name: view for view in fog.visible_companies(state, viewer)}
+    companies: dict[str, Company] = {}
+    for name, company in seen.companies.items():
+        view = shown.get(name)
+        if view is None:
+            continue
+        companies[name] = company if view.full else estimated_company(company, view.strength_band)
+    seen.companies = companies
+    return seen
+
+
+# --- the battle an order leads to ---------------------------------------------------------
+
+
+def planned_battle(
+    state: CampaignState, *, company: str, orders: Mapping[str, Order]
+) -> PlannedBattle | None:
+    """The battle ``company`` would fight if its order is carried out and the enemy
+    stays where ``state`` has it; None if its order leads to no battle.
+
+    ``orders`` are its side's orders (by company). Every company of the side ordered
+    into the same area goes there too; the battle is paired and built as the turn pairs
+    and builds it (``_pair_battles``): strongest against strongest, extras joining the
+    largest battle. The side already in the area defends (both there: its controller).
+    """
+    mover = state.companies.get(company)
+    order = orders.get(company)
+    if mover is None or not mover.fighting or order is None or order.kind not in MOVES:
+        return None
+    target = order.target or ""
+    side = mover.side
+    if not state.companies_in(target, side=state.enemy_of(side), fighting=True):
+        return None
+    arriving = []
+    for name, given in orders.items():
+        other = state.companies.get(name)
+        if (
+            other is None
+            or other.side != side
+            or not other.fighting
+            or given.kind not in MOVES
+            or given.target != target
+        ):
+            continue
+        try:
+            check_order(state, given, side=side)
+        except OrderError:
+            continue  # refused when carried out: it holds
+        arriving.append(name)
+    if company not in arriving:
+        return None
+    there = {c.name for c in state.companies_in(target, fighting=True)}
+    arrival = {target: {state.companies[name].side: 0 for name in there}}
+    arrival[target].setdefault(side, 1)
+    sketch = state.copy()  # only this battle's companies, the arriving ones moved in
+    sketch.companies = {
+        name: c for name, c in sketch.companies.items() if name in there or name in arriving
+    }
+    for name in arriving:
+        sketch.companies[name].area = target
+    for battle in _pair_battles(sketch, arrival, state.turn + 1, []):
+        if company in battle.attackers or company in battle.defenders:
+            return battle
+    return None
+
+
+# --- odds, a chunk at a time --------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Tally:
+    """Battles fought so far of an odds estimate, and what they came to."""
+
+    runs: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
+    lost: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
+    turns: int = 0
+
+    def add(self, other: Tally) -> Tally:
+        return Tally(
+            runs=self.runs + other.runs,
+            wins={k: self.wins[k] + other.wins[k] for k in self.wins},
+            lost={k: self.lost[k] + other.lost[k] for k in self.lost},
+            turns=self.turns + other.turns,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"runs": self.runs, "wins": self.wins, "lost": self.lost, "turns": self.turns}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        return cls(
+            runs=int(data["runs"]),
+            wins=dict(data["wins"]),
+            lost=dict(data["lost"]),
+            turns=int(data["turns"]),
+        )
+
+
+def fight_runs(spec: BattleSpec, *, seed: int, start: int, stop: int) -> Tally:
+    """Runs ``start`` to ``stop - 1`` of ``battle_odds(spec, seed=seed)``, same seeds."""
+    tally = Tally()
+    for run in range(start, stop):
+        result = resolve_battle(spec, derive_seed(seed, "odds", run))
+        tally.runs += 1
+        tally.wins[result["winner"]] += 1
+        tally.turns += result["turns"]
+        for key in tally.lost:
+            tally.lost[key] += sum(result["losses"][key].values())
+    return tally
+
+
+def odds_of(tally: Tally) -> dict[str, Any]:
+    """The odds so far, as ``battle_odds`` reports them (win shares with their 95%
+    Wilson intervals, mean losses and length)."""
+    runs = tally.runs
+
+    def share(key: str) -> dict[str, float]:
+        low, high = wilson_interval(tally.wins[key], runs)
+        p = tally.wins[key] / runs if runs else 0.0
+        return {"p": round(p, 6), "low": round(low, 6), "high": round(high, 6)}
+
+    return {
+        "runs": runs,
+        "attacker_win": share("attacker"),
+        "defender_win": share("defender"),
+        "mean_losses": {k: round(v / runs, 4) if runs else 0.0 for k, v in tally.lost.items()},
+        "mean_turns": round(tally.turns / runs, 4) if runs else 0.0,
+    }

@@ -1,0 +1,333 @@
+"""The planning service: legal orders and their reasons, planned battles, and odds that are
+reproducible and never leak what fog of war hides."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import Campaign, CompanyStands, Membership, Order
+from campaign.services import planning
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import give_order
+from campaign.services.visibility import CampaignView, open_campaign
+from rules.campaign.planning import (
+    as_seen_by,
+    estimated_stands,
+    legal_moves,
+    planned_battle,
+)
+from rules.campaign.scenario import load_scenario
+from rules.campaign.state import CampaignState
+from rules.campaign.state import Order as RulesOrder
+from rules.campaign.turn import OrderError, check_order
+from rules.campaign.visibility import strength_band
+from rules.dice import derive_seed
+from rules.odds import battle_odds
+from rules.spec import parse_battle
+from tests.campaign.conftest import KORONA, korona_doc
+
+RUNS = 20  # battles per estimate in these tests; the page's 400 take seconds
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def players(django_user_model: Any) -> dict[str, Any]:
+    return {
+        "gm": django_user_model.objects.create_user("gm", is_staff=True),
+        "australian": django_user_model.objects.create_user("aussie"),
+        "japanese": django_user_model.objects.create_user("nippon"),
+    }
+
+
+def _korona(players: dict[str, Any], doc: dict[str, Any] | None = None) -> Campaign:
+    campaign = create_campaign(data=doc or korona_doc(), name="Korona", seed=1)
+    for side in ("australian", "japanese"):
+        Membership.objects.create(user=players[side], campaign=campaign, side=side)
+    return campaign
+
+
+@pytest.fixture
+def korona(db: Any, players: dict[str, Any]) -> Campaign:
+    return _korona(players)
+
+
+def _attack(view: CampaignView, company: str) -> planning.PlannedAttack:
+    plan = planning.plan_side(view=view, side=view.side or "australian")
+    row = plan.company(view.ids.companies[company])
+    assert row is not None and row.attack is not None
+    return dataclasses.replace(row.attack, runs=RUNS, chunk=7)
+
+
+def _all_odds(attack: planning.PlannedAttack) -> planning.OddsProgress:
+    progress = planning.odds_progress(attack=attack)
+    while not progress.finished:
+        progress = planning.odds_progress(attack=attack)
+    return progress
+
+
+# --- legal orders -------------------------------------------------------------------------
+
+
+def _states() -> list[CampaignState]:
+    """The reference scenario as it starts, and as it stands mid-fight: engaged companies,
+    one out of supply, one on its base."""
+    start = load_scenario(KORONA)
+    fighting = start.copy()
+    fighting.companies["1st Company"].area = "Korona"
+    fighting.companies["C Company (militia)"].in_supply = False
+    fighting.companies["3rd Company"].in_supply = False
+    fighting.companies["B Company"].area = "Oivi"
+    return [start, fighting]
+
+
+@pytest.mark.parametrize("state", _states(), ids=["start", "mid-fight"])
+def test_legal_orders_and_reasons_are_check_orders_for_every_company(
+    state: CampaignState,
+) -> None:
+    for name, company in state.companies.items():
+        moves = legal_moves(state, name, side=company.side)
+        for area in state.areas:
+            for kind in ("advance", "withdraw"):
+                try:
+                    check_order(state, RulesOrder(name, kind, area), side=company.side)
+                    allowed = True
+                except OrderError:
+                    allowed = False
+                assert moves.allows(kind, area) is allowed, (name, kind, area)
+        refused = {r.area: r.reasons for r in moves.refused}
+        for area in state.neighbours(company.area):
+            reasons = []
+            for kind in ("advance", "withdraw"):
+                try:
+                    check_order(state, RulesOrder(name, kind, area), side=company.side)
+                except OrderError as error:
+                    reasons.append(str(error))
+            if len(reasons) == 2:
+                assert refused[area] == tuple(dict.fromkeys(reasons)), (name, area)
+            else:
+                assert area not in refused
+        assert set(refused) <= set(state.neighbours(company.area))
+
+
+def test_refusals_name_the_rules_reasons() -> None:
+    state = _states()[1]
+    engaged = legal_moves(state, "A Company", side="australian")
+    assert engaged.advances == engaged.withdrawals == ()
+    assert {r.reasons for r in engaged.refused} == {
+        ("A Company is engaged by the enemy in Korona and may not move",)
+    }
+    out = {r.area: r.reasons for r in legal_moves(state, "C Company (militia)", side=None).refused}
+    assert out["Korona"] == (
+        "C Company (militia) is out of supply and may not advance",
+        "Korona is not closer to C Company (militia)'s base: that is not a withdrawal",
+    )
+
+
+def test_the_enemys_companies_are_refused_by_the_rules() -> None:
+    state = _states()[0]
+    moves = legal_moves(state, "1st Company", side="australian")
+    assert moves.advances == moves.withdrawals == ()
+    assert all(r.reasons == ("1st Company belongs to the other side",) for r in moves.refused)
+
+
+# --- the enemy as a side sees it ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("band", ["weak", "average", "strong"])
+def test_estimated_stands_stay_in_their_band(band: str) -> None:
+    assert sum(estimated_stands({"commander": 1, "rifle_squad": 1}, band).values()) >= 1
+    for total in range(3, 40):
+        establishment = {"commander": 1, "rifle_squad": total - 1}
+        stands = estimated_stands(establishment, band)
+        company = load_scenario(KORONA).companies["1st Company"]
+        company.stands, company.establishment = stands, establishment
+        assert strength_band(company) == band, total
+        assert sum(stands.values()) >= 1
+        assert stands["commander"] == 1  # rifle squads go first
+
+
+def test_hidden_enemy_companies_are_left_out_and_glimpsed_ones_estimated() -> None:
+    state = load_scenario(KORONA)
+    seen = as_seen_by(state, "australian")
+    assert "3rd Company" not in seen.companies  # at Kilu, out of sight
+    assert "Supply Company" not in seen.companies
+    first = seen.companies["1st Company"]
+    assert first.quality == "trained"  # really veteran
+    assert first.stands == {"commander": 1, "rifle_squad": 8, "small_mortar": 1, "hmg": 1}
+    assert seen.companies["A Company"] == state.companies["A Company"]
+    assert as_seen_by(state, None).companies == state.companies  # the GM
+
+
+# --- planned battles ----------------------------------------------------------------------
+
+
+def test_an_advance_on_seen_enemies_is_a_battle_paired_as_the_turn_pairs() -> None:
+    seen = as_seen_by(load_scenario(KORONA), "australian")
+    orders = {
+        "A Company": RulesOrder("A Company", "advance", "Oivi"),
+        "B Company": RulesOrder("B Company", "advance", "Oivi"),
+    }
+    a = planned_battle(seen, company="A Company", orders=orders)
+    b = planned_battle(seen, company="B Company", orders=orders)
+    assert a is not None and b is not None
+    assert (a.attacker_side, a.defender_side) == ("australian", "japanese")
+    assert (a.attackers, a.defenders) == (["A Company"], ["1st Company"])
+    assert (b.attackers, b.defenders) == (["B Company"], ["2nd Company"])
+    assert a.spec["defender"]["quality"] == "trained"
+    parse_battle(a.spec)
+
+
+def test_orders_that_lead_to_no_battle_have_none() -> None:
+    seen = as_seen_by(load_scenario(KORONA), "australian")
+    for order in (
+        RulesOrder("A Company", "hold"),
+        RulesOrder("A Company", "withdraw", "Isura"),  # no enemy there
+    ):
+        assert planned_battle(seen, company="A Company", orders={"A Company": order}) is None
+    supply = RulesOrder("1st Supply Company", "advance", "Uberi Ridge")
+    assert (
+        planned_battle(seen, company="1st Supply Company", orders={supply.company: supply}) is None
+    )
+
+
+# --- the service: odds, reproducible and fog-safe ------------------------------------------
+
+
+def test_odds_in_chunks_are_battle_odds_with_the_same_seeds(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
+    give_order(
+        company=korona.companies.get(name="A Company"),
+        kind="advance",
+        target=korona.areas.get(name="Oivi"),
+        side="australian",
+    )
+    attack = _attack(open_campaign(user=players["australian"], campaign=korona), "A Company")
+    first = planning.odds_progress(attack=attack)
+    assert (first.done, first.finished) == (7, False)
+    progress = _all_odds(attack)
+    assert progress.done == RUNS
+    whole = battle_odds(parse_battle(attack.battle.spec), runs=RUNS, seed=attack.seed)
+    for key in ("attacker_win", "defender_win", "mean_losses", "mean_turns"):
+        assert progress.odds[key] == whole[key]
+    assert planning.odds_progress(attack=attack, step=False).odds == progress.odds  # cached
+    cache.clear()
+    assert _all_odds(attack).odds == progress.odds  # the same seeds, the same odds
+
+
+def test_hidden_enemy_strength_and_quality_do_not_change_the_odds(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
+    give_order(
+        company=korona.companies.get(name="A Company"),
+        kind="advance",
+        target=korona.areas.get(name="Oivi"),
+        side="australian",
+    )
+    aussie = players["australian"]
+    before = _attack(open_campaign(user=aussie, campaign=korona), "A Company")
+    odds_before = _all_odds(before).odds
+
+    # Still strong (11 of 12), and now raw: neither is the Australians' to see.
+    first = korona.companies.get(name="1st Company")
+    CompanyStands.objects.filter(company=first, unit_type="rifle_squad").update(held=8)
+    type(first).objects.filter(pk=first.pk).update(quality="raw")
+    cache.clear()
+    after = _attack(open_campaign(user=aussie, campaign=korona), "A Company")
+    assert after.battle.spec == before.battle.spec
+    assert after.digest == before.digest
+    assert _all_odds(after).odds == odds_before
+
+    # What the side does see, the band, does change the estimate (this test can fail).
+    # 6 of 12: average now.
+    CompanyStands.objects.filter(company=first, unit_type="rifle_squad").update(held=3)
+    average = _attack(open_campaign(user=aussie, campaign=korona), "A Company")
+    assert average.battle.defenders == ["2nd Company", "1st Company"]  # both hold Oivi
+    stands = [sum(a.battle.spec["defender"]["stands"].values()) for a in (before, average)]
+    assert stands == [11 + 11, 11 + 8]
+
+
+def test_the_gm_plans_against_the_real_enemy(korona: Campaign, players: dict[str, Any]) -> None:
+    give_order(
+        company=korona.companies.get(name="A Company"),
+        kind="advance",
+        target=korona.areas.get(name="Oivi"),
+        side="australian",
+    )
+    view = open_campaign(user=players["gm"], campaign=korona)
+    attack = _attack(view, "A Company")
+    assert attack.estimated is False
+    assert attack.battle.spec["defender"]["quality"] == "veteran"
+    player = _attack(open_campaign(user=players["australian"], campaign=korona), "A Company")
+    assert player.estimated is True
+    assert player.digest != attack.digest
+
+
+def test_the_odds_seed_is_not_the_battles_seed(korona: Campaign, players: dict[str, Any]) -> None:
+    give_order(
+        company=korona.companies.get(name="A Company"),
+        kind="advance",
+        target=korona.areas.get(name="Oivi"),
+        side="australian",
+    )
+    attack = _attack(open_campaign(user=players["gm"], campaign=korona), "A Company")
+    assert attack.battle.key == "1:Oivi"
+    # The battle the turn fights has this seed: the odds' runs must not replay it.
+    real = derive_seed(korona.seed, "battle", attack.battle.key)
+    assert real not in {attack.seed, *(derive_seed(attack.seed, "odds", i) for i in range(400))}
+
+
+# --- sides, closed orders, ready ----------------------------------------------------------
+
+
+def test_a_player_plans_only_for_their_own_side(korona: Campaign, players: dict[str, Any]) -> None:
+    view = open_campaign(user=players["australian"], campaign=korona)
+    assert planning.planning_side(view=view, asked=None) == "australian"
+    with pytest.raises(planning.SideRefused) as refused:
+        planning.planning_side(view=view, asked="japanese")
+    assert refused.value.forbidden
+    gm = open_campaign(user=players["gm"], campaign=korona)
+    assert planning.planning_side(view=gm, asked="japanese") == "japanese"
+    with pytest.raises(planning.SideRefused) as unknown:
+        planning.planning_side(view=gm, asked="americans")
+    assert not unknown.value.forbidden
+
+
+def test_a_player_may_not_take_back_the_enemys_order(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
+    first = korona.companies.get(name="1st Company")
+    give_order(company=first, kind="advance", target=korona.areas.get(name="Korona"))
+    view = open_campaign(user=players["australian"], campaign=korona)
+    with pytest.raises(OrderError, match="belongs to the other side"):
+        planning.take_back_order(view=view, company_id=first.pk)
+    assert Order.objects.filter(company=first).exists()
+
+
+def test_ready_marks_the_players_side_and_orders_stay_open(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
+    view = open_campaign(user=players["australian"], campaign=korona)
+    assert planning.mark_ready(view=view) is False  # the Japanese are not ready yet
+    plan = planning.plan_side(view=view, side="australian")
+    assert plan.ready_sides == ["australian"] and plan.ready and not plan.may_mark_ready
+    planning.order_company(
+        view=view, company_id=view.ids.companies["A Company"], choice="hold", user=None
+    )
+    with pytest.raises(planning.ReadyRefused):
+        planning.mark_ready(view=open_campaign(user=players["gm"], campaign=korona))
+
+
+def test_choices_that_are_no_order_are_refused(korona: Campaign, players: dict[str, Any]) -> None:
+    view = open_campaign(user=players["australian"], campaign=korona)
+    for choice in ("", "attack:1", "advance:", "advance:99999", "hold:3", "advance:x"):
+        with pytest.raises(OrderError, match="is not an order"):
+            planning.parse_choice(view=view, choice=choice)
