@@ -1,0 +1,464 @@
+"""What the API answers, field by field. Output serializers read a ``CampaignView`` (the
+fog of war already applied) or rows the view has filtered; they decide nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import serializers
+
+from campaign.services.visibility import CampaignView
+from rules.campaign.state import COMPANY_KINDS, ORDER_KINDS, SIDE_KEYS
+from rules.campaign.visibility import CompanyView
+
+BANDS = ("weak", "average", "strong")
+CAMPAIGN_STATUSES = ("active", "paused", "finished")
+TURN_STATUSES = ("queued", "rolling", "battles_pending", "done", "failed")
+BATTLE_STATUSES = ("pending", "fought", "entered")
+
+
+_CHOICE_FIELDS: dict[str, type[serializers.ChoiceField]] = {}
+
+
+def choice(name: str, choices: Any, **kwargs: Any) -> serializers.ChoiceField:
+    """A choice field whose choice set is one named schema component (``Side``,
+    ``TurnStatus``...). The same few sets recur under many field names (a side is a
+    ``side``, a ``winner``, a ``controller``), which drf-spectacular would otherwise name
+    once per field and warn about."""
+    values = list(choices)
+    if name not in _CHOICE_FIELDS:
+        _CHOICE_FIELDS[name] = extend_schema_field(
+            {"type": "string", "enum": values}, component_name=name
+        )(type(f"{name}Field", (serializers.ChoiceField,), {}))
+    return _CHOICE_FIELDS[name](choices=values, **kwargs)
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every refusal that is not about one field: 401, 403, 404, 429, and a 400 the rules
+    gave (an order the rules forbid, a turn that may not be marked ready)."""
+
+    detail = serializers.CharField()
+
+
+# A 400 is either {"detail": "reason"} (refused by the rules) or DRF's validation shape,
+# {"<field>": ["message", ...]} (a request field or a query filter that cannot be read).
+BAD_REQUEST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": (
+        'Refused by the rules: {"detail": "reason"}. Unreadable input: one key per field '
+        '(or "non_field_errors"), each a list of messages.'
+    ),
+    "additionalProperties": {
+        "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+    },
+    "example": {"target": ["there is no area 99 in this campaign"]},
+}
+
+
+def error_responses(*codes: int) -> dict[int, Any]:
+    """The documented error answers of an endpoint."""
+    described = {
+        400: OpenApiResponse(BAD_REQUEST_SCHEMA, description="Bad request or refused."),
+        401: OpenApiResponse(ErrorSerializer, description="Not signed in (no or a bad token)."),
+        403: OpenApiResponse(ErrorSerializer, description="Not allowed."),
+        404: OpenApiResponse(
+            ErrorSerializer,
+            description="No such thing, or nothing the viewer may see (same answer).",
+        ),
+        429: OpenApiResponse(ErrorSerializer, description="Too many requests: wait and retry."),
+    }
+    return {code: described[code] for code in codes}
+
+
+# --- shared pieces ----------------------------------------------------------------------------
+
+
+class PlaceSerializer(serializers.Serializer):
+    """An area named by its id and name."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def place(view: CampaignView, name: str | None) -> dict[str, Any] | None:
+    if name is None:
+        return None
+    return {"id": view.area_id(name), "name": name}
+
+
+# --- campaigns --------------------------------------------------------------------------------
+
+
+class CampaignSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    turn = serializers.IntegerField(help_text="Turns played so far.")
+    coming_turn = serializers.IntegerField(help_text="The turn orders are given for now.")
+    status = choice("CampaignStatus", CAMPAIGN_STATUSES)
+    next_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the coming turn is played by itself (null: by the GM)."
+    )
+    winner = choice("Side", SIDE_KEYS, allow_null=True)
+    end_reason = serializers.CharField(allow_blank=True)
+    side = choice(
+        "Side", SIDE_KEYS, allow_null=True, help_text="The side you play; null for the GM."
+    )
+    game_master = serializers.BooleanField(help_text="You see everything as the GM.")
+    schedule = serializers.DictField(help_text="kind (none, every_hours, weekly) and its values.")
+    fog_of_war = serializers.BooleanField()
+    turn_limit = serializers.IntegerField()
+    battle_mode = serializers.CharField()
+    ruleset = serializers.CharField()
+
+
+def campaign_data(campaign: Any, *, side: str | None, game_master: bool) -> dict[str, Any]:
+    settings = campaign.get_settings()
+    schedule: dict[str, Any] = {"kind": campaign.schedule_kind, "timezone": campaign.timezone}
+    if campaign.schedule_kind == "every_hours":
+        schedule["every_hours"] = campaign.every_hours
+    elif campaign.schedule_kind == "weekly":
+        schedule["weekday"] = campaign.weekday
+        schedule["time_of_day"] = campaign.time_of_day.isoformat()
+    return {
+        "id": campaign.pk,
+        "name": campaign.name,
+        "turn": campaign.turn,
+        "coming_turn": campaign.turn + 1,
+        "status": campaign.status,
+        "next_deadline": campaign.next_deadline,
+        "winner": campaign.winner,
+        "end_reason": campaign.end_reason,
+        "side": side,
+        "game_master": game_master,
+        "schedule": schedule,
+        "fog_of_war": settings.fog_of_war,
+        "turn_limit": settings.turn_limit,
+        "battle_mode": settings.battle_mode,
+        "ruleset": settings.ruleset,
+    }
+
+
+class CampaignSideSerializer(serializers.Serializer):
+    key = choice("Side", SIDE_KEYS)
+    name = serializers.CharField()
+    base = PlaceSerializer()
+
+
+class ShipSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    side = choice("Side", SIDE_KEYS)
+    port = PlaceSerializer()
+    present = serializers.BooleanField()
+
+
+class AirGroupSerializer(serializers.Serializer):
+    side = choice("Side", SIDE_KEYS)
+    base = PlaceSerializer()
+    buffalos = serializers.IntegerField()
+    bombers = serializers.IntegerField()
+
+
+class CampaignDetailSerializer(CampaignSerializer):
+    """A campaign with its public order of battle at sea and in the air (public under the
+    fog-of-war rules, like the map)."""
+
+    sides = CampaignSideSerializer(many=True)
+    ships = ShipSerializer(many=True)
+    air_groups = AirGroupSerializer(many=True)
+
+
+def campaign_detail_data(view: CampaignView) -> dict[str, Any]:
+    state = view.state
+    data = campaign_data(view.campaign, side=view.side, game_master=view.game_master)
+    data["sides"] = [
+        {"key": side.key, "name": side.name, "base": place(view, side.base)}
+        for side in state.sides.values()
+    ]
+    data["ships"] = [
+        {"name": s.name, "side": s.side, "port": place(view, s.port), "present": s.present}
+        for s in state.ships
+    ]
+    data["air_groups"] = [
+        {"side": a.side, "base": place(view, a.base), "buffalos": a.buffalos, "bombers": a.bombers}
+        for a in state.air
+    ]
+    return data
+
+
+# --- areas ------------------------------------------------------------------------------------
+
+
+class AreaSerializer(serializers.Serializer):
+    """An area of the map: public to every side."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    zone = serializers.IntegerField()
+    track = serializers.CharField()
+    vegetation = serializers.CharField()
+    plains = serializers.BooleanField()
+    features = serializers.ListField(child=serializers.CharField())
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    controller = choice("Side", SIDE_KEYS, allow_null=True)
+    base_of = choice("Side", SIDE_KEYS, allow_null=True, help_text="The side whose base it is.")
+    neighbours = PlaceSerializer(many=True, help_text="The areas linked to it.")
+
+
+def area_data(view: CampaignView, name: str) -> dict[str, Any]:
+    area = view.state.areas[name]
+    base_of = next((s.key for s in view.state.sides.values() if s.base == name), None)
+    return {
+        "id": view.area_id(name),
+        "name": name,
+        "zone": area.zone,
+        "track": area.track,
+        "vegetation": area.vegetation,
+        "plains": area.plains,
+        "features": list(area.features),
+        "x": area.x,
+        "y": area.y,
+        "controller": area.controller,
+        "base_of": base_of,
+        "neighbours": [place(view, other) for other in sorted(view.state.neighbours(name))],
+    }
+
+
+# --- companies --------------------------------------------------------------------------------
+
+
+class CompanySerializer(serializers.Serializer):
+    """A company as the viewer may see it. ``full`` false is a glimpse of an enemy in
+    sight: only id, name, side, kind, area and strength_band are given, the rest left out."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    side = choice("Side", SIDE_KEYS)
+    kind = choice("CompanyKind", COMPANY_KINDS)
+    area = PlaceSerializer()
+    full = serializers.BooleanField(help_text="False: a glimpse of an enemy company.")
+    strength_band = choice("StrengthBand", BANDS)
+    may_order = serializers.BooleanField(help_text="You may give it orders.")
+    stands = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Unit type -> stands held."
+    )
+    establishment = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Unit type -> full strength."
+    )
+    strength = serializers.IntegerField(required=False, help_text="Stands held in all.")
+    quality = serializers.CharField(required=False, allow_null=True)
+    in_supply = serializers.BooleanField(required=False, allow_null=True)
+    turns_out_of_supply = serializers.IntegerField(required=False)
+    standing_order = serializers.CharField(required=False)
+
+
+def company_data(view: CampaignView, company: CompanyView) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": view.company_id(company.name),
+        "name": company.name,
+        "side": company.side,
+        "kind": company.kind,
+        "area": place(view, company.area),
+        "full": company.full,
+        "strength_band": company.strength_band,
+        "may_order": view.may_order(company),
+    }
+    if company.full:
+        data.update(
+            stands=company.stands,
+            establishment=company.establishment,
+            strength=company.strength,
+            quality=company.quality,
+            in_supply=company.in_supply,
+            turns_out_of_supply=company.turns_out_of_supply,
+            standing_order=company.standing_order,
+        )
+    return data
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+class RecordSerializer(serializers.Serializer):
+    """One roll or event of a turn. Records carry more fields by kind (dice, modifiers,
+    target, outcome, company, battle, ...): every field of the turn log is given."""
+
+    phase = serializers.CharField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    side = serializers.CharField(allow_null=True, required=False)
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class TurnSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = choice("TurnStatus", TURN_STATUSES)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TurnDetailSerializer(TurnSerializer):
+    records = RecordSerializer(
+        many=True, help_text="The turn's rolls you may read, in the order they were rolled."
+    )
+    failure_reason = serializers.CharField(
+        required=False, help_text="Why the turn failed; the GM only."
+    )
+
+
+def turn_data(turn: Any) -> dict[str, Any]:
+    return {
+        "number": turn.number,
+        "status": turn.status,
+        "created_at": turn.created_at,
+        "finished_at": turn.finished_at,
+    }
+
+
+def turn_detail_data(view: CampaignView, turn: Any) -> dict[str, Any]:
+    data = turn_data(turn)
+    data["records"] = view.records(turn.log or [])
+    if view.game_master:
+        data["failure_reason"] = turn.failure_reason
+    return data
+
+
+# --- battles ----------------------------------------------------------------------------------
+
+
+class BattleSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    key = serializers.CharField()
+    turn = serializers.IntegerField(help_text="The turn it was fought in.")
+    area = PlaceSerializer()
+    attacker_side = choice("Side", SIDE_KEYS)
+    defender_side = choice("Side", SIDE_KEYS)
+    mode = serializers.CharField()
+    ruleset = serializers.CharField()
+    status = choice("BattleStatus", BATTLE_STATUSES)
+    deadline = serializers.DateTimeField(allow_null=True)
+    winner = serializers.CharField(
+        allow_null=True, help_text="attacker, defender or draw; null while pending."
+    )
+
+
+class BattleDetailSerializer(BattleSerializer):
+    result = serializers.DictField(allow_null=True, help_text="Null while pending.")
+    log = serializers.ListField(
+        child=serializers.DictField(),
+        allow_null=True,
+        help_text="Every die of the battle; null while pending (no log yet).",
+    )
+
+
+def battle_data(battle: Any, *, winner: str | None) -> dict[str, Any]:
+    return {
+        "id": battle.pk,
+        "key": battle.key,
+        "turn": battle.turn.number,
+        "area": {"id": battle.area_id, "name": battle.area.name},
+        "attacker_side": battle.attacker_side,
+        "defender_side": battle.defender_side,
+        "mode": battle.mode,
+        "ruleset": battle.ruleset,
+        "status": battle.status,
+        "deadline": battle.deadline,
+        "winner": winner,
+    }
+
+
+def battle_detail_data(battle: Any) -> dict[str, Any]:
+    pending = battle.status == "pending"
+    data = battle_data(battle, winner=None if pending else (battle.result or {}).get("winner"))
+    data["result"] = None if pending else battle.result
+    data["log"] = None if pending else battle.log
+    return data
+
+
+# --- orders -----------------------------------------------------------------------------------
+
+
+class CompanyRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class OrderSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    company = CompanyRefSerializer()
+    turn_number = serializers.IntegerField()
+    kind = choice("OrderKind", ORDER_KINDS)
+    target = PlaceSerializer(allow_null=True)
+    given_by = serializers.CharField(allow_null=True, help_text="Who gave it (user name).")
+    created_at = serializers.DateTimeField()
+
+
+def order_data(order: Any) -> dict[str, Any]:
+    return {
+        "id": order.pk,
+        "company": {"id": order.company_id, "name": order.company.name},
+        "turn_number": order.turn_number,
+        "kind": order.kind,
+        "target": ({"id": order.target_id, "name": order.target.name} if order.target_id else None),
+        "given_by": order.given_by.get_username() if order.given_by_id else None,
+        "created_at": order.created_at,
+    }
+
+
+class OrderCreateSerializer(serializers.Serializer):
+    """An order for the coming turn. A company that already has one has it replaced."""
+
+    company = serializers.IntegerField(help_text="The company's id.")
+    kind = choice("OrderKind", ORDER_KINDS)
+    target = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The area's id; none for hold."
+    )
+
+
+class OrderChangeSerializer(serializers.Serializer):
+    """A new kind and target for an order (PATCH: either; kind hold drops the target)."""
+
+    kind = choice("OrderKind", ORDER_KINDS)
+    target = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The area's id; none for hold."
+    )
+
+
+# --- ready ------------------------------------------------------------------------------------
+
+
+class ReadyRequestSerializer(serializers.Serializer):
+    side = choice(
+        "Side",
+        SIDE_KEYS,
+        required=False,
+        help_text="The side that is ready: the GM must name it; a player may only name theirs.",
+    )
+
+
+class ReadySerializer(serializers.Serializer):
+    turn_number = serializers.IntegerField(help_text="The coming turn.")
+    ready = serializers.ListField(
+        child=choice("Side", SIDE_KEYS),
+        help_text="Sides ready for it (a player learns only about their own side).",
+    )
+
+
+class ReadyResultSerializer(ReadySerializer):
+    turn_due = serializers.BooleanField(help_text="Every side is ready: the turn is played now.")
+
+
+# --- token ------------------------------------------------------------------------------------
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='Send it as the header "Authorization: Token <it>".')

@@ -1,0 +1,30 @@
+"""Throttles that read their rates when a request comes, not when Django starts.
+
+DRF's own throttles copy ``DEFAULT_THROTTLE_RATES`` into a class attribute at import, so
+a changed setting (``override_settings`` in a test, say) is never seen. These read
+``api_settings`` each time; DRF reloads it whenever ``REST_FRAMEWORK`` changes. A rate of
+``None`` switches that throttle off.
+"""
+
+from __future__ import annotations
+
+from rest_framework import throttling
+from rest_framework.settings import api_settings
+
+
+class _LiveRate:
+    scope: str
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class AnonThrottle(_LiveRate, throttling.AnonRateThrottle):
+    """Requests without a signed-in user, counted per address (``KORONA_API_ANON_RATE``)."""
+
+
+class UserThrottle(_LiveRate, throttling.UserRateThrottle):
+    """Requests of a signed-in user, counted per user (``KORONA_API_USER_RATE``)."""
+
+
+API_THROTTLES = [AnonThrottle, UserThrottle]

@@ -1,0 +1,551 @@
+"""The REST API's endpoints. Each one opens the campaign through ``open_campaign`` (the
+one place for fog of war), reads what the ``CampaignView`` shows, and changes things only
+through the services (``give_order``, ``withdraw_order``, ``mark_side_ready``)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from django.db.models import QuerySet
+from django.db.models.fields.json import KT
+from django.http import HttpRequest, JsonResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.filters import OrderingFilter
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from battles.models import Battle
+from campaign.api import serializers as s
+from campaign.api.filters import (
+    AreaFilter,
+    BattleFilter,
+    CampaignFilter,
+    CampaignFilterBackend,
+    CompanyFilter,
+    OrderFilter,
+    TurnFilter,
+)
+from campaign.api.throttles import API_THROTTLES
+from campaign.models import Area, Campaign, Company, Order, SideReady, Turn
+from campaign.services.schedule import mark_side_ready
+from campaign.services.turns import TurnRefused, give_order, withdraw_order
+from campaign.services.visibility import (
+    CampaignView,
+    NotAMember,
+    campaigns_for,
+    is_game_master,
+    open_campaign,
+    sides_of,
+)
+from rules.campaign.turn import OrderError
+
+CAMPAIGN_PK = OpenApiParameter(
+    "campaign_pk", int, OpenApiParameter.PATH, description="The campaign's id."
+)
+PK = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The row's id.")
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The turn number.")
+READ_ERRORS = s.error_responses(400, 401, 403, 404, 429)
+DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
+WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
+
+
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any other address under /api/: a JSON 404, never an HTML page."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+class ApiView(GenericAPIView):
+    throttle_classes = API_THROTTLES
+    filter_backends = [CampaignFilterBackend, OrderingFilter]
+
+    def respond_list(self, queryset: QuerySet, to_data: Any) -> Response:
+        """Filter, order and page ``queryset``, answering each row as ``to_data(row)``."""
+        rows = self.paginate_queryset(self.filter_queryset(queryset))
+        assert rows is not None, "every API list is paginated"
+        return self.get_paginated_response([to_data(row) for row in rows])
+
+
+class CampaignScoped(ApiView):
+    """An endpoint under /api/campaigns/{campaign_pk}/: the campaign as the user may see it.
+
+    A stranger's campaign and a campaign that does not exist give the same 404."""
+
+    @cached_property
+    def campaign_view(self) -> CampaignView:
+        try:
+            return open_campaign(user=self.request.user, campaign=int(self.kwargs["campaign_pk"]))
+        except NotAMember:
+            raise NotFound("No such campaign.") from None
+
+    def fake(self) -> bool:
+        """drf-spectacular builds the schema without a campaign."""
+        return getattr(self, "swagger_fake_view", False)
+
+
+# --- token ------------------------------------------------------------------------------------
+
+
+class TokenView(ObtainAuthToken):
+    """Trade a user name and password for an API token (the same one every time).
+
+    The password is checked by ``authenticate`` with the request, so django-axes counts
+    the failures and locks the account out after too many, as on the sign-in page."""
+
+    throttle_classes = API_THROTTLES
+
+    @extend_schema(
+        operation_id="token_obtain",
+        request=s.TokenRequestSerializer,
+        responses={200: s.TokenSerializer, **s.error_responses(400, 429)},
+        auth=[],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if getattr(request, "axes_locked_out", False):
+                return Response(
+                    {"detail": "Too many failed sign-ins: this account is locked for a while."},
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                )
+            raise ValidationError(serializer.errors)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
+
+
+# --- campaigns --------------------------------------------------------------------------------
+
+
+class CampaignList(ApiView):
+    queryset = Campaign.objects.none()
+    filterset_class = CampaignFilter
+    ordering_fields = ["name", "id", "turn", "next_deadline"]
+    ordering = ["name"]
+
+    def get_queryset(self) -> QuerySet[Campaign]:
+        return campaigns_for(self.request.user)
+
+    @extend_schema(
+        operation_id="campaigns_list",
+        responses={200: s.CampaignSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        """The campaigns you may open: those you play in (all of them for the GM)."""
+        game_master = is_game_master(request.user)
+        sides = sides_of(request.user) if not game_master else {}
+        return self.respond_list(
+            self.get_queryset(),
+            lambda row: s.campaign_data(row, side=sides.get(row.pk), game_master=game_master),
+        )
+
+
+class CampaignDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="campaigns_retrieve",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.CampaignDetailSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """A campaign: its turn, status, deadline, winner, your side, its sides, ships and
+        air groups (public to every side)."""
+        return Response(s.campaign_detail_data(self.campaign_view))
+
+
+# --- areas ------------------------------------------------------------------------------------
+
+
+class AreaList(CampaignScoped):
+    queryset = Area.objects.none()
+    filterset_class = AreaFilter
+    ordering_fields = ["name", "zone", "id"]
+    ordering = ["zone", "name"]
+
+    def get_queryset(self) -> QuerySet[Area]:
+        if self.fake():
+            return Area.objects.none()
+        # The map is public under the fog-of-war rules: only the names come from the rows,
+        # everything said about an area comes from the view's snapshot.
+        return Area.objects.filter(campaign=self.campaign_view.campaign).only("id", "name")
+
+    @extend_schema(
+        operation_id="areas_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.AreaSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """The areas of the map, with their controller and the areas linked to them."""
+        view = self.campaign_view
+        return self.respond_list(self.get_queryset(), lambda row: s.area_data(view, row.name))
+
+
+class AreaDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="areas_retrieve",
+        parameters=[CAMPAIGN_PK, PK],
+        responses={200: s.AreaSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """One area of the map."""
+        view = self.campaign_view
+        name = view.area_by_id(int(pk))
+        if name is None:
+            raise NotFound("No such area in this campaign.")
+        return Response(s.area_data(view, name))
+
+
+# --- companies --------------------------------------------------------------------------------
+
+
+class CompanyList(CampaignScoped):
+    queryset = Company.objects.none()
+    filterset_class = CompanyFilter
+    # Only what a glimpse shows too; never stands, strength, quality or supply.
+    ordering_fields = ["name", "side", "kind", "area__name", "id"]
+    ordering = ["side", "name"]
+
+    def get_queryset(self) -> QuerySet[Company]:
+        if self.fake():
+            return Company.objects.none()
+        # The rows the view shows, and no other: hidden enemies are not even counted. Only
+        # the id is read from the row; what is said of a company comes from its view.
+        view = self.campaign_view
+        return Company.objects.filter(campaign=view.campaign, pk__in=view.visible_company_ids).only(
+            "id"
+        )
+
+    @extend_schema(
+        operation_id="companies_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.CompanySerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """The companies you may see: your own in full, enemies in sight as a glimpse
+        (name, side, kind, area, strength band), none of the others."""
+        view = self.campaign_view
+        return self.respond_list(
+            self.get_queryset(),
+            lambda row: s.company_data(view, view.company_by_id(row.pk)),
+        )
+
+
+class CompanyDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="companies_retrieve",
+        parameters=[CAMPAIGN_PK, PK],
+        responses={200: s.CompanySerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """One company as you may see it; a company out of sight is not found."""
+        view = self.campaign_view
+        company = view.company_by_id(int(pk))
+        if company is None:
+            raise NotFound("No such company in sight.")
+        return Response(s.company_data(view, company))
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+class TurnList(CampaignScoped):
+    queryset = Turn.objects.none()
+    filterset_class = TurnFilter
+    ordering_fields = ["number"]
+    ordering = ["number"]
+
+    def get_queryset(self) -> QuerySet[Turn]:
+        if self.fake():
+            return Turn.objects.none()
+        return Turn.objects.filter(campaign=self.campaign_view.campaign).only(
+            "id", "number", "status", "created_at", "finished_at"
+        )
+
+    @extend_schema(
+        operation_id="turns_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.TurnSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """The campaign's turns (their rolls: one turn's detail)."""
+        self.campaign_view  # noqa: B018 - a stranger gets 404 before anything is read
+        return self.respond_list(self.get_queryset(), s.turn_data)
+
+
+class TurnDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="turns_retrieve",
+        parameters=[CAMPAIGN_PK, NUMBER],
+        responses={200: s.TurnDetailSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, number: int) -> Response:
+        """A turn with every roll you may read: the public phases, your side's rolls and
+        those of the battles your side fought; the enemy's supply rolls and moves are left
+        out."""
+        view = self.campaign_view
+        turn = (
+            Turn.objects.filter(campaign=view.campaign, number=int(number))
+            .defer("start_state", "report", "report_text")
+            .first()
+        )
+        if turn is None:
+            raise NotFound("No such turn.")
+        return Response(s.turn_detail_data(view, turn))
+
+
+# --- battles ----------------------------------------------------------------------------------
+
+
+class BattleList(CampaignScoped):
+    queryset = Battle.objects.none()
+    filterset_class = BattleFilter
+    ordering_fields = ["id", "turn__number"]
+    ordering = ["turn__number", "id"]
+
+    def get_queryset(self) -> QuerySet[Battle]:
+        if self.fake():
+            return Battle.objects.none()
+        return (
+            self.campaign_view.battles()
+            .select_related("turn", "area")
+            .annotate(winner=KT("result__winner"))
+            .defer("spec", "result", "log", "turn__log", "turn__report", "turn__start_state")
+        )
+
+    @extend_schema(
+        operation_id="battles_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.BattleSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """The battles whose reports you may read: those your side fought."""
+        return self.respond_list(
+            self.get_queryset(), lambda row: s.battle_data(row, winner=row.winner)
+        )
+
+
+class BattleDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="battles_retrieve",
+        parameters=[CAMPAIGN_PK, PK],
+        responses={200: s.BattleDetailSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """A battle your side fought: its result and every die of it (none while it waits
+        for the table)."""
+        battle = (
+            self.campaign_view.battles()
+            .filter(pk=int(pk))
+            .select_related("turn", "area")
+            .defer("turn__log", "turn__report", "turn__start_state")
+            .first()
+        )
+        if battle is None:
+            raise NotFound("No such battle.")
+        return Response(s.battle_detail_data(battle))
+
+
+# --- orders -----------------------------------------------------------------------------------
+
+
+class OrderScoped(CampaignScoped):
+    def coming_orders(self) -> QuerySet[Order]:
+        """The orders the viewer may see (never the enemy's), for the coming turn."""
+        view = self.campaign_view
+        return (
+            view.orders()
+            .filter(turn_number=view.campaign.turn + 1)
+            .select_related("company", "target", "given_by")
+        )
+
+    def target_area(self, target_id: int | None) -> Area | None:
+        if target_id is None:
+            return None
+        view = self.campaign_view
+        if view.area_by_id(target_id) is None:
+            raise ValidationError({"target": [f"there is no area {target_id} in this campaign"]})
+        return Area.objects.get(pk=target_id)
+
+    def give(self, *, company: Company, kind: str, target: Area | None) -> Order:
+        view = self.campaign_view
+        try:
+            order = give_order(
+                company=company, kind=kind, target=target, side=view.side, user=self.request.user
+            )
+        except OrderError as refused:
+            raise ValidationError({"detail": str(refused)}) from None
+        return Order.objects.select_related("company", "target", "given_by").get(pk=order.pk)
+
+
+class OrderList(OrderScoped):
+    queryset = Order.objects.none()
+    serializer_class = s.OrderCreateSerializer
+    filterset_class = OrderFilter
+    ordering_fields = ["id", "company__name", "created_at"]
+    ordering = ["company__name"]
+
+    def get_queryset(self) -> QuerySet[Order]:
+        if self.fake():
+            return Order.objects.none()
+        return self.coming_orders()
+
+    @extend_schema(
+        operation_id="orders_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.OrderSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """Your side's orders for the coming turn (the GM: every side's). A company with no
+        order follows its standing order."""
+        return self.respond_list(self.get_queryset(), s.order_data)
+
+    @extend_schema(
+        operation_id="orders_create",
+        parameters=[CAMPAIGN_PK],
+        request=s.OrderCreateSerializer,
+        responses={
+            201: OpenApiResponse(s.OrderSerializer, description="Order given."),
+            200: OpenApiResponse(s.OrderSerializer, description="The company's order replaced."),
+            **WRITE_ERRORS,
+        },
+    )
+    def post(self, request: Request, campaign_pk: int) -> Response:
+        """Give a company its order for the coming turn (it replaces the one it had).
+
+        An enemy company is refused with 403; a company out of sight is unknown (400)."""
+        view = self.campaign_view
+        given = s.OrderCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        company_id = given.validated_data["company"]
+        company = view.company_by_id(company_id)
+        if company is None:
+            raise ValidationError({"company": [f"there is no company {company_id} in sight"]})
+        if not view.game_master and company.side != view.side:
+            raise PermissionDenied(
+                f"{company.name} belongs to the other side: you may not order it."
+            )
+        row = Company.objects.get(pk=company_id)
+        target = self.target_area(given.validated_data.get("target"))
+        replaced = Order.objects.filter(company=row, turn_number=view.campaign.turn + 1).exists()
+        order = self.give(company=row, kind=given.validated_data["kind"], target=target)
+        return Response(
+            s.order_data(order), status=status.HTTP_200_OK if replaced else status.HTTP_201_CREATED
+        )
+
+
+class OrderDetail(OrderScoped):
+    serializer_class = s.OrderChangeSerializer
+
+    def order(self, pk: int) -> Order:
+        order = self.coming_orders().filter(pk=int(pk)).first()
+        if order is None:
+            raise NotFound("No such order.")
+        return order
+
+    @extend_schema(
+        operation_id="orders_retrieve",
+        parameters=[CAMPAIGN_PK, PK],
+        responses={200: s.OrderSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """One of your side's orders for the coming turn."""
+        return Response(s.order_data(self.order(pk)))
+
+    def change(self, request: Request, pk: int, *, partial: bool) -> Response:
+        order = self.order(pk)
+        given = s.OrderChangeSerializer(data=request.data, partial=partial)
+        given.is_valid(raise_exception=True)
+        kind = given.validated_data.get("kind", order.kind)
+        if "target" in given.validated_data:
+            target = self.target_area(given.validated_data["target"])
+        else:
+            target = None if kind == "hold" else order.target
+        return Response(s.order_data(self.give(company=order.company, kind=kind, target=target)))
+
+    @extend_schema(
+        operation_id="orders_update",
+        parameters=[CAMPAIGN_PK, PK],
+        request=s.OrderChangeSerializer,
+        responses={200: s.OrderSerializer, **WRITE_ERRORS},
+    )
+    def put(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """Change an order: its kind and target."""
+        return self.change(request, pk, partial=False)
+
+    @extend_schema(
+        operation_id="orders_partial_update",
+        parameters=[CAMPAIGN_PK, PK],
+        request=s.OrderChangeSerializer,
+        responses={200: s.OrderSerializer, **WRITE_ERRORS},
+    )
+    def patch(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """Change an order's kind or target (kind hold drops the target)."""
+        return self.change(request, pk, partial=True)
+
+    @extend_schema(
+        operation_id="orders_destroy",
+        parameters=[CAMPAIGN_PK, PK],
+        responses={204: OpenApiResponse(description="Withdrawn."), **WRITE_ERRORS},
+    )
+    def delete(self, request: Request, campaign_pk: int, pk: int) -> Response:
+        """Withdraw an order: the company follows its standing order."""
+        order = self.order(pk)
+        try:
+            withdraw_order(company=order.company)
+        except OrderError as refused:
+            raise ValidationError({"detail": str(refused)}) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- ready ------------------------------------------------------------------------------------
+
+
+class Ready(CampaignScoped):
+    serializer_class = s.ReadyRequestSerializer
+
+    def ready_data(self, number: int) -> dict[str, Any]:
+        view = self.campaign_view
+        ready = SideReady.objects.filter(campaign=view.campaign, turn_number=number)
+        if not view.game_master:
+            ready = ready.filter(side=view.side)
+        return {"turn_number": number, "ready": list(ready.values_list("side", flat=True))}
+
+    @extend_schema(
+        operation_id="ready_retrieve",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.ReadySerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """Whether your side has marked its orders ready for the coming turn (the GM: which
+        sides have)."""
+        return Response(self.ready_data(self.campaign_view.campaign.turn + 1))
+
+    @extend_schema(
+        operation_id="ready_create",
+        parameters=[CAMPAIGN_PK],
+        request=s.ReadyRequestSerializer,
+        responses={200: s.ReadyResultSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, campaign_pk: int) -> Response:
+        """Mark your side's orders ready for the coming turn; when every side is ready the
+        turn is played at once. The GM names the side."""
+        view = self.campaign_view
+        given = s.ReadyRequestSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        side = given.validated_data.get("side")
+        if view.game_master:
+            if side is None:
+                raise ValidationError({"side": ["the GM must name the side that is ready"]})
+        elif side not in (None, view.side):
+            raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
+        else:
+            side = view.side
+        try:
+            due = mark_side_ready(campaign=view.campaign, side=side)
+        except (TurnRefused, ValueError) as refused:
+            raise ValidationError({"detail": str(refused)}) from None
+        number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
+        return Response({**self.ready_data(number), "turn_due": due})
