@@ -1,18 +1,497 @@
-"""Placeholder until the pages of this module are written."""
+"""The players' map pages: their campaigns, a campaign's map (live), an area, a company.
+
+Every page reads the campaign through a ``CampaignView`` (``campaign_view``), the one
+place that applies the fog of war; the drawing is ``campaign.web.mapdraw``. The map
+polls ``campaign-map-live`` (``KORONA_MAP_POLL_SECONDS``, default 15): it answers 204
+while the campaign stands as the page drew it, and the new map once a turn has been
+played (or the campaign paused, resumed, ended, or adjusted by the GM).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.urls import path
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+
+from battles.models import Battle
+from campaign.models import Campaign, GmAdjustment, Turn
+from campaign.services.visibility import (
+    CampaignView,
+    campaigns_for,
+    is_game_master,
+    sides_of,
+)
+from campaign.web.common import campaign_view, login_required, page_context
+from campaign.web.mapdraw import (
+    NOBODY_COLOUR,
+    NOBODY_TINT,
+    QUALITY_LETTERS,
+    SIDE_COLOURS,
+    SIDE_TINTS,
+    StandsPoint,
+    TrackStyle,
+    draw_map,
+    draw_stands_chart,
+    map_areas,
+    supply_word,
+    track_styles,
+    unit_colours,
+    unit_label,
+    unit_order,
+)
+from rules.campaign.visibility import STRONG_FROM, WEAK_BELOW, CompanyView
+
+POLL_SECONDS = 15
 
 
-def _not_yet(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    return HttpResponse("not written yet", status=501, content_type="text/plain")
+def poll_seconds() -> int:
+    """How often an open map asks whether a turn has been played (a setting, so the
+    browser tests can make it quick)."""
+    return max(1, int(getattr(settings, "KORONA_MAP_POLL_SECONDS", POLL_SECONDS)))
+
+
+# --- what the pages say about a campaign's clock ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The next deadline as the pages write it: in the campaign's own time zone (the one
+    its schedule uses), and as an ISO time for the countdown."""
+
+    when: datetime
+    text: str  # "Sat 14 Jun 2025, 20:00 Europe/Berlin"
+    iso: str
+
+
+def local_deadline(campaign: Campaign) -> Deadline | None:
+    if campaign.next_deadline is None:
+        return None
+    try:
+        zone = ZoneInfo(campaign.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = campaign.next_deadline.astimezone(zone)
+    text = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {zone.key}"
+    return Deadline(when=campaign.next_deadline, text=text, iso=local.isoformat())
+
+
+def campaign_status(campaign: Campaign) -> str:
+    if campaign.status == Campaign.Status.FINISHED:
+        return "ended"
+    if campaign.status == Campaign.Status.PAUSED:
+        return "paused by the GM"
+    if campaign.due_turn:
+        return f"turn {campaign.due_turn} being played"
+    return "active"
+
+
+def winner_name(campaign: Campaign) -> str:
+    if campaign.status != Campaign.Status.FINISHED:
+        return ""
+    return campaign.get_winner_display() if campaign.winner else "nobody"
+
+
+@dataclass(frozen=True, slots=True)
+class MapStamp:
+    """What the map was drawn from: when any of it changes, the map is drawn again."""
+
+    turn: int
+    status: str
+    next_deadline: datetime | None
+    last_turn: int | None
+    last_turn_status: str | None
+    last_adjustment: int | None
+
+    @property
+    def token(self) -> str:
+        deadline = int(self.next_deadline.timestamp()) if self.next_deadline else ""
+        return (
+            f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
+            f"{deadline}.{self.last_adjustment or 0}"
+        )
+
+    @property
+    def turn_note(self) -> str:
+        """The turn being played, in words; "" when none is."""
+        number, status = self.last_turn, self.last_turn_status
+        if status in (Turn.Status.QUEUED, Turn.Status.ROLLING):
+            return f"Turn {number} is being played."
+        if status == Turn.Status.BATTLES_PENDING:
+            return f"Turn {number}: its battles are being fought or wait for the table."
+        if status == Turn.Status.FAILED:
+            return f"Turn {number} could not be played yet; it waits for the GM."
+        return ""
+
+
+def map_stamp(*, user: Any, campaign_id: int) -> MapStamp | None:
+    """The campaign's stamp, or None if the user may not see it: one query (the campaign
+    row with its last turn, its last GM adjustment and, for a player, the membership)."""
+    last_turn = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
+    last_adjustment = GmAdjustment.objects.filter(campaign=OuterRef("pk")).order_by("-id")
+    row = (
+        campaigns_for(user)
+        .filter(pk=campaign_id)
+        .annotate(
+            last_turn=Subquery(last_turn.values("number")[:1]),
+            last_turn_status=Subquery(last_turn.values("status")[:1]),
+            last_adjustment=Subquery(last_adjustment.values("id")[:1]),
+        )
+        .values(
+            "turn",
+            "status",
+            "next_deadline",
+            "last_turn",
+            "last_turn_status",
+            "last_adjustment",
+        )
+        .first()
+    )
+    return None if row is None else MapStamp(**row)
+
+
+# --- the campaign list ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignEntry:
+    campaign: Campaign
+    side: str | None  # the user's side; None for the GM
+    deadline: Deadline | None
+    status: str
+    winner: str
+
+
+@login_required
+def campaigns(request: HttpRequest) -> HttpResponse:
+    sides = sides_of(request.user)
+    entries = [
+        CampaignEntry(
+            campaign=row,
+            side=sides.get(row.pk),
+            deadline=local_deadline(row),
+            status=campaign_status(row),
+            winner=winner_name(row),
+        )
+        for row in campaigns_for(request.user)
+    ]
+    return render(
+        request,
+        "campaign/campaigns.html",
+        {"entries": entries, "game_master": is_game_master(request.user)},
+    )
+
+
+# --- the map ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Legend:
+    tracks: list[TrackStyle]
+    sides: list[tuple[str, str, str, str]]  # key, name, colour, tint
+    nobody: tuple[str, str]  # colour, tint
+    qualities: dict[str, str]
+    weak_below: int
+    strong_from: int
+
+
+def legend(view: CampaignView) -> Legend:
+    return Legend(
+        tracks=list(track_styles(view.state).values()),
+        sides=[
+            (side.key, side.name, SIDE_COLOURS.get(side.key, ""), SIDE_TINTS.get(side.key, ""))
+            for side in view.state.sides.values()
+        ],
+        nobody=(NOBODY_COLOUR, NOBODY_TINT),
+        qualities={letter: quality for quality, letter in QUALITY_LETTERS.items()},
+        weak_below=round(WEAK_BELOW * 100),
+        strong_from=round(STRONG_FROM * 100),
+    )
+
+
+def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> dict[str, Any]:
+    areas = map_areas(view)
+    live = reverse("campaign-map-live", args=[view.campaign.pk])
+    return page_context(
+        view,
+        areas=areas,
+        svg=draw_map(view, areas),
+        legend=legend(view),
+        stamp=stamp,
+        deadline=local_deadline(view.campaign),
+        status=campaign_status(view.campaign),
+        winner=winner_name(view.campaign),
+        poll_url=f"{live}?{urlencode({'seen': stamp.token})}",
+        poll_seconds=poll_seconds(),
+        side_names={side.key: side.name for side in view.state.sides.values()},
+    )
+
+
+def _stamp_or_404(request: HttpRequest, campaign_id: int) -> MapStamp:
+    stamp = map_stamp(user=request.user, campaign_id=campaign_id)
+    if stamp is None:
+        raise Http404("no such campaign")
+    return stamp
+
+
+@login_required
+def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    stamp = _stamp_or_404(request, campaign_id)
+    return render(request, "campaign/map.html", map_context(request, view, stamp))
+
+
+def signed_in_or_sent_to_login(
+    page: Callable[..., HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """``login_required`` for a polled fragment: htmx is told to send the whole page to
+    the login page (a redirect would swap the login form into the map)."""
+
+    @wraps(page)
+    def guarded(request: HttpRequest, campaign_id: int, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return page(request, campaign_id, **kwargs)
+        map_url = reverse("campaign-map", args=[campaign_id])
+        if getattr(request, "htmx", False):
+            login = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': map_url})}"
+            return HttpResponse(status=204, headers={"HX-Redirect": login})
+        return redirect_to_login(map_url)
+
+    return guarded
+
+
+@signed_in_or_sent_to_login
+def campaign_map_live(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The map's poll: 204 (htmx swaps nothing) while the stamp is the one the page was
+    drawn with; the new live part of the map once it is not."""
+    stamp = _stamp_or_404(request, campaign_id)
+    if request.GET.get("seen") == stamp.token:
+        return HttpResponse(status=204)
+    view = campaign_view(request, campaign_id)
+    return render(request, "campaign/map.html#live", map_context(request, view, stamp))
+
+
+# --- an area ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    name: str
+    area_id: int
+    track: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleLine:
+    battle: Battle
+    turn: int
+    attacker: str
+    defender: str
+    outcome: str
+
+
+def battle_line(battle: Battle, side_names: dict[str, str]) -> BattleLine:
+    attacker = side_names.get(battle.attacker_side, battle.attacker_side)
+    defender = side_names.get(battle.defender_side, battle.defender_side)
+    winner = (battle.result or {}).get("winner") if battle.status != "pending" else None
+    if winner == "attacker":
+        outcome = f"{attacker} won"
+    elif winner == "defender":
+        outcome = f"{defender} held"
+    elif battle.status == Battle.Status.PENDING:
+        outcome = "to be fought" if battle.mode == "auto" else "waiting for the table"
+    else:
+        outcome = "drawn"
+    return BattleLine(battle, battle.turn.number, attacker, defender, outcome)
+
+
+@login_required
+def area(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    name = view.area_by_id(area_id)
+    if name is None:
+        raise Http404("no such area")
+    row = next(row for row in map_areas(view) if row.area_id == area_id)
+    state = view.state
+    neighbours = sorted(
+        (
+            Neighbour(other, view.ids.areas[other], state.areas[other].track)
+            for a, b in state.links
+            if name in (a, b)
+            for other in [b if a == name else a]
+        ),
+        key=lambda n: (state.areas[n.name].zone, n.name),
+    )
+    side_names = {side.key: side.name for side in state.sides.values()}
+    battles = [
+        battle_line(battle, side_names)
+        for battle in view.battles()
+        .filter(area_id=area_id)
+        .select_related("turn")
+        .order_by("turn__number", "id")
+    ]
+    return render(
+        request,
+        "campaign/area.html",
+        page_context(
+            view,
+            row=row,
+            neighbours=neighbours,
+            battles=battles,
+            side_names=side_names,
+            fog=not view.sees_everything,
+        ),
+    )
+
+
+# --- a company ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandsRow:
+    unit: str
+    label: str
+    held: int
+    establishment: int
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyRecord:
+    turn: int
+    record: dict[str, Any]
+
+
+@dataclass(slots=True)
+class CompanyHistory:
+    points: list[StandsPoint] = field(default_factory=list)
+    supply_rolls: list[CompanyRecord] = field(default_factory=list)
+    other_records: list[CompanyRecord] = field(default_factory=list)
+
+
+def about_company(record: dict[str, Any], name: str) -> bool:
+    return record.get("company") == name or name in (
+        *(record.get("attackers") or ()),
+        *(record.get("defenders") or ()),
+    )
+
+
+def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
+    """A fully visible company's stands turn by turn and the turn records about it.
+
+    Stands come from each turn's ``start_state`` (the campaign as the turn began) and
+    the current state; records from the turn logs, through ``view.records`` (fog). Only
+    for a company the viewer sees in full: a glimpse must not be given its history. One
+    query (the campaign's turns)."""
+    if not company.full:
+        raise ValueError("a glimpsed company has no history to show")
+    history = CompanyHistory()
+    points: dict[int, StandsPoint] = {}
+    turns = (
+        Turn.objects.filter(campaign=view.campaign)
+        .order_by("number")
+        .values_list("number", "start_state", "log")
+    )
+    for number, start_state, log in turns:
+        for row in (start_state or {}).get("companies", []):
+            if row.get("name") == company.name:
+                played = int(start_state.get("turn", number - 1))
+                stands = dict(row.get("stands") or {})
+                points[played] = StandsPoint(
+                    played, stands, dict(row.get("establishment") or stands)
+                )
+        for record in view.records(log or []):
+            if not about_company(record, company.name):
+                continue
+            target = history.supply_rolls if record.get("kind") == "supply" else None
+            (target if target is not None else history.other_records).append(
+                CompanyRecord(number, record)
+            )
+    points[view.campaign.turn] = StandsPoint(
+        view.campaign.turn, dict(company.stands or {}), dict(company.establishment or {})
+    )
+    history.points = [points[played] for played in sorted(points)]
+    return history
+
+
+@dataclass(frozen=True, slots=True)
+class Glimpse:
+    """All a viewer may know of an enemy company in sight (no name: it can carry the
+    company's quality, as "C Company (militia)" does)."""
+
+    side: str
+    kind: str
+    area: str
+    strength_band: str
+
+
+@login_required
+def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    shown = view.company_by_id(company_id)
+    if shown is None:
+        raise Http404("no such company")
+    side_names = {side.key: side.name for side in view.state.sides.values()}
+    area_id = view.area_id(shown.area)
+    common = {"area_id": area_id, "side_name": side_names.get(shown.side, shown.side)}
+    if not shown.full:
+        glimpse = Glimpse(shown.side, shown.kind, shown.area, shown.strength_band)
+        return render(
+            request,
+            "campaign/company.html",
+            page_context(
+                view,
+                glimpse=glimpse,
+                weak_below=round(WEAK_BELOW * 100),
+                strong_from=round(STRONG_FROM * 100),
+                **common,
+            ),
+        )
+    history = company_history(view, shown)
+    colours = unit_colours(unit_order(history.points))
+    stands = [
+        StandsRow(
+            unit,
+            unit_label(unit),
+            (shown.stands or {}).get(unit, 0),
+            (shown.establishment or {}).get(unit, 0),
+            colours.get(unit, "#000"),
+        )
+        for unit in unit_order(history.points[-1:])
+    ]
+    return render(
+        request,
+        "campaign/company.html",
+        page_context(
+            view,
+            shown=shown,
+            stands=stands,
+            held=shown.strength,
+            establishment=sum((shown.establishment or {}).values()),
+            supply=supply_word(shown),
+            history=history,
+            chart=draw_stands_chart(history.points),
+            units=[(unit_label(unit), colour) for unit, colour in colours.items()],
+            may_order=view.may_order(shown),
+            **common,
+        ),
+    )
 
 
 urlpatterns = [
-    path("campaigns/", _not_yet, name="campaigns"),
-    path("campaigns/<int:campaign_id>/", _not_yet, name="campaign-map"),
-    path("campaigns/<int:campaign_id>/areas/<int:area_id>/", _not_yet, name="area"),
-    path("campaigns/<int:campaign_id>/companies/<int:company_id>/", _not_yet, name="company"),
+    path("campaigns/", campaigns, name="campaigns"),
+    path("campaigns/<int:campaign_id>/", campaign_map, name="campaign-map"),
+    path("campaigns/<int:campaign_id>/map/live/", campaign_map_live, name="campaign-map-live"),
+    path("campaigns/<int:campaign_id>/areas/<int:area_id>/", area, name="area"),
+    path("campaigns/<int:campaign_id>/companies/<int:company_id>/", company, name="company"),
 ]

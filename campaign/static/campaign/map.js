@@ -1,0 +1,34 @@
+// Live countdowns: every <span data-countdown="ISO time"> shows the time left until then,
+// updated each second. The server writes the absolute time beside it (and a rough "in 2
+// hours" inside it), so the page reads right without this script. It finds the elements
+// afresh on each tick, so a map swapped in by htmx counts down too.
+(function () {
+  "use strict";
+
+  function pad(n) {
+    return String(n).padStart(2, "0");
+  }
+
+  function left(ms) {
+    const seconds = Math.floor(ms / 1000);
+    const days = Math.floor(seconds / 86400);
+    const clock =
+      pad(Math.floor((seconds % 86400) / 3600)) + ":" +
+      pad(Math.floor((seconds % 3600) / 60)) + ":" + pad(seconds % 60);
+    return days > 0 ? days + "d " + clock : clock;
+  }
+
+  function tick() {
+    const now = Date.now();
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      const due = Date.parse(el.getAttribute("data-countdown"));
+      if (Number.isNaN(due)) {
+        return;
+      }
+      el.textContent = due > now ? "in " + left(due - now) : "due now: the turn is played shortly";
+    });
+  }
+
+  tick();
+  setInterval(tick, 1000);
+})();

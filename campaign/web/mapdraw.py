@@ -1,0 +1,538 @@
+"""The campaign map and a company's stands chart, drawn as SVG on the server.
+
+Everything drawn comes from a ``CampaignView`` (``campaign.services.visibility``), so the
+browser receives only what the viewer may see: a glimpsed enemy company is drawn with
+its side, kind and strength band and nothing else (not even its name, which can carry
+its quality, as "C Company (militia)" does). The SVG needs no script.
+
+``map_areas`` gathers, per area, what the map shows; ``draw_map`` draws it, and the page
+lists the same ``MapArea`` rows below the map, so the picture and the list agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import product
+
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from campaign.services.visibility import CampaignView
+from rules.campaign.state import AirGroup, Area, CampaignState, Ship
+from rules.campaign.visibility import CompanyView
+from rules.units import STAND_TYPES, UNIT_TYPES
+
+# Side colours: the strong one draws companies and the area border, the tint fills areas.
+SIDE_COLOURS = {"australian": "#2f6d3a", "japanese": "#a8322d"}
+SIDE_TINTS = {"australian": "#b9d8bd", "japanese": "#eebcb7"}
+NOBODY_COLOUR = "#8a8577"
+NOBODY_TINT = "#e4e0d6"
+# Tracks get a colour and a dash pattern each, in this order (the longest track first).
+TRACK_COLOURS = ("#6b4a2b", "#2b5f8a", "#7a4f9a", "#b07a12", "#3f7f6f")
+TRACK_DASHES = ("", "14 8", "3 7", "20 6 4 6")
+QUALITY_LETTERS = {"veteran": "V", "trained": "T", "raw": "R"}
+FEATURE_GLYPHS = {"port": "⚓", "airfield": "✈", "airstrip": "✈", "hq": "★"}
+FEATURE_WORDS = {"port": "port", "airfield": "airfield", "airstrip": "airstrip", "hq": "HQ"}
+
+AREA_RADIUS = 24
+CHIP_WIDTH = 136
+CHIP_HEIGHT = 24
+CHIP_GAP = 4
+CHIPS_SHOWN = 4  # per area on the map; the rest are counted in a "+N more" chip
+SHORT_NAME = 9  # characters of a company's name on its chip
+NOTE_LINE = 24  # the area's name sits this far above its circle, its features below it
+NOTE_CHAR = 8  # a rough width of one character of a note, to keep notes inside the map
+
+
+@dataclass(frozen=True, slots=True)
+class TrackStyle:
+    track: str
+    colour: str
+    dash: str  # an SVG stroke-dasharray; "" draws a solid line
+    css_class: str
+
+
+@dataclass(frozen=True, slots=True)
+class MapCompany:
+    """A company as the map shows it: the view, its page's id and the viewer's own side."""
+
+    view: CompanyView
+    company_id: int
+    own: bool  # of the viewer's side (the GM: every company)
+
+    @property
+    def held(self) -> int | None:
+        return self.view.strength
+
+    @property
+    def establishment(self) -> int | None:
+        full = self.view.establishment
+        return None if full is None else sum(full.values())
+
+    @property
+    def supply_word(self) -> str:
+        return supply_word(self.view)
+
+
+@dataclass(slots=True)
+class MapArea:
+    """One area and everything the viewer may see in it."""
+
+    area: Area
+    area_id: int
+    style: TrackStyle
+    controller_name: str = "nobody"  # "the Australians"
+    base_of: list[str] = field(default_factory=list)  # names of the sides whose base it is
+    companies: list[MapCompany] = field(default_factory=list)
+    ships: list[Ship] = field(default_factory=list)
+    air: list[AirGroup] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.area.name
+
+    @property
+    def feature_words(self) -> list[str]:
+        return [FEATURE_WORDS.get(f, f) for f in self.area.features]
+
+
+@dataclass(frozen=True, slots=True)
+class MapLink:
+    a: Area
+    b: Area
+    style: TrackStyle
+
+
+def supply_word(company: CompanyView) -> str:
+    """The company's supply state in words; "" when the viewer may not know it."""
+    if not company.full:
+        return ""
+    if company.kind == "supply":
+        return "carries supply"
+    if company.in_supply is None:
+        return "not rolled yet"
+    if company.in_supply:
+        return "in supply"
+    turns = company.turns_out_of_supply or 0
+    return f"out of supply ({turns} turn{'s' if turns != 1 else ''} running)"
+
+
+def unit_label(unit: str) -> str:
+    unit_type = UNIT_TYPES.get(unit)
+    return unit_type.label if unit_type else unit.replace("_", " ")
+
+
+def short_name(name: str) -> str:
+    """A company's name on its chip: "A Coy", "1st Supply…"."""
+    short = re.sub(r"\s*\(.*?\)", "", name).replace("Company", "Coy").strip()
+    return short if len(short) <= SHORT_NAME else short[: SHORT_NAME - 1].rstrip() + "…"
+
+
+def track_styles(state: CampaignState) -> dict[str, TrackStyle]:
+    """A style per track: the track with most areas first (ties by name)."""
+    sizes = Counter(area.track for area in state.areas.values())
+    ordered = sorted(sizes, key=lambda track: (-sizes[track], track))
+    combos = [(colour, dash) for dash, colour in product(TRACK_DASHES, TRACK_COLOURS)]
+    styles = {}
+    for i, track in enumerate(ordered):
+        colour, dash = combos[i % len(combos)]
+        styles[track] = TrackStyle(track, colour, dash, f"track-{i}")
+    return styles
+
+
+def link_track(state: CampaignState, a: str, b: str) -> str:
+    """The track a link belongs to: its areas' track, or, for a link that joins two tracks,
+    the smaller one (the branch leaving the main track: Uberi Ridge-Erida is on the
+    southern track), ties by name."""
+    first, second = state.areas[a].track, state.areas[b].track
+    if first == second:
+        return first
+    sizes = Counter(area.track for area in state.areas.values())
+    return min((first, second), key=lambda track: (sizes[track], track))
+
+
+def map_areas(view: CampaignView) -> list[MapArea]:
+    """Every area with the companies, ships and aircraft the viewer may see there, in the
+    order of the map's zones (then names)."""
+    state = view.state
+    styles = track_styles(state)
+    side_names = {side.key: side.name for side in state.sides.values()}
+    rows = {
+        name: MapArea(
+            area=area,
+            area_id=view.ids.areas[name],
+            style=styles[area.track],
+            controller_name=(
+                f"the {side_names.get(area.controller, area.controller)}"
+                if area.controller
+                else "nobody"
+            ),
+        )
+        for name, area in sorted(state.areas.items(), key=lambda kv: (kv[1].zone, kv[0]))
+    }
+    for side in state.sides.values():
+        if side.base in rows:
+            rows[side.base].base_of.append(side.name)
+    own_first = sorted(view.companies, key=lambda c: (c.side != view.side, c.side, c.name))
+    for company in own_first:
+        company_id = view.company_id(company.name)
+        if company_id is None or company.area not in rows:
+            continue
+        own = view.game_master or company.side == view.side
+        rows[company.area].companies.append(MapCompany(company, company_id, own))
+    for ship in state.ships:
+        if ship.port in rows:
+            rows[ship.port].ships.append(ship)
+    for group in state.air:
+        if group.base in rows:
+            rows[group.base].air.append(group)
+    return list(rows.values())
+
+
+def map_links(view: CampaignView) -> list[MapLink]:
+    state = view.state
+    styles = track_styles(state)
+    return [
+        MapLink(state.areas[a], state.areas[b], styles[link_track(state, a, b)])
+        for a, b in state.links
+        if a in state.areas and b in state.areas
+    ]
+
+
+def air_words(group: AirGroup) -> str:
+    buffalos = f"{group.buffalos} Buffalo{'s' if group.buffalos != 1 else ''}"
+    return f"{buffalos}, {group.bombers} Hurricane{'s' if group.bombers != 1 else ''}"
+
+
+def ship_words(ship: Ship) -> str:
+    return f"{ship.name} {'in port' if ship.present else 'away'}"
+
+
+def notes(row: MapArea) -> list[str]:
+    """The lines written above an area: its ships, then its aircraft."""
+    return [ship_words(ship) for ship in row.ships] + [f"✈ {air_words(group)}" for group in row.air]
+
+
+def chip_text(company: MapCompany) -> tuple[str, str]:
+    """(left, right) text of a company's chip: its short name and its figures; for a
+    glimpse, only its kind and strength band."""
+    view = company.view
+    if not view.full:
+        kind = "supply" if view.kind == "supply" else "company"
+        return kind, view.strength_band
+    figures = f"{company.held}/{company.establishment}"
+    if view.kind == "fighting":
+        mark = {True: "✓", False: "✗", None: "·"}[view.in_supply]
+        figures = f"{figures} {QUALITY_LETTERS.get(view.quality or '', '?')} {mark}"
+    return short_name(view.name), figures
+
+
+def chip_title(company: MapCompany) -> str:
+    view = company.view
+    if not view.full:
+        side = view.side.capitalize()
+        return f"{side} {view.kind} company, {view.strength_band}"
+    parts = [f"{view.name}: {company.held}/{company.establishment} stands"]
+    if view.quality:
+        parts.append(view.quality)
+    parts.append(supply_word(view))
+    return ", ".join(parts)
+
+
+# --- drawing ---------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
+    """The viewBox (x, y, width, height) around the areas and what is drawn at them."""
+    if not areas:
+        return 0.0, 0.0, 1000.0, 600.0
+
+    def half_width(row: MapArea) -> float:
+        widest = max([len(note) * NOTE_CHAR for note in notes(row)] + [len(row.name) * 11])
+        return max(CHIP_WIDTH, widest) / 2 + 12
+
+    left = min(row.area.x - half_width(row) for row in areas)
+    right = max(row.area.x + half_width(row) for row in areas)
+    top = (
+        min(row.area.y - AREA_RADIUS - NOTE_LINE - 20 - 20 * len(notes(row)) for row in areas) - 12
+    )
+    bottom = max(
+        row.area.y
+        + AREA_RADIUS
+        + 10
+        + min(len(row.companies), CHIPS_SHOWN + 1) * (CHIP_HEIGHT + CHIP_GAP)
+        for row in areas
+    )
+    return left, top, right - left, bottom + 12 - top
+
+
+def _style_block(styles: Iterable[TrackStyle]) -> str:
+    lines = [
+        ".area-name{font:700 19px system-ui,sans-serif;fill:#1d2521;"
+        "paint-order:stroke;stroke:#f6f3ea;stroke-width:4px}",
+        ".zone{font:700 16px system-ui,sans-serif;fill:#1d2521}",
+        ".note{font:14px system-ui,sans-serif;fill:#1d2521;"
+        "paint-order:stroke;stroke:#f6f3ea;stroke-width:3px}",
+        ".note.away{fill:#5d6660;font-style:italic}",
+        ".chip text{font:14px system-ui,sans-serif;fill:#fff}",
+        ".chip.glimpse text{fill:#1d2521}",
+        ".link{fill:none;stroke-width:6;stroke-linecap:round}",
+        ".area{stroke-width:5}",
+        "a:hover .area,a:focus .area{stroke-width:8}",
+    ]
+    for style in styles:
+        dash = f";stroke-dasharray:{style.dash}" if style.dash else ""
+        lines.append(f".{style.css_class}{{stroke:{style.colour}{dash}}}")
+    return "<style>" + "".join(lines) + "</style>"
+
+
+def _hatch_patterns() -> str:
+    patterns = []
+    for side, colour in SIDE_COLOURS.items():
+        patterns.append(
+            f'<pattern id="glimpse-{side}" width="8" height="8" '
+            f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+            f'<rect width="8" height="8" fill="#fff"/>'
+            f'<rect width="3" height="8" fill="{colour}" opacity="0.35"/></pattern>'
+        )
+    return "<defs>" + "".join(patterns) + "</defs>"
+
+
+def _draw_link(link: MapLink) -> str:
+    return (
+        f'<line class="link {link.style.css_class}" x1="{_num(link.a.x)}" y1="{_num(link.a.y)}" '
+        f'x2="{_num(link.b.x)}" y2="{_num(link.b.y)}" '
+        f'data-link="{escape(link.a.name)}|{escape(link.b.name)}"/>'
+    )
+
+
+def _draw_area(row: MapArea, url: str) -> str:
+    area = row.area
+    x, y = _num(area.x), _num(area.y)
+    tint = SIDE_TINTS.get(area.controller or "", NOBODY_TINT)
+    controller = area.controller.capitalize() if area.controller else "nobody"
+    features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
+    title = f"{area.name}: zone {area.zone}, {area.track}, held by {controller}"
+    parts = [
+        f'<a href="{escape(url)}" class="area-link">',
+        f"<title>{escape(title)}</title>",
+        f'<circle class="area {row.style.css_class}" cx="{x}" cy="{y}" r="{AREA_RADIUS}" '
+        f'fill="{tint}" data-area="{escape(area.name)}" '
+        f'data-controller="{escape(area.controller or "")}"/>',
+        f'<text class="zone" x="{x}" y="{_num(area.y + 6)}" text-anchor="middle">'
+        f"{area.zone}</text>",
+        f'<text class="area-name" x="{x}" y="{_num(area.y - AREA_RADIUS - NOTE_LINE)}" '
+        f'text-anchor="middle">{escape(area.name)}</text>',
+    ]
+    mark = (features + (" ⌂" if row.base_of else "")).strip()
+    if mark:
+        parts.append(
+            f'<text class="note" x="{x}" y="{_num(area.y - AREA_RADIUS - 5)}" '
+            f'text-anchor="middle">{escape(mark)}</text>'
+        )
+    parts.append("</a>")
+    line = area.y - AREA_RADIUS - NOTE_LINE - 24
+    for ship in row.ships:
+        css = "note" if ship.present else "note away"
+        parts.append(
+            f'<text class="{css}" x="{x}" y="{_num(line)}" text-anchor="middle" '
+            f'data-ship="{escape(ship.name)}" data-present="{str(ship.present).lower()}">'
+            f"{escape(ship_words(ship))}</text>"
+        )
+        line -= 20
+    for group in row.air:
+        parts.append(
+            f'<text class="note" x="{x}" y="{_num(line)}" text-anchor="middle" '
+            f'data-air="{escape(group.side)}">✈ {escape(air_words(group))}</text>'
+        )
+        line -= 20
+    return "".join(parts)
+
+
+def _draw_chip(company: MapCompany, x: float, y: float, url: str) -> str:
+    view = company.view
+    left, right = chip_text(company)
+    glimpse = not view.full
+    colour = SIDE_COLOURS.get(view.side, NOBODY_COLOUR)
+    fill = f"url(#glimpse-{view.side})" if glimpse else colour
+    css = "chip glimpse" if glimpse else "chip"
+    x0 = x - CHIP_WIDTH / 2
+    dashed = ' stroke-dasharray="4 3"' if glimpse else ""
+    return (
+        f'<a href="{escape(url)}" class="{css}" data-side="{escape(view.side)}">'
+        f"<title>{escape(chip_title(company))}</title>"
+        f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
+        f'rx="4" fill="{fill}" stroke="{colour}" stroke-width="2"'
+        f"{dashed}/>"
+        f'<text x="{_num(x0 + 6)}" y="{_num(y + 17)}">{escape(left)}</text>'
+        f'<text x="{_num(x0 + CHIP_WIDTH - 6)}" y="{_num(y + 17)}" text-anchor="end">'
+        f"{escape(right)}</text></a>"
+    )
+
+
+def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) -> str:
+    parts = []
+    top = row.area.y + AREA_RADIUS + 10
+    shown = row.companies
+    more = 0
+    if len(shown) > CHIPS_SHOWN + 1:
+        shown, more = shown[:CHIPS_SHOWN], len(shown) - CHIPS_SHOWN
+    for i, company in enumerate(shown):
+        y = top + i * (CHIP_HEIGHT + CHIP_GAP)
+        parts.append(_draw_chip(company, row.area.x, y, company_url(company.company_id)))
+    if more:
+        y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
+        x0 = row.area.x - CHIP_WIDTH / 2
+        parts.append(
+            f'<a href="{escape(area_url)}" class="chip glimpse more">'
+            f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
+            f'rx="4" fill="#fff" stroke="#5d6660" stroke-width="2"/>'
+            f'<text x="{_num(row.area.x)}" y="{_num(y + 17)}" text-anchor="middle">'
+            f"+{more} more</text></a>"
+        )
+    return "".join(parts)
+
+
+def draw_map(view: CampaignView, areas: list[MapArea] | None = None) -> SafeString:
+    """The map as an inline SVG element: links in their track's style, areas filled by
+    their controller and ringed in their track's style, each area's companies as chips
+    below it, ships and aircraft above it. Areas and companies link to their pages."""
+    campaign_id = view.campaign.pk
+    areas = map_areas(view) if areas is None else areas
+    links = map_links(view)
+    styles = track_styles(view.state).values()
+    x, y, width, height = _bounds(areas)
+
+    def area_url(area_id: int) -> str:
+        return reverse("area", args=[campaign_id, area_id])
+
+    def company_url(company_id: int) -> str:
+        return reverse("company", args=[campaign_id, company_id])
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="campaign-map" '
+        f'viewBox="{_num(x)} {_num(y)} {_num(width)} {_num(height)}" '
+        f'role="img" aria-labelledby="map-title">',
+        f'<title id="map-title">Map of {escape(view.campaign.name)} after turn '
+        f"{view.campaign.turn}</title>",
+        _style_block(styles),
+        _hatch_patterns(),
+        '<g class="links">',
+        *(_draw_link(link) for link in links),
+        '</g><g class="areas">',
+        *(_draw_area(row, area_url(row.area_id)) for row in areas),
+        '</g><g class="companies">',
+        *(_draw_chips(row, company_url, area_url(row.area_id)) for row in areas),
+        "</g></svg>",
+    ]
+    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+
+
+# --- a company's stands, turn by turn ------------------------------------------------------
+
+UNIT_COLOURS = {
+    "commander": "#1d2521",
+    "forward_observer": "#20507a",
+    "rifle_squad": "#6b8f3a",
+    "small_mortar": "#b07a12",
+    "hmg": "#7a4f9a",
+    "carrier": "#8a6a4a",
+}
+OTHER_UNIT_COLOURS = ("#3f7f6f", "#a8322d", "#5d6660", "#c05a8a")
+
+
+@dataclass(frozen=True, slots=True)
+class StandsPoint:
+    """A company's stands after ``turns_played`` turns (0: at the start)."""
+
+    turns_played: int
+    stands: dict[str, int]
+    establishment: dict[str, int]
+
+    @property
+    def label(self) -> str:
+        return "start" if self.turns_played == 0 else f"turn {self.turns_played}"
+
+    @property
+    def held(self) -> int:
+        return sum(self.stands.values())
+
+    @property
+    def full(self) -> int:
+        return sum(self.establishment.values())
+
+
+def unit_order(points: list[StandsPoint]) -> list[str]:
+    units = {unit for point in points for unit in (*point.stands, *point.establishment)}
+    rank = {unit: i for i, unit in enumerate(STAND_TYPES)}
+    return sorted(units, key=lambda unit: (rank.get(unit, 99), unit))
+
+
+def unit_colours(units: list[str]) -> dict[str, str]:
+    others = iter(OTHER_UNIT_COLOURS * (len(units) // len(OTHER_UNIT_COLOURS) + 1))
+    return {unit: UNIT_COLOURS.get(unit) or next(others) for unit in units}
+
+
+def draw_stands_chart(points: list[StandsPoint]) -> SafeString:
+    """Stacked bars, one per turn, of the stands held by unit type, with a dashed tick
+    at the establishment of the time (killed stands come off it for good)."""
+    if not points:
+        return mark_safe("")
+    units = unit_order(points)
+    colours = unit_colours(units)
+    top = max(max(p.full, p.held) for p in points) or 1
+    bar, gap, left, plot_h, base = 34, 18, 44, 200, 230
+    width = left + len(points) * (bar + gap) + 10
+    scale = plot_h / top
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="stands-chart" '
+        f'viewBox="0 0 {width} 270" role="img" aria-labelledby="chart-title">'
+        '<title id="chart-title">Stands held, turn by turn</title>'
+        "<style>text{font:13px system-ui,sans-serif;fill:#1d2521}</style>"
+    ]
+    step = max(1, round(top / 4))
+    for tick in range(0, top + 1, step):
+        ty = base - tick * scale
+        parts.append(
+            f'<line x1="{left - 4}" x2="{width - 6}" y1="{_num(ty)}" y2="{_num(ty)}" '
+            f'stroke="#c9c3b2" stroke-width="1"/>'
+            f'<text x="{left - 8}" y="{_num(ty + 4)}" text-anchor="end">{tick}</text>'
+        )
+    for i, point in enumerate(points):
+        x = left + gap / 2 + i * (bar + gap)
+        y = float(base)
+        parts.append(
+            f'<g class="bar" data-turn="{point.turns_played}" data-held="{point.held}" '
+            f'data-full="{point.full}"><title>{escape(point.label)}: {point.held} of '
+            f"{point.full} stands</title>"
+        )
+        for unit in units:
+            held = point.stands.get(unit, 0)
+            if not held:
+                continue
+            h = held * scale
+            y -= h
+            parts.append(
+                f'<rect x="{_num(x)}" y="{_num(y)}" width="{bar}" height="{_num(h)}" '
+                f'fill="{colours[unit]}" data-unit="{escape(unit)}" data-count="{held}">'
+                f"<title>{escape(unit_label(unit))}: {held}</title></rect>"
+            )
+        full_y = base - point.full * scale
+        parts.append(
+            f'<line x1="{_num(x - 4)}" x2="{_num(x + bar + 4)}" y1="{_num(full_y)}" '
+            f'y2="{_num(full_y)}" stroke="#1d2521" stroke-width="2" stroke-dasharray="4 3"/>'
+            f'<text x="{_num(x + bar / 2)}" y="{base + 18}" text-anchor="middle">'
+            f"{escape(point.label)}</text>"
+            f'<text x="{_num(x + bar / 2)}" y="{base + 34}" text-anchor="middle">'
+            f"{point.held}/{point.full}</text></g>"
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped

@@ -1,0 +1,98 @@
+"""The campaign map in a real browser: drawn on the server, readable on a phone, and
+redrawn by itself (htmx polling) when a turn is played."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from tests.web.conftest import PASSWORD, join, meeting_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def korona(django_user_model: Any) -> Campaign:
+    """Korona with one turn played: battles fought, enemies in sight; an Australian
+    player in it."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona in the browser", seed=7)
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    join(player, campaign, "australian")
+    return campaign
+
+
+def sign_in(page: Any, live_server: Any, next_url: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{next_url}")
+
+
+def test_the_map_is_drawn_with_areas_companies_and_a_countdown(
+    page: Any, live_server: Any, korona: Campaign, shot: Any
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sign_in(page, live_server, f"/campaigns/{korona.pk}/")
+    svg = page.locator("svg.campaign-map")
+    assert svg.is_visible()
+    assert page.locator("svg.campaign-map circle.area").count() == 10
+    assert page.locator("svg.campaign-map a.chip.glimpse").count() >= 1
+    assert "2nd Company" not in page.content()  # a glimpse has no name
+    # The countdown ticks in the browser (the campaign's deadline, set after the turn).
+    korona.refresh_from_db()
+    if korona.next_deadline is not None:
+        first = page.locator("[data-countdown]").first.text_content()
+        page.wait_for_timeout(1500)
+        assert page.locator("[data-countdown]").first.text_content() != first
+    shot("map-1-desktop")
+
+    name = page.locator("text.area-name", has_text=re.compile(r"^Korona$"))
+    page.locator("svg.campaign-map a.area-link", has=name).click()
+    page.wait_for_url(f"**/campaigns/{korona.pk}/areas/*/")
+    assert page.locator("h1").text_content() == "Korona"
+    shot("map-2-area")
+
+
+def test_the_map_reads_on_a_phone(
+    page: Any, live_server: Any, korona: Campaign, shot: Any
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, f"/campaigns/{korona.pk}/")
+    # The area names on the map are drawn at a legible size on the phone's screen.
+    label = page.locator("svg.campaign-map text.area-name").first.bounding_box()
+    assert label is not None and label["height"] >= 13
+    chip = page.locator("svg.campaign-map a.chip text").first.bounding_box()
+    assert chip is not None and chip["height"] >= 10
+    # The page itself does not scroll sideways: only the map's frame does.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    # The same facts are listed below the map.
+    assert page.locator(".area-entry").count() == 10
+    shot("map-3-phone")
+
+
+def test_the_map_redraws_itself_when_a_turn_is_played(
+    page: Any, live_server: Any, korona: Campaign, shot: Any, settings: Any
+) -> None:
+    settings.KORONA_MAP_POLL_SECONDS = 1
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sign_in(page, live_server, f"/campaigns/{korona.pk}/")
+    assert page.locator("[data-turn]").text_content() == "Turn 1 played"
+    page.evaluate("window.notReloaded = true")
+    shot("map-4-before-turn")
+
+    advance_turn(campaign_id=korona.pk)
+
+    page.wait_for_selector('[data-turn="2"]', timeout=10_000)
+    assert page.evaluate("window.notReloaded") is True  # swapped in, not reloaded
+    assert page.locator("svg.campaign-map").count() == 1
+    assert page.locator("#live-map").count() == 1
+    shot("map-5-after-turn")
