@@ -614,8 +614,11 @@ def lost_on_the_table(frames: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def deploy_positions(log: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Each force's stands where they were set up (for the sheet), by force."""
+def deploy_positions(
+    log: Sequence[Mapping[str, Any]], table: Table
+) -> dict[str, list[dict[str, Any]]]:
+    """Each force's stands where they were set up (for the sheet), by force, with the
+    square each stands in (a stand on the far edge is in the last square)."""
     deploy = next((r for r in log if r.get("kind") == "deploy"), None)
     out: dict[str, list[dict[str, Any]]] = {key: [] for key in FORCES}
     if deploy is None:
@@ -628,7 +631,8 @@ def deploy_positions(log: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[st
                 "mark": stand_mark(stand),
                 "x": x,
                 "y": y,
-                "square": f"{chr(ord('A') + min(x // SQUARE_IN, 25))}{y // SQUARE_IN + 1}",
+                "square": f"{chr(ord('A') + min(x // SQUARE_IN, table.width_ft - 1))}"
+                f"{min(y // SQUARE_IN, table.depth_ft - 1) + 1}",
                 "hidden": stand in hidden,
             }
         )

@@ -1,22 +1,156 @@
-"""Placeholder until the pages of this module are written."""
+"""The players' reports: the turn history, a turn's every roll, a battle's report with its
+replay, and the printable battle sheet.
+
+Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
+turn shows only the records ``view.records`` allows, and a battle only when
+``view.battle_open`` says so (404 otherwise, as for a stranger).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from collections import defaultdict
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import path
 
+from battles.models import Battle
+from campaign.models import Turn
+from campaign.services.visibility import CampaignView
+from campaign.web import battleview, turnlog
+from campaign.web.common import campaign_view, login_required, page_context
 
-def _not_yet(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    return HttpResponse("not written yet", status=501, content_type="text/plain")
+# The big JSON columns a list does not need.
+_TURN_HEAVY = ("start_state", "report", "report_text")
+_BATTLE_LIST_FIELDS = ("id", "key", "turn_id", "status", "mode", "area__name", "deadline")
+
+
+def _side_names(view: CampaignView) -> dict[str, str]:
+    return {key: side.name for key, side in view.state.sides.items()}
+
+
+def _readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
+    """The battles the viewer may read, as small rows (no spec, result or log), each
+    with a label: its area, and its number when one area saw several ("Korona, 2")."""
+    rows = list(
+        view.battles().filter(**filters).order_by("turn_id", "id").values(*_BATTLE_LIST_FIELDS)
+    )
+    for row in rows:
+        parts = row["key"].split(":")
+        row["label"] = row["area__name"] + (f", {parts[2]}" if len(parts) > 2 else "")
+    return rows
+
+
+@login_required
+def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    turns = list(
+        Turn.objects.filter(campaign=view.campaign).defer(*_TURN_HEAVY).order_by("-number")
+    )
+    battles: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in _readable_battles(view):
+        battles[row["turn_id"]].append(row)
+    names = _side_names(view)
+    rows = []
+    for turn in turns:
+        records = view.records(turn.log)
+        of_turn = battles.get(turn.pk, [])
+        rows.append(
+            {
+                "turn": turn,
+                "summary": turnlog.turn_summary(records, names),
+                "battles": of_turn,
+                "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
+            }
+        )
+    return render(request, "campaign/turns.html", page_context(view, rows=rows))
+
+
+@login_required
+def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    turn = Turn.objects.filter(campaign=view.campaign, number=number).defer(*_TURN_HEAVY).first()
+    if turn is None:
+        raise Http404("no such turn")
+    battles = _readable_battles(view, turn=turn)
+    phases = turnlog.turn_phases(view.records(turn.log), {b["key"]: b["id"] for b in battles})
+    return render(
+        request,
+        "campaign/turn.html",
+        page_context(
+            view,
+            turn=turn,
+            phases=phases,
+            battles=battles,
+            previous=number - 1 if number > 1 else None,
+            following=number + 1 if number < view.campaign.turn + 1 else None,
+        ),
+    )
+
+
+def _open_battle(view: CampaignView, battle_id: int) -> Battle:
+    battle = (
+        Battle.objects.filter(pk=battle_id, campaign=view.campaign)
+        .select_related("area", "turn")
+        .defer("turn__log", *(f"turn__{name}" for name in _TURN_HEAVY))
+        .prefetch_related("attackers", "defenders")
+        .first()
+    )
+    if battle is None or not view.battle_open(battle):
+        raise Http404("no such battle")
+    return battle
+
+
+def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
+    names = _side_names(view)
+    companies = {
+        key: [(c.name, view.company_id(c.name)) for c in rows.all()]
+        for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
+    }
+    forces = battleview.forces_of(battle.spec, battle.result, side_names=names, companies=companies)
+    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset)
+    return {
+        "battle": battle,
+        "forces": forces,
+        "table": table,
+        "frames": frames,
+        "counters": battleview.counters(frames, forces, table.depth_in),
+        "outcome": battleview.outcome_words(battle.result, forces),
+        "area": battle.spec.get("area", {}),
+    }
+
+
+@login_required
+def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    battle = _open_battle(view, battle_id)
+    context = _battle_context(view, battle)
+    context["log_turns"] = battleview.log_turns(battle.log)
+    return render(request, "battles/report.html", page_context(view, **context))
+
+
+@login_required
+def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    battle = _open_battle(view, battle_id)
+    context = _battle_context(view, battle)
+    context.update(
+        rules=battleview.special_rules(battle.spec),
+        support=battleview.support_available(battle.spec, _side_names(view)),
+        positions=battleview.deploy_positions(battle.log, context["table"]),
+    )
+    return render(request, "battles/sheet.html", page_context(view, **context))
 
 
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/turns/", _not_yet, name="turns"),
-    path("campaigns/<int:campaign_id>/turns/<int:number>/", _not_yet, name="turn"),
-    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", _not_yet, name="battle"),
+    path("campaigns/<int:campaign_id>/turns/", turn_list, name="turns"),
+    path("campaigns/<int:campaign_id>/turns/<int:number>/", turn_detail, name="turn"),
+    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", battle_report, name="battle"),
     path(
         "campaigns/<int:campaign_id>/battles/<int:battle_id>/sheet/",
-        _not_yet,
+        battle_sheet,
         name="battle-sheet",
     ),
 ]

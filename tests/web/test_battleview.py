@@ -337,3 +337,16 @@ def test_force_on_force_sheet_lists_its_own_options_and_no_support() -> None:
     assert rules["Rule set"] == "Force on Force" and rules["Night"] == "on"
     assert "Impact fuse" not in rules
     assert not any(line.available for line in battleview.support_available(spec, {}))
+
+
+def test_set_up_positions_name_their_square_even_on_the_far_edge(played: Any) -> None:
+    battle = fought(played)[0]
+    table = battleview.table_of(battle.spec, battle.seed, battle.log)
+    log = [
+        {"turn": 0, "phase": "deployment", "kind": "deploy", "dice": [], "hidden": [],
+         "positions": {"a.rifle_squad.1": [36, 36], "d.commander.1": [0, 0],
+                       "d.rifle_squad.1": [13, 25]}},
+    ]  # fmt: skip
+    positions = battleview.deploy_positions(log, table)
+    assert [p["square"] for p in positions["attacker"]] == ["C3"]
+    assert [(p["mark"], p["square"]) for p in positions["defender"]] == [("C", "A1"), ("R1", "B3")]

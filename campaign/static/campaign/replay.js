@@ -1,0 +1,109 @@
+// Step through a battle's replay: the frames are computed on the server and embedded as
+// JSON (#replay-frames); this only moves the counters the server drew and writes the step.
+(function () {
+  "use strict";
+  const data = document.getElementById("replay-frames");
+  const figure = document.getElementById("replay");
+  if (!data || !figure) return;
+  const frames = JSON.parse(data.textContent);
+  const svg = figure.querySelector("svg.field");
+  const depth = Number(svg.dataset.depth);
+  const trails = svg.querySelector("g.trails");
+  const counters = new Map();
+  svg.querySelectorAll("g.stand").forEach((el) => counters.set(el.dataset.stand, el));
+  const control = (name) => figure.querySelector(`[data-replay="${name}"]`);
+  const buttons = {
+    first: control("first"), prev: control("prev"), play: control("play"),
+    next: control("next"), last: control("last"),
+  };
+  const counter = control("counter");
+  const where = control("where");
+  const lines = control("lines");
+  const SVG = "http://www.w3.org/2000/svg";
+  const STEP_MS = 1400;
+  let index = 0;
+  let timer = null;
+
+  function title(frame) {
+    if (frame.turn === 0) return "Set-up: " + frame.phase;
+    return "Turn " + frame.turn + ": " + frame.phase;
+  }
+
+  function show(i) {
+    index = Math.max(0, Math.min(frames.length - 1, i));
+    const frame = frames[index];
+    const lost = new Set(frame.lost);
+    const hidden = new Set(frame.hidden);
+    const struck = new Set(frame.killed);
+    counters.forEach((el, id) => {
+      const pos = frame.positions[id];
+      el.classList.toggle("off", !pos);
+      if (pos) el.setAttribute("transform", `translate(${pos[0]} ${depth - pos[1]})`);
+      const status = frame.status[id];
+      el.classList.toggle("pinned", status === "pinned");
+      el.classList.toggle("suppressed", status === "suppressed");
+      el.classList.toggle("lost", lost.has(id));
+      el.classList.toggle("hidden-stand", hidden.has(id));
+      el.classList.toggle("struck", struck.has(id));
+    });
+    trails.replaceChildren();
+    frame.moves.forEach(([, from, to]) => {
+      const line = document.createElementNS(SVG, "line");
+      line.setAttribute("x1", from[0]);
+      line.setAttribute("y1", depth - from[1]);
+      line.setAttribute("x2", to[0]);
+      line.setAttribute("y2", depth - to[1]);
+      trails.appendChild(line);
+    });
+    counter.textContent = `Step ${index + 1} of ${frames.length}`;
+    where.textContent = title(frame);
+    lines.replaceChildren(...frame.lines.map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }));
+    buttons.first.disabled = buttons.prev.disabled = index === 0;
+    buttons.next.disabled = buttons.last.disabled = index === frames.length - 1;
+    if (index === frames.length - 1) pause();
+  }
+
+  function play() {
+    if (index === frames.length - 1) show(0);
+    buttons.play.textContent = "❚❚ Pause";
+    buttons.play.setAttribute("aria-pressed", "true");
+    timer = window.setInterval(() => show(index + 1), STEP_MS);
+  }
+
+  function pause() {
+    if (timer !== null) window.clearInterval(timer);
+    timer = null;
+    buttons.play.textContent = "▶ Play";
+    buttons.play.setAttribute("aria-pressed", "false");
+  }
+
+  function toggle() {
+    if (timer === null) play(); else pause();
+  }
+
+  buttons.first.addEventListener("click", () => { pause(); show(0); });
+  buttons.prev.addEventListener("click", () => { pause(); show(index - 1); });
+  buttons.next.addEventListener("click", () => { pause(); show(index + 1); });
+  buttons.last.addEventListener("click", () => { pause(); show(frames.length - 1); });
+  buttons.play.addEventListener("click", toggle);
+  figure.addEventListener("keydown", (event) => {
+    if (event.target.closest("button") && (event.key === " " || event.key === "Enter")) return;
+    const keys = {
+      ArrowLeft: () => { pause(); show(index - 1); },
+      ArrowRight: () => { pause(); show(index + 1); },
+      Home: () => { pause(); show(0); },
+      End: () => { pause(); show(frames.length - 1); },
+      " ": toggle,
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+  show(0);
+})();

@@ -1,0 +1,179 @@
+"""A player's reports in a real browser: a battle report and its replay, the printable
+battle sheet, and the turn history, on a desk and on a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from tests.web.conftest import PASSWORD, join, meeting_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+# The page tests' fixtures (tests/web/conftest.py), made here from the same helpers.
+@pytest.fixture
+def aussie(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+
+
+@pytest.fixture
+def japanese(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("japanese", "j@example.com", PASSWORD)
+
+
+@pytest.fixture
+def played(aussie: Any, japanese: Any) -> Campaign:
+    """Korona with both Japanese companies of Oivi in Korona, two turns played."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona played", seed=7)
+    for _ in range(2):
+        advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def signed_in(page: Any, live_server: Any) -> Any:
+    """Sign a user in to the live server by handing the browser a session cookie."""
+
+    def as_user(user: Any) -> Any:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies["sessionid"]
+        page.context.add_cookies(
+            [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
+        )
+        return page
+
+    return as_user
+
+
+def fought_battle(campaign: Campaign) -> Battle:
+    battle = Battle.objects.filter(campaign=campaign, status="fought").order_by("id").first()
+    assert battle is not None
+    return battle
+
+
+def stand_moved_in_a_later_step(battle: Battle) -> str:
+    move = next(r for r in battle.log if r["kind"] == "move")
+    return move["stand"]
+
+
+def fits_the_width(page: Any) -> bool:
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )
+
+
+def test_a_player_steps_through_and_plays_a_battle_replay(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    battle = fought_battle(played)
+    page = signed_in(aussie)
+    page.goto(live_server.url + reverse("battle", args=[played.pk, battle.pk]))
+    counter = page.locator('[data-replay="counter"]')
+    assert counter.inner_text().startswith("Step 1 of ")
+    steps = int(counter.inner_text().rsplit(" ", 1)[1])
+    assert page.locator('[data-replay="prev"]').is_disabled()
+    mover = page.locator(f'g.stand[data-stand="{stand_moved_in_a_later_step(battle)}"]')
+    start = mover.get_attribute("transform")
+    shot("report-1-deployment")
+
+    page.click('[data-replay="next"]')
+    assert counter.inner_text() == f"Step 2 of {steps}"
+    assert page.locator('[data-replay="where"]').inner_text().startswith("Turn 1: ")
+    for _ in range(6):
+        if mover.get_attribute("transform") != start:
+            break
+        page.click('[data-replay="next"]')
+    assert mover.get_attribute("transform") != start  # the stand has moved on the table
+    assert page.locator("g.trails line").count() >= 0
+    assert page.locator(".replay-lines li").count() >= 1
+    shot("report-2-next")
+
+    page.click('[data-replay="play"]')
+    assert page.locator('[data-replay="play"]').get_attribute("aria-pressed") == "true"
+    reached = counter.inner_text()
+    page.wait_for_function(
+        "(seen) => document.querySelector('[data-replay=\"counter\"]').textContent !== seen",
+        arg=reached,
+        timeout=5000,
+    )
+    page.click('[data-replay="play"]')  # pause
+    assert page.locator('[data-replay="play"]').get_attribute("aria-pressed") == "false"
+    shot("report-3-played")
+
+    # The keyboard: focus the replay, End goes to the last step, Left steps back.
+    page.focus("#replay")
+    page.keyboard.press("End")
+    assert counter.inner_text() == f"Step {steps} of {steps}"
+    assert page.locator('[data-replay="next"]').is_disabled()
+    assert page.locator("g.stand.lost").count() == sum(
+        sum(v.values()) for v in battle.result["losses"].values()
+    )
+    shot("report-4-end")
+    page.keyboard.press("ArrowLeft")
+    assert counter.inner_text() == f"Step {steps - 1} of {steps}"
+    page.keyboard.press("Home")
+    assert counter.inner_text() == f"Step 1 of {steps}"
+    assert mover.get_attribute("transform") == start
+
+
+def test_the_battle_report_reads_on_a_phone(
+    played: Campaign, japanese: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    battle = fought_battle(played)
+    page = signed_in(japanese)
+    page.set_viewport_size(PHONE)
+    page.goto(live_server.url + reverse("battle", args=[played.pk, battle.pk]))
+    assert page.locator("svg.field").bounding_box()["width"] <= PHONE["width"]
+    assert fits_the_width(page)
+    shot("report-5-phone")
+
+
+def test_the_battle_sheet_prints_without_the_navigation(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    battle = fought_battle(played)
+    page = signed_in(aussie)
+    page.set_viewport_size({"width": 1000, "height": 1400})
+    page.goto(live_server.url + reverse("battle-sheet", args=[played.pk, battle.pk]))
+    assert page.locator("header.top").is_visible()
+    assert page.locator("table.squares-table tbody tr").count() == 9
+    shot("sheet-1-screen")
+    page.emulate_media(media="print")
+    assert not page.locator("header.top").is_visible()
+    assert not page.locator(".print-button").is_visible()
+    shot("sheet-2-print")
+
+
+def test_the_turn_history_and_a_turn_page(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    page = signed_in(aussie)
+    page.goto(live_server.url + reverse("turns", args=[played.pk]))
+    assert page.locator("ol.turns > li").count() == 2
+    shot("turns-1-list")
+    page.click("text=Turn 1")
+    page.wait_for_url("**/turns/1/")
+    assert page.locator("section.phase h2").first.inner_text() == "1. Naval events"
+    assert page.locator(".rolls .die").count() >= 3
+    shot("turns-2-turn")
+    page.set_viewport_size(PHONE)
+    assert fits_the_width(page)
+    shot("turns-3-phone")
+    page.click("text=battle report >> nth=0")
+    page.wait_for_url("**/battles/*/")
+    assert page.locator("#replay").is_visible()

@@ -1,0 +1,337 @@
+"""The report pages: turn history, a turn's rolls, battle reports and battle sheets, under
+fog of war, with their query counts pinned."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import enter_battle_result
+from campaign.services.visibility import CampaignView
+from tests.admin.conftest import waiting_campaign
+from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
+
+Login = Callable[[Any], Client]
+
+
+def urls(campaign: Campaign) -> list[str]:
+    battle = Battle.objects.filter(campaign=campaign).order_by("id").first()
+    assert battle is not None
+    return [
+        reverse("turns", args=[campaign.pk]),
+        reverse("turn", args=[campaign.pk, 1]),
+        reverse("battle", args=[campaign.pk, battle.pk]),
+        reverse("battle-sheet", args=[campaign.pk, battle.pk]),
+    ]
+
+
+def text_of(response: Any) -> str:
+    """The page's words, tags stripped, spaces squeezed."""
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def records_of(campaign: Campaign, number: int) -> list[dict[str, Any]]:
+    return Turn.objects.get(campaign=campaign, number=number).log
+
+
+# --- who may open the pages -----------------------------------------------------------------
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(played: Campaign, client: Client) -> None:
+    for url in urls(played):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("who", ["gm_user", "aussie", "japanese"])
+def test_the_gm_and_both_sides_open_every_report_page(
+    played: Campaign, login: Login, who: str, request: pytest.FixtureRequest
+) -> None:
+    client = login(request.getfixturevalue(who))
+    for url in urls(played):
+        assert client.get(url).status_code == 200, url
+
+
+def test_a_stranger_gets_404_on_every_report_page(
+    played: Campaign, login: Login, outsider: Any
+) -> None:
+    client = login(outsider)
+    for url in urls(played):
+        assert client.get(url).status_code == 404, url
+
+
+def test_a_player_of_another_campaign_gets_404(
+    played: Campaign, login: Login, django_user_model: Any
+) -> None:
+    other = create_campaign(data=korona_doc(), name="Another", seed=2)
+    player = django_user_model.objects.create_user("elsewhere", "e@example.com", "x")
+    join(player, other, "australian")
+    client = login(player)
+    for url in urls(played):
+        assert client.get(url).status_code == 404, url
+
+
+def test_a_turn_not_played_is_404(played: Campaign, login: Login, aussie: Any) -> None:
+    assert login(aussie).get(reverse("turn", args=[played.pk, 9])).status_code == 404
+
+
+# --- fog of war: one test per way it could leak ---------------------------------------------
+
+
+def test_a_turn_page_leaves_out_the_enemys_supply_rolls(
+    played: Campaign, login: Login, aussie: Any, japanese: Any
+) -> None:
+    supply = [r for r in records_of(played, 1) if r["kind"] == "supply"]
+    mine = [r["text"] for r in supply if r["side"] == "australian"]
+    theirs = [r["text"] for r in supply if r["side"] == "japanese"]
+    assert mine and theirs
+    seen_by_aussie = text_of(login(aussie).get(reverse("turn", args=[played.pk, 1])))
+    assert all(text in seen_by_aussie for text in mine)
+    assert not any(text in seen_by_aussie for text in theirs)
+    assert "supply roll" in seen_by_aussie
+    seen_by_japanese = text_of(login(japanese).get(reverse("turn", args=[played.pk, 1])))
+    assert all(text in seen_by_japanese for text in theirs)
+    assert not any(text in seen_by_japanese for text in mine)
+
+
+def test_a_turn_page_leaves_out_the_enemys_orders_and_moves(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    moves = [r for r in records_of(played, 2) if r["phase"] == "movement"]
+    theirs = [r for r in moves if r["side"] == "japanese"]
+    assert theirs
+    page = login(aussie).get(reverse("turn", args=[played.pk, 2])).content.decode()
+    for record in theirs:
+        assert record["text"] not in page
+    assert any(r["text"] in page for r in moves if r["side"] == "australian")
+
+
+def test_the_gm_reads_every_roll_of_a_turn(played: Campaign, login: Login, gm_user: Any) -> None:
+    page = text_of(login(gm_user).get(reverse("turn", args=[played.pk, 1])))
+    for record in records_of(played, 1):
+        assert record["text"] in page
+
+
+def test_the_turn_list_shows_no_enemy_record(played: Campaign, login: Login, aussie: Any) -> None:
+    page = text_of(login(aussie).get(reverse("turns", args=[played.pk])))
+    for number in (1, 2):
+        for record in records_of(played, number):
+            if record["side"] == "japanese" and record["phase"] in ("supply", "movement"):
+                assert record["text"] not in page
+
+
+def test_a_battle_the_viewer_may_not_read_is_404(
+    played: Campaign, login: Login, aussie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle = Battle.objects.filter(campaign=played).first()
+    assert battle is not None
+    client = login(aussie)
+    for name in ("battle", "battle-sheet"):
+        assert client.get(reverse(name, args=[played.pk, battle.pk])).status_code == 200
+    monkeypatch.setattr(CampaignView, "battle_open", lambda self, battle: False)
+    for name in ("battle", "battle-sheet"):
+        assert client.get(reverse(name, args=[played.pk, battle.pk])).status_code == 404
+
+
+def test_a_battle_of_another_campaign_is_404_under_this_one(
+    played: Campaign, login: Login, gm_user: Any
+) -> None:
+    other, battles = waiting_campaign("Elsewhere")
+    stranger = next(iter(battles.values()))
+    client = login(gm_user)
+    assert client.get(reverse("battle", args=[played.pk, stranger.pk])).status_code == 404
+    assert client.get(reverse("battle", args=[other.pk, stranger.pk])).status_code == 200
+
+
+# --- the turn pages -----------------------------------------------------------------------
+
+
+def test_turn_list_shows_each_turn_with_status_summary_and_battles(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    response = login(aussie).get(reverse("turns", args=[played.pk]))
+    page = text_of(response)
+    html = response.content.decode()
+    assert "Turn 1" in page and "Turn 2" in page and "played" in page
+    for record in records_of(played, 1):
+        if record["kind"] == "battle_result":
+            assert record["text"] in page
+    for battle in Battle.objects.filter(campaign=played):
+        assert reverse("battle", args=[played.pk, battle.pk]) in html
+    assert reverse("turn", args=[played.pk, 2]) in html
+
+
+def test_turn_page_groups_rolls_by_phase_with_their_dice_and_links_battles(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    response = login(aussie).get(reverse("turn", args=[played.pk, 1]))
+    html = response.content.decode()
+    headings = re.findall(r'<h2 id="phase-\d+">([^<]+)</h2>', html)
+    assert headings[:4] == ["1. Naval events", "2. Aerial events", "3. Supply", "4. Initiative"]
+    naval = next(r for r in records_of(played, 1) if r["phase"] == "naval")
+    assert f'title="d6: {naval["dice"][0]}">{naval["dice"][0]}</span>' in html
+    for battle in Battle.objects.filter(turn__campaign=played, turn__number=1):
+        assert reverse("battle", args=[played.pk, battle.pk]) in html
+
+
+def test_a_turn_waiting_for_the_table_says_so(login: Login, aussie: Any) -> None:
+    campaign, _ = waiting_campaign()
+    join(aussie, campaign, "australian")
+    client = login(aussie)
+    page = text_of(client.get(reverse("turns", args=[campaign.pk])))
+    assert "waiting for battles: 2 of 2 still to be fought" in page
+    page = text_of(client.get(reverse("turn", args=[campaign.pk, 1])))
+    assert "Waiting for its battles to be fought" in page
+
+
+# --- the battle report ----------------------------------------------------------------------
+
+
+def test_a_fought_battle_shows_terrain_forces_replay_log_and_outcome(
+    played: Campaign, login: Login, japanese: Any
+) -> None:
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    response = login(japanese).get(reverse("battle", args=[played.pk, battle.pk]))
+    html = response.content.decode()
+    page = text_of(response)
+    assert html.count('<rect class="cell ') == 9
+    assert html.count('class="stand ') == len(
+        battle.log[[r["kind"] for r in battle.log].index("deploy")]["positions"]
+    )
+    frames = json.loads(re.search(r'id="replay-frames"[^>]*>(.*?)</script>', html, re.S)[1])
+    assert frames[0]["phase"] == "deployment" and len(frames) > 5
+    assert 'data-replay="next"' in html and "campaign/replay.js" in html
+    winner = battle.result["winner"]
+    assert f"The {winner} (" in page
+    lost = {k: sum(v.values()) for k, v in battle.result["losses"].items()}
+    present = {k: sum(v.values()) for k, v in battle.result["stands_present"].items()}
+    assert f"lost {lost['attacker']} of {present['attacker']} stands" in page
+    fire = next(r for r in battle.log if r["kind"] == "fire")
+    assert " ".join(str(d) for d in fire["dice"]) in page
+    assert "Turn 1" in page and "Set-up" in page
+    assert reverse("battle-sheet", args=[played.pk, battle.pk]) in html
+
+
+def test_a_pending_tabletop_battle_shows_forces_sheet_and_deadline(
+    login: Login, aussie: Any
+) -> None:
+    campaign, battles = waiting_campaign()
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    due = datetime(2031, 5, 6, 18, 30, tzinfo=UTC)
+    Battle.objects.filter(pk=battle.pk).update(deadline=due)
+    response = login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk]))
+    html = response.content.decode()
+    page = text_of(response)
+    assert "Waiting for the GM to enter the result." in page
+    assert "due by Tuesday 6 May 2031, 18:30" in page
+    assert reverse("battle-sheet", args=[campaign.pk, battle.pk]) in html
+    assert "A Company" in page and "1st Company" in page and "Rifle squad" in page
+    assert "replay-frames" not in html
+    assert html.count('<rect class="cell ') == 9  # the table, rolled from the seed
+
+
+def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
+    login: Login, aussie: Any
+) -> None:
+    campaign, battles = waiting_campaign()
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    enter_battle_result(
+        battle_id=battle.pk,
+        winner="defender",
+        losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
+    )
+    page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
+    assert "The defender (Australians, A Company) wins: result entered by the GM" in page
+    assert "Japanese lost 4 of 12 stands" in page and "Australians lost 1 of 12 stands" in page
+    assert "there is no log to replay" in page
+
+
+# --- the battle sheet -------------------------------------------------------------------------
+
+
+def test_the_sheet_has_terrain_squares_forces_rules_and_support(login: Login, aussie: Any) -> None:
+    campaign, battles = waiting_campaign()
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    response = login(aussie).get(reverse("battle-sheet", args=[campaign.pk, battle.pk]))
+    html = response.content.decode()
+    page = text_of(response)
+    assert html.count('<rect class="cell ') == 9
+    assert len(re.findall(r'<tr><th scope="row">[A-C][1-3]</th>', html)) == 9
+    assert "Special rules in force" in page and "Impact fuse on" in page
+    assert "Turn limit 12 turns" in page
+    assert "Off-table support (zone 5)" in page and "none in zone 5" in page
+    assert html.count('class="write-in"') >= 2
+    assert "@media print" in html and "@page" in html
+    assert "Winner: attacker" in page
+
+
+def test_the_sheet_of_a_fought_battle_lists_set_up_positions(
+    played: Campaign, login: Login, gm_user: Any
+) -> None:
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    page = text_of(login(gm_user).get(reverse("battle-sheet", args=[played.pk, battle.pk])))
+    deploy = next(r for r in battle.log if r["kind"] == "deploy")
+    stand, (x, y) = next(iter(deploy["positions"].items()))
+    assert "Set-up positions" in page
+    assert re.search(rf"{x} {y} [A-C][1-3]", page)
+    assert "Winner: attacker" not in page
+
+
+# --- query counts on 10x the companies --------------------------------------------------------
+# Every page: the session and the user (2), the campaign row and the player's membership
+# (2), the campaign snapshot (7: sides, areas, links, companies, their stands, ships, air);
+# then the page's own, which do not grow with the companies.
+
+
+def test_turn_list_queries_do_not_grow_with_companies(
+    big_campaign: Campaign, login: Login, aussie: Any, django_assert_num_queries: Any
+) -> None:
+    client = login(aussie)
+    url = reverse("turns", args=[big_campaign.pk])
+    # + the turns (1) + the readable battles of every turn (1)
+    with django_assert_num_queries(13):
+        assert client.get(url).status_code == 200
+
+
+def test_turn_page_queries_do_not_grow_with_companies(
+    big_campaign: Campaign, login: Login, aussie: Any, django_assert_num_queries: Any
+) -> None:
+    client = login(aussie)
+    url = reverse("turn", args=[big_campaign.pk, 1])
+    # + the turn (1) + its readable battles (1)
+    with django_assert_num_queries(13):
+        assert client.get(url).status_code == 200
+
+
+def test_battle_report_queries_do_not_grow_with_companies(
+    big_campaign: Campaign, login: Login, aussie: Any, django_assert_num_queries: Any
+) -> None:
+    battle = Battle.objects.filter(campaign=big_campaign).order_by("id").first()
+    assert battle is not None
+    client = login(aussie)
+    url = reverse("battle", args=[big_campaign.pk, battle.pk])
+    # + the battle with its turn and area (1) + its attacking and defending companies (2)
+    with django_assert_num_queries(14):
+        assert client.get(url).status_code == 200
+    sheet = reverse("battle-sheet", args=[big_campaign.pk, battle.pk])
+    with django_assert_num_queries(14):
+        assert client.get(sheet).status_code == 200
