@@ -1,0 +1,153 @@
+"""What the read endpoints give, with their filters, ordering and pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles.models import Battle
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from tests.api.helpers import area_id, company_id, url
+from tests.web.conftest import join, meeting_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def test_campaign_list_gives_turn_status_deadline_winner_and_side(
+    played: Campaign, campaign: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    rows = login(aussie).get("/api/campaigns/").json()["results"]
+    assert [(r["name"], r["turn"], r["status"], r["side"]) for r in rows] == [
+        ("Korona", 0, "active", "australian"),
+        ("Korona played", 2, "active", "australian"),
+    ]
+    assert {"next_deadline", "winner", "coming_turn"} <= set(rows[0])
+    gm_rows = login(gm_user).get("/api/campaigns/?ordering=-turn").json()["results"]
+    assert [(r["name"], r["side"], r["game_master"]) for r in gm_rows] == [
+        ("Korona played", None, True),
+        ("Korona", None, True),
+    ]
+
+
+def test_campaign_list_filters_on_status(
+    played: Campaign, campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="japanese", end_reason="Korona held"
+    )
+    rows = login(aussie).get("/api/campaigns/?status=finished").json()["results"]
+    assert [(r["name"], r["winner"]) for r in rows] == [("Korona played", "japanese")]
+    assert login(aussie).get("/api/campaigns/?status=nonsense").status_code == 400
+
+
+def test_campaign_detail_gives_sides_ships_and_air(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    body = login(aussie).get(url(played)).json()
+    assert [side["key"] for side in body["sides"]] == ["australian", "japanese"]
+    assert {ship["name"] for ship in body["ships"]} == {"HMAS Pitcairn", "IJN Uesugi"}
+    assert {air["side"] for air in body["air_groups"]} >= {"australian"}
+
+
+def test_areas_give_controller_and_neighbours(played: Campaign, aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    korona = client.get(url(played, f"areas/{area_id(played, 'Korona')}/")).json()
+    assert [n["name"] for n in korona["neighbours"]] == ["Isura", "Oivi"]
+    assert korona["features"] == ["airstrip"]
+    rows = client.get(url(played, "areas/?zone=3&ordering=-name")).json()["results"]
+    assert [r["name"] for r in rows] == ["Ioro", "Erida"]
+    assert client.get(url(played, "areas/999999/")).status_code == 404
+
+
+def test_companies_filter_and_order_on_what_everyone_sees(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    rows = client.get(url(played, "companies/?kind=fighting&ordering=-name")).json()["results"]
+    assert [r["name"] for r in rows] == [
+        "C Company (militia)",
+        "B Company",
+        "A Company",
+        "2nd Company",
+    ]
+    own = client.get(url(played, f"companies/{company_id(played, 'C Company (militia)')}/"))
+    assert own.json()["full"] is True
+    assert own.json()["quality"] == "raw"
+    assert own.json()["may_order"] is True
+    assert client.get(url(played, "companies/?side=nobody")).status_code == 400
+
+
+def test_companies_are_paged(big_campaign: Campaign, gm_user: Any, login: Any) -> None:
+    client = login(gm_user)
+    first = client.get(url(big_campaign, "companies/")).json()
+    assert first["count"] == 80
+    assert len(first["results"]) == 50
+    second = client.get(first["next"]).json()
+    assert len(second["results"]) == 30
+    assert client.get(url(big_campaign, "companies/?page=9")).status_code == 404
+
+
+def test_turns_list_and_one_turns_rolls(played: Campaign, aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    rows = client.get(url(played, "turns/")).json()["results"]
+    assert [(r["number"], r["status"]) for r in rows] == [(1, "done"), (2, "done")]
+    turn = client.get(url(played, "turns/1/")).json()
+    assert turn["records"][0]["phase"] == "naval"
+    assert all("text" in record for record in turn["records"])
+    assert client.get(url(played, "turns/3/")).status_code == 404
+
+
+def test_battles_give_result_and_log(played: Campaign, aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    rows = client.get(url(played, "battles/?turn=1")).json()["results"]
+    assert [r["key"] for r in rows] == ["1:Korona:1", "1:Korona:2"]
+    battle = client.get(url(played, f"battles/{rows[0]['id']}/")).json()
+    assert battle["winner"] == battle["result"]["winner"]
+    assert battle["log"][0]["phase"] == "terrain"
+
+
+@pytest.fixture
+def tabletop(db: Any, aussie: Any, japanese: Any) -> Campaign:
+    doc = meeting_doc()
+    doc.setdefault("settings", {})["battle_mode"] = "tabletop"
+    campaign = create_campaign(data=doc, name="Korona at the table", seed=7)
+    advance_turn(campaign_id=campaign.pk)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+def test_pending_tabletop_battle_has_no_log_yet(
+    tabletop: Campaign, aussie: Any, login: Any
+) -> None:
+    battle = Battle.objects.filter(campaign=tabletop).first()
+    assert battle is not None and battle.status == "pending"
+    body = login(aussie).get(url(tabletop, f"battles/{battle.pk}/")).json()
+    assert (body["status"], body["result"], body["log"], body["winner"]) == (
+        "pending",
+        None,
+        None,
+        None,
+    )
+    pending = login(aussie).get(url(tabletop, "battles/?status=pending")).json()
+    assert pending["count"] == Battle.objects.filter(campaign=tabletop).count()
+
+
+def test_orders_wait_while_a_turn_waits_for_the_table(
+    tabletop: Campaign, aussie: Any, login: Any
+) -> None:
+    body = {"company": company_id(tabletop, "C Company (militia)"), "kind": "hold"}
+    response = login(aussie).post(url(tabletop, "orders/"), body, "application/json")
+    assert response.status_code == 400
+    assert "tabletop" in response.json()["detail"]
+
+
+def test_docs_page_is_served_without_a_cdn(client: Any) -> None:
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "swagger-ui" in page
+    assert "cdn" not in page.lower()

@@ -1,0 +1,67 @@
+"""Marking a side's orders ready through the API (``mark_side_ready``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign, SideReady
+from tests.api.helpers import url
+
+pytestmark = pytest.mark.django_db
+JSON = "application/json"
+
+
+def test_player_marks_their_side_ready(played: Campaign, aussie: Any, login: Any) -> None:
+    response = login(aussie).post(url(played, "ready/"), {}, JSON)
+    assert response.status_code == 200
+    assert response.json() == {"turn_number": 3, "ready": ["australian"], "turn_due": False}
+    assert list(SideReady.objects.values_list("side", "turn_number")) == [("australian", 3)]
+
+
+def test_player_may_not_mark_the_other_side_ready(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    response = login(aussie).post(url(played, "ready/"), {"side": "japanese"}, JSON)
+    assert response.status_code == 403
+    assert not SideReady.objects.exists()
+
+
+def test_gm_must_name_the_side(played: Campaign, gm_user: Any, login: Any) -> None:
+    gm = login(gm_user)
+    response = gm.post(url(played, "ready/"), {}, JSON)
+    assert response.status_code == 400
+    assert "side" in response.json()
+    assert not SideReady.objects.exists()
+    assert gm.post(url(played, "ready/"), {"side": "japanese"}, JSON).status_code == 200
+
+
+def test_the_turn_is_due_when_both_sides_are_ready(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    assert login(aussie).post(url(played, "ready/"), {}, JSON).json()["turn_due"] is False
+    response = login(japanese).post(url(played, "ready/"), {}, JSON)
+    assert response.json()["turn_due"] is True
+    played.refresh_from_db()
+    assert played.next_deadline is not None
+
+
+def test_a_player_learns_only_whether_their_own_side_is_ready(
+    played: Campaign, aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    login(japanese).post(url(played, "ready/"), {}, JSON)
+    assert login(aussie).get(url(played, "ready/")).json() == {"turn_number": 3, "ready": []}
+    assert login(gm_user).get(url(played, "ready/")).json()["ready"] == ["japanese"]
+
+
+def test_ready_is_refused_once_the_campaign_has_ended(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="australian", end_reason="test"
+    )
+    response = login(aussie).post(url(played, "ready/"), {}, JSON)
+    assert response.status_code == 400
+    assert "ended" in response.json()["detail"]
+    assert not SideReady.objects.exists()
