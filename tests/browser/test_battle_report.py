@@ -3,6 +3,7 @@ battle sheet, and the turn history, on a desk and on a phone."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from battles.models import Battle
 from campaign.models import Campaign
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
+from tests.browser.conftest import ARTIFACTS
 from tests.web.conftest import PASSWORD, join, meeting_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -157,6 +159,11 @@ def test_the_battle_sheet_prints_without_the_navigation(
     assert not page.locator("header.top").is_visible()
     assert not page.locator(".print-button").is_visible()
     shot("sheet-2-print")
+    # Headless Chromium prints to PDF: the sheet fits on one or two A4 pages.
+    pdf = page.pdf(format="A4", print_background=True)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert 1 <= pages <= 2, pages
+    (ARTIFACTS / "sheet.pdf").write_bytes(pdf)
 
 
 def test_the_turn_history_and_a_turn_page(
