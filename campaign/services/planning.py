@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
 from campaign.services.schedule import mark_side_ready
@@ -197,6 +198,12 @@ class SidePlan:
     @property
     def ready(self) -> bool:
         return self.side in self.ready_sides
+
+    @property
+    def due_now(self) -> bool:
+        """The deadline has passed (or every side is ready): the turn is played at once."""
+        deadline = self.view.campaign.next_deadline
+        return deadline is not None and deadline <= django_timezone.now()
 
     @property
     def may_mark_ready(self) -> bool:

@@ -1,15 +1,228 @@
-"""Placeholder until the pages of this module are written."""
+"""The orders page: a side's companies, the orders each may be given (and why not the
+others), the odds of its planned attacks, and the "ready" button.
+
+Every request reads the campaign through a ``CampaignView`` and the planning service
+(``campaign.services.planning``); no rule lives here. A company's row is a template
+partial: with htmx, giving or taking back an order swaps that row (and the rows whose
+planned battles it may change) in place; without it, a plain POST redirects back to the
+page. The odds of a planned attack grow a chunk of battles per request: the row polls
+``order-odds`` until they are done.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.urls import path
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    HttpResponseRedirect,
+)
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.services import planning
+from campaign.services.planning import (
+    CompanyPlan,
+    OddsProgress,
+    ReadyRefused,
+    SidePlan,
+    SideRefused,
+    odds_progress,
+    plan_side,
+)
+from campaign.services.schedule import TurnRefused
+from campaign.services.visibility import CampaignView
+from campaign.web.common import campaign_view, login_required, page_context
+from rules.campaign.turn import OrderError
+from rules.campaign.visibility import CompanyView
+
+TEMPLATE = "campaign/orders.html"
 
 
-def _not_yet(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    return HttpResponse("not written yet", status=501, content_type="text/plain")
+def _orders_url(view: CampaignView, side: str, company_id: int | None = None) -> str:
+    url = reverse("orders", args=[view.campaign.pk])
+    if view.game_master:
+        url += "?" + urlencode({"side": side})
+    return url + (f"#company-{company_id}" if company_id else "")
+
+
+def _own_company(view: CampaignView, company_id: int) -> CompanyView:
+    """A company the viewer may plan for: its own side's (the GM: any). An enemy company,
+    seen or not, is a 404 here: its orders and its odds are not the viewer's to know."""
+    company = view.company_by_id(company_id)
+    if company is None or not company.full or not (view.game_master or company.side == view.side):
+        raise Http404("no such company of yours")
+    return company
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """What a company's row shows: its plan, the odds of its attack, an error."""
+
+    plan: CompanyPlan
+    progress: OddsProgress | None = None
+    error: str | None = None
+    oob: bool = False  # swapped out of band beside another row's answer
+
+
+def _row(plan: CompanyPlan, *, error: str | None = None, oob: bool = False) -> Row:
+    # The odds computed so far, from the cache: no battle is fought for a page.
+    progress = None if plan.attack is None else odds_progress(attack=plan.attack, step=False)
+    return Row(plan=plan, progress=progress, error=error, oob=oob)
+
+
+def _context(
+    view: CampaignView,
+    plan: SidePlan,
+    *,
+    errors: dict[int, str] | None = None,
+    ready_error: str | None = None,
+) -> dict[str, Any]:
+    errors = errors or {}
+    return page_context(
+        view,
+        plan=plan,
+        rows=[_row(r, error=errors.get(r.company_id)) for r in plan.companies],
+        ready_error=ready_error,
+        side_query=urlencode({"side": plan.side}) if view.game_master else "",
+    )
+
+
+@login_required
+@require_GET
+def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
+        return response(str(refused), content_type="text/plain")
+    plan = plan_side(view=view, side=side)
+    return render(request, TEMPLATE, _context(view, plan))
+
+
+@login_required
+@require_POST
+def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
+    """Give or change (``action=give``, ``order=...``) or take back (``action=withdraw``)
+    a company's order for the coming turn."""
+    view = campaign_view(request, campaign_id)
+    company = view.company_by_id(company_id)
+    if company is not None and not company.full:
+        # An enemy company in sight: refused in words, nothing changed.
+        return HttpResponseForbidden(
+            f"{company.name} belongs to the other side: you may not order it",
+            content_type="text/plain",
+        )
+    company = _own_company(view, company_id)
+    before = plan_side(view=view, side=company.side)
+    action = request.POST.get("action", "give")
+    error = None
+    try:
+        if action == "withdraw":
+            planning.take_back_order(view=view, company_id=company_id)
+        elif action == "give":
+            planning.order_company(
+                view=view,
+                company_id=company_id,
+                choice=request.POST.get("order", ""),
+                user=request.user,
+            )
+        else:
+            raise OrderError(f"{action!r} is neither giving nor taking back an order")
+    except OrderError as refused:
+        error = str(refused)
+    if error is None and not request.htmx:
+        return HttpResponseRedirect(_orders_url(view, company.side, company_id))
+    plan = plan_side(view=view, side=company.side)
+    context = _context(view, plan, errors={company_id: error} if error else None)
+    status = 422 if error else 200
+    if not request.htmx:
+        return render(request, TEMPLATE, context, status=status)
+    # The row itself, and out of band every other row whose planned battle the change may
+    # have altered (an order into the same area joins or leaves its battle).
+    changed = plan.company(company_id)
+    if changed is None:  # its side's companies are the same rows before and after
+        raise Http404("no such company of yours")
+    context["row"] = _row(changed, error=error)
+    touched = {
+        r.order.target_id
+        for r in (before.company(company_id), plan.company(company_id))
+        if r and r.order and r.order.target_id
+    }
+    context["others"] = [
+        _row(r, oob=True)
+        for r in plan.companies
+        if r.company_id != company_id and r.order and r.order.target_id in touched
+    ]
+    return render(request, f"{TEMPLATE}#row_response", context, status=status)
+
+
+@login_required
+@require_GET
+def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
+    """Fight the next chunk of battles of a company's planned attack and show the odds so
+    far (htmx polls it until done); without htmx, back to the page."""
+    view = campaign_view(request, campaign_id)
+    company = _own_company(view, company_id)
+    row = plan_side(view=view, side=company.side).company(company_id)
+    if row is None or row.attack is None:
+        if request.htmx:
+            return render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
+        raise Http404("that company's order leads to no battle")
+    progress = odds_progress(attack=row.attack, step=True)
+    if not request.htmx:
+        return HttpResponseRedirect(_orders_url(view, company.side, company_id))
+    return render(
+        request,
+        f"{TEMPLATE}#odds",
+        {"campaign": view.campaign, "row": Row(plan=row, progress=progress)},
+    )
+
+
+@login_required
+@require_POST
+def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Mark the player's side's orders ready for the coming turn."""
+    view = campaign_view(request, campaign_id)
+    error = None
+    try:
+        planning.mark_ready(view=view)
+    except (ReadyRefused, TurnRefused, ValueError) as refused:
+        error = str(refused)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused:
+        side = view.side or next(iter(view.state.sides))
+    if error is None and not request.htmx:
+        return HttpResponseRedirect(_orders_url(view, side) + "#ready")
+    view.campaign.refresh_from_db()  # mark_side_ready may have brought the deadline on
+    plan = plan_side(view=view, side=side)
+    context = _context(view, plan, ready_error=error)
+    status = 409 if error else 200
+    if not request.htmx:
+        return render(request, TEMPLATE, context, status=status)
+    return render(request, f"{TEMPLATE}#ready", context, status=422 if error else 200)
 
 
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/orders/", _not_yet, name="orders"),
+    path("campaigns/<int:campaign_id>/orders/", orders_page, name="orders"),
+    path("campaigns/<int:campaign_id>/orders/ready/", ready, name="orders-ready"),
+    path(
+        "campaigns/<int:campaign_id>/orders/<int:company_id>/",
+        order_company,
+        name="order-company",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/orders/<int:company_id>/odds/",
+        order_odds,
+        name="order-odds",
+    ),
 ]

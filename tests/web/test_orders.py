@@ -1,0 +1,480 @@
+"""The orders page: a side's companies and their legal orders, giving and taking back
+orders (with and without htmx), the odds of planned attacks, ready, closed orders, and
+every way fog of war could leak through it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
+from campaign.services import planning
+from campaign.services.turns import give_order
+from campaign.services.visibility import open_campaign
+from rules.campaign.turn import OrderError
+from tests.admin.conftest import waiting_campaign
+from tests.web.conftest import join
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def quick_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """20 battles in chunks of 10: the page's 400 take seconds."""
+    monkeypatch.setattr(planning, "ODDS_RUNS", 20)
+    monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
+
+
+def url(campaign: Campaign, *rest: Any) -> str:
+    return "/".join([f"/campaigns/{campaign.pk}/orders", *(str(r) for r in rest)]) + "/"
+
+
+def company(campaign: Campaign, name: str) -> Company:
+    return campaign.companies.get(name=name)
+
+
+def area_id(campaign: Campaign, name: str) -> int:
+    return campaign.areas.get(name=name).pk
+
+
+def orders_of(campaign: Campaign) -> set[tuple[str, str, str | None]]:
+    return set(
+        Order.objects.filter(campaign=campaign).values_list("company__name", "kind", "target__name")
+    )
+
+
+def card(html: str, company_id: int) -> str:
+    """The company's row on the page."""
+    match = re.search(
+        rf'<article class="order-card" id="company-{company_id}".*?</article>', html, re.S
+    )
+    assert match, f"no row for company {company_id}"
+    return match.group(0)
+
+
+# --- who sees what ------------------------------------------------------------------------
+
+
+def test_a_player_sees_their_companies_with_only_the_legal_orders(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    response = login(aussie).get(url(campaign))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Orders for turn 1" in html
+    for name in ("A Company", "B Company", "C Company (militia)", "1st Supply Company"):
+        assert name in html
+    a = card(html, company(campaign, "A Company").pk)
+    assert "follows its standing order (hold)" in a
+    options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', a)
+    assert options == [
+        ("hold", "Hold in Korona"),
+        (f"advance:{area_id(campaign, 'Oivi')}", "Advance to Oivi"),
+        (f"withdraw:{area_id(campaign, 'Isura')}", "Withdraw to Isura"),
+    ]
+    # No enemy company has a row or a form.
+    assert 'id="company-{}"'.format(company(campaign, "1st Company").pk) not in html
+    assert "Japanese: not ready yet" in html and "Australians: not ready yet" in html
+    assert "No deadline: the game master plays each turn." in html
+
+
+def test_areas_a_company_may_not_move_to_are_listed_with_the_reason(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(url(played)).content.decode()
+    reasons = re.findall(r"<li>Not to ([^:]+): ([^<]+)</li>", html)
+    assert reasons, "the played campaign has refusals to show"
+    # Each is check_order's own message for that company and area.
+    texts = " ".join(r for _, r in reasons)
+    assert any(
+        phrase in texts
+        for phrase in (
+            "is engaged by the enemy",
+            "out of supply",
+            "not an advance",
+            "not a withdrawal",
+        )
+    )
+
+
+def test_the_gm_picks_a_side(campaign: Campaign, gm_user: Any, login: Any) -> None:
+    client = login(gm_user)
+    html = client.get(url(campaign)).content.decode()
+    assert "Australians" in html and card(html, company(campaign, "A Company").pk)
+    japanese = client.get(url(campaign) + "?side=japanese").content.decode()
+    assert card(japanese, company(campaign, "3rd Company").pk)
+    assert f'id="company-{company(campaign, "A Company").pk}"' not in japanese
+    refused = client.get(url(campaign) + "?side=americans")
+    assert refused.status_code == 400
+    assert b"'americans' is not a side" in refused.content
+
+
+def test_a_player_may_not_look_at_the_enemys_orders_page(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    response = login(aussie).get(url(campaign) + "?side=japanese")
+    assert response.status_code == 403
+    assert b"only their orders are yours" in response.content
+
+
+def test_strangers_get_404_and_the_anonymous_sign_in(
+    campaign: Campaign, outsider: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    stranger = login(outsider)
+    assert stranger.get(url(campaign)).status_code == 404
+    assert stranger.post(url(campaign, a), {"order": "hold"}).status_code == 404
+    assert stranger.get(url(campaign, a, "odds")).status_code == 404
+    assert stranger.post(url(campaign, "ready")).status_code == 404
+    for response in (Client().get(url(campaign)), Client().post(url(campaign, a), {})):
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+    assert not Order.objects.exists() and not SideReady.objects.exists()
+
+
+# --- giving and taking back ---------------------------------------------------------------
+
+
+def test_an_order_given_without_javascript_redirects_back_to_the_page(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    response = client.post(
+        url(campaign, a), {"action": "give", "order": f"withdraw:{area_id(campaign, 'Isura')}"}
+    )
+    assert response.status_code == 302
+    assert response.url == f"{url(campaign)}#company-{a}"
+    assert orders_of(campaign) == {("A Company", "withdraw", "Isura")}
+    assert Order.objects.get().given_by == aussie
+    row = card(client.get(url(campaign)).content.decode(), a)
+    assert "<strong>withdraw to Isura</strong>" in row and "Take back" in row
+
+    assert client.post(url(campaign, a), {"action": "withdraw"}).status_code == 302
+    assert orders_of(campaign) == set()
+
+
+def test_an_order_given_with_htmx_answers_with_its_row(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    response = client.post(url(campaign, a), {"action": "give", "order": "hold"}, **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.strip().startswith(f'<article class="order-card" id="company-{a}"')
+    assert "<strong>hold in Korona</strong>" in html
+    assert '<option value="hold" selected>' in html
+    assert orders_of(campaign) == {("A Company", "hold", None)}
+    # Changing it replaces it.
+    client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"}, **HTMX)
+    assert orders_of(campaign) == {("A Company", "advance", "Oivi")}
+
+
+def test_an_order_the_rules_refuse_shows_the_reason_and_changes_nothing(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    give_order(company=company(campaign, "A Company"), kind="hold")
+    before = orders_of(campaign)
+    oivi = area_id(campaign, "Oivi")
+    for data in (
+        {"order": f"withdraw:{oivi}"},  # Oivi is not closer to Port Murray
+        {"order": f"advance:{area_id(campaign, 'Kilu')}"},  # not linked to Korona
+        {"order": "charge"},
+        {"action": "surrender"},
+    ):
+        htmx = client.post(url(campaign, a), data, **HTMX)
+        assert htmx.status_code == 422
+        assert 'role="alert">Refused:' in card(htmx.content.decode(), a)
+        plain = client.post(url(campaign, a), data)
+        assert plain.status_code == 422
+        assert 'role="alert">Refused:' in card(plain.content.decode(), a)
+        assert orders_of(campaign) == before
+    refused = client.post(url(campaign, a), {"order": f"withdraw:{oivi}"}, **HTMX)
+    assert "Oivi is not closer to A Company&#x27;s base: that is not a withdrawal" in (
+        refused.content.decode()
+    )
+
+
+def test_a_player_may_not_order_an_enemy_company(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    korona = area_id(campaign, "Korona")
+    seen = company(campaign, "1st Company")  # at Oivi, in sight of Korona
+    response = client.post(url(campaign, seen.pk), {"order": f"advance:{korona}"})
+    assert response.status_code == 403
+    assert b"1st Company belongs to the other side" in response.content
+    hidden = company(campaign, "3rd Company")  # at Kilu: out of sight
+    assert client.post(url(campaign, hidden.pk), {"order": "hold"}).status_code == 404
+    give_order(company=seen, kind="hold")
+    assert client.post(url(campaign, seen.pk), {"action": "withdraw"}).status_code == 403
+    assert orders_of(campaign) == {("1st Company", "hold", None)}
+
+
+def test_the_gm_orders_any_company(campaign: Campaign, gm_user: Any, login: Any) -> None:
+    third = company(campaign, "3rd Company")
+    response = login(gm_user).post(
+        url(campaign, third.pk), {"order": f"advance:{area_id(campaign, 'Oivi')}"}
+    )
+    assert response.status_code == 302
+    assert response.url == f"{url(campaign)}?side=japanese#company-{third.pk}"
+    assert orders_of(campaign) == {("3rd Company", "advance", "Oivi")}
+
+
+# --- closed orders ------------------------------------------------------------------------
+
+
+def test_a_finished_campaign_shows_why_and_no_forms(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=campaign.pk).update(
+        status="finished", winner="australian", end_reason="turn limit"
+    )
+    client = login(aussie)
+    html = client.get(url(campaign)).content.decode()
+    assert "Orders are closed:</strong> the campaign has ended: no more orders are given" in html
+    assert "<form" not in html.split("<main>")[1]
+    a = company(campaign, "A Company").pk
+    response = client.post(url(campaign, a), {"order": "hold"})
+    assert response.status_code == 422
+    assert b"the campaign has ended" in response.content
+    assert client.post(url(campaign, "ready")).status_code == 409
+    assert not Order.objects.exists() and not SideReady.objects.exists()
+
+
+def test_a_turn_waiting_for_tabletop_battles_closes_orders(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    waiting, _ = waiting_campaign()
+    join(aussie, waiting, "australian")
+    client = login(aussie)
+    html = client.get(url(waiting)).content.decode()
+    assert "turn 1 is waiting for its tabletop battles" in html
+    assert "order-company" not in html and 'name="order"' not in html
+    assert "are ready</button>" not in html
+    a = company(waiting, "A Company").pk
+    assert client.post(url(waiting, a), {"order": "hold"}).status_code == 422
+    assert client.post(url(waiting, "ready")).status_code == 409
+    assert not Order.objects.filter(campaign=waiting, turn_number=2).exists()
+
+
+# --- ready --------------------------------------------------------------------------------
+
+
+def test_ready_marks_the_side_and_orders_may_still_change(
+    campaign: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    client = login(aussie)
+    response = client.post(url(campaign, "ready"), **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.strip().startswith('<section class="ready-box" id="ready"')
+    assert "Australians: <strong>ready</strong>" in html
+    assert "You may still change them until the turn is played" in html
+    assert set(SideReady.objects.values_list("side", "turn_number")) == {("australian", 1)}
+    a = company(campaign, "A Company").pk
+    assert client.post(url(campaign, a), {"order": "hold"}).status_code == 302
+    # The Japanese ready too: the turn is due at once.
+    assert login(japanese).post(url(campaign, "ready")).status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.next_deadline is not None
+    page = client.get(url(campaign)).content.decode()
+    assert "Japanese: <strong>ready</strong>" in page and "The turn is due now" in page
+
+
+def test_the_gm_does_not_mark_a_side_ready(campaign: Campaign, gm_user: Any, login: Any) -> None:
+    response = login(gm_user).post(url(campaign, "ready"), **HTMX)
+    assert response.status_code == 422
+    assert b"ready is the players&#x27; word" in response.content
+    assert not SideReady.objects.exists()
+
+
+# --- odds ---------------------------------------------------------------------------------
+
+
+def test_a_planned_attack_shows_its_odds_growing_to_done(
+    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
+    row = card(client.get(url(campaign)).content.decode(), a)
+    assert "Battle at Oivi: A Company against 1st Company and 2nd Company" in row
+    assert "0 of 20 battles fought so far" in row
+    assert f'hx-get="{url(campaign, a, "odds")}"' in row
+    assert "Estimated: the enemy as you see it" in row
+    seen = []
+    for _ in range(2):
+        poll = client.get(url(campaign, a, "odds"), **HTMX)
+        assert poll.status_code == 200
+        seen.append(poll.content.decode())
+    assert '<progress max="20" value="10">' in seen[0] and "hx-get" in seen[0]
+    assert '<progress max="20" value="20">' in seen[1] and "hx-get" not in seen[1]
+    done = re.search(r"20 of 20 battles — attacker wins (\d+)% \((\d+)–(\d+)%\)\.", seen[1])
+    assert done, seen[1]
+    low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
+    assert low <= p <= high
+    # Done: the page shows them from the cache, and a poll fights no more.
+    assert "20 of 20 battles" in card(client.get(url(campaign)).content.decode(), a)
+    assert client.get(url(campaign, a, "odds"), **HTMX).content.decode() == seen[1]
+
+
+def test_odds_without_javascript_step_and_return_to_the_page(
+    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
+    response = client.get(url(campaign, a, "odds"))
+    assert response.status_code == 302 and response.url.endswith(f"#company-{a}")
+    assert '<progress max="20" value="10">' in client.get(url(campaign)).content.decode()
+
+
+def test_an_order_that_leads_to_no_battle_has_no_odds(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    client.post(url(campaign, a), {"order": f"withdraw:{area_id(campaign, 'Isura')}"})
+    assert 'class="odds"' not in card(client.get(url(campaign)).content.decode(), a)
+    assert client.get(url(campaign, a, "odds")).status_code == 404
+    poll = client.get(url(campaign, a, "odds"), **HTMX)
+    assert b"leads to no battle now" in poll.content and b"hx-get" not in poll.content
+
+
+def test_joining_an_attack_updates_the_other_attackers_row(
+    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+) -> None:
+    a, b = company(campaign, "A Company").pk, company(campaign, "B Company").pk
+    oivi = area_id(campaign, "Oivi")
+    client = login(aussie)
+    client.post(url(campaign, a), {"order": f"advance:{oivi}"})
+    html = client.post(url(campaign, b), {"order": f"advance:{oivi}"}, **HTMX).content.decode()
+    assert f'<article class="order-card" id="company-{a}" hx-swap-oob="true">' in html
+    assert "Battle at Oivi: A Company against 1st Company" in html
+    assert "Battle at Oivi: B Company against 2nd Company" in html
+
+
+# --- fog of war: one test per way it could leak -------------------------------------------
+
+
+def test_enemy_orders_are_never_shown(campaign: Campaign, aussie: Any, login: Any) -> None:
+    give_order(
+        company=company(campaign, "1st Company"),
+        kind="advance",
+        target=campaign.areas.get(name="Korona"),
+        side="japanese",
+    )
+    html = login(aussie).get(url(campaign)).content.decode()
+    assert "1st Company" not in html  # not its row, not its order
+    assert "advance to Korona" not in html
+    first = company(campaign, "1st Company").pk
+    assert login(aussie).get(url(campaign, first, "odds")).status_code == 404
+
+
+def test_hidden_enemy_strength_does_not_leak_through_the_odds(
+    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
+
+    def odds() -> str:
+        cache.clear()
+        client.get(url(campaign, a, "odds"), **HTMX)
+        return client.get(url(campaign, a, "odds"), **HTMX).content.decode()
+
+    before = odds()
+    # Both Japanese companies lose stands and quality, within their band (still strong).
+    CompanyStands.objects.filter(
+        company__campaign=campaign,
+        company__name__in=["1st Company", "2nd Company"],
+        unit_type="rifle_squad",
+    ).update(held=8)
+    Company.objects.filter(campaign=campaign, side="japanese", kind="fighting").update(
+        quality="raw"
+    )
+    assert odds() == before
+
+
+def test_a_hidden_enemy_company_is_never_an_odds_target(
+    played: Campaign, aussie: Any, login: Any, quick_odds: None
+) -> None:
+    """Whatever the side orders, the battles it plans are against companies it sees."""
+    client = login(aussie)
+    view = open_campaign(user=aussie, campaign=played)
+    hidden = set(view.state.companies) - {c.name for c in view.companies}
+    assert hidden, "the played campaign hides some Japanese companies"
+    for row in planning.plan_side(view=view, side="australian").companies:
+        # Every legal move, an advance last when there is one: as many attacks as may be.
+        for target in row.moves.withdrawals + row.moves.advances:
+            kind = "advance" if target in row.moves.advances else "withdraw"
+            client.post(url(played, row.company_id), {"order": f"{kind}:{view.area_id(target)}"})
+    plan = planning.plan_side(view=open_campaign(user=aussie, campaign=played), side="australian")
+    attacks = [row.attack for row in plan.companies if row.attack]
+    assert attacks, "some Australian company plans an attack"
+    seen = {c.name for c in view.companies}
+    for attack in attacks:
+        assert set(attack.enemies) <= seen
+    texts = [client.get(url(played)).content.decode()] + [
+        client.get(url(played, row.company_id, "odds"), **HTMX).content.decode()
+        for row in plan.companies
+    ]
+    own = [c.name for c in view.companies if c.side == "australian"]
+    for text in texts:
+        for name in own:  # "1st Supply Company" is not the hidden "Supply Company"
+            text = text.replace(name, "")
+        assert not [name for name in hidden if name in text]
+
+
+# --- queries ------------------------------------------------------------------------------
+
+
+def test_the_orders_page_queries_are_pinned(
+    big_campaign: Campaign, aussie: Any, gm_user: Any, login: Any, django_assert_num_queries: Any
+) -> None:
+    client = login(aussie)
+    # session, user, campaign, membership, the snapshot's 7 (sides, areas, links,
+    # companies, stands, ships, air groups), the side's orders, the orders-closed check
+    # (a turn waiting for battles), the sides ready: 14, whatever the companies.
+    with django_assert_num_queries(14):
+        assert client.get(url(big_campaign)).status_code == 200
+    gm = login(gm_user)
+    # The GM needs no membership: 13.
+    with django_assert_num_queries(13):
+        assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
+
+
+def test_the_odds_poll_queries_are_pinned(
+    big_campaign: Campaign,
+    aussie: Any,
+    login: Any,
+    django_assert_num_queries: Any,
+    quick_odds: None,
+) -> None:
+    for row in big_campaign.companies.filter(side="australian", kind="fighting"):
+        for target in ("Oivi", "Korona"):
+            try:
+                give_order(company=row, kind="advance", target=big_campaign.areas.get(name=target))
+            except OrderError:  # whichever companies may attack
+                continue
+    client = login(aussie)
+    html = client.get(url(big_campaign)).content.decode()
+    match = re.search(r'hx-get="/campaigns/\d+/orders/(\d+)/odds/"', html)
+    assert match, "some company of the big campaign plans an attack"
+    view_company = int(match.group(1))
+    # session, user, campaign, membership, the snapshot's 7, the side's orders, the
+    # orders-closed check, the sides ready: 14; the battles themselves are no query.
+    with django_assert_num_queries(14):
+        assert client.get(url(big_campaign, view_company, "odds"), **HTMX).status_code == 200
