@@ -15,12 +15,15 @@ from typing import Any
 
 from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.dice import Roller
+from rules.forceonforce.engine import DEFAULT_OPTIONS as FORCE_ON_FORCE_DEFAULTS
+from rules.korona.engine import DEFAULT_OPTIONS as KORONA_DEFAULTS
 from rules.korona.support import MAX_STRAFING_DICE, SUPPORT_ZONES
 from rules.narrate import describe_record
 from rules.rulesets import RULESETS
 from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES
 
 FORCES = ("attacker", "defender")
+RULESET_DEFAULTS = {"korona": KORONA_DEFAULTS, "force_on_force": FORCE_ON_FORCE_DEFAULTS}
 
 LANDFORM_WORDS = {
     "flat": "flat",
@@ -650,15 +653,7 @@ def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
     rules: list[tuple[str, str]] = [
         ("Rule set", RULESETS[ruleset].label if ruleset in RULESETS else ruleset)
     ]
-    defaults: dict[str, Any] = {}
-    if ruleset == "korona":
-        from rules.korona.engine import DEFAULT_OPTIONS as defaults_korona
-
-        defaults = dict(defaults_korona)
-    elif ruleset == "force_on_force":
-        from rules.forceonforce.engine import DEFAULT_OPTIONS as defaults_fof
-
-        defaults = dict(defaults_fof)
+    defaults = dict(RULESET_DEFAULTS.get(ruleset, {}))
     merged = {**defaults, **options}
     limit = merged.pop("turn_limit", 12)
     rules.append(
