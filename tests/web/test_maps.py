@@ -1,0 +1,596 @@
+"""The map pages: the campaign list, the map and its live poll, an area, a company.
+
+Who gets in (GM, each side, strangers, the signed-out), what each sees, one test per
+way the pages could leak what the fog of war hides, and the pinned query counts."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Area, Campaign, Company, Turn
+from campaign.services.adjustments import set_control
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from campaign.services.visibility import open_campaign
+from campaign.web.maps import map_stamp
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def company(campaign: Campaign, name: str) -> Company:
+    return Company.objects.get(campaign=campaign, name=name)
+
+
+def area(campaign: Campaign, name: str) -> Area:
+    return Area.objects.get(campaign=campaign, name=name)
+
+
+def map_url(campaign: Campaign) -> str:
+    return reverse("campaign-map", args=[campaign.pk])
+
+
+def area_url(campaign: Campaign, name: str) -> str:
+    return reverse("area", args=[campaign.pk, area(campaign, name).pk])
+
+
+def company_url(campaign: Campaign, name: str) -> str:
+    return reverse("company", args=[campaign.pk, company(campaign, name).pk])
+
+
+def live_url(campaign: Campaign, seen: str = "") -> str:
+    return f"{reverse('campaign-map-live', args=[campaign.pk])}?seen={seen}"
+
+
+def text(response: Any) -> str:
+    return response.content.decode()
+
+
+def svg_of(page: str) -> str:
+    return page[page.index("<svg") : page.index("</svg>") + 6]
+
+
+def list_of(page: str) -> str:
+    """The list of areas and forces below the map."""
+    return page[page.index("Areas and forces") :]
+
+
+def mentions(page: str, name: str, campaign: Campaign) -> bool:
+    """Does the page name this company (not merely a longer name that holds it, as "1st
+    Supply Company" holds "Supply Company")?"""
+    longer = Company.objects.filter(campaign=campaign, name__contains=name).exclude(name=name)
+    return page.count(name) > sum(page.count(other.name) for other in longer)
+
+
+def in_sight(user: Any, campaign: Campaign) -> tuple[list[str], list[str]]:
+    """(names of enemy companies glimpsed, names of enemy companies hidden) for a user."""
+    view = open_campaign(user=user, campaign=campaign)
+    glimpsed = [c.name for c in view.companies if not c.full]
+    hidden = [name for name in view.state.companies if view.company(name) is None]
+    return glimpsed, hidden
+
+
+# --- who gets in ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["map", "area", "company"])
+def test_the_signed_out_are_sent_to_the_login_page(played: Campaign, page: str) -> None:
+    url = {
+        "map": map_url(played),
+        "area": area_url(played, "Korona"),
+        "company": company_url(played, "A Company"),
+    }[page]
+    response = Client().get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_signed_out_are_sent_from_the_campaign_list_to_the_login_page(db: Any) -> None:
+    response = Client().get(reverse("campaigns"))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={reverse('campaigns')}"
+
+
+@pytest.mark.parametrize("page", ["map", "area", "company", "live"])
+def test_a_stranger_gets_404_everywhere(
+    played: Campaign, outsider: Any, login: Any, page: str
+) -> None:
+    url = {
+        "map": map_url(played),
+        "area": area_url(played, "Korona"),
+        "company": company_url(played, "A Company"),
+        "live": live_url(played),
+    }[page]
+    assert login(outsider).get(url).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["gm_user", "aussie", "japanese"])
+@pytest.mark.parametrize("page", ["map", "area", "own company"])
+def test_the_gm_and_both_sides_open_the_pages(
+    played: Campaign, login: Any, request: Any, who: str, page: str
+) -> None:
+    user = request.getfixturevalue(who)
+    own = "1st Company" if who == "japanese" else "A Company"
+    url = {
+        "map": map_url(played),
+        "area": area_url(played, "Korona"),
+        "own company": company_url(played, own),
+    }[page]
+    response = login(user).get(url)
+    assert response.status_code == 200
+    assert "Korona played" in text(response)
+
+
+def test_a_campaign_that_does_not_exist_is_404(gm_user: Any, login: Any) -> None:
+    assert login(gm_user).get(reverse("campaign-map", args=[999])).status_code == 404
+
+
+def test_an_area_or_company_of_another_campaign_is_404(
+    played: Campaign, campaign: Campaign, gm_user: Any, login: Any
+) -> None:
+    client = login(gm_user)
+    other_area = area(campaign, "Korona").pk
+    other_company = company(campaign, "A Company").pk
+    assert client.get(reverse("area", args=[played.pk, other_area])).status_code == 404
+    assert client.get(reverse("company", args=[played.pk, other_company])).status_code == 404
+
+
+# --- the campaign list -------------------------------------------------------------------
+
+
+def test_the_list_shows_a_players_campaigns_with_their_side(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    create_campaign(data=korona_doc(), name="Someone else's", seed=2)
+    page = text(login(aussie).get(reverse("campaigns")))
+    assert "Korona played" in page
+    assert "Someone else&#x27;s" not in page and "Someone else's" not in page
+    entry = page[page.index(f'data-campaign="{played.pk}"') :]
+    assert "Australian" in entry[: entry.index("</li>")]
+    assert "2 played" in entry[: entry.index("</li>")]
+    assert reverse("campaign-map", args=[played.pk]) in page
+
+
+def test_the_gm_sees_every_campaign_and_plays_no_side(
+    played: Campaign, gm_user: Any, login: Any
+) -> None:
+    create_campaign(data=korona_doc(), name="Another", seed=2)
+    page = text(login(gm_user).get(reverse("campaigns")))
+    assert "Korona played" in page and "Another" in page
+    assert "game master" in page
+
+
+def test_an_outsider_has_an_empty_list(played: Campaign, outsider: Any, login: Any) -> None:
+    page = text(login(outsider).get(reverse("campaigns")))
+    assert "Korona played" not in page
+    assert "not in any campaign yet" in page
+
+
+def test_the_list_shows_the_deadline_in_the_campaigns_time_zone_and_a_countdown(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    played.next_deadline = datetime(2031, 7, 5, 18, 0, tzinfo=UTC)
+    played.timezone = "Europe/Berlin"
+    played.save()
+    page = text(login(aussie).get(reverse("campaigns")))
+    assert "Sat 5 Jul 2031, 20:00 Europe/Berlin" in page
+    assert 'data-countdown="2031-07-05T20:00:00+02:00"' in page
+
+
+def test_the_list_shows_the_winner_once_the_campaign_has_ended(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    played.status = Campaign.Status.FINISHED
+    played.winner = "japanese"
+    played.end_reason = "the Japanese hold Korona"
+    played.save()
+    page = text(login(aussie).get(reverse("campaigns")))
+    assert "Winner" in page and "Japanese" in page and "ended" in page
+    assert "the Japanese hold Korona" in page
+
+
+# --- the map -----------------------------------------------------------------------------
+
+
+def test_the_map_shows_the_turn_and_every_area_with_links_to_their_pages(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(map_url(played)))
+    assert 'data-turn="2"' in page and "Turn 2 played" in page
+    for row in Area.objects.filter(campaign=played):
+        assert reverse("area", args=[played.pk, row.pk]) in svg_of(page)
+        assert reverse("area", args=[played.pk, row.pk]) in list_of(page)
+    assert "Korona track" in page and "southern track" in page  # the legend
+
+
+def test_the_map_lists_own_companies_in_full_below_the_map(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    listing = list_of(text(login(aussie).get(map_url(played))))
+    b = company(played, "B Company")
+    held = sum(s.held for s in b.stand_counts.all())
+    full = sum(s.establishment for s in b.stand_counts.all())
+    assert f"B Company</a>: {held}/{full} stands, trained, out of supply" in listing
+    assert reverse("company", args=[played.pk, b.pk]) in listing
+
+
+def test_the_gm_sees_every_company_on_the_map(played: Campaign, gm_user: Any, login: Any) -> None:
+    page = text(login(gm_user).get(map_url(played)))
+    for row in Company.objects.filter(campaign=played):
+        assert row.name in list_of(page)
+        assert reverse("company", args=[played.pk, row.pk]) in svg_of(page)
+
+
+def test_the_map_shows_ships_and_aircraft(played: Campaign, aussie: Any, login: Any) -> None:
+    played.ships.filter(name="IJN Uesugi").update(present=False)
+    page = text(login(aussie).get(map_url(played)))
+    assert "HMAS Pitcairn in port" in svg_of(page)
+    assert "IJN Uesugi away" in svg_of(page)
+    assert "Ship IJN Uesugi: away" in list_of(page)
+    assert "3 Buffalos, 0 Hurricanes" in svg_of(page)
+
+
+def test_the_map_counts_down_to_the_deadline_with_the_time_as_text(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    played.next_deadline = datetime(2031, 7, 5, 18, 0, tzinfo=UTC)
+    played.save()
+    page = text(login(aussie).get(map_url(played)))
+    assert "Sat 5 Jul 2031, 18:00 UTC" in page
+    assert 'data-countdown="2031-07-05T18:00:00+00:00"' in page
+    assert "campaign/map.js" in page
+
+
+def test_a_finished_campaign_names_its_winner_on_the_map(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="japanese", end_reason="Korona taken"
+    )
+    page = text(login(aussie).get(map_url(played)))
+    assert "The campaign has ended: the Japanese won (Korona taken)." in page
+
+
+def test_a_turn_waiting_for_its_battles_is_said_on_the_map(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
+    page = text(login(aussie).get(map_url(played)))
+    assert "Turn 3: its battles are being fought or wait for the table." in page
+
+
+# --- the live map --------------------------------------------------------------------------
+
+
+def test_the_map_polls_its_live_endpoint_with_the_state_it_was_drawn_from(
+    played: Campaign, aussie: Any, login: Any, settings: Any
+) -> None:
+    settings.KORONA_MAP_POLL_SECONDS = 7
+    page = text(login(aussie).get(map_url(played)))
+    token = map_stamp(user=aussie, campaign_id=played.pk).token
+    assert f'hx-get="{live_url(played, token)}"' in page
+    assert 'hx-trigger="every 7s"' in page
+
+
+def test_the_live_map_answers_204_while_nothing_has_changed(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    token = map_stamp(user=aussie, campaign_id=played.pk).token
+    response = login(aussie).get(live_url(played, token), HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_the_live_map_sends_the_new_map_once_a_turn_is_played(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    token = map_stamp(user=aussie, campaign_id=played.pk).token
+    advance_turn(campaign_id=played.pk)
+    response = login(aussie).get(live_url(played, token), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    fragment = text(response)
+    assert fragment.startswith('\n<div id="live-map"') or fragment.startswith('<div id="live-map"')
+    assert 'data-turn="3"' in fragment
+    assert "<html" not in fragment  # the live part only
+    new_token = map_stamp(user=aussie, campaign_id=played.pk).token
+    assert new_token != token and live_url(played, new_token) in fragment
+
+
+@pytest.mark.parametrize("change", ["pause", "deadline", "adjustment"])
+def test_the_live_map_is_redrawn_when_the_gm_changes_the_campaign(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any, change: str
+) -> None:
+    token = map_stamp(user=aussie, campaign_id=played.pk).token
+    if change == "pause":
+        Campaign.objects.filter(pk=played.pk).update(status="paused")
+    elif change == "deadline":
+        Campaign.objects.filter(pk=played.pk).update(next_deadline=datetime(2031, 1, 1, tzinfo=UTC))
+    else:
+        set_control(area=area(played, "Erida"), side="japanese", reason="a raid", user=gm_user)
+    assert login(aussie).get(live_url(played, token)).status_code == 200
+
+
+def test_the_signed_out_live_map_sends_the_page_to_login(played: Campaign) -> None:
+    response = Client().get(live_url(played, "x"), HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    assert response["HX-Redirect"].startswith(reverse("login"))
+    assert Client().get(live_url(played, "x")).status_code == 302  # not from htmx
+
+
+# --- an area -----------------------------------------------------------------------------
+
+
+def test_an_area_page_shows_the_area_its_links_and_its_battles(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(area_url(played, "Korona")))
+    assert "<h1>Korona</h1>" in page
+    assert "Korona track" in page and "light, plains" in page and "airstrip" in page
+    assert "the Japanese" in page  # it holds Korona after turn 2
+    for neighbour in ("Isura", "Oivi"):
+        assert area_url(played, neighbour) in page
+    battles = Battle.objects.filter(campaign=played, area__name="Korona")
+    assert battles.count() == 3
+    for battle in battles:
+        assert reverse("battle", args=[played.pk, battle.pk]) in page
+    assert "the Japanese attacked the Australians: Australians held" in page
+
+
+def test_an_area_page_lists_ships_and_aircraft_at_their_port(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(area_url(played, "Port Murray")))
+    assert "HMAS Pitcairn" in page and "3 Buffalos, 0 Hurricane-bombers" in page
+    assert "base of the Australians" in page
+
+
+# --- a company ---------------------------------------------------------------------------
+
+
+def test_an_own_company_page_shows_everything_about_it(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    b = company(played, "B Company")
+    page = text(login(aussie).get(company_url(played, "B Company")))
+    assert "<h1>B Company</h1>" in page
+    assert "trained" in page and "out of supply (2 turns running)" in page
+    assert "hold" in page  # standing order
+    for stands in b.stand_counts.all():
+        assert (
+            f'<tr data-unit="{stands.unit_type}">' in page
+            and f'<td class="num">{stands.held}</td>' in page
+        )
+    assert reverse("orders", args=[played.pk]) in page  # it may be given orders
+
+
+def test_a_company_page_charts_its_stands_turn_by_turn(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(company_url(played, "A Company")))
+    chart = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="stands-chart"') :]
+    bars = re.findall(r'data-turn="(\d+)" data-held="(\d+)" data-full="(\d+)"', chart)
+    # The start (12 of 12), after turn 1 (lost a commander and a mortar for good), now.
+    assert [turn for turn, _, _ in bars] == ["0", "1", "2"]
+    assert bars[0][1:] == ("12", "12")
+    assert bars[1][1:] == ("10", "10")
+    a = company(played, "A Company")
+    assert bars[2][1:] == (
+        str(sum(s.held for s in a.stand_counts.all())),
+        str(sum(s.establishment for s in a.stand_counts.all())),
+    )
+
+
+def test_a_company_page_lists_its_supply_rolls_and_its_battles(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(company_url(played, "A Company")))
+    rolls = page[page.index("<h2>Supply rolls</h2>") : page.index("<h2>Orders, moves")]
+    assert rolls.count('data-kind="supply"') == 2  # turns 1 and 2
+    assert "A Company: supply roll 3 = 3 against distance 4 to Port Murray" in rolls
+    assert "A Company loses 4 rifle squad for good" in page
+
+
+# --- fog of war: every way these pages could leak ------------------------------------------
+
+
+def test_leak_hidden_enemy_company_page_is_404(played: Campaign, aussie: Any, login: Any) -> None:
+    _, hidden = in_sight(aussie, played)
+    assert hidden  # 3rd Company and the supply company in Kilu
+    client = login(aussie)
+    for name in hidden:
+        assert client.get(company_url(played, name)).status_code == 404
+
+
+def test_leak_glimpsed_enemy_in_the_map_svg_is_only_its_band(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    glimpsed, hidden = in_sight(aussie, played)
+    svg = svg_of(text(login(aussie).get(map_url(played))))
+    chips = re.findall(r'<a href="[^"]*" class="chip glimpse"[^>]*>(.*?)</a>', svg)
+    assert len(chips) == len(glimpsed)
+    for chip in chips:
+        words = re.sub(r"<[^>]+>", " ", chip).split()
+        assert words[-1] in ("weak", "average", "strong")
+        assert not re.search(r"\d+/\d+", chip)
+        assert "veteran" not in chip and "supply" not in chip
+    for name in glimpsed + hidden:
+        assert not mentions(svg, name, played)
+    assert "veteran" not in svg and "V ✓" not in svg and "V ✗" not in svg
+    for name in hidden:
+        assert reverse("company", args=[played.pk, company(played, name).pk]) not in svg
+
+
+def test_leak_glimpsed_enemy_in_the_list_below_the_map_is_only_its_band(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    glimpsed, hidden = in_sight(aussie, played)
+    listing = list_of(text(login(aussie).get(map_url(played))))
+    for name in glimpsed + hidden:
+        assert not mentions(listing, name, played)
+    assert "veteran" not in listing  # only Japanese companies are veterans
+    entries = re.findall(r'<li class="side-japanese">(.*?)</li>', listing, re.S)
+    assert len(entries) == len(glimpsed)
+    for entry in entries:
+        assert re.search(r"in sight: (weak|average|strong)$", entry.strip())
+
+
+def test_leak_glimpsed_enemy_on_the_area_page_is_only_its_band(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    glimpsed, hidden = in_sight(aussie, played)
+    page = text(login(aussie).get(area_url(played, "Korona")))
+    for name in glimpsed + hidden:
+        assert not mentions(page, name, played)
+    assert "veteran" not in page
+    assert "a Japanese fighting company</a> in sight:" in page
+    assert 'class="side-japanese"' in page
+
+
+def test_leak_area_page_lists_no_enemy_out_of_sight(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    page = text(login(aussie).get(area_url(played, "Kilu")))
+    assert "side-japanese" not in page  # two Japanese companies there, out of sight
+    assert "none that you can see" in page
+
+
+def test_leak_glimpsed_enemy_company_page_shows_only_side_kind_area_and_band(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    glimpsed, _ = in_sight(aussie, played)
+    client = login(aussie)
+    for name in glimpsed:
+        row = company(played, name)
+        page = text(client.get(company_url(played, name)))
+        assert "A Japanese fighting company" in page
+        assert not mentions(page, name, played)
+        assert "veteran" not in page and "trained" not in page
+        assert "<svg" not in page  # no history, not even from start_state
+        assert "supply roll" not in page and "in supply" not in page
+        assert not re.search(r"\b\d+/\d+\b", page)
+        assert "rifle" not in page.lower() and "hmg" not in page.lower()
+        assert row.area.name in page
+
+
+def test_leak_enemy_supply_rolls_never_reach_a_company_page(
+    played: Campaign, aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    # The Japanese see A Company (in Isura, next to their companies in Korona) only as a
+    # glimpse: none of its supply rolls.
+    japanese_glimpses, _ = in_sight(japanese, played)
+    assert "A Company" in japanese_glimpses
+    page = text(login(japanese).get(company_url(played, "A Company")))
+    assert "supply roll" not in page and "Port Murray" not in page
+    # The Australians' own company page holds no Japanese roll.
+    own = text(login(aussie).get(company_url(played, "A Company")))
+    for name in ("1st Company", "2nd Company", "3rd Company"):
+        assert f"{name}: supply roll" not in own
+    # The GM reads the rolls of either side.
+    gm = text(login(gm_user).get(company_url(played, "2nd Company")))
+    assert "2nd Company: supply roll" in gm
+
+
+def test_leak_live_fragment_keeps_the_fog(played: Campaign, aussie: Any, login: Any) -> None:
+    glimpsed, hidden = in_sight(aussie, played)
+    fragment = text(login(aussie).get(live_url(played, "stale"), HTTP_HX_REQUEST="true"))
+    assert 'id="live-map"' in fragment
+    for name in glimpsed + hidden:
+        assert not mentions(fragment, name, played)
+    assert "veteran" not in svg_of(fragment) and "veteran" not in list_of(fragment)
+
+
+def test_leak_live_fragment_of_another_campaign_is_404(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    other = create_campaign(data=korona_doc(), name="Not yours", seed=5)
+    assert login(aussie).get(live_url(other, "x")).status_code == 404
+
+
+def test_everyone_sees_everything_once_the_campaign_has_ended(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(status="finished", winner="japanese")
+    page = text(login(aussie).get(company_url(played, "2nd Company")))
+    assert "<h1>2nd Company</h1>" in page and "veteran" in page and "<svg" in page
+
+
+# --- query counts (big_campaign: 80 companies; the counts do not grow with them) ----------
+
+
+def test_campaign_list_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
+    client = login(aussie)
+    # session, user, the campaigns, the user's memberships (sides_of)
+    with dnq(4):
+        assert client.get(reverse("campaigns")).status_code == 200
+
+
+@pytest.mark.parametrize(("who", "count"), [("gm_user", 11), ("aussie", 12)])
+def test_map_queries(
+    big_campaign: Campaign, login: Any, request: Any, dnq: Any, who: str, count: int
+) -> None:
+    client = login(request.getfixturevalue(who))
+    # session, user, campaign row, membership (players only), the snapshot's 7 (sides,
+    # areas, links, stands, companies, ships, air), the stamp (campaign + last turn +
+    # last adjustment, one query)
+    with dnq(count):
+        assert client.get(map_url(big_campaign)).status_code == 200
+
+
+def test_live_poll_queries_when_nothing_changed(
+    big_campaign: Campaign, aussie: Any, login: Any, dnq: Any
+) -> None:
+    client = login(aussie)
+    token = map_stamp(user=aussie, campaign_id=big_campaign.pk).token
+    # session, user, the stamp (membership, campaign, last turn, last adjustment: one query)
+    with dnq(3):
+        assert client.get(live_url(big_campaign, token)).status_code == 204
+
+
+def test_live_poll_queries_when_a_turn_was_played(
+    big_campaign: Campaign, aussie: Any, login: Any, dnq: Any
+) -> None:
+    client = login(aussie)
+    # session, user, the stamp, then the map: campaign row, membership, the snapshot's 7
+    with dnq(12):
+        assert client.get(live_url(big_campaign, "old")).status_code == 200
+
+
+def test_area_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
+    client = login(aussie)
+    url = area_url(big_campaign, "Korona")
+    # session, user, campaign row, membership, the snapshot's 7, the area's battles (with
+    # their turns)
+    with dnq(12):
+        assert client.get(url).status_code == 200
+
+
+def test_company_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
+    client = login(aussie)
+    url = company_url(big_campaign, "A Company")
+    # session, user, campaign row, membership, the snapshot's 7, the turns (start states
+    # and logs)
+    with dnq(12):
+        assert client.get(url).status_code == 200
+
+
+def test_glimpsed_company_page_queries(
+    big_campaign: Campaign, aussie: Any, login: Any, dnq: Any
+) -> None:
+    glimpsed, _ = in_sight(aussie, big_campaign)
+    client = login(aussie)
+    url = company_url(big_campaign, glimpsed[0])
+    # session, user, campaign row, membership, the snapshot's 7; no turns are read
+    with dnq(11):
+        assert client.get(url).status_code == 200
+
+
+@pytest.fixture
+def dnq(django_assert_num_queries: Any) -> Any:
+    return django_assert_num_queries
