@@ -1,0 +1,85 @@
+"""A player's orders in a real browser: give an order through the form, see its row change
+in place (htmx, no reload), watch the odds of the attack grow to done, press ready."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import Membership, Order, SideReady
+from campaign.services.scenarios import create_campaign
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PASSWORD = "a long password for the browser"
+
+
+@pytest.fixture
+def player_page(page: Any, live_server: Any, django_user_model: Any) -> tuple[Any, Any]:
+    cache.clear()
+    campaign = create_campaign(data=korona_doc(), name="Korona in the browser", seed=5)
+    aussie = django_user_model.objects.create_user("aussie", password=PASSWORD)
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
+    return page, campaign
+
+
+def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
+    player_page: tuple[Any, Any], shot: Any
+) -> None:
+    page, campaign = player_page
+    a = campaign.companies.get(name="A Company")
+    row = page.locator(f"#company-{a.pk}")
+    assert "follows its standing order (hold)" in row.inner_text()
+    shot("orders-1-page")
+
+    page.evaluate("window.notReloaded = true")
+    row.locator("select[name=order]").select_option(label="Advance to Oivi")
+    row.locator("button[value=give]").click()
+    row.locator("strong", has_text="advance to Oivi").wait_for()
+    assert page.evaluate("window.notReloaded") is True  # swapped in place, no reload
+    assert list(Order.objects.values_list("company__name", "kind", "target__name")) == [
+        ("A Company", "advance", "Oivi")
+    ]
+    odds = row.locator(".odds")
+    assert "Battle at Oivi: A Company against 1st Company and 2nd Company" in odds.inner_text()
+    page.wait_for_function(
+        f"document.querySelector('#company-{a.pk} progress').value > 0", timeout=30_000
+    )
+    shot("orders-2-odds-growing")
+    page.wait_for_function(
+        f"document.querySelector('#company-{a.pk} progress').value == 400", timeout=60_000
+    )
+    text = row.locator(".odds-text").inner_text()
+    assert text.startswith("400 of 400 battles — attacker wins ")
+    assert text.endswith(").")
+    shot("orders-3-odds-done")
+
+    page.click("text=My orders for turn 1 are ready")
+    page.locator("#ready li", has_text="Australians: ready").wait_for()
+    assert page.evaluate("window.notReloaded") is True
+    assert list(SideReady.objects.values_list("side", "turn_number")) == [("australian", 1)]
+    assert "You may still change them" in page.locator("#ready").inner_text()
+    shot("orders-4-ready")
+
+    # A refused order is shown beside its company, and nothing changes.
+    c = campaign.companies.get(name="C Company (militia)")
+    c_row = page.locator(f"#company-{c.pk}")
+    c_row.locator("select[name=order]").select_option(label="Withdraw to Ioro")
+    page.evaluate(
+        f"document.querySelector('#company-{c.pk} option[value^=withdraw]').value"
+        " = 'withdraw:999999'"
+    )
+    c_row.locator("button[value=give]").click()
+    page.locator(f"#company-{c.pk} .error").wait_for()
+    assert "is not an order" in page.locator(f"#company-{c.pk} .error").inner_text()
+    assert not Order.objects.filter(company=c).exists()
+    shot("orders-5-refused")
