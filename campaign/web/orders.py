@@ -122,7 +122,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
             content_type="text/plain",
         )
     company = _own_company(view, company_id)
-    before = plan_side(view=view, side=company.side)
+    before = plan_side(view=view, side=company.side) if request.htmx else None
     action = request.POST.get("action", "give")
     error = None
     try:
@@ -154,7 +154,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     context["row"] = _row(changed, error=error)
     touched = {
         r.order.target_id
-        for r in (before.company(company_id), plan.company(company_id))
+        for r in (before.company(company_id) if before else None, changed)
         if r and r.order and r.order.target_id
     }
     context["others"] = [
