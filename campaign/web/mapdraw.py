@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import product
 
 from django.urls import reverse
 from django.utils.html import escape
@@ -136,10 +135,10 @@ def track_styles(state: CampaignState) -> dict[str, TrackStyle]:
     """A style per track: the track with most areas first (ties by name)."""
     sizes = Counter(area.track for area in state.areas.values())
     ordered = sorted(sizes, key=lambda track: (-sizes[track], track))
-    combos = [(colour, dash) for dash, colour in product(TRACK_DASHES, TRACK_COLOURS)]
     styles = {}
     for i, track in enumerate(ordered):
-        colour, dash = combos[i % len(combos)]
+        # Colour and dash both change from one track to the next (for colour-blind eyes).
+        colour, dash = TRACK_COLOURS[i % len(TRACK_COLOURS)], TRACK_DASHES[i % len(TRACK_DASHES)]
         styles[track] = TrackStyle(track, colour, dash, f"track-{i}")
     return styles
 

@@ -1,0 +1,260 @@
+"""The server-side SVG: where things are drawn, in which style, and what each viewer's
+SVG holds and does not hold."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign, Company, Ship
+from campaign.services.visibility import CampaignView, open_campaign
+from campaign.web.mapdraw import (
+    CHIPS_SHOWN,
+    SIDE_COLOURS,
+    SIDE_TINTS,
+    StandsPoint,
+    draw_map,
+    draw_stands_chart,
+    link_track,
+    map_areas,
+    short_name,
+    track_styles,
+)
+
+pytestmark = pytest.mark.django_db
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(markup: str) -> ET.Element:
+    return ET.fromstring(markup)
+
+
+def drawn(user: Any, campaign: Campaign) -> tuple[CampaignView, ET.Element, str]:
+    view = open_campaign(user=user, campaign=campaign)
+    markup = str(draw_map(view))
+    return view, parse(markup), markup
+
+
+def circles(svg: ET.Element) -> dict[str, ET.Element]:
+    return {c.get("data-area"): c for c in svg.iter(f"{SVG}circle")}
+
+
+def chips(svg: ET.Element) -> list[ET.Element]:
+    return [a for a in svg.iter(f"{SVG}a") if "chip" in (a.get("class") or "").split()]
+
+
+def chip_words(chip: ET.Element) -> list[str]:
+    return [t.text or "" for t in chip.iter(f"{SVG}text")]
+
+
+def test_every_area_is_drawn_at_its_map_position(campaign: Campaign, gm_user: Any) -> None:
+    view, svg, _ = drawn(gm_user, campaign)
+    drawn_areas = circles(svg)
+    assert set(drawn_areas) == set(view.state.areas)
+    for name, area in view.state.areas.items():
+        assert float(drawn_areas[name].get("cx")) == area.x
+        assert float(drawn_areas[name].get("cy")) == area.y
+
+
+def test_the_viewbox_holds_every_area_and_scales(campaign: Campaign, gm_user: Any) -> None:
+    view, svg, _ = drawn(gm_user, campaign)
+    x, y, width, height = map(float, svg.get("viewBox").split())
+    for area in view.state.areas.values():
+        assert x < area.x < x + width and y < area.y < y + height
+    assert svg.get("width") is None and svg.get("height") is None  # the page sizes it
+
+
+def test_every_link_is_drawn_between_its_two_areas(campaign: Campaign, gm_user: Any) -> None:
+    view, svg, _ = drawn(gm_user, campaign)
+    lines = {line.get("data-link"): line for line in svg.iter(f"{SVG}line")}
+    assert len(lines) == len(view.state.links)
+    for a, b in view.state.links:
+        line = lines[f"{a}|{b}"]
+        assert (float(line.get("x1")), float(line.get("y1"))) == (
+            view.state.areas[a].x,
+            view.state.areas[a].y,
+        )
+        assert (float(line.get("x2")), float(line.get("y2"))) == (
+            view.state.areas[b].x,
+            view.state.areas[b].y,
+        )
+
+
+def test_each_track_has_its_own_style_for_links_and_area_borders(
+    campaign: Campaign, gm_user: Any
+) -> None:
+    view, svg, markup = drawn(gm_user, campaign)
+    styles = track_styles(view.state)
+    main, southern = styles["Korona track"], styles["southern track"]
+    assert (main.colour, main.dash) != (southern.colour, southern.dash)
+    assert f".{main.css_class}{{stroke:{main.colour}}}" in markup
+    assert f".{southern.css_class}{{stroke:{southern.colour};stroke-dasharray:" in markup
+    drawn_areas = circles(svg)
+    assert main.css_class in drawn_areas["Korona"].get("class").split()
+    assert southern.css_class in drawn_areas["Kerna"].get("class").split()
+    lines = {line.get("data-link"): line.get("class").split() for line in svg.iter(f"{SVG}line")}
+    assert main.css_class in lines["Korona|Oivi"]
+    assert southern.css_class in lines["Erida|Kerna"]
+    # A link joining the two tracks belongs to the branch, the smaller one.
+    assert southern.css_class in lines["Uberi Ridge|Erida"]
+    assert southern.css_class in lines["Munara|Oivi"]
+
+
+def test_link_track_and_track_styles_on_their_own(campaign: Campaign, gm_user: Any) -> None:
+    state = open_campaign(user=gm_user, campaign=campaign).state
+    assert link_track(state, "Ioro", "Isura") == "Korona track"
+    assert link_track(state, "Oivi", "Munara") == "southern track"
+    assert list(track_styles(state)) == ["Korona track", "southern track"]  # longest first
+
+
+def test_areas_are_filled_by_their_controller(played: Campaign, gm_user: Any) -> None:
+    view, svg, _ = drawn(gm_user, played)
+    for name, circle in circles(svg).items():
+        controller = view.state.areas[name].controller
+        assert circle.get("data-controller") == (controller or "")
+        assert circle.get("fill") == SIDE_TINTS[controller]
+    assert circles(svg)["Korona"].get("fill") == SIDE_TINTS["japanese"]  # taken on turn 2
+
+
+def test_areas_and_companies_link_to_their_pages(played: Campaign, gm_user: Any) -> None:
+    view, svg, _ = drawn(gm_user, played)
+    hrefs = {a.get("href") for a in svg.iter(f"{SVG}a")}
+    for pk in view.ids.areas.values():
+        assert f"/campaigns/{played.pk}/areas/{pk}/" in hrefs
+    for pk in view.ids.companies.values():
+        assert f"/campaigns/{played.pk}/companies/{pk}/" in hrefs
+
+
+def test_a_full_company_chip_shows_strength_quality_and_supply(
+    played: Campaign, aussie: Any
+) -> None:
+    view, svg, _ = drawn(aussie, played)
+    b = view.company("B Company")
+    assert b is not None and b.full
+    chip = next(c for c in chips(svg) if chip_words(c)[0] == "B Coy")
+    strength = f"{b.strength}/{sum(b.establishment.values())}"
+    assert chip_words(chip)[1] == f"{strength} T ✗"  # trained, out of supply
+    rect = chip.find(f"{SVG}rect")
+    assert rect.get("fill") == SIDE_COLOURS["australian"]
+    title = chip.find(f"{SVG}title").text
+    assert title == f"B Company: {strength} stands, trained, out of supply (2 turns running)"
+
+
+def test_a_glimpsed_company_chip_shows_its_band_and_nothing_else(
+    played: Campaign, aussie: Any
+) -> None:
+    view, svg, markup = drawn(aussie, played)
+    glimpses = [c for c in view.companies if not c.full]
+    drawn_glimpses = [c for c in chips(svg) if "glimpse" in c.get("class").split()]
+    assert len(drawn_glimpses) == len(glimpses) > 0
+    for chip, company in zip(drawn_glimpses, glimpses, strict=True):
+        assert chip_words(chip) == ["company", company.strength_band]
+        assert (
+            chip.find(f"{SVG}title").text == f"Japanese fighting company, {company.strength_band}"
+        )
+        assert chip.find(f"{SVG}rect").get("fill") == "url(#glimpse-japanese)"
+        assert company.name not in markup
+
+
+def test_hidden_companies_are_not_in_the_svg_at_all(played: Campaign, aussie: Any) -> None:
+    view, svg, markup = drawn(aussie, played)
+    assert len(chips(svg)) == len(view.companies)
+    hidden = [name for name in view.state.companies if view.company(name) is None]
+    assert hidden
+    for name in hidden:
+        pk = Company.objects.get(campaign=played, name=name).pk
+        assert f"/companies/{pk}/" not in markup
+    assert "veteran" not in markup  # no Japanese quality, in full or in a title
+
+
+def test_the_gm_sees_every_company_in_full(played: Campaign, gm_user: Any) -> None:
+    view, svg, markup = drawn(gm_user, played)
+    assert len(chips(svg)) == len(view.state.companies)
+    assert not [c for c in chips(svg) if "glimpse" in c.get("class").split()]
+    assert "2nd Company: " in markup and "veteran" in markup
+
+
+def test_ships_are_drawn_at_their_port_present_or_away(campaign: Campaign, aussie: Any) -> None:
+    Ship.objects.filter(campaign=campaign, name="IJN Uesugi").update(present=False)
+    view, svg, _ = drawn(aussie, campaign)
+    ships = {t.get("data-ship"): t for t in svg.iter(f"{SVG}text") if t.get("data-ship")}
+    assert ships["HMAS Pitcairn"].get("data-present") == "true"
+    assert ships["HMAS Pitcairn"].text == "HMAS Pitcairn in port"
+    assert ships["IJN Uesugi"].get("data-present") == "false"
+    assert ships["IJN Uesugi"].text == "IJN Uesugi away"
+    assert float(ships["IJN Uesugi"].get("x")) == view.state.areas["Kilu"].x
+
+
+def test_the_buffalos_and_the_hurricane_are_drawn_at_their_base(
+    campaign: Campaign, aussie: Any
+) -> None:
+    campaign.air_groups.update(buffalos=2, bombers=1)
+    view, svg, _ = drawn(aussie, campaign)
+    air = [t for t in svg.iter(f"{SVG}text") if t.get("data-air")]
+    assert [t.text for t in air] == ["✈ 2 Buffalos, 1 Hurricane"]
+    assert float(air[0].get("x")) == view.state.areas["Port Murray"].x
+
+
+def test_a_crowded_area_shows_a_few_chips_and_a_count_of_the_rest(
+    big_campaign: Campaign, gm_user: Any
+) -> None:
+    view = open_campaign(user=gm_user, campaign=big_campaign)
+    rows = {row.name: row for row in map_areas(view)}
+    crowded = max(rows.values(), key=lambda row: len(row.companies))
+    assert len(crowded.companies) > CHIPS_SHOWN + 1
+    svg = parse(str(draw_map(view)))
+    more = [a for a in svg.iter(f"{SVG}a") if "more" in (a.get("class") or "").split()]
+    counts = sorted(int(chip_words(a)[0].split()[0].lstrip("+")) for a in more)
+    expected = sorted(
+        len(row.companies) - CHIPS_SHOWN
+        for row in rows.values()
+        if len(row.companies) > CHIPS_SHOWN + 1
+    )
+    assert counts == expected
+
+
+def test_names_are_escaped_in_the_svg(campaign: Campaign, gm_user: Any) -> None:
+    Company.objects.filter(campaign=campaign, name="A Company").update(
+        name='<script>alert("x")</script>'
+    )
+    _, _, markup = drawn(gm_user, campaign)
+    assert "<script>" not in markup
+    assert "&lt;script&gt;" in markup
+
+
+def test_short_names_fit_on_a_chip() -> None:
+    assert short_name("A Company") == "A Coy"
+    assert short_name("C Company (militia)") == "C Coy"
+    assert short_name("1st Supply Company") == "1st Supp…"
+    assert len(short_name("A very long company name indeed")) == 9
+
+
+def test_the_stands_chart_stacks_each_turns_stands_by_unit_type() -> None:
+    points = [
+        StandsPoint(0, {"commander": 1, "rifle_squad": 9}, {"commander": 1, "rifle_squad": 9}),
+        StandsPoint(1, {"commander": 0, "rifle_squad": 5}, {"commander": 1, "rifle_squad": 7}),
+    ]
+    svg = parse(str(draw_stands_chart(points)))
+    bars = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "bar"]
+    assert [(g.get("data-turn"), g.get("data-held"), g.get("data-full")) for g in bars] == [
+        ("0", "10", "10"),
+        ("1", "5", "8"),
+    ]
+    first = {r.get("data-unit"): r for r in bars[0].iter(f"{SVG}rect")}
+    second = {r.get("data-unit"): r for r in bars[1].iter(f"{SVG}rect")}
+    assert set(first) == {"commander", "rifle_squad"}
+    assert set(second) == {"rifle_squad"}  # no commander left: no empty segment
+    # Heights are in proportion to the stands: 9 rifle squads are 9 times a commander.
+    assert float(first["rifle_squad"].get("height")) == pytest.approx(
+        9 * float(first["commander"].get("height"))
+    )
+    assert float(second["rifle_squad"].get("height")) == pytest.approx(
+        5 / 9 * float(first["rifle_squad"].get("height"))
+    )
+    assert [t.text for t in bars[1].iter(f"{SVG}text")] == ["turn 1", "5/8"]
+
+
+def test_no_points_draw_no_chart() -> None:
+    assert str(draw_stands_chart([])) == ""
