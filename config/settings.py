@@ -178,6 +178,25 @@ if KORONA_PRODUCTION:
 # django-simple-history: the GM's reason for a change is kept whole on the history row.
 SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
 
+# --- The cache: shared by every web process through Redis when there is one (the odds
+# of planned attacks, the drawn map); otherwise each process keeps its own.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "korona",
+            "TIMEOUT": 60 * 60 * 24,
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": 60 * 60 * 24,
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    )
+}
+
 # --- Celery: scheduled turns (config/celery.py, campaign/tasks.py) --------------------------
 # With REDIS_URL, tasks go to Redis for separate `celery worker` and `celery beat`
 # processes. Without it (the embedded default) every task runs at once, in the process

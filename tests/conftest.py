@@ -70,3 +70,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a real password hash costs a third of a second each."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> Any:
+    """Each test gets an empty cache of its own, never the shared Redis one: a cached map
+    or odds chunk from one test must not answer another (ids repeat across tests)."""
+    from django.core.cache import cache
+
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"}
+    }
+    cache.clear()
+    yield
+    cache.clear()
