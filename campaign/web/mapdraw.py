@@ -493,7 +493,8 @@ def draw_stands_chart(points: list[StandsPoint]) -> SafeString:
     scale = plot_h / top
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="stands-chart" '
-        f'viewBox="0 0 {width} 270" role="img" aria-labelledby="chart-title">'
+        f'viewBox="0 0 {width} 270" width="{width}" height="270" role="img" '
+        f'aria-labelledby="chart-title">'
         '<title id="chart-title">Stands held, turn by turn</title>'
         "<style>text{font:13px system-ui,sans-serif;fill:#1d2521}</style>"
     ]

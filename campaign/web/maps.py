@@ -468,6 +468,8 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             colours.get(unit, "#000"),
         )
         for unit in unit_order(history.points[-1:])
+        # a unit type killed to the last stand is off the establishment too: not listed
+        if (shown.establishment or {}).get(unit, 0) or (shown.stands or {}).get(unit, 0)
     ]
     return render(
         request,

@@ -61,9 +61,7 @@ def test_the_map_is_drawn_with_areas_companies_and_a_countdown(
     shot("map-2-area")
 
 
-def test_the_map_reads_on_a_phone(
-    page: Any, live_server: Any, korona: Campaign, shot: Any
-) -> None:
+def test_the_map_reads_on_a_phone(page: Any, live_server: Any, korona: Campaign, shot: Any) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, live_server, f"/campaigns/{korona.pk}/")
     # The area names on the map are drawn at a legible size on the phone's screen.
@@ -77,6 +75,15 @@ def test_the_map_reads_on_a_phone(
     # The same facts are listed below the map.
     assert page.locator(".area-entry").count() == 10
     shot("map-3-phone")
+
+    # A company's page from the list below the map: its stands chart fits the phone.
+    page.locator(".area-entry a", has_text="A Company").click()
+    page.wait_for_url(f"**/campaigns/{korona.pk}/companies/*/")
+    assert page.locator("h1").text_content() == "A Company"
+    chart = page.locator("svg.stands-chart").bounding_box()
+    assert chart is not None and chart["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot("map-6-company-phone")
 
 
 def test_the_map_redraws_itself_when_a_turn_is_played(
