@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django import forms
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema_field
 
 from battles.models import Battle
 from campaign.models import Area, Campaign, Company, Order, Turn
@@ -24,6 +26,21 @@ from rules.campaign.visibility import CompanyView
 from rules.units import Quality
 
 SIDES = [(key, key) for key in SIDE_KEYS]
+# The largest row id and turn number a database column holds: a larger number is refused
+# (400), not sent to the database to overflow there.
+LARGEST = 2**31 - 1
+
+
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": LARGEST})
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number from 0 to ``LARGEST``."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", LARGEST)
+        super().__init__(*args, **kwargs)
 
 
 class CampaignFilterBackend(DjangoFilterBackend):
@@ -52,7 +69,7 @@ class CampaignFilter(django_filters.FilterSet):
 
 
 class AreaFilter(django_filters.FilterSet):
-    zone = django_filters.NumberFilter()
+    zone = IntegerFilter()
     track = django_filters.CharFilter()
     vegetation = django_filters.CharFilter()
     controller = django_filters.ChoiceFilter(choices=SIDES)
@@ -72,7 +89,7 @@ class CompanyFilter(ViewFilterSet):
     name_contains = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
     side = django_filters.ChoiceFilter(choices=SIDES)
     kind = django_filters.ChoiceFilter(choices=[(k, k) for k in COMPANY_KINDS])
-    area = django_filters.NumberFilter(field_name="area_id", help_text="The area's id.")
+    area = IntegerFilter(field_name="area_id", help_text="The area's id.")
     strength_band = django_filters.ChoiceFilter(
         choices=[(b, b) for b in ("weak", "average", "strong")], method="filter_band"
     )
@@ -126,8 +143,8 @@ class TurnFilter(django_filters.FilterSet):
 
 class BattleFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Battle.Status.choices)
-    turn = django_filters.NumberFilter(field_name="turn__number", help_text="The turn number.")
-    area = django_filters.NumberFilter(field_name="area_id", help_text="The area's id.")
+    turn = IntegerFilter(field_name="turn__number", help_text="The turn number.")
+    area = IntegerFilter(field_name="area_id", help_text="The area's id.")
     mode = django_filters.CharFilter()
 
     class Meta:
@@ -139,7 +156,7 @@ class OrderFilter(django_filters.FilterSet):
     kind = django_filters.ChoiceFilter(
         choices=[("hold", "hold"), ("advance", "advance"), ("withdraw", "withdraw")]
     )
-    company = django_filters.NumberFilter(field_name="company_id", help_text="The company's id.")
+    company = IntegerFilter(field_name="company_id", help_text="The company's id.")
     side = django_filters.ChoiceFilter(field_name="company__side", choices=SIDES)
 
     class Meta:

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.db.models.fields.json import KT
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
@@ -55,6 +56,20 @@ DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
 WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
 
 
+# Row ids and turn numbers fit in 64 bits; a larger one names nothing (and would overflow
+# the database driver).
+LARGEST_ID = 2**63 - 1
+
+
+def row_id(value: Any) -> int:
+    """A path's id or number, as an int; one out of any column's range is simply not found."""
+    number = int(value)
+    if not 0 < number <= LARGEST_ID:
+        raise NotFound("Not found.")
+    return number
+
+
+@csrf_exempt  # it changes nothing; a PUT to a wrong address gets the JSON 404, not a CSRF page
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other address under /api/: a JSON 404, never an HTML page."""
     return JsonResponse({"detail": "Not found."}, status=404)
@@ -79,7 +94,9 @@ class CampaignScoped(ApiView):
     @cached_property
     def campaign_view(self) -> CampaignView:
         try:
-            return open_campaign(user=self.request.user, campaign=int(self.kwargs["campaign_pk"]))
+            return open_campaign(
+                user=self.request.user, campaign=row_id(self.kwargs["campaign_pk"])
+            )
         except NotAMember:
             raise NotFound("No such campaign.") from None
 
@@ -192,7 +209,7 @@ class AreaDetail(CampaignScoped):
     def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """One area of the map."""
         view = self.campaign_view
-        name = view.area_by_id(int(pk))
+        name = view.area_by_id(row_id(pk))
         if name is None:
             raise NotFound("No such area in this campaign.")
         return Response(s.area_data(view, name))
@@ -242,7 +259,7 @@ class CompanyDetail(CampaignScoped):
     def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """One company as you may see it; a company out of sight is not found."""
         view = self.campaign_view
-        company = view.company_by_id(int(pk))
+        company = view.company_by_id(row_id(pk))
         if company is None:
             raise NotFound("No such company in sight.")
         return Response(s.company_data(view, company))
@@ -287,7 +304,7 @@ class TurnDetail(CampaignScoped):
         out."""
         view = self.campaign_view
         turn = (
-            Turn.objects.filter(campaign=view.campaign, number=int(number))
+            Turn.objects.filter(campaign=view.campaign, number=row_id(number))
             .defer("start_state", "report", "report_text")
             .first()
         )
@@ -338,7 +355,7 @@ class BattleDetail(CampaignScoped):
         for the table)."""
         battle = (
             self.campaign_view.battles()
-            .filter(pk=int(pk))
+            .filter(pk=row_id(pk))
             .select_related("turn", "area")
             .defer("turn__log", "turn__report", "turn__start_state")
             .first()
@@ -440,7 +457,7 @@ class OrderDetail(OrderScoped):
     serializer_class = s.OrderChangeSerializer
 
     def order(self, pk: int) -> Order:
-        order = self.coming_orders().filter(pk=int(pk)).first()
+        order = self.coming_orders().filter(pk=row_id(pk)).first()
         if order is None:
             raise NotFound("No such order.")
         return order

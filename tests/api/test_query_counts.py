@@ -1,0 +1,67 @@
+"""Pinned query counts of every API list on ``big_campaign`` (10x the companies of Korona):
+none may grow with the companies, the areas, the turns or the battles.
+
+Every request signed in by session costs 2 queries (the session, the user). Opening a
+campaign (``open_campaign``) costs 9: the campaign row, the player's membership, and the
+snapshot's 7 (sides, areas, links, companies, stand counts, ships, air groups). A page
+costs 2 more: the count and the rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign, Company, Order
+from tests.api.helpers import url
+
+pytestmark = pytest.mark.django_db
+
+SIGNED_IN = 2
+OPEN_CAMPAIGN = 9
+PAGE = 2
+
+
+def test_campaign_list_queries(
+    big_campaign: Campaign, aussie: Any, login: Any, django_assert_num_queries: Any
+) -> None:
+    client = login(aussie)
+    # signed in, the player's sides in every campaign (one query), and the page
+    with django_assert_num_queries(SIGNED_IN + 1 + PAGE):
+        assert client.get("/api/campaigns/").status_code == 200
+
+
+@pytest.mark.parametrize("rest", ["areas/", "companies/", "turns/", "battles/", "orders/"])
+def test_campaign_lists_queries(
+    big_campaign: Campaign,
+    aussie: Any,
+    login: Any,
+    django_assert_num_queries: Any,
+    rest: str,
+) -> None:
+    _orders_for_every_company(big_campaign)
+    client = login(aussie)
+    # signed in, the campaign opened, and the page: areas come from the snapshot, companies
+    # from their CompanyView, battles with their turn and area joined, orders with their
+    # company, target and giver joined.
+    with django_assert_num_queries(SIGNED_IN + OPEN_CAMPAIGN + PAGE):
+        response = client.get(url(big_campaign, rest))
+    assert response.status_code == 200
+    assert response.json()["count"] > 0
+
+
+def test_company_list_filtered_on_hidden_fields_queries(
+    big_campaign: Campaign, aussie: Any, login: Any, django_assert_num_queries: Any
+) -> None:
+    client = login(aussie)
+    with django_assert_num_queries(SIGNED_IN + OPEN_CAMPAIGN + PAGE):
+        response = client.get(url(big_campaign, "companies/?quality=trained&strength_band=strong"))
+    assert response.json()["count"] > 0
+
+
+def _orders_for_every_company(campaign: Campaign) -> None:
+    """A hold order for each Australian company, so the order list has rows to page."""
+    Order.objects.bulk_create(
+        Order(campaign=campaign, company=company, turn_number=campaign.turn + 1, kind="hold")
+        for company in Company.objects.filter(campaign=campaign, side="australian")
+    )
