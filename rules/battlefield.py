@@ -337,6 +337,10 @@ def _squared_distance_to_rect(x: Coord, y: Coord, rect: Rect) -> Coord:
     return dx * dx + dy * dy
 
 
+_BOTH_BLOCKED = (Sight.BLOCKED, Sight.BLOCKED)
+_BOTH_CLEAR = (Sight.CLEAR, Sight.CLEAR)
+
+
 @dataclass(frozen=True, slots=True)
 class _PairCandidates:
     """For a (firer square, target square) pair: the squares a line between them could
@@ -406,15 +410,12 @@ class Battlefield:
 
     def square_at(self, x: float, y: float) -> Square:
         """The square a unit at ``(x, y)`` stands in; a point off the table is an error."""
-        if not (0.0 <= x <= self.width_ft * SQUARE_IN and 0.0 <= y <= self.depth_ft * SQUARE_IN):
+        width, depth = self.width_ft, self.depth_ft
+        if not (0.0 <= x <= width * SQUARE_IN and 0.0 <= y <= depth * SQUARE_IN):
             raise ValueError(f'({x!r}, {y!r}) is off the {self.width_in}" x {self.depth_in}" table')
         col = int(x // SQUARE_IN)
         row = int(y // SQUARE_IN)
-        if col >= self.width_ft:
-            col = self.width_ft - 1
-        if row >= self.depth_ft:
-            row = self.depth_ft - 1
-        return self.squares[row][col]
+        return self.squares[row if row < depth else depth - 1][col if col < width else width - 1]
 
     def going_at(self, x: float, y: float) -> Going:
         return self.square_at(x, y).going
@@ -467,8 +468,8 @@ class Battlefield:
         elif not self._open_rects:
             known = (math.inf, True)
         else:
-            ex, ey, _, _ = _exact(x, y, x, y)
-            squared = min(_squared_distance_to_rect(ex, ey, rect) for rect in self._open_rects)
+            ex, ey = (x, y) if type(x) is int and type(y) is int else _exact(x, y, x, y)[:2]
+            squared = min([_squared_distance_to_rect(ex, ey, rect) for rect in self._open_rects])
             # sqrt of an exact square is correctly rounded: exactly 3.0 at 3" deep.
             known = (math.sqrt(squared), squared > WOODS_EDGE_IN * WOODS_EDGE_IN)
         if len(memo) >= _WOOD_DEPTH_MEMO_LIMIT:
@@ -482,6 +483,14 @@ class Battlefield:
         Sight is about the target's concealment, so ``sight(a, b)`` may differ from
         ``sight(b, a)``: a unit deep in woods sees a unit in the open that cannot see it.
         """
+        return self.mutual_sight(x1, y1, x2, y2)[0]
+
+    def mutual_sight(self, x1: float, y1: float, x2: float, y2: float) -> tuple[Sight, Sight]:
+        """``(sight(p1, p2), sight(p2, p1))``, sharing the work the two have in common.
+
+        What blocks the line and whether it stays in the same woods do not depend on the
+        direction (the geometry is exact); only the target's concealment does.
+        """
         firer = self.square_at(x1, y1)
         target = self.square_at(x2, y2)
         key = (firer.col, firer.row, target.col, target.row)
@@ -490,31 +499,49 @@ class Battlefield:
             candidates = self._pair_candidates(firer, target)
             self._pair_cache[key] = candidates
 
-        ax, ay, bx, by = _exact(x1, y1, x2, y2)
+        if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
+            ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
+        else:
+            ax, ay, bx, by = _exact(x1, y1, x2, y2)
 
         # Ridges and hills block, unless the firer or the target is in that square.
         for rect in candidates.blocking:
-            if _contains(rect, ax, ay) or _contains(rect, bx, by):
+            xmin, ymin, xmax, ymax = rect
+            if (xmin <= ax <= xmax and ymin <= ay <= ymax) or (
+                xmin <= bx <= xmax and ymin <= by <= ymax
+            ):
                 continue
             if _segment_touches(ax, ay, bx, by, rect):
-                return Sight.BLOCKED
+                return _BOTH_BLOCKED
 
-        if not target.wooded:
+        firer_wooded = firer.wooded
+        target_wooded = target.wooded
+        if not (firer_wooded or target_wooded):
             # Woods between the two units, in neither's woods, neither block nor obscure.
-            return Sight.CLEAR
-
-        if firer.wooded:
+            return _BOTH_CLEAR
+        # Both in woods, near enough, and the line stays in the woods: "the same woods".
+        same_woods = False
+        if firer_wooded and target_wooded:
             dx = bx - ax
             dy = by - ay
-            if dx * dx + dy * dy <= SAME_WOODS_SIGHT_IN * SAME_WOODS_SIGHT_IN and (
+            same_woods = dx * dx + dy * dy <= SAME_WOODS_SIGHT_IN * SAME_WOODS_SIGHT_IN and (
                 self._within_woods(ax, ay, bx, by, candidates.open_ground)
-            ):
-                return Sight.OBSCURED
-
-        # Seen from outside its woods (or from too far inside the same woods).
-        if self._woods_at(x2, y2)[1]:
-            return Sight.BLOCKED
-        return Sight.OBSCURED
+            )
+        # Seen from outside its woods (or from too far inside the same woods), a unit
+        # more than 3" inside its woods is not seen.
+        if not target_wooded:
+            forward = Sight.CLEAR
+        elif same_woods or not self._woods_at(x2, y2)[1]:
+            forward = Sight.OBSCURED
+        else:
+            forward = Sight.BLOCKED
+        if not firer_wooded:
+            back = Sight.CLEAR
+        elif same_woods or not self._woods_at(x1, y1)[1]:
+            back = Sight.OBSCURED
+        else:
+            back = Sight.BLOCKED
+        return forward, back
 
     def cover_at(self, x: float, y: float) -> bool:
         """Whether a unit here is in cover: woods, and also ridges and hills.

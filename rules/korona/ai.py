@@ -101,12 +101,7 @@ def shot_value(
         return 0.1 * tail[1] if status == OK else 0.0
     worth = _WORTH[count][status]
     if count >= 4:  # a blast of four hits suppresses what stands near the target
-        crowd = sum(
-            1
-            for s in target.force.stands
-            if s.alive and s is not target and s.distance(target) <= SUPPORT_RADIUS_IN
-        )
-        worth += 0.4 * tail[4] * crowd
+        worth += 0.4 * tail[4] * _crowd(target)
     return worth * value_of(target)
 
 
@@ -114,23 +109,51 @@ def choose_target(
     state: BattleState, viewer: Stand, weapon: UnitType, side: str
 ) -> tuple[Stand, bool] | None:
     """The visible enemy stand in range where ``weapon`` does most, and whether obscured."""
-    best: tuple[float, Stand, bool] | None = None
+    best_worth, best, best_obscured = 0.0, None, False
     vx, vy = viewer.x, viewer.y
     longest = inf if weapon.range_in is None else weapon.range_in
     shortest = weapon.min_range_in
+    # Against soft targets most weapons are worth a table look-up (as in shot_value).
+    plain = not weapon.sniper and weapon.name != "small_mortar"
+    clear_dice, obscured_dice = dice_for(weapon, False), dice_for(weapon, True)
+    sight = state._sight
     for target in viewer.force.enemy.stands:
         if not target.alive or target.hidden:
             continue
-        distance = hypot(target.x - vx, target.y - vy)
+        tx, ty = target.x, target.y
+        distance = hypot(tx - vx, ty - vy)
         if distance > longest or distance < shortest:  # the weapon's range, as in_range
             continue
-        visible, obscured = state.sees(viewer, target)
+        seen = sight.get((vx, vy, tx, ty))
+        if seen is None:
+            seen = state.sees(viewer, target)
+        visible, obscured = seen
         if not visible:
             continue
-        worth = shot_value(state, side, weapon, target, obscured)
-        if worth > 0 and (best is None or worth > best[0]):
-            best = (worth, target, obscured)
-    return None if best is None else (best[1], best[2])
+        unit = target.unit
+        if plain and unit.defence is None:
+            count = obscured_dice if obscured else clear_dice
+            if count == 0:
+                continue
+            worth = _WORTH[count][target.status]
+            if count >= 4:
+                worth += 0.4 * _HIT_TAIL[count][4] * _crowd(target)
+            worth = worth * TARGET_VALUE.get(unit.name, 1.0)
+        else:
+            worth = shot_value(state, side, weapon, target, obscured)
+        if worth > best_worth:
+            best_worth, best, best_obscured = worth, target, obscured
+    return None if best is None else (best, best_obscured)
+
+
+def _crowd(target: Stand) -> int:
+    """The target's friends within a 4-hit blast of it."""
+    tx, ty = target.x, target.y
+    count = 0
+    for s in target.force.stands:
+        if s.alive and s is not target and hypot(s.x - tx, s.y - ty) <= SUPPORT_RADIUS_IN:
+            count += 1
+    return count
 
 
 # --- deployment -------------------------------------------------------------------------
@@ -142,13 +165,18 @@ def cover_value(state: BattleState, x: int, y: int) -> float:
     key = (x, y)
     value = state.cover_cache.get(key)
     if value is None:
-        depth = state.field.wood_depth(x, y)
-        if 0 < depth <= 3:
-            value = 2.5
-        elif depth > 3:
-            value = 2.0
+        field = state.field
+        square = field.square_at(x, y)
+        if not square.wooded:
+            value = 1.0 if square.blocks_sight else 0.0
         else:
-            value = 1.0 if state.field.cover_at(x, y) else 0.0
+            depth = field.wood_depth(x, y)
+            if 0 < depth <= 3:
+                value = 2.5
+            elif depth > 3:
+                value = 2.0
+            else:
+                value = 1.0  # on the very edge of its woods: cover, as cover_at says
         state.cover_cache[key] = value
     return value
 
@@ -182,6 +210,15 @@ def deploy_attacker(state: BattleState, force: Force) -> None:
         force.commander.x, force.commander.y = cx, cy
 
 
+# The whole-inch offsets closer than SPACING_IN (3"): within 2" each way, (2, 2) included.
+_TOO_NEAR = tuple(
+    (dx, dy)
+    for dx in range(-SPACING_IN, SPACING_IN + 1)
+    for dy in range(-SPACING_IN, SPACING_IN + 1)
+    if hypot(dx, dy) < SPACING_IN
+)
+
+
 def deploy_defender(state: BattleState, force: Force) -> None:
     """The defender sets up in cover in its third of the table, 3" apart."""
     width, depth = state.field.width_in, state.field.depth_in
@@ -193,13 +230,14 @@ def deploy_defender(state: BattleState, force: Force) -> None:
             score = cover_value(state, x, y) + 0.6 * y / zone - 0.02 * abs(x - width / 2)
             candidates.append((-score, y, x))
     candidates.sort()
-    taken: list[tuple[int, int]] = []
+
+    crowded: set[tuple[int, int]] = set()  # closer than SPACING_IN to a placed stand
 
     def place(stand: Stand, pool: list[tuple[float, int, int]]) -> None:
         for _, y, x in pool:
-            if all(hypot(x - tx, y - ty) >= SPACING_IN for tx, ty in taken):
+            if (x, y) not in crowded:
                 stand.x, stand.y = x, y
-                taken.append((x, y))
+                crowded.update([(x + dx, y + dy) for dx, dy in _TOO_NEAR])
                 return
         stand.x, stand.y = width // 2, 1  # a crowded table: stack at the rear
 
@@ -407,28 +445,41 @@ def _best_step(
 ) -> tuple[int, int]:
     """The candidate end of a move with the best mix of progress, cover and command."""
     force = stand.force
-    best_score, best = -inf, (stand.x, stand.y)
-    start_distance = hypot(stand.x - gx, stand.y - gy)
-    candidates = {(stand.x, stand.y): None}  # a dict keeps the order: ties go to staying
+    x0, y0 = stand.x, stand.y
+    here = (x0, y0)
+    candidates = {here: None}  # a dict keeps the order: ties go to staying
     sx, sy = step
     for c, s in _TURNS:
         dx, dy = sx * c - sy * s, sx * s + sy * c
-        far = reachable_point(state, stand, stand.x + dx, stand.y + dy)
+        far = reachable_point(state, stand, x0 + dx, y0 + dy)
         candidates[far] = None
         # Half way is on the same path, so no worse going: always within the allowance.
-        candidates[((stand.x + far[0]) // 2, (stand.y + far[1]) // 2)] = None
+        candidates[((x0 + far[0]) // 2, (y0 + far[1]) // 2)] = None
+    if len(candidates) == 1:
+        return here  # nowhere to go: staying is the only choice
     # Only stands within a move (plus the margins) of this one can be in the way: enemies
     # too close to (contact is an assault, chosen on purpose), friends too crowded.
     reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
-    x0, y0 = stand.x, stand.y
-    obstacles = [
-        (o.x, o.y, _TOO_CLOSE_SQ if o.force is not force else _CROWDED_SQ)
-        for group in (force.enemy.stands, force.stands)
-        for o in group
-        if o.alive and o is not stand and (o.x - x0) ** 2 + (o.y - y0) ** 2 <= reach_sq
-    ]
-    for x, y in candidates:
-        if (x, y) != (x0, y0):
+    obstacles = []
+    for o in force.enemy.stands:
+        if o.alive:
+            ox, oy = o.x, o.y
+            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+                obstacles.append((ox, oy, _TOO_CLOSE_SQ))
+    for o in force.stands:
+        if o.alive and o is not stand:
+            ox, oy = o.x, o.y
+            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+                obstacles.append((ox, oy, _CROWDED_SQ))
+    cover = state.cover_cache
+    follow = commander_at is not None and not stand.unit.commander
+    if follow:
+        cx, cy = commander_at
+    start_distance = hypot(x0 - gx, y0 - gy)
+    best_score, best = -inf, here
+    for point in candidates:
+        x, y = point
+        if point != here:
             blocked = False
             for ox, oy, limit_sq in obstacles:
                 if (ox - x) ** 2 + (oy - y) ** 2 < limit_sq:
@@ -437,15 +488,12 @@ def _best_step(
             if blocked:
                 continue
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))
-        score += cover_value(state, x, y)
-        if (
-            commander_at is not None
-            and not stand.unit.commander
-            and hypot(x - commander_at[0], y - commander_at[1]) > COMMAND_RADIUS_IN
-        ):
+        value = cover.get(point)
+        score += cover_value(state, x, y) if value is None else value
+        if follow and hypot(x - cx, y - cy) > COMMAND_RADIUS_IN:
             score -= 1.5
         if score > best_score:
-            best_score, best = score, (x, y)
+            best_score, best = score, point
     return best
 
 
@@ -483,7 +531,8 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
                 _try_move(state, stand, *end, purpose="keeps command")
             continue
         # Stands next to the enemy hold their cover and fire rather than walk into contact.
-        if any(stand.distance(e) <= 6 for e in enemies):
+        x, y = stand.x, stand.y
+        if any(hypot(e.x - x, e.y - y) <= 6 for e in enemies):
             continue
         end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
         _try_move(state, stand, *end, purpose="advance")

@@ -7,7 +7,6 @@ from math import ceil, floor, hypot
 from rules.korona import cup
 from rules.korona.state import (
     COMMAND_RADIUS_IN,
-    GOING_INDEX,
     OK,
     BattleState,
     Stand,
@@ -33,22 +32,22 @@ def allowance_along(state: BattleState, stand: Stand, x: int, y: int) -> int | N
     Ruling: a move is a straight line and the worst going it crosses sets the allowance
     (no path-finding). None means the stand may not enter that going at all.
     """
-    return movement_allowance(stand.unit, GOING_INDEX[state.going(stand.x, stand.y, x, y)])
+    return movement_allowance(stand.unit, state.going_index(stand.x, stand.y, x, y))
 
 
-def _toward(stand: Stand, x: float, y: float, inches: float) -> tuple[int, int]:
-    """The whole-inch point at most ``inches`` from the stand on the line toward (x, y).
+def _toward(sx: int, sy: int, x: float, y: float, inches: float) -> tuple[int, int]:
+    """The whole-inch point at most ``inches`` from (sx, sy) on the line toward (x, y).
 
     Whole inches keep the sight and going look-ups cacheable; rounding toward the start
     means a move never exceeds its allowance.
     """
-    dx, dy = x - stand.x, y - stand.y
+    dx, dy = x - sx, y - sy
     length = hypot(dx, dy)
     if length > inches:
         scale = inches / length
-        x, y = stand.x + dx * scale, stand.y + dy * scale
-    tx = floor(x) if x >= stand.x else ceil(x)
-    ty = floor(y) if y >= stand.y else ceil(y)
+        x, y = sx + dx * scale, sy + dy * scale
+    tx = floor(x) if x >= sx else ceil(x)
+    ty = floor(y) if y >= sy else ceil(y)
     return tx, ty
 
 
@@ -58,19 +57,24 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
     It starts from the good-going allowance and shortens the move to the allowance of the
     worst going on the path until the path allows it.
     """
-    x = min(max(x, 0), state.field.width_in)
-    y = min(max(y, 0), state.field.depth_in)
-    allowance = MOVEMENT[stand.unit.move_class][0]
+    field = state.field
+    x = min(max(x, 0), field.width_in)
+    y = min(max(y, 0), field.depth_in)
+    allowances = MOVEMENT[stand.unit.move_class]
+    allowance = allowances[0]
+    sx, sy = stand.x, stand.y
     if not allowance:
-        return stand.x, stand.y
-    end = _toward(stand, x, y, allowance)
-    while end != (stand.x, stand.y):
-        allowed = allowance_along(state, stand, *end)
+        return sx, sy
+    end = _toward(sx, sy, x, y, allowance)
+    going_index = state.going_index
+    while end != (sx, sy):
+        ex, ey = end
+        allowed = allowances[going_index(sx, sy, ex, ey)]
         if allowed is None:
-            return stand.x, stand.y  # it may not enter that going at all
-        if hypot(end[0] - stand.x, end[1] - stand.y) <= allowed:
+            return sx, sy  # it may not enter that going at all
+        if hypot(ex - sx, ey - sy) <= allowed:
             return end
-        end = _toward(stand, x, y, allowed)
+        end = _toward(sx, sy, x, y, allowed)
     return end
 
 

@@ -27,6 +27,9 @@ def _span(low: int, high: int, count: int) -> tuple[int, int]:
     return first, last
 
 
+_GOINGS = (Going.GOOD, Going.ROUGH, Going.BAD)  # by GOING_INDEX
+
+
 class Stand:
     """One stand on the table. Positions are whole inches from the defender's left corner."""
 
@@ -172,7 +175,16 @@ class BattleState:
         self.phase = "setup"
         self.log: list[dict[str, Any]] = []
         self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
-        self._going: dict[tuple[int, int, int, int], Going] = {}
+        self._going: dict[tuple[int, int, int, int], int] = {}  # the worst going's index
+        # GOING_INDEX of every square, rows first: the going look-ups read this grid.
+        self._going_grid = [[GOING_INDEX[sq.going] for sq in row] for row in battlefield.squares]
+        # The squares a whole-inch interval touches, by its ends: _span by table look-up.
+        width, depth = battlefield.width_ft, battlefield.depth_ft
+        self._col_first = [_span(i, i, width)[0] for i in range(width * SQUARE_IN + 1)]
+        self._col_last = [_span(i, i, width)[1] for i in range(width * SQUARE_IN + 1)]
+        self._row_first = [_span(i, i, depth)[0] for i in range(depth * SQUARE_IN + 1)]
+        self._row_last = [_span(i, i, depth)[1] for i in range(depth * SQUARE_IN + 1)]
+        self._block_worst: dict[tuple[int, int, int, int], int] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
         self.cup_drawn: set[str] = set()  # forces that drew a reinforcement this turn
 
@@ -197,8 +209,7 @@ class BattleState:
         key = (viewer.x, viewer.y, target.x, target.y)
         found = self._sight.get(key)
         if found is None:
-            forward = self.field.sight(viewer.x, viewer.y, target.x, target.y)
-            back = self.field.sight(target.x, target.y, viewer.x, viewer.y)
+            forward, back = self.field.mutual_sight(viewer.x, viewer.y, target.x, target.y)
             visible = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
             found = (visible, visible and forward is Sight.OBSCURED)
             self._sight[key] = found
@@ -211,23 +222,60 @@ class BattleState:
 
     def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
         """The worst going on the straight path between two whole-inch points (cached)."""
+        return _GOINGS[self.going_index(x1, y1, x2, y2)]
+
+    def going_index(self, x1: int, y1: int, x2: int, y2: int) -> int:
+        """``GOING_INDEX`` of ``going(x1, y1, x2, y2)``: 0 good, 1 rough, 2 bad (cached)."""
         key = (x1, y1, x2, y2)
         found = self._going.get(key)
         if found is None:
-            field = self.field
-            col_lo, col_hi = _span(min(x1, x2), max(x1, x2), field.width_ft)
-            row_lo, row_hi = _span(min(y1, y2), max(y1, y2), field.depth_ft)
-            if col_lo == col_hi or row_lo == row_hi:
-                # A path within one row (or column) of squares touches every square of its
-                # span, so no segment test is needed; squares are closed, as in going_along.
-                found = Going.GOOD
-                for row in field.squares[row_lo : row_hi + 1]:
-                    for square in row[col_lo : col_hi + 1]:
-                        found = Going.worse(found, square.going)
-            else:
-                found = field.going_along(x1, y1, x2, y2)
-            self._going[key] = found
+            found = self._going[key] = self._worst_going(x1, y1, x2, y2)
         return found
+
+    def _worst_going(self, x1: int, y1: int, x2: int, y2: int) -> int:
+        field = self.field
+        if x1 <= x2:
+            low_x, high_x = x1, x2
+        else:
+            low_x, high_x = x2, x1
+        if y1 <= y2:
+            low_y, high_y = y1, y2
+        else:
+            low_y, high_y = y2, y1
+        if (
+            type(low_x) is int
+            and type(high_x) is int
+            and type(low_y) is int
+            and type(high_y) is int
+            and low_x >= 0
+            and high_x < len(self._col_last)
+            and low_y >= 0
+            and high_y < len(self._row_last)
+        ):
+            col_lo, col_hi = self._col_first[low_x], self._col_last[high_x]
+            row_lo, row_hi = self._row_first[low_y], self._row_last[high_y]
+        else:
+            col_lo, col_hi = _span(low_x, high_x, field.width_ft)
+            row_lo, row_hi = _span(low_y, high_y, field.depth_ft)
+        # The path touches only squares of this block, and it touches the squares the two
+        # ends stand in: when the worst of the block is no worse than the worst of those
+        # two, that is the answer without a segment test. A path within one row (or
+        # column) of squares touches every square of its span, so the block's worst is
+        # the answer too; squares are closed, as in going_along.
+        block = (col_lo, col_hi, row_lo, row_hi)
+        worst = self._block_worst.get(block)
+        if worst is None:
+            worst = max(
+                max(row[col_lo : col_hi + 1]) for row in self._going_grid[row_lo : row_hi + 1]
+            )
+            self._block_worst[block] = worst
+        if col_lo == col_hi or row_lo == row_hi or worst == 0:
+            return worst
+        grid = self._going_grid
+        first, last = field.square_at(x1, y1), field.square_at(x2, y2)
+        if max(grid[first.row][first.col], grid[last.row][last.col]) >= worst:
+            return worst
+        return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
 
     def in_woods(self, stand: Stand) -> bool:
         return self.field.square_at(stand.x, stand.y).wooded

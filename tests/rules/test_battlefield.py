@@ -26,6 +26,7 @@ from rules.battlefield import (
     worse,
 )
 from rules.dice import Roller
+from tests.rules.conftest import make_state
 
 RIDGES = (
     Landform.STEEP_HIGH_RIDGE,
@@ -737,6 +738,39 @@ def test_sight_agrees_with_an_exact_plain_reading_of_the_rules(
         p1 = data.draw(any_points(bf))
         p2 = data.draw(any_points(bf) if data.draw(st.booleans()) else half_inch_points(bf))
         assert bf.sight(*p1, *p2) is _reference_sight(bf, p1, p2)
+
+
+def whole_inch_points(bf: Battlefield) -> st.SearchStrategy[tuple[int, int]]:
+    """Points where the engine puts its stands: whole inches, as ints."""
+    return st.tuples(st.integers(0, bf.width_in), st.integers(0, bf.depth_in))
+
+
+@settings(max_examples=200, deadline=None)  # a loaded machine must not fail it
+@given(data=st.data(), bf=battlefields())
+def test_sight_both_ways_agrees_with_the_plain_reading_at_whole_inches_too(
+    data: st.DataObject, bf: Battlefield
+) -> None:
+    # mutual_sight shares the work of the two looks; each must still be sight's own answer.
+    for _ in range(10):
+        points = whole_inch_points(bf) if data.draw(st.booleans()) else any_points(bf)
+        p1, p2 = data.draw(points), data.draw(points)
+        both = bf.mutual_sight(*p1, *p2)
+        assert both == (_reference_sight(bf, p1, p2), _reference_sight(bf, p2, p1))
+        assert bf.sight(*p1, *p2) is both[0] and bf.sight(*p2, *p1) is both[1]
+
+
+@settings(max_examples=200, deadline=None)  # a loaded machine must not fail it
+@given(data=st.data(), bf=battlefields())
+def test_the_engines_going_look_up_agrees_with_going_along(
+    data: st.DataObject, bf: Battlefield
+) -> None:
+    state = make_state(field=bf)
+    for _ in range(10):
+        p1, p2 = data.draw(whole_inch_points(bf)), data.draw(whole_inch_points(bf))
+        expected = bf.going_along(*p1, *p2)
+        assert state.going(*p1, *p2) is expected
+        assert state.going(*p1, *p2) is expected  # and again from the cache
+        assert state.going_index(*p1, *p2) == expected.rank
 
 
 @settings(max_examples=200)
