@@ -33,7 +33,7 @@ class Roller:
         self.dice_rolled += count
         rand = self._random.random
         # random() * sides is uniform over the faces up to 2**-53 and far faster than randint.
-        return tuple(int(rand() * sides) + 1 for _ in range(count))
+        return tuple([int(rand() * sides) + 1 for _ in range(count)])
 
     def d6(self) -> int:
         """One six-sided die."""

@@ -115,7 +115,8 @@ def choose_target(
     shortest = weapon.min_range_in
     # Against soft targets most weapons are worth a table look-up (as in shot_value).
     plain = not weapon.sniper and weapon.name != "small_mortar"
-    clear_dice, obscured_dice = dice_for(weapon, False), dice_for(weapon, True)
+    clear_dice = max(weapon.fire_dice, 0)  # as dice_for
+    obscured_dice = max(weapon.fire_dice - 1, 0)
     sight = state._sight
     for target in viewer.force.enemy.stands:
         if not target.alive or target.hidden:
@@ -479,21 +480,23 @@ def _best_step(
     best_score, best = -inf, here
     for point in candidates:
         x, y = point
-        if point != here:
-            blocked = False
-            for ox, oy, limit_sq in obstacles:
-                if (ox - x) ** 2 + (oy - y) ** 2 < limit_sq:
-                    blocked = True
-                    break
-            if blocked:
-                continue
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))
         value = cover.get(point)
         score += cover_value(state, x, y) if value is None else value
         if follow and hypot(x - cx, y - cy) > COMMAND_RADIUS_IN:
             score -= 1.5
-        if score > best_score:
-            best_score, best = score, point
+        if score <= best_score:
+            continue  # no better than the best so far: whether it is free does not matter
+        if point != here:
+            blocked = False
+            for ox, oy, limit_sq in obstacles:
+                dx, dy = ox - x, oy - y
+                if dx * dx + dy * dy < limit_sq:
+                    blocked = True
+                    break
+            if blocked:
+                continue
+        best_score, best = score, point
     return best
 
 
@@ -532,10 +535,12 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
             continue
         # Stands next to the enemy hold their cover and fire rather than walk into contact.
         x, y = stand.x, stand.y
-        if any(hypot(e.x - x, e.y - y) <= 6 for e in enemies):
-            continue
-        end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
-        _try_move(state, stand, *end, purpose="advance")
+        for e in enemies:
+            if hypot(e.x - x, e.y - y) <= 6:
+                break
+        else:
+            end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
+            _try_move(state, stand, *end, purpose="advance")
     return plans
 
 

@@ -120,7 +120,11 @@ class Force:
     @property
     def lost(self) -> int:
         """Stands of the roster lost: a stand brought back by an event still counts."""
-        return sum(1 for s in self.stands if (not s.alive or s.returned) and not s.extra)
+        lost = 0
+        for s in self.stands:
+            if (not s.alive or s.returned) and not s.extra:
+                lost += 1
+        return lost
 
     def alive(self) -> list[Stand]:
         return [s for s in self.stands if s.alive]
