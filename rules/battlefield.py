@@ -330,13 +330,6 @@ def _contains(rect: Rect, x: Coord, y: Coord) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
-def _squared_distance_to_rect(x: Coord, y: Coord, rect: Rect) -> Coord:
-    xmin, ymin, xmax, ymax = rect
-    dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0)
-    dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0)
-    return dx * dx + dy * dy
-
-
 _BOTH_BLOCKED = (Sight.BLOCKED, Sight.BLOCKED)
 _BOTH_CLEAR = (Sight.CLEAR, Sight.CLEAR)
 
@@ -469,7 +462,13 @@ class Battlefield:
             known = (math.inf, True)
         else:
             ex, ey = (x, y) if type(x) is int and type(y) is int else _exact(x, y, x, y)[:2]
-            squared = min([_squared_distance_to_rect(ex, ey, rect) for rect in self._open_rects])
+            squared: Coord = math.inf  # to the nearest open square
+            for xmin, ymin, xmax, ymax in self._open_rects:
+                dx = xmin - ex if ex < xmin else (ex - xmax if ex > xmax else 0)
+                dy = ymin - ey if ey < ymin else (ey - ymax if ey > ymax else 0)
+                distance = dx * dx + dy * dy
+                if distance < squared:
+                    squared = distance
             # sqrt of an exact square is correctly rounded: exactly 3.0 at 3" deep.
             known = (math.sqrt(squared), squared > WOODS_EDGE_IN * WOODS_EDGE_IN)
         if len(memo) >= _WOOD_DEPTH_MEMO_LIMIT:

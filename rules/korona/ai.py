@@ -314,16 +314,10 @@ def _apart(ours: list[Stand], theirs: list[Stand], gap: float) -> bool:
     """Are the two groups' bounding boxes more than ``gap`` apart? (A cheap early out.)"""
     if not ours or not theirs:
         return True
-    dx = max(
-        min(t.x for t in theirs) - max(o.x for o in ours),
-        min(o.x for o in ours) - max(t.x for t in theirs),
-        0,
-    )
-    dy = max(
-        min(t.y for t in theirs) - max(o.y for o in ours),
-        min(o.y for o in ours) - max(t.y for t in theirs),
-        0,
-    )
+    our_x, our_y = [o.x for o in ours], [o.y for o in ours]
+    their_x, their_y = [t.x for t in theirs], [t.y for t in theirs]
+    dx = max(min(their_x) - max(our_x), min(our_x) - max(their_x), 0)
+    dy = max(min(their_y) - max(our_y), min(our_y) - max(their_y), 0)
     return dx * dx + dy * dy > gap * gap
 
 
@@ -556,9 +550,11 @@ def hold(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
             continue
         if cover_value(state, stand.x, stand.y) > 0:
             continue
-        seen = any(state.sees(e, stand)[0] for e in enemies)
-        if not seen:
-            continue
+        for e in enemies:
+            if state.sees(e, stand)[0]:
+                break
+        else:
+            continue  # not seen: no need to move
         end = _best_step(state, stand, stand.x, stand.y, (0, -4), None, progress_weight=0.0)
         if cover_value(state, *end) > 0:
             _try_move(state, stand, *end, purpose="into cover")

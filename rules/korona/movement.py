@@ -35,22 +35,6 @@ def allowance_along(state: BattleState, stand: Stand, x: int, y: int) -> int | N
     return movement_allowance(stand.unit, state.going_index(stand.x, stand.y, x, y))
 
 
-def _toward(sx: int, sy: int, x: float, y: float, inches: float) -> tuple[int, int]:
-    """The whole-inch point at most ``inches`` from (sx, sy) on the line toward (x, y).
-
-    Whole inches keep the sight and going look-ups cacheable; rounding toward the start
-    means a move never exceeds its allowance.
-    """
-    dx, dy = x - sx, y - sy
-    length = hypot(dx, dy)
-    if length > inches:
-        scale = inches / length
-        x, y = sx + dx * scale, sy + dy * scale
-    tx = floor(x) if x >= sx else ceil(x)
-    ty = floor(y) if y >= sy else ceil(y)
-    return tx, ty
-
-
 def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
     """The farthest whole-inch point toward (x, y) that ``stand`` can reach this move.
 
@@ -61,21 +45,35 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
     x = min(max(x, 0), field.width_in)
     y = min(max(y, 0), field.depth_in)
     allowances = MOVEMENT[stand.unit.move_class]
-    allowance = allowances[0]
+    inches = allowances[0]
     sx, sy = stand.x, stand.y
-    if not allowance:
+    if not inches:
         return sx, sy
-    end = _toward(sx, sy, x, y, allowance)
-    going_index = state.going_index
-    while end != (sx, sy):
-        ex, ey = end
-        allowed = allowances[going_index(sx, sy, ex, ey)]
+    # Each try ends at the whole-inch point at most ``inches`` along the line toward (x, y):
+    # whole inches keep the sight and going look-ups cacheable; rounding toward the start
+    # means a move never exceeds its allowance.
+    dx, dy = x - sx, y - sy
+    length = hypot(dx, dy)
+    known_going = state._going
+    while True:
+        if length > inches:
+            scale = inches / length
+            px, py = sx + dx * scale, sy + dy * scale
+        else:
+            px, py = x, y
+        ex = floor(px) if px >= sx else ceil(px)
+        ey = floor(py) if py >= sy else ceil(py)
+        if ex == sx and ey == sy:
+            return ex, ey
+        index = known_going.get((sx, sy, ex, ey))
+        if index is None:
+            index = state.going_index(sx, sy, ex, ey)
+        allowed = allowances[index]
         if allowed is None:
             return sx, sy  # it may not enter that going at all
         if hypot(ex - sx, ey - sy) <= allowed:
-            return end
-        end = _toward(sx, sy, x, y, allowed)
-    return end
+            return ex, ey
+        inches = allowed
 
 
 def needs_command_roll(stand: Stand) -> bool:
