@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from math import hypot
 from typing import Any
 
@@ -28,6 +29,17 @@ def _span(low: int, high: int, count: int) -> tuple[int, int]:
 
 
 _GOINGS = (Going.GOOD, Going.ROUGH, Going.BAD)  # by GOING_INDEX
+
+
+@cache
+def _span_table(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each whole inch along a side of ``count`` squares: ``_span``'s first square for
+    an interval starting there and its last square for one ending there."""
+    inches = range(count * SQUARE_IN + 1)
+    return (
+        tuple(_span(i, i, count)[0] for i in inches),
+        tuple(_span(i, i, count)[1] for i in inches),
+    )
 
 
 class Stand:
@@ -183,11 +195,8 @@ class BattleState:
         # GOING_INDEX of every square, rows first: the going look-ups read this grid.
         self._going_grid = [[GOING_INDEX[sq.going] for sq in row] for row in battlefield.squares]
         # The squares a whole-inch interval touches, by its ends: _span by table look-up.
-        width, depth = battlefield.width_ft, battlefield.depth_ft
-        self._col_first = [_span(i, i, width)[0] for i in range(width * SQUARE_IN + 1)]
-        self._col_last = [_span(i, i, width)[1] for i in range(width * SQUARE_IN + 1)]
-        self._row_first = [_span(i, i, depth)[0] for i in range(depth * SQUARE_IN + 1)]
-        self._row_last = [_span(i, i, depth)[1] for i in range(depth * SQUARE_IN + 1)]
+        self._col_first, self._col_last = _span_table(battlefield.width_ft)
+        self._row_first, self._row_last = _span_table(battlefield.depth_ft)
         self._block_worst: dict[tuple[int, int, int, int], int] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
         self.cup_drawn: set[str] = set()  # forces that drew a reinforcement this turn
@@ -198,8 +207,13 @@ class BattleState:
 
     def record(self, kind: str, **fields: Any) -> dict[str, Any]:
         # Every record carries its dice, if only an empty list: the log accounts for all.
-        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind, "dice": []}
-        entry.update(fields)
+        entry: dict[str, Any] = {
+            "turn": self.turn,
+            "phase": self.phase,
+            "kind": kind,
+            "dice": [],
+            **fields,
+        }
         self.log.append(entry)
         return entry
 
