@@ -6,9 +6,11 @@ Serves the project with gunicorn (sync workers) on a scratch database (a tempora
 file unless DATABASE_URL is set: give it one you can spare) holding the Korona campaign
 after two turns, signed in as the Australian player, and loads it with wrk (Debian's
 ``wrk``): first ``/healthz``, a plain ``JsonResponse`` view with no database work, as the
-ceiling; then the map page (session cookie) and the companies API (token). Prints p50 and
-p95 latency and requests per second for each, and the map page's share of the ceiling
-(the target is more than half). A benchmark prints figures; it asserts nothing.
+ceiling; then the map page (session and CSRF cookies, as a browser sends them: a reader
+reloading gets the page kept for them until the campaign changes), the map's live poll
+while nothing changed (204), and the companies API (token). Prints p50 and p95 latency
+and requests per second for each, and the map page's share of the ceiling (the target is
+more than half). A benchmark prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -40,14 +42,17 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.contrib.sessions.backends.cached_db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.utils.crypto import get_random_string  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from campaign.models import Membership  # noqa: E402
 from campaign.services.scenarios import create_campaign  # noqa: E402
 from campaign.services.turns import advance_turn  # noqa: E402
+from campaign.web.maps import map_stamp  # noqa: E402
 
 KORONA = ROOT / "fixtures" / "scenarios" / "korona.json"
 BIN = Path(sys.executable).parent
@@ -71,8 +76,9 @@ class Figures:
     bad: int
 
 
-def prepare() -> tuple[int, str, str]:
-    """Migrate, create the campaign after two turns and its player: (id, session, token)."""
+def prepare() -> tuple[int, str, str, str]:
+    """Migrate, create the campaign after two turns and its player: (id, session, token,
+    the map's stamp for its live poll)."""
     call_command("migrate", verbosity=0)
     doc = json.loads(KORONA.read_text())
     campaign = create_campaign(data=doc, name=f"Korona bench {time.time_ns()}", seed=11)
@@ -86,7 +92,8 @@ def prepare() -> tuple[int, str, str]:
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     token = Token.objects.create(user=user)
-    return campaign.pk, session.session_key, token.key
+    stamp = map_stamp(user=user, campaign_id=campaign.pk)
+    return campaign.pk, session.session_key, token.key, stamp.token
 
 
 def free_port() -> int:
@@ -125,7 +132,7 @@ def check_page(url: str, headers: dict[str, str]) -> None:
     """One request first: a bench of an error page would measure the wrong thing."""
     request = urllib.request.Request(url, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
-        if response.status != 200:
+        if response.status not in (200, 204):
             raise SystemExit(f"{url} answered {response.status}, not 200")
 
 
@@ -138,9 +145,7 @@ def run_wrk(
     command = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "-s", script.name]
     for key, value in headers.items():
         command += ["-H", f"{key}: {value}"]
-    output = subprocess.run(
-        [*command, url], capture_output=True, text=True, check=True
-    ).stdout
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
     os.unlink(script.name)
     summary = json.loads(output.strip().splitlines()[-1])
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
@@ -163,14 +168,20 @@ def main() -> None:
     if shutil.which("wrk") is None:
         raise SystemExit("bench/web.py needs wrk: apt-get install wrk")
 
-    campaign_id, session_key, token = prepare()
+    campaign_id, session_key, token, stamp = prepare()
     port = free_port()
     server = start_gunicorn(port, args.workers)
     base = f"http://127.0.0.1:{port}"
-    cookie = {"Cookie": f"sessionid={session_key}"}
+    # As a browser sends them after its first page: the session and the CSRF cookie.
+    cookie = {"Cookie": f"sessionid={session_key}; csrftoken={get_random_string(32)}"}
     targets = [
         ("ceiling: JsonResponse /healthz", f"{base}/healthz", cookie),
         ("map page", f"{base}/campaigns/{campaign_id}/", cookie),
+        (
+            "map live poll (nothing new)",
+            f"{base}/campaigns/{campaign_id}/map/live/?seen={stamp}",
+            cookie,
+        ),
         (
             "companies API",
             f"{base}/api/campaigns/{campaign_id}/companies/",
@@ -186,7 +197,7 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=30)
 
-    engine = django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(
         f"gunicorn {args.workers} sync workers, wrk {args.connections} connections, "
         f"{args.seconds} s each, database {engine}"

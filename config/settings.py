@@ -27,6 +27,12 @@ SECRET_KEY = read_secret_key(os.environ, production=KORONA_PRODUCTION)
 ALLOWED_HOSTS = read_list(os.environ, "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
 DATABASES = {"default": read_database(os.environ, base_dir=BASE_DIR)}
+# Keep a connection for the next request (opening one is a good part of a cheap page),
+# checked before reuse so a restarted database costs one error-free reconnect.
+DATABASES["default"]["CONN_MAX_AGE"] = read_number(
+    os.environ, "KORONA_DB_CONN_MAX_AGE", default=60, minimum=0
+)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 REDIS_URL = read_redis_url(os.environ)
 
 INSTALLED_APPS = [
@@ -75,6 +81,10 @@ AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# Sessions are read from the cache and written through to the database: a page view
+# needs no session query while the cache holds it.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaigns"

@@ -9,6 +9,7 @@ played (or the campaign paused, resumed, ended, or adjusted by the GM).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,16 +19,18 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import OuterRef, Subquery
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 
 from battles.models import Battle
-from campaign.models import Campaign, GmAdjustment, Turn
+from campaign.models import Campaign, Turn
 from campaign.services.visibility import (
     CampaignView,
+    campaign_stamp,
     campaigns_for,
     is_game_master,
     sides_of,
@@ -112,13 +115,17 @@ class MapStamp:
     last_turn: int | None
     last_turn_status: str | None
     last_adjustment: int | None
+    # Saving a turn's snapshot, the settings (fog of war among them) or a rollback
+    # touches the campaign row: a change the other fields could miss.
+    updated_at: datetime | None = None
 
     @property
     def token(self) -> str:
         deadline = int(self.next_deadline.timestamp()) if self.next_deadline else ""
+        updated = int(self.updated_at.timestamp() * 1_000_000) if self.updated_at else 0
         return (
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
-            f"{deadline}.{self.last_adjustment or 0}"
+            f"{deadline}.{self.last_adjustment or 0}.{updated}"
         )
 
     @property
@@ -135,28 +142,9 @@ class MapStamp:
 
 
 def map_stamp(*, user: Any, campaign_id: int) -> MapStamp | None:
-    """The campaign's stamp, or None if the user may not see it: one query (the campaign
-    row with its last turn, its last GM adjustment and, for a player, the membership)."""
-    last_turn = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
-    last_adjustment = GmAdjustment.objects.filter(campaign=OuterRef("pk")).order_by("-id")
-    row = (
-        campaigns_for(user)
-        .filter(pk=campaign_id)
-        .annotate(
-            last_turn=Subquery(last_turn.values("number")[:1]),
-            last_turn_status=Subquery(last_turn.values("status")[:1]),
-            last_adjustment=Subquery(last_adjustment.values("id")[:1]),
-        )
-        .values(
-            "turn",
-            "status",
-            "next_deadline",
-            "last_turn",
-            "last_turn_status",
-            "last_adjustment",
-        )
-        .first()
-    )
+    """The campaign's stamp, or None if the user may not see it: one query
+    (``campaign.services.visibility.campaign_stamp``)."""
+    row = campaign_stamp(user=user, campaign_id=campaign_id)
     return None if row is None else MapStamp(**row)
 
 
@@ -244,11 +232,36 @@ def _stamp_or_404(request: HttpRequest, campaign_id: int) -> MapStamp:
     return stamp
 
 
+# A drawn map page is kept for its reader until the campaign changes (its stamp does).
+MAP_PAGE_SECONDS = 60 * 60
+
+
+def _map_page_key(request: HttpRequest, campaign_id: int, stamp: MapStamp) -> str | None:
+    """The cache key of this reader's drawn map page, or None when it must be drawn.
+
+    The page holds the reader's name and CSRF token, so it is kept per browser session
+    and CSRF cookie: one reader never gets another's page, and a form on it always
+    carries the token its own cookie expects. A page with messages to show is drawn."""
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    session = request.session.session_key or ""
+    if not csrf or not session or len(messages.get_messages(request)):
+        return None
+    reader = hashlib.sha256(f"{request.user.pk}|{session}|{csrf}".encode()).hexdigest()
+    return f"map-page:{campaign_id}:{stamp.token}:{reader}"
+
+
 @login_required
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    view = campaign_view(request, campaign_id)
+    # The stamp query also decides access (404 for a stranger), before any cache.
     stamp = _stamp_or_404(request, campaign_id)
-    return render(request, "campaign/map.html", map_context(request, view, stamp))
+    key = _map_page_key(request, campaign_id, stamp)
+    if key is not None and (page := cache.get(key)) is not None:
+        return HttpResponse(page)
+    view = campaign_view(request, campaign_id)
+    response = render(request, "campaign/map.html", map_context(request, view, stamp))
+    if key is not None:
+        cache.set(key, response.content, MAP_PAGE_SECONDS)
+    return response
 
 
 def signed_in_or_sent_to_login(

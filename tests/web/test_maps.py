@@ -528,17 +528,17 @@ def test_everyone_sees_everything_once_the_campaign_has_ended(
 
 def test_campaign_list_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
     client = login(aussie)
-    # session, user, the campaigns, the user's memberships (sides_of)
-    with dnq(4):
+    # user (the session comes from the cache), the campaigns, the memberships (sides_of)
+    with dnq(3):
         assert client.get(reverse("campaigns")).status_code == 200
 
 
-@pytest.mark.parametrize(("who", "count"), [("gm_user", 11), ("aussie", 12)])
+@pytest.mark.parametrize(("who", "count"), [("gm_user", 10), ("aussie", 11)])
 def test_map_queries(
     big_campaign: Campaign, login: Any, request: Any, dnq: Any, who: str, count: int
 ) -> None:
     client = login(request.getfixturevalue(who))
-    # session, user, campaign row, membership (players only), the snapshot's 7 (sides,
+    # user, campaign row, membership (players only), the snapshot's 7 (sides,
     # areas, links, stands, companies, ships, air), the stamp (campaign + last turn +
     # last adjustment, one query)
     with dnq(count):
@@ -550,8 +550,8 @@ def test_live_poll_queries_when_nothing_changed(
 ) -> None:
     client = login(aussie)
     token = map_stamp(user=aussie, campaign_id=big_campaign.pk).token
-    # session, user, the stamp (membership, campaign, last turn, last adjustment: one query)
-    with dnq(3):
+    # user, the stamp (membership, campaign, last turn, last adjustment: one query)
+    with dnq(2):
         assert client.get(live_url(big_campaign, token)).status_code == 204
 
 
@@ -559,26 +559,25 @@ def test_live_poll_queries_when_a_turn_was_played(
     big_campaign: Campaign, aussie: Any, login: Any, dnq: Any
 ) -> None:
     client = login(aussie)
-    # session, user, the stamp, then the map: campaign row, membership, the snapshot's 7
-    with dnq(12):
+    # user, the stamp, then the map: campaign row, membership, the snapshot's 7
+    with dnq(11):
         assert client.get(live_url(big_campaign, "old")).status_code == 200
 
 
 def test_area_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
     client = login(aussie)
     url = area_url(big_campaign, "Korona")
-    # session, user, campaign row, membership, the snapshot's 7, the area's battles (with
-    # their turns)
-    with dnq(12):
+    # user, campaign row, membership, the snapshot's 7, the area's battles (with their
+    # turns)
+    with dnq(11):
         assert client.get(url).status_code == 200
 
 
 def test_company_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
     client = login(aussie)
     url = company_url(big_campaign, "A Company")
-    # session, user, campaign row, membership, the snapshot's 7, the turns (start states
-    # and logs)
-    with dnq(12):
+    # user, campaign row, membership, the snapshot's 7, the turns (start states and logs)
+    with dnq(11):
         assert client.get(url).status_code == 200
 
 
@@ -588,8 +587,8 @@ def test_glimpsed_company_page_queries(
     glimpsed, _ = in_sight(aussie, big_campaign)
     client = login(aussie)
     url = company_url(big_campaign, glimpsed[0])
-    # session, user, campaign row, membership, the snapshot's 7; no turns are read
-    with dnq(11):
+    # user, campaign row, membership, the snapshot's 7; no turns are read
+    with dnq(10):
         assert client.get(url).status_code == 200
 
 

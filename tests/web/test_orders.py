@@ -445,14 +445,15 @@ def test_the_orders_page_queries_are_pinned(
     big_campaign: Campaign, aussie: Any, gm_user: Any, login: Any, django_assert_num_queries: Any
 ) -> None:
     client = login(aussie)
-    # session, user, campaign, membership, the snapshot's 7 (sides, areas, links,
-    # companies, stands, ships, air groups), the side's orders, the orders-closed check
-    # (a turn waiting for battles), the sides ready: 14, whatever the companies.
-    with django_assert_num_queries(14):
+    # user (the session comes from the cache), campaign, membership, the snapshot's 7
+    # (sides, areas, links, companies, stands, ships, air groups), the side's orders, the
+    # orders-closed check (a turn waiting for battles), the sides ready: 13, whatever the
+    # companies.
+    with django_assert_num_queries(13):
         assert client.get(url(big_campaign)).status_code == 200
     gm = login(gm_user)
-    # The GM needs no membership: 13.
-    with django_assert_num_queries(13):
+    # The GM needs no membership: 12.
+    with django_assert_num_queries(12):
         assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
 
 
@@ -474,7 +475,7 @@ def test_the_odds_poll_queries_are_pinned(
     match = re.search(r'hx-get="/campaigns/\d+/orders/(\d+)/odds/"', html)
     assert match, "some company of the big campaign plans an attack"
     view_company = int(match.group(1))
-    # session, user, campaign, membership, the snapshot's 7, the side's orders, the
-    # orders-closed check, the sides ready: 14; the battles themselves are no query.
-    with django_assert_num_queries(14):
+    # user, campaign, membership, the snapshot's 7, the side's orders, the orders-closed
+    # check, the sides ready: 13; the battles themselves are no query.
+    with django_assert_num_queries(13):
         assert client.get(url(big_campaign, view_company, "odds"), **HTMX).status_code == 200

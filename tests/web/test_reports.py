@@ -297,9 +297,9 @@ def test_the_sheet_of_a_fought_battle_lists_set_up_positions(
 
 
 # --- query counts on 10x the companies --------------------------------------------------------
-# Every page: the session and the user (2), the campaign row and the player's membership
-# (2), the campaign snapshot (7: sides, areas, links, companies, their stands, ships, air);
-# then the page's own, which do not grow with the companies.
+# Every page: the user (1; the session comes from the cache), the campaign row and the
+# player's membership (2), the campaign snapshot (7: sides, areas, links, companies, their
+# stands, ships, air); then the page's own, which do not grow with the companies.
 
 
 def test_turn_list_queries_do_not_grow_with_companies(
@@ -308,7 +308,7 @@ def test_turn_list_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("turns", args=[big_campaign.pk])
     # + the turns (1) + the readable battles of every turn (1)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(12):
         assert client.get(url).status_code == 200
 
 
@@ -318,7 +318,7 @@ def test_turn_page_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("turn", args=[big_campaign.pk, 1])
     # + the turn (1) + its readable battles (1)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(12):
         assert client.get(url).status_code == 200
 
 
@@ -330,8 +330,8 @@ def test_battle_report_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("battle", args=[big_campaign.pk, battle.pk])
     # + the battle with its turn and area (1) + its attacking and defending companies (2)
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(13):
         assert client.get(url).status_code == 200
     sheet = reverse("battle-sheet", args=[big_campaign.pk, battle.pk])
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(13):
         assert client.get(sheet).status_code == 200

@@ -1,7 +1,7 @@
 // Live countdowns: every <span data-countdown="ISO time"> shows the time left until then,
-// updated each second. The server writes the absolute time beside it (and a rough "in 2
-// hours" inside it), so the page reads right without this script. It finds the elements
-// afresh on each tick, so a map swapped in by htmx counts down too.
+// updated each second. The server writes the absolute time beside it, so the page reads
+// right without this script (it writes no relative time: map pages are cached). It finds
+// the elements afresh on each tick, so a map swapped in by htmx counts down too.
 (function () {
   "use strict";
 
