@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import cos, hypot, inf, radians, sin
 
+from rules.battlefield import Battlefield, Square
 from rules.korona.assault import supported
 from rules.korona.fire import dice_for, impact_fuse_applies
 from rules.korona.movement import (
@@ -166,20 +167,44 @@ def cover_value(state: BattleState, x: int, y: int) -> float:
     key = (x, y)
     value = state.cover_cache.get(key)
     if value is None:
-        field = state.field
-        square = field.square_at(x, y)
-        if not square.wooded:
-            value = 1.0 if square.blocks_sight else 0.0
-        else:
-            depth = field.wood_depth(x, y)
-            if 0 < depth <= 3:
-                value = 2.5
-            elif depth > 3:
-                value = 2.0
-            else:
-                value = 1.0  # on the very edge of its woods: cover, as cover_at says
-        state.cover_cache[key] = value
+        value = state.cover_cache[key] = _cover_here(state, x, y)
     return value
+
+
+def _cover_here(state: BattleState, x: int, y: int) -> float:
+    """``cover_value`` worked out: by the wood depth, 0 < depth <= 3 is 2.5, deeper 2.0;
+    else (open ground, or the very edge of a wood at depth 0) 1.0 if in cover at all."""
+    field = state.field
+    square = field.square_at(x, y)
+    if not square.wooded:
+        return 1.0 if square.blocks_sight else 0.0
+    if type(x) is not int or type(y) is not int:
+        depth = field.wood_depth(x, y)
+        return 2.5 if 0 < depth <= 3 else 2.0 if depth > 3 else 1.0
+    # Only the depth's side of 0 and 3" matters, and every square but the eight around
+    # this one is at least 12" away: the nearest open one of those eight decides it.
+    near = state.open_around.get((square.col, square.row))
+    if near is None:
+        near = state.open_around[square.col, square.row] = _open_around(field, square)
+    squared = 145  # more than 3" deep
+    for xmin, ymin, xmax, ymax in near:
+        dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0)
+        dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0)
+        if dx * dx + dy * dy < squared:
+            squared = dx * dx + dy * dy
+    if squared == 0:
+        return 1.0  # on the very edge of its woods: cover, as cover_at says
+    return 2.5 if squared <= 9 else 2.0
+
+
+def _open_around(field: Battlefield, square: Square) -> tuple[tuple[int, int, int, int], ...]:
+    """The bounds of the squares around ``square`` (diagonals too) that are not wooded."""
+    return tuple(
+        other.bounds
+        for row in field.squares[max(square.row - 1, 0) : square.row + 2]
+        for other in row[max(square.col - 1, 0) : square.col + 2]
+        if not other.wooded
+    )
 
 
 def _formation(count: int, cx: int, cy: int, width: int, depth: int) -> list[tuple[int, int]]:

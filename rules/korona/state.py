@@ -199,6 +199,8 @@ class BattleState:
         self._row_first, self._row_last = _span_table(battlefield.depth_ft)
         self._block_worst: dict[tuple[int, int, int, int], int] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
+        # The AI's note of the open squares around each square, by (col, row).
+        self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
         self.cup_drawn: set[str] = set()  # forces that drew a reinforcement this turn
 
     @property

@@ -13,12 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 from rules.battlefield import Battlefield
 from rules.dice import derive_seed
+from rules.korona.ai import cover_value
 from rules.korona.engine import resolve
 from rules.odds import battle_odds, wilson_interval
 from rules.spec import parse_battle
+from tests.rules.conftest import make_state
+from tests.rules.test_battlefield import battlefields
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "battles" / "korona-turn1.json"
 RUNS = 200
@@ -166,3 +170,22 @@ def test_a_side_facing_hopeless_odds_withdraws():
     assert result["winner"] == "defender"
     assert result["reason"] == "withdrew"
     assert any(r["kind"] == "withdraw" for r in result["log"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(bf=battlefields())
+def test_cover_value_is_the_wood_depth_reading_everywhere(bf: Battlefield) -> None:
+    # The AI works out cover from the open squares around a point's square; it must give
+    # what the wood depth and cover_at say: the edge of woods 2.5, deeper 2.0, else 1.0
+    # for cover (a ridge, a hill, a wood at depth 0) and 0.0 for open ground.
+    state = make_state(field=bf)
+    for x in range(bf.width_in + 1):
+        for y in range(bf.depth_in + 1):
+            depth = bf.wood_depth(x, y)
+            if 0 < depth <= 3:
+                expected = 2.5
+            elif depth > 3:
+                expected = 2.0
+            else:
+                expected = 1.0 if bf.cover_at(x, y) else 0.0
+            assert cover_value(state, x, y) == expected, (x, y)
