@@ -27,7 +27,7 @@ from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
 from campaign.services.schedule import mark_side_ready
-from campaign.services.turns import _check_orders_open, give_order, withdraw_order
+from campaign.services.turns import check_orders_open, give_order, withdraw_order
 from campaign.services.visibility import CampaignView
 from rules.campaign import planning as rules
 from rules.campaign.state import Order as RulesOrder
@@ -80,7 +80,7 @@ def orders_closed(*, campaign: Campaign) -> str | None:
     """Why no order may be given now (the campaign has ended, or a turn waits for its
     tabletop battles), or None when orders are open. One query."""
     try:
-        _check_orders_open(campaign)
+        check_orders_open(campaign)
     except OrderError as closed:
         return str(closed)
     return None

@@ -71,7 +71,7 @@ def give_order(
     """
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
-        _check_orders_open(campaign)
+        check_orders_open(campaign)
         if target is not None and target.campaign_id != campaign.pk:
             raise rules.OrderError(f"{target.name} is not on the map of {campaign.name}")
         state = load_snapshot(campaign=campaign)
@@ -86,7 +86,7 @@ def give_order(
         return order
 
 
-def _check_orders_open(campaign: Campaign) -> None:
+def check_orders_open(campaign: Campaign) -> None:
     """Orders are for the next turn: none while the campaign is over, or while a turn
     waits for its tabletop battles (their results still move companies)."""
     if campaign.status == Campaign.Status.FINISHED:
@@ -107,7 +107,7 @@ def withdraw_order(*, company: Company) -> bool:
     """Take back a company's order for the coming turn; it follows its standing order."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
-        _check_orders_open(campaign)
+        check_orders_open(campaign)
         deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
         return bool(deleted)
 

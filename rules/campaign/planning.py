@@ -9,7 +9,7 @@ Pure functions over a ``CampaignState``, for the players' orders page:
   sees (its establishment, public, and its strength band), never its real stands or
   quality;
 - ``planned_battle`` builds the BATTLE.json an attack would be fought from, with the
-  turn's own pairing (``_pair_battles``), so the odds are those of the battle the turn
+  turn's own pairing (``pair_battles``), so the odds are those of the battle the turn
   would really set up on that information;
 - ``fight_runs`` and ``odds_of`` split ``rules.odds.battle_odds`` into chunks a page can
   compute a few at a time, with the same seeds: the chunks add up to ``battle_odds``.
@@ -23,7 +23,7 @@ from typing import Any
 
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState, Company, Order
-from rules.campaign.turn import LOSS_ORDER, OrderError, PlannedBattle, _pair_battles, check_order
+from rules.campaign.turn import LOSS_ORDER, OrderError, PlannedBattle, check_order, pair_battles
 from rules.dice import derive_seed
 from rules.odds import wilson_interval
 from rules.rulesets import resolve_battle
@@ -163,7 +163,7 @@ def planned_battle(
 
     ``orders`` are its side's orders (by company). Every company of the side ordered
     into the same area goes there too; the battle is paired and built as the turn pairs
-    and builds it (``_pair_battles``): strongest against strongest, extras joining the
+    and builds it (``pair_battles``): strongest against strongest, extras joining the
     largest battle. The side already in the area defends (both there: its controller).
     """
     mover = state.companies.get(company)
@@ -201,7 +201,7 @@ def planned_battle(
     }
     for name in arriving:
         sketch.companies[name].area = target
-    for battle in _pair_battles(sketch, arrival, state.turn + 1, []):
+    for battle in pair_battles(sketch, arrival, state.turn + 1, []):
         if company in battle.attackers or company in battle.defenders:
             return battle
     return None

@@ -747,7 +747,7 @@ def _faces(table: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {str(face): dict(entry) for face, entry in table.items()}
 
 
-def _pair_battles(
+def pair_battles(
     state: CampaignState, arrival: dict[str, dict[str, int]], number: int, log: list[dict[str, Any]]
 ) -> list[PlannedBattle]:
     battles = []
@@ -880,7 +880,7 @@ def start_turn(
     first = _initiative_phase(state, roller, log)
     arrival = _movement_phase(state, mapping, orders or {}, first, log)
     _supply_companies_caught(state, mapping, log)
-    battles = _pair_battles(state, arrival, number, log)
+    battles = pair_battles(state, arrival, number, log)
     if roller.dice_rolled - rolled_before != sum(len(r["dice"]) for r in log):
         raise AssertionError("a campaign roll went unlogged")  # a bug, never bad input
     return TurnPlan(number=number, state=state, log=log, battles=battles, initiative=first)

@@ -16,9 +16,9 @@ from tests.campaign.conftest import korona_doc, with_more_companies
 
 pytestmark = pytest.mark.django_db
 
-# Every changelist starts with the user (the session comes from the cache), then (on each page with a
-# "campaign" filter) the campaigns for that filter; the list itself is COUNT(*) of the
-# filtered rows, COUNT(*) of all rows (the "N total" link) and one SELECT of the page,
+# Every changelist starts with the user (the session comes from the cache), then (on each
+# page with a "campaign" filter) the campaigns for that filter; the list itself is COUNT(*)
+# of the filtered rows, COUNT(*) of all rows (the "N total" link) and one SELECT of the page,
 # with its related rows joined (list_select_related) and its sums and counts annotated.
 SESSION_AND_USER = 1
 COUNTS_AND_PAGE = 3
