@@ -1,5 +1,5 @@
 """The GM's control desk in a real browser: upload the Korona scenario, set a schedule,
-advance a turn, enter the tabletop results, and see the turn done."""
+advance a turn, enter the tabletop results, and see the turn done and on the map."""
 
 from __future__ import annotations
 
@@ -89,3 +89,15 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
             "area__name", flat=True
         )
     ) == {"Oivi", "Kilu"}
+
+    # And the GM sees it on the players' map: the turn played, the companies where they
+    # fell back to.
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+    page.locator("svg.campaign-map").wait_for()
+    shot("6-map")
+    assert page.locator("[data-turn]").first.text_content() == "Turn 1 played"
+    for name, area in campaign.companies.filter(side="japanese", kind="fighting").values_list(
+        "name", "area__name"
+    ):
+        entry = page.locator(f"article[data-area='{area}']")
+        assert entry.locator("li", has_text=name).count() == 1
