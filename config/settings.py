@@ -141,6 +141,9 @@ if not KORONA_PRODUCTION:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# How often an open map asks whether a turn has been played (campaign/web/maps.py).
+KORONA_MAP_POLL_SECONDS = read_number(os.environ, "KORONA_MAP_POLL_SECONDS", default=15, minimum=1)
+
 # --- The REST API (campaign/api) -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
