@@ -148,6 +148,29 @@ def choose_target(
     return None if best is None else (best, best_obscured)
 
 
+class EnemyBox:
+    """The box around every enemy stand on the table, dead or alive, at one moment: a
+    cheap early out for ``choose_target`` while no stand moves (a fire phase)."""
+
+    __slots__ = ("low_x", "low_y", "high_x", "high_y")
+
+    def __init__(self, force: Force) -> None:
+        stands = force.enemy.stands
+        xs, ys = [s.x for s in stands], [s.y for s in stands]
+        self.low_x, self.high_x = (min(xs), max(xs)) if xs else (inf, -inf)
+        self.low_y, self.high_y = (min(ys), max(ys)) if ys else (inf, -inf)
+
+    def beyond(self, viewer: Stand, weapon: UnitType) -> bool:
+        """Is every enemy stand out of ``weapon``'s range from ``viewer``, for certain?"""
+        if weapon.range_in is None:
+            return self.low_x > self.high_x  # no range limit: only an empty table is beyond
+        x, y = viewer.x, viewer.y
+        dx = self.low_x - x if x < self.low_x else (x - self.high_x if x > self.high_x else 0)
+        dy = self.low_y - y if y < self.low_y else (y - self.high_y if y > self.high_y else 0)
+        # Out of range is hypot(dx, dy) > range; a margin keeps rounding on the safe side.
+        return dx * dx + dy * dy > (weapon.range_in + 1e-6) ** 2
+
+
 def _crowd(target: Stand) -> int:
     """The target's friends within a 4-hit blast of it."""
     tx, ty = target.x, target.y

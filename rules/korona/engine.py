@@ -100,6 +100,9 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         if s.alive and s is not caller and (s.unit.fire_dice > 0 or s.unit.gun_attack)
     ]
     shooters.sort(key=lambda s: -s.unit.fire_dice)  # stable: heavy weapons first, by id
+    # Where the enemy stands: a shooter whose weapon cannot reach that box has no target.
+    # Nothing moves in a fire phase, but a Combat Event may bring a stand back or add one.
+    reach = ai.EnemyBox(force)
     for stand in shooters:
         if not stand.alive or stand.status == SUPPRESSED:
             continue
@@ -108,6 +111,8 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         if stand.unit.fires_only_unmoved and stand.moved:
             continue
         if stand.unit.limbers and stand.limbered:
+            continue
+        if reach.beyond(stand, stand.unit):
             continue
         choice = ai.choose_target(state, stand, stand.unit, force.side)
         if choice is None:
@@ -126,7 +131,10 @@ def _fire_phase(state: BattleState, force: Force) -> None:
             obscured=obscured,
             extra=extra,
         )
+        logged = len(state.log)
         events.after_fire(state, stand, record)
+        if len(state.log) != logged:
+            reach = ai.EnemyBox(force)  # an event happened: look again
         _end_check(state)
 
 
