@@ -164,11 +164,14 @@ class EnemyBox:
         """Is every enemy stand out of ``weapon``'s range from ``viewer``, for certain?"""
         if weapon.range_in is None:
             return self.low_x > self.high_x  # no range limit: only an empty table is beyond
-        x, y = viewer.x, viewer.y
+        return self.farther_than(viewer.x, viewer.y, weapon.range_in)
+
+    def farther_than(self, x: float, y: float, inches: float) -> bool:
+        """Is every enemy stand more than ``inches`` from (x, y), for certain?"""
         dx = self.low_x - x if x < self.low_x else (x - self.high_x if x > self.high_x else 0)
         dy = self.low_y - y if y < self.low_y else (y - self.high_y if y > self.high_y else 0)
-        # Out of range is hypot(dx, dy) > range; a margin keeps rounding on the safe side.
-        return dx * dx + dy * dy > (weapon.range_in + 1e-6) ** 2
+        # Farther is hypot(dx, dy) > inches; a margin keeps rounding on the safe side.
+        return dx * dx + dy * dy > (inches + 1e-6) ** 2
 
 
 def _crowd(target: Stand) -> int:
@@ -547,6 +550,7 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     plans = plan_assaults(state, force, ATTACKER_ASSAULT_ODDS)
     assaulting = _charge(state, plans)
     enemies = _known_enemies(force)
+    enemy_box = EnemyBox(force)  # around ``enemies`` too: no enemy moves in this move
     own = [s for s in force.alive() if s.id not in assaulting]
     goal = _centroid(enemies) or (state.field.width_in / 2, state.field.depth_in / 6)
     centre = _centroid(own) or goal
@@ -577,12 +581,12 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
             continue
         # Stands next to the enemy hold their cover and fire rather than walk into contact.
         x, y = stand.x, stand.y
-        for e in enemies:
-            if hypot(e.x - x, e.y - y) <= 6:
-                break
-        else:
-            end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
-            _try_move(state, stand, *end, purpose="advance")
+        if not enemy_box.farther_than(x, y, 6) and any(
+            hypot(e.x - x, e.y - y) <= 6 for e in enemies
+        ):
+            continue
+        end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
+        _try_move(state, stand, *end, purpose="advance")
     return plans
 
 

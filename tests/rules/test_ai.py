@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import copy
 import json
+from math import hypot
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.battlefield import Battlefield
 from rules.dice import derive_seed
-from rules.korona.ai import cover_value
+from rules.korona.ai import EnemyBox, cover_value
 from rules.korona.engine import resolve
 from rules.odds import battle_odds, wilson_interval
 from rules.spec import parse_battle
@@ -189,3 +191,23 @@ def test_cover_value_is_the_wood_depth_reading_everywhere(bf: Battlefield) -> No
             else:
                 expected = 1.0 if bf.cover_at(x, y) else 0.0
             assert cover_value(state, x, y) == expected, (x, y)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    enemies=st.lists(st.tuples(st.integers(0, 36), st.integers(0, 36)), min_size=1, max_size=6),
+    point=st.tuples(st.integers(0, 36), st.integers(0, 36)),
+    inches=st.sampled_from([1.5, 6, 15, 18, 24]),
+)
+def test_the_enemy_box_never_calls_a_stand_in_reach_out_of_it(
+    enemies: list[tuple[int, int]], point: tuple[int, int], inches: float
+) -> None:
+    state = make_state(attacker={"rifle_squad": 1}, defender={"rifle_squad": len(enemies)})
+    for stand, (x, y) in zip(state.defender.stands, enemies, strict=True):
+        stand.x, stand.y = x, y
+    box = EnemyBox(state.attacker)
+    if box.farther_than(*point, inches):
+        assert all(hypot(x - point[0], y - point[1]) > inches for x, y in enemies)
+    # Exactly in reach on a side of the box is not "farther".
+    x, y = enemies[0]
+    assert not box.farther_than(x + inches, y, inches)
