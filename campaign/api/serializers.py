@@ -294,6 +294,25 @@ class RecordSerializer(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
+class AdjustmentSerializer(serializers.Serializer):
+    """A GM adjustment, the campaign's public log: a change to the stands of a company
+    you do not see in full comes without its numbers."""
+
+    before_turn = serializers.IntegerField(help_text="The turn it came before.")
+    when = serializers.DateTimeField()
+    what = serializers.CharField()
+    reason = serializers.CharField()
+
+
+def adjustment_data(adjustment: Any) -> dict[str, Any]:
+    return {
+        "before_turn": adjustment.before_turn,
+        "when": adjustment.when,
+        "what": adjustment.what,
+        "reason": adjustment.reason,
+    }
+
+
 class TurnSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = choice("TurnStatus", TURN_STATUSES)

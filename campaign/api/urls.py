@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern] = [
     path(CAMPAIGN + "companies/<int:pk>/", views.CompanyDetail.as_view(), name="company-detail"),
     path(CAMPAIGN + "turns/", views.TurnList.as_view(), name="turn-list"),
     path(CAMPAIGN + "turns/<int:number>/", views.TurnDetail.as_view(), name="turn-detail"),
+    path(CAMPAIGN + "adjustments/", views.AdjustmentList.as_view(), name="adjustment-list"),
     path(CAMPAIGN + "battles/", views.BattleList.as_view(), name="battle-list"),
     path(CAMPAIGN + "battles/<int:pk>/", views.BattleDetail.as_view(), name="battle-detail"),
     path(CAMPAIGN + "orders/", views.OrderList.as_view(), name="order-list"),

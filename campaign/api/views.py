@@ -313,6 +313,21 @@ class TurnDetail(CampaignScoped):
         return Response(s.turn_detail_data(view, turn))
 
 
+class AdjustmentList(CampaignScoped):
+    filter_backends: list[Any] = []  # a list read through the CampaignView, oldest first
+
+    @extend_schema(
+        operation_id="adjustments_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.AdjustmentSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """The GM's adjustments, the campaign's public log, each with its reason."""
+        rows = self.paginate_queryset(self.campaign_view.adjustments())
+        assert rows is not None, "every API list is paginated"
+        return self.get_paginated_response([s.adjustment_data(row) for row in rows])
+
+
 # --- battles ----------------------------------------------------------------------------------
 
 

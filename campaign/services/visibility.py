@@ -29,6 +29,16 @@ from rules.campaign.state import CampaignState
 from rules.campaign.visibility import CompanyView, Viewer
 
 
+@dataclass(frozen=True, slots=True)
+class PublicAdjustment:
+    """A GM adjustment as the reader may read it (``CampaignView.adjustments``)."""
+
+    before_turn: int
+    when: Any
+    what: str
+    reason: str
+
+
 class NotAMember(LookupError):
     """The user may not see this campaign (not staff, not a member)."""
 
@@ -184,11 +194,8 @@ class CampaignView:
 
     def battle_open(self, battle: Battle) -> bool:
         """May the viewer read this battle's report (both forces, the log)?"""
-        return (
-            battle.campaign_id == self.campaign.pk
-            and fog.battle_visible(
-                battle.attacker_side, battle.defender_side, self.state, self.viewer
-            )
+        return battle.campaign_id == self.campaign.pk and fog.battle_visible(
+            battle.attacker_side, battle.defender_side, self.state, self.viewer
         )
 
     def battles(self) -> QuerySet[Battle]:
@@ -204,6 +211,32 @@ class CampaignView:
         if self.game_master:
             return rows
         return rows.filter(company__side=self.side)
+
+    def adjustments(self) -> list[PublicAdjustment]:
+        """The GM's adjustments, the campaign's public log, oldest first.
+
+        Every adjustment shows, with its reason (the GM writes it for all to read). A
+        change to the stands of a company the reader does not see in full shows without
+        its numbers, and names the company only if the reader sees it at all: the fog
+        of war hides an enemy's exact strength, and a GM's change must not give it away.
+        """
+        shown = []
+        for row in GmAdjustment.objects.filter(campaign=self.campaign).order_by("id"):
+            what = row.what
+            company = (row.details or {}).get("company")
+            if company is not None and not self.sees_everything:
+                seen = self.company(company)
+                if seen is None or not seen.full:
+                    actual = self.state.companies.get(company)
+                    side = self.state.sides.get(actual.side) if actual else None
+                    who = seen.name if seen else "a company out of sight"
+                    what = f"{who}{f' ({side.name})' if side else ''}: stands adjusted"
+            shown.append(
+                PublicAdjustment(
+                    before_turn=row.before_turn, when=row.created_at, what=what, reason=row.reason
+                )
+            )
+        return shown
 
     def may_order(self, company: CompanyView) -> bool:
         """The viewer may give this company orders: its own side's; the GM any."""

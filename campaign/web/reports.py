@@ -17,7 +17,7 @@ from django.urls import path
 
 from battles.models import Battle
 from campaign.models import Turn
-from campaign.services.visibility import CampaignView
+from campaign.services.visibility import CampaignView, PublicAdjustment
 from campaign.web import battleview, turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 
@@ -52,6 +52,9 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for row in _readable_battles(view):
         battles[row["turn_id"]].append(row)
     names = _side_names(view)
+    adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
+    for adjustment in view.adjustments():
+        adjusted[adjustment.before_turn].append(adjustment)
     rows = []
     for turn in turns:
         records = view.records(turn.log)
@@ -62,9 +65,16 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 "summary": turnlog.turn_summary(records, names),
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
+                "adjustments": adjusted.get(turn.number, []),
             }
         )
-    return render(request, "campaign/turns.html", page_context(view, rows=rows))
+    # The GM's changes since the last turn played, before the coming one (once that turn
+    # has a row, its changes are listed with it).
+    started = bool(turns) and turns[0].number > view.campaign.turn
+    coming = [] if started else adjusted.get(view.campaign.turn + 1, [])
+    return render(
+        request, "campaign/turns.html", page_context(view, rows=rows, coming_adjustments=coming)
+    )
 
 
 @login_required
@@ -83,6 +93,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
             turn=turn,
             phases=phases,
             battles=battles,
+            adjustments=[a for a in view.adjustments() if a.before_turn == number],
             previous=number - 1 if number > 1 else None,
             following=number + 1 if number < view.campaign.turn + 1 else None,
         ),

@@ -307,8 +307,8 @@ def test_turn_list_queries_do_not_grow_with_companies(
 ) -> None:
     client = login(aussie)
     url = reverse("turns", args=[big_campaign.pk])
-    # + the turns (1) + the readable battles of every turn (1)
-    with django_assert_num_queries(12):
+    # + the turns (1) + the readable battles of every turn (1) + the GM's adjustments (1)
+    with django_assert_num_queries(13):
         assert client.get(url).status_code == 200
 
 
@@ -317,8 +317,8 @@ def test_turn_page_queries_do_not_grow_with_companies(
 ) -> None:
     client = login(aussie)
     url = reverse("turn", args=[big_campaign.pk, 1])
-    # + the turn (1) + its readable battles (1)
-    with django_assert_num_queries(12):
+    # + the turn (1) + its readable battles (1) + the GM's adjustments (1)
+    with django_assert_num_queries(13):
         assert client.get(url).status_code == 200
 
 

@@ -1,0 +1,70 @@
+"""The GM's adjustments through the API: the same public log as the turn pages, under the
+same fog of war (``CampaignView.adjustments``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.models import Area, Campaign, Company
+from campaign.services.adjustments import adjust_stands, set_control
+from campaign.services.visibility import open_campaign
+from tests.api.helpers import url
+
+pytestmark = pytest.mark.django_db
+
+
+def adjustments(client: Any, campaign: Campaign) -> list[dict[str, Any]]:
+    response = client.get(url(campaign, "adjustments/"))
+    assert response.status_code == 200
+    return response.json()["results"]
+
+
+def test_every_player_reads_the_gms_changes_with_their_reasons(
+    played: Campaign, gm_user: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    set_control(
+        area=Area.objects.get(campaign=played, name="Ioro"),
+        side=None,
+        reason="the villagers rose",
+        user=gm_user,
+    )
+    for user in (aussie, japanese, gm_user):
+        (row,) = adjustments(login(user), played)
+        assert row["before_turn"] == 3
+        assert row["what"] == "Ioro: control australian -> nobody"
+        assert row["reason"] == "the villagers rose"
+
+
+def test_an_enemys_stands_change_comes_without_its_numbers(
+    played: Campaign, gm_user: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    assert open_campaign(user=aussie, campaign=played).company("1st Company") is None
+    adjust_stands(
+        company=Company.objects.get(campaign=played, name="1st Company"),
+        unit_type="rifle_squad",
+        held=5,
+        reason="dysentery",
+        user=gm_user,
+    )
+    (seen_by_enemy,) = adjustments(login(aussie), played)
+    assert seen_by_enemy["what"] == "a company out of sight (Japanese): stands adjusted"
+    (seen_by_own_side,) = adjustments(login(japanese), played)
+    assert seen_by_own_side["what"].startswith("1st Company: rifle_squad stands")
+    assert seen_by_own_side["what"].endswith("-> 5")
+
+
+def test_a_stranger_gets_404(played: Campaign, outsider: Any, login: Any) -> None:
+    assert login(outsider).get(url(played, "adjustments/")).status_code == 404
+
+
+def test_the_adjustments_list_queries(
+    big_campaign: Campaign, gm_user: Any, aussie: Any, login: Any, django_assert_num_queries: Any
+) -> None:
+    for area in Area.objects.filter(campaign=big_campaign):
+        set_control(area=area, side=None, reason="a test", user=gm_user)
+    client = login(aussie)
+    # the user (the session is cached), the campaign opened (9), the adjustments (1)
+    with django_assert_num_queries(11):
+        assert len(adjustments(client, big_campaign)) == 10

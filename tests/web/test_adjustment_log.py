@@ -1,0 +1,92 @@
+"""The GM's adjustments are the campaign's public log: every player reads them on the turn
+pages, with their reasons, but a change to an enemy company's stands without its numbers
+(the fog of war hides the enemy's exact strength)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Area, Campaign, Company
+from campaign.services.adjustments import adjust_stands, set_control
+from campaign.services.turns import advance_turn
+from campaign.services.visibility import open_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def turns_page(client: Any, campaign: Campaign) -> str:
+    return client.get(reverse("turns", args=[campaign.pk])).content.decode()
+
+
+def turn_page(client: Any, campaign: Campaign, number: int) -> str:
+    return client.get(reverse("turn", args=[campaign.pk, number])).content.decode()
+
+
+def cut_stands(campaign: Campaign, name: str, gm: Any) -> None:
+    company = Company.objects.get(campaign=campaign, name=name)
+    adjust_stands(
+        company=company, unit_type="rifle_squad", held=5, reason="dysentery in the ranks", user=gm
+    )
+
+
+def test_a_control_change_is_read_by_every_player_before_and_after_the_turn(
+    played: Campaign, gm_user: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    set_control(
+        area=Area.objects.get(campaign=played, name="Ioro"),
+        side=None,
+        reason="the villagers rose",
+        user=gm_user,
+    )
+    for user in (aussie, japanese, gm_user):
+        page = turns_page(login(user), played)
+        assert "Before turn 3: the GM's changes" in page
+        assert "Ioro: control australian -&gt; nobody" in page
+        assert "the villagers rose" in page
+    advance_turn(campaign_id=played.pk)
+    for user in (aussie, japanese):
+        page = turn_page(login(user), played, 3)
+        assert "Ioro: control australian -&gt; nobody" in page
+        assert "Before turn 4" not in turns_page(login(user), played)
+
+
+def test_a_change_to_a_companys_stands_shows_its_numbers_to_its_own_side_and_the_gm(
+    played: Campaign, gm_user: Any, japanese: Any, login: Any
+) -> None:
+    cut_stands(played, "1st Company", gm_user)
+    for user in (japanese, gm_user):
+        page = turns_page(login(user), played)
+        assert "1st Company: rifle_squad stands" in page and "-&gt; 5" in page
+
+
+def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
+    played: Campaign, gm_user: Any, aussie: Any, login: Any
+) -> None:
+    view = open_campaign(user=aussie, campaign=played)
+    assert view.company("1st Company") is None  # out of the Australians' sight
+    cut_stands(played, "1st Company", gm_user)
+    page = turns_page(login(aussie), played)
+    assert "a company out of sight (Japanese): stands adjusted" in page
+    assert "dysentery in the ranks" in page
+    assert "1st Company" not in page and "-&gt; 5" not in page
+
+
+def test_a_change_to_a_glimpsed_enemys_stands_names_it_without_numbers(
+    played: Campaign, gm_user: Any, aussie: Any, login: Any
+) -> None:
+    glimpsed = next(c for c in open_campaign(user=aussie, campaign=played).companies if not c.full)
+    cut_stands(played, glimpsed.name, gm_user)
+    page = turns_page(login(aussie), played)
+    assert f"{glimpsed.name} (Japanese): stands adjusted" in page
+    assert "rifle_squad stands" not in page and "-&gt; 5" not in page
+
+
+def test_once_the_campaign_has_ended_every_number_shows(
+    played: Campaign, gm_user: Any, aussie: Any, login: Any
+) -> None:
+    cut_stands(played, "1st Company", gm_user)
+    Campaign.objects.filter(pk=played.pk).update(status="finished")
+    assert "1st Company: rifle_squad stands" in turns_page(login(aussie), played)
