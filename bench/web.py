@@ -88,7 +88,7 @@ def prepare() -> tuple[int, str, str, str]:
     Membership.objects.create(user=user, campaign=campaign, side="australian")
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_backend"] = "config.auth.CachedModelBackend"
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     token = Token.objects.create(user=user)

@@ -74,7 +74,7 @@ MIDDLEWARE = [
 # is checked (README.md: "Accounts").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "config.auth.CachedModelBackend",  # ModelBackend, the user read through the cache
 ]
 AXES_FAILURE_LIMIT = read_number(os.environ, "KORONA_LOGIN_FAILURES", default=5, minimum=1)
 AXES_COOLOFF_TIME = 1  # hours
