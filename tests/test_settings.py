@@ -109,22 +109,27 @@ def test_redis_url_is_none_when_unset_and_checked_when_set() -> None:
         read_redis_url({"REDIS_URL": "127.0.0.1:6379"})
 
 
+def run_bare(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Python with ``args`` and only what a bare shell has, plus ``env``: the embedded
+    default must need no variables at all."""
+    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    return subprocess.run(
+        [sys.executable, *args],
+        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def run_settings_in_subprocess(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     script = (
         "import json, django; django.setup(); from django.conf import settings as s; "
         "print(json.dumps({'debug': s.DEBUG, 'engine': s.DATABASES['default']['ENGINE'], "
         "'name': str(s.DATABASES['default']['NAME']), 'redis': s.REDIS_URL}))"
     )
-    # Only what a bare shell has: the embedded default must need no variables at all.
-    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
-    return subprocess.run(
-        [sys.executable, "-c", script],
-        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        cwd=BASE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_bare(["-c", script], env)
 
 
 def test_settings_load_with_no_environment_as_the_embedded_default() -> None:
@@ -180,15 +185,7 @@ PRODUCTION = {
 
 
 def test_production_settings_pass_the_deploy_checks_with_no_warnings() -> None:
-    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION},
-        cwd=BASE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_bare(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 
@@ -199,14 +196,6 @@ def test_production_settings_send_plain_http_to_https_and_keep_cookies_secure() 
         "print(json.dumps([s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, "
         "s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS > 0]))"
     )
-    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env={**bare, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION},
-        cwd=BASE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_bare(["-c", script], PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [True, True, True, True]

@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# The page tests' fixtures: the GM, the players and their campaigns.
+from tests.web.conftest import aussie, gm_user, japanese, played  # noqa: F401
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 

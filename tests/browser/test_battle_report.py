@@ -12,35 +12,9 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import Campaign
-from campaign.services.scenarios import create_campaign
-from campaign.services.turns import advance_turn
 from tests.browser.conftest import ARTIFACTS
-from tests.web.conftest import PASSWORD, join, meeting_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-# The page tests' fixtures (tests/web/conftest.py), made here from the same helpers.
-@pytest.fixture
-def aussie(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
-
-
-@pytest.fixture
-def japanese(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("japanese", "j@example.com", PASSWORD)
-
-
-@pytest.fixture
-def played(aussie: Any, japanese: Any) -> Campaign:
-    """Korona with both Japanese companies of Oivi in Korona, two turns played."""
-    campaign = create_campaign(data=meeting_doc(), name="Korona played", seed=7)
-    for _ in range(2):
-        advance_turn(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    join(aussie, campaign, "australian")
-    join(japanese, campaign, "japanese")
-    return campaign
 
 
 PHONE = {"width": 390, "height": 844}
