@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from campaign.models import SIDE_CHOICES, Area, Company, Order
+from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
 from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
 from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
 from rules.rulesets import RULESETS
@@ -204,3 +204,28 @@ class OrderForm(forms.ModelForm):
     target = forms.ModelChoiceField(
         queryset=Area.objects.select_related("campaign"), required=False
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Only the companies and areas of campaigns still being played, each named with
+        its campaign; ``?campaign=<id>`` in the add page's address narrows both to one."""
+        super().__init__(*args, **kwargs)
+        open_campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED)
+        chosen = str(self.initial.get("campaign") or "")
+        if chosen.isdigit():
+            open_campaigns = open_campaigns.filter(pk=int(chosen))
+        company = self.fields["company"]
+        company.queryset = (
+            Company.objects.filter(campaign__in=open_campaigns)
+            .select_related("campaign", "area")
+            .order_by("campaign__name", "side", "name")
+        )
+        company.label_from_instance = lambda row: (
+            f"{row.campaign.name} · {row.name} ({row.get_side_display()}, in {row.area.name})"
+        )
+        target = self.fields["target"]
+        target.queryset = (
+            Area.objects.filter(campaign__in=open_campaigns)
+            .select_related("campaign")
+            .order_by("campaign__name", "zone", "name")
+        )
+        target.label_from_instance = lambda row: f"{row.campaign.name} · {row.name}"

@@ -42,6 +42,32 @@ def test_the_gm_gives_an_order(gm: Client, gm_user: Any) -> None:
     assert order.given_by == gm_user
 
 
+def test_the_order_form_offers_only_campaigns_still_played_each_named(gm: Client) -> None:
+    playing = new_campaign("Korona 1")
+    ended = new_campaign("Korona 2")
+    ended.status = "finished"
+    ended.save()
+    page = gm.get(ADD).content.decode()
+    assert "Korona 1 · A Company (Australian, in Korona)" in page
+    assert "Korona 1 · Oivi" in page
+    assert "Korona 2 ·" not in page
+    narrowed = gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
+    assert "Korona 1 · A Company" in narrowed
+    other = new_campaign("Korona 3")
+    assert "Korona 3 ·" not in gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
+    assert "Korona 3 · A Company" in gm.get(f"{ADD}?campaign={other.pk}").content.decode()
+
+
+def test_a_company_of_an_ended_campaign_is_not_a_choice(gm: Client) -> None:
+    ended = new_campaign("Korona 2")
+    ended.status = "finished"
+    ended.save()
+    response = gm.post(ADD, {"company": company(ended, "A Company").pk, "kind": "hold"})
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Order.objects.exists()
+
+
 def test_a_new_order_replaces_the_old(gm: Client) -> None:
     campaign = new_campaign()
     third = company(campaign, "3rd Company")
