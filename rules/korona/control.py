@@ -1,4 +1,5 @@
-"""Area of Control (Old Breed South Pacific 16.1), used for placing units.
+"""Area of Control (Old Breed South Pacific 16.1) for the Korona engine's stands; the rule
+itself is in ``rules.oldbreed``.
 
 A place is in a side's Area of Control when it is closer to that side's Rout Edge (its
 own table edge: y = 0 for the defender, the far edge for the attacker) than at least
@@ -9,23 +10,26 @@ are straight across the table, in inches (the text's hexes read as 3").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rules import oldbreed
 from rules.korona.state import ATTACKER, BattleState, Force
 
 
 def edge_distance(state: BattleState, force: Force, y: float) -> float:
     """How far ``y`` is from ``force``'s own (rout) edge."""
-    return state.field.depth_in - y if force.key == ATTACKER else y
+    return oldbreed.edge_distance(state.field, force.key == ATTACKER, y)
+
+
+def area_of_control(state: BattleState, force: Force) -> Callable[[float, float], bool]:
+    """A test of places against ``force``'s Area of Control as the stands stand now."""
+    return oldbreed.area_of_control(
+        state.field,
+        force.key == ATTACKER,
+        [(s.x, s.y) for s in force.stands if s.alive],
+        [(s.x, s.y) for s in force.enemy.stands if s.alive],
+    )
 
 
 def in_area_of_control(state: BattleState, force: Force, x: float, y: float) -> bool:
-    here = edge_distance(state, force, y)
-    friends = [edge_distance(state, force, s.y) for s in force.stands if s.alive]
-    if not friends:
-        return False
-    behind_friends = sum(1 for d in friends if here < d)
-    if behind_friends < min(2, len(friends)):
-        return False
-    enemies_nearer = sum(
-        1 for s in force.enemy.stands if s.alive and edge_distance(state, force, s.y) < here
-    )
-    return enemies_nearer < 2
+    return area_of_control(state, force)(x, y)
