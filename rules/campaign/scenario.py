@@ -293,13 +293,6 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
             given[key] = None if item is None else check.choice(item, spot, SIDE_KEYS)
         else:  # pragma: no cover - a new Settings field needs a line above
             raise AssertionError(f"setting {key!r} has no check")
-    if given.get("ruleset") == "force_on_force":
-        for option in ("combat_events", "fog_of_war_cup"):
-            if given.get(option):
-                check.fail(
-                    f"{where}.{option}",
-                    "the Force on Force rule set does not apply this Old Breed option yet",
-                )
     return Settings(**given)
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import oldbreed as old_breed
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.dice import Roller
 from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
-from rules.forceonforce import ai
+from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
 from rules.forceonforce.combat import attack, fog_of_war, hide, lay_smoke, tq_check
@@ -36,7 +37,13 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "defender_hidden": False,  # defender units in woods set up Hidden (ambushes)
     "dug_in": None,  # defender's cover when In Cover: improved / fortified / reinforced
     "outgunned_by": [],  # forces (attacker/defender) that outgun the other (4.6)
+    "combat_events": False,  # Old Breed 17.0 (rules.forceonforce.oldbreed)
+    "fog_of_war_cup": False,  # Old Breed 16.2: reinforcements placed from the cup
+    "combat_event_table": None,  # None: the shipped tables (rules.oldbreed)
+    "japanese_event_table": None,
 }
+# Echoed in the result's options (the event tables are not: they are data, often long).
+_ECHOED = tuple(k for k in DEFAULT_OPTIONS if not k.endswith("_event_table"))
 
 _SIDE_MAPS = {
     "morale_die": set(t.DIE_LADDER),
@@ -44,12 +51,12 @@ _SIDE_MAPS = {
     "supply": set(t.SUPPLY_FIREPOWER),
 }
 _SIDE_LISTS = ("irregular", "advanced_first_aid", "night_vision")
-# Options of the Korona engine that these rules do not apply (yet, for the Old Breed
-# ones): refused with a clear reason rather than accepted and ignored.
-NOT_APPLIED = (
-    "combat_events", "fog_of_war_cup", "impact_fuse", "combat_event_table",
-    "japanese_event_table",
-)  # fmt: skip
+# A Korona fire rule with no meaning here: refused with the reason rather than ignored.
+IMPACT_FUSE_REFUSED = (
+    "impact_fuse is a Korona fire rule (a knee mortar's hits only pin in woods); Force on "
+    "Force has no pinning hit to limit (a hit is a casualty, pinning comes from morale), "
+    "so it does not apply"
+)
 
 
 def check_options(options: dict[str, Any]) -> list[str]:
@@ -72,12 +79,13 @@ def check_options(options: dict[str, Any]) -> list[str]:
         elif key == "outgunned_by":
             if not isinstance(value, list) or any(s not in (ATTACKER, DEFENDER) for s in value):
                 problems.append("outgunned_by must be a list of attacker/defender")
-        elif key in NOT_APPLIED:
+        elif key == "impact_fuse":
             if value not in (False, None):
-                problems.append(
-                    f"{key} is a korona rule set option; force_on_force does not apply it yet"
-                )
-        elif key in ("night", "fog_of_war", "defender_hidden"):
+                problems.append(IMPACT_FUSE_REFUSED)
+        elif key in ("combat_event_table", "japanese_event_table"):
+            if value is not None:
+                problems += old_breed.check_table(value, key)
+        elif key in ("night", "fog_of_war", "defender_hidden", "combat_events", "fog_of_war_cup"):
             if not isinstance(value, bool):
                 problems.append(f"{key} must be true or false, not {value!r}")
         elif key == "dug_in":
@@ -159,6 +167,8 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
     if not (shooter.can_fire and target.fighting):
         return False
     record = attack(state, shooter, target, kind=kind)
+    if record is not None:
+        oldbreed.after_fire(state, shooter, record)  # Combat Events (17.0)
     _end_check(state)
     return record is not None
 
@@ -275,7 +285,15 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
             state.sees(e, unit) for e in unit.force.enemy.units if e.fighting
         ):
             lay_smoke(state, unit)  # cover the dash across open ground
+        origin = (unit.x, unit.y)
         _move(state, unit, *moving)
+        # 16.2: the enemy may draw from its cup and place a unit in ambush, pausing this
+        # move; the placed unit fires at once at the mover (opportunity fire).
+        placed = oldbreed.enemy_moved(state, unit, origin)
+        if placed is not None and placed.can_fire and state.sees(placed, unit):
+            _fire(state, placed, unit, "opportunity fire")
+            if not unit.fighting:
+                return
     elif unit.force.regular and not state.exposed(unit.x, unit.y):
         unit.in_cover = True  # 3.9: Regulars that do not move are In Cover
     elif not unit.in_cover and unit.profile.mover is not None:
@@ -326,6 +344,7 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
 
 
 def _turn(state: BattleState) -> None:
+    state.cup_drawn.clear()
     for force in state.forces:
         for unit in force.units:
             unit.new_turn()
@@ -348,10 +367,14 @@ def _turn(state: BattleState) -> None:
         unit.overwatch = unit.id in watching
     state.record("overwatch", side=iu_force.side, dice=[], units=watching)
     state.phase = f"{iu_force.key} activation"
+    # 16.2: the side with initiative draws from its cup as its activations begin; the other
+    # keeps its draw for an ambush during them, else draws as the End Phase begins.
+    oldbreed.own_phase(state, iu_force)
     for unit in iu_force.units:
         if not unit.overwatch:
             _activate(state, unit)
     state.phase = "end phase"
+    oldbreed.own_phase(state, iu_force.enemy)
     for unit in iu_force.enemy.units:
         if not unit.reacted:
             _activate(state, unit, end_phase=True)
@@ -428,12 +451,14 @@ def resolve(
                 "force": f.key,
                 "type": u.stand_type,
                 "counts_as": u.report_type,
-                "extra": False,
+                # Appeared through a Combat Event: not on the roster, not in the losses.
+                "extra": u.extra,
+                "in_cup": u in f.cup,  # a reinforcement never drawn
             }
             for f in state.forces
-            for u in f.units
+            for u in [*f.units, *f.cup]
         ],  # fmt: skip
         "terrain": battlefield.to_json(),
-        "options": {"ruleset": RULESET, **{k: options[k] for k in DEFAULT_OPTIONS}},
+        "options": {"ruleset": RULESET, **{k: options[k] for k in _ECHOED}},
         "log": state.log,
     }

@@ -29,7 +29,7 @@ class Unit:
         "shaken_off", "in_cover", "hidden", "spotted_by", "smoke",
         "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
         "movement", "react_only", "jammed", "fp_extra", "fired_at_by", "element_of",
-        "merged_into", "smoke_tried",
+        "merged_into", "smoke_tried", "returned", "extra",
     )  # fmt: skip
 
     def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
@@ -59,6 +59,8 @@ class Unit:
         self.smoke = False
         self.element_of: str | None = None  # 1.4: split off from this roster unit
         self.merged_into: str | None = None  # 1.4: merged back; off the table, not lost
+        self.returned = False  # brought back by a Combat Event: still counts as lost
+        self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
         self.new_turn()
 
     def new_turn(self) -> None:
@@ -117,7 +119,7 @@ class Unit:
 class Force:
     __slots__ = (
         "key", "spec", "tq", "morale", "regular", "confidence", "supply", "advanced_first_aid",
-        "night_vision", "units", "enemy", "present", "has_elements",
+        "night_vision", "units", "cup", "enemy", "present", "has_elements",
     )  # fmt: skip
 
     def __init__(self, key: str, spec: ForceSpec, options: dict[str, Any]) -> None:
@@ -145,14 +147,18 @@ class Force:
                 else:
                     unit = Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
                 self.units.append(unit)
-        # Ruling: reinforcements (the Old Breed cup) join from the start under these rules.
+        # Reinforcements wait in the Fog of War cup (Old Breed 16.2) when the option is on;
+        # without it they join from the start (ruling).
+        self.cup: list[Unit] = []
+        joining = self.cup if options.get("fog_of_war_cup") else self.units
         for stand_type, count in spec.reinforcements.items():
             for _ in range(count):
                 numbers[stand_type] = number = numbers.get(stand_type, 0) + 1
-                self.units.append(
+                joining.append(
                     Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
                 )
-        self.present = len(self.units)
+        # Reinforcements count among the units a side brought from the start.
+        self.present = len(self.units) + len(self.cup)
         self.has_elements = False  # a unit has split (1.4)
 
     @property
@@ -161,9 +167,12 @@ class Force:
 
     def roster_lost(self, unit: Unit) -> bool:
         """A roster unit is lost when it and every element split from it are lost (an
-        element merged back is neither)."""
-        if unit.element_of is not None:
+        element merged back is neither). A unit brought back by a Combat Event still counts
+        as lost; a sniper that appeared by one was never on the roster."""
+        if unit.element_of is not None or unit.extra:
             return False
+        if unit.returned:
+            return True
         if not self.has_elements:
             return unit.lost
         parts = [unit, *(u for u in self.units if u.element_of == unit.id)]
@@ -217,6 +226,7 @@ class BattleState:
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
+        self.cup_drawn: set[str] = set()  # forces that drew from their cup this turn
 
     @property
     def forces(self) -> tuple[Force, Force]:

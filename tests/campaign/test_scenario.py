@@ -847,13 +847,15 @@ def test_any_change_is_parsed_or_refused_with_a_scenario_error(data: st.DataObje
         assert parse_scenario(dump_scenario(state)) == state
 
 
-def test_old_breed_options_are_refused_with_force_on_force_for_now() -> None:
+def test_old_breed_options_combine_with_force_on_force() -> None:
     doc = korona_doc()
-    doc["settings"] = {"ruleset": "force_on_force", "combat_events": True}
-    assert problems_of(doc) == [
-        "settings.combat_events: the Force on Force rule set does not apply this Old Breed "
-        "option yet"
-    ]
+    doc["settings"] = {"ruleset": "force_on_force", "combat_events": True, "fog_of_war_cup": True}
+    settings = parse_scenario(doc).settings
+    assert (settings.ruleset, settings.combat_events, settings.fog_of_war_cup) == (
+        "force_on_force",
+        True,
+        True,
+    )
 
 
 def test_the_combat_event_tables_are_settings_that_survive_a_round_trip() -> None:

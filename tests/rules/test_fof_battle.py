@@ -126,13 +126,13 @@ def test_bad_options_are_reported() -> None:
     text = " ".join(caught.value.problems)
     assert "morale_die" in text and "night" in text and "'tanks'" in text
     assert engine.check_options({"turn_limit": 5, "irregular": ["japanese"]}) == []
-    # The Old Breed options are not applied under these rules yet: refused, not ignored.
-    refused = engine.check_options({"combat_events": True, "fog_of_war_cup": True})
-    assert refused == [
-        "combat_events is a korona rule set option; force_on_force does not apply it yet",
-        "fog_of_war_cup is a korona rule set option; force_on_force does not apply it yet",
+    # The Old Breed options apply under these rules; the impact fuse is refused, not ignored.
+    assert engine.check_options({"combat_events": True, "fog_of_war_cup": True}) == []
+    assert engine.check_options({"combat_events": "yes"}) == [
+        "combat_events must be true or false, not 'yes'"
     ]
-    assert engine.check_options({"combat_events": False}) == []
+    assert engine.check_options({"impact_fuse": True}) == [engine.IMPACT_FUSE_REFUSED]
+    assert engine.check_options({"impact_fuse": False, "combat_events": False}) == []
 
 
 # --- determinism and the log ------------------------------------------------------------
