@@ -72,6 +72,13 @@ def _force_on_force(r: dict[str, Any]) -> str:
         )
     if kind == "fog_of_war":
         return f"fog of war for {_stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
+    if kind == "overwatch":
+        units = ", ".join(_stand(u) for u in r["units"]) or "none"
+        return f"{r['side']} units on Overwatch: {units}"
+    if kind == "split":
+        return f"{_stand(r['stand'])} splits off {_stand(r['element'])} ({r['figures']} figures)"
+    if kind == "merge":
+        return f"{_stand(r['joined'])} merges into {_stand(r['stand'])} ({r['figures']} figures)"
     if kind == "tq_check":
         return (
             f"{_stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
@@ -81,6 +88,12 @@ def _force_on_force(r: dict[str, Any]) -> str:
         f"{_stand(r['spotter'])} looks for {_stand(r['hidden_unit'])}: {_dice(r['dice'])}"
         f" {'spotted' if r['spotted'] else 'not spotted'}"
     )
+
+
+_FORCE_ON_FORCE_KINDS = frozenset(
+    {"first_aid", "initiative", "reaction", "fog_of_war", "tq_check", "spot", "locate",
+     "overwatch", "split", "merge"}
+)  # fmt: skip
 
 
 def describe_record(r: dict[str, Any]) -> str:
@@ -120,6 +133,13 @@ def describe_record(r: dict[str, Any]) -> str:
         )
     if kind == "combat_event":
         return head + (f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})")
+    if kind == "cup_draw":
+        roll = f"d{r['cup_size']} {_dice(r['dice'])}" if r["dice"] else "the last one, no die"
+        return head + (
+            f"{_stand(r['stand'])} is drawn from the cup of {r['cup_size']} ({r['when']}): {roll}"
+        )
+    if kind == "cup_place":
+        return head + f"{_stand(r['stand'])} is placed at {tuple(r['to'])}: {r['case']}"
     if kind == "caught":
         return head + f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}"
     if kind == "assault":
@@ -147,7 +167,7 @@ def describe_record(r: dict[str, Any]) -> str:
         return head + r["outcome"]
     if kind == "sniper":
         return head + r["outcome"]
-    if kind in ("first_aid", "initiative", "reaction", "fog_of_war", "tq_check", "spot"):
+    if kind in _FORCE_ON_FORCE_KINDS:
         return head + _force_on_force(r)
     if kind == "end":
         return head + f"{r['winner']} wins ({r['reason'].replace('_', ' ')})"
