@@ -674,6 +674,9 @@ def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
                 else "off: Japanese knee mortars fire as any small mortar",
             )
         )
+    # The Old Breed options apply under either rule set (docs/rules.md).
+    if ruleset in ("korona", "force_on_force"):
+        first_die = "its first die" if ruleset == "korona" else "its first firepower die"
         events = merged.pop("combat_events", False)
         tables = {
             "Combat Event Table": merged.pop("combat_event_table", None),
@@ -681,7 +684,7 @@ def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
         }
         if events:
             text = (
-                "on: a squad's or weapon team's fire showing a 1 on its first die rolls d10: "
+                f"on: a squad's or weapon team's fire showing a 1 on {first_die} rolls d10: "
                 "1 the firer's side rolls on the Combat Event Table, 2 the other side does, "
                 "3 the Japanese Event Table, 4-10 nothing"
             )

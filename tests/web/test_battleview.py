@@ -336,7 +336,17 @@ def test_force_on_force_sheet_lists_its_own_options_and_no_support() -> None:
     rules = dict(battleview.special_rules(spec))
     assert rules["Rule set"] == "Force on Force" and rules["Night"] == "on"
     assert "Impact fuse" not in rules
+    assert rules["Combat Events (Old Breed)"] == "off"
     assert not any(line.available for line in battleview.support_available(spec, {}))
+
+
+def test_force_on_force_sheet_describes_the_old_breed_options_in_force() -> None:
+    spec = copy.deepcopy(sheet_spec(6))
+    spec["options"] = {"ruleset": "force_on_force", "combat_events": True, "fog_of_war_cup": True}
+    rules = dict(battleview.special_rules(spec))
+    assert "1 on its first firepower die rolls d10" in rules["Combat Events (Old Breed)"]
+    assert rules["Fog of War cup (Old Breed)"].startswith("on: reinforcements go into a cup")
+    assert "Combat events" not in rules and "Fog of war cup" not in rules  # no raw keys
 
 
 def test_set_up_positions_name_their_square_even_on_the_far_edge(played: Any) -> None:
