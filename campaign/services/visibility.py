@@ -65,9 +65,10 @@ def campaign_stamp(*, user: Any, campaign_id: int) -> dict[str, Any] | None:
     """What a campaign's pages were drawn from, or None if the user may not open it (with
     the same access as ``campaigns_for``).
 
-    One query: the campaign's turn, status, deadline and last change, its last turn and
-    that turn's status, and its last GM adjustment. Every open map asks it every few
-    seconds, so it is written in SQL rather than built by the ORM each time."""
+    One query: the campaign's turn, status, deadline and last change, the side the user
+    plays there (None for the GM), its last turn and that turn's status, and its last GM
+    adjustment. Every open map asks it every few seconds, so it is written in SQL rather
+    than built by the ORM each time."""
     if not 0 < campaign_id <= MAX_ID:
         return None
     names = {
@@ -76,30 +77,30 @@ def campaign_stamp(*, user: Any, campaign_id: int) -> dict[str, Any] | None:
         "adjustment": GmAdjustment._meta.db_table,
         "membership": Membership._meta.db_table,
     }
-    params: list[Any] = [campaign_id]
+    params: list[Any] = []
+    side = "NULL"
     access = ""
     if not is_game_master(user):
         if not getattr(user, "is_authenticated", False) or not user.is_active:
             return None
-        access = (
-            "AND EXISTS (SELECT 1 FROM {membership} m"
-            " WHERE m.campaign_id = c.id AND m.user_id = %s)"
-        )
+        side = "m.side"
+        access = "JOIN {membership} m ON m.campaign_id = c.id AND m.user_id = %s"
         params.append(user.pk)
+    params.append(campaign_id)
     sql = (
-        "SELECT c.id, c.turn, c.status, c.next_deadline, c.updated_at,"
+        "SELECT c.id, c.turn, c.status, c.next_deadline, c.updated_at, " + side + " AS side,"
         " (SELECT t.number FROM {turn} t WHERE t.campaign_id = c.id"
         "  ORDER BY t.number DESC LIMIT 1) AS last_turn,"
         " (SELECT t.status FROM {turn} t WHERE t.campaign_id = c.id"
         "  ORDER BY t.number DESC LIMIT 1) AS last_turn_status,"
         " (SELECT MAX(a.id) FROM {adjustment} a WHERE a.campaign_id = c.id) AS last_adjustment"
-        " FROM {campaign} c WHERE c.id = %s " + access
+        " FROM {campaign} c " + access + " WHERE c.id = %s"
     ).format(**names)
     row = next(iter(Campaign.objects.raw(sql, params)), None)
     if row is None:
         return None
     fields = ("turn", "status", "next_deadline", "updated_at")
-    extra = ("last_turn", "last_turn_status", "last_adjustment")
+    extra = ("side", "last_turn", "last_turn_status", "last_adjustment")
     return {name: getattr(row, name) for name in fields + extra}
 
 

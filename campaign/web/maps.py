@@ -118,6 +118,7 @@ class MapStamp:
     # Saving a turn's snapshot, the settings (fog of war among them) or a rollback
     # touches the campaign row: a change the other fields could miss.
     updated_at: datetime | None = None
+    side: str | None = None  # the reader's side (None: the GM); moving a player redraws
 
     @property
     def token(self) -> str:
@@ -125,7 +126,7 @@ class MapStamp:
         updated = int(self.updated_at.timestamp() * 1_000_000) if self.updated_at else 0
         return (
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
-            f"{deadline}.{self.last_adjustment or 0}.{updated}"
+            f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
         )
 
     @property

@@ -156,3 +156,19 @@ def test_a_page_with_messages_to_show_is_drawn_and_shows_them(
     page = client.get(map_url(played))
     assert "Order given." in page.content.decode()
     assert "Order given." not in client.get(map_url(played)).content.decode()  # shown once
+
+
+def test_a_player_moved_to_the_other_side_gets_the_other_sides_page(
+    played: Campaign, aussie: Any
+) -> None:
+    from campaign.models import Membership
+
+    client = reader(aussie)
+    assert "aussie · Australian" in client.get(map_url(played)).content.decode()
+    Membership.objects.filter(user=aussie, campaign=played).update(side="japanese")
+    assert "aussie · Japanese" in client.get(map_url(played)).content.decode()
+
+
+def test_the_stamp_names_the_readers_side(played: Campaign, aussie: Any, gm_user: Any) -> None:
+    assert campaign_stamp(user=aussie, campaign_id=played.pk)["side"] == "australian"
+    assert campaign_stamp(user=gm_user, campaign_id=played.pk)["side"] is None
