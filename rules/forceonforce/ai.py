@@ -10,11 +10,13 @@ from math import cos, hypot, radians, sin
 
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import shot_for
+from rules.forceonforce.combat import Spot, shot_for, spots_away
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 
 SPACING_IN = 3
 HOPELESS_RATIO = 3  # as the Korona AI: pull out against three times this side's strength
+HARMLESS = 0.5  # expected hits below which a unit cannot hurt the unit it would react to
+HEAVY_FIRE = 1.5  # expected hits of incoming fire that make a unit in the open run for it
 _DIRECTIONS = [(cos(radians(a)), sin(radians(a))) for a in (0, 35, -35, 70, -70)]
 
 
@@ -217,6 +219,65 @@ def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bo
     if fired_on:
         return True
     return worth(state, reactor, actor) >= 1.0
+
+
+def reaction_move(
+    state: BattleState, reactor: Unit, actor: Unit
+) -> tuple[tuple[int, int], str] | None:
+    """3.13: whether ``reactor``, fired on by ``actor``, reacts by moving rather than by
+    fire, and where to. The AI moves a unit that cannot hurt the actor (under 0.5 expected
+    hits) out of its sight, or into cover if it stands in the open; and a unit in the open
+    (Exposed and not In Cover) under heavy fire (1.5 expected hits or more, more than it
+    can return) out of sight or into cover. Tactically if that reaches, else Rapidly."""
+    if (
+        reactor.reaction_moved
+        or not reactor.may_react
+        or reactor.hidden
+        or reactor.regrouping  # 5.2: regrouping units may not move
+        or reactor.react_only  # may only return fire this turn
+        or reactor.profile.mover is None
+        or (reactor.reacted and not reactor.force.regular)
+        or not state.sees(reactor, actor)
+    ):
+        return None
+    ours = worth(state, reactor, actor) if reactor.can_fire else 0.0
+    in_open = state.exposed(reactor.x, reactor.y) and not reactor.in_cover
+    if ours >= HARMLESS:
+        if not in_open:
+            return None
+        theirs = worth(state, actor, reactor)
+        if theirs < HEAVY_FIRE or theirs <= ours:
+            return None
+    carrying_wounded = reactor.wounded_light > 0 or reactor.pending > 0  # no Rapid (5.3)
+    for speed in ("tactical",) if carrying_wounded else ("tactical", "rapid"):
+        spot = _reaction_spot(state, reactor, actor, speed, into_cover=in_open)
+        if spot is not None:
+            return spot, speed
+    return None
+
+
+def _reaction_spot(
+    state: BattleState, unit: Unit, actor: Unit, speed: str, *, into_cover: bool
+) -> tuple[int, int] | None:
+    """The best spot within the move, never toward ``actor``: out of its sight first, then
+    out of the open (only if ``into_cover``), then the nearest."""
+    mover = unit.profile.mover
+    assert mover is not None
+    reach = (t.TACTICAL_MOVE_IN if speed == "tactical" else t.RAPID_MOVE_IN)[mover]
+    best: tuple[int, int] | None = None
+    best_key: tuple[bool, bool, float] | None = None
+    for x, y in spots_away(state, unit, actor, reach):
+        out_of_sight = not state.sees(actor, Spot(x, y))
+        covered = not state.exposed(x, y)
+        if not (out_of_sight or (into_cover and covered)):
+            continue
+        dist = hypot(x - unit.x, y - unit.y)
+        if dist > state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y)):
+            continue
+        key = (out_of_sight, covered, -dist)
+        if best_key is None or key > best_key:
+            best, best_key = (x, y), key
+    return best
 
 
 def hopeless(state: BattleState, force: Force) -> bool:

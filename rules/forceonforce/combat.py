@@ -253,31 +253,41 @@ def shaken(state: BattleState, unit: Unit, cause: Unit) -> str:
     return "shaken"
 
 
-def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
-    """Move up to 6" away from ``cause`` to the best covered spot (no dice)."""
-    if unit.profile.mover is None:
-        return
+def spots_away(state: BattleState, unit: Unit, cause: Unit, reach: int) -> list[tuple[int, int]]:
+    """Whole-inch spots on the table within ``reach`` of ``unit`` on a 2" grid, none nearer
+    to ``cause`` (5.2: never toward the enemy); the unit's own spot first among equals."""
     field = state.field
-    best = (unit.x, unit.y)
-    best_score = -1e9
     away = unit.distance(cause)
-    for dx in range(-PULL_BACK_IN, PULL_BACK_IN + 1, 2):
-        for dy in range(-PULL_BACK_IN, PULL_BACK_IN + 1, 2):
-            if hypot(dx, dy) > PULL_BACK_IN:
+    spots = []
+    for dx in range(-reach, reach + 1, 2):
+        for dy in range(-reach, reach + 1, 2):
+            if hypot(dx, dy) > reach:
                 continue
             x, y = unit.x + dx, unit.y + dy
             if not (0 <= x < field.width_in and 0 <= y < field.depth_in):
                 continue
-            gain = hypot(x - cause.x, y - cause.y) - away
-            if gain < 0:
+            if hypot(x - cause.x, y - cause.y) < away:
                 continue  # never toward the enemy
-            score = (
-                gain * 0.2
-                + (0 if state.exposed(x, y) else 3)
-                + (2 if not state.sees(cause, _at(unit, x, y)) else 0)
-            )
-            if score > best_score:
-                best, best_score = (x, y), score
+            spots.append((x, y))
+    return spots
+
+
+def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
+    """Move up to 6" away from ``cause`` to the best covered spot (no dice)."""
+    if unit.profile.mover is None:
+        return
+    best = (unit.x, unit.y)
+    best_score = -1e9
+    away = unit.distance(cause)
+    for x, y in spots_away(state, unit, cause, PULL_BACK_IN):
+        gain = hypot(x - cause.x, y - cause.y) - away
+        score = (
+            gain * 0.2
+            + (0 if state.exposed(x, y) else 3)
+            + (2 if not state.sees(cause, Spot(x, y)) else 0)
+        )
+        if score > best_score:
+            best, best_score = (x, y), score
     start = unit.position
     unit.x, unit.y = best
     unit.penalty_moves += 1
@@ -287,12 +297,10 @@ def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
                  going=str(state.going(start[0], start[1], unit.x, unit.y)))  # fmt: skip
 
 
-class _Spot:
+class Spot:
+    """A place on the table where a unit might go, for line-of-sight questions."""
+
     __slots__ = ("x", "y")
 
     def __init__(self, x: int, y: int) -> None:
         self.x, self.y = x, y
-
-
-def _at(unit: Unit, x: int, y: int) -> Any:
-    return _Spot(x, y)

@@ -148,10 +148,12 @@ def _reaction_modifier(unit: Unit) -> int:
     return mod + (t.OVERWATCH_REACTION_MODIFIER if unit.overwatch else 0)
 
 
-def _reaction_test(state: BattleState, iu: Unit, niu: Unit, purpose: str) -> f.Opposed:
+def _reaction_test(
+    state: BattleState, iu: Unit, niu: Unit, purpose: str, niu_modifier: int = 0
+) -> f.Opposed:
     test = f.opposed_test(
         state.roller, iu.current_tq or 6, niu.current_tq or 6,
-        _reaction_modifier(iu), _reaction_modifier(niu), ties_to_a=True,
+        _reaction_modifier(iu), _reaction_modifier(niu) + niu_modifier, ties_to_a=True,
     )  # fmt: skip
     state.record("reaction", purpose=purpose, initiative_unit=iu.id, reacting_unit=niu.id,
                  dice=list(test.faces), totals=list(test.totals),
@@ -190,38 +192,70 @@ def _overwatch_interrupt(state: BattleState, niu: Unit) -> Unit | None:
     return None
 
 
-def _react(state: BattleState, iu: Unit, niu: Unit, will_fire: bool) -> None:
-    """3.12 (the house-rule table): one non-initiative unit reacts to ``iu``."""
+def _react(
+    state: BattleState,
+    iu: Unit,
+    niu: Unit,
+    will_fire: bool,
+    move: tuple[tuple[int, int], str] | None = None,
+) -> None:
+    """3.12 (the house-rule table): one non-initiative unit reacts to ``iu``, by fire or,
+    given ``move`` (a spot and a speed), by moving (3.13)."""
     late_overwatch = _overwatch_interrupt(state, niu)
     if niu.may_react and niu.fighting and iu.fighting:
         niu.reacted = True
-        ambushed = False
-        if niu.hidden:
-            ambushed = _ambush(state, niu, iu)
-        if ambushed:
+        if move is not None and not niu.hidden:
+            _reaction_move(state, iu, niu, will_fire, *move)
+        elif niu.hidden and _ambush(state, niu, iu):
             _fire(state, niu, iu, "ambush")
             if will_fire and iu.fighting:
                 _fire(state, iu, niu, "return fire")
                 iu.reacted = True
         else:
-            test = _reaction_test(state, iu, niu, "reaction")
-            iu_pass, niu_pass = test.passed
-            if test.first_wins:
-                niu.may_react = False  # 3.14: lost the test, no more reactions this turn
-                if will_fire:
-                    _fire(state, iu, niu, "reaction round" if niu_pass else "opportunity")
-                    iu.reacted = True
-                    if niu_pass and niu.fighting:
-                        _fire(state, niu, iu, "return fire")
-                elif niu_pass:
-                    _fire(state, niu, iu, "reaction fire")
-            else:
-                _fire(state, niu, iu, "reaction fire")
-                if iu_pass and will_fire and iu.fighting:
-                    _fire(state, iu, niu, "return fire")
-                    iu.reacted = True
+            _reaction_fire(state, iu, niu, will_fire)
     if late_overwatch is not None and niu.fighting and state.sees(late_overwatch, niu):
         _fire(state, late_overwatch, niu, "overwatch")
+
+
+def _reaction_fire(state: BattleState, iu: Unit, niu: Unit, will_fire: bool) -> None:
+    """3.12 and 3.14: ``niu`` reacts to ``iu`` with fire; the reaction test says who
+    fires first, or whether either fires at all."""
+    test = _reaction_test(state, iu, niu, "reaction")
+    iu_pass, niu_pass = test.passed
+    if test.first_wins:
+        niu.may_react = False  # 3.14: lost the test, no more reactions this turn
+        if will_fire:
+            _fire(state, iu, niu, "reaction round" if niu_pass else "opportunity")
+            iu.reacted = True
+            if niu_pass and niu.fighting:
+                _fire(state, niu, iu, "return fire")
+        elif niu_pass:
+            _fire(state, niu, iu, "reaction fire")
+    else:
+        _fire(state, niu, iu, "reaction fire")
+        if iu_pass and will_fire and iu.fighting:
+            _fire(state, iu, niu, "return fire")
+            iu.reacted = True
+
+
+def _reaction_move(
+    state: BattleState, iu: Unit, niu: Unit, will_fire: bool, to: tuple[int, int], speed: str
+) -> None:
+    """3.13: ``niu`` reacts to ``iu`` by moving, once a turn. Winning the reaction test it
+    moves before ``iu`` fires (which then fires only if it still sees it); losing it, it
+    takes ``iu``'s declared fire first and then moves, if it still can. Ruling: a unit
+    reacting with a Rapid move takes the -1 of a unit making a Rapid move (3.12)."""
+    niu.reaction_moved = True
+    rapid = t.RAPID_REACTION_MODIFIER if speed == "rapid" and niu.movement != "rapid" else 0
+    test = _reaction_test(state, iu, niu, "reaction move", rapid)
+    if test.first_wins:
+        niu.may_react = False  # 3.14: lost the test, no more reactions this turn
+        fell_back = (niu.pulled_back, niu.morale_shift)
+        if will_fire:
+            _fire(state, iu, niu, "activation")
+        if not niu.fighting or (niu.pulled_back, niu.morale_shift) != fell_back:
+            return  # eliminated, or the fire made it Pull Back or Shaken: it has moved
+    _move(state, niu, to, speed, purpose="reaction move")
 
 
 def _ambush(state: BattleState, hidden: Unit, mover: Unit) -> bool:
@@ -251,17 +285,21 @@ def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
     return test.first_wins
 
 
-def _move(state: BattleState, unit: Unit, to: tuple[int, int], speed: str) -> None:
+def _move(
+    state: BattleState, unit: Unit, to: tuple[int, int], speed: str, *, purpose: str = "advance"
+) -> None:
+    """Move ``unit`` (an activation's advance, or a reaction move: 3.1, -1D for the turn)."""
     start = unit.position
     going = state.going(unit.x, unit.y, *to)
     unit.x, unit.y = to
     unit.movement = speed if unit.movement != "rapid" else "rapid"
-    if unit.fires:
-        unit.penalty_moves += 1  # 3.4: a move after the first fire diminishes firepower
+    if unit.fires or purpose != "advance":
+        unit.penalty_moves += 1  # 3.1/3.4: a reaction move, or a move after the first fire
     unit.in_cover = False
     if unit.hidden and any(state.sees(e, unit) for e in unit.force.enemy.units if e.fighting):
         unit.hidden = False
-    purpose = "advance" if speed == "tactical" else "advance (rapid)"
+    if speed == "rapid":
+        purpose += " (rapid)"
     state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
                  to=unit.position, speed=speed, going=str(going), purpose=purpose)  # fmt: skip
 
@@ -315,16 +353,19 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
                 break
     will_fire = target is not None
     if not end_phase:
-        reactors = [
-            e
-            for e in unit.force.enemy.units
-            if e.fighting and ai.reacts(state, e, unit, fired_on=e is target)
-        ]
-        reactors.sort(key=lambda e: (e is not target, unit.distance(e), e.id))
-        for niu in reactors[:3]:  # ruling: at most three reactions to one activation
+        reactions = []
+        for e in unit.force.enemy.units:
+            if not e.fighting:
+                continue
+            # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
+            move = ai.reaction_move(state, e, unit) if e is target and will_fire else None
+            if move is not None or ai.reacts(state, e, unit, fired_on=e is target):
+                reactions.append((e, move))
+        reactions.sort(key=lambda r: (r[0] is not target, unit.distance(r[0]), r[0].id))
+        for niu, move in reactions[:3]:  # ruling: at most three reactions to one activation
             if not unit.fighting:
                 return
-            _react(state, unit, niu, will_fire and niu is target)
+            _react(state, unit, niu, will_fire and niu is target, move)
             if niu is target and unit.fires:
                 will_fire = False  # the declared fire was the round of fire
     elif target is not None and target.force.regular and target.can_fire:
@@ -339,7 +380,13 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
         if test.passed[1] and target.fighting:
             _fire(state, target, unit, "round of fire")
         return
-    if will_fire and target is not None and unit.fighting and target.fighting:
+    if (
+        will_fire
+        and target is not None
+        and unit.fighting
+        and target.fighting
+        and state.sees(unit, target)  # a reaction move (3.13) may have taken it from sight
+    ):
         _fire(state, unit, target, "activation")
 
 

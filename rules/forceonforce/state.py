@@ -7,7 +7,7 @@ inches from the defender's left corner, as in the Korona engine, on the same bat
 from __future__ import annotations
 
 from math import hypot
-from typing import Any
+from typing import Any, Protocol
 
 from rules.battlefield import Battlefield, Going, Sight, Vegetation
 from rules.dice import Roller
@@ -17,6 +17,13 @@ from rules.spec import BattleSpec, ForceSpec
 from rules.units import MOVEMENT, UNIT_TYPES
 
 ATTACKER, DEFENDER = "attacker", "defender"
+
+
+class Placed(Protocol):
+    """Anything with a place on the table: a unit, or a spot it might move to."""
+
+    x: int
+    y: int
 
 
 class Unit:
@@ -29,7 +36,7 @@ class Unit:
         "shaken_off", "in_cover", "hidden", "spotted_by", "smoke",
         "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
         "movement", "react_only", "jammed", "fp_extra", "fired_at_by", "element_of",
-        "merged_into", "smoke_tried", "returned", "extra",
+        "merged_into", "smoke_tried", "returned", "extra", "reaction_moved",
     )  # fmt: skip
 
     def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
@@ -76,6 +83,7 @@ class Unit:
         self.fp_extra = 0
         self.fired_at_by: str | None = None
         self.smoke_tried = False
+        self.reaction_moved = False  # 3.13: one Reaction move a turn
 
     # --- what it is ---------------------------------------------------------------------
 
@@ -242,7 +250,7 @@ class BattleState:
         self.log.append(entry)
         return entry
 
-    def sees(self, a: Unit, b: Unit) -> bool:
+    def sees(self, a: Placed, b: Placed) -> bool:
         """Line of sight, mutual as in the Korona engine (a ruling shared with it)."""
         key = (a.x, a.y, b.x, b.y)
         found = self._sight.get(key)
