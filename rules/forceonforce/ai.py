@@ -221,6 +221,27 @@ def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bo
     return worth(state, reactor, actor) >= 1.0
 
 
+def opportunity_fire(state: BattleState, unit: Unit, reactor: Unit, moving: bool) -> bool:
+    """3.15: whether an initiative unit not yet activated gives up its activation to fire at
+    ``reactor``'s reaction. The AI does so only at a unit making a reaction move (only
+    Overwatch or Opportunity Fire may hit it, 3.13: else it gets away), with a unit that
+    would not advance this turn and whose shot is worth 1 expected hit or more. Against
+    reaction fire it keeps its activation: it would fire then anyway."""
+    if (
+        not moving
+        or unit.activated
+        or unit.overwatch
+        or unit.react_only
+        or unit.regrouping  # 5.2: may not initiate fire
+        or not unit.can_fire
+        or reactor.hidden
+        or not state.sees(unit, reactor)
+        or wants_to_advance(state, unit)
+    ):
+        return False
+    return worth(state, unit, reactor) >= 1.0
+
+
 def reaction_move(
     state: BattleState, reactor: Unit, actor: Unit
 ) -> tuple[tuple[int, int], str] | None:

@@ -175,21 +175,36 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
     return record is not None
 
 
-def _overwatch_interrupt(state: BattleState, niu: Unit) -> Unit | None:
-    """3.16: an initiative unit on Overwatch tries to fire before ``niu`` reacts. Returns
-    an Overwatch unit that failed its test (it fires after the reaction)."""
-    for ow in state.initiative.units:
-        if not (ow.overwatch and ow.can_fire and state.sees(ow, niu)):
-            continue
-        test = _reaction_test(state, ow, niu, "overwatch")
-        if test.first_wins:
-            _fire(state, ow, niu, "overwatch")
-            if not niu.fighting or niu.pinned or niu.suppressed:
-                niu.may_react = False
+OPPORTUNITY_FIRE = "opportunity fire, activation spent"  # 3.15 (the cup's is 16.2's)
+
+
+def _interrupt(state: BattleState, iu: Unit, niu: Unit, moving: bool) -> tuple[Unit, str] | None:
+    """One initiative unit may interrupt ``niu``'s reaction: one on Overwatch (3.16, +1 on
+    the test), else one not yet activated that gives up its activation (3.15, Opportunity
+    Fire). Winning the reaction test it fires first; losing it, it fires after the
+    reaction: returned with its action. An Overwatch unit that loses falls off Overwatch."""
+    units = state.initiative.units
+    watcher = next(
+        (ow for ow in units if ow.overwatch and ow.can_fire and state.sees(ow, niu)), None
+    )
+    action = "overwatch"
+    if watcher is None:
+        watcher = next(
+            (u for u in units if u is not iu and ai.opportunity_fire(state, u, niu, moving)),
+            None,
+        )
+        if watcher is None:
             return None
-        ow.overwatch = False  # fallen off Overwatch
-        return ow
-    return None
+        watcher.activated = True  # 3.15: its activation is spent
+        action = OPPORTUNITY_FIRE
+    test = _reaction_test(state, watcher, niu, action)
+    if test.first_wins:
+        _fire(state, watcher, niu, action)
+        if not niu.fighting or niu.pinned or niu.suppressed:
+            niu.may_react = False
+        return None
+    watcher.overwatch = False  # fallen off Overwatch
+    return watcher, action
 
 
 def _react(
@@ -201,7 +216,7 @@ def _react(
 ) -> None:
     """3.12 (the house-rule table): one non-initiative unit reacts to ``iu``, by fire or,
     given ``move`` (a spot and a speed), by moving (3.13)."""
-    late_overwatch = _overwatch_interrupt(state, niu)
+    late = _interrupt(state, iu, niu, moving=move is not None)
     if niu.may_react and niu.fighting and iu.fighting:
         niu.reacted = True
         if move is not None and not niu.hidden:
@@ -213,8 +228,8 @@ def _react(
                 iu.reacted = True
         else:
             _reaction_fire(state, iu, niu, will_fire)
-    if late_overwatch is not None and niu.fighting and state.sees(late_overwatch, niu):
-        _fire(state, late_overwatch, niu, "overwatch")
+    if late is not None and niu.fighting and state.sees(late[0], niu):
+        _fire(state, late[0], niu, late[1])
 
 
 def _reaction_fire(state: BattleState, iu: Unit, niu: Unit, will_fire: bool) -> None:

@@ -1,5 +1,6 @@
-"""Force on Force reactions beyond reaction fire: reaction movement (3.13), on hand-laid
-tables with scripted dice, and whole battles that replay from their seed."""
+"""Force on Force reactions beyond reaction fire: reaction movement (3.13) and Opportunity
+Fire (3.15), on hand-laid tables with scripted dice, and whole battles that replay from
+their seed."""
 
 from __future__ import annotations
 
@@ -90,6 +91,54 @@ def test_a_unit_that_cannot_hurt_its_attacker_moves_even_from_cover() -> None:
     assert ai.reaction_move(state, niu, iu) == ((27, 10), "tactical")
 
 
+# --- Opportunity Fire (3.15) -----------------------------------------------------------
+
+
+def opportunity_state(faces: list[int]) -> tuple[BattleState, Unit, Unit, Unit]:
+    """The ridge table; a second Japanese squad, not yet activated, at (6, 6) sees the
+    Australian squad where it stands and in the lee of the ridge, 15-22" away."""
+    state, _, _ = ridge_state(faces, att={"rifle_squad": 2})
+    iu, opp = state.attacker.units
+    niu = at(state.defender.units[0], 21, 10)
+    at(iu, 10, 24).in_cover = True
+    at(opp, 6, 6).in_cover = True
+    return state, iu, opp, niu
+
+
+def test_opportunity_fire_spends_an_activation_to_fire_first_at_a_reaction_move() -> None:
+    # Opportunity test: the unactivated squad 7, the mover 3: it fires first (6d10 all
+    # 1s against 4d8); then the reaction move's own test (IU 3, NIU 7) and the move.
+    state, iu, opp, niu = opportunity_state([7, 3] + [1] * 10 + [3, 7])
+    move = ai.reaction_move(state, niu, iu)
+    assert move == ((27, 10), "tactical") and ai.opportunity_fire(state, opp, niu, moving=True)
+    assert not ai.opportunity_fire(state, opp, niu, moving=False)  # it would fire anyway
+    engine._react(state, iu, niu, will_fire=True, move=move)
+    assert kinds(state) == [
+        ("reaction", engine.OPPORTUNITY_FIRE),
+        ("fire", engine.OPPORTUNITY_FIRE),
+        ("reaction", "reaction move"),
+        ("move", "reaction move"),
+    ]
+    assert state.log[0]["initiative_unit"] == opp.id and opp.activated and opp.fires == 1
+    assert used(state) == 14
+    engine._activate(state, opp)  # the activation was spent
+    assert len(state.log) == 4
+
+
+def test_opportunity_fire_that_loses_its_test_fires_after_the_reaction_move() -> None:
+    # Opportunity test 3 against 7: the mover goes first (its test: IU 3, NIU 7), and the
+    # squad at (6, 6), still seeing it in the lee of the ridge, fires last.
+    state, iu, opp, niu = opportunity_state([3, 7, 3, 7] + [1] * 10)
+    engine._react(state, iu, niu, will_fire=True, move=((27, 10), "tactical"))
+    assert kinds(state) == [
+        ("reaction", engine.OPPORTUNITY_FIRE),
+        ("reaction", "reaction move"),
+        ("move", "reaction move"),
+        ("fire", engine.OPPORTUNITY_FIRE),
+    ]
+    assert state.log[-1]["firer"] == opp.id and opp.activated
+
+
 # --- whole battles ----------------------------------------------------------------------
 
 
@@ -103,7 +152,7 @@ def _seed_with(purpose: str) -> int:
     )
 
 
-@pytest.mark.parametrize("purpose", ["reaction move"])
+@pytest.mark.parametrize("purpose", ["reaction move", engine.OPPORTUNITY_FIRE])
 def test_battles_with_the_new_reactions_replay_from_their_seed(purpose: str) -> None:
     seed = _seed_with(purpose)
     assert _fight(seed) == _fight(seed)
