@@ -238,9 +238,71 @@ def morale_failure(state: BattleState, unit: Unit, cause: Unit, failure: str) ->
         fall_back(state, unit, cause)
         return "pull back"
     unit.pinned = True
+    take_cover(state, unit, cause)
+    return "pinned"
+
+
+def take_cover(state: BattleState, unit: Unit, cause: Unit) -> None:
+    """5.2 and 3.9: a Pinned unit must move to cover if it has any movement left, never
+    toward the enemy, then may take a Quality Check to get In Cover, even after moving.
+
+    Rulings: a unit not Exposed is already in cover and is In Cover, with no dice. An
+    Exposed unit has movement left if it can move and has not moved Rapidly this turn;
+    it moves Tactically to the nearest spot that is not Exposed, none nearer to ``cause``
+    (the firer), costing a firepower die for the turn (3.1). Moved or not, it then tests
+    to get In Cover, unless it stayed put already In Cover. An emplaced weapon neither
+    moves nor tests (as on its activation)."""
     if not state.exposed(unit.x, unit.y):
         unit.in_cover = True
-    return "pinned"
+        return
+    if unit.profile.mover is None:
+        return
+    spot = cover_within_reach(state, unit, cause) if unit.movement != "rapid" else None
+    if spot is not None:
+        move_unit(state, unit, spot, "tactical", purpose="pinned: moves to cover")
+    elif unit.in_cover:
+        return
+    unit.in_cover = tq_check(state, unit, "get in cover")
+
+
+def cover_within_reach(state: BattleState, unit: Unit, cause: Unit) -> tuple[int, int] | None:
+    """The nearest spot that is not Exposed within ``unit``'s Tactical move, none nearer to
+    ``cause``; out of its sight first among equals. None: no cover within reach."""
+    mover = unit.profile.mover
+    if mover is None:
+        return None
+    best: tuple[int, int] | None = None
+    best_key: tuple[float, bool] | None = None
+    for x, y in spots_away(state, unit, cause, t.TACTICAL_MOVE_IN[mover]):
+        if state.exposed(x, y):
+            continue
+        dist = hypot(x - unit.x, y - unit.y)
+        if dist > state.move_allowance(unit, "tactical", state.going(unit.x, unit.y, x, y)):
+            continue
+        key = (dist, state.sees(cause, Spot(x, y)))
+        if best_key is None or key < best_key:
+            best, best_key = (x, y), key
+    return best
+
+
+def move_unit(
+    state: BattleState, unit: Unit, to: tuple[int, int], speed: str, *, purpose: str = "advance"
+) -> None:
+    """Move ``unit``: an activation's advance, or a reaction or pinned unit's move (3.1:
+    -1D for the turn, as is an advance after the unit's first fire)."""
+    start = unit.position
+    going = state.going(unit.x, unit.y, *to)
+    unit.x, unit.y = to
+    unit.movement = speed if unit.movement != "rapid" else "rapid"
+    if unit.fires or purpose != "advance":
+        unit.penalty_moves += 1  # 3.1/3.4: a reaction move, or a move after the first fire
+    unit.in_cover = False
+    if unit.hidden and any(state.sees(e, unit) for e in unit.force.enemy.units if e.fighting):
+        unit.hidden = False
+    if speed == "rapid":
+        purpose += " (rapid)"
+    state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
+                 to=unit.position, speed=speed, going=str(going), purpose=purpose)  # fmt: skip
 
 
 def shaken(state: BattleState, unit: Unit, cause: Unit) -> str:

@@ -18,7 +18,7 @@ from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import attack, fog_of_war, hide, lay_smoke, tq_check
+from rules.forceonforce.combat import attack, fog_of_war, hide, lay_smoke, move_unit, tq_check
 from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
 from rules.spec import SIDES, BattleSpec
 
@@ -265,12 +265,14 @@ def _reaction_move(
     test = _reaction_test(state, iu, niu, "reaction move", rapid)
     if test.first_wins:
         niu.may_react = False  # 3.14: lost the test, no more reactions this turn
-        fell_back = (niu.pulled_back, niu.morale_shift)
+        before = (niu.pulled_back, niu.morale_shift, niu.position)
         if will_fire:
             _fire(state, iu, niu, "activation")
-        if not niu.fighting or (niu.pulled_back, niu.morale_shift) != fell_back:
-            return  # eliminated, or the fire made it Pull Back or Shaken: it has moved
-    _move(state, niu, to, speed, purpose="reaction move")
+        if not niu.fighting or (niu.pulled_back, niu.morale_shift, niu.position) != before:
+            # Eliminated, or the fire made it Pull Back, Shaken, or Pinned and it moved to
+            # cover (5.2): it has moved.
+            return
+    move_unit(state, niu, to, speed, purpose="reaction move")
 
 
 def _ambush(state: BattleState, hidden: Unit, mover: Unit) -> bool:
@@ -300,25 +302,6 @@ def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
     return test.first_wins
 
 
-def _move(
-    state: BattleState, unit: Unit, to: tuple[int, int], speed: str, *, purpose: str = "advance"
-) -> None:
-    """Move ``unit`` (an activation's advance, or a reaction move: 3.1, -1D for the turn)."""
-    start = unit.position
-    going = state.going(unit.x, unit.y, *to)
-    unit.x, unit.y = to
-    unit.movement = speed if unit.movement != "rapid" else "rapid"
-    if unit.fires or purpose != "advance":
-        unit.penalty_moves += 1  # 3.1/3.4: a reaction move, or a move after the first fire
-    unit.in_cover = False
-    if unit.hidden and any(state.sees(e, unit) for e in unit.force.enemy.units if e.fighting):
-        unit.hidden = False
-    if speed == "rapid":
-        purpose += " (rapid)"
-    state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
-                 to=unit.position, speed=speed, going=str(going), purpose=purpose)  # fmt: skip
-
-
 def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None:
     """One unit's activation: move and/or fire, the other side reacting."""
     if unit.activated or not unit.fighting:
@@ -339,7 +322,7 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
         ):
             lay_smoke(state, unit)  # cover the dash across open ground
         origin = (unit.x, unit.y)
-        _move(state, unit, *moving)
+        move_unit(state, unit, *moving)
         # 16.2: the enemy may draw from its cup and place a unit in ambush, pausing this
         # move; the placed unit fires at once at the mover (opportunity fire).
         placed = oldbreed.enemy_moved(state, unit, origin)

@@ -257,7 +257,7 @@ def test_a_unit_whose_figures_are_all_hit_is_lost() -> None:
 
 
 def test_regulars_pin_then_pull_back_then_are_shaken() -> None:
-    state = make()
+    state = make([5])  # pinned in the open with no cover in reach: a TQ check (5.2, 3.9)
     unit, cause = state.defender.units[0], state.attacker.units[0]
     assert combat.morale_failure(state, unit, cause, "pinned") == "pinned"
     assert combat.morale_failure(state, unit, cause, "pinned") == "pull back"
