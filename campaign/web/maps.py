@@ -25,6 +25,8 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.vary import vary_on_cookie
 
 from battles.models import Battle
 from campaign.models import Campaign, Turn
@@ -252,6 +254,8 @@ def _map_page_key(request: HttpRequest, campaign_id: int, stamp: MapStamp) -> st
 
 
 @login_required
+@vary_on_cookie  # a kept page is one reader's: no shared cache may store or mix it
+@cache_control(private=True)
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # The stamp query also decides access (404 for a stranger), before any cache.
     stamp = _stamp_or_404(request, campaign_id)

@@ -172,3 +172,10 @@ def test_a_player_moved_to_the_other_side_gets_the_other_sides_page(
 def test_the_stamp_names_the_readers_side(played: Campaign, aussie: Any, gm_user: Any) -> None:
     assert campaign_stamp(user=aussie, campaign_id=played.pk)["side"] == "australian"
     assert campaign_stamp(user=gm_user, campaign_id=played.pk)["side"] is None
+
+
+def test_a_kept_page_is_marked_private_to_its_reader(played: Campaign, aussie: Any) -> None:
+    client = reader(aussie)
+    for response in (client.get(map_url(played)), client.get(map_url(played))):  # drawn, kept
+        assert "private" in response["Cache-Control"]
+        assert "Cookie" in response["Vary"]
