@@ -144,11 +144,26 @@ class MapStamp:
         return ""
 
 
+def stamp_seconds() -> int:
+    """How long a reader's stamp is kept (``KORONA_STAMP_SECONDS``; 0: asked every time)."""
+    return max(0, int(getattr(settings, "KORONA_STAMP_SECONDS", 0)))
+
+
 def map_stamp(*, user: Any, campaign_id: int) -> MapStamp | None:
     """The campaign's stamp, or None if the user may not see it: one query
-    (``campaign.services.visibility.campaign_stamp``)."""
+    (``campaign.services.visibility.campaign_stamp``), kept for the reader for
+    ``KORONA_STAMP_SECONDS`` (a second by default). A map under load then asks the
+    database once a second per reader, and a played turn or a revoked membership shows
+    at most that much later (the map polls every 15 seconds anyway)."""
+    seconds = stamp_seconds()
+    key = f"map-stamp:{campaign_id}:{getattr(user, 'pk', None)}"
+    if seconds and (kept := cache.get(key)) is not None:
+        return kept or None  # False: kept "may not see it"
     row = campaign_stamp(user=user, campaign_id=campaign_id)
-    return None if row is None else MapStamp(**row)
+    stamp = None if row is None else MapStamp(**row)
+    if seconds:
+        cache.set(key, stamp or False, seconds)
+    return stamp
 
 
 # --- the campaign list ------------------------------------------------------------------

@@ -179,3 +179,25 @@ def test_a_kept_page_is_marked_private_to_its_reader(played: Campaign, aussie: A
     for response in (client.get(map_url(played)), client.get(map_url(played))):  # drawn, kept
         assert "private" in response["Cache-Control"]
         assert "Cookie" in response["Vary"]
+
+
+def test_the_stamp_is_kept_for_its_seconds_then_asked_again(
+    played: Campaign, aussie: Any, settings: Any, django_assert_num_queries: Any
+) -> None:
+    from django.core.cache import cache
+
+    settings.KORONA_STAMP_SECONDS = 1
+    client = reader(aussie)
+    assert "Turn 2 played" in client.get(map_url(played)).content.decode()
+    advance_turn(campaign_id=played.pk)
+    with django_assert_num_queries(0):  # the stamp, the session, the user: all kept
+        assert "Turn 2 played" in client.get(map_url(played)).content.decode()
+    cache.delete(f"map-stamp:{played.pk}:{aussie.pk}")  # as its second runs out
+    assert "Turn 3 played" in client.get(map_url(played)).content.decode()
+
+
+def test_a_kept_refusal_is_still_a_refusal(played: Campaign, outsider: Any, settings: Any) -> None:
+    settings.KORONA_STAMP_SECONDS = 1
+    client = reader(outsider)
+    assert client.get(map_url(played)).status_code == 404
+    assert client.get(map_url(played)).status_code == 404
