@@ -37,9 +37,7 @@ def read_bool(env: Mapping[str, str], name: str, *, default: bool = False) -> bo
     )
 
 
-def read_number(
-    env: Mapping[str, str], name: str, *, default: float, minimum: float = 0
-) -> float:
+def read_number(env: Mapping[str, str], name: str, *, default: float, minimum: float = 0) -> float:
     """A number of at least ``minimum``; unset or blank means ``default``."""
     raw = env.get(name, "").strip()
     if not raw:
@@ -51,6 +49,21 @@ def read_number(
     if not value >= minimum:  # also refuses nan
         raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum:g}")
     return value
+
+
+RATE_PERIODS = ("s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day")
+
+
+def read_rate(env: Mapping[str, str], name: str, *, default: str) -> str:
+    """A throttle rate as DRF reads it, "<requests>/<period>" (``60/minute``, ``5/s``)."""
+    raw = env.get(name, "").strip() or default
+    count, _, period = raw.partition("/")
+    if not count.isdigit() or int(count) < 1 or period not in RATE_PERIODS:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a rate: give requests per period, e.g. 60/minute "
+            f"(periods: {', '.join(RATE_PERIODS)})"
+        )
+    return raw
 
 
 def read_list(env: Mapping[str, str], name: str, *, default: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from config.env import (
     read_database,
     read_list,
     read_number,
+    read_rate,
     read_redis_url,
     read_secret_key,
 )
@@ -71,12 +72,12 @@ MIDDLEWARE = [
 ]
 
 # django-axes first: it refuses a login after too many failed tries, before any password
-# is checked (README.md: "Accounts").
+# is checked (README.md: "Players' pages and the API").
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "config.auth.CachedModelBackend",  # ModelBackend, the user read through the cache
 ]
-AXES_FAILURE_LIMIT = read_number(os.environ, "KORONA_LOGIN_FAILURES", default=5, minimum=1)
+AXES_FAILURE_LIMIT = int(read_number(os.environ, "KORONA_LOGIN_FAILURES", default=5, minimum=1))
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -166,8 +167,8 @@ REST_FRAMEWORK = {
         "campaign.api.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": os.environ.get("KORONA_API_ANON_RATE", "60/minute"),
-        "user": os.environ.get("KORONA_API_USER_RATE", "1200/minute"),
+        "anon": read_rate(os.environ, "KORONA_API_ANON_RATE", default="60/minute"),
+        "user": read_rate(os.environ, "KORONA_API_USER_RATE", default="1200/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -16,6 +16,7 @@ from config.env import (
     read_bool,
     read_database,
     read_list,
+    read_rate,
     read_redis_url,
     read_secret_key,
 )
@@ -199,3 +200,18 @@ def test_production_settings_send_plain_http_to_https_and_keep_cookies_secure() 
     result = run_bare(["-c", script], PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [True, True, True, True]
+
+
+@pytest.mark.parametrize("value", ["60/minute", "5/s", "1200/min", "100/day", " 10/hour "])
+def test_a_throttle_rate_is_requests_per_period(value: str) -> None:
+    assert read_rate({"R": value}, "R", default="1/s") == value.strip()
+
+
+def test_an_unset_throttle_rate_is_the_default() -> None:
+    assert read_rate({}, "R", default="60/minute") == "60/minute"
+
+
+@pytest.mark.parametrize("value", ["fast", "60", "60/fortnight", "0/minute", "-1/s", "x/minute"])
+def test_a_throttle_rate_that_cannot_be_read_stops_django(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="is not a rate"):
+        read_rate({"R": value}, "R", default="1/s")
