@@ -37,6 +37,7 @@ from campaign.models import Area, Campaign, Company, Order, SideReady, Turn
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import TurnRefused, give_order, withdraw_order
 from campaign.services.visibility import (
+    MAX_ID,
     CampaignView,
     NotAMember,
     campaigns_for,
@@ -56,15 +57,10 @@ DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
 WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
 
 
-# Row ids and turn numbers fit in 64 bits; a larger one names nothing (and would overflow
-# the database driver).
-LARGEST_ID = 2**63 - 1
-
-
 def row_id(value: Any) -> int:
     """A path's id or number, as an int; one out of any column's range is simply not found."""
     number = int(value)
-    if not 0 < number <= LARGEST_ID:
+    if not 0 < number <= MAX_ID:
         raise NotFound("Not found.")
     return number
 
