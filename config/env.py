@@ -116,3 +116,19 @@ def read_redis_url(env: Mapping[str, str]) -> str | None:
             f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
         )
     return url
+
+
+def read_email_url(env: Mapping[str, str]) -> dict[str, Any]:
+    """``EMAIL_URL`` as django-environ reads it (``smtp+tls://user:password@host:587``)
+    into Django's EMAIL_* settings; unset or blank gives none (the caller's default)."""
+    raw = env.get("EMAIL_URL", "").strip()
+    if not raw:
+        return {}
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    if scheme not in environ.Env.EMAIL_SCHEMES:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL has scheme {scheme!r}: use one of {', '.join(environ.Env.EMAIL_SCHEMES)} "
+            "(for example smtp+tls://user:password@smtp.example.com:587)"
+        )
+    config = environ.Env.email_url_config(raw)
+    return {key: value for key, value in config.items() if value not in (None, "")}

@@ -13,6 +13,7 @@ from pathlib import Path
 from config.env import (
     read_bool,
     read_database,
+    read_email_url,
     read_list,
     read_number,
     read_rate,
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "simple_history",
     "campaign",
     "battles",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -214,6 +216,15 @@ CACHES = {
     )
 }
 
+# --- Email (notifications/): EMAIL_URL as django-environ reads it, e.g.
+# smtp+tls://user:password@smtp.example.com:587; without it, emails are printed (console).
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+globals().update(read_email_url(os.environ))
+DEFAULT_FROM_EMAIL = os.environ.get("KORONA_FROM_EMAIL", "").strip() or "korona@localhost"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The address players reach Korona at: the links in emails, webhooks and feeds.
+KORONA_SITE_URL = os.environ.get("KORONA_SITE_URL", "").strip() or "http://127.0.0.1:8000"
+
 # --- Celery: scheduled turns (config/celery.py, campaign/tasks.py) --------------------------
 # With REDIS_URL, tasks go to Redis for separate `celery worker` and `celery beat`
 # processes. Without it (the embedded default) every task runs at once, in the process
@@ -242,6 +253,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "campaign.sweep_due_campaigns",
         "schedule": KORONA_SWEEP_SECONDS,
         # A sweep older than the next one is pointless: drop it rather than pile up.
+        "options": {"expires": KORONA_SWEEP_SECONDS},
+    },
+    # Deadline reminders due, and notices whose send failed tried again (notifications/).
+    "sweep-notices": {
+        "task": "notifications.sweep",
+        "schedule": KORONA_SWEEP_SECONDS,
         "options": {"expires": KORONA_SWEEP_SECONDS},
     },
 }

@@ -11,4 +11,5 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("api/", include("campaign.api.urls")),
     path("", include("campaign.web.urls")),
+    path("", include("notifications.web")),
 ]

@@ -22,6 +22,7 @@ from campaign.history import quiet_history
 from campaign.models import Area, Campaign, Company, Order, Turn
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
+from notifications.hooks import turn_changed
 from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
@@ -267,6 +268,7 @@ def _complete_if_ready(
     *, campaign: Campaign, turn: Turn, plan: rules.TurnPlan | None = None
 ) -> TurnReport:
     """Finish the turn when its last battle has a result; otherwise mark it waiting."""
+    turn_changed(turn)  # its notices go once this commits
     battles = list(
         Battle.objects.filter(turn=turn).prefetch_related("attackers", "defenders").order_by("id")
     )

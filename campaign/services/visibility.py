@@ -265,3 +265,19 @@ def open_campaign(*, user: Any, campaign: Campaign | int) -> CampaignView:
         ids=ids,
         companies=fog.visible_companies(state, viewer),
     )
+
+
+def open_campaign_as_side(*, campaign: Campaign, side: str) -> CampaignView:
+    """The campaign as one side sees it, with no user at the keyboard: what a side's own
+    webhook is sent (``notifications``). The same fog as a player of that side."""
+    state, ids = load_snapshot_with_ids(campaign=campaign)
+    if side not in state.sides:
+        raise NotAMember(f"{side!r} is not a side of campaign {campaign.pk}")
+    viewer = Viewer(side=side)
+    return CampaignView(
+        campaign=campaign,
+        viewer=viewer,
+        state=state,
+        ids=ids,
+        companies=fog.visible_companies(state, viewer),
+    )

@@ -154,7 +154,9 @@ def test_the_sweep_sends_each_claimed_turn_to_a_worker_after_commit(
     campaign = scheduled()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         sweep_due(now=NOW)
-    assert len(callbacks) == 1  # tasks run eagerly here: the turn is played
+    # tasks run eagerly here: the turn is played (and its notices sent, notifications/)
+    assert [c for c in callbacks if c.__qualname__.startswith("enqueue_turn.")] == callbacks[:1]
+    assert len(callbacks) == 2
     assert turn_rows(campaign) == [(1, "done")]
     assert reload(campaign).due_turn is None
 
@@ -329,7 +331,8 @@ def test_deferred_battles_are_sent_to_workers_after_commit(
     campaign = new_campaign(doc=meeting_doc())
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         advance_turn(campaign_id=campaign.pk, defer_battles=True)
-    assert len(callbacks) == 2
+    battles = [c for c in callbacks if c.__qualname__.startswith("enqueue_battle.")]
+    assert len(battles) == 2  # the rest: the turn's notices (notifications/), each commit
     same_as(campaign, clean_run(doc=meeting_doc()))
 
 

@@ -16,6 +16,7 @@ from django.db import close_old_connections
 
 from campaign.services.schedule import sweep_due
 from config.celery import app as celery_app
+from notifications.tasks import sweep_notices
 
 
 class Command(BaseCommand):
@@ -40,6 +41,7 @@ class Command(BaseCommand):
             while True:
                 try:
                     done = sweep_due()
+                    sweep_notices.delay()  # deadline reminders; sends that failed, again
                 except Exception as error:  # noqa: BLE001 - keep the loop alive; say why
                     self.stderr.write(f"run_scheduler: the sweep failed: {error}")
                 else:

@@ -1,0 +1,132 @@
+"""What a reader wants to be told, where a campaign's webhooks go, and every notice sent.
+
+A ``Notice`` row is written before anything leaves Korona, under a unique key: (the
+recipient -- a user or a webhook --, the kind, the campaign, the turn, a reference such
+as a GM adjustment's id). A task delivered twice, two schedulers, a turn played again
+after a roll-back: the second insert fails on the key and nothing is sent again.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from campaign.models import SIDE_CHOICES, Campaign
+
+
+class Kind(models.TextChoices):
+    TURN_PLAYED = "turn_played", "a turn was played"
+    DEADLINE = "deadline", "a deadline is near"
+    BATTLE_WAITING = "battle_waiting", "a battle waits for its tabletop result"
+    CAMPAIGN_END = "campaign_end", "the campaign ended"
+    GM_NEWS = "gm_news", "the game master changed something"
+
+
+class Preference(models.Model):
+    """One user's choices; a user without a row takes the defaults (everything on)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preference"
+    )
+    email = models.BooleanField(default=True, help_text="Send me email at all.")
+    turn_played = models.BooleanField(default=True)
+    deadline = models.BooleanField(default=True)
+    battle_waiting = models.BooleanField(default=True)
+    campaign_end = models.BooleanField(default=True)
+    gm_news = models.BooleanField(default=True)
+    reminder_hours = models.PositiveSmallIntegerField(
+        default=12, help_text="How many hours before a deadline the reminder comes (1-168)."
+    )
+    time_zone = models.CharField(
+        max_length=64, default="UTC", help_text="Deadlines are shown in it (an IANA name)."
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(reminder_hours__gte=1, reminder_hours__lte=168),
+                name="preference_reminder_hours_1_to_168",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"notice preferences of {self.user}"
+
+    def wants(self, kind: str) -> bool:
+        return self.email and bool(getattr(self, kind, False))
+
+
+class Webhook(models.Model):
+    """A channel a campaign posts to (Discord-compatible JSON: ``{"content": ...}``).
+
+    Without a side it is the group's channel, which both sides read: it carries only
+    what the campaign makes public. With a side it carries that side's own notices."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    side = models.CharField(
+        max_length=16,
+        choices=SIDE_CHOICES,
+        blank=True,
+        help_text="Empty: the group's channel, public news only.",
+    )
+    url = models.URLField(max_length=500)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["campaign_id", "side", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} webhook ({self.side or 'public'})"
+
+
+class Notice(models.Model):
+    class Status(models.TextChoices):
+        SENDING = "sending"  # claimed: being sent (never sent again from here)
+        SENT = "sent"
+        FAILED = "failed"  # the send raised; a retry may claim it again
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notices",
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, null=True, blank=True, related_name="notices"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notices")
+    turn = models.PositiveIntegerField()
+    ref = models.PositiveBigIntegerField(default=0, help_text="e.g. the GM adjustment's id")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENDING)
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, webhook__isnull=True)
+                | Q(user__isnull=True, webhook__isnull=False),
+                name="notice_one_recipient",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "campaign", "turn", "ref"],
+                condition=Q(user__isnull=False),
+                name="notice_once_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["webhook", "kind", "campaign", "turn", "ref"],
+                condition=Q(webhook__isnull=False),
+                name="notice_once_per_webhook",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject} ({self.status})"

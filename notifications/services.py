@@ -1,0 +1,530 @@
+"""Notices: who is told what, in words each reader may read, sent once.
+
+Each ``*_notices`` function below is called by a task (``notifications.tasks``) once
+the change it tells of has committed. For every recipient it
+
+1. skips one already told (a ``Notice`` row under the same key, not failed) or one who
+   does not want it (``Preference``);
+2. writes the notice for that reader alone, reading the campaign through the fog of
+   war's one door (``campaign.services.visibility``): a player gets what their side may
+   know, the group's webhook only what is public to both sides;
+3. records it (the unique key: recipient, kind, campaign, turn, reference) and only then
+   sends it. A second delivery of the task, a second scheduler, a turn played again after
+   a roll-back: the insert fails on the key and nothing is sent again.
+
+A send that raises (the mail server, the webhook) is kept ``failed`` with the reason;
+``retry_failed`` sends those again, a few times, from the words recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.request
+import zoneinfo
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from battles.models import Battle
+from campaign.models import Campaign, GmAdjustment, Membership, SideReady, Turn
+from campaign.services.visibility import CampaignView, open_campaign, open_campaign_as_side
+from campaign.web import turnlog
+from notifications.models import Kind, Notice, Preference, Webhook
+
+logger = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "korona.notifications.unsubscribe"
+MAX_ATTEMPTS = 5
+WEBHOOK_TIMEOUT = 10  # seconds
+DISCORD_LIMIT = 2000  # characters of a Discord message's content
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    subject: str
+    body: str
+
+
+# --- links and preferences ----------------------------------------------------------------
+
+
+def absolute(path: str) -> str:
+    return settings.KORONA_SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user: Any, kind: str) -> str:
+    """A signed token that turns one kind of email (or ``all``) off for one user."""
+    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """(user id, kind) of a token; ``signing.BadSignature`` if it was not made here."""
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    kind = data.get("k") if isinstance(data, dict) else None
+    user_id = data.get("u") if isinstance(data, dict) else None
+    if kind not in (*Kind.values, "all") or not isinstance(user_id, int):
+        raise signing.BadSignature("not an unsubscribe token")
+    return user_id, kind
+
+
+def unsubscribe_url(user: Any, kind: str) -> str:
+    return absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kind)]))
+
+
+def preference_of(user: Any) -> Preference:
+    """The user's preferences (the defaults, unsaved, when they never set any)."""
+    found = Preference.objects.filter(user=user).first()
+    return found if found is not None else Preference(user=user)
+
+
+def unsubscribe(*, user_id: int, kind: str) -> Preference:
+    """Turn one kind of email off (``all``: every email) for the user."""
+    preference, _ = Preference.objects.get_or_create(user_id=user_id)
+    if kind == "all":
+        preference.email = False
+    else:
+        setattr(preference, kind, False)
+    preference.save()
+    return preference
+
+
+def local_time(moment: datetime, zone: str) -> str:
+    """A moment in the reader's time zone, with the zone's name: "Tue 1 Dec 2026, 18:00 CET"."""
+    try:
+        tz = zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    local = moment.astimezone(tz)
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+# --- the words of each notice -------------------------------------------------------------
+
+
+def _side_names(view: CampaignView) -> dict[str, str]:
+    return {key: side.name for key, side in view.state.sides.items()}
+
+
+def _deadline_line(campaign: Campaign, zone: str) -> str:
+    if campaign.status == Campaign.Status.FINISHED:
+        return ""
+    if campaign.next_deadline is None:
+        return "The next turn is played when the game master says so."
+    when = local_time(campaign.next_deadline, zone)
+    return f"Orders for turn {campaign.turn + 1} are due by {when}."
+
+
+def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
+    """A turn played, as the view's reader may read it (the turns page's summary)."""
+    campaign = view.campaign
+    names = _side_names(view)
+    lines = turnlog.turn_summary(view.records(turn.log), names)
+    seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
+    body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
+    body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]
+    body += ["", f"Every roll: {absolute(reverse('turn', args=[campaign.pk, turn.number]))}"]
+    deadline = _deadline_line(campaign, zone)
+    if deadline:
+        body += [deadline, f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"]
+    return Words(f"[{campaign.name}] Turn {turn.number} played", "\n".join(body))
+
+
+def end_words(view: CampaignView) -> Words:
+    """The campaign's end: the winner and why (nothing is hidden once it has ended)."""
+    campaign = view.campaign
+    names = _side_names(view)
+    winner = names.get(campaign.winner or view.state.winner or "", "nobody")
+    reason = campaign.end_reason or view.state.end_reason or ""
+    body = [
+        f"{campaign.name} has ended after {campaign.turn} turns: {winner} won"
+        + (f" ({reason})." if reason else "."),
+        "",
+        f"The whole campaign, every turn: {absolute(reverse('turns', args=[campaign.pk]))}",
+    ]
+    return Words(f"[{campaign.name}] The campaign has ended: {winner} won", "\n".join(body))
+
+
+def battles_waiting_words(campaign: Campaign, turn: Turn, battles: list[Battle]) -> Words:
+    """To the GM: the turn waits for these tabletop results."""
+    lines = [
+        f"Turn {turn.number} of {campaign.name} waits for {len(battles)} tabletop "
+        f"battle{'s' if len(battles) != 1 else ''}:",
+        "",
+    ]
+    for battle in battles:
+        due = f", due by {local_time(battle.deadline, 'UTC')}" if battle.deadline else ""
+        lines.append(
+            f"- {battle.area.name}: {battle.attacker_side} attack {battle.defender_side}{due}"
+        )
+        lines.append(
+            "  enter the result: "
+            + absolute(reverse("admin:battles_battle_change", args=[battle.pk]))
+        )
+    return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
+
+
+def deadline_words(campaign: Campaign, zone: str) -> Words:
+    number = campaign.turn + 1
+    when = local_time(campaign.next_deadline, zone) if campaign.next_deadline else "soon"
+    body = [
+        f"Orders for turn {number} of {campaign.name} are due by {when}.",
+        "Your side has not marked its orders ready; a company with no order follows its "
+        "standing order.",
+        "",
+        f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}",
+    ]
+    return Words(f"[{campaign.name}] Turn {number}: orders due {when}", "\n".join(body))
+
+
+def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
+    """A GM adjustment, with enemy numbers withheld as on the public log."""
+    ids = list(
+        GmAdjustment.objects.filter(campaign=view.campaign)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    shown = dict(zip(ids, view.adjustments(), strict=True))
+    row = shown.get(adjustment_id)
+    if row is None:
+        return None
+    body = [
+        f"The game master changed {view.campaign.name} before turn {row.before_turn}:",
+        "",
+        f"{row.what}",
+        f"Reason: {row.reason}",
+        "",
+        f"The log: {absolute(reverse('turns', args=[view.campaign.pk]))}",
+    ]
+    return Words(f"[{view.campaign.name}] GM adjustment: {row.what}"[:300], "\n".join(body))
+
+
+def public_turn_words(campaign: Campaign, turn: Turn) -> Words:
+    """The group's channel, read by both sides: only what both may know (rulings 6)."""
+    if campaign.status == Campaign.Status.FINISHED:
+        # Nothing is hidden once it has ended.
+        return end_words(open_campaign_as_side(campaign=campaign, side=_any_side(campaign)))
+    body = [f"Turn {turn.number} of {campaign.name} has been played."]
+    deadline = _deadline_line(campaign, "UTC")
+    if deadline:
+        body.append(deadline)
+    body.append(absolute(reverse("turns", args=[campaign.pk])))
+    return Words(f"[{campaign.name}] Turn {turn.number} played", "\n".join(body))
+
+
+def _any_side(campaign: Campaign) -> str:
+    return campaign.sides.order_by("key").values_list("key", flat=True).first() or ""
+
+
+def footer(user: Any, kind: str) -> str:
+    return "\n".join(
+        [
+            "",
+            "--",
+            f"Stop these emails (when {Kind(kind).label}): {unsubscribe_url(user, kind)}",
+            f"Stop every email from Korona: {unsubscribe_url(user, 'all')}",
+            f"Your notice settings: {absolute(reverse('notice-preferences'))}",
+        ]
+    )
+
+
+# --- recording and sending ----------------------------------------------------------------
+
+
+def _told(key: dict[str, Any]) -> bool:
+    return Notice.objects.filter(**key).exclude(status=Notice.Status.FAILED).exists()
+
+
+def deliver(key: dict[str, Any], words: Words, send: Callable[[Notice], None]) -> bool:
+    """Record the notice under its key, then send it; False if it was recorded already
+    (and not failed), or the send failed (kept ``failed``, with the reason)."""
+    try:
+        with transaction.atomic():
+            notice = Notice.objects.create(**key, subject=words.subject, body=words.body)
+    except IntegrityError:
+        # Already recorded: only a failed one is claimed again, by one caller.
+        if not Notice.objects.filter(**key, status=Notice.Status.FAILED).update(
+            status=Notice.Status.SENDING, attempts=F("attempts") + 1
+        ):
+            return False
+        notice = Notice.objects.get(**key)
+    return _send(notice, send)
+
+
+def _send(notice: Notice, send: Callable[[Notice], None]) -> bool:
+    try:
+        send(notice)
+    except Exception as error:  # noqa: BLE001 - any failure of the far end is recorded
+        logger.warning("notice %s not sent: %s", notice.pk, error)
+        Notice.objects.filter(pk=notice.pk).update(
+            status=Notice.Status.FAILED, error=f"{type(error).__name__}: {error}"[:2000]
+        )
+        return False
+    Notice.objects.filter(pk=notice.pk).update(status=Notice.Status.SENT, sent_at=timezone.now())
+    return True
+
+
+def send_email(notice: Notice) -> None:
+    user = notice.user
+    one_click = unsubscribe_url(user, notice.kind)
+    message = EmailMessage(
+        subject=notice.subject,
+        body=notice.body + "\n" + footer(user, notice.kind),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        headers={
+            # RFC 8058: the mail program's own "unsubscribe" button, one POST, no page.
+            "List-Unsubscribe": f"<{one_click}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.send(fail_silently=False)
+
+
+def post_webhook(notice: Notice) -> None:
+    content = f"**{notice.subject}**\n{notice.body}"
+    if len(content) > DISCORD_LIMIT:
+        content = content[: DISCORD_LIMIT - 1] + "…"
+    payload = {
+        "username": "Korona",
+        "content": content,
+        # Nobody is pinged by what a player wrote (no @everyone, no roles, no users).
+        "allowed_mentions": {"parse": []},
+    }
+    request = urllib.request.Request(
+        notice.webhook.url,
+        data=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json", "User-Agent": "Korona notifications"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT) as answer:  # noqa: S310
+        if answer.status >= 300:
+            raise OSError(f"the webhook answered {answer.status}")
+
+
+def _email_to(user: Any, kind: str, campaign: Campaign, turn: int, ref: int, words: Any) -> bool:
+    """Email ``user`` if they want this kind and were not told yet; ``words`` is called
+    only then (it opens the campaign as that user)."""
+    if not user.email or not user.is_active or not preference_of(user).wants(kind):
+        return False
+    key = {"user": user, "kind": kind, "campaign": campaign, "turn": turn, "ref": ref}
+    if _told(key):
+        return False
+    made = words()
+    if made is None:
+        return False
+    return deliver(key, made, send_email)
+
+
+def _post_to(hook: Webhook, kind: str, campaign: Campaign, turn: int, ref: int, words: Any) -> bool:
+    key = {"webhook": hook, "kind": kind, "campaign": campaign, "turn": turn, "ref": ref}
+    if _told(key):
+        return False
+    made = words()
+    if made is None:
+        return False
+    return deliver(key, made, post_webhook)
+
+
+def _members(campaign: Campaign) -> Iterable[Membership]:
+    return Membership.objects.filter(campaign=campaign).select_related("user").order_by("id")
+
+
+def _game_masters() -> Iterable[Any]:
+    return get_user_model().objects.filter(is_staff=True, is_active=True).order_by("pk")
+
+
+def _zone(user: Any) -> str:
+    return preference_of(user).time_zone
+
+
+# --- what each change tells -----------------------------------------------------------------
+
+
+def turn_notices(*, turn_id: int) -> int:
+    """A turn that committed: played (to each player, their side's summary; to the
+    channels), the end of the campaign, or battles waiting for the GM. The number sent."""
+    turn = Turn.objects.filter(pk=turn_id).select_related("campaign").first()
+    if turn is None:
+        return 0
+    campaign = turn.campaign
+    sent = 0
+    if turn.status == Turn.Status.BATTLES_PENDING:
+        waiting = list(
+            Battle.objects.filter(turn=turn, status=Battle.Status.PENDING, mode="tabletop")
+            .select_related("area")
+            .order_by("id")
+        )
+        if waiting:
+            for gm in _game_masters():
+                sent += _email_to(
+                    gm,
+                    Kind.BATTLE_WAITING,
+                    campaign,
+                    turn.number,
+                    0,
+                    lambda: battles_waiting_words(campaign, turn, waiting),
+                )
+        return sent
+    if turn.status != Turn.Status.DONE:
+        return 0
+    ended = campaign.status == Campaign.Status.FINISHED
+    for member in _members(campaign):
+        user = member.user
+
+        def as_reader(user: Any = user) -> CampaignView | None:
+            return open_campaign(user=user, campaign=campaign)
+
+        sent += _email_to(
+            user,
+            Kind.TURN_PLAYED,
+            campaign,
+            turn.number,
+            0,
+            lambda user=user, read=as_reader: turn_words(read(), turn, zone=_zone(user)),
+        )
+        if ended:
+            sent += _email_to(
+                user,
+                Kind.CAMPAIGN_END,
+                campaign,
+                turn.number,
+                0,
+                lambda read=as_reader: end_words(read()),
+            )
+    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+        if hook.side:
+
+            def words(hook: Webhook = hook) -> Words:
+                view = open_campaign_as_side(campaign=campaign, side=hook.side)
+                return end_words(view) if ended else turn_words(view, turn)
+
+        else:
+
+            def words() -> Words:
+                return public_turn_words(campaign, turn)
+
+        kind = Kind.CAMPAIGN_END if ended else Kind.TURN_PLAYED
+        sent += _post_to(hook, kind, campaign, turn.number, 0, words)
+    return sent
+
+
+def adjustment_notices(*, adjustment_id: int) -> int:
+    """A GM adjustment, to each player as their side may read it (the public log's
+    words), and to the group's channel as neither side's numbers show."""
+    row = GmAdjustment.objects.filter(pk=adjustment_id).select_related("campaign").first()
+    if row is None:
+        return 0
+    campaign = row.campaign
+    sent = 0
+    for member in _members(campaign):
+        user = member.user
+        sent += _email_to(
+            user,
+            Kind.GM_NEWS,
+            campaign,
+            row.before_turn,
+            row.pk,
+            lambda user=user: adjustment_words(open_campaign(user=user, campaign=campaign), row.pk),
+        )
+    sides = list(campaign.sides.order_by("key").values_list("key", flat=True))
+    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+
+        def words(hook: Webhook = hook) -> Words | None:
+            if hook.side:
+                return adjustment_words(
+                    open_campaign_as_side(campaign=campaign, side=hook.side), row.pk
+                )
+            return _public_adjustment_words(campaign, sides, row.pk)
+
+        sent += _post_to(hook, Kind.GM_NEWS, campaign, row.before_turn, row.pk, words)
+    return sent
+
+
+def _public_adjustment_words(
+    campaign: Campaign, sides: list[str], adjustment_id: int
+) -> Words | None:
+    """For both sides at once: only when both sides read the adjustment the same."""
+    read = [
+        adjustment_words(open_campaign_as_side(campaign=campaign, side=side), adjustment_id)
+        for side in sides
+    ]
+    if not read or any(words != read[0] for words in read):
+        # The sides read it differently (a company's numbers are withheld from one):
+        # the shared channel says only that there was one.
+        row = GmAdjustment.objects.get(pk=adjustment_id)
+        return Words(
+            f"[{campaign.name}] GM adjustment",
+            f"The game master changed {campaign.name} before turn {row.before_turn}; "
+            f"each side reads what it may see on the log: "
+            f"{absolute(reverse('turns', args=[campaign.pk]))}",
+        )
+    return read[0]
+
+
+def deadline_reminders(*, now: datetime | None = None) -> int:
+    """Remind each player whose side has not marked ready, the hours before the deadline
+    they chose. One reminder per player and turn, however many sweeps ask."""
+    now = now or timezone.now()
+    horizon = now + timedelta(hours=168)
+    sent = 0
+    campaigns = Campaign.objects.filter(
+        status=Campaign.Status.ACTIVE,
+        next_deadline__gt=now,
+        next_deadline__lte=horizon,
+        due_turn__isnull=True,
+    ).order_by("next_deadline", "pk")
+    for campaign in campaigns:
+        number = campaign.turn + 1
+        ready = set(
+            SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
+                "side", flat=True
+            )
+        )
+        for member in _members(campaign):
+            if member.side in ready:
+                continue
+            preference = preference_of(member.user)
+            if campaign.next_deadline - now > timedelta(hours=preference.reminder_hours):
+                continue
+            sent += _email_to(
+                member.user,
+                Kind.DEADLINE,
+                campaign,
+                number,
+                0,
+                lambda campaign=campaign, zone=preference.time_zone: deadline_words(campaign, zone),
+            )
+    return sent
+
+
+def retry_failed() -> int:
+    """Send again, from the words recorded, the notices whose send failed (a few times)."""
+    sent = 0
+    for notice_id in Notice.objects.filter(
+        status=Notice.Status.FAILED, attempts__lt=MAX_ATTEMPTS
+    ).values_list("pk", flat=True)[:100]:
+        if not Notice.objects.filter(pk=notice_id, status=Notice.Status.FAILED).update(
+            status=Notice.Status.SENDING, attempts=F("attempts") + 1
+        ):
+            continue
+        notice = Notice.objects.select_related("user", "webhook").get(pk=notice_id)
+        if notice.user is not None and not preference_of(notice.user).wants(notice.kind):
+            Notice.objects.filter(pk=notice_id).update(
+                status=Notice.Status.FAILED,
+                attempts=MAX_ATTEMPTS,
+                error="unsubscribed before it could be sent again",
+            )
+            continue  # unsubscribed since: left failed, not sent
+        sent += _send(notice, post_webhook if notice.webhook_id else send_email)
+    return sent

@@ -1,0 +1,125 @@
+"""The reader's own pages: notice settings, and the one-click unsubscribe of every email.
+
+The unsubscribe link carries a token signed with the secret key (``services.
+unsubscribe_token``), made for one user and one kind of email: it works without signing
+in (from the mail program), and cannot be made for anyone else."""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from notifications import services
+from notifications.models import Kind, Preference
+
+
+class PreferenceForm(forms.ModelForm):
+    class Meta:
+        model = Preference
+        fields = [
+            "email",
+            "turn_played",
+            "deadline",
+            "battle_waiting",
+            "campaign_end",
+            "gm_news",
+            "reminder_hours",
+            "time_zone",
+        ]
+        labels = {
+            "email": "Send me email",
+            "turn_played": "When a turn is played (what my side saw)",
+            "deadline": "Before a deadline, if my side is not ready",
+            "battle_waiting": "When a battle waits for its tabletop result (game master)",
+            "campaign_end": "When a campaign ends",
+            "gm_news": "When the game master changes something",
+            "reminder_hours": "Hours before the deadline",
+            "time_zone": "My time zone",
+        }
+
+    def clean_reminder_hours(self) -> int:
+        hours = self.cleaned_data["reminder_hours"]
+        if not 1 <= hours <= 168:
+            raise forms.ValidationError("between 1 and 168 hours (a week)")
+        return hours
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"].strip()
+        try:
+            zoneinfo.ZoneInfo(zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
+            ) from None
+        return zone
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    preference = services.preference_of(request.user)
+    form = PreferenceForm(request.POST or None, instance=preference)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your notice settings are saved.")
+            return HttpResponseRedirect(reverse("notice-preferences"))
+        status = 400
+    else:
+        status = 200
+    return render(request, "notifications/preferences.html", {"form": form}, status=status)
+
+
+def _read(token: str) -> tuple[Any, str] | None:
+    try:
+        user_id, kind = services.read_unsubscribe_token(token)
+    except signing.BadSignature:
+        return None
+    user = get_user_model().objects.filter(pk=user_id).first()
+    return (user, kind) if user is not None else None
+
+
+@csrf_exempt  # the signed token is the proof; RFC 8058's one-click POST carries no cookie
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One click (GET from the link, or the mail program's POST): that kind of email is
+    off at once; the page offers to turn it back on."""
+    found = _read(token)
+    if found is None:
+        return render(request, "notifications/unsubscribe.html", {"refused": True}, status=404)
+    user, kind = found
+    if request.method == "POST" and request.POST.get("undo") == "1":
+        preference, _ = Preference.objects.get_or_create(user=user)
+        if kind == "all":
+            preference.email = True
+        else:
+            setattr(preference, kind, True)
+            preference.email = True
+        preference.save()
+        undone = True
+    else:
+        services.unsubscribe(user_id=user.pk, kind=kind)
+        undone = False
+    what = "every email from Korona" if kind == "all" else f"email when {Kind(kind).label}"
+    return render(
+        request,
+        "notifications/unsubscribe.html",
+        {"what": what, "undone": undone, "token": token},
+    )
+
+
+urlpatterns = [
+    path("accounts/notices/", preferences, name="notice-preferences"),
+    path("notices/unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
+]

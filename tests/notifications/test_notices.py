@@ -1,0 +1,335 @@
+"""Notices: a turn played, the end, battles waiting, deadlines, GM adjustments; each sent
+once, in the words the reader's side may read."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, Company, Membership, SideReady, Turn
+from campaign.services.adjustments import adjust_stands
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import set_schedule, sweep_due
+from campaign.services.turns import advance_turn
+from campaign.services.visibility import open_campaign
+from campaign.tasks import process_campaign_turn
+from campaign.web import turnlog
+from notifications import services
+from notifications.models import Notice, Preference, Webhook
+from notifications.tasks import turn_notices
+from tests.web.conftest import meeting_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def play(campaign: Campaign, capture: Any) -> Turn:
+    with capture(execute=True):
+        advance_turn(campaign_id=campaign.pk)
+    return Turn.objects.filter(campaign=campaign).order_by("-number").first()
+
+
+def to(address: str) -> list[Any]:
+    return [message for message in mail.outbox if message.to == [address]]
+
+
+def summary_of(user: Any, campaign: Campaign, turn: Turn) -> list[str]:
+    view = open_campaign(user=user, campaign=campaign)
+    names = {key: side.name for key, side in view.state.sides.items()}
+    return turnlog.turn_summary(view.records(turn.log), names)
+
+
+# --- a turn played ------------------------------------------------------------------------
+
+
+def test_each_player_is_emailed_their_sides_summary_of_a_turn(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    turn = play(campaign, django_capture_on_commit_callbacks)
+
+    assert sorted(m.to[0] for m in mail.outbox) == ["a@example.com", "j@example.com"]
+    for user in (aussie, japanese):
+        (message,) = to(user.email)
+        assert message.subject == "[Korona] Turn 1 played"
+        lines = [line[2:] for line in message.body.splitlines() if line.startswith("- ")]
+        assert lines == summary_of(user, campaign, turn)
+        assert f"http://korona.test/campaigns/{campaign.pk}/turns/1/" in message.body
+    assert Notice.objects.filter(kind="turn_played", status="sent").count() == 2
+
+
+def test_a_turn_email_names_no_enemy_company_the_side_does_not_see(
+    played: Campaign, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    turn = play(played, django_capture_on_commit_callbacks)
+    (message,) = to(aussie.email)
+    view = open_campaign(user=aussie, campaign=played)
+    hidden = set(view.state.companies) - {c.name for c in view.companies}
+    assert hidden  # the 1st and 3rd Companies, the Japanese supply: out of sight
+    for name in hidden:
+        assert name not in message.body, name
+    assert turn.number == 3
+
+
+def test_a_turn_that_rolls_back_sends_nothing(
+    campaign: Campaign, django_capture_on_commit_callbacks: Any
+) -> None:
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        advance_turn(campaign_id=campaign.pk)
+        raise RuntimeError("the database went away")
+    assert mail.outbox == []
+    assert not Notice.objects.exists()
+    assert not Turn.objects.filter(campaign=campaign).exists()
+
+
+def test_a_turn_played_through_a_redelivered_task_and_a_second_scheduler_is_told_once(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    now = timezone.now()
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=now - timedelta(days=2))
+    with django_capture_on_commit_callbacks(execute=True):
+        first = sweep_due(now=now)  # the scheduler: claims turn 1, its task plays it
+        second = sweep_due(now=now)  # a second scheduler at the same moment
+    assert first.claimed == [(campaign.pk, 1)] and second.claimed == []
+    with django_capture_on_commit_callbacks(execute=True):
+        assert process_campaign_turn.apply(args=(campaign.pk, 1)).get() is False  # redelivered
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_notices.apply(args=(turn.pk,)).get() == 0  # the notice task, redelivered
+        assert turn_notices.apply(args=(turn.pk,)).get() == 0
+
+    assert sorted(m.to[0] for m in mail.outbox) == ["a@example.com", "j@example.com"]
+    assert Notice.objects.filter(kind="turn_played").count() == 2
+
+
+def test_two_deliveries_racing_past_the_check_still_send_once(
+    campaign: Campaign, aussie: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """The unique key, not the look-up before it, is what keeps a notice single."""
+    turn = play(campaign, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    monkeypatch.setattr(services, "_told", lambda key: False)  # both passed the look-up
+    assert services.turn_notices(turn_id=turn.pk) == 0
+    assert mail.outbox == []
+
+
+def test_a_turn_played_again_after_a_roll_back_is_not_told_again(
+    campaign: Campaign, django_capture_on_commit_callbacks: Any
+) -> None:
+    play(campaign, django_capture_on_commit_callbacks)
+    rollback_to_turn(campaign=campaign, number=1, reason="a wrong order")
+    mail.outbox.clear()
+    play(campaign, django_capture_on_commit_callbacks)
+    assert [m.subject for m in mail.outbox if "Turn 1 played" in m.subject] == []
+
+
+def test_a_failed_send_is_kept_and_sent_again_later(
+    campaign: Campaign, aussie: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    real = services.send_email
+
+    def refused(notice: Notice) -> None:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(services, "send_email", refused)
+    play(campaign, django_capture_on_commit_callbacks)
+    assert mail.outbox == []
+    failed = Notice.objects.filter(status="failed")
+    assert failed.count() == 2
+    assert "connection refused" in failed.first().error
+    monkeypatch.setattr(services, "send_email", real)
+    assert services.retry_failed() == 2
+    assert services.retry_failed() == 0
+    assert len(mail.outbox) == 2
+    assert set(Notice.objects.values_list("status", "attempts")) == {("sent", 2)}
+
+
+# --- preferences and unsubscribing ----------------------------------------------------------
+
+
+def test_a_player_who_turned_turn_emails_off_gets_none(
+    campaign: Campaign, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    Preference.objects.create(user=aussie, turn_played=False)
+    play(campaign, django_capture_on_commit_callbacks)
+    assert to(aussie.email) == []
+    assert len(to("j@example.com")) == 1
+
+
+def test_every_email_has_a_one_click_unsubscribe_that_needs_no_sign_in(
+    campaign: Campaign, aussie: Any, client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(aussie.email)
+    link = re.search(r"Stop these emails \(when a turn was played\): (\S+)", message.body)[1]
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    answer = client.get(link.removeprefix("http://korona.test"))
+    assert answer.status_code == 200
+    assert "no more email when a turn was played" in answer.content.decode()
+    assert services.preference_of(aussie).turn_played is False
+    assert services.preference_of(aussie).email is True
+    mail.outbox.clear()
+    play(campaign, django_capture_on_commit_callbacks)
+    assert to(aussie.email) == [] and len(to("j@example.com")) == 1
+
+
+def test_the_mail_programs_one_click_post_and_the_undo(aussie: Any, client: Any) -> None:
+    token = services.unsubscribe_token(aussie, "all")
+    answer = client.post(f"/notices/unsubscribe/{token}/", {"List-Unsubscribe": "One-Click"})
+    assert answer.status_code == 200
+    assert services.preference_of(aussie).email is False
+    client.post(f"/notices/unsubscribe/{token}/", {"undo": "1"})
+    assert services.preference_of(aussie).email is True
+
+
+def test_an_unsubscribe_token_not_made_here_changes_nothing(
+    aussie: Any, japanese: Any, client: Any
+) -> None:
+    token = services.unsubscribe_token(aussie, "turn_played")
+    forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    for bad in (forged, "nonsense", token.replace(":", "")):
+        assert client.get(f"/notices/unsubscribe/{bad}/").status_code == 404
+    assert not Preference.objects.exists()
+    # A token is one user's: another's differs, and names its own user only.
+    assert services.unsubscribe_token(japanese, "turn_played") != token
+    assert services.read_unsubscribe_token(token) == (aussie.pk, "turn_played")
+
+
+def test_the_preferences_page_saves_and_refuses_bad_input(aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    assert client.get("/accounts/notices/").status_code == 200
+    bad = client.post(
+        "/accounts/notices/", {"email": "on", "reminder_hours": "0", "time_zone": "Mars/Olympus"}
+    )
+    assert bad.status_code == 400
+    assert "between 1 and 168" in bad.content.decode()
+    assert "is not a time zone" in bad.content.decode()
+    assert not Preference.objects.exists()
+    good = client.post(
+        "/accounts/notices/",
+        {"email": "on", "deadline": "on", "reminder_hours": "6", "time_zone": "Australia/Sydney"},
+    )
+    assert good.status_code == 302
+    saved = Preference.objects.get(user=aussie)
+    assert (saved.turn_played, saved.deadline, saved.reminder_hours) == (False, True, 6)
+    assert saved.time_zone == "Australia/Sydney"
+
+
+# --- deadlines ----------------------------------------------------------------------------
+
+
+def test_a_reminder_goes_to_sides_not_ready_once_in_their_own_time_zone(
+    campaign: Campaign, aussie: Any, japanese: Any
+) -> None:
+    now = timezone.now().replace(microsecond=0)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=now)
+    SideReady.objects.create(campaign=campaign, side="japanese", turn_number=1)
+    Preference.objects.create(user=aussie, time_zone="Australia/Sydney")
+    assert services.deadline_reminders(now=now) == 1
+    assert services.deadline_reminders(now=now + timedelta(hours=1)) == 0
+    (message,) = mail.outbox
+    assert message.to == ["a@example.com"]
+    deadline = (now + timedelta(hours=10)).astimezone(
+        __import__("zoneinfo").ZoneInfo("Australia/Sydney")
+    )
+    assert f"{deadline:%H:%M} AE" in message.body  # AEST or AEDT
+
+
+def test_no_reminder_before_the_hours_the_player_chose(campaign: Campaign, aussie: Any) -> None:
+    now = timezone.now()
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=now)
+    Preference.objects.create(user=aussie, reminder_hours=2)
+    assert services.deadline_reminders(now=now) == 1  # the Japanese player, 12 hours
+    assert to(aussie.email) == []
+    assert services.deadline_reminders(now=now + timedelta(hours=8, minutes=1)) == 1
+    assert len(to(aussie.email)) == 1
+
+
+# --- the GM: battles waiting, adjustments --------------------------------------------------
+
+
+def test_the_gm_is_told_once_when_a_turn_waits_for_tabletop_battles(
+    db: Any, gm_user: Any, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from dataclasses import replace
+
+    campaign = create_campaign(data=meeting_doc(), name="Table", seed=3)
+    campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save(update_fields=["settings"])
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = mail.outbox
+    assert message.to == ["gm@example.com"]
+    assert message.subject == "[Table] Turn 1: battles wait for you"
+    assert message.body.count("enter the result: http://korona.test/admin/battles/battle/") == 2
+
+
+def test_a_gm_adjustment_is_told_with_enemy_numbers_withheld(
+    played: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    second = Company.objects.get(campaign=played, name="2nd Company")
+    stands = second.stand_counts.first()
+    with django_capture_on_commit_callbacks(execute=True):
+        adjust_stands(company=second, unit_type=stands.unit_type, held=0, reason="lost at sea")
+    (theirs,) = to(japanese.email)
+    (ours,) = to(aussie.email)
+    assert "2nd Company" in theirs.body and "lost at sea" in theirs.body
+    assert "stands adjusted" in ours.body and "lost at sea" in ours.body
+    assert stands.unit_type not in ours.body and " 0" not in ours.body
+
+
+# --- webhooks -----------------------------------------------------------------------------
+
+
+def test_the_groups_webhook_gets_only_public_news_and_a_sides_hook_its_summary(
+    played: Campaign, aussie: Any, hook_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    Webhook.objects.create(campaign=played, url=hook_server.url)
+    Webhook.objects.create(campaign=played, url=hook_server.url, side="australian")
+    turn = play(played, django_capture_on_commit_callbacks)
+    public, australian = hook_server.posts
+    assert public["content"].startswith(f"**[Korona played] Turn {turn.number} played**")
+    assert public["allowed_mentions"] == {"parse": []}
+    for line in summary_of(aussie, played, turn):
+        assert line in australian["content"]
+        assert line not in public["content"]
+    assert Notice.objects.filter(webhook__isnull=False, status="sent").count() == 2
+
+
+def test_a_webhook_that_answers_an_error_is_kept_failed(
+    campaign: Campaign, hook_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    hook_server.answer = 500
+    Webhook.objects.create(campaign=campaign, url=hook_server.url)
+    play(campaign, django_capture_on_commit_callbacks)
+    notice = Notice.objects.get(webhook__isnull=False)
+    assert notice.status == "failed" and "500" in notice.error
+    hook_server.answer = 204
+    assert services.retry_failed() == 1
+    assert len(hook_server.posts) == 2
+
+
+def test_the_end_of_the_campaign_is_told_with_the_winner(
+    db: Any, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from dataclasses import replace
+
+    campaign = create_campaign(data=meeting_doc(), name="Short", seed=5)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=1))
+    campaign.save(update_fields=["settings"])
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    play(campaign, django_capture_on_commit_callbacks)
+    campaign.refresh_from_db()
+    assert campaign.status == "finished"
+    (end,) = [m for m in to(aussie.email) if "has ended" in m.subject]
+    assert "won" in end.subject
