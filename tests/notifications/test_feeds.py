@@ -1,0 +1,90 @@
+"""The iCal feed of a user's deadlines and the Atom feed of their side's turns: signed
+per user, read through the fog of war."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from datetime import timedelta
+from typing import Any
+
+import icalendar
+import pytest
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+
+from campaign.models import Campaign
+from campaign.services.schedule import set_schedule
+from campaign.services.visibility import open_campaign
+from campaign.web import turnlog
+from notifications.feeds import feed_token, feed_urls
+
+pytestmark = pytest.mark.django_db
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def get(url: str) -> Any:
+    return Client().get(url.removeprefix("http://korona.test"))
+
+
+def test_a_feed_answers_only_its_own_users_token(aussie: Any, japanese: Any) -> None:
+    mine = feed_urls(aussie)
+    assert get(mine["calendar"]).status_code == 200
+    assert get(mine["turns"]).status_code == 200
+    theirs = feed_token(japanese)
+    assert theirs != feed_token(aussie)
+    for bad in (theirs, "0" * 40, feed_token(aussie)[:-1] + "x"):
+        assert Client().get(f"/feeds/{aussie.pk}/{bad}/deadlines.ics").status_code == 404
+        assert Client().get(f"/feeds/{aussie.pk}/{bad}/turns.atom").status_code == 404
+    assert Client().get(f"/feeds/999999/{feed_token(aussie)}/turns.atom").status_code == 404
+
+
+def test_a_new_password_retires_the_old_feed_links(aussie: Any) -> None:
+    old = feed_urls(aussie)["turns"]
+    aussie.set_password("another long password")
+    aussie.save()
+    assert get(old).status_code == 404
+    assert get(feed_urls(aussie)["turns"]).status_code == 200
+
+
+def test_the_calendar_has_each_campaigns_next_deadline(campaign: Campaign, aussie: Any) -> None:
+    now = timezone.now().replace(microsecond=0)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=now)
+    answer = get(feed_urls(aussie)["calendar"])
+    assert answer["Content-Type"].startswith("text/calendar")
+    assert "no-store" in answer["Cache-Control"]
+    calendar = icalendar.Calendar.from_ical(answer.content)
+    (event,) = calendar.walk("VEVENT")
+    assert str(event["summary"]) == "Korona: orders for turn 1 due"
+    assert event.decoded("dtstart") == now + timedelta(hours=24)
+    (alarm,) = event.walk("VALARM")
+    assert alarm.decoded("trigger") == timedelta(hours=-12)
+
+
+def test_the_calendar_of_a_campaign_without_a_deadline_is_empty(
+    campaign: Campaign, aussie: Any
+) -> None:
+    calendar = icalendar.Calendar.from_ical(get(feed_urls(aussie)["calendar"]).content)
+    assert calendar.walk("VEVENT") == []
+
+
+def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie: Any) -> None:
+    answer = get(feed_urls(aussie)["turns"])
+    assert answer["Content-Type"].startswith("application/atom+xml")
+    entries = ET.fromstring(answer.content).findall(f"{ATOM}entry")
+    assert [e.find(f"{ATOM}title").text for e in entries] == [
+        "Korona played: turn 2",
+        "Korona played: turn 1",
+    ]
+    view = open_campaign(user=aussie, campaign=played)
+    names = {key: side.name for key, side in view.state.sides.items()}
+    for entry, number in zip(entries, (2, 1), strict=True):
+        turn = played.turns.get(number=number)
+        lines = turnlog.turn_summary(view.records(turn.log), names)
+        assert lines
+        expected = "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
+        assert entry.find(f"{ATOM}summary").text == expected
+    hidden = set(view.state.companies) - {c.name for c in view.companies}
+    assert hidden
+    for name in hidden:
+        assert name.encode() not in answer.content, name
