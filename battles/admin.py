@@ -144,11 +144,43 @@ class BattleAdmin(admin.ModelAdmin):
             support=battle.spec.get("support", {}),
         )
 
+    def _gone(self, request: HttpRequest, pk: int, action: str) -> HttpResponse | None:
+        """A page opened before a roll-back names a battle that is no more: say so (and
+        do nothing) rather than answer "not found"."""
+        if Battle.objects.filter(pk=pk).exists():
+            return None
+        if not request.user.has_perm("battles.change_battle"):
+            raise PermissionDenied
+        self.message_user(
+            request,
+            f"Nothing was {action}: this battle no longer exists (its turn was rolled back "
+            "since the page was opened). The battles as they are now are listed below.",
+            messages.ERROR,
+        )
+        return HttpResponseRedirect(reverse("admin:battles_battle_changelist"))
+
+    def _has_result(self, request: HttpRequest, battle: Battle, action: str) -> HttpResponse:
+        how = "fought by the rules" if battle.status == Battle.Status.FOUGHT else "entered"
+        if request.method != "POST":
+            self.message_user(
+                request, f"This battle already has its result ({how}).", messages.ERROR
+            )
+            return HttpResponseRedirect(change_url(battle))
+        self.message_user(
+            request,
+            f"Nothing was {action}: {battle} already has its result ({how} since the page "
+            "was opened). It is shown below as it is.",
+            messages.ERROR,
+        )
+        return HttpResponseRedirect(change_url(battle))
+
     def result_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        gone = self._gone(request, pk, "entered")
+        if gone is not None:
+            return gone
         battle = self._battle(request, pk, change=True)
         if battle.status != Battle.Status.PENDING:
-            self.message_user(request, "This battle already has its result.", messages.ERROR)
-            return HttpResponseRedirect(change_url(battle))
+            return self._has_result(request, battle, "entered")
         form = ResultForm(request.POST or None, spec=battle.spec)
         if request.method == "POST" and form.is_valid():
             try:
@@ -158,7 +190,12 @@ class BattleAdmin(admin.ModelAdmin):
                     losses=form.losses(),
                 )
             except ResultRefused as refused:
+                battle.refresh_from_db()
+                if battle.status != Battle.Status.PENDING:
+                    return self._has_result(request, battle, "entered")
                 form.add_error(None, str(refused))
+            except Battle.DoesNotExist:
+                return self._gone(request, pk, "entered") or HttpResponseRedirect(request.path)
             else:
                 done = " The turn is complete." if report.done else ""
                 self.message_user(request, f"Result entered for {battle}.{done}")
@@ -176,11 +213,19 @@ class BattleAdmin(admin.ModelAdmin):
     def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         @require_POST
         def run(request: HttpRequest) -> HttpResponse:
+            gone = self._gone(request, pk, "fought")
+            if gone is not None:
+                return gone
             battle = self._battle(request, pk, change=True)
+            if battle.status != Battle.Status.PENDING:
+                return self._has_result(request, battle, "fought")
             try:
                 fight_battle_now(battle_id=battle.pk)
-            except ResultRefused as refused:
-                self.message_user(request, str(refused), messages.ERROR)
+            except ResultRefused:
+                battle.refresh_from_db()
+                return self._has_result(request, battle, "fought")
+            except Battle.DoesNotExist:
+                return self._gone(request, pk, "fought") or HttpResponseRedirect(change_url(battle))
             else:
                 self.message_user(request, f"{battle} was fought by the rules.")
             return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))

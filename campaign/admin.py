@@ -49,7 +49,9 @@ from campaign.models import (
 )
 from campaign.services.adjustments import (
     AdjustmentRefused,
+    StaleChange,
     adjust_stands,
+    campaign_version,
     set_control,
     set_ship_present,
 )
@@ -59,6 +61,7 @@ from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
 from campaign.services.schedule import set_schedule
 from campaign.services.turns import (
+    TurnAlreadyPlayed,
     TurnRefused,
     advance_turn,
     give_order,
@@ -127,7 +130,9 @@ class AdjustableAdmin:
     adjust_title = "Adjust {obj}"
     adjust_done = "{obj.name}: adjusted."
 
-    def adjust_form(self, data: Any, obj: Any) -> Any:
+    def adjust_form(self, data: Any, obj: Any, seen: str) -> Any:
+        """The form; ``seen`` is the campaign as the page shows it (``campaign_version``),
+        sent back with the change."""
         raise NotImplementedError
 
     def apply_adjustment(self, obj: Any, data: dict[str, Any], user: Any) -> None:
@@ -148,10 +153,14 @@ class AdjustableAdmin:
         obj = get_object_or_404(self.model, pk=pk)  # type: ignore[attr-defined]
         if not self.has_change_permission(request, obj):  # type: ignore[attr-defined]
             raise PermissionDenied
-        form = self.adjust_form(request.POST or None, obj)
+        form = self.adjust_form(request.POST or None, obj, campaign_version(obj.campaign_id))
         if request.method == "POST" and form.is_valid():
             try:
                 self.apply_adjustment(obj, form.cleaned_data, request.user)
+            except StaleChange as stale:
+                # A fresh form, showing the row as it is now, with the reason.
+                self.message_user(request, str(stale), messages.ERROR)  # type: ignore[attr-defined]
+                return HttpResponseRedirect(request.path)
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:
@@ -196,7 +205,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "turn", "status", "battles_waiting", "winner"]
+    list_display = ["name", "turn_shown", "status", "battles_waiting", "winner"]
     list_filter = ["status"]
     search_fields = ["name"]
     fields = [
@@ -220,6 +229,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
             super()
             .get_queryset(request)
             .annotate(pending_battles=Count("battles", filter=Q(battles__status="pending")))
+        )
+
+    @admin.display(description="turn", ordering="turn")
+    def turn_shown(self, obj: Campaign) -> str:
+        """The turn, and the same number in the changelist's form: "Advance turn now"
+        sends back the turn each row showed."""
+        return format_html(
+            '{}<input type="hidden" name="seen_turn_{}" value="{}">', obj.turn, obj.pk, obj.turn
         )
 
     @admin.display(description="battles waiting", ordering="pending_battles")
@@ -300,11 +317,33 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     # Turn, pause, resume, export: buttons on the change page and changelist actions.
 
-    def _advance(self, request: HttpRequest, campaign: Campaign) -> None:
+    def _advance(self, request: HttpRequest, campaign: Campaign, seen: str | None) -> None:
+        """Play the turn after the one the GM's page showed (``seen``, sent back by the
+        button): a second click, a stale tab, or the schedule playing it at the same
+        moment, does not play the turn after it too."""
+        if seen is None or not seen.isdigit():
+            self.message_user(
+                request,
+                f"{campaign.name}: nothing was played: the page did not say which turn it "
+                "showed. Reload it and press again.",
+                messages.ERROR,
+            )
+            return
         try:
-            # The turn the GM saw: a second click, or the schedule playing it at the
-            # same moment, does not play the turn after it too.
-            report = advance_turn(campaign_id=campaign.pk, expected_turn=campaign.turn + 1)
+            report = advance_turn(campaign_id=campaign.pk, expected_turn=int(seen) + 1)
+        except TurnAlreadyPlayed as refused:
+            now = Campaign.objects.get(pk=campaign.pk)
+            if now.turn == int(seen):  # the page is right: the turn waits for its battles
+                self.message_user(request, str(refused), messages.ERROR)
+                return
+            self.message_user(
+                request,
+                f"{campaign.name}: nothing was played: your page showed turn {seen}, and "
+                f"the campaign is at turn {now.turn} now. Check the page as it is before "
+                "you advance.",
+                messages.ERROR,
+            )
+            return
         except TurnRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
@@ -322,7 +361,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.action(description="Advance turn now")
     def advance_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
         for campaign in queryset:
-            self._advance(request, campaign)
+            self._advance(request, campaign, request.POST.get(f"seen_turn_{campaign.pk}"))
 
     @admin.action(description="Pause")
     def pause(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
@@ -335,7 +374,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             self._pause(request, campaign, paused=False)
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._button(request, pk, self._advance)
+        return self._button(request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn")))
 
     def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(request, pk, lambda r, c: self._pause(r, c, paused=True))
@@ -442,7 +481,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             .order_by("number")
             .values_list("number", flat=True)
         )
-        form = RollbackForm(request.POST or None, numbers=numbers)
+        form = RollbackForm(
+            request.POST or None, numbers=numbers, seen=campaign_version(campaign.pk)
+        )
         if request.method == "POST" and form.is_valid():
             number = form.cleaned_data["number"]
             try:
@@ -451,7 +492,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     number=number,
                     reason=form.cleaned_data["reason"],
                     user=request.user,
+                    seen=form.cleaned_data["seen"],
                 )
+            except StaleChange as stale:
+                self.message_user(request, str(stale), messages.ERROR)
+                return HttpResponseRedirect(request.path)
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:
@@ -498,11 +543,17 @@ class AreaAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     adjust_title = "Control of {obj.name}"
     adjust_done = "{obj.name}: control set."
 
-    def adjust_form(self, data: Any, obj: Area) -> ControlAdjustForm:
-        return ControlAdjustForm(data, initial={"controller": obj.controller or ""})
+    def adjust_form(self, data: Any, obj: Area, seen: str) -> ControlAdjustForm:
+        return ControlAdjustForm(data, initial={"controller": obj.controller or "", "seen": seen})
 
     def apply_adjustment(self, obj: Area, data: dict[str, Any], user: Any) -> None:
-        set_control(area=obj, side=data["controller"] or None, reason=data["reason"], user=user)
+        set_control(
+            area=obj,
+            side=data["controller"] or None,
+            reason=data["reason"],
+            user=user,
+            seen=data["seen"],
+        )
 
 
 @admin.register(Link)
@@ -593,8 +644,8 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     adjust_title = "Stands of {obj.name}"
     adjust_done = "{obj.name}: stands adjusted."
 
-    def adjust_form(self, data: Any, obj: Company) -> StandsAdjustForm:
-        return StandsAdjustForm(data, company=obj)
+    def adjust_form(self, data: Any, obj: Company, seen: str) -> StandsAdjustForm:
+        return StandsAdjustForm(data, company=obj, initial={"seen": seen})
 
     def apply_adjustment(self, obj: Company, data: dict[str, Any], user: Any) -> None:
         adjust_stands(
@@ -603,6 +654,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
             held=data["held"],
             reason=data["reason"],
             user=user,
+            seen=data["seen"],
         )
 
 
@@ -617,11 +669,13 @@ class ShipAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
 
     adjust_title = "{obj.name}"
 
-    def adjust_form(self, data: Any, obj: Ship) -> ShipAdjustForm:
-        return ShipAdjustForm(data, initial={"present": obj.present})
+    def adjust_form(self, data: Any, obj: Ship, seen: str) -> ShipAdjustForm:
+        return ShipAdjustForm(data, initial={"present": obj.present, "seen": seen})
 
     def apply_adjustment(self, obj: Ship, data: dict[str, Any], user: Any) -> None:
-        set_ship_present(ship=obj, present=data["present"], reason=data["reason"], user=user)
+        set_ship_present(
+            ship=obj, present=data["present"], reason=data["reason"], user=user, seen=data["seen"]
+        )
 
 
 @admin.register(AirGroup)

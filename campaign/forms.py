@@ -19,6 +19,23 @@ def reason_field() -> forms.CharField:
     return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP)
 
 
+class SeenPage(forms.Form):
+    """A GM change sends back what its page showed of the campaign (``seen``, from
+    ``campaign_version``); the service refuses it if the campaign has moved on."""
+
+    seen = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("seen"):
+            self.add_error(
+                None,
+                "Nothing was changed: the page did not say what it showed of the campaign. "
+                "Reload it and submit again.",
+            )
+        return data
+
+
 class ScenarioUploadForm(forms.Form):
     name = forms.CharField(max_length=200)
     seed = forms.IntegerField(
@@ -157,7 +174,7 @@ class ResultForm(forms.Form):
         }
 
 
-class StandsAdjustForm(forms.Form):
+class StandsAdjustForm(SeenPage):
     unit_type = forms.ChoiceField()
     held = forms.IntegerField(min_value=0)
     reason = reason_field()
@@ -170,17 +187,17 @@ class StandsAdjustForm(forms.Form):
         ]
 
 
-class ControlAdjustForm(forms.Form):
+class ControlAdjustForm(SeenPage):
     controller = forms.ChoiceField(choices=[("", "nobody"), *SIDE_CHOICES], required=False)
     reason = reason_field()
 
 
-class ShipAdjustForm(forms.Form):
+class ShipAdjustForm(SeenPage):
     present = forms.BooleanField(required=False, help_text="In its port.")
     reason = reason_field()
 
 
-class RollbackForm(forms.Form):
+class RollbackForm(SeenPage):
     number = forms.TypedChoiceField(coerce=int, label="Back to the start of turn")
     reason = reason_field()
     confirm = forms.BooleanField(
@@ -188,8 +205,9 @@ class RollbackForm(forms.Form):
         "and the campaign returns to the state it had when the turn began."
     )
 
-    def __init__(self, *args: Any, numbers: list[int], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, numbers: list[int], seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
         self.fields["number"].choices = [(n, f"turn {n}") for n in numbers]
 
 

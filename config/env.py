@@ -86,13 +86,28 @@ def read_secret_key(env: Mapping[str, str], *, production: bool) -> str:
     return DEVELOPMENT_SECRET_KEY
 
 
+# SQLite, the embedded default, takes one writer at a time. Every transaction asks for the
+# write lock when it begins (IMMEDIATE), so a second writer waits for the first (up to
+# KORONA_SQLITE_TIMEOUT seconds) instead of failing with "database is locked" when it
+# tries to upgrade a read lock midway; WAL lets pages read while a turn is written.
+SQLITE_TIMEOUT = 60.0
+SQLITE_INIT = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+
+
+def sqlite_options(env: Mapping[str, str]) -> dict[str, Any]:
+    timeout = read_number(env, "KORONA_SQLITE_TIMEOUT", default=SQLITE_TIMEOUT, minimum=1)
+    return {"transaction_mode": "IMMEDIATE", "timeout": timeout, "init_command": SQLITE_INIT}
+
+
 def read_database(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
-    """``DATABASE_URL`` parsed by django-environ; unset means SQLite beside the code."""
+    """``DATABASE_URL`` parsed by django-environ; unset means SQLite beside the code.
+    A SQLite database gets the options for concurrent writers (``sqlite_options``)."""
     url = env.get("DATABASE_URL", "").strip()
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "korona.sqlite3",
+            "OPTIONS": sqlite_options(env),
         }
     # django-environ would take an unknown scheme as the dotted path of a custom backend.
     scheme = url.split("://", 1)[0] if "://" in url else ""
@@ -101,9 +116,12 @@ def read_database(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
             f"DATABASE_URL has an unknown scheme {scheme!r}: use e.g. postgres://user@host/korona"
         )
     try:
-        return environ.Env.db_url_config(url)
+        config = environ.Env.db_url_config(url)
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {error}") from error
+    if config.get("ENGINE") == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**sqlite_options(env), **config.get("OPTIONS", {})}
+    return config
 
 
 def read_redis_url(env: Mapping[str, str]) -> str | None:

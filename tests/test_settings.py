@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -49,7 +50,49 @@ def test_sqlite_beside_the_code_when_database_url_unset(tmp_path: Path) -> None:
     assert database == {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": tmp_path / "korona.sqlite3",
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 60.0,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        },
     }
+
+
+@pytest.mark.parametrize("url", ["", "sqlite:////tmp/korona.sqlite3"])
+def test_sqlite_writers_wait_for_the_lock_from_the_start(tmp_path: Path, url: str) -> None:
+    """Concurrent writers on SQLite queue for the write lock at BEGIN (IMMEDIATE), for up
+    to KORONA_SQLITE_TIMEOUT seconds, instead of failing with "database is locked"."""
+    env = {"DATABASE_URL": url, "KORONA_SQLITE_TIMEOUT": "12"}
+    options = read_database(env, base_dir=tmp_path)["OPTIONS"]
+    assert (options["transaction_mode"], options["timeout"]) == ("IMMEDIATE", 12.0)
+    with pytest.raises(ImproperlyConfigured, match="KORONA_SQLITE_TIMEOUT"):
+        read_database({"KORONA_SQLITE_TIMEOUT": "0"}, base_dir=tmp_path)
+
+
+def test_postgres_gets_no_sqlite_options(tmp_path: Path) -> None:
+    database = read_database({"DATABASE_URL": "postgres://db/korona"}, base_dir=tmp_path)
+    assert "transaction_mode" not in database.get("OPTIONS", {})
+
+
+def test_a_write_that_waited_too_long_for_sqlite_is_a_503_not_a_500() -> None:
+    from django.db import OperationalError
+    from django.test import RequestFactory
+
+    from config.busy import DatabaseBusyMiddleware
+
+    def locked(request: Any) -> Any:
+        raise OperationalError("database is locked")
+
+    middleware = DatabaseBusyMiddleware(locked)
+    for path, kind in (("/admin/x/", "text/plain"), ("/api/campaigns/1/ready/", "application")):
+        request = RequestFactory().post(path)
+        response = middleware.process_exception(request, OperationalError("database is locked"))
+        assert response.status_code == 503
+        assert response["Retry-After"] == "5"
+        assert response["Content-Type"].startswith(kind)
+        assert b"Nothing was changed" in response.content
+    other = middleware.process_exception(RequestFactory().get("/"), OperationalError("no table"))
+    assert other is None
 
 
 def test_postgres_database_url_is_parsed(tmp_path: Path) -> None:

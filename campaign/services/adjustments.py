@@ -2,20 +2,84 @@
 
 Each one needs a reason, is written in one transaction with the campaign row locked, and
 leaves a ``GmAdjustment`` row (the players' public log of GM changes) besides the
-changed row's history (who, when, the whole row before and after)."""
+changed row's history (who, when, the whole row before and after).
+
+A GM page that changes the campaign carries what it showed (``campaign_version``); the
+change is refused, with nothing changed, when the campaign has moved on since
+(``StaleChange``): a second tab, or a turn played meanwhile, must not have the GM change
+a state they never saw."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Max, Model
 
-from campaign.models import SIDE_CHOICES, Area, Campaign, Company, CompanyStands, GmAdjustment, Ship
+from battles.models import Battle
+from campaign.models import (
+    SIDE_CHOICES,
+    Area,
+    Campaign,
+    Company,
+    CompanyStands,
+    GmAdjustment,
+    Ship,
+    Turn,
+)
 
 
 class AdjustmentRefused(ValueError):
     """An adjustment that is not allowed; the message says why."""
+
+
+class StaleChange(AdjustmentRefused):
+    """The page the change came from showed the campaign as it no longer is."""
+
+
+def campaign_version(campaign_id: int) -> str:
+    """What a GM page showed of the campaign, as a token it sends back with a change: the
+    turns played, the last turn row and its state, the battle results in, and the last GM
+    change. Any turn played or rolled back, battle result or adjustment changes it."""
+    turn = Campaign.objects.values_list("turn", flat=True).get(pk=campaign_id)
+    last = (
+        Turn.objects.filter(campaign_id=campaign_id)
+        .order_by("-number")
+        .values_list("pk", "status")
+        .first()
+    ) or (0, "none")
+    results = (
+        Battle.objects.filter(campaign_id=campaign_id).exclude(status=Battle.Status.PENDING).count()
+    )
+    adjusted = GmAdjustment.objects.filter(campaign_id=campaign_id).aggregate(last=Max("pk"))
+    return f"{turn}.{last[0]}.{last[1]}.{results}.{adjusted['last'] or 0}"
+
+
+def check_seen(campaign: Campaign, seen: str | None) -> None:
+    """Refuse the change (``StaleChange``) unless the campaign is as the page showed it
+    (``seen``, from ``campaign_version``); None: no page, nothing to compare (commands).
+    Call it with the campaign row locked."""
+    if seen is None:
+        return
+    now = campaign_version(campaign.pk)
+    if seen == now:
+        return
+    try:
+        seen_turn = int(seen.split(".", 1)[0])
+    except ValueError:
+        seen_turn = None
+    if seen_turn is not None and seen_turn != campaign.turn:
+        since = (
+            f"the page showed turn {seen_turn}, and {campaign.name} is at turn {campaign.turn} "
+            "now (turns were played or rolled back since)"
+        )
+    elif seen.rsplit(".", 1)[-1] != now.rsplit(".", 1)[-1]:
+        since = f"another GM change was made to {campaign.name} since the page was opened"
+    else:
+        since = f"{campaign.name} has changed since the page was opened (a turn or a battle result)"
+    raise StaleChange(
+        f"Nothing was changed: {since}. The page now shows it as it is: check it and submit again."
+    )
 
 
 def check_reason(reason: str | None) -> str:
@@ -28,7 +92,14 @@ def check_reason(reason: str | None) -> str:
 def record(
     *, campaign: Campaign, what: str, reason: str, user: Any, details: dict[str, Any]
 ) -> GmAdjustment:
-    """The public line of a GM change, dated before the campaign's next turn."""
+    """The public line of a GM change, dated before the campaign's next turn. A change made
+    while that turn is being played (waiting for its battles) says so (``during_turn``):
+    it is not in the state the turn began from."""
+    started = Turn.objects.filter(
+        campaign=campaign, number=campaign.turn + 1, start_state__isnull=False
+    ).exists()
+    if started:
+        details = {**details, "during_turn": campaign.turn + 1}
     return GmAdjustment.objects.create(
         campaign=campaign,
         before_turn=campaign.turn + 1,
@@ -39,8 +110,9 @@ def record(
     )
 
 
-def _open_campaign(campaign_id: int) -> Campaign:
+def _open_campaign(campaign_id: int, seen: str | None = None) -> Campaign:
     campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    check_seen(campaign, seen)
     if campaign.status == Campaign.Status.FINISHED:
         raise AdjustmentRefused(f"{campaign.name} has ended: its state is final")
     return campaign
@@ -54,12 +126,18 @@ def _save(row: Model, fields: list[str], *, reason: str, user: Any) -> None:
 
 
 def adjust_stands(
-    *, company: Company, unit_type: str, held: int, reason: str, user: Any = None
+    *,
+    company: Company,
+    unit_type: str,
+    held: int,
+    reason: str,
+    user: Any = None,
+    seen: str | None = None,
 ) -> GmAdjustment:
     """Set how many stands of ``unit_type`` the company holds (0 to its establishment)."""
     reason = check_reason(reason)
     with transaction.atomic():
-        campaign = _open_campaign(company.campaign_id)
+        campaign = _open_campaign(company.campaign_id, seen)
         row = (
             CompanyStands.objects.select_for_update()
             .filter(company=company, unit_type=unit_type)
@@ -92,14 +170,16 @@ def adjust_stands(
         )
 
 
-def set_control(*, area: Area, side: str | None, reason: str, user: Any = None) -> GmAdjustment:
+def set_control(
+    *, area: Area, side: str | None, reason: str, user: Any = None, seen: str | None = None
+) -> GmAdjustment:
     """Give the area to ``side`` (a side key), or to nobody (None)."""
     reason = check_reason(reason)
     sides = [key for key, _ in SIDE_CHOICES]
     if side is not None and side not in sides:
         raise AdjustmentRefused(f"{side!r} is not a side ({', '.join(sides)})")
     with transaction.atomic():
-        campaign = _open_campaign(area.campaign_id)
+        campaign = _open_campaign(area.campaign_id, seen)
         row = Area.objects.select_for_update().get(pk=area.pk)
         before = row.controller
         row.controller = side
@@ -114,13 +194,15 @@ def set_control(*, area: Area, side: str | None, reason: str, user: Any = None) 
         )
 
 
-def set_ship_present(*, ship: Ship, present: bool, reason: str, user: Any = None) -> GmAdjustment:
+def set_ship_present(
+    *, ship: Ship, present: bool, reason: str, user: Any = None, seen: str | None = None
+) -> GmAdjustment:
     """Put the ship in its port, or send it away."""
     reason = check_reason(reason)
     if not isinstance(present, bool):
         raise AdjustmentRefused(f"a ship is present or not (true or false), not {present!r}")
     with transaction.atomic():
-        campaign = _open_campaign(ship.campaign_id)
+        campaign = _open_campaign(ship.campaign_id, seen)
         row = Ship.objects.select_for_update().get(pk=ship.pk)
         before = row.present
         row.present = present

@@ -5,25 +5,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from campaign.models import Campaign, GmAdjustment, Order, Turn
-from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.snapshot import save_snapshot
 from rules.campaign.scenario import parse_scenario
 
 
 def rollback_to_turn(
-    *, campaign: Campaign, number: int, reason: str, user: Any = None
+    *, campaign: Campaign, number: int, reason: str, user: Any = None, seen: str | None = None
 ) -> GmAdjustment:
     """Restore the campaign as it stood when turn ``number`` began (``Turn.start_state``).
 
     Turns ``number`` and later go, with their battles; orders for later turns go too,
     while the orders given for turn ``number`` stay, so it can be played again. Companies
     destroyed since come back (as new rows), those created since go. The campaign is
-    active afterwards, and a ``GmAdjustment`` records the roll-back."""
+    active afterwards, and a ``GmAdjustment`` records the roll-back.
+
+    The public log tells what is true afterwards: the GM's changes made after turn
+    ``number`` began (before a later turn, or while it waited for its battles) are undone
+    with it and leave the log; the roll-back's own line, with its reason, says so, and
+    keeps them in its ``details`` (``undone``) for the GM. ``seen``: the page's
+    ``campaign_version``, refused (``StaleChange``) if the campaign has moved on."""
     reason = check_reason(reason)
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_seen(row, seen)
         turn = Turn.objects.filter(campaign=row, number=number).first()
         if turn is None:
             raise AdjustmentRefused(f"{row.name} has no turn {number}")
@@ -36,14 +44,34 @@ def rollback_to_turn(
         if row.due_turn is not None:  # a turn the scheduler claimed is gone with the rest
             Campaign.objects.filter(pk=row.pk).update(due_turn=None, claimed_at=None)
         Order.objects.filter(campaign=row, turn_number__gt=number).delete()
+        undone = GmAdjustment.objects.filter(campaign=row).filter(
+            Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number)
+        )
+        gone = [
+            {
+                "what": a.what,
+                "reason": a.reason,
+                "before_turn": a.before_turn,
+                "user": a.user_id,
+                "created_at": a.created_at.isoformat(),
+                "details": a.details,
+            }
+            for a in undone.order_by("id")
+        ]
+        undone.delete()
         save_snapshot(campaign=row, state=state)
         row.status = Campaign.Status.ACTIVE
         row.save(update_fields=["status", "updated_at"])
         campaign.refresh_from_db()
         return record(
             campaign=row,
-            what=f"rolled back to the start of turn {number}",
+            what=f"rolled back to the start of turn {number}"
+            + (f"; {_changes(len(gone))} made since undone with it" if gone else ""),
             reason=reason,
             user=user,
-            details={"to_turn": number, "turns_played_before": played},
+            details={"to_turn": number, "turns_played_before": played, "undone": gone},
         )
+
+
+def _changes(count: int) -> str:
+    return "the GM change" if count == 1 else f"the {count} GM changes"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -64,3 +66,16 @@ def assert_refused(response: Any) -> None:
     """A non-staff user is sent to the admin's login page."""
     assert response.status_code == 302
     assert response.url.startswith("/admin/login/")
+
+
+def opened(client: Client, url: str) -> dict[str, str]:
+    """Open a GM page (a browser tab) and read what its forms send back unseen: the
+    hidden fields, such as the campaign as the page showed it (``seen``, ``turn``)."""
+    page = client.get(url).content.decode()
+    found = {}
+    for tag in re.findall(r'<input type="hidden"[^>]*>', page):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and value and name.group(1) != "csrfmiddlewaretoken":
+            found[name.group(1)] = html.unescape(value.group(1))
+    return found

@@ -16,7 +16,7 @@ from campaign.services.adjustments import (
     set_ship_present,
 )
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import assert_refused, new_campaign
+from tests.admin.conftest import assert_refused, new_campaign, opened
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,12 @@ def test_adjusting_stands_through_the_admin(gm: Client, gm_user: Any) -> None:
     before = rifles(company).held
     response = gm.post(
         f"/admin/campaign/company/{company.pk}/adjust/",
-        {"unit_type": "rifle_squad", "held": before - 2, "reason": "lost in the post"},
+        {
+            **opened(gm, f"/admin/campaign/company/{company.pk}/adjust/"),
+            "unit_type": "rifle_squad",
+            "held": before - 2,
+            "reason": "lost in the post",
+        },
     )
     assert response.status_code == 302
     row = rifles(company)
@@ -61,7 +66,12 @@ def test_an_adjustment_needs_a_reason(gm: Client) -> None:
     company = a_company(new_campaign())
     response = gm.post(
         f"/admin/campaign/company/{company.pk}/adjust/",
-        {"unit_type": "rifle_squad", "held": 1, "reason": "  "},
+        {
+            **opened(gm, f"/admin/campaign/company/{company.pk}/adjust/"),
+            "unit_type": "rifle_squad",
+            "held": 1,
+            "reason": "  ",
+        },
     )
     assert "reason" in response.context["form"].errors
     with pytest.raises(AdjustmentRefused, match="needs a reason"):
@@ -75,7 +85,12 @@ def test_stands_stay_within_the_establishment(gm: Client) -> None:
     full = rifles(company).establishment
     response = gm.post(
         f"/admin/campaign/company/{company.pk}/adjust/",
-        {"unit_type": "rifle_squad", "held": full + 1, "reason": "reinforcements"},
+        {
+            **opened(gm, f"/admin/campaign/company/{company.pk}/adjust/"),
+            "unit_type": "rifle_squad",
+            "held": full + 1,
+            "reason": "reinforcements",
+        },
     )
     assert f"holds 0 to {full} rifle_squad stands" in str(
         response.context["form"].non_field_errors()
@@ -101,16 +116,22 @@ def test_adjusting_stands_is_refused_to_a_player(player: Client) -> None:
 def test_setting_control_through_the_admin(gm: Client, gm_user: Any) -> None:
     campaign = new_campaign()
     area = Area.objects.get(campaign=campaign, name="Korona")
-    response = gm.post(
-        f"/admin/campaign/area/{area.pk}/adjust/", {"controller": "japanese", "reason": "ruling"}
-    )
+    adjust = f"/admin/campaign/area/{area.pk}/adjust/"
+    response = gm.post(adjust, {**opened(gm, adjust), "controller": "japanese", "reason": "ruling"})
     assert response.status_code == 302
     area.refresh_from_db()
     assert area.controller == "japanese"
     adjustment = GmAdjustment.objects.get()
     assert adjustment.what.startswith("Korona: control ")
     assert area.history.latest().history_user == gm_user
-    gm.post(f"/admin/campaign/area/{area.pk}/adjust/", {"controller": "", "reason": "undo"})
+    gm.post(
+        f"/admin/campaign/area/{area.pk}/adjust/",
+        {
+            **opened(gm, f"/admin/campaign/area/{area.pk}/adjust/"),
+            "controller": "",
+            "reason": "undo",
+        },
+    )
     area.refresh_from_db()
     assert area.controller is None
     assert GmAdjustment.objects.count() == 2
@@ -135,7 +156,10 @@ def test_control_goes_to_a_side_or_nobody() -> None:
 def test_sending_a_ship_away_through_the_admin(gm: Client) -> None:
     ship = Ship.objects.filter(campaign=new_campaign()).first()
     assert ship.present
-    response = gm.post(f"/admin/campaign/ship/{ship.pk}/adjust/", {"reason": "storm"})
+    response = gm.post(
+        f"/admin/campaign/ship/{ship.pk}/adjust/",
+        {**opened(gm, f"/admin/campaign/ship/{ship.pk}/adjust/"), "reason": "storm"},
+    )
     assert response.status_code == 302
     ship.refresh_from_db()
     assert not ship.present

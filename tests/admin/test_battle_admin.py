@@ -80,7 +80,9 @@ def test_a_fought_battle_takes_no_result(gm: Client) -> None:
     advance_turn(campaign_id=campaign.pk)
     battle = Battle.objects.filter(campaign=campaign).first()
     response = gm.get(url(battle, "result"), follow=True)
-    assert "This battle already has its result." in [str(m) for m in response.context["messages"]]
+    assert "This battle already has its result (fought by the rules)." in [
+        str(m) for m in response.context["messages"]
+    ]
 
 
 def test_fight_it_now_lets_the_rules_fight_a_tabletop_battle(gm: Client) -> None:

@@ -16,7 +16,7 @@ from campaign.services.scenarios import export_campaign
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
-from tests.admin.conftest import assert_refused, new_campaign, waiting_campaign
+from tests.admin.conftest import assert_refused, new_campaign, opened, waiting_campaign
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +33,10 @@ def upload(doc: Any, name: str = "Korona 1", seed: str = "") -> dict[str, Any]:
 
 def url(campaign: Campaign, action: str) -> str:
     return f"/admin/campaign/campaign/{campaign.pk}/{action}/"
+
+
+def change(campaign: Campaign) -> str:
+    return f"/admin/campaign/campaign/{campaign.pk}/change/"
 
 
 def messages_of(response: Any) -> list[str]:
@@ -92,7 +96,7 @@ def test_create_from_scenario_is_refused_to_a_player(player: Client) -> None:
 
 def test_advance_turn_now_plays_a_turn(gm: Client) -> None:
     campaign = new_campaign()
-    response = gm.post(url(campaign, "advance"), follow=True)
+    response = gm.post(url(campaign, "advance"), opened(gm, change(campaign)), follow=True)
     campaign.refresh_from_db()
     assert campaign.turn == 1
     assert Turn.objects.get(campaign=campaign).status == Turn.Status.DONE
@@ -101,7 +105,7 @@ def test_advance_turn_now_plays_a_turn(gm: Client) -> None:
 
 def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> None:
     campaign, _ = waiting_campaign()
-    response = gm.post(url(campaign, "advance"), follow=True)
+    response = gm.post(url(campaign, "advance"), opened(gm, change(campaign)), follow=True)
     assert messages_of(response) == ["turn 1 of Korona 1 is still waiting for its tabletop battles"]
     assert Turn.objects.filter(campaign=campaign).count() == 1
 
@@ -116,7 +120,11 @@ def test_advance_turn_now_as_a_changelist_action(gm: Client) -> None:
     campaign = new_campaign()
     gm.post(
         "/admin/campaign/campaign/",
-        {"action": "advance_now", "_selected_action": [campaign.pk]},
+        {
+            **opened(gm, "/admin/campaign/campaign/"),
+            "action": "advance_now",
+            "_selected_action": [campaign.pk],
+        },
     )
     campaign.refresh_from_db()
     assert campaign.turn == 1
@@ -283,7 +291,13 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     page = gm.get(url(campaign, "rollback")).content.decode()
     assert "turn 2" in page
     response = gm.post(
-        url(campaign, "rollback"), {"number": 2, "reason": "wrong orders", "confirm": "on"}
+        url(campaign, "rollback"),
+        {
+            **opened(gm, url(campaign, "rollback")),
+            "number": 2,
+            "reason": "wrong orders",
+            "confirm": "on",
+        },
     )
     assert response.status_code == 302
     campaign.refresh_from_db()
@@ -307,7 +321,9 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
 def test_roll_back_needs_the_confirmation_and_a_reason(gm: Client) -> None:
     campaign = new_campaign()
     advance_turn(campaign_id=campaign.pk)
-    response = gm.post(url(campaign, "rollback"), {"number": 1, "reason": ""})
+    response = gm.post(
+        url(campaign, "rollback"), {**opened(gm, url(campaign, "rollback")), "number": 1}
+    )
     assert set(response.context["form"].errors) == {"reason", "confirm"}
     assert Campaign.objects.get().turn == 1
 

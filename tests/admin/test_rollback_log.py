@@ -1,0 +1,101 @@
+"""After a roll-back the public log tells what is true of the campaign: the GM changes the
+roll-back undid leave it, and the roll-back's own line, with its reason, says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.models import Company, CompanyStands, GmAdjustment, Membership
+from campaign.services.adjustments import adjust_stands, set_control
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn
+from campaign.services.visibility import open_campaign
+from tests.admin.conftest import new_campaign, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def players_log(campaign: Any, user: Any) -> list[tuple[int, str, str]]:
+    return [
+        (row.before_turn, row.what, row.reason)
+        for row in open_campaign(user=user, campaign=campaign.pk).adjustments()
+    ]
+
+
+@pytest.fixture
+def australian(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("aussie", "a@example.com", "pw")
+
+
+def test_changes_made_after_the_roll_back_point_leave_the_public_log(
+    australian: Any, client: Any
+) -> None:
+    campaign = new_campaign()
+    Membership.objects.create(campaign=campaign, user=australian, side="australian")
+    company = Company.objects.get(campaign=campaign, name="A Company")
+    advance_turn(campaign_id=campaign.pk)
+    set_control(area=campaign.areas.get(name="Oivi"), side="australian", reason="kept")
+    advance_turn(campaign_id=campaign.pk)
+    full = CompanyStands.objects.get(company=company, unit_type="rifle_squad").held
+    adjust_stands(company=company, unit_type="rifle_squad", held=full - 1, reason="a typo")
+    advance_turn(campaign_id=campaign.pk)  # turn 3, with the stand adjusted away
+
+    rollback_to_turn(campaign=campaign, number=2, reason="the typo cost a stand")
+    advance_turn(campaign_id=campaign.pk)  # turn 2 played again
+
+    rifles = CompanyStands.objects.get(
+        company__campaign=campaign, company__name="A Company", unit_type="rifle_squad"
+    )
+    assert rifles.held == full
+    log = players_log(campaign, australian)
+    assert log == [
+        (2, "Oivi: control japanese -> australian", "kept"),
+        (
+            2,
+            "rolled back to the start of turn 2; the GM change made since undone with it",
+            "the typo cost a stand",
+        ),
+    ]
+    # The GM keeps what was undone, in the roll-back's details; the players never see it.
+    rollback = GmAdjustment.objects.get(what__startswith="rolled back")
+    (undone,) = rollback.details["undone"]
+    assert (undone["what"], undone["reason"], undone["before_turn"]) == (
+        f"A Company: rifle_squad stands {full} -> {full - 1}",
+        "a typo",
+        3,
+    )
+    client.force_login(australian)
+    answer = client.get(f"/api/campaigns/{campaign.pk}/adjustments/").json()
+    rows = answer["results"] if isinstance(answer, dict) else answer
+    assert [row["reason"] for row in rows] == ["kept", "the typo cost a stand"]
+
+
+def test_a_change_made_while_the_turn_waited_for_its_battles_goes_with_it() -> None:
+    campaign, _ = waiting_campaign()
+    area = campaign.areas.get(name="Port Murray")
+    set_control(area=area, side="japanese", reason="during the battles")
+    assert GmAdjustment.objects.get().details["during_turn"] == 1
+    rollback_to_turn(campaign=campaign, number=1, reason="start again")
+    area.refresh_from_db()
+    assert area.controller == "australian"
+    assert list(GmAdjustment.objects.values_list("what", "reason")) == [
+        (
+            "rolled back to the start of turn 1; the GM change made since undone with it",
+            "start again",
+        )
+    ]
+
+
+def test_changes_made_before_the_turn_began_stay() -> None:
+    campaign = new_campaign()
+    area = campaign.areas.get(name="Oivi")
+    advance_turn(campaign_id=campaign.pk)
+    set_control(area=area, side="australian", reason="before turn 2")
+    advance_turn(campaign_id=campaign.pk)
+    rollback_to_turn(campaign=campaign, number=2, reason="again")
+    area.refresh_from_db()
+    assert area.controller == "australian"
+    assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["before turn 2", "again"]
+    assert GmAdjustment.objects.get(reason="again").what == "rolled back to the start of turn 2"

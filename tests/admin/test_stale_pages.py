@@ -1,0 +1,236 @@
+"""A GM action sends back what its page showed; from a stale page (a second tab, or a
+turn played meanwhile) it says so and plays or changes nothing.
+
+Each test opens the page twice, as two tabs would (two GETs), then submits from both
+(two POSTs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import Area, Campaign, Company, CompanyStands, GmAdjustment, Ship, Turn
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import new_campaign, opened, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def campaign_url(campaign: Campaign, action: str) -> str:
+    return f"/admin/campaign/campaign/{campaign.pk}/{action}/"
+
+
+def aggressive_campaign() -> Campaign:
+    campaign = new_campaign()
+    Company.objects.filter(campaign=campaign).update(standing_order="aggressive")
+    return campaign
+
+
+# --- Advance turn now ---------------------------------------------------------------------
+
+
+def test_advance_from_a_stale_tab_plays_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)  # both tabs show turn 2
+    page = campaign_url(campaign, "change")
+    first, second = opened(gm, page), opened(gm, page)
+    assert first["turn"] == second["turn"] == "2"
+
+    gm.post(campaign_url(campaign, "advance"), first, follow=True)
+    response = gm.post(campaign_url(campaign, "advance"), second, follow=True)
+
+    assert Campaign.objects.get().turn == 3
+    assert list(Turn.objects.values_list("number", flat=True)) == [1, 2, 3]
+    assert messages_of(response) == [
+        "Korona 1: nothing was played: your page showed turn 2, and the campaign is at "
+        "turn 3 now. Check the page as it is before you advance."
+    ]
+
+
+def test_advance_without_the_turn_seen_plays_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    response = gm.post(campaign_url(campaign, "advance"), follow=True)
+    assert Campaign.objects.get().turn == 0
+    assert "nothing was played: the page did not say which turn" in messages_of(response)[0]
+
+
+def test_advance_from_a_stale_changelist_plays_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    other = new_campaign("Korona 2")
+    changelist = "/admin/campaign/campaign/"
+    first, second = opened(gm, changelist), opened(gm, changelist)
+    assert first[f"seen_turn_{campaign.pk}"] == "0"
+    for tab in (first, second):
+        response = gm.post(
+            changelist,
+            {**tab, "action": "advance_now", "_selected_action": [campaign.pk, other.pk]},
+            follow=True,
+        )
+    assert (Campaign.objects.get(pk=campaign.pk).turn, Campaign.objects.get(pk=other.pk).turn) == (
+        1,
+        1,
+    )
+    assert Turn.objects.count() == 2
+    said = messages_of(response)
+    assert len(said) == 2 and all("nothing was played" in line for line in said)
+
+
+# --- Roll back ----------------------------------------------------------------------------
+
+
+def test_roll_back_from_a_stale_tab_changes_nothing(gm: Client) -> None:
+    campaign = aggressive_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    page = campaign_url(campaign, "rollback")
+    first, second = opened(gm, page), opened(gm, page)
+    assert first == second and first["seen"]
+
+    gm.post(page, {**first, "number": 3, "reason": "wrong orders", "confirm": "on"}, follow=True)
+    replayed = advance_turn(campaign_id=campaign.pk).turn  # turn 3 played again
+    response = gm.post(
+        page, {**second, "number": 3, "reason": "wrong orders", "confirm": "on"}, follow=True
+    )
+
+    assert Turn.objects.get(campaign=campaign, number=3).pk == replayed.pk
+    assert Campaign.objects.get().turn == 3
+    assert GmAdjustment.objects.count() == 1
+    (said,) = messages_of(response)
+    assert said.startswith("Nothing was changed: another GM change was made to Korona 1")
+    # The page it sends the GM back to is fresh: submitting from it works.
+    fresh = opened(gm, page)
+    gm.post(page, {**fresh, "number": 3, "reason": "again", "confirm": "on"})
+    assert Campaign.objects.get().turn == 2
+
+
+def test_roll_back_after_a_turn_was_played_changes_nothing(gm: Client) -> None:
+    campaign = aggressive_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    page = campaign_url(campaign, "rollback")
+    tab = opened(gm, page)
+    advance_turn(campaign_id=campaign.pk)  # the schedule plays turn 2 meanwhile
+    response = gm.post(page, {**tab, "number": 1, "reason": "r", "confirm": "on"}, follow=True)
+    assert Campaign.objects.get().turn == 2
+    assert "the page showed turn 1, and Korona 1 is at turn 2 now" in messages_of(response)[0]
+
+
+# --- Adjust -------------------------------------------------------------------------------
+
+
+def test_stands_adjusted_from_a_stale_tab_change_nothing(gm: Client) -> None:
+    company = Company.objects.get(campaign=new_campaign(), name="A Company")
+    rifles = CompanyStands.objects.get(company=company, unit_type="rifle_squad")
+    full = rifles.held
+    page = f"/admin/campaign/company/{company.pk}/adjust/"
+    first, second = opened(gm, page), opened(gm, page)
+
+    gm.post(
+        page,
+        {**first, "unit_type": "rifle_squad", "held": full - 1, "reason": "one lost"},
+        follow=True,
+    )
+    response = gm.post(
+        page,
+        {**second, "unit_type": "rifle_squad", "held": full - 2, "reason": "two lost"},
+        follow=True,
+    )
+
+    rifles.refresh_from_db()
+    assert rifles.held == full - 1
+    assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["one lost"]
+    assert messages_of(response) == [
+        "Nothing was changed: another GM change was made to Korona 1 since the page was "
+        "opened. The page now shows it as it is: check it and submit again."
+    ]
+
+
+def test_control_set_after_a_turn_was_played_changes_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    area = Area.objects.get(campaign=campaign, name="Korona")
+    page = f"/admin/campaign/area/{area.pk}/adjust/"
+    tab = opened(gm, page)
+    advance_turn(campaign_id=campaign.pk)
+    before = Area.objects.get(pk=area.pk).controller
+    response = gm.post(page, {**tab, "controller": "japanese", "reason": "r"}, follow=True)
+    assert Area.objects.get(pk=area.pk).controller == before
+    assert not GmAdjustment.objects.exists()
+    assert "the page showed turn 0, and Korona 1 is at turn 1 now" in messages_of(response)[0]
+
+
+def test_ship_adjusted_without_the_page_seen_changes_nothing(gm: Client) -> None:
+    ship = Ship.objects.filter(campaign=new_campaign()).first()
+    response = gm.post(f"/admin/campaign/ship/{ship.pk}/adjust/", {"reason": "storm"})
+    assert "the page did not say what it showed" in str(response.context["form"].errors)
+    ship.refresh_from_db()
+    assert ship.present and not GmAdjustment.objects.exists()
+
+
+# --- Fight it now, Enter result -----------------------------------------------------------
+
+
+def battle_url(battle: Battle, action: str) -> str:
+    return f"/admin/battles/battle/{battle.pk}/{action}/"
+
+
+def result_data(battle: Battle, winner: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"winner": winner}
+    for side in ("attacker", "defender"):
+        for unit in battle.spec[side]["stands"]:
+            data[f"{side}__{unit}"] = 0
+    return data
+
+
+def test_fight_now_from_a_stale_tab_fights_nothing(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    first, second = (opened(gm, battle_url(battle, "change")) for _ in range(2))
+    gm.post(battle_url(battle, "fight"), first, follow=True)
+    fought = Battle.objects.get(pk=battle.pk)
+    response = gm.post(battle_url(battle, "fight"), second, follow=True)
+    again = Battle.objects.get(pk=battle.pk)
+    assert (again.result, again.log, again.status) == (fought.result, fought.log, "fought")
+    assert messages_of(response) == [
+        f"Nothing was fought: {battle} already has its result (fought by the rules since "
+        "the page was opened). It is shown below as it is."
+    ]
+
+
+def test_a_result_entered_from_a_stale_tab_changes_nothing(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    opened(gm, battle_url(battle, "result"))
+    opened(gm, battle_url(battle, "result"))
+    gm.post(battle_url(battle, "result"), result_data(battle, "defender"), follow=True)
+    response = gm.post(battle_url(battle, "result"), result_data(battle, "attacker"), follow=True)
+    assert Battle.objects.get(pk=battle.pk).result["winner"] == "defender"
+    assert messages_of(response) == [
+        f"Nothing was entered: {battle} already has its result (entered since the page was "
+        "opened). It is shown below as it is."
+    ]
+
+
+@pytest.mark.parametrize("action", ["fight", "result"])
+def test_a_battle_rolled_back_since_the_page_was_opened_says_so(gm: Client, action: str) -> None:
+    campaign, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    opened(gm, battle_url(battle, "change"))
+    rollback_to_turn(campaign=campaign, number=1, reason="wrong setup")
+    advance_turn(campaign_id=campaign.pk)  # turn 1 again: new battles, new rows
+    data = result_data(battle, "defender") if action == "result" else {}
+    response = gm.post(battle_url(battle, action), data, follow=True)
+    assert response.status_code == 200
+    done = "fought" if action == "fight" else "entered"
+    assert messages_of(response) == [
+        f"Nothing was {done}: this battle no longer exists (its turn was rolled back since "
+        "the page was opened). The battles as they are now are listed below."
+    ]
+    assert not Battle.objects.exclude(status=Battle.Status.PENDING).exists()
