@@ -281,3 +281,19 @@ def open_campaign_as_side(*, campaign: Campaign, side: str) -> CampaignView:
         ids=ids,
         companies=fog.visible_companies(state, viewer),
     )
+
+
+def as_it_stood(view: CampaignView, state: CampaignState) -> CampaignView:
+    """The campaign as the same reader saw it when it stood at ``state`` (a turn's
+    ``start_state``): the fog of war of that moment, from that moment's positions. A
+    reader who sees everything now (the GM, a campaign that has ended, fog of war off)
+    sees the past whole too. A company gone since has the id 0 (it has no page)."""
+    everything = view.sees_everything
+    companies = fog.visible_companies(state, Viewer(side=None) if everything else view.viewer)
+    ids = SnapshotIds(
+        areas=dict(view.ids.areas),
+        companies={name: view.ids.companies.get(name, 0) for name in state.companies},
+    )
+    return CampaignView(
+        campaign=view.campaign, viewer=view.viewer, state=state, ids=ids, companies=companies
+    )

@@ -400,10 +400,21 @@ def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) 
     return "".join(parts)
 
 
-def draw_map(view: CampaignView, areas: list[MapArea] | None = None) -> SafeString:
+def draw_map(
+    view: CampaignView,
+    areas: list[MapArea] | None = None,
+    *,
+    company_url: Callable[[int], str] | None = None,
+    title: str | None = None,
+    overlay: str = "",
+) -> SafeString:
     """The map as an inline SVG element: links in their track's style, areas filled by
     their controller and ringed in their track's style, each area's companies as chips
-    below it, ships and aircraft above it. Areas and companies link to their pages."""
+    below it, ships and aircraft above it. Areas and companies link to their pages.
+
+    A past turn's map (``campaign.web.pastmaps``) gives its own ``title``, its links for
+    companies (one gone since has no page) and an ``overlay`` of escaped SVG drawn over
+    the areas, under the chips (its moves and battles)."""
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
     links = map_links(view)
@@ -413,22 +424,28 @@ def draw_map(view: CampaignView, areas: list[MapArea] | None = None) -> SafeStri
     def area_url(area_id: int) -> str:
         return reverse("area", args=[campaign_id, area_id])
 
-    def company_url(company_id: int) -> str:
-        return reverse("company", args=[campaign_id, company_id])
+    if company_url is None:
+
+        def company_url(company_id: int) -> str:
+            return reverse("company", args=[campaign_id, company_id])
+
+    if title is None:
+        title = f"Map of {view.campaign.name} after turn {view.campaign.turn}"
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="campaign-map" '
         f'viewBox="{_num(x)} {_num(y)} {_num(width)} {_num(height)}" '
         f'role="img" aria-labelledby="map-title">',
-        f'<title id="map-title">Map of {escape(view.campaign.name)} after turn '
-        f"{view.campaign.turn}</title>",
+        f'<title id="map-title">{escape(title)}</title>',
         _style_block(styles),
         _hatch_patterns(),
         '<g class="links">',
         *(_draw_link(link) for link in links),
         '</g><g class="areas">',
         *(_draw_area(row, area_url(row.area_id)) for row in areas),
-        '</g><g class="companies">',
+        "</g>",
+        overlay,
+        '<g class="companies">',
         *(_draw_chips(row, company_url, area_url(row.area_id)) for row in areas),
         "</g></svg>",
     ]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from campaign.web import accounts, maps, orders, reports
+from campaign.web import accounts, maps, orders, pastmaps, reports
 
 urlpatterns = [
     *accounts.urlpatterns,
     *maps.urlpatterns,
     *reports.urlpatterns,
     *orders.urlpatterns,
+    *pastmaps.urlpatterns,
 ]

@@ -1,0 +1,114 @@
+"""Every past turn on the map, as the reader's side saw it then (campaign/web/pastmaps.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn, give_order
+from campaign.services.visibility import as_it_stood, open_campaign
+from campaign.web.pastmaps import moves_and_battles
+from rules.campaign.scenario import parse_scenario
+from tests.web.conftest import join, korona_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Any, campaign: Campaign, suffix: str) -> str:
+    answer = client.get(f"/campaigns/{campaign.pk}/{suffix}")
+    assert answer.status_code == 200, answer.status_code
+    return answer.content.decode()
+
+
+def test_a_past_turn_shows_the_positions_at_its_start(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    html = page(login(aussie), played, "turns/1/map/")
+    assert "Map of Korona played at the start of turn 1" in html
+    turn = Turn.objects.get(campaign=played, number=1)
+    then = as_it_stood(
+        open_campaign(user=aussie, campaign=played), parse_scenario(turn.start_state)
+    )
+    for company in then.companies:
+        if company.full:
+            assert f"{company.name}:" in html  # the chip's title names own companies
+    assert 'rel="next"' in html and "/turns/2/map/" in html
+
+
+def test_a_past_map_hides_what_the_side_did_not_see_then(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    view = open_campaign(user=aussie, campaign=played)
+    for number in (1, 2):
+        html = page(login(aussie), played, f"turns/{number}/map/")
+        turn = Turn.objects.get(campaign=played, number=number)
+        then = parse_scenario(turn.start_state)
+        seen = {c.name for c in as_it_stood(view, then).companies}
+        hidden = {name for name, c in then.companies.items() if c.side == "japanese"}
+        for name in hidden:  # enemies show as bands, never named
+            assert f"<title>{name}" not in html and f">{name}<" not in html, (number, name)
+        enemy_chips = html.count('class="chip glimpse" data-side="japanese"')
+        in_sight = [c for c in as_it_stood(view, then).companies if c.side == "japanese"]
+        assert enemy_chips == len(in_sight)
+        assert len(seen) < len(then.companies)
+
+
+def test_the_gm_sees_a_past_turn_whole(played: Campaign, gm_user: Any, login: Any) -> None:
+    html = page(login(gm_user), played, "turns/1/map/")
+    turn = Turn.objects.get(campaign=played, number=1)
+    for name in parse_scenario(turn.start_state).companies:
+        assert name in html
+
+
+def test_moves_are_arrows_and_battles_are_marks(
+    db: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    campaign = create_campaign(data=korona_doc(), name="Moves", seed=2)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    a_company = campaign.companies.get(name="A Company")
+    target = campaign.areas.get(name="Isura")
+    give_order(company=a_company, kind="withdraw", target=target, side="australian")
+    advance_turn(campaign_id=campaign.pk)
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    view = open_campaign(user=aussie, campaign=campaign)
+    moves, _ = moves_and_battles(view.records(turn.log))
+    assert [(m.companies, m.target) for m in moves if m.side == "australian"] == [
+        (["A Company"], "Isura")
+    ]
+    ours = page(login(aussie), campaign, "turns/1/map/")
+    assert re.search(r'data-move="[^"]+\|Isura"', ours)
+    theirs = page(login(japanese), campaign, "turns/1/map/")
+    assert "A Company" not in theirs  # the enemy's move is not the Japanese side's to see
+
+
+def test_a_battle_is_marked_where_it_was_fought(played: Campaign, aussie: Any, login: Any) -> None:
+    html = page(login(aussie), played, "turns/1/map/")
+    assert 'data-battle-area="Korona"' in html
+
+
+def test_the_time_lapse_has_every_turn_then_now(played: Campaign, aussie: Any, login: Any) -> None:
+    html = page(login(aussie), played, "timelapse/")
+    labels = re.findall(r'data-label="([^"]+)"', html)
+    assert labels == ["Turn 1", "Turn 2", "After turn 2 (now)"]
+
+
+def test_no_map_of_a_turn_not_played_and_none_for_a_stranger(
+    played: Campaign, aussie: Any, outsider: Any, login: Any
+) -> None:
+    assert login(aussie).get(f"/campaigns/{played.pk}/turns/9/map/").status_code == 404
+    assert login(outsider).get(f"/campaigns/{played.pk}/turns/1/map/").status_code == 404
+    assert login(outsider).get(f"/campaigns/{played.pk}/timelapse/").status_code == 404
+
+
+def test_the_turn_pages_and_the_map_link_to_the_past_maps(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    assert f"/campaigns/{played.pk}/turns/1/map/" in page(client, played, "turns/1/")
+    assert f"/campaigns/{played.pk}/turns/2/map/" in page(client, played, "turns/")
+    assert f"/campaigns/{played.pk}/timelapse/" in page(client, played, "")
