@@ -10,7 +10,7 @@ from math import cos, hypot, radians, sin
 
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import Spot, shot_for, spots_away
+from rules.forceonforce.combat import Spot, optimum_reach, shot_for, spots_away
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 
 SPACING_IN = 3
@@ -136,7 +136,7 @@ def wants_to_advance(state: BattleState, unit: Unit) -> bool:
         return False
     if not unit.profile.fires:
         return unit.distance(_friend_centre(unit)) > 6
-    reach = f.optimum_range(unit.tq, doubled=bool(unit.profile.support or unit.profile.optics))
+    reach = optimum_reach(unit)
     in_reach = [e for e in visible_enemies(state, unit) if unit.distance(e) <= reach]
     if unit.profile.support in ("medium", "heavy"):
         return not visible_enemies(state, unit)  # a weapon with a target stays and fires
@@ -207,15 +207,15 @@ def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bo
     """Whether a non-initiative unit reacts with fire to ``actor``'s activation."""
     if not reactor.can_fire or not reactor.may_react:
         return False
-    if reactor.regrouping and not fired_on:
-        return False  # 5.2: regrouping units may only return fire
+    if (reactor.regrouping or reactor.react_only) and not fired_on:
+        return False  # 5.2 regrouping, 5.3 "may only react to fire": only return fire
     if not reactor.force.regular and reactor.reacted:
         return False  # 3.14: Irregulars react once a turn
+    if not state.sees(reactor, actor):
+        return False  # 3.11b: only to units in their line of sight
     if reactor.hidden and not fired_on:
         # Hidden units spring an ambush (4.1) within twice their Troop Quality.
         return reactor.distance(actor) <= t.AMBUSH_RANGE_FACTOR * reactor.tq
-    if not state.sees(reactor, actor):
-        return False
     if fired_on:
         return True
     return worth(state, reactor, actor) >= 1.0
@@ -270,7 +270,9 @@ def reaction_move(
         if theirs < HEAVY_FIRE or theirs <= ours:
             return None
     carrying_wounded = reactor.wounded_light > 0 or reactor.pending > 0  # no Rapid (5.3)
-    for speed in ("tactical",) if carrying_wounded else ("tactical", "rapid"):
+    # 2.2: "may not fire and then make a Rapid move".
+    rapid_ok = not carrying_wounded and reactor.fires == 0
+    for speed in ("tactical", "rapid") if rapid_ok else ("tactical",):
         spot = _reaction_spot(state, reactor, actor, speed, into_cover=in_open)
         if spot is not None:
             return spot, speed
@@ -299,6 +301,40 @@ def _reaction_spot(
         if best_key is None or key > best_key:
             best, best_key = (x, y), key
     return best
+
+
+def suppression_fire(state: BattleState, shooter: Unit, target: Unit) -> bool:
+    """3.7: whether the AI declares Suppression Fire (2 dice fewer; it may Suppress with
+    a single 4+). Medium and heavy weapons always suppress and need no declaration. It
+    declares it against a target it could suppress (not High Confidence, not already
+    Pinned or Suppressed, and for a Confident target with 3+ dice left) when normal fire
+    could not hurt it (under 0.5 expected hits), or to cover a move: the target sees a
+    friendly unit still to activate this turn that means to advance, and normal fire
+    would not be heavy (under 1.5 expected hits)."""
+    if shooter.profile.support in t.ALWAYS_SUPPRESSING or not shooter.can_fire:
+        return False
+    confidence = target.force.confidence
+    if confidence == "high" or target.pinned or target.suppressed:
+        return False
+    suppressing = f.firepower(shot_for(state, shooter, target, suppression=True))
+    if suppressing.dice == 0 or (
+        confidence == "confident" and suppressing.dice < t.SUPPRESSION_MIN_FIREPOWER
+    ):
+        return False
+    hurt = worth(state, shooter, target)
+    if hurt < HARMLESS:
+        return True
+    if hurt >= HEAVY_FIRE:
+        return False
+    return any(
+        friend is not shooter
+        and friend.fighting
+        and not friend.activated
+        and state.initiative is shooter.force
+        and wants_to_advance(state, friend)
+        and state.sees(target, friend)
+        for friend in shooter.force.units
+    )
 
 
 def hopeless(state: BattleState, force: Force) -> bool:

@@ -17,13 +17,26 @@ from rules.forceonforce.state import BattleState, Unit
 PULL_BACK_IN = 6  # 5.2: up to 6" to find cover
 
 
+def doubled_range(unit: Unit) -> bool:
+    """3.2: "Support Weapons and units with enhanced optics have twice the usual Optimum
+    Range": a weapon team (its fire is its support weapon) and a unit with optics. A rifle
+    squad's fire is its rifles' with the section's light support weapon among them: the
+    rifles' optimum range (ruling)."""
+    weapon_team = unit.profile.support is not None and unit.profile.small_arms is None
+    return weapon_team or unit.profile.optics
+
+
+def optimum_reach(unit: Unit, *, night: bool = False) -> float:
+    """The unit's optimum range in inches (3.2; 4.4 halved at night without night vision)."""
+    dark = night and not unit.force.night_vision
+    return f.optimum_range(unit.tq, doubled=doubled_range(unit), night=dark)
+
+
 def band(shooter: Unit, target: Unit, night: bool) -> tuple[str, bool]:
     """The range band of a shot and whether, at night, the target is beyond the reduced
     optimum range (4.4)."""
     dark = night and not shooter.force.night_vision
-    reach = f.optimum_range(
-        shooter.tq, doubled=bool(shooter.profile.support or shooter.profile.optics), night=dark
-    )
+    reach = optimum_reach(shooter, night=night)
     within = shooter.distance(target) <= reach
     if shooter.profile.always_optimum:
         return "optimum", dark and not within
@@ -31,7 +44,12 @@ def band(shooter: Unit, target: Unit, night: bool) -> tuple[str, bool]:
 
 
 def shot_for(
-    state: BattleState, shooter: Unit, target: Unit, *, suppression: bool = False
+    state: BattleState,
+    shooter: Unit,
+    target: Unit,
+    *,
+    suppression: bool = False,
+    allotted: int | None = None,
 ) -> f.Shot:
     rng, night_beyond = band(shooter, target, state.night)
     return f.Shot(
@@ -50,15 +68,21 @@ def shot_for(
         suppressed_weapons=False,
         out_of_smoke=shooter.smoke,
         night_beyond=night_beyond,
+        allotted=allotted,
         extra=shooter.fp_extra,
     )
 
 
-def cover_of(state: BattleState, target: Unit) -> list[str]:
+def cover_of(state: BattleState, target: Unit, shooter: Unit | None = None) -> list[str]:
+    """3.9's cover dice of ``target`` against fire from ``shooter``. Intervening Cover: fire
+    that passes over heavy woods between the two claims the Solid Cover bonus (ruling: once;
+    a unit already in Solid Cover has it)."""
     cover = []
     if target.in_cover:
         cover.append("in_cover")
-    if state.solid_cover(target):
+    if state.solid_cover(target) or (
+        shooter is not None and state.intervening_cover(shooter, target)
+    ):
         cover.append("solid")
     if target.smoke:
         cover.append("smoke")
@@ -103,26 +127,61 @@ def tq_check(state: BattleState, unit: Unit, purpose: str, modifier: int = 0) ->
     return check.passed
 
 
+AMBUSH = "ambush"
+
+
+def fire_problem(state: BattleState, shooter: Unit, target: Unit, kind: str) -> str | None:
+    """Why ``shooter`` may not fire at ``target`` now, or None. Asked when each fire
+    resolves, whatever its kind: the firer must see the target at that moment (3.11b,
+    3.13, 3.14, 3.16: "in their line of sight"); a Hidden target must have been spotted by
+    the firer (4.2: "may not engage the hidden unit"); an ambush reaches twice the
+    ambusher's unmodified Troop Quality in inches (4.1). There is no other maximum range."""
+    if not state.sees(shooter, target):
+        return "no line of sight"
+    if target.hidden and shooter.id not in target.spotted_by:
+        return "the target is hidden and not spotted"
+    if kind == AMBUSH and shooter.distance(target) > t.AMBUSH_RANGE_FACTOR * shooter.tq:
+        return "beyond the ambush reach"
+    return None
+
+
+def may_fire_at(state: BattleState, shooter: Unit, target: Unit, kind: str = "fire") -> bool:
+    return fire_problem(state, shooter, target, kind) is None
+
+
 def attack(
-    state: BattleState, shooter: Unit, target: Unit, *, kind: str, suppression: bool = False
+    state: BattleState,
+    shooter: Unit,
+    target: Unit,
+    *,
+    kind: str,
+    suppression: bool = False,
+    allotted: int | None = None,
 ) -> dict[str, Any] | None:
-    """One fire action by ``shooter`` at ``target`` (3.0-5.2). None: no dice to throw."""
+    """One fire action by ``shooter`` at ``target`` (3.0-5.2). None: no fire (the firer
+    cannot see or reach the target now, cannot locate it at night, or has no dice); a fire
+    with no dice is not taken and not logged (3.4: "may no longer fire")."""
     die = shooter.current_tq
     if die is None or not shooter.fighting or not target.fighting:
         return None
-    shot = shot_for(state, shooter, target, suppression=suppression)
+    if fire_problem(state, shooter, target, kind) is not None:
+        return None
+    shot = shot_for(state, shooter, target, suppression=suppression, allotted=allotted)
+    fp = f.firepower(shot)
+    if fp.dice == 0:
+        return None
     if shot.night_beyond and not locate(state, shooter, target):
         shooter.fires += 1
         return None
-    fp = f.firepower(shot)
     shooter.fires += 1
     if shooter.hidden:
         shooter.hidden = False  # firing gives the position away (ruling)
-    if fp.dice == 0:
-        return None
     dfn_die = target.current_tq or t.DIE_LADDER[0]  # ruling: defence never below D6
     dfn = f.defence(
-        target.healthy, fp.dice, cover=cover_of(state, target), armour=target.profile.armour
+        target.healthy,
+        fp.dice,
+        cover=cover_of(state, target, shooter),
+        armour=target.profile.armour,
     )
     ex = f.exchange(state.roller, fp.dice, die, dfn.dice, dfn_die)
     dice = [*ex.attack, *ex.defence]
@@ -146,7 +205,8 @@ def attack(
         target=target.id, target_type=target.stand_type, action=kind, dice=dice,
         attack_die=die, attack=list(ex.attack), firepower=fp.to_json(),
         defence_die=dfn_die, defence=list(ex.defence), defence_dice=dfn.to_json(),
-        hits=hits, suppressing=fp.suppressing,
+        hits=hits, suppressing=fp.suppressing, firer_at=shooter.position,
+        target_at=target.position,
     )  # fmt: skip
     if struck:
         record["who_got_hit"] = struck
@@ -154,23 +214,22 @@ def attack(
         target.lost = True
         record["effect"] = "wiped out"
         return record
-    # 5.2 check points; casualties take precedence over suppression (3.7).
-    reason = None
-    failure = "pinned"
-    if hits:
-        reason = "casualties"
-    else:
-        reason = f.fire_morale_trigger(target.force.confidence, fp.unmodified)
-        if reason is None and fp.unmodified >= t.INTIMIDATING_FIREPOWER:
-            reason, failure = "intimidating weapon", "suppressed"
-        if reason is None and fp.suppressing and ex.attack_successes:
-            needed, shift = f.suppression_check_needed(target.force.confidence, fp.dice)
-            if needed:
-                reason, failure = "suppression fire", "suppressed"
-                record["morale_shift"] = shift
-    if reason is None:
+    # One morale check, by precedence: casualties, suppression (3.7), fired on (5.2).
+    call = f.morale_call(
+        hits=hits,
+        confidence=target.force.confidence,
+        suppressing=fp.suppressing,
+        unmodified=fp.unmodified,
+        dice=fp.dice,
+        attack_successes=ex.attack_successes,
+        infantry=target.profile.mover != "vehicle",
+    )
+    if call is None:
         record["effect"] = "none"
         return record
+    reason, failure = call.reason, call.failure
+    if call.shift:
+        record["morale_shift"] = call.shift
     own = morale_die_for(state, target)
     if own is None:  # a Shaken unit's Morale below D6 has already left (ruling: fail)
         record["effect"] = morale_failure(state, target, shooter, failure)
@@ -225,14 +284,21 @@ def lay_smoke(state: BattleState, unit: Unit) -> bool:
 def morale_failure(state: BattleState, unit: Unit, cause: Unit, failure: str) -> str:
     """5.2 and 3.7: what a failed morale check does to ``unit``."""
     if failure == "suppressed":
+        # 3.7: "Suppressed units suffer from the same effects as Pinned units" (so it goes
+        # to cover as a Pinned unit does), "but multiple Suppressions will not force a unit
+        # to Pull Back".
         unit.suppressed = True
+        take_cover(state, unit, cause)
         return "suppressed"
     if not unit.force.regular:
         return shaken(state, unit, cause)
     if unit.regrouping or unit.pulled_back:
-        # Ruling: a unit that must Pull Back while already pulling back or regrouping is
-        # Shaken, as an Irregular is (the excerpt has no further step for Regulars).
-        return shaken(state, unit, cause)
+        # 5.2: "A unit that is regrouping following a Pull Back will treat all failed
+        # Morale results as another Pull Back" (ruling: from the Pull Back on, the turn it
+        # pulls back included).
+        unit.pulled_back = True
+        fall_back(state, unit, cause)
+        return "pull back"
     if unit.pinned:
         unit.pulled_back = True
         fall_back(state, unit, cause)
@@ -335,21 +401,41 @@ def spots_away(state: BattleState, unit: Unit, cause: Unit, reach: int) -> list[
 
 
 def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
-    """Move up to 6" away from ``cause`` to the best covered spot (no dice)."""
+    """5.2 Pull Back (and an Irregular's Shaken move): "move away from the last enemy unit
+    that fired at it ... It can move up to 6" to find cover ..., but must move into the
+    nearest covered position that does not require movement towards enemy units."
+
+    Rulings: the spots on a 2" grid within 6" (whatever the going) that are farther from
+    ``cause`` and no nearer to the nearest other enemy unit; of them the nearest that is
+    not Exposed, out of ``cause``'s sight first among equals; with no cover among them,
+    the one farthest from ``cause`` (it still moves away). No dice."""
     if unit.profile.mover is None:
         return
-    best = (unit.x, unit.y)
-    best_score = -1e9
     away = unit.distance(cause)
+    others = [e for e in unit.force.enemy.units if e.fighting and e is not cause]
+
+    def nearest_other(x: int, y: int) -> float:
+        return min((hypot(x - e.x, y - e.y) for e in others), default=float("inf"))
+
+    keep = nearest_other(unit.x, unit.y)
+    cover: tuple[float, bool, int, int] | None = None
+    open_: tuple[float, int, int] | None = None
     for x, y in spots_away(state, unit, cause, PULL_BACK_IN):
         gain = hypot(x - cause.x, y - cause.y) - away
-        score = (
-            gain * 0.2
-            + (0 if state.exposed(x, y) else 3)
-            + (2 if not state.sees(cause, Spot(x, y)) else 0)
-        )
-        if score > best_score:
-            best, best_score = (x, y), score
+        if gain <= 0 or nearest_other(x, y) < keep:
+            continue
+        if not state.exposed(x, y):
+            key = (hypot(x - unit.x, y - unit.y), state.sees(cause, Spot(x, y)), y, x)
+            cover = key if cover is None or key < cover else cover
+        else:
+            far = (-gain, y, x)
+            open_ = far if open_ is None or far < open_ else open_
+    if cover is not None:
+        best = (cover[3], cover[2])
+    elif open_ is not None:
+        best = (open_[2], open_[1])
+    else:
+        return  # nowhere farther from the enemy: it stays
     start = unit.position
     unit.x, unit.y = best
     unit.penalty_moves += 1

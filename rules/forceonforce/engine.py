@@ -18,7 +18,15 @@ from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import attack, fog_of_war, hide, lay_smoke, move_unit, tq_check
+from rules.forceonforce.combat import (
+    attack,
+    fog_of_war,
+    hide,
+    lay_smoke,
+    may_fire_at,
+    move_unit,
+    tq_check,
+)
 from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
 from rules.spec import SIDES, BattleSpec
 
@@ -165,10 +173,13 @@ def _reaction_test(
 
 
 def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
-    """Fire if able; True if the shot was taken."""
+    """Fire if able; True if the shot was taken. Whether the firer may fire at the target
+    (sight, a Hidden target, the ambush reach) is asked now, as the fire resolves
+    (``combat.fire_problem``); the AI declares Suppression Fire (3.7) where it serves."""
     if not (shooter.can_fire and target.fighting):
         return False
-    record = attack(state, shooter, target, kind=kind)
+    suppression = kind != "ambush" and ai.suppression_fire(state, shooter, target)
+    record = attack(state, shooter, target, kind=kind, suppression=suppression)
     if record is not None:
         oldbreed.after_fire(state, shooter, record)  # Combat Events (17.0)
     _end_check(state)
@@ -178,17 +189,22 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
 OPPORTUNITY_FIRE = "opportunity fire, activation spent"  # 3.15 (the cup's is 16.2's)
 
 
-def _interrupt(state: BattleState, iu: Unit, niu: Unit, moving: bool) -> tuple[Unit, str] | None:
+def _interrupt(
+    state: BattleState, iu: Unit | None, niu: Unit, moving: bool
+) -> tuple[Unit, str] | None:
     """One initiative unit may interrupt ``niu``'s reaction: one on Overwatch (3.16, +1 on
     the test), else one not yet activated that gives up its activation (3.15, Opportunity
     Fire). Winning the reaction test it fires first; losing it, it fires after the
     reaction: returned with its action. An Overwatch unit that loses falls off Overwatch."""
     units = state.initiative.units
     watcher = next(
-        (ow for ow in units if ow.overwatch and ow.can_fire and state.sees(ow, niu)), None
+        (ow for ow in units if ow.overwatch and ow.can_fire and may_fire_at(state, ow, niu)),
+        None,
     )
     action = "overwatch"
     if watcher is None:
+        if iu is None:
+            return None  # the End Phase: Overwatch units only
         watcher = next(
             (u for u in units if u is not iu and ai.opportunity_fire(state, u, niu, moving)),
             None,
@@ -215,7 +231,15 @@ def _react(
     move: tuple[tuple[int, int], str] | None = None,
 ) -> None:
     """3.12 (the house-rule table): one non-initiative unit reacts to ``iu``, by fire or,
-    given ``move`` (a spot and a speed), by moving (3.13)."""
+    given ``move`` (a spot and a speed), by moving (3.13). Declared when ``iu``'s
+    activation starts, the reaction is re-checked as it resolves: it answers a unit
+    "within their Line of Sight" (3.13, 3.14), and a Hidden unit ambushes only within
+    twice its Troop Quality (4.1); otherwise it does not happen."""
+    if not state.sees(niu, iu):
+        return
+    hidden = niu.hidden and iu.id not in niu.spotted_by and move is None
+    if hidden and niu.distance(iu) > t.AMBUSH_RANGE_FACTOR * niu.tq:
+        return
     late = _interrupt(state, iu, niu, moving=move is not None)
     if niu.may_react and niu.fighting and iu.fighting:
         niu.reacted = True
@@ -277,7 +301,10 @@ def _reaction_move(
 
 def _ambush(state: BattleState, hidden: Unit, mover: Unit) -> bool:
     """4.1: the mover may spot the ambushers within its optimum range; unspotted, they
-    spring the ambush on a passed TQ check and fire first without a reaction test."""
+    spring the ambush on a passed TQ check and fire first without a reaction test. A unit
+    the mover has already spotted makes a normal reaction."""
+    if mover.id in hidden.spotted_by:
+        return False
     if mover.distance(hidden) <= f.optimum_range(mover.tq) and _spot(state, mover, hidden):
         return False
     hidden.hidden = False
@@ -290,6 +317,7 @@ def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
     mod += t.SPOT_STEALTHY_HIDDEN if hidden.profile.stealthy else 0
     mod += t.SPOT_VEHICLE_OR_GUN if hidden.profile.vehicle_or_gun else 0
     mod += t.SPOT_OPTICS if spotter.profile.optics else 0
+    mod += t.SPOT_STEALTHY_DETECTOR if spotter.profile.stealthy else 0
     test = f.opposed_test(state.roller, spotter.current_tq or 6, hidden.current_tq or 6, mod,
                           ties_to_a=False)  # fmt: skip
     state.record("spot", side=spotter.force.side, spotter=spotter.id, hidden_unit=hidden.id,
@@ -302,13 +330,18 @@ def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
     return test.first_wins
 
 
-def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None:
-    """One unit's activation: move and/or fire, the other side reacting."""
+def activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None:
+    """One unit's activation (6 and 7 of the turn sequence): move and/or fire, the other
+    side reacting; with ``end_phase``, a non-initiative unit's move and/or fire in the End
+    Phase (8), where Overwatch units may interrupt it and a Regular initiative unit fired
+    at may fight a round of fire."""
     if unit.activated or not unit.fighting:
         return
     unit.activated = True
     if unit.react_only:
         return
+    if unit.regrouping:
+        return  # 5.2: regrouping units may not move nor initiate a round of fire
     if not unit.force.regular and not unit.leader and not tq_check(state, unit, "act leaderless"):
         return  # 1.5
     moving = (
@@ -326,7 +359,7 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
         # 16.2: the enemy may draw from its cup and place a unit in ambush, pausing this
         # move; the placed unit fires at once at the mover (opportunity fire).
         placed = oldbreed.enemy_moved(state, unit, origin)
-        if placed is not None and placed.can_fire and state.sees(placed, unit):
+        if placed is not None and placed.can_fire:
             _fire(state, placed, unit, "opportunity fire")
             if not unit.fighting:
                 return
@@ -349,43 +382,87 @@ def _activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> Non
             if _spot(state, unit, hidden):
                 target = hidden
                 break
-    will_fire = target is not None
-    if not end_phase:
-        reactions = []
-        for e in unit.force.enemy.units:
-            if not e.fighting:
-                continue
-            # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
-            move = ai.reaction_move(state, e, unit) if e is target and will_fire else None
-            if move is not None or ai.reacts(state, e, unit, fired_on=e is target):
-                reactions.append((e, move))
-        reactions.sort(key=lambda r: (r[0] is not target, unit.distance(r[0]), r[0].id))
-        for niu, move in reactions[:3]:  # ruling: at most three reactions to one activation
-            if not unit.fighting:
-                return
-            _react(state, unit, niu, will_fire and niu is target, move)
-            if niu is target and unit.fires:
-                will_fire = False  # the declared fire was the round of fire
-    elif target is not None and target.force.regular and target.can_fire:
-        # End Phase: a Regular initiative unit fired on may fight a round of fire.
-        test = _reaction_test(state, unit, target, "round of fire")
-        if not test.first_wins and test.passed[1]:
-            _fire(state, target, unit, "round of fire")
-            if unit.fighting:
-                _fire(state, unit, target, "end phase")
-            return
-        _fire(state, unit, target, "end phase")
-        if test.passed[1] and target.fighting:
-            _fire(state, target, unit, "round of fire")
+    if end_phase:
+        _end_phase_action(state, unit, target, moved=moving is not None)
         return
-    if (
-        will_fire
-        and target is not None
-        and unit.fighting
-        and target.fighting
-        and state.sees(unit, target)  # a reaction move (3.13) may have taken it from sight
-    ):
+    will_fire = target is not None
+    reactions = []
+    for e in unit.force.enemy.units:
+        if not e.fighting:
+            continue
+        # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
+        move = ai.reaction_move(state, e, unit) if e is target and will_fire else None
+        if move is not None or ai.reacts(state, e, unit, fired_on=e is target and will_fire):
+            reactions.append((e, move))
+    reactions.sort(key=lambda r: (r[0] is not target, unit.distance(r[0]), r[0].id))
+    for niu, move in reactions[:3]:  # ruling: at most three reactions to one activation
+        if not unit.fighting:
+            return
+        _react(state, unit, niu, will_fire and niu is target, move)
+        if niu is target and unit.fires:
+            will_fire = False  # the declared fire was the round of fire
+    if will_fire and target is not None and unit.fighting and target.fighting:
+        # A reaction move (3.13) may have taken it from sight: ``_fire`` asks again.
         _fire(state, unit, target, "activation")
+
+
+def _end_phase_action(state: BattleState, unit: Unit, target: Unit | None, moved: bool) -> None:
+    """8, the End Phase: ``unit`` (not of the side with initiative) has moved, if it
+    meant to, and fires at ``target``. "Overwatch units may react to the movement or fire
+    of a NIU in the end phase" (3.16's note 2): one that sees it takes a reaction test (+1),
+    and winning fires first: the unit then goes on only if not Pinned, Suppressed or gone;
+    losing, it fires after the unit's action, if it still sees it, and falls off
+    Overwatch. A Regular initiative unit fired at may fight a round of fire (3.11): the
+    reaction test's ties go to it, the initiative unit (3.12)."""
+    if target is None and not moved:
+        return  # nothing to react to
+    unit.may_react = True  # here: whether it may go on with its action
+    late = _interrupt(state, None, unit, moving=moved)
+    if not unit.fighting:
+        return
+    if late is None and not unit.may_react:
+        return  # the Overwatch unit fired first and Pinned or Suppressed it: it stops
+    if target is not None and target.fighting and unit.fighting:
+        _end_phase_fire(state, unit, target)
+    if late is not None and unit.fighting:
+        _fire(state, late[0], unit, late[1])
+
+
+def _end_phase_fire(state: BattleState, unit: Unit, target: Unit) -> None:
+    if not (target.force.regular and target.can_fire and may_fire_at(state, target, unit)):
+        _fire(state, unit, target, "end phase")
+        return
+    test = _reaction_test(state, target, unit, "round of fire")
+    target_passed = test.passed[0]
+    if test.first_wins and target_passed:
+        _fire(state, target, unit, "round of fire")
+        if unit.fighting:
+            _fire(state, unit, target, "end phase")
+        return
+    _fire(state, unit, target, "end phase")
+    if target_passed and target.fighting:
+        _fire(state, target, unit, "round of fire")
+
+
+def end_phase(state: BattleState) -> None:
+    """8: "any Non-Initiative unit that has not made a Reaction during the turn may be
+    moved and/or fired"; then Pinned and Suppressed end, a unit that pulled back regroups
+    next turn, smoke clears (5.2, 4.6)."""
+    iu_force = state.initiative
+    state.phase = "end phase"
+    oldbreed.own_phase(state, iu_force.enemy)
+    for unit in iu_force.enemy.units:
+        if not unit.reacted:
+            activate(state, unit, end_phase=True)
+    for force in state.forces:
+        for unit in force.units:
+            unit.pinned = unit.suppressed = False
+            unit.regrouping = unit.pulled_back
+            unit.pulled_back = False
+            unit.smoke = False
+
+
+_activate = activate  # the name the older tests use
 
 
 def _turn(state: BattleState) -> None:
@@ -417,20 +494,8 @@ def _turn(state: BattleState) -> None:
     oldbreed.own_phase(state, iu_force)
     for unit in iu_force.units:
         if not unit.overwatch:
-            _activate(state, unit)
-    state.phase = "end phase"
-    oldbreed.own_phase(state, iu_force.enemy)
-    for unit in iu_force.enemy.units:
-        if not unit.reacted:
-            _activate(state, unit, end_phase=True)
-    for force in state.forces:
-        for unit in force.units:
-            # 5.2: Pinned units un-pin at the end of the turn; Pull Back means a turn of
-            # regrouping; smoke lasts the turn it was laid.
-            unit.pinned = unit.suppressed = False
-            unit.regrouping = unit.pulled_back
-            unit.pulled_back = False
-            unit.smoke = False
+            activate(state, unit)
+    end_phase(state)
 
 
 def resolve(

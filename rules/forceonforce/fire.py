@@ -363,6 +363,50 @@ def suppression_check_needed(confidence: str, modified_firepower: int) -> tuple[
     return modified_firepower >= t.SUPPRESSION_MIN_FIREPOWER, 0
 
 
+@dataclass(frozen=True, slots=True)
+class MoraleCall:
+    """The one morale check an attack calls for: why, what a failure does, the die shift."""
+
+    reason: str
+    failure: str  # pinned (5.2: Pinned, Pull Back or Shaken) / suppressed (3.7)
+    shift: int = 0
+
+
+def morale_call(
+    *,
+    hits: int,
+    confidence: str,
+    suppressing: bool,
+    unmodified: int,
+    dice: int,
+    attack_successes: int,
+    infantry: bool = True,
+) -> MoraleCall | None:
+    """Which morale check one attack calls for (one per attack), by precedence:
+
+    1. casualties (5.2; 3.7: "Morale Checks resulting from casualties ... take precedence
+       over any Suppression results");
+    2. suppression (3.7): suppression fire with at least one 4+ rolled makes Low
+       Confidence units check at a -1 shift and Confident units check if its modified
+       firepower (``dice``) is 3+; "All infantry units engaged by Intimidating Weapons"
+       (unmodified 3D+, 4.6) check too; failure Suppresses. "High Confidence Units:
+       Cannot be Suppressed";
+    3. the 5.2 check points for being fired on (4D+ weapons; Confident troops, support
+       weapons of 3D+; Low Confidence troops, any fire): failure Pins.
+    """
+    if hits:
+        return MoraleCall("casualties", "pinned")
+    if confidence != "high":
+        if suppressing and attack_successes:
+            needed, shift = suppression_check_needed(confidence, dice)
+            if needed:
+                return MoraleCall("suppression fire", "suppressed", shift)
+        if infantry and unmodified >= t.INTIMIDATING_FIREPOWER:
+            return MoraleCall("intimidating weapon", "suppressed")
+    reason = fire_morale_trigger(confidence, unmodified)
+    return MoraleCall(reason, "pinned") if reason is not None else None
+
+
 def fire_morale_trigger(confidence: str, unmodified: int) -> str | None:
     """5.2 check points for being fired on (casualties apart): the reason, or None.
 

@@ -7,11 +7,12 @@ unit is read here in Force on Force's own terms (docs/rules.md, "Force on Force"
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import hypot
 from typing import Any
 
 from rules import oldbreed
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import attack
+from rules.forceonforce.combat import attack, optimum_reach
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 from rules.units import UNIT_TYPES
 
@@ -161,8 +162,12 @@ def _sniper_appears(state: BattleState, force: Force) -> str:
 
 
 def _sniper_shot(state: BattleState, force: Force) -> str:
-    """A sniper fires once, from nowhere, at the most valuable enemy unit not hidden and
-    not armoured: one Force on Force fire action of a sniper of the side's quality."""
+    """A sniper fires once at the most valuable enemy unit not hidden and not armoured
+    that it can see: one Force on Force fire action of a sniper of the side's quality
+    (ruling: it has crept in) from a spot on a 2" grid within the sniper's optimum range
+    (optics: twice its Troop Quality) that sees the target and is at least 3" from every
+    enemy unit, not Exposed if there is one, the nearest to the target among equals;
+    then it vanishes."""
     targets = [
         e
         for e in force.enemy.fighting()
@@ -170,13 +175,33 @@ def _sniper_shot(state: BattleState, force: Force) -> str:
     ]  # fmt: skip
     if not targets:
         return "no target for the sniper"
-    target = max(targets, key=lambda u: (worth(u), u.suppressed, u.id))
     sniper = Unit(f"{force.key[0]}.sniper.event", force, "sniper", "sniper")
-    sniper.x, sniper.y = target.x, target.y  # within optimum range: a marksman's shot
-    record = attack(state, sniper, target, kind="combat event")
-    if record is None:
-        return f"the sniper has no shot at {target.id}"
-    return f"a sniper fires at {target.id}: {record.get('effect', 'none')}"
+    reach = optimum_reach(sniper)
+    enemies = _positions(force.enemy.units)
+    field = state.field
+    for target in sorted(targets, key=lambda u: (worth(u), u.suppressed, u.id), reverse=True):
+        best: tuple[bool, float, int, int] | None = None
+        for x in range(0, field.width_in, 2):
+            for y in range(0, field.depth_in, 2):
+                away = hypot(x - target.x, y - target.y)
+                if away > reach or any(
+                    hypot(x - ex, y - ey) < oldbreed.SNIPER_KEEP_AWAY_IN for ex, ey in enemies
+                ):
+                    continue
+                sniper.x, sniper.y = x, y
+                if not state.sees(sniper, target):
+                    continue
+                key = (state.exposed(x, y), away, y, x)
+                if best is None or key < best:
+                    best = key
+        if best is None:
+            continue
+        sniper.x, sniper.y = best[3], best[2]
+        record = attack(state, sniper, target, kind="combat event")
+        if record is None:
+            return f"the sniper has no shot at {target.id}"
+        return f"a sniper fires at {target.id}: {record.get('effect', 'none')}"
+    return "no place from which a sniper sees a target"
 
 
 # --- the Fog of War cup (16.2) ----------------------------------------------------------

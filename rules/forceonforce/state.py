@@ -233,6 +233,7 @@ class BattleState:
         self._sight: dict[tuple[int, int, int, int], bool] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
+        self._intervening: dict[tuple[int, int, int, int], bool] = {}
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
         self.cup_drawn: set[str] = set()  # forces that drew from their cup this turn
 
@@ -292,6 +293,25 @@ class BattleState:
         """Ruling: heavy woods and high ground (ridges, hills) are Solid Cover (3.9)."""
         square = self.field.square_at(unit.x, unit.y)
         return square.vegetation is Vegetation.HEAVY_WOODS or square.blocks_sight
+
+    def intervening_cover(self, shooter: Placed, target: Placed) -> bool:
+        """3.9 Intervening Cover: "If enemy fire passes over an intervening terrain feature
+        to reach a unit, it may claim the Solid Cover bonus (assuming the terrain would
+        provide Solid Cover under normal circumstances)". Ruling: a square of heavy woods
+        (our Solid Cover) that the line of fire touches, other than the firer's and the
+        target's own squares (ridges and hills between block sight: no fire passes)."""
+        key = (shooter.x, shooter.y, target.x, target.y)
+        found = self._intervening.get(key)
+        if found is None:
+            field = self.field
+            ends = (field.square_at(shooter.x, shooter.y), field.square_at(target.x, target.y))
+            found = any(
+                square.vegetation is Vegetation.HEAVY_WOODS and all(square is not e for e in ends)
+                for square in field.squares_along(shooter.x, shooter.y, target.x, target.y)
+            )
+            self._intervening[key] = found
+            self._intervening[(target.x, target.y, shooter.x, shooter.y)] = found
+        return found
 
     def move_allowance(self, unit: Unit, speed: str, going: Going) -> int:
         """2.1/2.2 in the open, scaled by the Korona movement table for the going (ruling):

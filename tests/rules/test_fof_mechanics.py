@@ -128,11 +128,12 @@ def test_suppressed_weapons_lose_a_die() -> None:
     assert f.firepower(f.Shot(figures=4, suppressed_weapons=True)).dice == plain - 1
 
 
-def test_an_intimidating_weapon_suppresses_even_high_confidence_troops_on_a_failed_check() -> None:
-    # A medium mortar (2 support dice + its gunner = 3D: intimidating) misses entirely;
-    # High Confidence troops take no 5.2 check for 3D, but must test against suppression.
-    faces = [1] * 8 + [1] * 4 + [1, 1, 1, 1]
-    state = make(faces, dfn={"medium_mortar": 1}, confidence={"japanese": "high"})
+def test_an_intimidating_weapon_makes_confident_troops_test_against_suppression() -> None:
+    # A medium mortar (2 support dice + its gunner = 3D: intimidating) misses entirely
+    # (no 4+, so no suppression fire result): "All infantry units engaged by
+    # Intimidating Weapons must make a Morale Check to avoid becoming Suppressed" (3.7).
+    faces = [1] * 8 + [1] * 4 + [1, 1, 1, 1] + [5]
+    state = make(faces, dfn={"medium_mortar": 1})
     mortar, target = state.defender.units[0], at(state.attacker.units[0], 2, 11)
     record = combat.attack(state, mortar, target, kind="activation")
     assert record is not None and record["hits"] == 0
@@ -146,8 +147,9 @@ def test_an_intimidating_weapon_suppresses_even_high_confidence_troops_on_a_fail
 
 def test_an_unspotted_ambush_fires_first_without_a_reaction_test() -> None:
     # The hidden d8 squad is 14" from the d10 mover: beyond its 10" optimum range (no
-    # spot check), inside the ambush reach of 16". TQ check 5: sprung.
-    faces = [5] + [1] * 6 + [1] * 4
+    # spot check), inside the ambush reach of 16". TQ check 5: sprung. 14" is beyond the
+    # squad's own 8" optimum range (3.2): 4 figures + 1 light - 1 bolt + 1 exposed = 5D.
+    faces = [5] + [1] * 5 + [1] * 4
     state = make(faces)
     mover, hidden = at(state.attacker.units[0], 2, 15), state.defender.units[0]
     hidden.hidden = True
@@ -256,14 +258,17 @@ def test_a_unit_whose_figures_are_all_hit_is_lost() -> None:
     assert record is not None and record["effect"] == "wiped out" and dfn.lost
 
 
-def test_regulars_pin_then_pull_back_then_are_shaken() -> None:
+def test_regulars_pin_then_pull_back_then_pull_back_again() -> None:
+    # 5.2: Pinned, Pinned again: Pull Back; while pulling back and regrouping every failed
+    # Morale result is another Pull Back (Regulars are never Shaken).
     state = make([5])  # pinned in the open with no cover in reach: a TQ check (5.2, 3.9)
     unit, cause = state.defender.units[0], state.attacker.units[0]
+    at(unit, 10, 6)
     assert combat.morale_failure(state, unit, cause, "pinned") == "pinned"
     assert combat.morale_failure(state, unit, cause, "pinned") == "pull back"
-    assert unit.pulled_back and unit.y >= 1
-    assert combat.morale_failure(state, unit, cause, "pinned") == "shaken"
-    assert unit.morale_die == 6
+    assert unit.pulled_back and unit.y < 6
+    assert combat.morale_failure(state, unit, cause, "pinned") == "pull back"
+    assert unit.morale_die == 8
 
 
 def test_an_irregular_failure_shakes_and_below_d6_the_unit_leaves() -> None:
@@ -274,7 +279,9 @@ def test_an_irregular_failure_shakes_and_below_d6_the_unit_leaves() -> None:
 
 
 def test_multiple_suppressions_never_force_a_pull_back() -> None:
-    state = make()
+    # Suppressed, it goes to cover as a Pinned unit does: in the open with none in reach,
+    # a check to get In Cover (5), then it stays In Cover.
+    state = make([5])
     unit, cause = state.defender.units[0], state.attacker.units[0]
     for _ in range(3):
         assert combat.morale_failure(state, unit, cause, "suppressed") == "suppressed"

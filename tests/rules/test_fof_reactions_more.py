@@ -21,12 +21,13 @@ RIDGE = (".- .- .-", ".- .- R-", ".- .- .-")
 
 
 def ridge_state(faces: list[int], **options: Any) -> tuple[BattleState, Unit, Unit]:
-    """Japanese veterans (d10) In Cover at (10, 24) with initiative; an Australian trained
-    squad (d8) in the open at (21, 10), 6" from the lee of the ridge."""
+    """Japanese veterans (d10) In Cover at (16, 18) with initiative, the Australians within
+    their 10" optimum range (so they fire where they stand); an Australian trained squad
+    (d8) in the open at (21, 10), 6" from the lee of the ridge."""
     state = make(faces, **options)
     state.field = table(*RIDGE)
     iu, niu = state.attacker.units[0], state.defender.units[0]
-    at(iu, 10, 24).in_cover = True
+    at(iu, 16, 18).in_cover = True
     at(niu, 21, 10)
     state.initiative = state.attacker
     return state, iu, niu
@@ -95,13 +96,14 @@ def test_a_unit_that_cannot_hurt_its_attacker_moves_even_from_cover() -> None:
 
 
 def opportunity_state(faces: list[int]) -> tuple[BattleState, Unit, Unit, Unit]:
-    """The ridge table; a second Japanese squad, not yet activated, at (6, 6) sees the
-    Australian squad where it stands and in the lee of the ridge, 15-22" away."""
+    """The ridge table; a second Japanese squad, not yet activated, at (14, 4) sees the
+    Australian squad where it stands (9" away, within its optimum range: it would not
+    advance) and in the lee of the ridge."""
     state, _, _ = ridge_state(faces, att={"rifle_squad": 2})
     iu, opp = state.attacker.units
     niu = at(state.defender.units[0], 21, 10)
-    at(iu, 10, 24).in_cover = True
-    at(opp, 6, 6).in_cover = True
+    at(iu, 16, 18).in_cover = True
+    at(opp, 14, 4).in_cover = True
     return state, iu, opp, niu
 
 
@@ -127,7 +129,7 @@ def test_opportunity_fire_spends_an_activation_to_fire_first_at_a_reaction_move(
 
 def test_opportunity_fire_that_loses_its_test_fires_after_the_reaction_move() -> None:
     # Opportunity test 3 against 7: the mover goes first (its test: IU 3, NIU 7), and the
-    # squad at (6, 6), still seeing it in the lee of the ridge, fires last.
+    # squad at (14, 4), still seeing it in the lee of the ridge, fires last.
     state, iu, opp, niu = opportunity_state([3, 7, 3, 7] + [1] * 10)
     engine._react(state, iu, niu, will_fire=True, move=((27, 10), "tactical"))
     assert kinds(state) == [
