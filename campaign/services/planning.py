@@ -384,7 +384,6 @@ def mark_ready(*, view: CampaignView) -> bool:
             "ready is the players' word for their side; the GM plays a turn from the admin "
             "(Advance turn now)"
         )
-    closed = orders_closed(campaign=view.campaign)
-    if closed is not None:
-        raise ReadyRefused(closed)
+    # Closed orders (a finished campaign, a turn waiting for its battles) are refused by
+    # mark_side_ready itself, the one rule the API uses too.
     return mark_side_ready(campaign=view.campaign, side=view.side or "")

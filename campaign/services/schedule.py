@@ -36,7 +36,13 @@ from campaign.services.deadlines import (
     check_schedule,
     next_deadline_after,
 )
-from campaign.services.turns import TurnAlreadyPlayed, TurnRefused, advance_turn
+from campaign.services.turns import (
+    TurnAlreadyPlayed,
+    TurnRefused,
+    advance_turn,
+    check_orders_open,
+)
+from rules.campaign.turn import OrderError
 from rules.dice import derive_seed
 
 logger = logging.getLogger(__name__)
@@ -93,12 +99,20 @@ def set_schedule(
 def mark_side_ready(*, campaign: Campaign, side: str, now: datetime | None = None) -> bool:
     """A side's orders for the coming turn are ready. When every side is, the turn is due
     at once (the next sweep claims it); a side that gave no orders plays its standing
-    orders. True when this made the turn due."""
+    orders. True when this made the turn due.
+
+    The one rule for the page and the API: refused (``TurnRefused``) once the campaign has
+    ended, and while a turn waits for its tabletop battles (orders for the next are not
+    open: their results still move companies)."""
     now = now or django_timezone.now()
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if row.status == Campaign.Status.FINISHED:
             raise TurnRefused(f"{row.name} has ended: no more turns are played")
+        try:
+            check_orders_open(row)
+        except OrderError as closed:
+            raise TurnRefused(str(closed)) from None
         sides = set(Side.objects.filter(campaign=row).values_list("key", flat=True))
         if side not in sides:
             raise ValueError(f"{side!r} is not a side of {row.name}")

@@ -65,3 +65,31 @@ def test_ready_is_refused_once_the_campaign_has_ended(
     assert response.status_code == 400
     assert "ended" in response.json()["detail"]
     assert not SideReady.objects.exists()
+
+
+def test_ready_is_refused_while_the_turn_waits_for_its_tabletop_battles(
+    aussie: Any, japanese: Any, login: Any
+) -> None:
+    """One rule, in ``mark_side_ready``, for the API and the page (409 there): while a turn
+    waits for its tabletop results, no side is marked ready and no deadline moves."""
+    from campaign.models import Membership
+    from campaign.services.schedule import mark_side_ready, set_schedule
+    from campaign.services.turns import TurnRefused
+    from tests.admin.conftest import waiting_campaign
+
+    waiting, _ = waiting_campaign()
+    set_schedule(campaign=waiting, kind="every_hours", every_hours=24)
+    deadline = Campaign.objects.get(pk=waiting.pk).next_deadline
+    Membership.objects.create(user=aussie, campaign=waiting, side="australian")
+    Membership.objects.create(user=japanese, campaign=waiting, side="japanese")
+    for user in (aussie, japanese):
+        response = login(user).post(url(waiting, "ready/"), {}, JSON)
+        assert response.status_code == 400
+        assert response.json() == {
+            "detail": "turn 1 is waiting for its tabletop battles; orders for turn 2 open "
+            "when their results are in"
+        }
+    with pytest.raises(TurnRefused, match="waiting for its tabletop battles"):
+        mark_side_ready(campaign=waiting, side="japanese")
+    assert not SideReady.objects.exists()
+    assert Campaign.objects.get(pk=waiting.pk).next_deadline == deadline
