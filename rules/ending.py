@@ -46,3 +46,53 @@ def end_on_a_third_lost(attacker: _Side, defender: _Side) -> None:
     else:
         loser = attacker if attacker_broken else defender
     raise BattleOver(loser.enemy.key, "a_third_lost")
+
+
+def result_problem(
+    winner: str,
+    lost: dict[str, int],
+    present: dict[str, int],
+) -> str | None:
+    """Why a battle's result contradicts the end condition, if it does (None if not).
+
+    ``lost`` and ``present``: the stands each side ("attacker", "defender") lost and
+    brought, reinforcements included. The rulings (section 4, "End"): a side that has
+    lost a third of the stands it brought (losses x 3 >= present) loses at once, so a
+    side that did cannot have won unless the other did too in the same phase, when the
+    side with the greater fraction lost loses and an exact tie goes to the defender (as
+    ``end_on_a_third_lost``). A result where neither lost a third may go either way: the
+    turn limit, or a side withdrawing of its own accord, ended it.
+    """
+    loser = "defender" if winner == "attacker" else "attacker"
+
+    def broken(key: str) -> bool:
+        return present[key] > 0 and lost[key] * 3 >= present[key]
+
+    def share(key: str) -> str:
+        return f"{lost[key]} of the {present[key]} stands it brought"
+
+    if not broken(winner):
+        return None
+    if not broken(loser):
+        return (
+            f"the {winner} cannot have won: it lost {share(winner)}, a third or more, and "
+            f"the {loser} lost {share(loser)}, less than a third. A side that loses a third "
+            f"of its stands loses the battle at once: the winner is the {loser}"
+        )
+    # Both lost a third, in the same phase: the greater fraction lost loses, a tie the
+    # attacker (cross-multiplied, so no rounding).
+    attacker_share = lost["attacker"] * present["defender"]
+    defender_share = lost["defender"] * present["attacker"]
+    right = "defender" if attacker_share >= defender_share else "attacker"
+    if winner == right:
+        return None
+    why = (
+        "the same fraction, and a tie goes to the defender"
+        if attacker_share == defender_share
+        else "and the side with the greater fraction lost loses"
+    )
+    return (
+        f"the {winner} cannot have won: both sides lost a third or more (the attacker "
+        f"{share('attacker')}, the defender {share('defender')}), {why}: the winner is "
+        f"the {right}"
+    )

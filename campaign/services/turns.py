@@ -28,6 +28,7 @@ from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
 from rules.dice import derive_seed
+from rules.ending import result_problem
 from rules.rulesets import resolve_battle
 from rules.spec import parse_battle
 
@@ -381,11 +382,26 @@ def enter_battle_result(
             rules.check_result(planned, result)
         except ValueError as bad:
             raise ResultRefused(str(bad)) from bad
+        problem = entered_result_problem(battle.spec, result)
+        if problem is not None:
+            raise ResultRefused(problem)
         battle.result = result
         battle.status = Battle.Status.ENTERED
         battle.save(update_fields=["result", "status"])
         turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
         return _complete_if_ready(campaign=campaign, turn=turn)
+
+
+def entered_result_problem(spec: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Why an entered result contradicts the battle's end condition (``result_problem``
+    of ``rules.ending``: a side that lost a third of its stands has lost), or None."""
+    present = {
+        key: sum(spec[key]["stands"].values())
+        + sum((spec[key].get("reinforcements") or {}).values())
+        for key in ("attacker", "defender")
+    }
+    lost = {key: sum(result["losses"][key].values()) for key in ("attacker", "defender")}
+    return result_problem(result["winner"], lost, present)
 
 
 def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:

@@ -131,3 +131,17 @@ def test_battle_page_is_read_only_with_its_tools(gm: Client) -> None:
     page = gm.get(url(battles["1:Korona:1"], "change")).content.decode()
     assert "Enter result" in page and "Fight it now (auto)" in page
     assert 'name="_save"' not in page
+
+
+def test_a_result_against_the_end_condition_is_a_form_error(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    data = {"winner": "attacker"}
+    for side in ("attacker", "defender"):
+        for unit, count in battle.spec[side]["stands"].items():
+            data[f"{side}__{unit}"] = count if side == "attacker" else 0
+    response = gm.post(url(battle, "result"), data)
+    assert response.status_code == 200
+    (error,) = response.context["form"].non_field_errors()
+    assert error.startswith("the attacker cannot have won: it lost")
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING

@@ -832,3 +832,28 @@ def test_a_turn_keeps_the_campaign_as_it_stood_when_the_turn_began() -> None:
     first, second = Turn.objects.filter(campaign=campaign).order_by("number")
     assert parse_scenario(first.start_state) == before
     assert parse_scenario(second.start_state) == after_one
+
+
+def test_a_result_against_the_end_condition_is_refused_with_the_reason() -> None:
+    """The attacker lost every stand it had and is entered as the winner: the rules end a
+    battle when a side has lost a third of its stands, with that side's defeat."""
+    campaign = tabletop_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    battle = Battle.objects.get(campaign=campaign, key="1:Korona:1")
+    waiting = database_state(campaign)
+    everything = dict(battle.spec["attacker"]["stands"])
+    brought = sum(everything.values())
+
+    with pytest.raises(ResultRefused) as refused:
+        enter_battle_result(battle_id=battle.pk, winner="attacker", losses={"attacker": everything})
+
+    assert str(refused.value).startswith(
+        f"the attacker cannot have won: it lost {brought} of the {brought} stands it brought"
+    )
+    assert str(refused.value).endswith("the winner is the defender")
+    battle.refresh_from_db()
+    assert (battle.status, battle.result) == (Battle.Status.PENDING, None)
+    assert database_state(campaign) == waiting
+    # The same losses with the defender as the winner fit.
+    enter_battle_result(battle_id=battle.pk, winner="defender", losses={"attacker": everything})
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.ENTERED
