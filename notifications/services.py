@@ -150,7 +150,8 @@ def end_words(view: CampaignView) -> Words:
         f"{campaign.name} has ended after {campaign.turn} turns: {winner} won"
         + (f" ({reason})." if reason else "."),
         "",
-        f"The whole campaign, every turn: {absolute(reverse('turns', args=[campaign.pk]))}",
+        f"The story of the campaign: {absolute(reverse('story', args=[campaign.pk]))}",
+        f"Every turn: {absolute(reverse('turns', args=[campaign.pk]))}",
     ]
     return Words(f"[{campaign.name}] The campaign has ended: {winner} won", "\n".join(body))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from campaign.web import accounts, maps, orders, pastmaps, reports
+from campaign.web import accounts, maps, orders, pastmaps, reports, story
 
 urlpatterns = [
     *accounts.urlpatterns,
@@ -10,4 +10,5 @@ urlpatterns = [
     *reports.urlpatterns,
     *orders.urlpatterns,
     *pastmaps.urlpatterns,
+    *story.urlpatterns,
 ]

@@ -1,0 +1,358 @@
+"""The campaign's story, told when it has ended: who won and why, control of each area
+over time, each side's strength over time, the battles won and lost, the losses, and the
+turning points. Charts are SVG drawn here, on the server, like the map.
+
+Nothing is hidden once a campaign has ended (rulings, section 6), so the page reads the
+whole record; while a campaign is played it shows a player only that the story is told at
+the end (the GM may read it at any time).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from campaign.services.visibility import CampaignView
+from campaign.web.common import campaign_view, login_required, page_context
+from campaign.web.mapdraw import NOBODY_COLOUR, NOBODY_TINT, SIDE_COLOURS, SIDE_TINTS, _num
+from rules.campaign.scenario import parse_scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """The campaign after ``turns_played`` turns (0: at the start)."""
+
+    turns_played: int
+    control: dict[str, str | None]  # area -> side
+    strength: dict[str, int]  # side -> stands held
+
+    @property
+    def label(self) -> str:
+        return "start" if self.turns_played == 0 else str(self.turns_played)
+
+
+@dataclass(slots=True)
+class SideTally:
+    key: str
+    name: str
+    won: int = 0
+    lost: int = 0
+    stands_lost: int = 0
+    stands_taken: int = 0  # the enemy's stands lost in this side's battles
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TurningPoint:
+    turn: int
+    words: str
+
+
+@dataclass(slots=True)
+class Story:
+    winner: str  # a side's name, or "nobody"
+    why: str
+    points: list[Point]
+    areas: list[str]
+    sides: dict[str, str]  # key -> name
+    tallies: list[SideTally]
+    turning_points: list[TurningPoint] = field(default_factory=list)
+
+
+def _strength(state: Any) -> dict[str, int]:
+    totals = dict.fromkeys(state.sides, 0)
+    for company in state.companies.values():
+        totals[company.side] = totals.get(company.side, 0) + company.strength
+    return totals
+
+
+def points_of(turns: list[Turn]) -> list[Point]:
+    """The start (turn 1's start state), then the campaign after each turn played."""
+    points: list[Point] = []
+    first = next((t for t in turns if t.start_state), None)
+    if first is not None:
+        state = parse_scenario(first.start_state)
+        points.append(
+            Point(
+                first.number - 1,
+                {name: area.controller for name, area in state.areas.items()},
+                _strength(state),
+            )
+        )
+    for turn in turns:
+        report = turn.report
+        if turn.status != Turn.Status.DONE or not report:
+            continue
+        strength: dict[str, int] = defaultdict(int)
+        for side in points[0].strength if points else ():
+            strength[side] = 0
+        for company in report.get("companies", {}).values():
+            strength[company["side"]] += int(company.get("stands") or 0)
+        points.append(Point(turn.number, dict(report.get("control", {})), dict(strength)))
+    return points
+
+
+def _lost(result: dict[str, Any] | None, key: str) -> int:
+    return sum(int(n) for n in ((result or {}).get("losses") or {}).get(key, {}).values())
+
+
+def tell(campaign: Campaign, view: CampaignView) -> Story:
+    state = view.state
+    sides = {key: side.name for key, side in state.sides.items()}
+    turns = list(Turn.objects.filter(campaign=campaign).order_by("number"))
+    points = points_of(turns)
+    areas = [name for name, _ in sorted(state.areas.items(), key=lambda kv: (kv[1].zone, kv[0]))]
+    tallies = {key: SideTally(key, name) for key, name in sides.items()}
+    if points:
+        for key, tally in tallies.items():
+            tally.start = points[0].strength.get(key, 0)
+            tally.end = points[-1].strength.get(key, 0)
+    battles = list(
+        Battle.objects.filter(campaign=campaign)
+        .exclude(status=Battle.Status.PENDING)
+        .select_related("area", "turn")
+        .order_by("turn__number", "id")
+    )
+    for battle in battles:
+        result = battle.result or {}
+        winner = result.get("winner")
+        for role, side in (("attacker", battle.attacker_side), ("defender", battle.defender_side)):
+            tally = tallies.get(side)
+            if tally is None:
+                continue
+            other = "defender" if role == "attacker" else "attacker"
+            if winner == role:
+                tally.won += 1
+            elif winner == other:
+                tally.lost += 1
+            tally.stands_lost += _lost(result, role)
+            tally.stands_taken += _lost(result, other)
+    winner = sides.get(campaign.winner or "", "nobody")
+    objective = state.settings.objective
+    held = f"held {objective}, the objective, " if campaign.winner and objective else ""
+    why = (
+        f"The {winner} {held}when the campaign ended: {campaign.end_reason}."
+        if campaign.end_reason
+        else ""
+    )
+    story = Story(winner, why, points, areas, sides, list(tallies.values()))
+    story.turning_points = turning_points(story, state, battles)
+    return story
+
+
+def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[TurningPoint]:
+    """The moments the campaign turned on, in order: the objective or a side's base
+    changing hands, the side ahead in stands changing, and the bloodiest battle."""
+    found: list[TurningPoint] = []
+    names = story.sides
+    bases = {side.base: key for key, side in state.sides.items()}
+    objective = state.settings.objective
+    for before, after in zip(story.points, story.points[1:], strict=False):
+        for area in story.areas:
+            was, now = before.control.get(area), after.control.get(area)
+            if was == now or now is None:
+                continue
+            if area == objective:
+                found.append(
+                    TurningPoint(
+                        after.turns_played, f"the {names.get(now, now)} took {area}, the objective"
+                    )
+                )
+            elif area in bases and bases[area] != now:
+                owner = names.get(bases[area], bases[area])
+                found.append(
+                    TurningPoint(
+                        after.turns_played,
+                        f"the {names.get(now, now)} took {area}, the {owner}' base",
+                    )
+                )
+        ahead_before = _ahead(before.strength)
+        ahead_now = _ahead(after.strength)
+        if ahead_now is not None and ahead_before != ahead_now:
+            found.append(
+                TurningPoint(
+                    after.turns_played,
+                    f"the {names.get(ahead_now, ahead_now)} had more stands than the enemy"
+                    + (" for the first time" if ahead_before is None else " from here"),
+                )
+            )
+    bloodiest = max(
+        battles,
+        key=lambda b: (_lost(b.result, "attacker") + _lost(b.result, "defender"), -b.pk),
+        default=None,
+    )
+    if bloodiest is not None:
+        lost = _lost(bloodiest.result, "attacker") + _lost(bloodiest.result, "defender")
+        if lost:
+            role = (bloodiest.result or {}).get("winner")
+            side = bloodiest.attacker_side if role == "attacker" else bloodiest.defender_side
+            won = (
+                f"the {names.get(side, side)} won it"
+                if role in ("attacker", "defender")
+                else "nobody won it"
+            )
+            found.append(
+                TurningPoint(
+                    bloodiest.turn.number,
+                    f"the bloodiest battle, at {bloodiest.area.name}: {lost} stands lost; {won}",
+                )
+            )
+    found.sort(key=lambda point: point.turn)
+    return found
+
+
+def _ahead(strength: dict[str, int]) -> str | None:
+    ranked = sorted(strength.items(), key=lambda kv: -kv[1])
+    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+# --- the charts ---------------------------------------------------------------------------
+
+
+def _x_labels(points: list[Point]) -> set[int]:
+    """Which columns carry a label: all when few, else every few and the last."""
+    every = max(1, (len(points) + 9) // 10)
+    return {i for i in range(len(points)) if i % every == 0 or i == len(points) - 1}
+
+
+def control_chart(story: Story) -> SafeString:
+    """A grid: a row per area, a column per turn, each cell in its holder's colour."""
+    points = story.points
+    if not points:
+        return mark_safe("")
+    label_w, cell_w, cell_h, top = 130, 26, 24, 30
+    width = label_w + len(points) * cell_w + 8
+    height = top + len(story.areas) * cell_h + 8
+    labelled = _x_labels(points)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="story-chart control-chart" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="control-title">'
+        '<title id="control-title">Who held each area, turn by turn</title>'
+        "<style>text{font:15px system-ui,sans-serif;fill:#1d2521}</style>"
+    ]
+    for i, point in enumerate(points):
+        if i in labelled:
+            x = label_w + i * cell_w + cell_w / 2
+            parts.append(
+                f'<text x="{_num(x)}" y="{top - 10}" text-anchor="middle">'
+                f"{point.turns_played}</text>"
+            )
+    for row, area in enumerate(story.areas):
+        y = top + row * cell_h
+        parts.append(
+            f'<text x="{label_w - 8}" y="{_num(y + cell_h * 0.7)}" text-anchor="end">'
+            f"{escape(area)}</text>"
+        )
+        for i, point in enumerate(points):
+            side = point.control.get(area)
+            name = story.sides.get(side or "", "nobody")
+            fill = SIDE_COLOURS.get(side or "", NOBODY_TINT)
+            parts.append(
+                f'<rect x="{label_w + i * cell_w}" y="{y}" width="{cell_w - 2}" '
+                f'height="{cell_h - 2}" fill="{fill}" data-area="{escape(area)}" '
+                f'data-turn="{point.turns_played}" data-side="{escape(side or "")}">'
+                f"<title>{escape(area)}, turn {escape(point.label)}: {escape(name)}</title></rect>"
+            )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+
+
+def strength_chart(story: Story) -> SafeString:
+    """A line per side: the stands it held after each turn."""
+    points = story.points
+    if not points:
+        return mark_safe("")
+    left, right, top, plot_h = 48, 16, 16, 200
+    plot_w = 380  # narrow, so the words stay readable when a phone scales it down
+    step = plot_w / max(1, len(points) - 1) if len(points) > 1 else 0
+    width = left + plot_w + right
+    height = top + plot_h + 40
+    peak = max((n for p in points for n in p.strength.values()), default=0) or 1
+    scale = plot_h / peak
+    base = top + plot_h
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="story-chart strength-chart" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="strength-title">'
+        '<title id="strength-title">Each side\'s stands, turn by turn</title>'
+        "<style>text{font:15px system-ui,sans-serif;fill:#1d2521}</style>"
+    ]
+    tick = max(1, round(peak / 4))
+    for value in range(0, peak + 1, tick):
+        y = base - value * scale
+        parts.append(
+            f'<line x1="{left - 4}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" '
+            f'stroke="#c9c3b2" stroke-width="1"/>'
+            f'<text x="{left - 8}" y="{_num(y + 5)}" text-anchor="end">{value}</text>'
+        )
+    for i in _x_labels(points):
+        x = left + i * step
+        parts.append(
+            f'<text x="{_num(x)}" y="{base + 24}" text-anchor="middle">'
+            f"{escape(points[i].label)}</text>"
+        )
+    for key, name in story.sides.items():
+        colour = SIDE_COLOURS.get(key, NOBODY_COLOUR)
+        coords = [
+            (left + i * step, base - p.strength.get(key, 0) * scale) for i, p in enumerate(points)
+        ]
+        line = " ".join(f"{_num(x)},{_num(y)}" for x, y in coords)
+        parts.append(
+            f'<g class="side-line" data-side="{escape(key)}"><title>{escape(name)}</title>'
+            f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="4" '
+            f'stroke-linejoin="round"/>'
+        )
+        for (x, y), point in zip(coords, points, strict=True):
+            held = point.strength.get(key, 0)
+            parts.append(
+                f'<circle cx="{_num(x)}" cy="{_num(y)}" r="5" fill="{colour}" '
+                f'data-turn="{point.turns_played}" data-stands="{held}">'
+                f"<title>{escape(name)}, turn {escape(point.label)}: {held} stands</title></circle>"
+            )
+        parts.append("</g>")
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+
+
+def legend(story: Story) -> list[tuple[str, str, str]]:
+    return [
+        (name, SIDE_COLOURS.get(key, NOBODY_COLOUR), SIDE_TINTS.get(key, NOBODY_TINT))
+        for key, name in story.sides.items()
+    ]
+
+
+@login_required
+def story_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    campaign = view.campaign
+    if campaign.status != Campaign.Status.FINISHED and not view.game_master:
+        return render(request, "campaign/story.html", page_context(view, story=None))
+    story = tell(campaign, view)
+    return render(
+        request,
+        "campaign/story.html",
+        page_context(
+            view,
+            story=story,
+            control_svg=control_chart(story),
+            strength_svg=strength_chart(story),
+            legend=legend(story),
+            nobody=NOBODY_TINT,
+        ),
+    )
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/story/", story_page, name="story"),
+]

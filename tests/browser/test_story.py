@@ -1,0 +1,58 @@
+"""The story of an ended campaign on a phone: the winner and why, the charts drawn to the
+screen's width (nothing to scroll sideways), the battles and the turning points."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import run_campaign
+from tests.web.conftest import PASSWORD, join, meeting_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def ended(django_user_model: Any) -> Campaign:
+    campaign = create_campaign(data=meeting_doc(), name="Korona ended", seed=7)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=6))
+    campaign.save(update_fields=["settings"])
+    run_campaign(campaign_id=campaign.pk, turns=10)
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    join(player, campaign, "australian")
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_a_player_reads_the_end_summary_on_a_phone(
+    page: Any, live_server: Any, ended: Campaign, shot: Any
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{ended.pk}/")
+    page.click("text=The story of the campaign")
+    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+
+    assert page.locator(".outcome").is_visible()
+    assert "won" in page.locator(".outcome").text_content()
+    for chart in ("svg.strength-chart", "svg.control-chart"):
+        box = page.locator(chart).bounding_box()
+        assert box is not None and 300 <= box["width"] <= 390, (chart, box)
+    # The page fits the phone: nothing runs off its right edge.
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')]"
+        ".filter(e => e.getBoundingClientRect().right > 391)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 8)"
+    )
+    assert wide == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator("table.tally tbody tr").count() == 2
+    assert page.locator("ol.turning-points li").count() >= 1
+    shot("story-phone")

@@ -1,0 +1,144 @@
+"""The campaign's story, told when it has ended (campaign/web/story.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import run_campaign
+from campaign.services.visibility import open_campaign
+from campaign.web.story import Point, Story, tell, turning_points
+from rules.campaign.scenario import parse_scenario
+from tests.web.conftest import join, meeting_doc
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ended(db: Any, aussie: Any, japanese: Any) -> Campaign:
+    campaign = create_campaign(data=meeting_doc(), name="Korona told", seed=7)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=4))
+    campaign.save(update_fields=["settings"])
+    run_campaign(campaign_id=campaign.pk, turns=10)
+    campaign.refresh_from_db()
+    assert campaign.status == "finished"
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+def test_the_story_names_the_winner_and_why(ended: Campaign, aussie: Any, login: Any) -> None:
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    winner = {"australian": "Australians", "japanese": "Japanese"}[ended.winner]
+    assert f"The {winner} won</strong> after {ended.turn} turns" in html
+    assert ended.end_reason in html
+    assert "held Korona, the objective" in html
+
+
+def test_control_of_each_area_is_charted_turn_by_turn(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    turns = list(Turn.objects.filter(campaign=ended).order_by("number"))
+    start = parse_scenario(turns[0].start_state)
+    expected = {(name, 0): area.controller or "" for name, area in start.areas.items()}
+    for turn in turns:
+        for name, side in turn.report["control"].items():
+            expected[(name, turn.number)] = side or ""
+    cells = {
+        (area, int(number)): side
+        for area, number, side in re.findall(
+            r'data-area="([^"]+)" data-turn="(\d+)" data-side="([^"]*)"', html
+        )
+    }
+    assert cells == expected
+
+
+def test_each_sides_strength_is_charted_turn_by_turn(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    for side in ("australian", "japanese"):
+        line = html.split(f'data-side="{side}"><title>', 1)[1].split("</g>", 1)[0]
+        drawn = [int(n) for n in re.findall(r'data-stands="(\d+)"', line)]
+        turns = list(Turn.objects.filter(campaign=ended).order_by("number"))
+        start = parse_scenario(turns[0].start_state)
+        expected = [sum(c.strength for c in start.companies.values() if c.side == side)]
+        expected += [
+            sum(c["stands"] for c in t.report["companies"].values() if c["side"] == side)
+            for t in turns
+        ]
+        assert drawn == expected
+
+
+def test_battles_won_and_lost_and_the_losses(ended: Campaign, aussie: Any) -> None:
+    story = tell(ended, open_campaign(user=aussie, campaign=ended))
+    battles = list(Battle.objects.filter(campaign=ended))
+    assert battles
+    for tally in story.tallies:
+        won = lost = stands_lost = 0
+        for b in battles:
+            role = "attacker" if b.attacker_side == tally.key else "defender"
+            if tally.key not in (b.attacker_side, b.defender_side):
+                continue
+            won += b.result["winner"] == role
+            lost += b.result["winner"] not in (role, None) and b.result["winner"] != "draw"
+            stands_lost += sum(b.result["losses"].get(role, {}).values())
+        assert (tally.won, tally.lost, tally.stands_lost) == (won, lost, stands_lost)
+    assert sum(t.won for t in story.tallies) == len(battles)
+
+
+def test_a_player_reads_the_story_only_when_the_campaign_has_ended(
+    played: Campaign, aussie: Any, gm_user: Any, outsider: Any, login: Any
+) -> None:
+    html = login(aussie).get(f"/campaigns/{played.pk}/story/").content.decode()
+    assert "told when it ends" in html
+    assert "<svg" not in html and "Turning points" not in html
+    gm = login(gm_user).get(f"/campaigns/{played.pk}/story/").content.decode()
+    assert "story so far" in gm and "<svg" in gm
+    assert login(outsider).get(f"/campaigns/{played.pk}/story/").status_code == 404
+
+
+def test_the_map_of_an_ended_campaign_links_its_story(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(f"/campaigns/{ended.pk}/").content.decode()
+    assert f"/campaigns/{ended.pk}/story/" in html
+
+
+def test_turning_points_the_objective_a_base_and_the_lead(ended: Campaign, aussie: Any) -> None:
+    state = open_campaign(user=aussie, campaign=ended).state
+    sides = {"australian": "Australians", "japanese": "Japanese"}
+    points = [
+        Point(
+            0,
+            {"Korona": "australian", "Port Murray": "australian"},
+            {"australian": 30, "japanese": 28},
+        ),
+        Point(
+            1,
+            {"Korona": "australian", "Port Murray": "australian"},
+            {"australian": 26, "japanese": 28},
+        ),
+        Point(
+            2,
+            {"Korona": "japanese", "Port Murray": "australian"},
+            {"australian": 20, "japanese": 27},
+        ),
+        Point(
+            3, {"Korona": "japanese", "Port Murray": "japanese"}, {"australian": 20, "japanese": 27}
+        ),
+    ]
+    story = Story("Japanese", "", points, ["Korona", "Port Murray"], sides, [])
+    words = [(p.turn, p.words) for p in turning_points(story, state, [])]
+    assert words == [
+        (1, "the Japanese had more stands than the enemy from here"),
+        (2, "the Japanese took Korona, the objective"),
+        (3, "the Japanese took Port Murray, the Australians' base"),
+    ]
