@@ -303,6 +303,32 @@ def _reaction_spot(
     return best
 
 
+SPLIT_DICE_PER_FIGURE = 2  # figures' dice the AI leaves on a nearly finished target
+
+
+def split_fire(state: BattleState, unit: Unit, target: Unit) -> list[tuple[Unit, int, bool]] | None:
+    """3.6: whether the AI splits ``unit``'s fire, and how: [(target, figures' dice, with
+    the support weapon's dice)]. It splits where the main target has too few figures left
+    to use the unit's whole fire (Basic Defense is its figures or the attack, whichever is
+    less, and it can lose no more figures than it has): two figures' dice per figure it
+    has left, and the support weapon, stay on it; two or more left over go to the next
+    target worth most that the unit may engage, if its Troop Quality allows two targets."""
+    if t.SPLIT_FIRE_TARGETS[unit.tq] < 2 or not unit.can_fire or not unit.profile.small_arms:
+        return None
+    keep = SPLIT_DICE_PER_FIGURE * target.healthy
+    spare = unit.healthy - keep
+    if spare < 2:
+        return None
+    others = [e for e in visible_enemies(state, unit) if e is not target]
+    if not others:
+        return None
+    second = max(others, key=lambda e: (worth(state, unit, e), e.id))
+    allotments = [keep, spare]
+    if f.check_split(unit.tq, allotments, 0 if unit.profile.support else None):
+        return None
+    return [(target, keep, True), (second, spare, False)]
+
+
 def suppression_fire(state: BattleState, shooter: Unit, target: Unit) -> bool:
     """3.7: whether the AI declares Suppression Fire (2 dice fewer; it may Suppress with
     a single 4+). Medium and heavy weapons always suppress and need no declaration. It

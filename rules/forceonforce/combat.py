@@ -50,11 +50,12 @@ def shot_for(
     *,
     suppression: bool = False,
     allotted: int | None = None,
+    support: bool = True,
 ) -> f.Shot:
     rng, night_beyond = band(shooter, target, state.night)
     return f.Shot(
         figures=shooter.healthy,
-        support=shooter.profile.support,
+        support=shooter.profile.support if support else None,
         support_jammed=shooter.jammed,
         movement=shooter.movement,
         band=rng,
@@ -157,6 +158,7 @@ def attack(
     kind: str,
     suppression: bool = False,
     allotted: int | None = None,
+    support: bool = True,
 ) -> dict[str, Any] | None:
     """One fire action by ``shooter`` at ``target`` (3.0-5.2). None: no fire (the firer
     cannot see or reach the target now, cannot locate it at night, or has no dice); a fire
@@ -166,7 +168,9 @@ def attack(
         return None
     if fire_problem(state, shooter, target, kind) is not None:
         return None
-    shot = shot_for(state, shooter, target, suppression=suppression, allotted=allotted)
+    shot = shot_for(
+        state, shooter, target, suppression=suppression, allotted=allotted, support=support
+    )
     fp = f.firepower(shot)
     if fp.dice == 0:
         return None
@@ -208,6 +212,8 @@ def attack(
         hits=hits, suppressing=fp.suppressing, firer_at=shooter.position,
         target_at=target.position,
     )  # fmt: skip
+    if allotted is not None:
+        record["split_fire"] = {"figures": allotted, "support": support}
     if struck:
         record["who_got_hit"] = struck
     if target.healthy == 0:

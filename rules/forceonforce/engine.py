@@ -178,6 +178,20 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
     (``combat.fire_problem``); the AI declares Suppression Fire (3.7) where it serves."""
     if not (shooter.can_fire and target.fighting):
         return False
+    part = shooter.split.get(target.id) if shooter.split is not None else None
+    if part is not None:
+        # 3.6: one part of a split fire: its allotted dice; all the parts are one fire
+        # for diminishing firepower (3.4).
+        later_part = bool(shooter.split_done)
+        shooter.split_done.add(target.id)
+        shooter.fires -= later_part
+        record = attack(state, shooter, target, kind=kind, allotted=part[0], support=part[1])
+        if record is None:
+            shooter.fires += later_part
+        if record is not None:
+            oldbreed.after_fire(state, shooter, record)
+        _end_check(state)
+        return record is not None
     suppression = kind != "ambush" and ai.suppression_fire(state, shooter, target)
     record = attack(state, shooter, target, kind=kind, suppression=suppression)
     if record is not None:
@@ -385,25 +399,48 @@ def activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None
     if end_phase:
         _end_phase_action(state, unit, target, moved=moving is not None)
         return
-    will_fire = target is not None
+    # 3.11a: the declared fire, at one target or split between two or more (3.6).
+    split = ai.split_fire(state, unit, target) if target is not None else None
+    declared = [target] if target is not None else []
+    if split is not None:
+        declared = [u for u, _, _ in split]
+        unit.split = {u.id: (n, sup) for u, n, sup in split}
+        unit.split_done = set()
+    try:
+        _declared_fire(state, unit, target, declared)
+    finally:
+        unit.split = None
+
+
+def _declared_fire(
+    state: BattleState, unit: Unit, target: Unit | None, declared: list[Unit]
+) -> None:
+    """The reactions to ``unit``'s activation, then its declared fire at what is left."""
+    pending = list(declared)
     reactions = []
     for e in unit.force.enemy.units:
         if not e.fighting:
             continue
         # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
-        move = ai.reaction_move(state, e, unit) if e is target and will_fire else None
-        if move is not None or ai.reacts(state, e, unit, fired_on=e is target and will_fire):
+        move = ai.reaction_move(state, e, unit) if e in pending else None
+        if move is not None or ai.reacts(state, e, unit, fired_on=e in pending):
             reactions.append((e, move))
-    reactions.sort(key=lambda r: (r[0] is not target, unit.distance(r[0]), r[0].id))
+    reactions.sort(key=lambda r: (r[0] not in pending, r[0] is not target, unit.distance(r[0]),
+                                  r[0].id))  # fmt: skip
     for niu, move in reactions[:3]:  # ruling: at most three reactions to one activation
         if not unit.fighting:
             return
-        _react(state, unit, niu, will_fire and niu is target, move)
-        if niu is target and unit.fires:
-            will_fire = False  # the declared fire was the round of fire
-    if will_fire and target is not None and unit.fighting and target.fighting:
-        # A reaction move (3.13) may have taken it from sight: ``_fire`` asks again.
-        _fire(state, unit, target, "activation")
+        logged = len(state.log)
+        _react(state, unit, niu, niu in pending, move)
+        if niu in pending and any(
+            r["kind"] == "fire" and r["firer"] == unit.id and r["target"] == niu.id
+            for r in state.log[logged:]
+        ):
+            pending.remove(niu)  # the declared fire was the round of fire
+    for aim in pending:
+        if unit.fighting and aim.fighting:
+            # A reaction move (3.13) may have taken it from sight: ``_fire`` asks again.
+            _fire(state, unit, aim, "activation")
 
 
 def _end_phase_action(state: BattleState, unit: Unit, target: Unit | None, moved: bool) -> None:

@@ -36,7 +36,8 @@ class Unit:
         "shaken_off", "in_cover", "hidden", "spotted_by", "smoke",
         "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
         "movement", "react_only", "jammed", "fp_extra", "fired_at_by", "element_of",
-        "merged_into", "smoke_tried", "returned", "extra", "reaction_moved",
+        "merged_into", "smoke_tried", "returned", "extra", "reaction_moved", "split",
+        "split_done",
     )  # fmt: skip
 
     def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
@@ -84,6 +85,9 @@ class Unit:
         self.fired_at_by: str | None = None
         self.smoke_tried = False
         self.reaction_moved = False  # 3.13: one Reaction move a turn
+        # 3.6: the split an activation declared: target id -> (figures' dice, support dice)
+        self.split: dict[str, tuple[int, bool]] | None = None
+        self.split_done: set[str] = set()  # the split's parts already resolved
 
     # --- what it is ---------------------------------------------------------------------
 

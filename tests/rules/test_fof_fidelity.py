@@ -401,3 +401,46 @@ def test_fire_over_intervening_heavy_woods_claims_solid_cover() -> None:
     assert record is not None and ["solid", 1] in record["defence_dice"]
     around = at(state.attacker.units[0], 30, 8)
     assert not state.intervening_cover(around, target)
+
+
+def test_the_ai_splits_fire_between_a_nearly_finished_target_and_another() -> None:
+    # 3.6: "To split fire, the owning player must announce what targets a unit is going
+    # to engage and how many Firepower Dice will be devoted to each target. Support Weapon
+    # dice must be allocated to one target"; a D10 unit may engage three. The squad's
+    # main target has one figure left: two figures' dice and the LMG stay on it, the two
+    # other figures' dice go to the second squad; the two parts are one fire (3.4).
+    state = make([], dfn={"rifle_squad": 4})  # four: one lost does not end the battle
+    state.initiative = state.attacker
+    shooter = at(state.attacker.units[0], 6, 14)
+    weak, other = at(state.defender.units[0], 2, 6), at(state.defender.units[1], 10, 6)
+    at(state.defender.units[2], 30, 1).may_react = False
+    at(state.defender.units[3], 34, 1).may_react = False
+    weak.healthy = 1
+    shooter.in_cover = True
+    for unit in (weak, other):
+        unit.may_react = False  # both lost a reaction test earlier (3.14): no reactions
+    assert ai.best_target(state, shooter) is weak
+    state.roller = Roller(11)  # type: ignore[assignment]
+    engine.activate(state, shooter)
+    shots = [r for r in fires(state) if r["firer"] == shooter.id]
+    assert [(r["target"], r["split_fire"]) for r in shots] == [
+        (weak.id, {"figures": 2, "support": True}),
+        (other.id, {"figures": 2, "support": False}),
+    ]
+    assert ["figures", 2] in shots[0]["firepower"] and ["support weapon", 1] in shots[0][
+        "firepower"
+    ]
+    assert all(m[0] != "support weapon" for m in shots[1]["firepower"])
+    assert all(m[0] != "diminishing firepower" for r in shots for m in r["firepower"])
+    assert shooter.fires == 1
+
+
+def test_a_d6_unit_never_splits_its_fire() -> None:
+    # 3.6: "D6 Troop Quality: May only engage ONE target".
+    state = make([], dfn={"rifle_squad": 2})
+    state.attacker.tq = 6
+    shooter = at(state.attacker.units[0], 6, 14)
+    weak = at(state.defender.units[0], 2, 6)
+    at(state.defender.units[1], 10, 6)
+    weak.healthy = 1
+    assert ai.split_fire(state, shooter, weak) is None
