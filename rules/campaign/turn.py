@@ -941,14 +941,18 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
     state = plan.state.copy()
     log = list(plan.log)
     mapping = _Map(state)
-    for battle in plan.battles:
+    # A fixed order, whatever order the plan lists the battles and their companies in (a
+    # plan rebuilt from the database, its battles fought as separate worker tasks, lists
+    # a battle's companies as the rows come): the battles by area and number, each
+    # side's companies by name. Withdrawals depend on it, and so does the log.
+    for battle in sorted(plan.battles, key=_battle_order):
         if battle.key not in results:
             raise TurnError(f"the battle {battle.key} has no result yet")
         result = results[battle.key]
         check_result(battle, result)
         winner_key = result["winner"]
         winner_side = battle.attacker_side if winner_key == "attacker" else battle.defender_side
-        sides = {"attacker": battle.attackers, "defender": battle.defenders}
+        sides = {"attacker": sorted(battle.attackers), "defender": sorted(battle.defenders)}
         # Every record of this battle names it and its two sides (who may read it).
         fought = {
             "battle": battle.key,
@@ -1059,6 +1063,13 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
         battles=plan.battles,
         results={k: dict(v) for k, v in results.items()},
     )
+
+
+def _battle_order(battle: PlannedBattle) -> tuple[str, int]:
+    """A battle's place among its turn's: its area, then its number there (the key ends
+    in ":<n>" when an area has several; pair_battles numbers them in this order)."""
+    _, _, index = battle.key.partition(f":{battle.area}:")
+    return battle.area, int(index) if index.isdigit() else 0
 
 
 def _end_check(state: CampaignState, log: list[dict[str, Any]]) -> None:
