@@ -387,3 +387,57 @@ def mark_ready(*, view: CampaignView) -> bool:
     # Closed orders (a finished campaign, a turn waiting for its battles) are refused by
     # mark_side_ready itself, the one rule the API uses too.
     return mark_side_ready(campaign=view.campaign, side=view.side or "")
+
+
+# --- the battles of one area, as the turn will pair them --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AreaPlan:
+    """Every battle the side's orders lead to in one area, as the turn pairs them: the
+    companies arriving together are paired strongest against strongest, a side's extra
+    companies join its largest battle (``rules.campaign.turn.pair_battles``)."""
+
+    area: str
+    area_id: int
+    side: str
+    attacks: list[PlannedAttack]  # one per battle there, in the turn's order
+
+    @property
+    def attacking(self) -> bool:
+        return all(attack.attacking for attack in self.attacks)
+
+
+def planned_areas(plan: SidePlan) -> list[AreaPlan]:
+    """The areas the side's orders lead to battle in, each with all its battles."""
+    by_area: dict[str, dict[str, PlannedAttack]] = {}
+    for row in plan.companies:
+        if row.attack is not None:
+            by_area.setdefault(row.attack.area, {}).setdefault(row.attack.battle.key, row.attack)
+    return [
+        AreaPlan(
+            area=area,
+            area_id=plan.view.ids.areas[area],
+            side=plan.side,
+            attacks=[battles[key] for key in sorted(battles)],
+        )
+        for area, battles in sorted(by_area.items())
+    ]
+
+
+def take_chance(progresses: list[OddsProgress], *, attacking: bool) -> dict[str, float] | None:
+    """The chance, in percent with a 95% range, that the side holds the area after its
+    battles there: an area is held by the side left alone in it with fighting companies
+    (``update_control``), so the attacker takes it only by winning every battle there,
+    and the defender keeps it by winning any. The battles are fought apart, with dice of
+    their own, so the chance is the product of the attacker's. None until every battle's
+    odds are in."""
+    if not progresses or not all(p.finished for p in progresses):
+        return None
+    p = low = high = 1.0
+    for progress in progresses:
+        share = progress.odds["attacker_win"]
+        p, low, high = p * share["p"], low * share["low"], high * share["high"]
+    if not attacking:
+        p, low, high = 1 - p, 1 - high, 1 - low
+    return {"p": p * 100, "low": low * 100, "high": high * 100}

@@ -39,6 +39,7 @@ from campaign.services.planning import (
 )
 from campaign.services.schedule import TurnRefused
 from campaign.services.visibility import CampaignView
+from campaign.web import areaodds
 from campaign.web.common import campaign_view, login_required, page_context
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
@@ -92,6 +93,7 @@ def _context(
         rows=[_row(r, error=errors.get(r.company_id)) for r in plan.companies],
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
+        planned=areaodds.planned(view, plan),  # every battle as the turn pairs it
     )
 
 

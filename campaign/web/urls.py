@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from campaign.web import accounts, maps, orders, pastmaps, reports, story
+from campaign.web import accounts, areaodds, maps, orders, pastmaps, reports, story
 
 urlpatterns = [
     *accounts.urlpatterns,
     *maps.urlpatterns,
     *reports.urlpatterns,
     *orders.urlpatterns,
+    *areaodds.urlpatterns,
     *pastmaps.urlpatterns,
     *story.urlpatterns,
 ]

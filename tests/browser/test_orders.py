@@ -50,7 +50,8 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
         ("A Company", "advance", "Oivi")
     ]
     odds = row.locator(".odds")
-    assert "Battle at Oivi: A Company against 1st Company and 2nd Company" in odds.inner_text()
+    assert "Battle at Oivi: A Company against the enemy there" in odds.inner_text()
+    assert "1st Company" not in odds.inner_text()  # an enemy in sight has no name
     page.wait_for_function(
         f"document.querySelector('#company-{a.pk} progress').value > 0", timeout=30_000
     )

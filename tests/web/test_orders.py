@@ -310,7 +310,9 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     client = login(aussie)
     client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
     row = card(client.get(url(campaign)).content.decode(), a)
-    assert "Battle at Oivi: A Company against 1st Company and 2nd Company" in row
+    # The enemy in sight is not named (rulings 6: a strength band, no name).
+    assert "Battle at Oivi: A Company against the enemy there" in row
+    assert "1st Company" not in row and "2nd Company" not in row
     assert "0 of 20 battles fought so far" in row
     assert f'hx-get="{url(campaign, a, "odds")}"' in row
     assert "Estimated: the enemy as you see it" in row
@@ -362,8 +364,8 @@ def test_joining_an_attack_updates_the_other_attackers_row(
     client.post(url(campaign, a), {"order": f"advance:{oivi}"})
     html = client.post(url(campaign, b), {"order": f"advance:{oivi}"}, **HTMX).content.decode()
     assert f'<article class="order-card" id="company-{a}" hx-swap-oob="true">' in html
-    assert "Battle at Oivi: A Company against 1st Company" in html
-    assert "Battle at Oivi: B Company against 2nd Company" in html
+    assert "Battle at Oivi: A Company against the enemy there" in html
+    assert "Battle at Oivi: B Company against the enemy there" in html
 
 
 # --- fog of war: one test per way it could leak -------------------------------------------

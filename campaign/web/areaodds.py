@@ -1,0 +1,149 @@
+"""The orders page's "planned battles": each area the side's orders lead to battle in, every
+battle there as the turn will pair it, the odds of each, and the chance the side holds
+the area after them -- with the pairing said in one line.
+
+The odds are the rows' own (``planning.odds_progress``, the same cached chunks); this
+section polls ``order-area-odds`` until every battle's are in. The enemy is named only
+as the viewer may see it: a glimpsed company is "a strong company", never its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+from campaign.services import planning
+from campaign.services.planning import AreaPlan, OddsProgress, SidePlan, SideRefused
+from campaign.services.visibility import CampaignView
+from campaign.web.common import campaign_view, login_required
+
+TEMPLATE = "campaign/_area_odds.html"
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    friends: str
+    enemies: str
+    progress: OddsProgress
+
+
+@dataclass(frozen=True, slots=True)
+class AreaOdds:
+    plan: AreaPlan
+    battles: list[Battle]
+    pairing: str
+    chance: dict[str, float] | None
+
+    @property
+    def finished(self) -> bool:
+        return all(battle.progress.finished for battle in self.battles)
+
+
+def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
+    """Companies in words: one's own by name and stands, the enemy as the viewer sees it."""
+    words = []
+    for name in names:
+        seen = view.company(name)
+        if seen is not None and seen.full and (own or view.sees_everything):
+            words.append(f"{seen.name} ({seen.strength} stands)")
+        elif seen is not None:
+            words.append(f"a {seen.strength_band} company")
+        else:
+            words.append("a company")
+    return " and ".join(words)
+
+
+def pairing_line(area: AreaPlan, count: int) -> str:
+    """How the turn pairs the battles of the area, and what holding it takes, in a line."""
+    name = area.area
+    if count == 1:
+        paired = f"Your companies going to {name} and the enemy's there fight one battle"
+        need = (
+            f"you take {name} if you win it" if area.attacking else f"you keep {name} if you win it"
+        )
+    else:
+        paired = (
+            f"The turn pairs the companies in {name} strongest against strongest into "
+            f"{count} battles, each side's extra companies joining its largest"
+        )
+        need = (
+            f"you take {name} only by winning all {count}"
+            if area.attacking
+            else f"you keep {name} unless you lose all {count}"
+        )
+    return f"{paired}; {need}."
+
+
+def area_odds(view: CampaignView, area: AreaPlan, *, step: bool) -> AreaOdds:
+    """The area's battles and odds; ``step``: fight the next chunk of the first battle
+    whose odds are not in yet."""
+    battles = []
+    stepped = not step
+    for attack in area.attacks:
+        progress = planning.odds_progress(attack=attack, step=False)
+        if not stepped and not progress.finished:
+            progress = planning.odds_progress(attack=attack, step=True)
+            stepped = True
+        battles.append(
+            Battle(
+                friends=_who(view, attack.friends, own=True),
+                enemies=_who(view, attack.enemies, own=False),
+                progress=progress,
+            )
+        )
+    return AreaOdds(
+        plan=area,
+        battles=battles,
+        pairing=pairing_line(area, len(area.attacks)),
+        chance=planning.take_chance([b.progress for b in battles], attacking=area.attacking),
+    )
+
+
+def planned(view: CampaignView, plan: SidePlan) -> list[AreaOdds]:
+    """For the orders page: every area's battles with the odds so far (none fought)."""
+    return [area_odds(view, area, step=False) for area in planning.planned_areas(plan)]
+
+
+@login_required
+@require_GET
+def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        raise Http404(str(refused)) from refused
+    plan = planning.plan_side(view=view, side=side)
+    area = next((a for a in planning.planned_areas(plan) if a.area_id == area_id), None)
+    context: dict[str, Any] = {"campaign": view.campaign, "side": side, "view": view}
+    if area is None:
+        return render(request, TEMPLATE, {**context, "gone_area_id": area_id})
+    return render(request, TEMPLATE, {**context, "item": area_odds(view, area, step=True)})
+
+
+@login_required
+@require_GET
+def order_planned(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The whole section again (after an order changed): every area's battles."""
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        raise Http404(str(refused)) from refused
+    plan = planning.plan_side(view=view, side=side)
+    context = {"campaign": view.campaign, "view": view, "plan": plan}
+    return render(request, "campaign/_planned.html", {**context, "planned": planned(view, plan)})
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/orders/planned/", order_planned, name="order-planned"),
+    path(
+        "campaigns/<int:campaign_id>/orders/area/<int:area_id>/odds/",
+        order_area_odds,
+        name="order-area-odds",
+    ),
+]

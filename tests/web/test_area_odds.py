@@ -1,0 +1,158 @@
+"""Odds a player can trust: every battle an area's orders lead to, as the turn pairs them,
+and the chance the side takes the area (campaign/services/planning.py, web/areaodds.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import Campaign
+from campaign.services import planning
+from campaign.services.turns import give_order
+from campaign.services.visibility import open_campaign
+from campaign.web.areaodds import area_odds
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def quick_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.clear()
+    monkeypatch.setattr(planning, "ODDS_RUNS", 20)
+    monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
+
+
+def order(campaign: Campaign, *names: str, to: str = "Oivi") -> None:
+    target = campaign.areas.get(name=to)
+    for name in names:
+        company = campaign.companies.get(name=name)
+        give_order(company=company, kind="advance", target=target, side="australian")
+
+
+def areas(campaign: Campaign, user: Any) -> list[planning.AreaPlan]:
+    view = open_campaign(user=user, campaign=campaign)
+    return planning.planned_areas(planning.plan_side(view=view, side="australian"))
+
+
+def finished(campaign: Campaign, user: Any) -> Any:
+    view = open_campaign(user=user, campaign=campaign)
+    (area,) = planning.planned_areas(planning.plan_side(view=view, side="australian"))
+    for _ in range(10):
+        item = area_odds(view, area, step=True)
+        if item.finished:
+            return item
+    raise AssertionError("the odds never finished")
+
+
+def test_one_company_alone_fights_both_defenders_in_one_battle(
+    campaign: Campaign, aussie: Any
+) -> None:
+    order(campaign, "A Company")
+    (oivi,) = areas(campaign, aussie)
+    assert oivi.area == "Oivi" and oivi.attacking
+    (attack,) = oivi.attacks
+    assert attack.friends == ["A Company"]
+    assert sorted(attack.enemies) == ["1st Company", "2nd Company"]
+
+
+def test_two_companies_are_paired_into_two_battles_shown_together(
+    campaign: Campaign, aussie: Any
+) -> None:
+    order(campaign, "A Company", "B Company")
+    (oivi,) = areas(campaign, aussie)
+    assert [a.battle.key for a in oivi.attacks] == ["1:Oivi:1", "1:Oivi:2"]
+    assert sorted(name for a in oivi.attacks for name in a.friends) == ["A Company", "B Company"]
+    item = finished(campaign, aussie)
+    assert "into 2 battles" in item.pairing and "only by winning all 2" in item.pairing
+
+
+def test_the_chance_to_take_the_area_is_winning_every_battle_there(
+    campaign: Campaign, aussie: Any
+) -> None:
+    order(campaign, "A Company", "B Company")
+    item = finished(campaign, aussie)
+    shares = [b.progress.odds["attacker_win"] for b in item.battles]
+    assert item.chance["p"] == pytest.approx(shares[0]["p"] * shares[1]["p"] * 100)
+    assert item.chance["low"] == pytest.approx(shares[0]["low"] * shares[1]["low"] * 100)
+    assert item.chance["high"] == pytest.approx(shares[0]["high"] * shares[1]["high"] * 100)
+
+
+def test_a_defender_keeps_the_area_unless_it_loses_every_battle() -> None:
+    def progress(p: float, low: float, high: float) -> Any:
+        class Done:
+            finished = True
+            odds = {"attacker_win": {"p": p, "low": low, "high": high}}
+
+        return Done()
+
+    both = [progress(0.5, 0.4, 0.6), progress(0.2, 0.1, 0.3)]
+    taken = planning.take_chance(both, attacking=True)
+    assert taken == pytest.approx({"p": 10.0, "low": 4.0, "high": 18.0})
+    kept = planning.take_chance(both, attacking=False)
+    assert kept == pytest.approx({"p": 90.0, "low": 82.0, "high": 96.0})
+    assert planning.take_chance([], attacking=True) is None
+
+
+def test_the_orders_page_shows_the_planned_battles_without_naming_the_enemy(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    order(campaign, "A Company", "B Company")
+    html = login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    assert "Planned battles, as the turn will pair them" in html
+    assert "strongest against strongest into 2 battles" in html
+    section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert "A Company (" in section and "B Company (" in section
+    assert "1st Company" not in section and "2nd Company" not in section
+    assert "company:" in section  # "against a strong company: ..."
+
+
+def test_the_section_polls_until_the_chance_is_in(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    order(campaign, "A Company", "B Company")
+    oivi = campaign.areas.get(name="Oivi").pk
+    client = login(aussie)
+    for _ in range(10):
+        answer = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/", **HTMX)
+        assert answer.status_code == 200
+        if "Chance you take Oivi: " in answer.content.decode() and "being" not in (
+            answer.content.decode()
+        ):
+            break
+    html = answer.content.decode()
+    assert "load delay" not in html  # done: no more polling
+    assert "1st Company" not in html and "2nd Company" not in html
+
+
+def test_the_enemy_cannot_ask_for_a_sides_planned_battles(
+    campaign: Campaign, aussie: Any, japanese: Any, outsider: Any, login: Any
+) -> None:
+    order(campaign, "A Company")
+    oivi = campaign.areas.get(name="Oivi").pk
+    path = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/"
+    assert login(japanese).get(path + "?side=australian").status_code == 404
+    theirs = login(japanese).get(path).content.decode()
+    assert "no battle there" in theirs and "A Company" not in theirs
+    assert login(outsider).get(path).status_code == 404
+
+
+def test_the_section_is_drawn_again_after_an_order(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    html = client.get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    assert 'id="planned-battles"' in html and "submit from:body" in html
+    order(campaign, "A Company")
+    again = client.get(f"/campaigns/{campaign.pk}/orders/planned/", **HTMX).content.decode()
+    assert 'data-area="Oivi"' in again and "one battle" in again
+    assert "1st Company" not in again
+
+
+def test_the_gm_sees_the_enemy_by_name(campaign: Campaign, gm_user: Any, login: Any) -> None:
+    order(campaign, "A Company")
+    html = login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian").content
+    section = html.decode().split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert "1st Company (" in section and "2nd Company (" in section
