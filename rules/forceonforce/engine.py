@@ -499,9 +499,6 @@ def end_phase(state: BattleState) -> None:
             unit.smoke = False
 
 
-_activate = activate  # the name the older tests use
-
-
 def _turn(state: BattleState) -> None:
     state.cup_drawn.clear()
     for force in state.forces:

@@ -66,7 +66,7 @@ def test_a_leaderless_irregular_unit_must_pass_a_tq_check_to_act() -> None:
     state = make([2], irregular=["japanese"])
     squad = state.attacker.units[0]
     squad.leader = False
-    engine._activate(state, squad)
+    engine.activate(state, squad)
     assert used(state) == 1
     assert state.log[-1]["purpose"] == "act leaderless" and squad.position == [2, 34]
 

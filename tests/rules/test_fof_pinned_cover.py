@@ -130,7 +130,7 @@ def test_a_unit_pinned_before_its_reaction_move_has_made_its_move_to_cover() -> 
     # is Pinned and moves to the nearest cover away from the firer, the lee of the ridge;
     # it passes its check to get In Cover (d6, 4) and makes no other move (3.13).
     state, iu, niu = ridge_state([7, 3] + [8, 1, 1, 1, 1, 1] + [1, 1, 1, 1] + [2, 2, 2] + [4])
-    engine._activate(state, iu)
+    engine.activate(state, iu)
     assert kinds(state) == [
         ("reaction", "reaction move"),
         ("fire", "activation"),

@@ -47,7 +47,7 @@ def test_a_unit_in_the_open_under_heavy_fire_reacts_by_moving_out_of_sight() -> 
     # sight, the IU's declared fire is lost.
     state, iu, niu = ridge_state([3, 7])
     assert ai.reaction_move(state, niu, iu) == ((27, 10), "tactical")
-    engine._activate(state, iu)
+    engine.activate(state, iu)
     assert kinds(state) == [("reaction", "reaction move"), ("move", "reaction move")]
     assert niu.position == [27, 10] and not state.sees(iu, niu)
     assert niu.penalty_moves == 1  # 3.1: -1D for each move as part of a Reaction
@@ -59,7 +59,7 @@ def test_a_reaction_move_that_loses_the_test_takes_the_fire_first_then_moves() -
     # IU 7, NIU 3: the IU fires its declared shot first (6d10, all 1s, against 4d8),
     # then the squad completes its move.
     state, iu, niu = ridge_state([7, 3] + [1] * 10)
-    engine._activate(state, iu)
+    engine.activate(state, iu)
     assert kinds(state) == [
         ("reaction", "reaction move"),
         ("fire", "activation"),
@@ -123,7 +123,7 @@ def test_opportunity_fire_spends_an_activation_to_fire_first_at_a_reaction_move(
     ]
     assert state.log[0]["initiative_unit"] == opp.id and opp.activated and opp.fires == 1
     assert used(state) == 14
-    engine._activate(state, opp)  # the activation was spent
+    engine.activate(state, opp)  # the activation was spent
     assert len(state.log) == 4
 
 

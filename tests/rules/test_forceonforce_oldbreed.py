@@ -341,7 +341,7 @@ def test_the_paused_move_gives_the_placed_unit_opportunity_fire_at_the_mover(
     mover = unit(state, "a.rifle_squad.1")
     monkeypatch.setattr(engine.ai, "wants_to_advance", lambda state, u: u is mover)
     monkeypatch.setattr(engine.ai, "plan_move", lambda state, u: ((18, 24), "tactical"))
-    engine._activate(state, mover)
+    engine.activate(state, mover)
     at_move = kinds(state).index("move")
     assert kinds(state)[at_move : at_move + 4] == ["move", "cup_draw", "cup_place", "fire"]
     placed, shot = state.log[at_move + 2]["stand"], state.log[at_move + 3]
