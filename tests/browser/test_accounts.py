@@ -1,0 +1,63 @@
+"""Accounts in a real browser: a player who forgot their password gets a link by email
+(Django's test outbox) and sets a new one."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from tests.web.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NEW_PASSWORD = "jungle track at dawn 1942"
+
+
+def test_a_player_resets_a_forgotten_password(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.click("text=Forgotten your password?")
+    page.fill("#id_email", "a@example.com")
+    shot("reset-1-ask")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/accounts/password/reset/sent/")
+    assert page.locator("h1").text_content() == "Check your email"
+
+    (message,) = mail.outbox
+    assert message.to == ["a@example.com"]
+    assert message.subject == "Korona: choose a new password"
+    link = re.search(r"(http://\S+/accounts/password/reset/\S+/)", message.body)[1]
+    page.goto(link)
+    page.wait_for_url("**/set-password/")
+    page.fill("#id_new_password1", NEW_PASSWORD)
+    page.fill("#id_new_password2", NEW_PASSWORD)
+    shot("reset-2-new")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/accounts/password/reset/done/")
+    player.refresh_from_db()
+    assert player.check_password(NEW_PASSWORD)
+
+    page.goto(link)  # a link works once
+    assert page.locator("h1").text_content() == "This link does not work"
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", NEW_PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/campaigns/")
+    shot("reset-3-signed-in")
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_email(
+    page: Any, live_server: Any, django_user_model: Any
+) -> None:
+    django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    page.goto(f"{live_server.url}/accounts/password/reset/")
+    page.fill("#id_email", "nobody@example.com")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/accounts/password/reset/sent/")
+    assert mail.outbox == []
