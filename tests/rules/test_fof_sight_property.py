@@ -78,3 +78,21 @@ def test_no_logged_fire_is_blind_or_beyond_its_reach(case: tuple[dict[str, Any],
         if record["action"] == "ambush":
             reach = t.AMBUSH_RANGE_FACTOR * _tq(result, record["firer"])
             assert hypot(fx - tx, fy - ty) <= reach, record
+
+
+def test_the_audits_blind_ambush_is_gone() -> None:
+    # Issue 12's reproduction: the reference battle in jungle with defender_hidden, seed
+    # 0: in turn 2 rifle squad 1 at (13, 11) ambushed the commander at (7, 25), sight
+    # blocked both ways. Every fire of that battle now has sight both ways.
+    doc = battle(area__vegetation="jungle", area__plains=False, options__defender_hidden=True)
+    spec = parse_battle(doc)
+    result = resolve_battle(spec, 0)
+    field = Battlefield.from_json(result["terrain"], width_ft=spec.width_ft,
+                                  depth_ft=spec.depth_ft)  # fmt: skip
+    assert field.sight(13, 11, 7, 25) is Sight.BLOCKED  # the audit's pair, still blind
+    shots = [r for r in result["log"] if r["kind"] == "fire"]
+    assert shots
+    for record in shots:
+        (fx, fy), (tx, ty) = record["firer_at"], record["target_at"]
+        assert field.sight(fx, fy, tx, ty) is not Sight.BLOCKED, record
+        assert field.sight(tx, ty, fx, fy) is not Sight.BLOCKED, record
