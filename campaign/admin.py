@@ -407,7 +407,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def settings_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
-        form = SettingsForm(request.POST or None, settings=campaign.get_settings())
+        form = SettingsForm(
+            request.POST or None,
+            settings=campaign.get_settings(),
+            seen=campaign_version(campaign.pk),
+        )
         if request.method == "POST" and form.is_valid():
             settings = form.settings_json()
             if not form.errors:
@@ -417,7 +421,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
                         settings=settings,
                         reason=form.cleaned_data["reason"],
                         user=request.user,
+                        seen=form.cleaned_data["seen"],
                     )
+                except StaleChange as stale:
+                    self.message_user(request, str(stale), messages.ERROR)
+                    return HttpResponseRedirect(request.path)
                 except ScenarioError as bad:
                     for problem in bad.problems:
                         key = problem.removeprefix("settings.").split(":")[0].split(".")[0]

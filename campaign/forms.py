@@ -96,11 +96,12 @@ class ScheduleForm(forms.Form):
 EVENT_TABLES = ("naval_table", "aerial_table", "combat_event_table", "japanese_event_table")
 
 
-class SettingsForm(forms.Form):
+class SettingsForm(SeenPage):
     """Every setting of rules.campaign.state.Settings; the event tables as JSON text."""
 
-    def __init__(self, *args: Any, settings: Settings, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, settings: Settings, seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
         current = settings_to_json(settings)
         for key in SETTING_NAMES:
             value = current[key]

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import Campaign, GmAdjustment
-from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
 from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
@@ -39,13 +39,20 @@ def set_paused(*, campaign: Campaign, paused: bool) -> Campaign:
 
 
 def update_settings(
-    *, campaign: Campaign, settings: dict[str, Any], reason: str, user: Any = None
+    *,
+    campaign: Campaign,
+    settings: dict[str, Any],
+    reason: str,
+    user: Any = None,
+    seen: str | None = None,
 ) -> GmAdjustment:
     """Replace the campaign's settings, checked as a scenario's are (area and track names
-    against the map included): a ``ScenarioError`` lists every problem, nothing changes."""
+    against the map included): a ``ScenarioError`` lists every problem, nothing changes.
+    ``seen``: the page's ``campaign_version`` (``StaleChange`` if it has moved on)."""
     reason = check_reason(reason)
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_seen(row, seen)
         if row.status == Campaign.Status.FINISHED:
             raise AdjustmentRefused(f"{row.name} has ended: its settings are kept as they were")
         document = dump_scenario(load_snapshot(campaign=row))

@@ -234,3 +234,22 @@ def test_a_battle_rolled_back_since_the_page_was_opened_says_so(gm: Client, acti
         "the page was opened). The battles as they are now are listed below."
     ]
     assert not Battle.objects.exclude(status=Battle.Status.PENDING).exists()
+
+
+# --- Settings -----------------------------------------------------------------------------
+
+
+def test_settings_saved_from_a_stale_tab_change_nothing(gm: Client) -> None:
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, turn_limit=12)
+    second = settings_post(campaign, gm, turn_limit=15)
+    gm.post(page, first, follow=True)
+    response = gm.post(page, second, follow=True)
+    assert Campaign.objects.get().get_settings().turn_limit == 12
+    assert GmAdjustment.objects.count() == 1
+    assert messages_of(response)[0].startswith(
+        "Nothing was changed: another GM change was made to Korona 1"
+    )
