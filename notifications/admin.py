@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.html import format_html
 
-from notifications.models import Notice, Preference, Webhook
+from notifications.models import Invitation, Notice, Preference, Webhook
 
 
 @admin.register(Webhook)
@@ -29,3 +30,46 @@ class NoticeAdmin(admin.ModelAdmin):
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
     list_display = ["user", "email", "reminder_hours", "time_zone"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """The GM invites a player: choose the campaign and the side, save, send the link."""
+
+    list_display = ["campaign", "side", "note", "link", "expires_at", "used_by", "used_at"]
+    list_filter = ["campaign", "side"]
+    fields = ["campaign", "side", "note", "link", "expires_at", "used_by", "used_at"]
+    readonly_fields = ["link", "expires_at", "used_by", "used_at"]
+
+    @admin.display(description="link to send")
+    def link(self, obj: Invitation) -> str:
+        if not obj.pk:
+            return "saved, it gets its link"
+        from notifications.invitations import invitation_url
+
+        url = invitation_url(obj)
+        return format_html('<a href="{}">{}</a>', url, url)
+
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        if not change:
+            from django.utils import timezone
+
+            from notifications.invitations import VALID_FOR
+
+            obj.created_by = request.user
+            obj.expires_at = timezone.now() + VALID_FOR
+        super().save_model(request, obj, form, change)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):  # noqa: ANN001, ANN201
+        form = super().get_form(request, obj, change=change, **kwargs)
+        original = form.clean
+
+        def clean(self):  # noqa: ANN001, ANN202
+            data = original(self)
+            campaign, side = data.get("campaign"), data.get("side")
+            if campaign and side and not campaign.sides.filter(key=side).exists():
+                self.add_error("side", f"{side!r} is not a side of {campaign.name}")
+            return data
+
+        form.clean = clean
+        return form

@@ -130,3 +130,35 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} ({self.status})"
+
+
+def _invitation_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    """The GM's invitation to play one side of a campaign: a link with a random token
+    (``/invite/<token>/``), used once, until it expires. Whoever opens it signs in or
+    makes an account and joins the campaign as that side."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    token = models.CharField(max_length=64, unique=True, default=_invitation_token, editable=False)
+    note = models.CharField(max_length=200, blank=True, help_text="Who it is for (yours only).")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation to play {self.side} in {self.campaign}"

@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications import accounts, feeds, services
+from notifications import accounts, feeds, invitations, services
 from notifications.models import Kind, Preference
 
 
@@ -121,6 +121,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 urlpatterns = [
     *accounts.urlpatterns,
+    *invitations.urlpatterns,
     *feeds.urlpatterns,
     path("accounts/notices/", preferences, name="notice-preferences"),
     path("notices/unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),

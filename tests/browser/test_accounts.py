@@ -61,3 +61,36 @@ def test_an_unknown_address_gets_the_same_answer_and_no_email(
     page.click("main button[type=submit]")
     page.wait_for_url("**/accounts/password/reset/sent/")
     assert mail.outbox == []
+
+
+def test_a_new_player_accepts_an_invitation(
+    page: Any, live_server: Any, django_user_model: Any, settings: Any, shot: Any
+) -> None:
+    from campaign.models import Membership
+    from campaign.services.scenarios import create_campaign
+    from notifications.invitations import invitation_url, invite
+    from tests.web.conftest import meeting_doc
+
+    settings.KORONA_SITE_URL = live_server.url
+    campaign = create_campaign(data=meeting_doc(), name="Korona invites", seed=7)
+    link = invitation_url(invite(campaign=campaign, side="japanese", note="for Kenji"))
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(link)
+    assert page.locator("h1").text_content() == "You are invited"
+    assert "the Japanese" in page.locator("main").inner_text()
+    page.fill("#id_username", "kenji")
+    page.fill("#id_email", "k@example.com")
+    page.fill("#id_password1", NEW_PASSWORD)
+    page.fill("#id_password2", NEW_PASSWORD)
+    shot("invite-1-account")
+    page.click("#new-account button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{campaign.pk}/")
+    assert "you play the Japanese" in page.locator(".messages").inner_text()
+    assert "kenji · Japanese" in page.locator("header").inner_text()
+    shot("invite-2-joined")
+    user = django_user_model.objects.get(username="kenji")
+    assert Membership.objects.get(campaign=campaign, user=user).side == "japanese"
+
+    page.goto(link)  # spent
+    assert page.locator("h1").text_content() == "This invitation does not work"

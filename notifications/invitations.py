@@ -1,0 +1,145 @@
+"""The GM invites players with a link that gives a side: ``/invite/<token>/``.
+
+The token is random (``secrets``, 24 bytes), so a link cannot be guessed; it works once,
+until it expires. Opening it, a signed-in user joins the campaign as that side; anyone
+else signs in first, or makes an account there and then. The claim is one conditional
+UPDATE, so two people opening the same link at once cannot both join on it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from campaign.models import Membership, Side
+from notifications import services
+from notifications.models import Invitation
+
+VALID_FOR = timedelta(days=14)
+TEMPLATE = "notifications/invitation.html"
+
+
+class InvitationRefused(ValueError):
+    """The invitation may not be used (as it stands, or by this user); says why."""
+
+
+def invite(*, campaign: Any, side: str, user: Any = None, note: str = "") -> Invitation:
+    if not Side.objects.filter(campaign=campaign, key=side).exists():
+        raise InvitationRefused(f"{side!r} is not a side of {campaign.name}")
+    return Invitation.objects.create(
+        campaign=campaign,
+        side=side,
+        created_by=user,
+        note=note,
+        expires_at=timezone.now() + VALID_FOR,
+    )
+
+
+def invitation_url(invitation: Invitation) -> str:
+    return services.absolute(reverse("invitation", args=[invitation.token]))
+
+
+def open_invitation(token: str) -> Invitation | None:
+    """The invitation, if it may still be used."""
+    found = (
+        Invitation.objects.filter(token=token, used_at__isnull=True, expires_at__gt=timezone.now())
+        .select_related("campaign")
+        .first()
+    )
+    if found is None or found.campaign.status == "finished":
+        return None
+    return found
+
+
+def accept(*, invitation: Invitation, user: Any) -> Membership:
+    """The user joins the campaign as the invitation's side; the invitation is spent."""
+    if user.is_staff:
+        raise InvitationRefused("the game master sees every campaign whole and plays no side")
+    with transaction.atomic():
+        played = (
+            Membership.objects.filter(campaign=invitation.campaign, user=user)
+            .values_list("side", flat=True)
+            .first()
+        )
+        if played is not None:
+            raise InvitationRefused(
+                f"you play the {played.capitalize()} side of {invitation.campaign.name} already"
+            )
+        now = timezone.now()
+        if not Invitation.objects.filter(
+            pk=invitation.pk, used_at__isnull=True, expires_at__gt=now
+        ).update(used_at=now, used_by=user):
+            raise InvitationRefused("this invitation has just been used")
+        try:
+            with transaction.atomic():
+                return Membership.objects.create(
+                    campaign=invitation.campaign, user=user, side=invitation.side
+                )
+        except IntegrityError:
+            raise InvitationRefused("you joined this campaign already") from None
+
+
+class AccountForm(UserCreationForm):
+    email = forms.EmailField(
+        required=True, help_text="For the turn notices and a forgotten password."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = open_invitation(token)
+    if invitation is None:
+        return render(request, TEMPLATE, {"refused": True}, status=404)
+    side = invitation.campaign.sides.filter(key=invitation.side).first()
+    context: dict[str, Any] = {
+        "invitation": invitation,
+        "side_name": side.name if side else invitation.side,
+        "form": AccountForm(),
+    }
+    if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        if user is None:
+            form = AccountForm(request.POST)
+            context["form"] = form
+            if not form.is_valid():
+                return render(request, TEMPLATE, context, status=400)
+            with transaction.atomic():
+                user = form.save()
+                try:
+                    accept(invitation=invitation, user=user)
+                except InvitationRefused as refused:
+                    transaction.set_rollback(True)
+                    context["error"] = str(refused)
+                    return render(request, TEMPLATE, context, status=409)
+            login(request, user, backend="config.auth.CachedModelBackend")
+        else:
+            try:
+                accept(invitation=invitation, user=user)
+            except InvitationRefused as refused:
+                context["error"] = str(refused)
+                return render(request, TEMPLATE, context, status=409)
+        messages.success(
+            request, f"Welcome: you play the {context['side_name']} in {invitation.campaign.name}."
+        )
+        return HttpResponseRedirect(reverse("campaign-map", args=[invitation.campaign.pk]))
+    return render(request, TEMPLATE, context)
+
+
+urlpatterns = [
+    path("invite/<str:token>/", invitation_page, name="invitation"),
+]

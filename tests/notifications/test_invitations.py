@@ -1,0 +1,120 @@
+"""The GM's invitation: a link that gives a side, once, until it expires."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from campaign.models import Campaign, Membership
+from notifications.invitations import InvitationRefused, accept, invitation_url, invite
+from notifications.models import Invitation
+
+pytestmark = pytest.mark.django_db
+
+
+def path_of(invitation: Invitation) -> str:
+    return invitation_url(invitation).removeprefix("http://korona.test")
+
+
+NEW = {
+    "username": "newcomer",
+    "email": "n@example.com",
+    "password1": "a long password for tests",
+    "password2": "a long password for tests",
+}
+
+
+def test_a_new_player_makes_an_account_and_joins_the_side(campaign: Campaign) -> None:
+    invitation = invite(campaign=campaign, side="japanese")
+    client = Client()
+    page = client.get(path_of(invitation))
+    assert page.status_code == 200 and "play <strong>the Japanese</strong>" in page.content.decode()
+    answer = client.post(path_of(invitation), NEW)
+    assert answer.status_code == 302 and answer.url == f"/campaigns/{campaign.pk}/"
+    user = get_user_model().objects.get(username="newcomer")
+    assert Membership.objects.get(campaign=campaign, user=user).side == "japanese"
+    assert client.get(f"/campaigns/{campaign.pk}/").status_code == 200  # signed in
+    invitation.refresh_from_db()
+    assert invitation.used_by == user and invitation.used_at is not None
+
+
+def test_a_signed_in_player_joins_with_one_click(
+    campaign: Campaign, outsider: Any, login: Any
+) -> None:
+    invitation = invite(campaign=campaign, side="australian")
+    answer = login(outsider).post(path_of(invitation))
+    assert answer.status_code == 302
+    assert Membership.objects.get(campaign=campaign, user=outsider).side == "australian"
+
+
+def test_an_invitation_works_once(campaign: Campaign, outsider: Any, login: Any) -> None:
+    invitation = invite(campaign=campaign, side="australian")
+    login(outsider).post(path_of(invitation))
+    again = Client().post(path_of(invitation), NEW)
+    assert again.status_code == 404
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+def test_an_expired_or_made_up_invitation_does_nothing(campaign: Campaign) -> None:
+    invitation = invite(campaign=campaign, side="australian")
+    Invitation.objects.filter(pk=invitation.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert Client().get(path_of(invitation)).status_code == 404
+    assert Client().post(path_of(invitation), NEW).status_code == 404
+    assert Client().get("/invite/not-a-token/").status_code == 404
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+def test_a_member_cannot_take_a_second_side(campaign: Campaign, aussie: Any, login: Any) -> None:
+    invitation = invite(campaign=campaign, side="japanese")
+    answer = login(aussie).post(path_of(invitation))
+    assert answer.status_code == 409
+    assert "you play the Australian side" in answer.content.decode()
+    assert Membership.objects.get(campaign=campaign, user=aussie).side == "australian"
+    invitation.refresh_from_db()
+    assert invitation.used_at is None  # still there for whom it was meant
+
+
+def test_bad_account_details_make_no_account_and_spend_nothing(campaign: Campaign) -> None:
+    invitation = invite(campaign=campaign, side="japanese")
+    answer = Client().post(path_of(invitation), {**NEW, "password2": "something else"})
+    assert answer.status_code == 400
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+    invitation.refresh_from_db()
+    assert invitation.used_at is None
+
+
+def test_no_invitation_to_a_side_the_campaign_lacks_and_none_for_the_gm(
+    campaign: Campaign, gm_user: Any
+) -> None:
+    with pytest.raises(InvitationRefused, match="not a side"):
+        invite(campaign=campaign, side="american")
+    with pytest.raises(InvitationRefused, match="game master"):
+        accept(invitation=invite(campaign=campaign, side="japanese"), user=gm_user)
+
+
+def test_tokens_are_random_and_long(campaign: Campaign) -> None:
+    tokens = {invite(campaign=campaign, side="japanese").token for _ in range(20)}
+    assert len(tokens) == 20 and all(len(token) >= 32 for token in tokens)
+
+
+def test_the_gm_makes_an_invitation_in_the_admin(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    boss = django_user_model.objects.create_superuser("boss", "b@example.com", "a long password")
+    client = login(boss)
+    answer = client.post(
+        "/admin/notifications/invitation/add/",
+        {"campaign": campaign.pk, "side": "japanese", "note": "for Kenji"},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    invitation = Invitation.objects.get()
+    assert invitation.created_by == boss and invitation.expires_at > timezone.now()
+    page = client.get(f"/admin/notifications/invitation/{invitation.pk}/change/").content.decode()
+    assert invitation_url(invitation) in page
