@@ -441,3 +441,36 @@ def take_chance(progresses: list[OddsProgress], *, attacking: bool) -> dict[str,
     if not attacking:
         p, low, high = 1 - p, 1 - high, 1 - low
     return {"p": p * 100, "low": low * 100, "high": high * 100}
+
+
+def unmark_ready(*, view: CampaignView) -> bool:
+    """Take back the player's "ready" for the coming turn; True when it was marked.
+
+    Refused (``ReadyRefused``, with why) once every side is ready -- the turn is due and
+    is played at once -- or while the turn is being played, and when orders are closed."""
+    from django.db import transaction
+
+    if view.game_master:
+        raise ReadyRefused("ready is the players' word for their side")
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=view.campaign.pk)
+        try:
+            check_orders_open(row)
+        except OrderError as closed:
+            raise ReadyRefused(str(closed)) from closed
+        number = row.turn + 1
+        if row.due_turn is not None:
+            raise ReadyRefused(f"turn {row.due_turn} is being played: too late to take it back")
+        ready = set(
+            SideReady.objects.filter(campaign=row, turn_number=number).values_list(
+                "side", flat=True
+            )
+        )
+        if view.side not in ready:
+            return False
+        if ready >= set(view.state.sides):
+            raise ReadyRefused(
+                f"every side is ready: turn {number} is being played now, too late to take it back"
+            )
+        SideReady.objects.filter(campaign=row, side=view.side, turn_number=number).delete()
+        return True

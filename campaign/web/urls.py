@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from campaign.web import accounts, areaodds, maps, orders, pastmaps, reports, story
+from campaign.web import accounts, areaodds, maps, orders, pastmaps, ready, reports, story
 
 urlpatterns = [
     *accounts.urlpatterns,
@@ -10,6 +10,7 @@ urlpatterns = [
     *reports.urlpatterns,
     *orders.urlpatterns,
     *areaodds.urlpatterns,
+    *ready.urlpatterns,
     *pastmaps.urlpatterns,
     *story.urlpatterns,
 ]
