@@ -21,6 +21,7 @@ class Kind(models.TextChoices):
     BATTLE_WAITING = "battle_waiting", "a battle waits for its tabletop result"
     CAMPAIGN_END = "campaign_end", "the campaign ended"
     GM_NEWS = "gm_news", "the game master changed something"
+    MESSAGE = "message", "someone wrote a message"
 
 
 class Preference(models.Model):
@@ -35,6 +36,7 @@ class Preference(models.Model):
     battle_waiting = models.BooleanField(default=True)
     campaign_end = models.BooleanField(default=True)
     gm_news = models.BooleanField(default=True)
+    message = models.BooleanField(default=True)
     reminder_hours = models.PositiveSmallIntegerField(
         default=12, help_text="How many hours before a deadline the reminder comes (1-168)."
     )
@@ -162,3 +164,37 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation to play {self.side} in {self.campaign}"
+
+
+class Message(models.Model):
+    """A message on a campaign's boards: the GM's announcements (the GM writes, everyone
+    reads), the public board between the sides (everyone in the campaign), or one side's
+    own channel (that side and the GM only)."""
+
+    class Channel(models.TextChoices):
+        ANNOUNCEMENT = "announcement", "GM announcements"
+        PUBLIC = "public", "public board"
+        SIDE = "side", "side channel"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="messages")
+    channel = models.CharField(max_length=16, choices=Channel.choices)
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    author_side = models.CharField(max_length=16, choices=SIDE_CHOICES, blank=True)
+    text = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(channel="side", side__gt="") | (~Q(channel="side") & Q(side="")),
+                name="message_side_iff_side_channel",
+            ),
+            models.CheckConstraint(condition=~Q(text=""), name="message_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_channel_display()} of {self.campaign}: {self.text[:40]}"

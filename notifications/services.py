@@ -529,3 +529,51 @@ def retry_failed() -> int:
             continue  # unsubscribed since: left failed, not sent
         sent += _send(notice, post_webhook if notice.webhook_id else send_email)
     return sent
+
+
+def message_words(message: Any, side_names: dict[str, str]) -> Words:
+    from notifications.messages import author_words
+
+    campaign = message.campaign
+    board = {
+        "announcement": "an announcement",
+        "public": "on the public board",
+        "side": f"in the {side_names.get(message.side, message.side)}' channel",
+    }[message.channel]
+    who = author_words(message, side_names)
+    body = [
+        f"{who} wrote {board} of {campaign.name}:",
+        "",
+        message.text,
+        "",
+        f"Answer: {absolute(reverse('messages', args=[campaign.pk]))}",
+    ]
+    what = "Announcement" if message.channel == "announcement" else "Message"
+    subject = f"[{campaign.name}] {what} from {who}"
+    return Words(subject[:300], "\n".join(body))
+
+
+def message_notices(*, message_id: int) -> int:
+    """A message, to everyone who may read it but its author: a side's channel only to
+    that side; the group's webhook gets announcements and the public board only."""
+    from notifications.models import Message
+
+    message = Message.objects.filter(pk=message_id).select_related("campaign", "author").first()
+    if message is None:
+        return 0
+    campaign = message.campaign
+    names = dict(campaign.sides.values_list("key", "name"))
+    words = message_words(message, names)
+    turn = campaign.turn + 1
+    sent = 0
+    for member in _members(campaign):
+        if member.user_id == message.author_id:
+            continue
+        if message.channel == "side" and member.side != message.side:
+            continue
+        sent += _email_to(member.user, Kind.MESSAGE, campaign, turn, message.pk, lambda: words)
+    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+        if message.channel == "side" and hook.side != message.side:
+            continue
+        sent += _post_to(hook, Kind.MESSAGE, campaign, turn, message.pk, lambda: words)
+    return sent

@@ -29,6 +29,11 @@ def adjustment_notices(adjustment_id: int) -> int:
     return services.adjustment_notices(adjustment_id=adjustment_id)
 
 
+@shared_task(name="notifications.message_notices", **RETRY)
+def message_notices(message_id: int) -> int:
+    return services.message_notices(message_id=message_id)
+
+
 @shared_task(name="notifications.sweep", **RETRY)
 def sweep_notices() -> int:
     """Deadline reminders due now, and failed sends tried again."""
@@ -49,5 +54,12 @@ def enqueue_turn_notices(turn_id: int) -> None:
 def enqueue_adjustment_notices(adjustment_id: int) -> None:
     transaction.on_commit(
         lambda: adjustment_notices.apply_async((adjustment_id,), queue=settings.KORONA_TASK_QUEUE),
+        robust=True,
+    )
+
+
+def enqueue_message_notices(message_id: int) -> None:
+    transaction.on_commit(
+        lambda: message_notices.apply_async((message_id,), queue=settings.KORONA_TASK_QUEUE),
         robust=True,
     )

@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from notifications import accounts, feeds, invitations, services
+from notifications import messages as boards
 from notifications.models import Kind, Preference
 
 
@@ -34,6 +35,7 @@ class PreferenceForm(forms.ModelForm):
             "battle_waiting",
             "campaign_end",
             "gm_news",
+            "message",
             "reminder_hours",
             "time_zone",
         ]
@@ -44,6 +46,7 @@ class PreferenceForm(forms.ModelForm):
             "battle_waiting": "When a battle waits for its tabletop result (game master)",
             "campaign_end": "When a campaign ends",
             "gm_news": "When the game master changes something",
+            "message": "When someone writes on a board I read",
             "reminder_hours": "Hours before the deadline",
             "time_zone": "My time zone",
         }
@@ -122,6 +125,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 urlpatterns = [
     *accounts.urlpatterns,
     *invitations.urlpatterns,
+    *boards.urlpatterns,
     *feeds.urlpatterns,
     path("accounts/notices/", preferences, name="notice-preferences"),
     path("notices/unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),

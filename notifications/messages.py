@@ -1,0 +1,161 @@
+"""A campaign's messages: the GM's announcements, the public board between the sides and
+each side's own channel, shown on ``/campaigns/<id>/messages/`` and notified.
+
+Who reads what (the fog of war covers messages too, rulings 6): announcements and the
+public board are for everyone in the campaign; a side's channel is for that side and
+the GM only, never the enemy -- not its messages, not how many there are. Who writes:
+the GM announces; anyone in the campaign writes on the public board; a side's players
+(and the GM) write in its channel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages as flash
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.http import require_http_methods
+
+from campaign.services.visibility import CampaignView
+from campaign.web.common import campaign_view, login_required, page_context
+from notifications.models import Message
+
+MAX_LENGTH = 2000
+Channel = Message.Channel
+
+
+class MessageRefused(ValueError):
+    """A message that may not be written (where, or what); says why."""
+
+
+def readable(view: CampaignView) -> QuerySet[Message]:
+    rows = Message.objects.filter(campaign=view.campaign).select_related("author")
+    if view.game_master:
+        return rows
+    return rows.filter(~Q(channel=Channel.SIDE) | Q(side=view.side))
+
+
+def channels_for(view: CampaignView) -> list[tuple[str, str, str]]:
+    """(channel, side, title) of every board the viewer reads, in the page's order."""
+    sides = view.state.sides
+    boards = [(Channel.ANNOUNCEMENT, "", "Announcements from the game master")]
+    boards.append((Channel.PUBLIC, "", "The public board, between the sides"))
+    own = list(sides) if view.game_master else [view.side or ""]
+    for side in own:
+        if side in sides:
+            boards.append((Channel.SIDE, side, f"The {sides[side].name}' own channel"))
+    return boards
+
+
+def may_write(view: CampaignView, channel: str, side: str) -> bool:
+    if view.campaign.status == "finished" and channel != Channel.PUBLIC:
+        return view.game_master
+    if channel == Channel.ANNOUNCEMENT:
+        return view.game_master
+    if channel == Channel.PUBLIC:
+        return True
+    if channel == Channel.SIDE:
+        return side in view.state.sides and (view.game_master or side == view.side)
+    return False
+
+
+def post(*, view: CampaignView, user: Any, channel: str, side: str, text: str) -> Message:
+    """Write a message; ``MessageRefused`` with the reason (nothing written)."""
+    text = (text or "").strip()
+    if channel not in Channel.values:
+        raise MessageRefused(f"{channel!r} is not a board of this campaign")
+    side = side if channel == Channel.SIDE else ""
+    if not may_write(view, channel, side):
+        raise MessageRefused(
+            "only the game master writes announcements"
+            if channel == Channel.ANNOUNCEMENT
+            else "that channel is not yours to write in"
+        )
+    if not text:
+        raise MessageRefused("the message is empty")
+    if len(text) > MAX_LENGTH:
+        raise MessageRefused(f"a message is at most {MAX_LENGTH} characters ({len(text)} given)")
+    with transaction.atomic():
+        message = Message.objects.create(
+            campaign=view.campaign,
+            channel=channel,
+            side=side,
+            author=user,
+            author_side="" if view.game_master else (view.side or ""),
+            text=text,
+        )
+        from notifications.tasks import enqueue_message_notices
+
+        enqueue_message_notices(message.pk)
+    return message
+
+
+def author_words(message: Message, side_names: dict[str, str]) -> str:
+    name = message.author.get_username() if message.author else "someone gone"
+    if not message.author_side:
+        return f"{name} (game master)"
+    return f"{name} ({side_names.get(message.author_side, message.author_side)})"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def messages_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    names = {key: side.name for key, side in view.state.sides.items()}
+    errors: dict[tuple[str, str], str] = {}
+    drafts: dict[tuple[str, str], str] = {}
+    if request.method == "POST":
+        channel = request.POST.get("channel", "")
+        side = request.POST.get("side", "")
+        try:
+            post(
+                view=view,
+                user=request.user,
+                channel=channel,
+                side=side,
+                text=request.POST.get("text", ""),
+            )
+        except MessageRefused as refused:
+            errors[(channel, side)] = str(refused)
+            drafts[(channel, side)] = request.POST.get("text", "")[: MAX_LENGTH * 2]
+        else:
+            flash.success(request, "Your message is posted.")
+            return HttpResponseRedirect(
+                reverse("messages", args=[view.campaign.pk]) + f"#board-{channel}-{side}"
+            )
+    rows = list(readable(view).order_by("-created_at", "-id")[:500])
+    boards = []
+    for channel, side, title in channels_for(view):
+        boards.append(
+            {
+                "channel": channel,
+                "side": side,
+                "title": title,
+                "anchor": f"board-{channel}-{side}",
+                "rows": [
+                    {"message": m, "author": author_words(m, names)}
+                    for m in rows
+                    if m.channel == channel and m.side == side
+                ],
+                "writable": may_write(view, channel, side),
+                "error": errors.get((channel, side)),
+                "draft": drafts.get((channel, side), ""),
+            }
+        )
+    shown = {(board["channel"], board["side"]) for board in boards}
+    stray = next((error for key, error in errors.items() if key not in shown), None)
+    return render(
+        request,
+        "notifications/messages.html",
+        page_context(view, boards=boards, max_length=MAX_LENGTH, stray_error=stray),
+        status=400 if errors else 200,
+    )
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/messages/", messages_page, name="messages"),
+]

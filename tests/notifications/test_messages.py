@@ -1,0 +1,113 @@
+"""Messages: GM announcements, the public board, a side's own channel; who reads, who
+writes, and who is told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from campaign.models import Campaign
+from notifications.models import Message, Webhook
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Any, campaign: Campaign) -> str:
+    answer = client.get(f"/campaigns/{campaign.pk}/messages/")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def write(client: Any, campaign: Campaign, channel: str, text: str, side: str = "") -> Any:
+    return client.post(
+        f"/campaigns/{campaign.pk}/messages/", {"channel": channel, "side": side, "text": text}
+    )
+
+
+def test_a_sides_channel_is_read_by_that_side_and_the_gm_only(
+    campaign: Campaign,
+    aussie: Any,
+    japanese: Any,
+    gm_user: Any,
+    login: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = write(login(aussie), campaign, "side", "Hold Korona at all costs", "australian")
+    assert answer.status_code == 302
+    assert "Hold Korona at all costs" in page(login(aussie), campaign)
+    assert "Hold Korona at all costs" in page(login(gm_user), campaign)
+    theirs = page(login(japanese), campaign)
+    assert "Hold Korona" not in theirs
+    assert 'data-side="australian"' not in theirs  # not even that the channel exists
+    assert mail.outbox == []  # the author is not told of their own message
+
+
+def test_the_enemy_cannot_write_in_a_sides_channel(
+    campaign: Campaign, japanese: Any, login: Any
+) -> None:
+    answer = write(login(japanese), campaign, "side", "a false order", "australian")
+    assert answer.status_code == 400
+    assert "not yours to write in" in answer.content.decode()
+    assert not Message.objects.exists()
+
+
+def test_only_the_gm_announces(
+    campaign: Campaign,
+    aussie: Any,
+    japanese: Any,
+    gm_user: Any,
+    login: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    assert write(login(aussie), campaign, "announcement", "I am the GM now").status_code == 400
+    with django_capture_on_commit_callbacks(execute=True):
+        write(login(gm_user), campaign, "announcement", "Turn 3 is played on Friday")
+    assert sorted(m.to[0] for m in mail.outbox) == ["a@example.com", "j@example.com"]
+    assert mail.outbox[0].subject == "[Korona] Announcement from gm (game master)"
+    assert "Turn 3 is played on Friday" in mail.outbox[0].body
+    assert "Turn 3 is played on Friday" in page(login(japanese), campaign)
+
+
+def test_the_public_board_is_for_both_sides_and_notified_to_the_other(
+    campaign: Campaign,
+    aussie: Any,
+    japanese: Any,
+    login: Any,
+    hook_server: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    Webhook.objects.create(campaign=campaign, url=hook_server.url)
+    Webhook.objects.create(campaign=campaign, url=hook_server.url, side="japanese")
+    with django_capture_on_commit_callbacks(execute=True):
+        write(login(aussie), campaign, "public", "Good luck, gentlemen")
+        write(login(aussie), campaign, "side", "They will come by Oivi", "australian")
+    assert [m.to for m in mail.outbox] == [["j@example.com"]]
+    assert "aussie (Australians)" in mail.outbox[0].body
+    assert "Good luck, gentlemen" in page(login(japanese), campaign)
+    contents = [post["content"] for post in hook_server.posts]
+    assert len(contents) == 2 and all("Good luck" in c for c in contents)
+    assert not any("Oivi" in c for c in contents)  # a side's channel goes to no other hook
+
+
+def test_an_empty_or_too_long_message_is_refused_and_kept_as_a_draft(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    empty = write(login(aussie), campaign, "public", "   ")
+    assert empty.status_code == 400 and "the message is empty" in empty.content.decode()
+    long = write(login(aussie), campaign, "public", "x" * 2001)
+    assert long.status_code == 400 and "at most 2000 characters" in long.content.decode()
+    assert not Message.objects.exists()
+
+
+def test_a_stranger_sees_no_board(campaign: Campaign, outsider: Any, login: Any) -> None:
+    assert login(outsider).get(f"/campaigns/{campaign.pk}/messages/").status_code == 404
+    assert write(login(outsider), campaign, "public", "hello").status_code == 404
+    assert not Message.objects.exists()
+
+
+def test_the_campaign_pages_link_the_messages(campaign: Campaign, aussie: Any, login: Any) -> None:
+    html = login(aussie).get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert f'href="/campaigns/{campaign.pk}/messages/"' in html
