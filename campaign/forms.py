@@ -11,6 +11,7 @@ from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
 from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
 from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
 from rules.rulesets import RULESETS
+from rules.spec import MAX_DOCUMENT_CHARS, DocumentError, decode_json
 
 REASON_HELP = "Shown to the players in the campaign's log of GM adjustments."
 
@@ -48,14 +49,12 @@ class ScenarioUploadForm(forms.Form):
 
     def clean_scenario(self) -> Any:
         upload = self.cleaned_data["scenario"]
+        if upload.size > MAX_DOCUMENT_CHARS:
+            raise forms.ValidationError(f"the file is larger than {MAX_DOCUMENT_CHARS} bytes")
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError("the file is not UTF-8 text") from exc
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(
-                f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-            ) from exc
+            return decode_json(upload.read(), "the file")
+        except DocumentError as exc:
+            raise forms.ValidationError(str(exc)) from exc
 
 
 WEEKDAYS = [
@@ -137,9 +136,9 @@ class SettingsForm(SeenPage):
             value = self.cleaned_data.get(key)
             if key in EVENT_TABLES:
                 try:
-                    value = json.loads(value or "")
-                except json.JSONDecodeError as exc:
-                    self.add_error(key, f"not valid JSON: {exc.msg} (line {exc.lineno})")
+                    value = decode_json(value or "", "the table")
+                except DocumentError as exc:
+                    self.add_error(key, str(exc))
                     continue
             elif key == "rough_tracks":
                 value = [t.strip() for t in (value or "").split(",") if t.strip()]

@@ -10,7 +10,9 @@ from typing import Any, TextIO
 from rules.narrate import describe_record
 from rules.odds import battle_odds
 from rules.rulesets import resolve_battle
-from rules.spec import BattleSpecError, load_battle
+from rules.spec import MAX_SEED, BattleSpecError, load_battle
+
+MAX_RUNS = 100_000  # battles of one odds run (the reference battle: about 7 minutes)
 
 
 def _dump(data: Any, out: TextIO) -> None:
@@ -75,6 +77,12 @@ def main(
     odds.add_argument("--seed", type=int, default=0)
     odds.add_argument("--json", action="store_true", help="print the odds as JSON")
     args = parser.parse_args(argv)
+    if not 0 <= args.seed <= MAX_SEED:
+        stderr.write(f"error: --seed must be from 0 to {MAX_SEED}, not {args.seed}\n")
+        return 2
+    if args.command == "odds" and not 1 <= args.runs <= MAX_RUNS:
+        stderr.write(f"error: --runs must be from 1 to {MAX_RUNS}, not {args.runs}\n")
+        return 2
 
     try:
         spec = load_battle(args.battle)
@@ -92,9 +100,6 @@ def main(
             stdout.write(_summary(result) + "\n")
         return 0
 
-    if args.runs < 1:
-        stderr.write(f"error: --runs must be at least 1, not {args.runs}\n")
-        return 2
     progress = _progress_bar(stderr) if stderr.isatty() else None
     result = battle_odds(spec, runs=args.runs, seed=args.seed, progress=progress)
     if args.json:

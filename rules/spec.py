@@ -7,6 +7,10 @@ problem with where it is, so a GM fixing a file sees all of them at once.
 from __future__ import annotations
 
 import json
+import math
+import re
+import reprlib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +21,133 @@ from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
 SIDES = ("australian", "japanese")
 MAX_TABLE_FT = 12
+
+# --- Bounds. Every value a checker reads has them, so no input can reach the database or
+# the engine out of range; docs/rules.md ("Bounds") lists them. The scenario checker
+# (rules.campaign.scenario) shares them; the API's request bodies are read through
+# ``decode_json`` and ``document_problem`` too.
+MAX_DOCUMENT_CHARS = 2_000_000  # a scenario or battle file, or a request body, as text
+MAX_DEPTH = 16  # objects and lists inside one another (a scenario needs 5)
+MAX_VALUES = 200_000  # values in one document, all together
+MAX_STRING = 20_000  # characters of any one string (the checkers bound each field tighter)
+MAX_NAME = 100  # a name: an area, company, side, ship, track (the database's columns)
+MAX_LONG_NAME = 200  # a campaign's name and its end reason
+MAX_TEXT = 500  # free text, such as an event's words
+MAX_COMPANIES = 100  # companies of one side, so of one battle force
+MAX_FORCE_NAME = MAX_COMPANIES * (MAX_NAME + len(" and "))  # "A Company and B Company"
+MAX_FORCE_STANDS = 1000  # stands of one force, on the table and joining from the cup
+MAX_STANDS = MAX_FORCE_STANDS  # stands of one unit type anywhere
+MAX_PLANES = 100  # Buffalos (and Hurricane-bombers) of one side
+MAX_ZONE = 100
+MAX_SEED = 2**63 - 1  # what the database's BigIntegerField holds
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut short, for a message: never the whole of a huge or deep value."""
+    return _SHORT.repr(value)
+
+
+def key_label(key: Any) -> str:
+    """A key as a problem's place names it: a string as it is (cut short), else its repr."""
+    return key[:MAX_NAME] if isinstance(key, str) else shown(key)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 2
+_SHORT.maxstring = 60
+_SHORT.maxother = 60
+_SHORT.maxlist = _SHORT.maxdict = _SHORT.maxtuple = 6
+
+
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def _bad_character(text: str) -> str | None:
+    """A NUL or a lone surrogate: no text or JSON column of PostgreSQL holds them."""
+    found = _BAD_CHARACTER.search(text)
+    if found is None:
+        return None
+    return "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+
+
+def document_problem(data: Any, what: str) -> str | None:
+    """Why a decoded document is too big or too deep to check, or None if it is not.
+
+    Walks the document without recursion: at most ``MAX_DEPTH`` levels, ``MAX_VALUES``
+    values, strings (keys too) of at most ``MAX_STRING`` characters and none holding a NUL
+    or a lone surrogate, finite numbers only. The problem names the place, as the checkers
+    do (``areas[2].name: ...``), or ``what`` for the whole document."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    count = 0
+    while stack:
+        value, spot, depth = stack.pop()
+        place = spot or what
+        count += 1
+        if count > MAX_VALUES:
+            return f"{what}: has more than {MAX_VALUES} values"
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                return f"{place}: is longer than {MAX_STRING} characters"
+            if (bad := _bad_character(value)) is not None:
+                return f"{place}: must not hold {bad}"
+        elif isinstance(value, float) and not math.isfinite(value):
+            return f"{place}: must be a finite number, not {value!r}"
+        elif isinstance(value, Mapping | list | tuple):
+            if depth >= MAX_DEPTH:
+                return f"{place}: is nested more than {MAX_DEPTH} deep"
+            if isinstance(value, Mapping):
+                for key, item in value.items():
+                    label = key_label(key)
+                    child = f"{spot}.{label}" if spot else label
+                    stack.append((key, f"{child} (the key)", depth + 1))
+                    stack.append((item, child, depth + 1))
+            else:
+                for i, item in enumerate(value):
+                    stack.append((item, f"{spot}[{i}]", depth + 1))
+    return None
+
+
+MAX_PROBLEM = 1000  # characters of one problem in a checker's list
+
+
+def text_problem(value: str, limit: int) -> str | None:
+    """Why a name or a text cannot be stored and shown, or None: too long, or holding a
+    control character (a NUL, a line break in a name, ...)."""
+    if len(value) > limit:
+        return f"must be at most {limit} characters, not {len(value)}"
+    bad = next((char for char in value if unicodedata.category(char) in ("Cc", "Cs")), None)
+    if bad is not None:
+        return f"must not hold the control character {bad!r}"
+    return None
+
+
+class DocumentError(ValueError):
+    """JSON text that cannot be read, or a document too big or too deep to check."""
+
+
+def decode_json(text: str | bytes, where: str) -> Any:
+    """JSON text decoded, within the bounds above; a ``DocumentError`` names the fault."""
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise DocumentError(f"{where}: longer than {MAX_DOCUMENT_CHARS} characters")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DocumentError(f"{where}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocumentError(
+            f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise DocumentError(f"{where}: nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise DocumentError(f"{where}: not valid JSON: {exc}") from None
+    problem = document_problem(data, "the document")
+    if problem is not None:
+        raise DocumentError(f"{where}: {problem}")
+    return data
 
 
 class BattleSpecError(ValueError):
@@ -101,7 +232,17 @@ class Checker:
         self.problems: list[str] = []
 
     def fail(self, where: str, message: str) -> None:
-        self.problems.append(f"{where}: {message}")
+        problem = f"{where}: {message}"
+        if len(problem) > MAX_PROBLEM:
+            problem = problem[: MAX_PROBLEM - 3] + "..."
+        self.problems.append(problem)
+
+    def document(self, data: Any, what: str) -> bool:
+        """Whether ``data`` is small and shallow enough to check (``document_problem``)."""
+        problem = document_problem(data, what)
+        if problem is not None:
+            self.problems.append(problem)
+        return problem is None
 
     def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
         if value is None:
@@ -118,17 +259,16 @@ class Checker:
         where: str,
         *,
         minimum: int,
-        maximum: int | None = None,
+        maximum: int,
         default: int | None = None,
     ) -> int:
         if value is None and default is not None:
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"must be a whole number, not {value!r}")
+            self.fail(where, f"must be a whole number, not {shown(value)}")
             return minimum
-        if value < minimum or (maximum is not None and value > maximum):
-            bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-            self.fail(where, f"must be {bound}, not {value}")
+        if not minimum <= value <= maximum:
+            self.fail(where, f"must be from {minimum} to {maximum}, not {shown(value)}")
             return minimum
         return value
 
@@ -136,13 +276,18 @@ class Checker:
         if value is None:
             return default
         if not isinstance(value, bool):
-            self.fail(where, f"must be true or false, not {value!r}")
+            self.fail(where, f"must be true or false, not {shown(value)}")
             return default
         return value
 
-    def text(self, value: Any, where: str) -> str:
+    def text(self, value: Any, where: str, *, limit: int = MAX_NAME) -> str:
+        """A non-empty string of at most ``limit`` characters, none of them a control
+        character; spaces around it are dropped."""
         if not isinstance(value, str) or not value.strip():
             self.fail(where, "must be a non-empty string" if value is not None else "is missing")
+            return "?"
+        if (problem := text_problem(value, limit)) is not None:
+            self.fail(where, problem)
             return "?"
         return value.strip()
 
@@ -151,8 +296,8 @@ class Checker:
     ) -> str:
         if value is None and default is not None:
             return default
-        if value not in choices:
-            self.fail(where, f"must be one of {', '.join(choices)}, not {value!r}")
+        if not isinstance(value, str) or value not in choices:
+            self.fail(where, f"must be one of {', '.join(choices)}, not {shown(value)}")
             return choices[0]
         return value
 
@@ -160,7 +305,7 @@ class Checker:
 def _force(check: Checker, data: Any, where: str) -> ForceSpec:
     raw = check.mapping(data, where)
     side = check.choice(raw.get("side"), f"{where}.side", SIDES)
-    name = check.text(raw.get("name"), f"{where}.name")
+    name = check.text(raw.get("name"), f"{where}.name", limit=MAX_FORCE_NAME)
     quality = Quality(check.choice(raw.get("quality"), f"{where}.quality", tuple(Quality)))
     stands = _stand_counts(check, raw.get("stands"), f"{where}.stands")
     reinforcements = (
@@ -170,6 +315,13 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
     )
     if raw.get("stands") is not None and not stands:
         check.fail(f"{where}.stands", "a force needs at least one stand")
+    total = sum(stands.values()) + sum(reinforcements.values())
+    if total > MAX_FORCE_STANDS:
+        check.fail(
+            f"{where}.stands",
+            f"{total} stands (with reinforcements) is more than a force may have "
+            f"({MAX_FORCE_STANDS})",
+        )
     sniper = check.boolean(raw.get("sniper"), f"{where}.sniper", default=False)
     if sniper and not stands.get("rifle_squad"):
         check.fail(f"{where}.sniper", "a sniper replaces a rifle squad, and there is none")
@@ -191,25 +343,28 @@ def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
     raw = check.mapping(data, where)
     counts: dict[str, int] = {}
     for unit, count in raw.items():
-        spot = f"{where}.{unit}"
+        spot = f"{where}.{key_label(unit)}"
         if unit not in UNIT_TYPES:
-            check.fail(spot, f"unknown unit type {unit!r} (known: {', '.join(STAND_TYPES)})")
-        elif UNIT_TYPES[unit].off_table:
+            check.fail(spot, f"unknown unit type {shown(unit)} (known: {', '.join(STAND_TYPES)})")
+            continue
+        if UNIT_TYPES[unit].off_table:
             check.fail(spot, "air support is not a stand: give it under support")
         elif unit == "carrier":
             check.fail(spot, "supply carriers never fight: leave them out of a battle")
-        counts[unit] = check.integer(count, spot, minimum=0)
+        counts[unit] = check.integer(count, spot, minimum=0, maximum=MAX_STANDS)
     return {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
 
 
 def parse_battle(data: Any) -> BattleSpec:
     """Validate a decoded BATTLE.json document and build the spec."""
     check = Checker()
+    if not check.document(data, "battle"):
+        raise BattleSpecError(check.problems)
     doc = check.mapping(data, "battle")
     area_raw = check.mapping(doc.get("area"), "area")
     area = AreaSpec(
         name=check.text(area_raw.get("name"), "area.name"),
-        zone=check.integer(area_raw.get("zone"), "area.zone", minimum=0),
+        zone=check.integer(area_raw.get("zone"), "area.zone", minimum=0, maximum=MAX_ZONE),
         vegetation=check.choice(area_raw.get("vegetation"), "area.vegetation", AREA_VEGETATION),
         plains=check.boolean(area_raw.get("plains"), "area.plains", default=False),
     )
@@ -234,7 +389,11 @@ def parse_battle(data: Any) -> BattleSpec:
     support_raw = check.mapping(doc.get("support", {}), "support")
     support = SupportSpec(
         buffalos=check.integer(
-            support_raw.get("buffalos"), "support.buffalos", minimum=0, default=0
+            support_raw.get("buffalos"),
+            "support.buffalos",
+            minimum=0,
+            maximum=MAX_PLANES,
+            default=0,
         ),
         hurricane=check.boolean(support_raw.get("hurricane"), "support.hurricane", default=False),
     )
@@ -265,16 +424,22 @@ def parse_battle(data: Any) -> BattleSpec:
     )
 
 
+def read_json_file(path: str | Path) -> Any:
+    """A JSON file decoded by ``decode_json``; a ``DocumentError`` names the fault."""
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_DOCUMENT_CHARS * 4 + 1)  # UTF-8 has up to 4 bytes a character
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    if len(raw) > MAX_DOCUMENT_CHARS * 4:
+        raise DocumentError(f"{path}: longer than {MAX_DOCUMENT_CHARS} characters")
+    return decode_json(raw, str(path))
+
+
 def load_battle(path: str | Path) -> BattleSpec:
     """Read and validate a BATTLE.json file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BattleSpecError([f"{path}: cannot read the file ({exc.strerror})"]) from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BattleSpecError(
-            [f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]
-        ) from exc
+        data = read_json_file(path)
+    except DocumentError as exc:
+        raise BattleSpecError([str(exc)]) from exc
     return parse_battle(data)

@@ -11,7 +11,13 @@ from django.db.models import Model
 
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
 from campaign.services.snapshot import company_row, load_snapshot, stand_rows
-from rules.campaign.scenario import MAX_SEED, dump_scenario, parse_scenario, settings_to_json
+from rules.campaign.scenario import (
+    MAX_SEED,
+    campaign_name_problem,
+    dump_scenario,
+    parse_scenario,
+    settings_to_json,
+)
 from rules.campaign.state import CampaignState
 
 SEED_BITS = 48  # a drawn seed: short enough to read out, wide enough never to repeat
@@ -29,9 +35,9 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
     A name already taken raises ``CampaignExists`` and writes nothing.
     """
     state = parse_scenario(data)
+    if (problem := campaign_name_problem(name)) is not None:
+        raise ValueError(problem)
     name = name.strip()
-    if not name:
-        raise ValueError("a campaign needs a name")
     if seed is None:
         given = data.get("seed") if isinstance(data, Mapping) else None
         seed = state.seed if given is not None else secrets.randbits(SEED_BITS)

@@ -10,7 +10,6 @@ snapshot that ``parse_scenario`` can return. The format is described in docs/rul
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
@@ -33,9 +32,26 @@ from rules.campaign.state import (
     Ship,
     Side,
 )
+from rules.ending import MAX_TURN_LIMIT
 from rules.korona import events as combat_events
 from rules.rulesets import RULESETS
-from rules.spec import Checker
+from rules.spec import (
+    MAX_COMPANIES,
+    MAX_FORCE_STANDS,
+    MAX_LONG_NAME,
+    MAX_NAME,
+    MAX_PLANES,
+    MAX_SEED,
+    MAX_STANDS,
+    MAX_TEXT,
+    MAX_ZONE,
+    Checker,
+    DocumentError,
+    key_label,
+    read_json_file,
+    shown,
+    text_problem,
+)
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
 # An event's effect -> the fields it needs besides ``effect`` (any entry may add ``text``).
@@ -53,7 +69,14 @@ EVENT_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 MAP_SIZE = 1000.0  # map coordinates run from 0 to this, across and down
-MAX_SEED = 2**63 - 1  # what the database's BigIntegerField holds
+# Bounds of a scenario besides those of rules.spec (docs/rules.md, "Scenarios").
+MAX_TURNS = 1000  # a campaign's turn limit, so its turn and any count of turns
+MAX_AREAS = 500
+MAX_LINKS = 2000
+MAX_SHIPS = 100
+MAX_TRACKS = 100  # names in settings.rough_tracks
+MAX_ESTABLISHMENT = 100  # settings.establishment: stands of a fighting company
+MAX_MODIFIER = 6  # a modifier to a d6 roll
 
 SCENARIO_FIELDS = (
     "name",
@@ -90,17 +113,17 @@ AIR_FIELDS = ("side", "base", "buffalos", "bombers")
 SETTING_NAMES = tuple(f.name for f in fields(Settings))
 
 # Settings by the kind of value they hold.
-_INTEGER_SETTINGS: dict[str, tuple[int, int | None]] = {  # name -> (minimum, maximum)
-    "turn_limit": (1, None),
+_INTEGER_SETTINGS: dict[str, tuple[int, int]] = {  # name -> (minimum, maximum)
+    "turn_limit": (1, MAX_TURNS),
     "naval_trigger": (1, 6),
     "aerial_trigger": (1, 6),
-    "supply_company_bonus": (0, None),
-    "rough_track_penalty": (0, None),
-    "out_of_supply_turns_before_losses": (1, None),
-    "airdrop_zone": (0, None),
-    "max_bombers": (0, None),
-    "establishment": (1, None),
-    "tactical_turn_limit": (1, None),
+    "supply_company_bonus": (0, MAX_MODIFIER),
+    "rough_track_penalty": (0, MAX_MODIFIER),
+    "out_of_supply_turns_before_losses": (1, MAX_TURNS),
+    "airdrop_zone": (0, MAX_ZONE),
+    "max_bombers": (0, MAX_PLANES),
+    "establishment": (1, MAX_ESTABLISHMENT),
+    "tactical_turn_limit": (1, MAX_TURN_LIMIT),  # what a battle's turn_limit may be
 }
 _BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war", "combat_events", "fog_of_war_cup")
 _AREA_SETTINGS = ("airdrop_base", "objective")  # an area name, or null for none
@@ -125,7 +148,7 @@ class _ScenarioChecker(Checker):
         where: str,
         *,
         minimum: int,
-        maximum: int | None = None,
+        maximum: int,
         default: int | None = None,
     ) -> int:
         if value is None and default is None:
@@ -133,36 +156,43 @@ class _ScenarioChecker(Checker):
             return minimum
         return super().integer(value, where, minimum=minimum, maximum=maximum, default=default)
 
-    def sequence(self, value: Any, where: str) -> list[Any]:
+    def sequence(self, value: Any, where: str, *, limit: int) -> list[Any]:
         if value is None:
             self.fail(where, "is missing")
             return []
         if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
             self.fail(where, f"must be a list, not {type(value).__name__}")
             return []
+        if len(value) > limit:
+            self.fail(where, f"must have at most {limit} entries, not {len(value)}")
+            return []
         return list(value)
 
-    def name(self, value: Any, where: str) -> str | None:
-        """A name something else refers to: exact, so no spaces around it."""
+    def name(self, value: Any, where: str, *, limit: int = MAX_NAME) -> str | None:
+        """A name something else refers to: exact, so no spaces around it; at most
+        ``limit`` characters and no control characters."""
         if value is None:
             self.fail(where, "is missing")
             return None
         if not isinstance(value, str) or not value.strip():
-            self.fail(where, f"must be a non-empty string, not {value!r}")
+            self.fail(where, f"must be a non-empty string, not {shown(value)}")
+            return None
+        if (problem := text_problem(value, limit)) is not None:
+            self.fail(where, problem)
             return None
         if value != value.strip():
-            self.fail(where, f"must not begin or end with spaces: {value!r}")
+            self.fail(where, f"must not begin or end with spaces: {shown(value)}")
             return None
         return value
 
-    def optional_name(self, value: Any, where: str) -> str | None:
-        return None if value is None else self.name(value, where)
+    def optional_name(self, value: Any, where: str, *, limit: int = MAX_NAME) -> str | None:
+        return None if value is None else self.name(value, where, limit=limit)
 
     def number(self, value: Any, where: str, *, maximum: float, default: float) -> float:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(where, f"must be a number, not {value!r}")
+            self.fail(where, f"must be a number, not {shown(value)}")
             return default
         if isinstance(value, float) and not math.isfinite(value):
             self.fail(where, f"must be a finite number, not {value!r}")
@@ -175,14 +205,15 @@ class _ScenarioChecker(Checker):
     def optional_boolean(self, value: Any, where: str) -> bool | None:
         if value is None or isinstance(value, bool):
             return value
-        self.fail(where, f"must be true, false or null, not {value!r}")
+        self.fail(where, f"must be true, false or null, not {shown(value)}")
         return None
 
     def unknown_keys(
         self, raw: Mapping[Any, Any], known: Sequence[str], where: str, what: str
     ) -> None:
         for key in sorted(set(raw) - set(known), key=str):
-            self.fail(f"{where}.{key}" if where else str(key), f"is not a field of {what}")
+            label = key_label(key)
+            self.fail(f"{where}.{label}" if where else label, f"is not a field of {what}")
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -204,7 +235,7 @@ def _event(check: _ScenarioChecker, value: Any, where: str) -> dict[str, Any]:
             f"{where}.effect",
             "is missing"
             if effect is None
-            else f"unknown effect {effect!r} (known: {', '.join(EVENT_EFFECTS)})",
+            else f"unknown effect {shown(effect)} (known: {', '.join(EVENT_EFFECTS)})",
         )
         return {"effect": "none"}
     needs = EVENT_EFFECTS[effect]
@@ -212,26 +243,30 @@ def _event(check: _ScenarioChecker, value: Any, where: str) -> dict[str, Any]:
     if "side" in needs:
         entry["side"] = check.choice(raw.get("side"), f"{where}.side", SIDE_KEYS)
     if "count" in needs:
-        entry["count"] = check.integer(raw.get("count"), f"{where}.count", minimum=1)
+        entry["count"] = check.integer(
+            raw.get("count"), f"{where}.count", minimum=1, maximum=MAX_PLANES
+        )
     if "track" in needs:
         entry["track"] = check.name(raw.get("track"), f"{where}.track")
     if "text" in raw:
-        if isinstance(raw["text"], str):
-            entry["text"] = raw["text"]
+        if not isinstance(raw["text"], str):
+            check.fail(f"{where}.text", f"must be a string, not {shown(raw['text'])}")
+        elif (problem := text_problem(raw["text"].replace("\n", " "), MAX_TEXT)) is not None:
+            check.fail(f"{where}.text", problem)
         else:
-            check.fail(f"{where}.text", f"must be a string, not {raw['text']!r}")
+            entry["text"] = raw["text"]
     check.unknown_keys(raw, ("effect", "text", *needs), where, f"a {effect} event")
     return entry
 
 
 def _event_table(check: _ScenarioChecker, value: Any, where: str) -> dict[int, dict[str, Any]]:
     if not isinstance(value, Mapping):
-        check.fail(where, f"must be an object with an entry for each face 1-6, not {value!r}")
+        check.fail(where, f"must be an object with an entry for each face 1-6, not {shown(value)}")
         return {}
     table: dict[int, dict[str, Any]] = {}
     for key, entry in value.items():
         face = _face(key)
-        spot = f"{where}.{key}"
+        spot = f"{where}.{key_label(key)}"
         if face is None:
             check.fail(spot, "is not a face of a d6 (1 to 6)")
         elif face in table:
@@ -250,7 +285,7 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
         return Settings()
     raw = check.mapping(value, where)
     for key in sorted(set(raw) - set(SETTING_NAMES), key=str):
-        check.fail(f"{where}.{key}", "is not a setting")
+        check.fail(f"{where}.{key_label(key)}", "is not a setting")
     given: dict[str, Any] = {}
     for key in SETTING_NAMES:
         if key not in raw:
@@ -266,7 +301,7 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
             if isinstance(item, bool):
                 given[key] = item
             else:
-                check.fail(spot, f"must be true or false, not {item!r}")
+                check.fail(spot, f"must be true or false, not {shown(item)}")
         elif key in _AREA_SETTINGS:
             given[key] = check.optional_name(item, spot)
         elif key in _TABLE_SETTINGS:
@@ -280,7 +315,7 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
                     int(face): {str(k): v for k, v in entry.items()} for face, entry in item.items()
                 }
         elif key == "rough_tracks":
-            items = check.sequence(item, spot)
+            items = check.sequence(item, spot, limit=MAX_TRACKS)
             tracks = [check.name(track, f"{spot}[{i}]") for i, track in enumerate(items)]
             given[key] = tuple(t for t in tracks if t is not None)
         elif key == "battle_mode":
@@ -325,13 +360,13 @@ def _stand_counts(check: _ScenarioChecker, value: Any, where: str) -> dict[str, 
     raw = check.mapping(value, where)
     counts: dict[str, int] = {}
     for unit, count in raw.items():
-        spot = f"{where}.{unit}"
+        spot = f"{where}.{key_label(unit)}"
         if not isinstance(unit, str) or unit not in UNIT_TYPES:
-            check.fail(spot, f"unknown unit type {unit!r} (known: {', '.join(STAND_TYPES)})")
+            check.fail(spot, f"unknown unit type {shown(unit)} (known: {', '.join(STAND_TYPES)})")
         elif UNIT_TYPES[unit].off_table:
             check.fail(spot, "air support is not a stand: give planes under air")
         else:
-            counts[unit] = check.integer(count, spot, minimum=0)
+            counts[unit] = check.integer(count, spot, minimum=0, maximum=MAX_STANDS)
     return counts
 
 
@@ -357,7 +392,7 @@ def _sides(check: _ScenarioChecker, value: Any) -> tuple[dict[str, Side], dict[s
     sides: dict[str, Side] = {}
     bases: dict[str, str] = {}
     names: dict[str, str] = {}
-    for i, item in enumerate(check.sequence(value, "sides")):
+    for i, item in enumerate(check.sequence(value, "sides", limit=len(SIDE_KEYS))):
         where = f"sides[{i}]"
         raw = check.mapping(item, where)
         key = raw.get("key")
@@ -366,7 +401,7 @@ def _sides(check: _ScenarioChecker, value: Any) -> tuple[dict[str, Side], dict[s
         elif key is None:
             check.fail(f"{where}.key", "is missing")
         else:
-            check.fail(f"{where}.key", f"must be one of {', '.join(SIDE_KEYS)}, not {key!r}")
+            check.fail(f"{where}.key", f"must be one of {', '.join(SIDE_KEYS)}, not {shown(key)}")
         name = check.name(raw.get("name"), f"{where}.name")
         _record(check, names, name, f"{where}.name", "side name")
         base = check.name(raw.get("base"), f"{where}.base")
@@ -396,7 +431,7 @@ def _area_ref(
 ) -> str | None:
     name = check.name(value, where)
     if name is not None and name not in areas:
-        check.fail(where, f"unknown area {name!r}")
+        check.fail(where, f"unknown area {shown(name)}")
         return None
     return name
 
@@ -404,7 +439,7 @@ def _area_ref(
 def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
     areas: dict[str, Area] = {}
     seen: dict[str, str] = {}
-    items = check.sequence(value, "areas")
+    items = check.sequence(value, "areas", limit=MAX_AREAS)
     if value is not None and not items and isinstance(value, list):
         check.fail("areas", "a map needs at least one area")
     for i, item in enumerate(items):
@@ -412,18 +447,20 @@ def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
         raw = check.mapping(item, where)
         name = check.name(raw.get("name"), f"{where}.name")
         where = _labelled(where, name)
-        zone = check.integer(raw.get("zone"), f"{where}.zone", minimum=0)
+        zone = check.integer(raw.get("zone"), f"{where}.zone", minimum=0, maximum=MAX_ZONE)
         track = check.name(raw.get("track"), f"{where}.track")
         vegetation = check.choice(raw.get("vegetation"), f"{where}.vegetation", AREA_VEGETATION)
         plains = check.boolean(raw.get("plains"), f"{where}.plains", default=False)
         features: list[str] = []
         raw_features = raw.get("features")
         for j, feature in enumerate(
-            [] if raw_features is None else check.sequence(raw_features, f"{where}.features")
+            []
+            if raw_features is None
+            else check.sequence(raw_features, f"{where}.features", limit=len(FEATURES))
         ):
             spot = f"{where}.features[{j}]"
             if feature not in FEATURES:
-                check.fail(spot, f"must be one of {', '.join(FEATURES)}, not {feature!r}")
+                check.fail(spot, f"must be one of {', '.join(FEATURES)}, not {shown(feature)}")
             elif feature in features:
                 check.fail(spot, f"{feature!r} is given twice")
             else:
@@ -452,7 +489,7 @@ def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
 def _links(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> list[tuple[str, str]]:
     links: list[tuple[str, str]] = []
     seen: dict[frozenset[str], int] = {}
-    for i, item in enumerate(check.sequence(value, "links")):
+    for i, item in enumerate(check.sequence(value, "links", limit=MAX_LINKS)):
         where = f"links[{i}]"
         if (
             isinstance(item, str | bytes | Mapping)
@@ -460,14 +497,14 @@ def _links(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> li
             or len(item) != 2
             or not all(isinstance(end, str) for end in item)
         ):
-            check.fail(where, f"must be a pair of area names, not {item!r}")
+            check.fail(where, f"must be a pair of area names, not {shown(item)}")
             continue
         a, b = item
         unknown = [end for end in dict.fromkeys((a, b)) if end not in areas]
         for end in unknown:
-            check.fail(where, f"unknown area {end!r}")
+            check.fail(where, f"unknown area {shown(end)}")
         if a == b:
-            check.fail(where, f"links {a!r} to itself")
+            check.fail(where, f"links {shown(a)} to itself")
             continue
         pair = frozenset((a, b))
         if pair in seen:
@@ -503,7 +540,7 @@ def _companies(
     companies: dict[str, Company] = {}
     seen: dict[str, str] = {}
     qualities = tuple(str(q) for q in Quality)
-    for i, item in enumerate(check.sequence(value, "companies")):
+    for i, item in enumerate(check.sequence(value, "companies", limit=2 * MAX_COMPANIES)):
         where = f"companies[{i}]"
         raw = check.mapping(item, where)
         name = check.name(raw.get("name"), f"{where}.name")
@@ -542,7 +579,11 @@ def _companies(
             )
         units = [unit for unit in STAND_TYPES if unit in held or unit in full]
         turns_out = check.integer(
-            raw.get("turns_out_of_supply"), f"{where}.turns_out_of_supply", minimum=0, default=0
+            raw.get("turns_out_of_supply"),
+            f"{where}.turns_out_of_supply",
+            minimum=0,
+            maximum=MAX_TURNS,
+            default=0,
         )
         banzai = check.boolean(raw.get("banzai"), f"{where}.banzai", default=False)
         standing_order = check.choice(
@@ -564,13 +605,25 @@ def _companies(
                 standing_order=standing_order,
                 in_supply=in_supply,
             )
+    # Every battle force is made of one side's companies: bounding a side bounds a force.
+    for key in SIDE_KEYS:
+        side = [c for c in companies.values() if c.side == key]
+        stands = sum(sum(c.stands.values()) for c in side)
+        if len(side) > MAX_COMPANIES:
+            check.fail("companies", f"{key} has {len(side)} companies, more than {MAX_COMPANIES}")
+        if stands > MAX_FORCE_STANDS:
+            check.fail(
+                "companies",
+                f"{key} has {stands} stands, more than a battle force may hold "
+                f"({MAX_FORCE_STANDS})",
+            )
     return companies
 
 
 def _ships(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> list[Ship]:
     ships: list[Ship] = []
     seen: dict[str, str] = {}
-    for i, item in enumerate(check.sequence(value, "ships")):
+    for i, item in enumerate(check.sequence(value, "ships", limit=MAX_SHIPS)):
         where = f"ships[{i}]"
         raw = check.mapping(item, where)
         name = check.name(raw.get("name"), f"{where}.name")
@@ -591,14 +644,16 @@ def _air(
 ) -> list[AirGroup]:
     groups: list[AirGroup] = []
     seen: dict[str, str] = {}
-    for i, item in enumerate(check.sequence(value, "air")):
+    for i, item in enumerate(check.sequence(value, "air", limit=len(SIDE_KEYS))):
         where = f"air[{i}]"
         raw = check.mapping(item, where)
         side = _side_ref(check, raw.get("side"), f"{where}.side")
         base = _area_ref(check, raw.get("base"), f"{where}.base", areas)
         if base is not None and not {"airfield", "airstrip"} & set(areas[base].features):
             check.fail(f"{where}.base", f"{base} has no airfield or airstrip (features)")
-        buffalos = check.integer(raw.get("buffalos"), f"{where}.buffalos", minimum=0, default=0)
+        buffalos = check.integer(
+            raw.get("buffalos"), f"{where}.buffalos", minimum=0, maximum=MAX_PLANES, default=0
+        )
         bombers = check.integer(
             raw.get("bombers"),
             f"{where}.bombers",
@@ -630,24 +685,28 @@ def _check_names_in_settings(
     for key in _AREA_SETTINGS:
         value = getattr(settings, key)
         if value is not None and value not in areas:
-            fail(key, f"settings.{key}", f"unknown area {value!r}")
+            fail(key, f"settings.{key}", f"unknown area {shown(value)}")
     for i, track in enumerate(settings.rough_tracks):
         if track not in tracks:
-            fail("rough_tracks", f"settings.rough_tracks[{i}]", f"no area is on track {track!r}")
+            fail(
+                "rough_tracks", f"settings.rough_tracks[{i}]", f"no area is on track {shown(track)}"
+            )
     for key in _TABLE_SETTINGS:
         for face, entry in getattr(settings, key).items():
             track = entry.get("track")
             if track is not None and track not in tracks:
-                fail(key, f"settings.{key}.{face}.track", f"no area is on track {track!r}")
+                fail(key, f"settings.{key}.{face}.track", f"no area is on track {shown(track)}")
 
 
 def parse_scenario(data: Any) -> CampaignState:
     """Validate a decoded scenario document and build the campaign's snapshot."""
     check = _ScenarioChecker()
+    if not check.document(data, "scenario"):
+        raise ScenarioError(check.problems)
     doc = check.mapping(data, "scenario")
-    name = check.name(doc.get("name"), "name")
+    name = check.name(doc.get("name"), "name", limit=MAX_LONG_NAME)
     seed = check.integer(doc.get("seed"), "seed", minimum=0, maximum=MAX_SEED, default=0)
-    turn = check.integer(doc.get("turn"), "turn", minimum=0, default=0)
+    turn = check.integer(doc.get("turn"), "turn", minimum=0, maximum=MAX_TURNS, default=0)
     settings = _settings(check, doc.get("settings"), "settings")
     sides, bases = _sides(check, doc.get("sides"))
     areas = _areas(check, doc.get("areas"))
@@ -672,7 +731,7 @@ def parse_scenario(data: Any) -> CampaignState:
         winner = _side_ref(check, winner, "winner")
         if not finished:
             check.fail("winner", "a campaign that is not finished has no winner")
-    end_reason = check.optional_name(doc.get("end_reason"), "end_reason")
+    end_reason = check.optional_name(doc.get("end_reason"), "end_reason", limit=MAX_LONG_NAME)
     if end_reason is not None and not finished:
         check.fail("end_reason", "a campaign that is not finished has no end reason")
     check.unknown_keys(doc, SCENARIO_FIELDS, "", "a scenario")
@@ -752,16 +811,17 @@ def dump_scenario(state: CampaignState) -> dict[str, Any]:
 def read_scenario(path: str | Path) -> Any:
     """Read a scenario file's JSON, not yet checked; a bad file is a ``ScenarioError``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ScenarioError([f"{path}: cannot read the file ({reason})"]) from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(
-            [f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]
-        ) from exc
+        return read_json_file(path)
+    except DocumentError as exc:
+        raise ScenarioError([str(exc)]) from exc
+
+
+def campaign_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a campaign, or None (the admin's and the command's)."""
+    if not isinstance(name, str) or not name.strip():
+        return "a campaign needs a name"
+    problem = text_problem(name.strip(), MAX_LONG_NAME)
+    return None if problem is None else f"the campaign's name {problem}"
 
 
 def load_scenario(path: str | Path) -> CampaignState:

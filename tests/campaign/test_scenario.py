@@ -358,7 +358,7 @@ def test_negative_stands_are_refused() -> None:
     doc = korona_doc()
     company(doc, "B Company")["stands"]["rifle_squad"] = -1
     assert problems_of(doc) == [
-        "companies[1] (B Company).stands.rifle_squad: must be at least 0, not -1"
+        "companies[1] (B Company).stands.rifle_squad: must be from 0 to 1000, not -1"
     ]
 
 
@@ -451,7 +451,7 @@ def test_a_company_with_no_stands_is_refused() -> None:
         (
             ("companies", 0, "turns_out_of_supply"),
             -1,
-            "companies[0] (A Company).turns_out_of_supply: must be at least 0, not -1",
+            "companies[0] (A Company).turns_out_of_supply: must be from 0 to 1000, not -1",
         ),
         (
             ("areas", 1, "x"),
@@ -583,7 +583,7 @@ def test_an_event_needs_the_fields_of_its_effect_and_no_others() -> None:
     ("setting", "value", "problem"),
     [
         ("turn_limit", "20", "must be a whole number, not '20'"),
-        ("turn_limit", 0, "must be at least 1, not 0"),
+        ("turn_limit", 0, "must be from 1 to 1000, not 0"),
         ("turn_limit", None, "must be a whole number, not null"),
         ("naval_trigger", 7, "must be from 1 to 6, not 7"),
         ("aerial_trigger", 5.5, "must be a whole number, not 5.5"),

@@ -132,7 +132,7 @@ def test_a_bad_scenario_creates_nothing_and_lists_every_problem() -> None:
     assert caught.value.problems == [
         "sides[1] (japanese).base: unknown area 'Rabaul'",
         "links[10]: unknown area 'Kokoda'",
-        "companies[1] (B Company).stands.rifle_squad: must be at least 0, not -3",
+        "companies[1] (B Company).stands.rifle_squad: must be from 0 to 1000, not -3",
     ]
     assert row_counts() == before
 

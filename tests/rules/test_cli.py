@@ -107,7 +107,7 @@ def test_a_malformed_file_exits_2_and_lists_every_problem(tmp_path: Path) -> Non
     assert (code, out) == (2, "")
     lines = err.splitlines()
     assert lines[0] == f"error: {path} is not a battle that can be fought:"
-    assert "  - attacker.stands.rifle_squad: must be at least 0, not -1" in lines
+    assert "  - attacker.stands.rifle_squad: must be from 0 to 1000, not -1" in lines
     assert any(
         line.startswith("  - attacker.stands.tiger_tank: unknown unit type") for line in lines
     )
@@ -164,11 +164,11 @@ def test_odds_in_words() -> None:
     assert lines[2].startswith("over 10 battles, mean length ")
 
 
-@pytest.mark.parametrize("runs", ["0", "-3"])
-def test_odds_need_at_least_one_run(runs: str) -> None:
+@pytest.mark.parametrize("runs", ["0", "-3", "100001", str(10**9)])
+def test_odds_need_one_to_a_hundred_thousand_runs(runs: str) -> None:
     code, out, err = run("odds", str(FIXTURE), "--runs", runs)
     assert (code, out) == (2, "")
-    assert err == f"error: --runs must be at least 1, not {runs}\n"
+    assert err == f"error: --runs must be from 1 to 100000, not {runs}\n"
 
 
 # --- the module entry point -------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_reinforcements_are_checked_like_stands() -> None:
     with pytest.raises(BattleSpecError) as refused:
         parse_battle(doc)
     assert any(p.startswith("attacker.reinforcements.tiger") for p in refused.value.problems)
-    assert "attacker.reinforcements.rifle_squad: must be at least 0, not -1" in (
+    assert "attacker.reinforcements.rifle_squad: must be from 0 to 1000, not -1" in (
         refused.value.problems
     )
 

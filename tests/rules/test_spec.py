@@ -103,7 +103,7 @@ def test_supply_carriers_are_refused_in_a_battle() -> None:
 
 def test_negative_count_is_named_with_its_place() -> None:
     doc = battle_doc(defender={"rifle_squad": 2, "hmg": -1})
-    assert problems_of(doc) == ["defender.stands.hmg: must be at least 0, not -1"]
+    assert problems_of(doc) == ["defender.stands.hmg: must be from 0 to 1000, not -1"]
 
 
 @pytest.mark.parametrize("count", [1.5, "2", True, None])

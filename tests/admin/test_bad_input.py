@@ -1,0 +1,154 @@
+"""Bad scenario input through each door, the admin's upload, the command and the service:
+a clear error naming the field, nothing written, never a traceback. The bounds are the
+scenario checker's (rules.campaign.scenario), so every door refuses the same things."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from campaign.models import Campaign, GmAdjustment
+from campaign.services.scenarios import create_campaign
+from rules.campaign.scenario import ScenarioError
+from tests.admin.conftest import new_campaign
+from tests.admin.test_campaign_admin import CREATE, upload, url
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db
+
+DEEP = '{"name": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+def long_names() -> dict[str, Any]:
+    doc = korona_doc()
+    doc["companies"][0]["name"] = "x" * 300
+    doc["ships"][0]["name"] = "y" * 10_000_000
+    doc["sides"][0]["name"] = "Aus\x00tralians"
+    return doc
+
+
+def test_the_admin_refuses_deeply_nested_json(gm: Client) -> None:
+    response = gm.post(CREATE, upload(DEEP))
+    assert response.status_code == 200
+    assert str(response.context["form"].errors["scenario"]) == (
+        '<ul class="errorlist" id="id_scenario_error"><li>the file: nested more than 16 deep'
+        "</li></ul>"
+    )
+    assert Campaign.objects.count() == 0
+
+
+def test_the_admin_refuses_long_names_and_nul_bytes(gm: Client) -> None:
+    response = gm.post(CREATE, upload(long_names()))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert len(page) < 200_000  # the ten-megabyte name is not echoed back
+    problems = list(response.context["form"].errors["scenario"]) + list(
+        response.context["form"].non_field_errors()
+    )
+    assert problems == ["the file is larger than 2000000 bytes"]
+    doc = long_names()
+    doc["ships"][0]["name"] = "y" * 30_000
+    response = gm.post(CREATE, upload(doc))
+    assert list(response.context["form"].errors["scenario"]) == [
+        "the file: ships[0].name: is longer than 20000 characters"
+    ]
+    doc = long_names()
+    doc["ships"][0]["name"] = "Lakatoi"
+    response = gm.post(CREATE, upload(doc))
+    assert list(response.context["form"].errors["scenario"]) == [
+        "the file: sides[0].name: must not hold a NUL character"
+    ]
+    doc["sides"][0]["name"] = "Australians"
+    response = gm.post(CREATE, upload(doc))
+    assert list(response.context["form"].non_field_errors()) == [
+        "companies[0].name: must be at most 100 characters, not 300"
+    ]
+    assert Campaign.objects.count() == 0
+
+
+def test_the_admin_refuses_a_turn_limit_of_ten_to_the_thirty(gm: Client) -> None:
+    doc = korona_doc()
+    doc["settings"] = {"turn_limit": 10**30}
+    response = gm.post(CREATE, upload(doc))
+    assert list(response.context["form"].non_field_errors()) == [
+        f"settings.turn_limit: must be from 1 to 1000, not {10**30}"
+    ]
+    assert Campaign.objects.count() == 0
+
+
+def test_the_admins_settings_refuse_deep_json_and_change_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    page = gm.get(url(campaign, "settings"))
+    data = {f.name: f.value() for f in page.context["form"] if f.value() not in (None, False)}
+    data["naval_table"] = "[" * 100_000 + "]" * 100_000
+    data["turn_limit"] = str(10**30)
+    data["reason"] = "testing"
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "the table: nested more than 16 deep" in str(errors["naval_table"])
+    before = campaign.settings
+    campaign.refresh_from_db()
+    assert campaign.settings == before
+    assert not GmAdjustment.objects.exists()
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "scenario.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_command_refuses_deep_json(tmp_path: Path) -> None:
+    path = write(tmp_path, DEEP)
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 problem; no campaign created"):
+        call_command("create_campaign", "--scenario", path, "--name", "Deep", stderr=err)
+    assert err.getvalue() == f"{path}: nested more than 16 deep\n"
+    assert Campaign.objects.count() == 0
+
+
+def test_the_command_refuses_a_zone_of_ten_to_the_thirty(tmp_path: Path) -> None:
+    doc = korona_doc()
+    doc["areas"][0]["zone"] = 10**30
+    path = write(tmp_path, json.dumps(doc))
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("create_campaign", "--scenario", path, "--name", "Big", stderr=err)
+    assert err.getvalue() == f"areas[0] (Port Murray).zone: must be from 0 to 100, not {10**30}\n"
+    assert Campaign.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("n" * 201, "the campaign's name must be at most 200 characters, not 201"),
+        ("Kor\x00ona", "the campaign's name must not hold the control character '\\x00'"),
+        ("   ", "a campaign needs a name"),
+    ],
+)
+def test_the_campaigns_name_is_checked_by_the_service(name: str, problem: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        create_campaign(data=korona_doc(), name=name)
+    assert str(caught.value) == problem
+    assert Campaign.objects.count() == 0
+
+
+def test_the_service_refuses_a_deep_document_without_a_traceback() -> None:
+    nested: Any = "x"
+    for _ in range(5000):
+        nested = [nested]
+    doc = korona_doc()
+    doc["name"] = nested
+    with pytest.raises(ScenarioError) as caught:
+        create_campaign(data=doc, name="Deep")
+    [problem] = caught.value.problems
+    assert problem.endswith("is nested more than 16 deep")
+    assert Campaign.objects.count() == 0
