@@ -6,6 +6,9 @@ changes; its live poll) then spend about half their time on that one query, so t
 is kept in the cache for a minute. Saving or deleting a user drops it at once (the
 signals below: a password change, a deactivation, a new permission); a change made
 without ``save`` (a queryset ``update``) takes effect within the minute.
+
+A new password also revokes the user's API tokens (``revoke_tokens``), whichever way it
+is set: the admin, ``manage.py changepassword``, ``set_password`` and ``save``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 
 USER_SECONDS = 60
 
@@ -41,5 +44,30 @@ def forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
     cache.delete(_key(instance.pk))
 
 
+def note_a_new_password(
+    sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """Before a user is saved: whether the password hash is about to change."""
+    instance._korona_new_password = False
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    instance._korona_new_password = stored is not None and stored != instance.password
+
+
+def revoke_tokens(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A new password revokes the user's API tokens, as it ends their other sessions:
+    whoever had the old password has the old token too. (Django rehashing a password
+    with a stronger hasher at sign-in counts as new: the user signs in again.)"""
+    if getattr(instance, "_korona_new_password", False):
+        from rest_framework.authtoken.models import Token
+
+        Token.objects.filter(user=instance).delete()
+        instance._korona_new_password = False
+
+
+User = get_user_model()
+pre_save.connect(note_a_new_password, sender=User, dispatch_uid="korona-note-password")
+post_save.connect(revoke_tokens, sender=User, dispatch_uid="korona-revoke-tokens")
 post_save.connect(forget_user, sender=get_user_model(), dispatch_uid="korona-forget-user")
 post_delete.connect(forget_user, sender=get_user_model(), dispatch_uid="korona-forget-user-d")

@@ -51,6 +51,22 @@ def read_number(env: Mapping[str, str], name: str, *, default: float, minimum: f
     return value
 
 
+def read_int(
+    env: Mapping[str, str], name: str, *, default: int, minimum: int = 0, maximum: int
+) -> int:
+    """A whole number from ``minimum`` to ``maximum``; unset or blank means ``default``."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be from {minimum} to {maximum}")
+    return value
+
+
 RATE_PERIODS = ("s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day")
 
 

@@ -14,6 +14,7 @@ from config.env import (
     read_bool,
     read_database,
     read_email_url,
+    read_int,
     read_list,
     read_number,
     read_rate,
@@ -82,7 +83,14 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(read_number(os.environ, "KORONA_LOGIN_FAILURES", default=5, minimum=1))
 AXES_COOLOFF_TIME = 1  # hours
+# A username is locked out of one address only, so a stranger's guesses lock only the
+# stranger out, never the GM at home.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The reverse proxies in front of Korona whose X-Forwarded-For is believed (README.md,
+# "Configuration"); the API's throttles and django-axes both read the client's address
+# through config.proxies.client_ip.
+KORONA_TRUSTED_PROXIES = read_int(os.environ, "KORONA_TRUSTED_PROXIES", default=0, maximum=10)
+AXES_CLIENT_IP_CALLABLE = "config.proxies.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
@@ -145,6 +153,31 @@ if not KORONA_PRODUCTION:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Logging: to standard error, with DEBUG on or off. Every server error (a 500) is
+# logged by django.request with its traceback; warnings of Korona and of the libraries
+# too. Django's own default shows them only with DEBUG on (and mails them to ADMINS).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Through the root's handler alone, whatever DEBUG is (no second copy, no mail).
+        "django": {"handlers": [], "level": "WARNING", "propagate": True},
+        # A 4xx is the client's mistake, logged at WARNING; only the 5xx are errors.
+        "django.request": {"handlers": [], "level": "ERROR", "propagate": True},
+    },
+}
+
 # How often an open map asks whether a turn has been played (campaign/web/maps.py), and how
 # long a reader's answer (the campaign's stamp) is kept before the database is asked again.
 KORONA_MAP_POLL_SECONDS = read_number(os.environ, "KORONA_MAP_POLL_SECONDS", default=15, minimum=1)
@@ -164,11 +197,18 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bodies within bounds: a deep or huge one is a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "campaign.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # DRF's own throttles read their rates once, at import; these read them per request.
     "DEFAULT_THROTTLE_CLASSES": [
         "campaign.api.throttles.AnonThrottle",
         "campaign.api.throttles.UserThrottle",
     ],
+    "NUM_PROXIES": KORONA_TRUSTED_PROXIES,  # the throttles use config.proxies.client_ip
     "DEFAULT_THROTTLE_RATES": {
         "anon": read_rate(os.environ, "KORONA_API_ANON_RATE", default="60/minute"),
         "user": read_rate(os.environ, "KORONA_API_USER_RATE", default="1200/minute"),

@@ -16,6 +16,7 @@ from config.env import (
     DEVELOPMENT_SECRET_KEY,
     read_bool,
     read_database,
+    read_int,
     read_list,
     read_rate,
     read_redis_url,
@@ -258,3 +259,71 @@ def test_an_unset_throttle_rate_is_the_default() -> None:
 def test_a_throttle_rate_that_cannot_be_read_stops_django(value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="is not a rate"):
         read_rate({"R": value}, "R", default="1/s")
+
+
+# --- whole numbers; the trusted proxies -------------------------------------------------
+
+
+def test_read_int_reads_a_whole_number_within_bounds() -> None:
+    assert read_int({}, "N", default=0, maximum=10) == 0
+    assert read_int({"N": " 2 "}, "N", default=0, maximum=10) == 2
+    for bad, reason in [
+        ("1.5", "is not a whole number"),
+        ("two", "is not a whole number"),
+        ("-1", "must be from 0 to 10"),
+        ("11", "must be from 0 to 10"),
+    ]:
+        with pytest.raises(ImproperlyConfigured, match=f"N='{bad}' {reason}"):
+            read_int({"N": bad}, "N", default=0, maximum=10)
+
+
+def test_trusted_proxies_default_to_none_and_reach_drf_and_axes() -> None:
+    script = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.KORONA_TRUSTED_PROXIES, s.REST_FRAMEWORK['NUM_PROXIES'], "
+        "s.AXES_CLIENT_IP_CALLABLE, s.AXES_LOCKOUT_PARAMETERS]))"
+    )
+    lockout = [["username", "ip_address"]]
+    result = run_bare(["-c", script], {})
+    assert json.loads(result.stdout) == [0, 0, "config.proxies.client_ip", lockout]
+    result = run_bare(["-c", script], {"KORONA_TRUSTED_PROXIES": "2"})
+    assert json.loads(result.stdout) == [2, 2, "config.proxies.client_ip", lockout]
+    result = run_bare(["-c", script], {"KORONA_TRUSTED_PROXIES": "one"})
+    assert result.returncode != 0
+    assert "KORONA_TRUSTED_PROXIES='one' is not a whole number" in result.stderr
+
+
+# --- server errors are logged with their traceback, DEBUG on or off ---------------------
+
+BOOM = """
+import django
+from django.conf import settings
+django.setup()
+from django.http import HttpResponse
+from django.test import Client, override_settings
+from django.urls import path
+
+def boom(request):
+    raise ZeroDivisionError("the view went wrong")
+
+def fine(request):
+    return HttpResponse("fine")
+
+urlpatterns = [path("boom/", boom), path("fine/", fine)]
+settings.ALLOWED_HOSTS.append("testserver")
+with override_settings(ROOT_URLCONF="__main__"):
+    client = Client(raise_request_exception=False)
+    print(client.get("/fine/").status_code, client.get("/nothing/").status_code,
+          client.get("/boom/").status_code)
+"""
+
+
+@pytest.mark.parametrize("debug", ["0", "1"])
+def test_a_server_error_is_logged_with_its_traceback_to_stderr(debug: str) -> None:
+    result = run_bare(["-c", BOOM], {"DEBUG": debug})
+    assert result.stdout.split() == ["200", "404", "500"], result.stderr
+    assert "ERROR django.request: Internal Server Error: /boom/" in result.stderr
+    assert "Traceback (most recent call last):" in result.stderr
+    assert "ZeroDivisionError: the view went wrong" in result.stderr
+    assert result.stderr.count("Internal Server Error") == 1  # once, not once per handler
+    assert "/nothing/" not in result.stderr  # a 404 is no server error

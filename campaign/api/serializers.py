@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from campaign.services.visibility import CampaignView
+from campaign.services.visibility import MAX_ID, CampaignView
 from rules.campaign.state import COMPANY_KINDS, ORDER_KINDS, SIDE_KEYS
 from rules.campaign.visibility import CompanyView
 
@@ -431,10 +431,14 @@ def order_data(order: Any) -> dict[str, Any]:
 class OrderCreateSerializer(serializers.Serializer):
     """An order for the coming turn. A company that already has one has it replaced."""
 
-    company = serializers.IntegerField(help_text="The company's id.")
+    company = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The company's id.")
     kind = choice("OrderKind", ORDER_KINDS)
     target = serializers.IntegerField(
-        required=False, allow_null=True, help_text="The area's id; none for hold."
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The area's id; none for hold.",
     )
 
 
@@ -443,7 +447,11 @@ class OrderChangeSerializer(serializers.Serializer):
 
     kind = choice("OrderKind", ORDER_KINDS)
     target = serializers.IntegerField(
-        required=False, allow_null=True, help_text="The area's id; none for hold."
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The area's id; none for hold.",
     )
 
 
@@ -475,8 +483,8 @@ class ReadyResultSerializer(ReadySerializer):
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField()
+    username = serializers.CharField(max_length=150)  # Django's username column
+    password = serializers.CharField(max_length=4096)
 
 
 class TokenSerializer(serializers.Serializer):

@@ -3,13 +3,18 @@
 DRF's own throttles copy ``DEFAULT_THROTTLE_RATES`` into a class attribute at import, so
 a changed setting (``override_settings`` in a test, say) is never seen. These read
 ``api_settings`` each time; DRF reloads it whenever ``REST_FRAMEWORK`` changes. A rate of
-``None`` switches that throttle off.
+``None`` switches that throttle off. The address of a request is ``client_ip``'s, the
+one django-axes counts failed sign-ins by.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import throttling
 from rest_framework.settings import api_settings
+
+from config.proxies import client_ip
 
 
 class _LiveRate:
@@ -17,6 +22,10 @@ class _LiveRate:
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request: Any) -> str:
+        """The client's address as django-axes reads it (``KORONA_TRUSTED_PROXIES``)."""
+        return client_ip(request) or ""
 
 
 class AnonThrottle(_LiveRate, throttling.AnonRateThrottle):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.urls import URLPattern, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from campaign.api import views
 
@@ -14,7 +14,7 @@ CAMPAIGN = "campaigns/<int:campaign_pk>/"
 urlpatterns: list[URLPattern] = [
     path("token/", views.TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", views.DocsView.as_view(url_name="api:schema"), name="docs"),
     path("campaigns/", views.CampaignList.as_view(), name="campaign-list"),
     path(CAMPAIGN, views.CampaignDetail.as_view(), name="campaign-detail"),
     path(CAMPAIGN + "areas/", views.AreaList.as_view(), name="area-list"),

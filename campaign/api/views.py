@@ -9,17 +9,25 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.db.models.fields.json import KT
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import (
+    NotAuthenticated,
+    NotFound,
+    PermissionDenied,
+    ValidationError,
+)
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from battles.models import Battle
 from campaign.api import serializers as s
@@ -33,7 +41,7 @@ from campaign.api.filters import (
     TurnFilter,
 )
 from campaign.api.throttles import API_THROTTLES
-from campaign.models import Area, Campaign, Company, Order, SideReady, Turn
+from campaign.models import Area, Campaign, Company, GmAdjustment, Order, SideReady, Turn
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import TurnRefused, give_order, withdraw_order
 from campaign.services.visibility import (
@@ -69,6 +77,14 @@ def row_id(value: Any) -> int:
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other address under /api/: a JSON 404, never an HTML page."""
     return JsonResponse({"detail": "Not found."}, status=404)
+
+
+class DocsView(SpectacularSwaggerView):
+    """The Swagger UI page. Its only renderer is an HTML template, which has nothing to
+    show for OPTIONS: that answers as a plain Django view does (an empty 200, with Allow)."""
+
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        return View.options(self, request, *args, **kwargs)
 
 
 class ApiView(GenericAPIView):
@@ -111,6 +127,7 @@ class TokenView(ObtainAuthToken):
     the failures and locks the account out after too many, as on the sign-in page."""
 
     throttle_classes = API_THROTTLES
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # ObtainAuthToken has its own
 
     @extend_schema(
         operation_id="token_obtain",
@@ -129,6 +146,22 @@ class TokenView(ObtainAuthToken):
             raise ValidationError(serializer.errors)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
+
+    @extend_schema(
+        operation_id="token_revoke",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Revoked: the token no longer opens the API."),
+            **s.error_responses(401, 403, 429),
+        },
+    )
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Revoke your API token (signed in by it, or by the session). The next
+        ``POST /api/token/`` gives a new one. A new password revokes it too."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- campaigns --------------------------------------------------------------------------------
@@ -310,7 +343,10 @@ class TurnDetail(CampaignScoped):
 
 
 class AdjustmentList(CampaignScoped):
-    filter_backends: list[Any] = []  # a list read through the CampaignView, oldest first
+    # A list read through the CampaignView, oldest first; the empty queryset is for the
+    # browsable API's filter form, which asks every list view for one.
+    queryset = GmAdjustment.objects.none()
+    filter_backends: list[Any] = []
 
     @extend_schema(
         operation_id="adjustments_list",
@@ -465,6 +501,7 @@ class OrderList(OrderScoped):
 
 
 class OrderDetail(OrderScoped):
+    queryset = Order.objects.none()
     serializer_class = s.OrderChangeSerializer
 
     def order(self, pk: int) -> Order:
@@ -472,6 +509,10 @@ class OrderDetail(OrderScoped):
         if order is None:
             raise NotFound("No such order.")
         return order
+
+    def get_object(self) -> Order:
+        """The order, for OPTIONS and the browsable API: as GET finds it, or a 404."""
+        return self.order(self.kwargs["pk"])
 
     @extend_schema(
         operation_id="orders_retrieve",

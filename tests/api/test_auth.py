@@ -9,6 +9,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import override_settings
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign
@@ -89,3 +90,146 @@ def test_anonymous_past_the_rate_gets_429(aussie: Any) -> None:
         body = {"username": "aussie", "password": PASSWORD}
         answers = [client.post("/api/token/", body).status_code for _ in range(3)]
     assert answers == [200, 200, 429]
+
+
+# --- the client's address: KORONA_TRUSTED_PROXIES, for the throttles and django-axes -------
+
+
+def test_a_changing_forwarded_for_never_dodges_the_anonymous_throttle(aussie: Any) -> None:
+    client = APIClient()
+    body = {"username": "aussie", "password": PASSWORD}
+    with override_settings(REST_FRAMEWORK=rates("2/minute", "100/minute")):
+        answers = [
+            client.post("/api/token/", body, HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+            for n in range(3)
+        ]
+    assert answers == [200, 200, 429]
+
+
+def test_behind_a_trusted_proxy_the_client_is_the_address_it_forwards(aussie: Any) -> None:
+    client = APIClient()
+    body = {"username": "aussie", "password": PASSWORD}
+    with override_settings(
+        REST_FRAMEWORK={**rates("2/minute", "100/minute"), "NUM_PROXIES": 1},
+        KORONA_TRUSTED_PROXIES=1,
+    ):
+
+        def post(forwarded: str) -> int:
+            return client.post("/api/token/", body, HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+        # Two clients behind the one proxy each have their own count...
+        assert [post("10.0.0.1"), post("10.0.0.2"), post("10.0.0.1")] == [200, 200, 200]
+        # ...and what a client writes itself, left of what the proxy adds, is not read.
+        assert post("1.1.1.1, 10.0.0.1") == 429  # 10.0.0.1's third
+        assert [post("2.2.2.2, 10.0.0.2"), post("3.3.3.3, 10.0.0.2")] == [200, 429]
+
+
+def wrong_passwords(username: str, times: int, **where: str) -> None:
+    client = APIClient()
+    for _ in range(times):
+        answer = client.post("/api/token/", {"username": username, "password": "wrong"}, **where)
+        assert answer.status_code in (400, 429)
+
+
+def token_status(username: str, **where: str) -> int:
+    body = {"username": username, "password": PASSWORD}
+    return APIClient().post("/api/token/", body, **where).status_code
+
+
+def test_a_stranger_cannot_lock_the_gm_out_from_elsewhere(gm_user: Any, aussie: Any) -> None:
+    stranger = {"REMOTE_ADDR": "203.0.113.6"}
+    wrong_passwords("gm", settings.AXES_FAILURE_LIMIT, **stranger)
+    assert token_status("gm", **stranger) == 429  # locked out: that user from that address
+    assert token_status("aussie", **stranger) == 200  # another user from there is not
+    assert token_status("gm", REMOTE_ADDR="198.51.100.2") == 200  # nor the GM at home
+
+
+def test_without_a_trusted_proxy_forwarded_for_cannot_spread_the_guesses(gm_user: Any) -> None:
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        wrong_passwords("gm", 1, HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+    assert token_status("gm", HTTP_X_FORWARDED_FOR="192.0.2.99") == 429
+    assert {a.ip_address for a in AccessAttempt.objects.all()} == {"127.0.0.1"}
+
+
+@override_settings(KORONA_TRUSTED_PROXIES=1)
+def test_behind_a_trusted_proxy_axes_locks_out_the_forwarded_address(gm_user: Any) -> None:
+    stranger = {"HTTP_X_FORWARDED_FOR": "203.0.113.6"}
+    wrong_passwords("gm", settings.AXES_FAILURE_LIMIT, **stranger)
+    assert token_status("gm", **stranger) == 429
+    # Everyone comes from the proxy's address, yet the GM at home is not locked out.
+    assert token_status("gm", HTTP_X_FORWARDED_FOR="198.51.100.2") == 200
+    assert {a.ip_address for a in AccessAttempt.objects.all()} == {"203.0.113.6"}
+
+
+@override_settings(KORONA_TRUSTED_PROXIES=1)
+def test_a_forwarded_for_that_is_no_address_falls_back_to_the_peer(gm_user: Any) -> None:
+    wrong_passwords("gm", 1, HTTP_X_FORWARDED_FOR="not an address")
+    assert AccessAttempt.objects.get().ip_address == "127.0.0.1"
+
+
+# --- revoking tokens ------------------------------------------------------------------------
+
+
+def token_of(user: Any) -> str:
+    return (
+        APIClient()
+        .post("/api/token/", {"username": user.username, "password": PASSWORD})
+        .json()["token"]
+    )
+
+
+def opens_the_api(token: str) -> bool:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client.get("/api/campaigns/").status_code == 200
+
+
+def test_a_new_password_revokes_the_token(aussie: Any) -> None:
+    old = token_of(aussie)
+    assert opens_the_api(old)
+    aussie.set_password("a new and long password")
+    aussie.save()
+    assert not opens_the_api(old)
+    assert not Token.objects.filter(user=aussie).exists()
+
+
+def test_saving_a_user_without_a_new_password_keeps_the_token(aussie: Any) -> None:
+    old = token_of(aussie)
+    aussie.first_name = "Bert"
+    aussie.save()
+    aussie.refresh_from_db()
+    aussie.save(update_fields=["last_login"])  # what every sign-in does
+    assert opens_the_api(old)
+
+
+def test_a_password_changed_in_the_admin_revokes_the_token(aussie: Any, gm_user: Any) -> None:
+    gm_user.is_superuser = True
+    gm_user.save()
+    old = token_of(aussie)
+    admin = APIClient()
+    admin.force_login(gm_user)
+    answer = admin.post(
+        f"/admin/auth/user/{aussie.pk}/password/",
+        {"password1": "another long password", "password2": "another long password"},
+    )
+    assert answer.status_code == 302, answer.content[:500]
+    assert not opens_the_api(old)
+
+
+def test_a_player_revokes_their_own_token(aussie: Any, japanese: Any) -> None:
+    old, theirs = token_of(aussie), token_of(japanese)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {old}")
+    assert client.delete("/api/token/").status_code == 204
+    assert not opens_the_api(old)
+    assert opens_the_api(theirs)  # only one's own
+    new = token_of(aussie)
+    assert new != old and opens_the_api(new)
+
+
+def test_revoking_by_the_session_and_signed_out(aussie: Any, login: Any) -> None:
+    old = token_of(aussie)
+    assert APIClient().delete("/api/token/").status_code == 401
+    assert opens_the_api(old)
+    assert login(aussie).delete("/api/token/").status_code == 204
+    assert not opens_the_api(old)
