@@ -107,7 +107,7 @@ def read_secret_key(env: Mapping[str, str], *, production: bool) -> str:
 # KORONA_SQLITE_TIMEOUT seconds) instead of failing with "database is locked" when it
 # tries to upgrade a read lock midway; WAL lets pages read while a turn is written.
 SQLITE_TIMEOUT = 60.0
-SQLITE_INIT = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+SQLITE_INIT = "PRAGMA journal_mode=WAL"
 
 
 def sqlite_options(env: Mapping[str, str]) -> dict[str, Any]:

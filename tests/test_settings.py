@@ -54,7 +54,7 @@ def test_sqlite_beside_the_code_when_database_url_unset(tmp_path: Path) -> None:
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 60.0,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "init_command": "PRAGMA journal_mode=WAL",
         },
     }
 
