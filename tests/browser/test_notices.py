@@ -93,3 +93,31 @@ def test_a_player_is_told_of_a_turn_by_email_and_the_channel_by_webhook(
     assert page.locator("h1", has_text="Unsubscribed").count() == 1
     shot("notices-3-unsubscribed")
     assert Preference.objects.get(user=player).turn_played is False
+
+
+def test_a_deadline_is_also_shown_in_the_readers_own_time_zone(
+    browser: Any, live_server: Any, django_user_model: Any
+) -> None:
+    from datetime import UTC, datetime
+
+    from campaign.services.schedule import set_schedule
+
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    campaign = create_campaign(data=meeting_doc(), name="Korona clocks", seed=7)
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone="Europe/Berlin")
+    campaign.refresh_from_db()
+    Campaign.objects.filter(pk=campaign.pk).update(
+        next_deadline=datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
+    )
+    context = browser.new_context(timezone_id="Australia/Sydney", locale="en-GB")
+    page = context.new_page()
+    sign_in(page, live_server, "aussie", PASSWORD)
+    for path in (f"/campaigns/{campaign.pk}/", f"/campaigns/{campaign.pk}/orders/", "/campaigns/"):
+        page.goto(f"{live_server.url}{path}")
+        mine = page.locator(".your-time").first
+        mine.wait_for()
+        # 09:00 UTC is 20:00 in Sydney (summer time, +11) on 15 January.
+        assert "20:00" in mine.text_content(), (path, mine.text_content())
+        assert "10:00" in page.locator("time.deadline").first.text_content()  # Berlin, +1
+    context.close()
