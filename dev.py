@@ -13,6 +13,7 @@ library only: this file runs before any dependency is installed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import signal
@@ -70,34 +71,71 @@ def run_steps(steps: Sequence[tuple[str, list[str]]]) -> int:
     return 0
 
 
+class Stop(Exception):
+    """A signal asked ``dev.py run`` to stop."""
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def stop_group(processes: Sequence[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+    """Stop each child's whole process group (runserver's autoreloader runs the server in
+    a child of its own): SIGINT first, SIGKILL for a group still alive after ``timeout``."""
+
+    def signal_groups(signum: int) -> None:
+        for process in processes:
+            with contextlib.suppress(ProcessLookupError):  # the group is gone already
+                os.killpg(process.pid, signum)
+
+    signal_groups(signal.SIGINT)
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+    signal_groups(signal.SIGKILL)  # the leader gone, a grandchild may still hold the port
+    for process in processes:
+        process.wait()
+
+
 def command_run(args: list[str]) -> int:
     """The product on the embedded default: the web server and the scheduler (which
     plays the turns of campaigns whose deadline has passed, in-process), side by side
-    until Ctrl-C stops both. ``ADDRESS`` (default 127.0.0.1:8000) is runserver's."""
+    until Ctrl-C (or SIGTERM, SIGHUP) stops both, each with its whole process group.
+    ``ADDRESS`` (default 127.0.0.1:8000) is runserver's. On a fresh database the first
+    run makes the GM's account and a ready campaign (``manage.py first_run``)."""
     manage = [sys.executable, "manage.py"]
-    code = run_steps([("migrate", [*manage, "migrate", "--noinput", "-v", "0"])])
+    address = args[0] if args else "127.0.0.1:8000"
+    code = run_steps(
+        [
+            ("migrate", [*manage, "migrate", "--noinput", "-v", "0"]),
+            ("first run", [*manage, "first_run", "--address", address]),
+        ]
+    )
     if code:
         return code
-    address = args[0] if args else "127.0.0.1:8000"
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop(signum)
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
     print(f"dev.py: serving http://{address}/ (admin at /admin/); Ctrl-C stops", flush=True)
-    processes = [
-        subprocess.Popen([*manage, "runserver", address], cwd=ROOT),
-        subprocess.Popen([*manage, "run_scheduler"], cwd=ROOT),
-    ]
+    processes: list[subprocess.Popen[bytes]] = []
+    stopped = False
     try:
+        # Each child leads a process group of its own, so stopping it reaches its children.
+        for command in ([*manage, "runserver", address], [*manage, "run_scheduler"]):
+            processes.append(subprocess.Popen(command, cwd=ROOT, start_new_session=True))
         while all(process.poll() is None for process in processes):
             time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
+    except Stop:
+        stopped = True
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
+        stop_group(processes)
+    if stopped:
+        return 0
     failed = [p.returncode for p in processes if p.returncode not in (0, -signal.SIGINT)]
     return failed[0] if failed else 0
 

@@ -1,0 +1,75 @@
+"""python manage.py first_run [--address HOST:PORT]
+
+``python3 dev.py run`` calls this after ``migrate``. On a fresh database (no user and no
+campaign yet) it gives a newcomer a way in: the game master's account ``gm`` with a
+generated password, printed once here and stored only hashed; the campaign "Korona" from
+the Korona scenario; and one invitation link per side for the players. On any other
+database it does nothing, so a second run never makes a second account; with
+``KORONA_PRODUCTION=1`` it never does anything.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from campaign.models import Campaign
+from campaign.services.scenarios import create_campaign
+from notifications.invitations import invite
+from rules.campaign.scenario import read_scenario
+
+SCENARIO = Path(settings.BASE_DIR) / "fixtures" / "scenarios" / "korona.json"
+GM_USERNAME = "gm"
+CAMPAIGN_NAME = "Korona"
+
+
+def fresh_database() -> bool:
+    return not get_user_model().objects.exists() and not Campaign.objects.exists()
+
+
+class Command(BaseCommand):
+    help = "On a fresh database: a GM account, the Korona campaign and invitation links."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--address", default="127.0.0.1:8000", help="where the server answers (for links)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.KORONA_PRODUCTION or not fresh_database():
+            return
+        password = secrets.token_urlsafe(12)
+        with transaction.atomic():
+            gm = get_user_model().objects.create_superuser(GM_USERNAME, "", password)
+            campaign = create_campaign(data=read_scenario(SCENARIO), name=CAMPAIGN_NAME)
+            links = [
+                (side.name, invite(campaign=campaign, side=side.key, user=gm, note="first run"))
+                for side in campaign.sides.order_by("key")
+            ]
+        host = options["address"]
+        if host.startswith("0.0.0.0:"):
+            host = "127.0.0.1:" + host.split(":", 1)[1]
+        base = f"http://{host}"
+        lines = [
+            "",
+            "=" * 72,
+            "First run: a fresh database, so Korona made a way in (shown only this once).",
+            "",
+            f"  The game master's account:  user {GM_USERNAME}   password {password}",
+            f"  Sign in at {base}/admin/ (change the password there: top right).",
+            "",
+            f"  A ready campaign, {campaign.name!r}, from the Korona scenario: turn "
+            f"{campaign.turn + 1} is played when you press 'Advance turn now' on its page.",
+            "",
+            "  Links for the players, one per side (each works once, for 14 days;",
+            "  open one in a private window to play that side yourself):",
+        ]
+        lines += [f"    {name}: {base}/invite/{link.token}/" for name, link in links]
+        lines += ["=" * 72, ""]
+        self.stdout.write("\n".join(lines))

@@ -1,0 +1,129 @@
+"""``dev.py run`` as a newcomer starts it: a real process on a fresh SQLite database.
+
+The first run prints the GM's account once and makes the Korona campaign; a second run on
+the same database makes nothing; any stop signal ends runserver (with its autoreloader's
+child) and the scheduler and frees the port.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def group_members(pgids: set[int]) -> list[int]:
+    """Processes still alive (not zombies) in any of the process groups."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, pgid = fields[0], int(fields[2])
+        if pgid in pgids and state != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def start(tmp_path: Path, port: int) -> tuple[subprocess.Popen[str], Path]:
+    log = tmp_path / f"run-{port}.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in ("KORONA_PRODUCTION", "DJANGO_SETTINGS_MODULE", "REDIS_URL"):
+        env.pop(name, None)
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "dev.py"), "run", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not answers(port):
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.3)
+    return process, log
+
+
+def wait_for_server_child(process: subprocess.Popen[str]) -> set[int]:
+    """The process groups of dev.py's children, once runserver has spawned its server."""
+    deadline = time.monotonic() + 30
+    while True:
+        children = children_of(process.pid)
+        grandchildren = [g for child in children for g in children_of(child)]
+        if len(children) == 2 and grandchildren:
+            return {os.getpgid(child) for child in children}
+        assert time.monotonic() < deadline, (children, grandchildren)
+        time.sleep(0.2)
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads /proc")
+def test_first_run_then_any_signal_stops_the_whole_group(tmp_path: Path) -> None:
+    """Three runs on one database: SIGTERM, SIGHUP, then SIGINT each end every process of
+    runserver (its autoreloader and the server it spawns) and the scheduler, and free the
+    port; only the first run prints the GM's account and makes the campaign."""
+    outputs = []
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        port = free_port()
+        process, log = start(tmp_path, port)
+        groups = wait_for_server_child(process)
+        assert group_members(groups)
+        process.send_signal(signum)
+        assert process.wait(timeout=30) == 0, log.read_text()
+        deadline = time.monotonic() + 10
+        while group_members(groups) or answers(port):
+            assert time.monotonic() < deadline, (group_members(groups), log.read_text())
+            time.sleep(0.2)
+        outputs.append((port, log.read_text()))
+
+    (port, first), *later = outputs
+    found = re.search(r"user gm\s+password (\S+)", first)
+    assert found, first
+    assert f"http://127.0.0.1:{port}/admin/" in first
+    assert re.search(rf"Australians: http://127\.0\.0\.1:{port}/invite/\S+/", first)
+    assert re.search(rf"Japanese: http://127\.0\.0\.1:{port}/invite/\S+/", first)
+    assert "'Korona'" in first
+    for _, output in later:  # the same database: nothing new, the password never again
+        assert "First run" not in output
+        assert found[1] not in output
