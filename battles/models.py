@@ -58,4 +58,9 @@ class Battle(models.Model):
         ]
 
     def __str__(self) -> str:
+        """Two battles in one area in one turn (keys "<turn>:<area>:1", ":2") get their
+        number, so the Battles list tells them apart."""
+        _, _, index = self.key.partition(f":{self.area}:")
+        if index:
+            return f"{self.turn}: battle {index} at {self.area}"
         return f"{self.turn}: battle at {self.area}"

@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 from simple_history.admin import SimpleHistoryAdmin
 
+from campaign.admin_home import install as install_home_page
 from campaign.forms import (
     WEEKDAYS,
     ControlAdjustForm,
@@ -827,3 +828,8 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["campaign", "side"]
     search_fields = ["user__username", "campaign__name"]
     autocomplete_fields = ["user"]
+
+
+# --- the GM's home page -------------------------------------------------------------------
+
+install_home_page(admin.site)

@@ -1,0 +1,111 @@
+"""The GM's home page (the admin index): what needs the GM now, above the usual list.
+
+Turns waiting for tabletop results (each battle to enter, with its link), failed turns
+with their reason, and for each campaign still being played the sides not ready yet and
+the next deadline, soonest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Campaign, SideReady, Turn
+
+
+@dataclass
+class Waiting:
+    campaign: Campaign
+    turn: int
+    battles: list[tuple[str, str]]  # (name, the "Enter result" address)
+
+
+@dataclass
+class Failed:
+    campaign: Campaign
+    turn: int
+    reason: str
+    url: str
+
+
+@dataclass
+class Coming:
+    campaign: Campaign
+    url: str
+    deadline: datetime | None
+    not_ready: list[str] = field(default_factory=list)
+    paused: bool = False
+    waiting: bool = False  # its turn waits for tabletop results
+
+
+def needs_attention() -> dict[str, Any]:
+    waiting = []
+    for turn in (
+        Turn.objects.filter(status=Turn.Status.BATTLES_PENDING)
+        .select_related("campaign")
+        .order_by("created_at")
+    ):
+        pending = Battle.objects.filter(turn=turn, status=Battle.Status.PENDING).order_by("pk")
+        waiting.append(
+            Waiting(
+                campaign=turn.campaign,
+                turn=turn.number,
+                battles=[
+                    (str(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
+                ],
+            )
+        )
+    failed = [
+        Failed(
+            campaign=turn.campaign,
+            turn=turn.number,
+            reason=turn.failure_reason or "no reason was recorded",
+            url=reverse("admin:campaign_turn_change", args=[turn.pk]),
+        )
+        for turn in Turn.objects.filter(status=Turn.Status.FAILED)
+        .exclude(campaign__status=Campaign.Status.FINISHED)
+        .select_related("campaign")
+        .order_by("-created_at")
+    ]
+    coming = []
+    waiting_ids = {item.campaign.pk for item in waiting}
+    campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED).prefetch_related("sides")
+    for campaign in campaigns:
+        ready = set(
+            SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
+                "side", flat=True
+            )
+        )
+        coming.append(
+            Coming(
+                campaign=campaign,
+                url=reverse("admin:campaign_campaign_change", args=[campaign.pk]),
+                deadline=campaign.next_deadline,
+                not_ready=[s.name for s in campaign.sides.all() if s.key not in ready],
+                paused=campaign.status == Campaign.Status.PAUSED,
+                waiting=campaign.pk in waiting_ids,
+            )
+        )
+    coming.sort(key=lambda c: (c.deadline is None, c.deadline or datetime.max, c.campaign.name))
+    return {"waiting": waiting, "failed": failed, "coming": coming}
+
+
+def install(site: admin.AdminSite) -> None:
+    """The site's index page gets ``attention`` in its context."""
+    index = site.index
+
+    def index_with_attention(
+        request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        context = dict(extra_context or {})
+        if request.user.is_active and request.user.is_staff:
+            context["attention"] = needs_attention()
+        return index(request, context)
+
+    site.index = index_with_attention  # type: ignore[method-assign]

@@ -1,0 +1,67 @@
+"""The GM's home page (admin index) in a real browser: what needs the GM now."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from campaign.models import Campaign, SideReady, Turn
+from tests.admin.conftest import new_campaign, waiting_campaign
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    waiting, battles = waiting_campaign("Korona at the table")
+    broken = new_campaign("Korona broken")
+    Turn.objects.create(
+        campaign=broken,
+        number=1,
+        seed=1,
+        status=Turn.Status.FAILED,
+        failure_reason="database went away mid-turn",
+    )
+    scheduled = new_campaign("Korona weekly")
+    deadline = timezone.now() + timedelta(hours=30)
+    Campaign.objects.filter(pk=scheduled.pk).update(
+        schedule_kind="every_hours", every_hours=48, next_deadline=deadline
+    )
+    SideReady.objects.create(campaign=scheduled, side="japanese", turn_number=1)
+    django_user_model.objects.create_superuser("gm", "gm@example.com", "a long gm password")
+
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "gm")
+    page.fill("#id_password", "a long gm password")
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    box = page.locator("#attention")
+    shot(f"gm-home-{'desktop' if size[0] > 600 else 'phone'}")
+
+    assert box.locator("h2").text_content() == "Needs you now"
+    results = box.locator("a", has_text="Enter the result of")
+    assert results.count() == 2
+    names = [results.nth(i).text_content() for i in range(2)]
+    assert names == [
+        "Enter the result of Korona at the table, turn 1: battle 1 at Korona",
+        "Enter the result of Korona at the table, turn 1: battle 2 at Korona",
+    ]
+    assert box.get_by_text("database went away mid-turn").count() == 1
+    row = box.locator("tr", has_text="Korona weekly")
+    assert "Australians" in row.text_content() and "Japanese" not in row.text_content()
+    assert "from now" in row.text_content()
+    assert "every side" not in row.text_content()
+    # Soonest deadline first: the scheduled campaign before those the GM plays by hand.
+    rows = box.locator("tbody tr")
+    assert "Korona weekly" in rows.first.text_content()
+
+    results.first.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"/admin/battles/battle/{battles['1:Korona:1'].pk}/result/")
+    assert waiting.pk
