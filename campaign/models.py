@@ -25,6 +25,9 @@ from rules.campaign.state import (
 from rules.units import STAND_TYPES, Quality
 
 SIDE_CHOICES = [(key, key.capitalize()) for key in SIDE_KEYS]
+# A member who plays no side: sees what the campaign makes public (rulings 6: what both
+# sides know), everything once it has ended. The fog of war's viewer of "no side's".
+SPECTATOR = "spectator"
 MAP_SIZE = 1000
 
 
@@ -304,14 +307,17 @@ class Turn(models.Model):
 
 
 class Membership(models.Model):
-    """A player's place in a campaign: the one side they play. The GM is staff and needs
-    none; anyone else sees a campaign only through a membership."""
+    """A player's place in a campaign: the one side they play, or ``spectator`` (no side:
+    only what is public, everything after the end). The GM is staff and needs none;
+    anyone else sees a campaign only through a membership."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
-    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    side = models.CharField(
+        max_length=16, choices=[*SIDE_CHOICES, (SPECTATOR, "Spectator (no side)")]
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -329,6 +335,7 @@ class Membership(models.Model):
         if (
             self.campaign_id
             and self.side
+            and self.side != SPECTATOR
             and not Side.objects.filter(campaign_id=self.campaign_id, key=self.side).exists()
         ):
             raise ValidationError({"side": f"{self.side!r} is not a side of this campaign"})

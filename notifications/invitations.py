@@ -22,7 +22,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from campaign.models import Membership, Side
+from campaign.models import SPECTATOR, Membership, Side
 from notifications import services
 from notifications.models import Invitation
 
@@ -35,7 +35,7 @@ class InvitationRefused(ValueError):
 
 
 def invite(*, campaign: Any, side: str, user: Any = None, note: str = "") -> Invitation:
-    if not Side.objects.filter(campaign=campaign, key=side).exists():
+    if side != SPECTATOR and not Side.objects.filter(campaign=campaign, key=side).exists():
         raise InvitationRefused(f"{side!r} is not a side of {campaign.name}")
     return Invitation.objects.create(
         campaign=campaign,
@@ -108,7 +108,7 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     side = invitation.campaign.sides.filter(key=invitation.side).first()
     context: dict[str, Any] = {
         "invitation": invitation,
-        "side_name": side.name if side else invitation.side,
+        "side_name": side.name if side else "spectators (no side)",
         "form": AccountForm(),
     }
     if request.method == "POST":

@@ -57,7 +57,7 @@ def may_write(view: CampaignView, channel: str, side: str) -> bool:
     if channel == Channel.ANNOUNCEMENT:
         return view.game_master
     if channel == Channel.PUBLIC:
-        return True
+        return view.game_master or view.side in view.state.sides  # spectators read only
     if channel == Channel.SIDE:
         return side in view.state.sides and (view.game_master or side == view.side)
     return False

@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.models import Campaign, GmAdjustment, Membership, SideReady, Turn
+from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.visibility import CampaignView, open_campaign, open_campaign_as_side
 from campaign.web import turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
@@ -493,8 +493,8 @@ def deadline_reminders(*, now: datetime | None = None) -> int:
             )
         )
         for member in _members(campaign):
-            if member.side in ready:
-                continue
+            if member.side in ready or member.side == SPECTATOR:
+                continue  # ready, or no side: no orders to remind of
             preference = preference_of(member.user)
             if campaign.next_deadline - now > timedelta(hours=preference.reminder_hours):
                 continue

@@ -67,6 +67,8 @@ def planning_side(*, view: CampaignView, asked: str | None) -> str:
         )
     if view.game_master:
         return asked or sides[0]
+    if view.side not in sides:
+        raise SideRefused("a spectator gives no orders: they watch", forbidden=True)
     if asked is not None and asked != view.side:
         raise SideRefused(
             f"you play the {view.state.sides[view.side or ''].name}: only their orders are "

@@ -1,0 +1,94 @@
+"""Spectators: members who play no side. While the campaign runs they see what it makes
+public (what both sides know: rulings 6); once it has ended, everything."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from battles.models import Battle
+from campaign.models import SPECTATOR, Campaign, Membership
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import run_campaign
+from campaign.services.visibility import open_campaign
+from notifications import services
+from tests.web.conftest import join, meeting_doc
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def watcher(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("watcher", "w@example.com", "a long password")
+
+
+def test_a_spectator_sees_no_company_and_no_battle_while_it_runs(
+    played: Campaign, watcher: Any, login: Any
+) -> None:
+    join(watcher, played, SPECTATOR)
+    view = open_campaign(user=watcher, campaign=played)
+    assert view.companies == [] and not view.sees_everything
+    assert not view.battles().exists() and not view.orders().exists()
+    client = login(watcher)
+    page = client.get(f"/campaigns/{played.pk}/").content.decode()
+    for name in played.companies.values_list("name", flat=True):
+        assert f">{name}<" not in page and f"<title>{name}" not in page
+    battle = Battle.objects.filter(campaign=played).first()
+    assert client.get(f"/campaigns/{played.pk}/battles/{battle.pk}/").status_code == 404
+    turn = client.get(f"/campaigns/{played.pk}/turns/1/").content.decode()
+    assert ": supply roll" not in turn  # a side's own rolls are not public
+    assert "watcher · Spectator" in page
+
+
+def test_a_spectator_gives_no_orders_and_writes_on_no_board(
+    played: Campaign, watcher: Any, login: Any
+) -> None:
+    join(watcher, played, SPECTATOR)
+    client = login(watcher)
+    assert client.get(f"/campaigns/{played.pk}/orders/").status_code == 403
+    assert (
+        f"/campaigns/{played.pk}/orders/"
+        not in client.get(f"/campaigns/{played.pk}/").content.decode()
+    )
+    refused = client.post(
+        f"/campaigns/{played.pk}/messages/", {"channel": "public", "side": "", "text": "hi"}
+    )
+    assert refused.status_code == 400
+
+
+def test_a_spectator_sees_everything_once_it_has_ended(db: Any, watcher: Any, login: Any) -> None:
+    campaign = create_campaign(data=meeting_doc(), name="Watched", seed=7)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=2))
+    campaign.save(update_fields=["settings"])
+    run_campaign(campaign_id=campaign.pk, turns=5)
+    campaign.refresh_from_db()
+    join(watcher, campaign, SPECTATOR)
+    view = open_campaign(user=watcher, campaign=campaign)
+    assert view.sees_everything and len(view.companies) == len(view.state.companies)
+    story = login(watcher).get(f"/campaigns/{campaign.pk}/story/").content.decode()
+    assert "won</strong>" in story
+
+
+def test_a_spectator_gets_no_deadline_reminder(campaign: Campaign, watcher: Any) -> None:
+    from datetime import timedelta
+
+    from django.core import mail
+    from django.utils import timezone
+
+    from campaign.services.schedule import set_schedule
+
+    join(watcher, campaign, SPECTATOR)
+    now = timezone.now()
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=2, now=now)
+    services.deadline_reminders(now=now + timedelta(minutes=5))
+    assert "w@example.com" not in [m.to[0] for m in mail.outbox]
+    assert len(mail.outbox) == 2  # the two players
+
+
+def test_the_gm_adds_a_spectator_in_the_admin(campaign: Campaign, watcher: Any) -> None:
+    membership = Membership(campaign=campaign, user=watcher, side=SPECTATOR)
+    membership.full_clean()
+    membership.save()
+    assert open_campaign(user=watcher, campaign=campaign).side == SPECTATOR
