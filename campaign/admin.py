@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet, Sum
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -26,6 +26,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from campaign.admin_home import install as install_home_page
 from campaign.forms import (
     WEEKDAYS,
+    BalanceForm,
     ControlAdjustForm,
     OrderForm,
     RollbackForm,
@@ -56,6 +57,7 @@ from campaign.services.adjustments import (
     set_control,
     set_ship_present,
 )
+from campaign.services.balance import balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.deadlines import ScheduleRefused
 from campaign.services.rollback import rollback_to_turn
@@ -83,9 +85,12 @@ def form_page(
     submit: str = "Save",
     intro: str = "",
     multipart: bool = False,
+    also: tuple[tuple[str, str], ...] = (),
 ) -> TemplateResponse:
-    """One GM form on an admin page (templates/admin/korona/form.html)."""
+    """One GM form on an admin page (templates/admin/korona/form.html). ``also``: more
+    buttons, (label, address), each sending the same form to another view."""
     context = {
+        "also": also,
         **model_admin.admin_site.each_context(request),
         "title": title,
         "form": form,
@@ -268,6 +273,12 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
         return [
             path("create/", view(self.create_view), name="campaign_campaign_create"),
+            path("balance/", view(self.balance_view), name="campaign_campaign_balance"),
+            path(
+                "balance/<str:job>/",
+                view(self.balance_job_view),
+                name="campaign_campaign_balance_job",
+            ),
             path("<int:pk>/advance/", view(self.advance_view), name="campaign_campaign_advance"),
             path("<int:pk>/pause/", view(self.pause_view), name="campaign_campaign_pause"),
             path("<int:pk>/resume/", view(self.resume_view), name="campaign_campaign_resume"),
@@ -313,8 +324,61 @@ class CampaignAdmin(SimpleHistoryAdmin):
             form=form,
             submit="Create",
             multipart=True,
-            intro="A scenario with faults creates nothing: every fault is listed.",
+            intro="A scenario with faults creates nothing: every fault is listed. Balance "
+            "simulates campaigns of the file first (the sensible AI on both sides) and shows "
+            "who wins how often; it creates nothing.",
+            also=(("Balance", reverse("admin:campaign_campaign_balance")),),
         )
+
+    # Balance: campaigns of a scenario simulated, its progress polled by the page.
+
+    def balance_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        form = BalanceForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                job = start_balance(
+                    data=data["scenario"], campaigns=data["campaigns"], seed=data["seed"] or 0
+                )
+            except ScenarioError as bad:
+                for problem in bad.problems:
+                    form.add_error(None, problem)
+            except ValueError as bad:
+                form.add_error(None, str(bad))
+            else:
+                return HttpResponseRedirect(
+                    reverse("admin:campaign_campaign_balance_job", args=[job])
+                )
+        return form_page(
+            self,
+            request,
+            title="Balance of a scenario",
+            form=form,
+            submit="Balance",
+            multipart=True,
+            intro="Simulates campaigns of the scenario to their end, the sensible AI playing "
+            "both sides, and shows each side's win share with its 95% interval, the mean "
+            "length and how often each area changed hands. Nothing is created.",
+        )
+
+    def balance_job_view(self, request: HttpRequest, job: str) -> HttpResponse:
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        status = balance_progress(job)
+        if status is None:
+            raise Http404("no such balance job (it may have expired)")
+        if request.GET.get("format") == "json":
+            return JsonResponse(status)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Balance of {status['scenario']}",
+            "opts": self.model._meta,
+            "status": status,
+            "poll": reverse("admin:campaign_campaign_balance_job", args=[job]) + "?format=json",
+        }
+        return TemplateResponse(request, "admin/korona/balance.html", context)
 
     # Turn, pause, resume, export: buttons on the change page and changelist actions.
 
@@ -613,7 +677,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "in_supply",
     ]
     inlines = [StandsInline]
-    actions = ["standing_order_hold", "standing_order_aggressive"]
+    actions = ["standing_order_hold", "standing_order_aggressive", "standing_order_sensible"]
     change_form_template = "admin/campaign/adjustable_change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Company]:
@@ -649,6 +713,10 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     @admin.action(description="Standing order: aggressive")
     def standing_order_aggressive(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
         self._standing(request, queryset, "aggressive")
+
+    @admin.action(description="Standing order: sensible (the AI, for a side with no player)")
+    def standing_order_sensible(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
+        self._standing(request, queryset, "sensible")
 
     adjust_title = "Stands of {obj.name}"
     adjust_done = "{obj.name}: stands adjusted."
@@ -744,7 +812,7 @@ class OrderAdmin(admin.ModelAdmin):
     """The GM gives or changes a side's orders for the coming turn (give_order); orders
     of past turns are the record."""
 
-    list_display = ["company", "campaign", "turn_number", "kind", "target", "given_by"]
+    list_display = ["company", "campaign", "turn_number", "kind", "target", "sniper", "given_by"]
     list_filter = ["campaign", "turn_number", "kind"]
     list_select_related = ["company", "campaign", "target", "given_by"]
     search_fields = ["company__name"]
@@ -771,6 +839,7 @@ class OrderAdmin(admin.ModelAdmin):
                         kind=data["kind"],
                         target=data.get("target"),
                         user=request.user,
+                        sniper=bool(data.get("sniper")),
                     )
                 except OrderError as refused:
                     raise ValidationError(str(refused)) from refused

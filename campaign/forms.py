@@ -8,11 +8,13 @@ from typing import Any
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
+from rules.campaign.balance import MAX_CAMPAIGNS
 from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
 from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
 from rules.rulesets import RULESETS
 from rules.spec import MAX_DOCUMENT_CHARS, DocumentError, decode_json
 
+DEFAULT_BALANCE_CAMPAIGNS = 100
 REASON_HELP = "Shown to the players in the campaign's log of GM adjustments."
 
 
@@ -55,6 +57,35 @@ class ScenarioUploadForm(forms.Form):
             return decode_json(upload.read(), "the file")
         except DocumentError as exc:
             raise forms.ValidationError(str(exc)) from exc
+
+
+class BalanceForm(forms.Form):
+    """The Balance button: a scenario file and how many campaigns to simulate."""
+
+    scenario = ScenarioUploadForm.base_fields["scenario"]
+    campaigns = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_CAMPAIGNS,
+        initial=DEFAULT_BALANCE_CAMPAIGNS,
+        help_text=(
+            f"Campaigns to play, the sensible AI on both sides (a few seconds each; "
+            f"{DEFAULT_BALANCE_CAMPAIGNS} if left empty)."
+        ),
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        initial=0,
+        help_text="The root seed: the same seed and scenario give the same figures.",
+    )
+
+    clean_scenario = ScenarioUploadForm.clean_scenario
+
+    def clean_campaigns(self) -> int:
+        value = self.cleaned_data.get("campaigns")
+        return DEFAULT_BALANCE_CAMPAIGNS if value is None else value
 
 
 WEEKDAYS = [
@@ -216,11 +247,16 @@ class OrderForm(forms.ModelForm):
 
     class Meta:
         model = Order
-        fields = ["company", "kind", "target"]
+        fields = ["company", "kind", "target", "sniper"]
 
     kind = forms.ChoiceField(choices=[(k, k) for k in ORDER_KINDS])
     target = forms.ModelChoiceField(
         queryset=Area.objects.select_related("campaign"), required=False
+    )
+    sniper = forms.BooleanField(
+        required=False,
+        label="Sniper",
+        help_text="If the company defends this turn, it swaps one rifle squad for a sniper.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -181,7 +181,7 @@ class Company(models.Model):
     turns_out_of_supply = models.PositiveSmallIntegerField(default=0)
     banzai = models.BooleanField(default=False)
     standing_order = models.CharField(
-        max_length=16, choices=[(o, o) for o in STANDING_ORDERS], default="hold"
+        max_length=16, choices=[(o, o) for o in STANDING_ORDERS], default="sensible"
     )
     in_supply = models.BooleanField(null=True, blank=True)  # the last supply result
     history = GmHistory()
@@ -381,6 +381,8 @@ class Order(models.Model):
         blank=True,
         related_name="+",
     )
+    # Defending this turn, swap one rifle squad for a sniper (rulings section 4).
+    sniper = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

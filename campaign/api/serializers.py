@@ -413,6 +413,9 @@ class OrderSerializer(serializers.Serializer):
     kind = choice("OrderKind", ORDER_KINDS)
     target = PlaceSerializer(allow_null=True)
     given_by = serializers.CharField(allow_null=True, help_text="Who gave it (user name).")
+    sniper = serializers.BooleanField(
+        help_text="Should the company defend this turn, it swaps one rifle squad for a sniper."
+    )
     created_at = serializers.DateTimeField()
 
 
@@ -424,6 +427,7 @@ def order_data(order: Any) -> dict[str, Any]:
         "kind": order.kind,
         "target": ({"id": order.target_id, "name": order.target.name} if order.target_id else None),
         "given_by": order.given_by.get_username() if order.given_by_id else None,
+        "sniper": order.sniper,
         "created_at": order.created_at,
     }
 
@@ -440,10 +444,16 @@ class OrderCreateSerializer(serializers.Serializer):
         max_value=MAX_ID,
         help_text="The area's id; none for hold.",
     )
+    sniper = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Defending this turn, swap one rifle squad for a sniper (default false).",
+    )
 
 
 class OrderChangeSerializer(serializers.Serializer):
-    """A new kind and target for an order (PATCH: either; kind hold drops the target)."""
+    """A new kind and target for an order (PATCH: either; kind hold drops the target),
+    and its sniper option (PATCH: kept unless given)."""
 
     kind = choice("OrderKind", ORDER_KINDS)
     target = serializers.IntegerField(
@@ -452,6 +462,10 @@ class OrderChangeSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_ID,
         help_text="The area's id; none for hold.",
+    )
+    sniper = serializers.BooleanField(
+        required=False,
+        help_text="Defending this turn, swap one rifle squad for a sniper (PUT: default false).",
     )
 
 

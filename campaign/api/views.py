@@ -433,11 +433,18 @@ class OrderScoped(CampaignScoped):
             raise ValidationError({"target": [f"there is no area {target_id} in this campaign"]})
         return Area.objects.get(pk=target_id)
 
-    def give(self, *, company: Company, kind: str, target: Area | None) -> Order:
+    def give(
+        self, *, company: Company, kind: str, target: Area | None, sniper: bool = False
+    ) -> Order:
         view = self.campaign_view
         try:
             order = give_order(
-                company=company, kind=kind, target=target, side=view.side, user=self.request.user
+                company=company,
+                kind=kind,
+                target=target,
+                side=view.side,
+                user=self.request.user,
+                sniper=sniper,
             )
         except OrderError as refused:
             raise ValidationError({"detail": str(refused)}) from None
@@ -494,7 +501,12 @@ class OrderList(OrderScoped):
         row = Company.objects.get(pk=company_id)
         target = self.target_area(given.validated_data.get("target"))
         replaced = Order.objects.filter(company=row, turn_number=view.campaign.turn + 1).exists()
-        order = self.give(company=row, kind=given.validated_data["kind"], target=target)
+        order = self.give(
+            company=row,
+            kind=given.validated_data["kind"],
+            target=target,
+            sniper=given.validated_data.get("sniper", False),
+        )
         return Response(
             s.order_data(order), status=status.HTTP_200_OK if replaced else status.HTTP_201_CREATED
         )
@@ -532,7 +544,10 @@ class OrderDetail(OrderScoped):
             target = self.target_area(given.validated_data["target"])
         else:
             target = None if kind == "hold" else order.target
-        return Response(s.order_data(self.give(company=order.company, kind=kind, target=target)))
+        sniper = given.validated_data.get("sniper", order.sniper if partial else False)
+        return Response(
+            s.order_data(self.give(company=order.company, kind=kind, target=target, sniper=sniper))
+        )
 
     @extend_schema(
         operation_id="orders_update",

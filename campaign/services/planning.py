@@ -359,13 +359,18 @@ def parse_choice(*, view: CampaignView, choice: str) -> tuple[str, int | None]:
     raise OrderError(f"{choice!r} is not an order: choose hold, or an area to move to")
 
 
-def order_company(*, view: CampaignView, company_id: int, choice: str, user: Any) -> Order:
+def order_company(
+    *, view: CampaignView, company_id: int, choice: str, user: Any, sniper: bool = False
+) -> Order:
     """Give (or change) the company's order for the coming turn, through ``give_order``
-    (which checks the rules again under the campaign lock); OrderError with the reason."""
+    (which checks the rules again under the campaign lock); OrderError with the reason.
+    ``sniper``: defending this turn, it swaps one rifle squad for a sniper."""
     kind, target_id = parse_choice(view=view, choice=choice)
     company = Company.objects.get(pk=company_id, campaign=view.campaign)
     target = Area.objects.get(pk=target_id) if target_id is not None else None
-    return give_order(company=company, kind=kind, target=target, side=view.side, user=user)
+    return give_order(
+        company=company, kind=kind, target=target, side=view.side, user=user, sniper=sniper
+    )
 
 
 def take_back_order(*, view: CampaignView, company_id: int) -> bool:

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.history import quiet_history
-from campaign.models import Area, Campaign, Company, Order, Turn
+from campaign.models import Area, Campaign, Company, Membership, Order, Turn
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from notifications.hooks import turn_changed
@@ -66,10 +66,12 @@ def give_order(
     target: Area | None = None,
     side: str | None = None,
     user: Any = None,
+    sniper: bool = False,
 ) -> Order:
     """Give (or change) a company's order for the coming turn; refused with the reason.
 
     ``side`` is the side of the player giving it; None for the GM, who may order anyone.
+    ``sniper``: should it defend this turn, it swaps one rifle squad for a sniper.
     """
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
@@ -83,7 +85,13 @@ def give_order(
         order, _ = Order.objects.update_or_create(
             company=company,
             turn_number=campaign.turn + 1,
-            defaults={"campaign": campaign, "kind": kind, "target": target, "given_by": user},
+            defaults={
+                "campaign": campaign,
+                "kind": kind,
+                "target": target,
+                "given_by": user,
+                "sniper": bool(sniper) and company.kind == Company.Kind.FIGHTING,
+            },
         )
         return order
 
@@ -129,11 +137,16 @@ def set_standing_order(*, company: Company, standing_order: str) -> Company:
 
 def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
     return {
-        name: RulesOrder(name, kind, target)
-        for name, kind, target in Order.objects.filter(
+        name: RulesOrder(name, kind, target, sniper=sniper)
+        for name, kind, target, sniper in Order.objects.filter(
             campaign=campaign, turn_number=number
-        ).values_list("company__name", "kind", "target__name")
+        ).values_list("company__name", "kind", "target__name", "sniper")
     }
+
+
+def played_sides(campaign: Campaign) -> set[str]:
+    """The sides a player plays (a membership): the rest are played by the AI."""
+    return set(Membership.objects.filter(campaign=campaign).values_list("side", flat=True))
 
 
 # --- the turn -----------------------------------------------------------------------------
@@ -166,7 +179,9 @@ def advance_turn(
                 f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
             )
         state = load_snapshot(campaign=campaign)
-        plan = rules.start_turn(state, _orders_for(campaign, number))
+        plan = rules.start_turn(
+            state, _orders_for(campaign, number), players=played_sides(campaign)
+        )
         turn = _turn_row(campaign, number)
         turn.status = Turn.Status.ROLLING
         turn.seed = derive_seed(campaign.seed, "turn", number)

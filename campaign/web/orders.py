@@ -136,6 +136,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
                 company_id=company_id,
                 choice=request.POST.get("order", ""),
                 user=request.user,
+                sniper=request.POST.get("sniper") == "on",
             )
         else:
             raise OrderError(f"{action!r} is neither giving nor taking back an order")

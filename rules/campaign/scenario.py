@@ -125,7 +125,13 @@ _INTEGER_SETTINGS: dict[str, tuple[int, int]] = {  # name -> (minimum, maximum)
     "establishment": (1, MAX_ESTABLISHMENT),
     "tactical_turn_limit": (1, MAX_TURN_LIMIT),  # what a battle's turn_limit may be
 }
-_BOOLEAN_SETTINGS = ("ship_absence_blocks_supply", "fog_of_war", "combat_events", "fog_of_war_cup")
+_BOOLEAN_SETTINGS = (
+    "ship_absence_blocks_supply",
+    "fog_of_war",
+    "combat_events",
+    "fog_of_war_cup",
+    "supply_replaces_battle_losses",
+)
 _AREA_SETTINGS = ("airdrop_base", "objective")  # an area name, or null for none
 _TABLE_SETTINGS = ("naval_table", "aerial_table")
 _COMBAT_TABLE_SETTINGS = ("combat_event_table", "japanese_event_table")  # Old Breed 17.0
@@ -587,7 +593,10 @@ def _companies(
         )
         banzai = check.boolean(raw.get("banzai"), f"{where}.banzai", default=False)
         standing_order = check.choice(
-            raw.get("standing_order"), f"{where}.standing_order", STANDING_ORDERS, default="hold"
+            raw.get("standing_order"),
+            f"{where}.standing_order",
+            STANDING_ORDERS,
+            default="sensible",
         )
         in_supply = check.optional_boolean(raw.get("in_supply"), f"{where}.in_supply")
         check.unknown_keys(raw, COMPANY_FIELDS, where, "a company")

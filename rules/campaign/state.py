@@ -17,7 +17,7 @@ SIDE_KEYS = ("australian", "japanese")
 FEATURES = ("port", "airfield", "airstrip", "hq")
 COMPANY_KINDS = ("fighting", "supply")
 ORDER_KINDS = ("hold", "advance", "withdraw")
-STANDING_ORDERS = ("hold", "aggressive")
+STANDING_ORDERS = ("hold", "aggressive", "sensible")
 BATTLE_MODES = ("auto", "tabletop")
 UNENTERED_TABLETOP = ("wait", "auto")
 
@@ -132,6 +132,8 @@ class Settings:
         default_factory=lambda: copy.deepcopy(DEFAULT_JAPANESE_EVENT_TABLE)
     )
     fog_of_war_cup: bool = False  # extra companies join a battle from the cup (16.2)
+    # "Replace any stands that it has lost so far": supply refills battle losses too.
+    supply_replaces_battle_losses: bool = True
     unentered_tabletop: str = "wait"  # a tabletop battle past its deadline: wait or auto
     naval_table: dict[int, dict[str, Any]] = field(
         default_factory=lambda: copy.deepcopy(DEFAULT_NAVAL_TABLE)
@@ -172,7 +174,7 @@ class Company:
     quality: str | None = None  # raw / trained / veteran; None for a supply company
     turns_out_of_supply: int = 0  # consecutive turns, up to and including the last turn
     banzai: bool = False  # won a battle last turn: counts as in supply this turn
-    standing_order: str = "hold"  # hold / aggressive
+    standing_order: str = "hold"  # hold / aggressive / sensible (rules.campaign.ai)
     in_supply: bool | None = None  # the last supply result, for players to read
 
     @property
@@ -209,6 +211,8 @@ class Order:
     company: str
     kind: str  # hold / advance / withdraw
     target: str | None = None  # the linked area, for advance and withdraw
+    # Defending, swap one rifle squad for a sniper; None: the AI chooses (woods in its third).
+    sniper: bool | None = None
 
 
 @dataclass(slots=True)

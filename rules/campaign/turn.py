@@ -14,10 +14,11 @@ in the turn's log as a record with ``phase``, ``kind``, ``side``, ``company``, `
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
 from rules.rulesets import resolve_battle
@@ -581,9 +582,18 @@ def _movement_phase(
     orders: Mapping[str, Order],
     first: str,
     log: list[dict[str, Any]],
+    players: Collection[str] = (),
 ) -> dict[str, int]:
     """Move the companies, the initiative winner's first; returns each area's arrival
-    rank per side (0 = there before movement), which decides who defends."""
+    rank per side (0 = there before movement), which decides who defends.
+
+    ``players``: the sides a player plays. A company with no order follows its standing
+    order; ``sensible`` is the AI (``rules.campaign.ai``), planned for the whole side when
+    it comes to move, on what the side sees; a side with a player is played by its
+    player, so there its ``sensible`` companies with no order hold (the rulings: "a
+    company with no order holds")."""
+    from rules.campaign import ai  # ai reads planning, which reads this module
+
     arrival: dict[str, dict[str, int]] = {}
     for company in state.companies.values():
         if company.fighting:
@@ -591,6 +601,12 @@ def _movement_phase(
     rank = 0
     sides = [first] + [s for s in sorted(state.sides) if s != first]
     for side in sides:
+        planned: dict[str, Order] = {}
+        if side not in players and any(
+            c.side == side and c.standing_order == "sensible" and c.name not in orders
+            for c in state.companies.values()
+        ):
+            planned = ai.plan_side(state, side)
         for company in sorted(
             (c for c in state.companies.values() if c.side == side), key=lambda c: c.name
         ):
@@ -610,8 +626,15 @@ def _movement_phase(
                     source="order",
                 )
                 continue
-            order = given if given is not None else standing_order(state, mapping, company)
+            if given is not None:
+                order = given
+            elif company.standing_order == "sensible":
+                order = planned.get(company.name, Order(company.name, "hold"))
+            else:
+                order = standing_order(state, mapping, company)
             source = "order" if given is not None else f"standing order ({company.standing_order})"
+            if given is None and company.standing_order == "sensible" and side in players:
+                source = "no order; its side has a player"
             if order.kind == "hold":
                 _record(
                     log,
@@ -747,9 +770,54 @@ def _faces(table: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {str(face): dict(entry) for face, entry in table.items()}
 
 
+def deployment_has_woods(spec: Mapping[str, Any], seed: int) -> bool:
+    """Has the defender's deployment third woods on the table this battle will be fought
+    on? The table is rolled as the engines roll it (``generate_battlefield`` first, from
+    a ``Roller`` of the battle's seed), on a throwaway roller: no die of the turn or the
+    battle is used up by asking."""
+    table = spec.get("table") or {}
+    area = spec["area"]
+    field_ = generate_battlefield(
+        Roller(seed),
+        width_ft=table.get("width_ft", 3),
+        depth_ft=table.get("depth_ft", 3),
+        vegetation=area["vegetation"],
+        plains=bool(area.get("plains")),
+    )
+    third = max(field_.depth_in // 3, 2)  # the defender's zone, as its deployment reads it
+    return any(sq.wooded for row in field_.squares for sq in row if sq.row * SQUARE_IN < third)
+
+
+def _sniper_choice(
+    force: Mapping[str, Any],
+    on_table: list[Company],
+    snipers: Mapping[str, bool | None],
+    spec: Mapping[str, Any],
+    seed: int,
+) -> bool:
+    """Does the defending force swap one rifle squad for a sniper? A company's own choice
+    (its order's option) when it made one; a company with no choice (None: its side has
+    no player) takes the AI's, which swaps when its deployment third has woods. The text
+    gives a defender one sniper: one company choosing it is enough. Only a force with a
+    rifle squad on the table can swap one."""
+    if not force["stands"].get("rifle_squad"):
+        return False
+    choices = [snipers.get(c.name) for c in on_table]
+    if any(choice is True for choice in choices):
+        return True
+    return any(choice is None for choice in choices) and deployment_has_woods(spec, seed)
+
+
 def pair_battles(
-    state: CampaignState, arrival: dict[str, dict[str, int]], number: int, log: list[dict[str, Any]]
+    state: CampaignState,
+    arrival: dict[str, dict[str, int]],
+    number: int,
+    log: list[dict[str, Any]],
+    snipers: Mapping[str, bool | None] | None = None,
 ) -> list[PlannedBattle]:
+    """Pair the battles of every contested area. ``snipers``: each company's sniper
+    choice (True, False, None for the AI's); a company missing from it takes the AI's."""
+    snipers = snipers or {}
     battles = []
     air = {g.side: g for g in state.air}
     for area_name in sorted(state.areas):
@@ -807,6 +875,10 @@ def pair_battles(
                     **({"fog_of_war_cup": True} if cup else {}),
                 },
             }
+            seed = derive_seed(state.seed, "battle", key)
+            on_table = d_cos[:1] if cup else d_cos
+            if _sniper_choice(spec["defender"], on_table, snipers, spec, seed):
+                spec["defender"]["sniper"] = True
             parse_battle(spec)  # a battle the rules cannot fight is a bug here, not later
             battle = PlannedBattle(
                 key=key,
@@ -815,7 +887,7 @@ def pair_battles(
                 defender_side=defender,
                 attackers=[c.name for c in a_cos],
                 defenders=[c.name for c in d_cos],
-                seed=derive_seed(state.seed, "battle", key),
+                seed=seed,
                 spec=spec,
             )
             battles.append(battle)
@@ -837,16 +909,34 @@ def pair_battles(
     return battles
 
 
+def sniper_choices(
+    state: CampaignState, orders: Mapping[str, Order], players: Collection[str] = ()
+) -> dict[str, bool | None]:
+    """Each fighting company's sniper choice for the turn: its order's option; with no
+    order (or an order that leaves it open), the AI's (None) on a side with no player,
+    none on a side with a player (it chose nothing)."""
+    choices: dict[str, bool | None] = {}
+    for company in state.companies.values():
+        given = orders.get(company.name)
+        if given is not None and given.sniper is not None:
+            choices[company.name] = given.sniper
+        else:
+            choices[company.name] = False if company.side in players else None
+    return choices
+
+
 def start_turn(
     state: CampaignState,
     orders: Mapping[str, Order] | None = None,
     *,
     roller: Roller | None = None,
+    players: Collection[str] = (),
 ) -> TurnPlan:
     """Phases 1-5 and the pairing of phase 6, on a copy of ``state``.
 
     The dice come from the campaign seed and the turn number unless a ``roller`` is given
-    (tests script their dice that way).
+    (tests script their dice that way). ``players``: the sides a player plays (the rest
+    are the AI's: its standing orders and its sniper choices).
     """
     if state.finished:
         raise TurnError(f"the campaign {state.name!r} has ended; no more turns are played")
@@ -878,9 +968,10 @@ def start_turn(
             events.no_supply.add(ship.side)
     _supply_phase(state, mapping, roller, log, events)
     first = _initiative_phase(state, roller, log)
-    arrival = _movement_phase(state, mapping, orders or {}, first, log)
+    orders = orders or {}
+    arrival = _movement_phase(state, mapping, orders, first, log, players)
     _supply_companies_caught(state, mapping, log)
-    battles = pair_battles(state, arrival, number, log)
+    battles = pair_battles(state, arrival, number, log, sniper_choices(state, orders, players))
     if roller.dice_rolled - rolled_before != sum(len(r["dice"]) for r in log):
         raise AssertionError("a campaign roll went unlogged")  # a bug, never bad input
     return TurnPlan(number=number, state=state, log=log, battles=battles, initiative=first)
@@ -889,9 +980,14 @@ def start_turn(
 # --- feedback and the end ---------------------------------------------------------------------
 
 
-def _take_losses(companies: list[Company], losses: Mapping[str, int]) -> dict[str, dict[str, int]]:
-    """Killed stands are lost for good (held and establishment), from the company holding
-    most of that type first."""
+def _take_losses(
+    companies: list[Company], losses: Mapping[str, int], *, replaceable: bool = True
+) -> dict[str, dict[str, int]]:
+    """Killed stands leave the company, from the company holding most of that type first.
+
+    ``replaceable`` (the setting ``supply_replaces_battle_losses``, on by default): they
+    stay on its establishment, so supply may replace them ("replace any stands that it has
+    lost so far"); off, they are lost for good (the establishment shrinks with them)."""
     taken: dict[str, dict[str, int]] = {}
     # A fixed unit order: results read back from a database come with their keys in any
     # order, and the log must not depend on it.
@@ -901,9 +997,10 @@ def _take_losses(companies: list[Company], losses: Mapping[str, int]) -> dict[st
             if holder.stands.get(unit, 0) <= 0:
                 break
             holder.stands[unit] -= 1
-            holder.establishment[unit] = max(
-                holder.establishment.get(unit, 0) - 1, holder.stands[unit]
-            )
+            if not replaceable:
+                holder.establishment[unit] = max(
+                    holder.establishment.get(unit, 0) - 1, holder.stands[unit]
+                )
             taken.setdefault(holder.name, {})
             taken[holder.name][unit] = taken[holder.name].get(unit, 0) + 1
     return taken
@@ -961,13 +1058,17 @@ def finish_turn(plan: TurnPlan, results: Mapping[str, Mapping[str, Any]]) -> Tur
         }
         for key, names in sides.items():
             companies = [state.companies[n] for n in names if n in state.companies]
-            taken = _take_losses(companies, (result.get("losses") or {}).get(key, {}))
+            replaceable = state.settings.supply_replaces_battle_losses
+            taken = _take_losses(
+                companies, (result.get("losses") or {}).get(key, {}), replaceable=replaceable
+            )
             for name, lost in taken.items():
                 _record(
                     log,
                     "battles",
                     "losses",
-                    f"{name} loses {_describe(lost)} for good",
+                    f"{name} loses {_describe(lost)}"
+                    + (" (supply may replace them)" if replaceable else " for good"),
                     side=state.companies[name].side,
                     company=name,
                     outcome="losses",
@@ -1109,9 +1210,11 @@ def play_turn(
     state: CampaignState,
     orders: Mapping[str, Order] | None = None,
     resolve: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
+    *,
+    players: Collection[str] = (),
 ) -> TurnOutcome:
     """A whole turn with every battle fought automatically."""
-    plan = start_turn(state, orders)
+    plan = start_turn(state, orders, players=players)
     fight = resolve or (lambda spec, seed: resolve_battle(parse_battle(spec), seed))
     results = {b.key: fight(b.spec, b.seed) for b in plan.battles}
     return finish_turn(plan, results)

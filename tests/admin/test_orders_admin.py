@@ -125,6 +125,12 @@ def test_standing_order_actions(gm: Client) -> None:
     assert set(Company.objects.filter(pk__in=ids).values_list("standing_order", flat=True)) == {
         "hold"
     }
+    gm.post(
+        "/admin/campaign/company/", {"action": "standing_order_sensible", "_selected_action": ids}
+    )
+    assert set(Company.objects.filter(pk__in=ids).values_list("standing_order", flat=True)) == {
+        "sensible"
+    }
 
 
 def test_standing_order_action_is_refused_to_a_player(player: Client) -> None:
@@ -160,3 +166,13 @@ def test_company_and_area_pages_show_their_inlines(gm: Client) -> None:
     korona = area(campaign, a.area.name)
     page = gm.get(f"/admin/campaign/area/{korona.pk}/change/").content.decode()
     assert "companies in the area" in page.lower() and "A Company" in page
+
+
+def test_the_order_form_sets_the_sniper_option(gm: Client) -> None:
+    campaign = new_campaign()
+    a = company(campaign, "A Company")
+    response = gm.post(ADD, {"company": a.pk, "kind": "hold", "sniper": "on"})
+    assert response.status_code == 302
+    assert Order.objects.get().sniper is True
+    gm.post(ADD, {"company": a.pk, "kind": "hold"})  # a new order, unticked: none
+    assert Order.objects.get().sniper is False

@@ -10,9 +10,15 @@ from typing import Any
 KORONA = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "korona.json"
 
 
-def korona_doc() -> dict[str, Any]:
-    """A fresh copy of the Korona scenario document, to change at will."""
-    return json.loads(KORONA.read_text(encoding="utf-8"))
+def korona_doc(standing_order: str | None = "hold") -> dict[str, Any]:
+    """A fresh copy of the Korona scenario document, to change at will. Its companies hold
+    (``standing_order``; None keeps the file's ``sensible``, the AI), so that a test's
+    campaign stands still unless the test orders it: most were written for that map."""
+    doc = json.loads(KORONA.read_text(encoding="utf-8"))
+    if standing_order is not None:
+        for company in doc["companies"]:
+            company["standing_order"] = standing_order
+    return doc
 
 
 def with_more_companies(doc: dict[str, Any], *, times: int) -> dict[str, Any]:

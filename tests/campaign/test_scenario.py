@@ -117,21 +117,28 @@ def test_the_korona_forces_are_the_rulings_starting_forces() -> None:
         for c in state.companies.values()
     }
     assert rows == {
-        "A Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "hold"),
-        "B Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "hold"),
+        "A Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "sensible"),
+        "B Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "sensible"),
         "C Company (militia)": (
             "australian",
             "fighting",
             "raw",
             "Isura",
             AUSTRALIAN_RIFLES,
-            "hold",
+            "sensible",
         ),
-        "1st Supply Company": ("australian", "supply", None, "Port Murray", {"carrier": 6}, "hold"),
-        "1st Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "hold"),
-        "2nd Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "hold"),
-        "3rd Company": ("japanese", "fighting", "trained", "Kilu", JAPANESE_RIFLES, "hold"),
-        "Supply Company": ("japanese", "supply", None, "Kilu", {"carrier": 6}, "hold"),
+        "1st Supply Company": (
+            "australian",
+            "supply",
+            None,
+            "Port Murray",
+            {"carrier": 6},
+            "sensible",
+        ),
+        "1st Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
+        "2nd Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
+        "3rd Company": ("japanese", "fighting", "trained", "Kilu", JAPANESE_RIFLES, "sensible"),
+        "Supply Company": ("japanese", "supply", None, "Kilu", {"carrier": 6}, "sensible"),
     }
     for c in state.companies.values():
         assert c.establishment == c.stands  # at full strength
@@ -238,7 +245,7 @@ def test_optional_company_fields_take_their_defaults() -> None:
     del company(doc, "A Company")["standing_order"]
     got = parse_scenario(doc).companies["A Company"]
     assert (got.standing_order, got.turns_out_of_supply, got.banzai, got.in_supply) == (
-        "hold",
+        "sensible",
         0,
         False,
         None,
@@ -414,7 +421,7 @@ def test_a_company_with_no_stands_is_refused() -> None:
             ("companies", 0, "standing_order"),
             "charge",
             "companies[0] (A Company).standing_order: must be one of hold, aggressive, "
-            "not 'charge'",
+            "sensible, not 'charge'",
         ),
         (
             ("areas", 1, "vegetation"),

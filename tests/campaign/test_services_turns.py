@@ -43,6 +43,7 @@ LOG_FIELDS = {"phase", "kind", "side", "company", "dice", "modifiers", "target",
 #   SELECT of a turn waiting for its battles,
 #   7 for load_snapshot (sides, areas, links, stand counts, companies, ships, air groups),
 #   SELECT of the orders for the turn,
+#   SELECT of the sides with a player (the rest are the AI's),
 #   INSERT of the Turn row,
 #   SELECT of the area ids and SELECT of the company ids (for the battles' rows),
 #   11 for save_snapshot of the map after movement (5 reads, then one UPDATE each of
@@ -51,7 +52,7 @@ LOG_FIELDS = {"phase", "kind", "side", "company", "dice", "modifiers", "target",
 #   11 for save_snapshot of the finished turn,
 #   UPDATE of the Turn row (log, report, status),
 #   RELEASE SAVEPOINT.
-ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 2 + 11 + 1 + 11 + 1 + 1
+ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 1 + 2 + 11 + 1 + 11 + 1 + 1
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -287,7 +288,7 @@ def test_auto_battles_are_stored_with_spec_seed_forces_result_and_log() -> None:
     assert {c.name for c in second.defenders.all()} == {"B Company"} & survivors
 
 
-def test_auto_battle_losses_come_off_stands_and_establishment() -> None:
+def test_auto_battle_losses_come_off_stands_not_establishment() -> None:
     campaign = new_campaign(doc=meeting_doc())
     before = state_of(campaign)
     expected = rules.play_turn(before)
@@ -305,10 +306,12 @@ def test_auto_battle_losses_come_off_stands_and_establishment() -> None:
                 if not count:
                     continue
                 lost_any = True
-                # Full strength on turn 1, and supply neither strips nor refills it yet.
+                # Full strength on turn 1, and supply neither strips nor refills it yet;
+                # the losses stay on the establishment for supply to replace (the
+                # setting supply_replaces_battle_losses, on by default).
                 full = before.companies[name].establishment[unit]
                 if name in after.companies:
-                    assert after.companies[name].establishment[unit] == full - count
+                    assert after.companies[name].establishment[unit] == full
                     assert after.companies[name].stands[unit] == full - count
     assert lost_any, "two battles of twelve stands a side should kill something"
     report = Turn.objects.get(campaign=campaign).report
@@ -379,11 +382,12 @@ def test_the_last_tabletop_result_completes_the_turn() -> None:
         Battle.Status.ENTERED
     }
 
-    # Killed stands are lost for good; the losers fall back toward their bases.
-    assert stands(campaign, "1st Company")["rifle_squad"] == (6, 6)
-    assert stands(campaign, "A Company")["rifle_squad"] == (8, 8)
-    assert stands(campaign, "B Company")["rifle_squad"] == (7, 7)
-    assert stands(campaign, "B Company")["forward_observer"] == (0, 0)
+    # Killed stands leave the companies, still on their establishment for supply to
+    # replace; the losers fall back toward their bases.
+    assert stands(campaign, "1st Company")["rifle_squad"] == (6, 9)
+    assert stands(campaign, "A Company")["rifle_squad"] == (8, 9)
+    assert stands(campaign, "B Company")["rifle_squad"] == (7, 9)
+    assert stands(campaign, "B Company")["forward_observer"] == (0, 1)
     assert stands(campaign, "2nd Company")["rifle_squad"] == (9, 9)
     assert company(campaign, "1st Company").area.name == "Oivi"
     assert company(campaign, "B Company").area.name == "Isura"

@@ -13,6 +13,7 @@ from rules.campaign.turn import (
     TurnError,
     TurnPlan,
     check_result,
+    deployment_has_woods,
     finish_turn,
     play_turn,
     start_turn,
@@ -198,7 +199,8 @@ def test_the_battle_spec_is_a_valid_battle_json_with_the_raaf_as_support() -> No
     assert spec.attacker.side == "japanese"
     assert spec.attacker.stands == {"commander": 1, "rifle_squad": 9, "small_mortar": 1, "hmg": 1}
     assert spec.defender.side == "australian"
-    assert spec.defender.sniper is False
+    # Nobody plays the Australians: the AI's choice, a sniper when its third has woods.
+    assert spec.defender.sniper is deployment_has_woods(battle.spec, battle.seed)
     assert battle.spec["options"] == {"ruleset": "korona", "turn_limit": 12}
     assert battle.seed == derive_seed(state.seed, "battle", battle.key)
 
@@ -332,8 +334,32 @@ def test_a_supply_company_that_walks_into_the_enemy_is_caught_and_goes_back() ->
 # --- battle results -------------------------------------------------------------------
 
 
-def test_killed_stands_are_lost_for_good() -> None:
+def test_supply_replaces_stands_killed_in_battle_by_default() -> None:
+    # Rulings section 3: "replace any stands that it has lost so far" means every lost
+    # stand, those killed in battle included.
     plan = one_on_one()
+
+    outcome = finish_turn(
+        plan, {"1:Korona": result("defender", {"rifle_squad": 2}, {"rifle_squad": 3})}
+    )
+
+    a_company = outcome.state.companies["A Company"]
+    assert (a_company.stands["rifle_squad"], a_company.establishment["rifle_squad"]) == (6, 9)
+    first = outcome.state.companies["1st Company"]
+    assert (first.stands["rifle_squad"], first.establishment["rifle_squad"]) == (7, 9)
+    lost = {r["company"]: r["stands_lost"] for r in records(outcome.log, "losses")}
+    assert lost == {"1st Company": {"rifle_squad": 2}, "A Company": {"rifle_squad": 3}}
+    assert "A Company loses 3 rifle squad (supply may replace them)" in [
+        r["text"] for r in records(outcome.log, "losses")
+    ]
+    # In supply on a 6 next turn, A Company regains three (half the roll) of the three.
+    later = scripted_turn(outcome.state, supply_dice(outcome.state))
+    assert later.state.companies["A Company"].strength == 12
+
+
+def test_with_the_setting_off_killed_stands_are_lost_for_good() -> None:
+    state = move(korona_state(supply_replaces_battle_losses=False), B_Company="Ioro")
+    plan = japanese_attack_korona(state)
 
     outcome = finish_turn(
         plan, {"1:Korona": result("defender", {"rifle_squad": 2}, {"rifle_squad": 3})}
@@ -343,8 +369,9 @@ def test_killed_stands_are_lost_for_good() -> None:
     assert (a_company.stands["rifle_squad"], a_company.establishment["rifle_squad"]) == (6, 6)
     first = outcome.state.companies["1st Company"]
     assert (first.stands["rifle_squad"], first.establishment["rifle_squad"]) == (7, 7)
-    lost = {r["company"]: r["stands_lost"] for r in records(outcome.log, "losses")}
-    assert lost == {"1st Company": {"rifle_squad": 2}, "A Company": {"rifle_squad": 3}}
+    assert "A Company loses 3 rifle squad for good" in [
+        r["text"] for r in records(outcome.log, "losses")
+    ]
     # In supply on a 6 next turn, A Company has nothing left to regain.
     later = scripted_turn(outcome.state, supply_dice(outcome.state))
     assert later.state.companies["A Company"].strength == 9

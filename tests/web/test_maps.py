@@ -360,15 +360,13 @@ def test_an_own_company_page_shows_everything_about_it(
     b = company(played, "B Company")
     page = text(login(aussie).get(company_url(played, "B Company")))
     assert "<h1>B Company</h1>" in page
-    assert "trained" in page and "out of supply (2 turns running)" in page
+    assert "trained" in page and "out of supply" in page
     assert "hold" in page  # standing order
     for stands in b.stand_counts.all():
         row = f'<tr data-unit="{stands.unit_type}">'
-        if stands.establishment:
-            assert row in page and f'<td class="num">{stands.held}</td>' in page
-        else:  # killed to the last stand: off the establishment, not listed
-            assert row not in page
-    assert any(not stands.establishment for stands in b.stand_counts.all())
+        assert row in page and f'<td class="num">{stands.held}</td>' in page
+    # Its battle losses stay on its establishment, for supply to replace.
+    assert any(stands.held < stands.establishment for stands in b.stand_counts.all())
     assert reverse("orders", args=[played.pk]) in page  # it may be given orders
 
 
@@ -378,10 +376,12 @@ def test_a_company_page_charts_its_stands_turn_by_turn(
     page = text(login(aussie).get(company_url(played, "A Company")))
     chart = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="stands-chart"') :]
     bars = re.findall(r'data-turn="(\d+)" data-held="(\d+)" data-full="(\d+)"', chart)
-    # The start (12 of 12), after turn 1 (lost a commander and a mortar for good), now.
+    # The start (12 of 12), after turn 1 (it held Korona and lost nothing), now (four
+    # lost in turn 2, still on its establishment for supply to replace).
     assert [turn for turn, _, _ in bars] == ["0", "1", "2"]
     assert bars[0][1:] == ("12", "12")
-    assert bars[1][1:] == ("10", "10")
+    assert bars[1][1:] == ("12", "12")
+    assert bars[2][1:] == ("8", "12")
     a = company(played, "A Company")
     assert bars[2][1:] == (
         str(sum(s.held for s in a.stand_counts.all())),
@@ -395,8 +395,11 @@ def test_a_company_page_lists_its_supply_rolls_and_its_battles(
     page = text(login(aussie).get(company_url(played, "A Company")))
     rolls = page[page.index("<h2>Supply rolls</h2>") : page.index("<h2>Orders, moves")]
     assert rolls.count('data-kind="supply"') == 2  # turns 1 and 2
-    assert "A Company: supply roll 3 = 3 against distance 4 to Port Murray" in rolls
-    assert "A Company loses 4 rifle squad for good" in page
+    assert "A Company: supply roll 1 = 1 against distance 4 to Port Murray" in rolls
+    assert (
+        "A Company loses 1 commander, 1 forward observer, 2 rifle squad "
+        "(supply may replace them)" in page
+    )
 
 
 # --- fog of war: every way these pages could leak ------------------------------------------

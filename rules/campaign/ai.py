@@ -1,0 +1,439 @@
+"""The ``sensible`` standing order: the campaign AI that plays a side with no player.
+
+``plan_side`` gives an order to each of a side's ``sensible`` companies when the side
+comes to move, from what the side may know (``planning.as_seen_by``: under fog of war,
+enemy companies out of sight are left out and glimpsed ones are estimates). It:
+
+- attacks where the odds favour it: the odds are those of the battle the turn would
+  set up (``planning.planned_battle``, the turn's own pairing), fought ``ODDS_RUNS``
+  times by the same engine; it sends the fewest companies that make the attack good
+  enough (``ATTACK_AT``), and presses on at worse odds (``RETAKE_AT``) for the
+  objective when the enemy holds it, at any odds in the last ``LAST_CHANCE_TURNS``;
+- holds ground worth holding: the objective is never left empty, nor its own base with
+  an enemy next to it, and a company on either does not withdraw;
+- withdraws, before the enemy can attack, from a battle it would lose badly (its odds
+  as defender below ``WITHDRAW_BELOW``), as far as the campaign rules allow a
+  withdrawal (not engaged; to a linked area closer to its base);
+- uses supply: a move's destination must leave the company a fair chance of being in
+  supply there next turn (``MIN_SUPPLY``; the roll against the distance, the supply
+  company's +1, the bastard track's -1, the airdrop base), a company about to lose
+  stands to supply withdraws toward it, and the supply company goes where it helps the
+  most fighting companies' next rolls without being caught;
+- deploys snipers: its companies make no sniper choice, so the turn takes the AI's
+  (``turn.deployment_has_woods``).
+
+Determinism: the plan depends only on the state and the campaign seed. Ties between
+equally good moves are broken by its own ``random.Random`` seeded from
+``derive_seed(campaign seed, "ai", turn, side)``; the odds are fought from seeds derived
+from the battle itself (``derive_seed(ODDS_SEED, "ai-odds", digest of the spec)``), never
+from the turn's dice, so planning rolls none of the turn's dice and a plan changes no
+other roll of the turn. As the odds of a battle depend only on the battle, they are
+cached (``_ODDS``, bounded) across turns and campaigns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.campaign import planning
+from rules.campaign.state import CampaignState, Company, Order
+from rules.campaign.turn import OrderError, _Map, check_order, engaged
+from rules.dice import derive_seed
+from rules.spec import parse_battle
+
+ODDS_RUNS = 8  # battles fought for the odds of one candidate battle
+ODDS_SEED = 13  # the root of the odds seeds: the same battle has the same odds everywhere
+ATTACK_AT = 0.5  # attack when the attacker's win share is at least this
+RETAKE_AT = 0.35  # ... or this, for the objective the enemy holds: time runs for it
+LAST_CHANCE_TURNS = 4  # the last turns, when any chance at that objective is taken
+WITHDRAW_BELOW = 0.25  # defending, withdraw when the defender's win share is below this
+MIN_SUPPLY = 0.5  # a move must leave at least this chance of being in supply next turn
+MAX_ATTACKERS = 3  # companies tried together against one area
+_ODDS_CACHE_SIZE = 4096
+_ODDS: OrderedDict[str, float] = OrderedDict()  # digest of a spec -> attacker win share
+
+
+# --- odds ----------------------------------------------------------------------------------
+
+
+def _normalised(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The battle as the odds see it: without names (they change nothing), and with the
+    defender's sniper as the AI expects it (a defender in wooded country swaps one): the
+    planned spec's sniper comes from the real battle's terrain, which the side cannot see."""
+    out = json.loads(json.dumps(spec))
+    out["area"]["name"] = "odds"
+    for key in ("attacker", "defender"):
+        out[key]["name"] = key
+    wooded = out["area"]["vegetation"] in ("jungle", "light")
+    out["defender"]["sniper"] = bool(wooded and out["defender"]["stands"].get("rifle_squad"))
+    return out
+
+
+def attacker_win_share(spec: Mapping[str, Any], runs: int = ODDS_RUNS) -> float:
+    """The attacker's win share over ``runs`` battles of ``spec``, cached."""
+    battle = _normalised(spec)
+    text = json.dumps(battle, sort_keys=True)
+    digest = hashlib.sha256(f"{runs}:{text}".encode()).hexdigest()
+    if digest in _ODDS:
+        _ODDS.move_to_end(digest)
+        return _ODDS[digest]
+    spec_ = parse_battle(battle)
+    seed = derive_seed(ODDS_SEED, "ai-odds", digest)
+    # Half the runs first; a one-sided half (all won or all lost) is taken as it is.
+    half = max(1, runs // 2)
+    tally = planning.fight_runs(spec_, seed=seed, start=0, stop=half)
+    if 0 < tally.wins["attacker"] < half:
+        tally = tally.add(planning.fight_runs(spec_, seed=seed, start=half, stop=runs))
+    share = tally.wins["attacker"] / tally.runs
+    _ODDS[digest] = share
+    if len(_ODDS) > _ODDS_CACHE_SIZE:
+        _ODDS.popitem(last=False)
+    return share
+
+
+# --- supply ----------------------------------------------------------------------------------
+
+
+def supply_chance(
+    state: CampaignState, mapping: _Map, company: Company, area: str, depots: Iterable[str]
+) -> float:
+    """The chance that ``company`` is in supply on its roll in ``area`` next turn, with
+    its side's supply companies in ``depots``: d6 + modifiers >= distance to its base
+    (or to the airdrop base), as the supply phase rolls it; events left out."""
+    settings = state.settings
+    depots = set(depots)
+    distance = mapping.home(company.side, area)
+    planes = sum(g.planes for g in state.air if g.side == company.side)
+    if (
+        company.side == settings.airdrop_side
+        and settings.airdrop_base in state.areas
+        and state.areas[area].zone == settings.airdrop_zone
+        and planes > 0
+        and area in depots
+    ):
+        distance = min(distance, mapping.distance(area, settings.airdrop_base))
+    modifier = 0
+    if depots & ({area} | set(state.neighbours(area))):
+        modifier += settings.supply_company_bonus
+    if state.areas[area].track in settings.rough_tracks:
+        modifier -= settings.rough_track_penalty
+    return sum(1 for die in range(1, 7) if die + modifier >= distance) / 6
+
+
+# --- the plan --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Plan:
+    state: CampaignState  # the real state: only our own companies are read from it
+    view: CampaignState  # what the side knows
+    side: str
+    mapping: _Map
+    rng: random.Random
+    orders: dict[str, Order] = field(default_factory=dict)
+    staying: set[str] = field(default_factory=set)  # companies that keep their area
+
+    @property
+    def enemy(self) -> str:
+        return self.state.enemy_of(self.side)
+
+    def legal(self, order: Order) -> bool:
+        try:
+            check_order(self.state, order, side=self.side)
+        except OrderError:
+            return False
+        return True
+
+    def enemies_in(self, area: str) -> list[Company]:
+        return self.view.companies_in(area, side=self.enemy, fighting=True)
+
+    def depots(self) -> list[str]:
+        """Where the side's supply companies will be (planned moves included)."""
+        out = []
+        for c in self.state.companies.values():
+            if c.side == self.side and not c.fighting:
+                order = self.orders.get(c.name)
+                out.append(order.target if order and order.target else c.area)
+        return out
+
+    def destination(self, company: Company) -> str:
+        order = self.orders.get(company.name)
+        return order.target if order and order.target else company.area
+
+    def worth_holding(self, area: str) -> bool:
+        """The objective, and the side's own base (lost, the campaign ends)."""
+        side = self.state.sides[self.side]
+        return area in (self.state.settings.objective, side.base)
+
+    def pick(self, options: list[Any], key: Any) -> Any:
+        """The best of ``options`` by ``key`` (lowest first), ties broken by the AI's
+        own seeded Random."""
+        best = min(key(o) for o in options)
+        tied = [o for o in options if key(o) == best]
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
+
+def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
+    """Orders for every ``sensible`` company of ``side`` (those it leaves out hold)."""
+    plan = _Plan(
+        state=state,
+        view=planning.as_seen_by(state, side),
+        side=side,
+        mapping=_Map(state),
+        rng=random.Random(derive_seed(state.seed, "ai", state.turn + 1, side)),
+    )
+    mine = sorted(
+        (c for c in state.companies.values() if c.side == side and c.standing_order == "sensible"),
+        key=lambda c: c.name,
+    )
+    fighters = [c for c in mine if c.fighting]
+    for company in fighters:
+        if engaged(state, company):
+            plan.staying.add(company.name)  # it may not move: it fights where it is
+    _keep_key_ground(plan, fighters)
+    _attacks(plan, fighters)
+    _withdrawals(plan, fighters)
+    _advances(plan, fighters)
+    _supply_companies(plan, [c for c in mine if not c.fighting])
+    return plan.orders
+
+
+def _free(plan: _Plan, fighters: list[Company]) -> list[Company]:
+    return [c for c in fighters if c.name not in plan.staying and c.name not in plan.orders]
+
+
+def _keep_key_ground(plan: _Plan, fighters: list[Company]) -> None:
+    """The strongest company on the objective stays there, and on the side's base while
+    an enemy company it can see is next to it."""
+    base = plan.state.sides[plan.side].base
+    threatened = any(plan.enemies_in(a) for a in plan.state.neighbours(base))
+    for area in {plan.state.settings.objective, *([base] if threatened else [])}:
+        here = [c for c in fighters if c.area == area]
+        if here and not any(c.name in plan.staying for c in here):
+            plan.staying.add(max(here, key=lambda c: (c.strength, c.name)).name)
+
+
+def _attack_at(plan: _Plan, target: str) -> float:
+    """The odds an attack on ``target`` needs. The objective in enemy hands is worth a
+    worse chance (holding it wins at the end; a lost attack costs stands supply can
+    replace), and in the last turns any chance at all: waiting there loses for sure."""
+    settings = plan.state.settings
+    if target == settings.objective and plan.view.areas[target].controller == plan.enemy:
+        left = settings.turn_limit - plan.state.turn
+        return 1e-9 if left <= LAST_CHANCE_TURNS else RETAKE_AT
+    return ATTACK_AT
+
+
+def _attack_odds(plan: _Plan, attackers: list[Company], target: str) -> float | None:
+    orders = {c.name: Order(c.name, "advance", target) for c in attackers}
+    battle = planning.planned_battle(plan.view, company=attackers[0].name, orders=orders)
+    if battle is None:
+        return None
+    return attacker_win_share(battle.spec)
+
+
+def _attacks(plan: _Plan, fighters: list[Company]) -> None:
+    """Attack each enemy-held area nearby with the fewest companies that make the odds
+    good enough; the objective first, then the areas nearest the enemy base."""
+    targets = sorted(
+        {
+            area
+            for c in _free(plan, fighters)
+            for area in plan.state.neighbours(c.area)
+            if plan.enemies_in(area)
+        },
+        key=lambda a: (
+            a != plan.state.settings.objective,
+            plan.mapping.enemy_base(plan.side, a),
+            a,
+        ),
+    )
+    for target in targets:
+        able = sorted(
+            (
+                c
+                for c in _free(plan, fighters)
+                if target in plan.state.neighbours(c.area)
+                and plan.legal(Order(c.name, "advance", target))
+                and supply_chance(plan.state, plan.mapping, c, target, plan.depots()) > 0
+            ),
+            key=lambda c: (-c.strength, c.name),
+        )[:MAX_ATTACKERS]
+        if not able:
+            continue
+        needed = _attack_at(plan, target)
+        # All of them first: if that is not good enough, fewer will not be.
+        share = _attack_odds(plan, able, target)
+        if share is None or share < needed:
+            continue
+        group = able
+        if len(able) > 1:
+            alone = _attack_odds(plan, able[:1], target)
+            if alone is not None and alone >= needed:
+                group = able[:1]  # the others stay free for other work
+        for company in group:
+            plan.orders[company.name] = Order(company.name, "advance", target)
+
+
+def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None:
+    """Our defenders' win share if every enemy company that could reach ``area`` attacks
+    it; None if none could."""
+    attackers = [
+        e
+        for link in plan.state.neighbours(area)
+        for e in plan.enemies_in(link)
+        if not engaged(plan.view, e) and _enemy_may_advance(plan, e, area)
+    ]
+    if not attackers or not defenders:
+        return None
+    orders = {e.name: Order(e.name, "advance", area) for e in attackers}
+    sketch = plan.view.copy()
+    keep = {c.name for c in defenders} | set(orders)
+    sketch.companies = {
+        n: c
+        for n, c in sketch.companies.items()
+        if n in keep or (c.area != area and c.side == plan.enemy)
+    }
+    for company in defenders:
+        sketch.companies[company.name].area = area  # those coming in defend with them
+    battle = planning.planned_battle(sketch, company=attackers[0].name, orders=orders)
+    if battle is None:
+        return None
+    return 1 - attacker_win_share(battle.spec)
+
+
+def _enemy_may_advance(plan: _Plan, enemy: Company, area: str) -> bool:
+    try:
+        check_order(plan.view, Order(enemy.name, "advance", area), side=plan.enemy)
+    except OrderError:
+        return False
+    return True
+
+
+def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
+    """Withdraw from a battle it would lose badly, or from an area where a second turn
+    out of supply would cost stands, unless the ground is worth holding."""
+    settings = plan.state.settings
+    by_area: dict[str, list[Company]] = {}
+    for c in _free(plan, fighters):
+        by_area.setdefault(c.area, []).append(c)
+    for area, here in sorted(by_area.items()):
+        if plan.worth_holding(area):
+            continue
+        staying = [c for c in fighters if c.area == area and plan.destination(c) == area]
+        share = _threat_to(plan, area, staying)
+        lose_badly = share is not None and share < WITHDRAW_BELOW
+        for company in here:
+            starving = (
+                company.in_supply is False
+                and company.turns_out_of_supply + 1 >= settings.out_of_supply_turns_before_losses
+                and supply_chance(plan.state, plan.mapping, company, area, plan.depots())
+                < MIN_SUPPLY
+            )
+            if not (lose_badly or starving):
+                continue
+            backs = [
+                a
+                for a in plan.state.neighbours(area)
+                if plan.legal(Order(company.name, "withdraw", a)) and not plan.enemies_in(a)
+            ]
+            if backs:
+                best = plan.pick(
+                    backs,
+                    lambda a, c=company: (
+                        -supply_chance(plan.state, plan.mapping, c, a, plan.depots()),
+                        plan.mapping.home(plan.side, a),
+                    ),
+                )
+                plan.orders[company.name] = Order(company.name, "withdraw", best)
+
+
+def _advances(plan: _Plan, fighters: list[Company]) -> None:
+    """A free company in supply moves one area toward the objective (then toward the
+    enemy base) into an area without enemies, if it will be in supply there and would
+    not lose the battle the enemy could bring to it."""
+    settings = plan.state.settings
+    objective = settings.objective if settings.objective in plan.state.areas else None
+    for company in _free(plan, fighters):
+        if company.in_supply is False:
+            continue
+        if objective is not None and company.area == objective:
+            continue  # on the objective: it holds it
+
+        def goal(area: str) -> tuple[int, int]:
+            to_objective = plan.mapping.distance(area, objective) if objective else 0
+            return (to_objective, plan.mapping.enemy_base(plan.side, area))
+
+        here = goal(company.area)
+        options = []
+        for area in plan.state.neighbours(company.area):
+            if plan.enemies_in(area) or goal(area) >= here:
+                continue
+            if not plan.legal(Order(company.name, "advance", area)):
+                continue
+            chance = supply_chance(plan.state, plan.mapping, company, area, plan.depots())
+            if chance < MIN_SUPPLY:
+                continue
+            together = [c for c in fighters if plan.destination(c) == area] + [company]
+            share = _threat_to(plan, area, together)
+            if share is not None and share < WITHDRAW_BELOW:
+                continue
+            options.append((area, chance))
+        if options:
+            area, _ = plan.pick(options, lambda o: (goal(o[0]), -o[1]))
+            plan.orders[company.name] = Order(company.name, "advance", area)
+
+
+def _supply_companies(plan: _Plan, supplies: list[Company]) -> None:
+    """Each supply company heads for the area where the side's fighting companies, at
+    their planned destinations, have the best chance of supply next turn (the +1 of a
+    supply company in or next to their area, an airdrop), one area a turn, never into
+    an area with enemy fighting companies or where a battle will be fought; an area next
+    to the enemy counts against it (a supply company caught there must run)."""
+    fighters = [c for c in plan.state.companies.values() if c.side == plan.side and c.fighting]
+    battle_areas = {plan.destination(c) for c in fighters if plan.enemies_in(plan.destination(c))}
+    for supply in supplies:
+        if engaged(plan.state, supply):
+            continue
+        others = [d for d in plan.depots() if d != supply.area]
+
+        def value(area: str, supply: Company = supply, others: list[str] = others) -> float:
+            exposed = any(plan.enemies_in(link) for link in plan.state.neighbours(area))
+            total = sum(
+                supply_chance(plan.state, plan.mapping, c, plan.destination(c), [*others, area])
+                for c in fighters
+            )
+            return total - (0.5 if exposed else 0.0)
+
+        def step(area: str, supply: Company = supply) -> Order | None:
+            for kind in ("advance", "withdraw"):
+                order = Order(supply.name, kind, area)
+                if plan.legal(order):
+                    return order
+            return None
+
+        safe = [
+            a for a in sorted(plan.state.areas) if not plan.enemies_in(a) and a not in battle_areas
+        ]
+        goal = plan.pick(
+            safe or [supply.area],
+            lambda a, s=supply: (-value(a), plan.mapping.distance(s.area, a)),
+        )
+        if goal == supply.area or value(goal) <= value(supply.area):
+            continue
+        here = plan.mapping.distance(supply.area, goal)
+        steps = [
+            a
+            for a in plan.state.neighbours(supply.area)
+            if a in safe and plan.mapping.distance(a, goal) < here and step(a) is not None
+        ]
+        if steps:
+            order = step(plan.pick(steps, lambda a: a))
+            if order is not None:
+                plan.orders[supply.name] = order

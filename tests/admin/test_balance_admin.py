@@ -1,0 +1,76 @@
+"""The admin's Balance button: a scenario's campaigns simulated in the background
+(campaign.services.balance), the page polling their progress, then the figures."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tests.campaign.test_balance import short_doc
+
+
+def upload(doc: Any) -> SimpleUploadedFile:
+    return SimpleUploadedFile("korona.json", json.dumps(doc).encode(), "application/json")
+
+
+@pytest.mark.django_db
+def test_the_upload_page_has_a_balance_button(gm: Client) -> None:
+    html = gm.get("/admin/campaign/campaign/create/").content.decode()
+    assert 'value="Balance" formaction="/admin/campaign/campaign/balance/"' in html
+
+
+@pytest.mark.django_db
+def test_balance_runs_in_the_background_and_the_page_polls_its_progress(gm: Client) -> None:
+    response = gm.post(
+        "/admin/campaign/campaign/balance/", {"scenario": upload(short_doc()), "campaigns": 2}
+    )
+    assert response.status_code == 302
+    job = response.url
+    page = gm.get(job).content.decode()
+    assert "2 campaigns of Korona" in page
+    status: dict[str, Any] = {}
+    for _ in range(600):
+        status = gm.get(job + "?format=json").json()
+        if status["finished"]:
+            break
+        assert 0 <= status["done"] <= status["total"] == 2
+        time.sleep(0.1)
+    assert status["finished"] and status["error"] is None
+    assert status["result"]["campaigns"] == 2
+    page = gm.get(job).content.decode()
+    assert "Australians win" in page and "95% interval" in page and "mean length" in page
+    assert "<progress" not in page
+
+
+@pytest.mark.django_db
+def test_a_bad_scenario_lists_its_faults_and_starts_nothing(gm: Client) -> None:
+    doc = short_doc()
+    doc["companies"][0]["quality"] = "elite"
+    response = gm.post(
+        "/admin/campaign/campaign/balance/", {"scenario": upload(doc), "campaigns": 2}
+    )
+    assert response.status_code == 200
+    assert (
+        "must be one of raw, trained, veteran, not &#x27;elite&#x27;" in response.content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_a_bad_count_is_a_form_error(gm: Client) -> None:
+    response = gm.post(
+        "/admin/campaign/campaign/balance/", {"scenario": upload(short_doc()), "campaigns": 0}
+    )
+    assert response.status_code == 200
+    assert "Ensure this value is greater than or equal to 1" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_unknown_job_is_404_and_players_are_kept_out(gm: Client, player: Client) -> None:
+    assert gm.get("/admin/campaign/campaign/balance/0123abcd/").status_code == 404
+    response = player.get("/admin/campaign/campaign/balance/")
+    assert response.status_code == 302 and "/admin/login/" in response.url

@@ -1,0 +1,386 @@
+"""The ``sensible`` standing order (rules.campaign.ai), each behaviour on a constructed
+situation. Most tests fix the odds the AI reads (``attacker_win_share``) so that they test
+its decisions, not the battle engine; one lets the engine decide a one-sided battle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from rules.campaign import ai
+from rules.campaign.state import CampaignState, Order
+from rules.campaign.turn import _Map, start_turn
+from tests.campaign.builders import (
+    fighting_company,
+    korona_state,
+    line_state,
+    move,
+    records,
+    scripted_turn,
+    supply_company,
+    supply_dice,
+    turn_dice,
+)
+
+LINE = ("Home", "Near", "Middle", "Far", "Enemy Home")
+
+
+@pytest.fixture
+def odds(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[dict[str, Any]], float]], None]:
+    """Fix the attacker's win share the AI reads: ``odds(lambda spec: 0.9)``."""
+
+    def fix(rule: Callable[[dict[str, Any]], float]) -> None:
+        monkeypatch.setattr(ai, "attacker_win_share", lambda spec, runs=ai.ODDS_RUNS: rule(spec))
+
+    return fix
+
+
+def sensible(state: CampaignState, side: str | None = None) -> CampaignState:
+    for company in state.companies.values():
+        if side is None or company.side == side:
+            company.standing_order = "sensible"
+    return state
+
+
+def line(*companies: Any, objective: str = "Middle", **settings: Any) -> CampaignState:
+    state = line_state(LINE, companies, objective=objective, airdrop_base=None, **settings)
+    for c in state.companies.values():
+        c.in_supply = True
+    return sensible(state, "australian")
+
+
+def attacker_strength(spec: dict[str, Any]) -> int:
+    return sum(spec["attacker"]["stands"].values())
+
+
+# --- attacking ------------------------------------------------------------------------------
+
+
+def test_it_attacks_where_the_odds_favour_the_attack(odds: Any) -> None:
+    odds(lambda spec: 0.8)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+    )
+    assert ai.plan_side(state, "australian") == {
+        "A Company": Order("A Company", "advance", "Middle")
+    }
+
+
+def test_it_does_not_attack_at_poor_odds(odds: Any) -> None:
+    odds(lambda spec: 0.3)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Far"),
+        objective="Home",  # nothing pulls it forward but the attack
+    )
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_it_sends_more_companies_when_one_is_not_enough(odds: Any) -> None:
+    # One company alone: 12 stands, 40%; two together: 24 stands, 70%.
+    odds(lambda spec: 0.7 if attacker_strength(spec) > 12 else 0.4)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+    )
+    plan = ai.plan_side(state, "australian")
+    assert plan == {
+        "A Company": Order("A Company", "advance", "Middle"),
+        "B Company": Order("B Company", "advance", "Middle"),
+    }
+
+
+def test_it_sends_only_one_when_one_is_enough(odds: Any) -> None:
+    odds(lambda spec: 0.8)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Near",  # the other stays to hold the objective
+    )
+    plan = ai.plan_side(state, "australian")
+    assert (
+        list(plan.values()).count(Order("A Company", "advance", "Middle"))
+        + list(plan.values()).count(Order("B Company", "advance", "Middle"))
+        == 1
+    )
+
+
+def test_it_presses_on_for_the_objective_the_enemy_holds_at_the_end(odds: Any) -> None:
+    odds(lambda spec: 0.1)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        turn_limit=20,
+    )
+    state.areas["Middle"].controller = "japanese"
+    state.turn = 5
+    assert "A Company" not in ai.plan_side(state, "australian")  # time enough yet
+    state.turn = 20 - ai.LAST_CHANCE_TURNS
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
+
+
+def test_the_engine_decides_a_one_sided_attack() -> None:
+    # Three full companies against two stands: the real odds, from the real engine.
+    state = line(
+        fighting_company("A Company", "australian", "Near", "veteran"),
+        fighting_company("B Company", "australian", "Near", "veteran"),
+        fighting_company("C Company", "australian", "Near", "veteran"),
+        fighting_company(
+            "1st Company", "japanese", "Middle", "raw", stands={"commander": 1, "rifle_squad": 1}
+        ),
+    )
+    plan = ai.plan_side(state, "australian")
+    assert Order("A Company", "advance", "Middle") in plan.values()
+
+
+# --- holding and withdrawing ----------------------------------------------------------------
+
+
+def test_it_withdraws_from_a_battle_it_would_lose_badly(odds: Any) -> None:
+    odds(lambda spec: 0.9)  # any attack on it wins: it would lose
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("1st Company", "japanese", "Far"),
+        objective="Enemy Home",
+    )
+    # Attacking at 90% is tempting; it attacks (the enemy is in reach) ...
+    assert ai.plan_side(state, "australian")["A Company"].kind == "advance"
+    # ... but out of supply it may not: it withdraws out of the enemy's reach.
+    state.companies["A Company"].in_supply = False
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "withdraw", "Near")
+
+
+def test_it_holds_a_battle_it_may_win(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("1st Company", "japanese", "Enemy Home"),
+        objective="Enemy Home",
+    )
+    state.companies["A Company"].in_supply = False  # it may not advance
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_it_holds_the_objective_even_against_bad_odds(odds: Any) -> None:
+    odds(lambda spec: 0.95)
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("1st Company", "japanese", "Far"),
+    )
+    state.companies["A Company"].in_supply = False
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_it_holds_its_own_base(odds: Any) -> None:
+    odds(lambda spec: 0.95)
+    state = line(
+        fighting_company("A Company", "australian", "Home"),
+        fighting_company("1st Company", "japanese", "Near"),
+        objective="Far",
+    )
+    state.companies["A Company"].in_supply = False
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_an_engaged_company_is_given_no_move(odds: Any) -> None:
+    odds(lambda spec: 0.0)
+    state = line(
+        fighting_company("A Company", "australian", "Far"),
+        fighting_company("1st Company", "japanese", "Far"),
+    )
+    assert ai.plan_side(state, "australian") == {}
+
+
+def test_it_advances_toward_the_objective_when_nothing_stands_in_the_way(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    state = line(fighting_company("A Company", "australian", "Home"), objective="Far")
+    state.companies["Supply"] = supply_company("Supply", "australian", "Home")
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Near")
+
+
+def test_it_does_not_walk_into_a_battle_it_would_lose_badly(odds: Any) -> None:
+    # Its attacks would fail (20%), the enemy's on it would win (90%): Middle, next to
+    # the enemy in Far, is no place to go.
+    odds(lambda spec: 0.9 if spec["attacker"]["side"] == "japanese" else 0.2)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Far"),
+        objective="Far",
+        fog_of_war=False,  # it sees the enemy in Far from Near
+    )
+    assert "A Company" not in ai.plan_side(state, "australian")
+    odds(lambda spec: 0.2)  # the enemy would lose there too: it goes
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
+
+
+def test_under_fog_of_war_it_plans_on_what_it_sees(odds: Any) -> None:
+    odds(lambda spec: 0.9 if spec["attacker"]["side"] == "japanese" else 0.2)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Far"),
+        objective="Far",
+    )
+    # From Near it sees Home and Middle, not Far: nothing stops it.
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
+
+
+# --- supply ----------------------------------------------------------------------------------
+
+
+def faces_in_supply(state: CampaignState, company: str) -> int:
+    """How many of the six faces of its supply die put ``company`` in supply, by the
+    supply phase itself."""
+    count = 0
+    for face in range(1, 7):
+        plan = scripted_turn(state, supply_dice(state, {company: face}))
+        (record,) = records(plan.log, "supply", company=company)
+        count += record["outcome"] == "in supply"
+    return count
+
+
+@pytest.mark.parametrize(
+    ("area", "depot"),
+    [
+        ("Isura", "Port Murray"),  # distance 4, no support
+        ("Isura", "Ioro"),  # +1 from a supply company linked to it
+        ("Kerna", "Port Murray"),  # the bastard track's -1
+        ("Kerna", "Kerna"),  # both
+        ("Oivi", "Oivi"),  # an airdrop: Korona counts as its base
+        ("Oivi", "Korona"),  # no airdrop, +1
+        ("Uberi Ridge", "Port Murray"),
+    ],
+)
+def test_supply_chance_is_the_supply_phases_own_chance(area: str, depot: str) -> None:
+    state = move(
+        korona_state(),
+        A_Company=area,
+        **{"1st_Supply_Company": depot, "1st_Company": "Kilu", "2nd_Company": "Kilu"},
+    )
+    company = state.companies["A Company"]
+    chance = ai.supply_chance(state, _Map(state), company, area, [depot])
+    assert chance == pytest.approx(faces_in_supply(state, "A Company") / 6)
+
+
+def test_a_company_about_to_lose_stands_to_supply_withdraws_toward_it(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    names = ("Home", "A", "B", "C", "D", "E", "Enemy Home")
+    state = line_state(
+        names, [fighting_company("A Company", "australian", "E")], objective="Enemy Home"
+    )
+    state.settings.airdrop_base = None
+    sensible(state, "australian")
+    company = state.companies["A Company"]
+    # Five from home: in supply on 5+ only. Out last turn, a second turn out costs stands.
+    company.in_supply, company.turns_out_of_supply = False, 1
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "withdraw", "D")
+    company.turns_out_of_supply = 0  # a first turn out costs nothing yet
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_it_does_not_advance_where_it_would_fall_out_of_supply(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    names = ("Home", "A", "B", "C", "D", "E", "F", "Enemy Home")
+    state = line_state(
+        names, [fighting_company("A Company", "australian", "C")], objective="F", airdrop_base=None
+    )
+    sensible(state, "australian")
+    state.companies["A Company"].in_supply = True
+    # In D (4 from home) it is in supply on 4+ (50%); E (5 away) only on 5+ (33%).
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "D")
+    move(state, A_Company="D")
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
+def test_the_supply_company_follows_the_fighting_companies(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    state = line(fighting_company("A Company", "australian", "Middle"), objective="Middle")
+    state.companies["Supply"] = supply_company("Supply", "australian", "Home")
+    sensible(state, "australian")
+    assert ai.plan_side(state, "australian")["Supply"] == Order("Supply", "advance", "Near")
+
+
+def test_the_supply_company_keeps_out_of_enemy_areas(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    state = line(
+        fighting_company("A Company", "australian", "Far"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Far",
+        links=[("Home", "Near"), ("Near", "Middle"), ("Middle", "Far"), ("Far", "Enemy Home")],
+    )
+    state.companies["Supply"] = supply_company("Supply", "australian", "Near")
+    sensible(state, "australian")
+    assert "Supply" not in ai.plan_side(state, "australian")
+
+
+def test_the_southern_track_is_avoided_when_the_korona_track_is_as_short(odds: Any) -> None:
+    odds(lambda spec: 0.5)
+    names = ("Home", "Fork", "Rough", "Smooth", "Goal", "Enemy Home")
+    links = [
+        ("Home", "Fork"),
+        ("Fork", "Rough"),
+        ("Fork", "Smooth"),
+        ("Rough", "Goal"),
+        ("Smooth", "Goal"),
+        ("Goal", "Enemy Home"),
+    ]
+    state = line_state(
+        names,
+        [fighting_company("A Company", "australian", "Fork")],
+        links=links,
+        tracks={"Rough": "southern track"},
+        objective="Goal",
+        airdrop_base=None,
+    )
+    sensible(state, "australian")
+    state.companies["A Company"].in_supply = True
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Smooth")
+
+
+def test_supply_chance_counts_an_airdrop_with_the_supply_company_beside_it() -> None:
+    # A Company in Oivi (zone 6): its own distance is 5; with the supply company beside it
+    # in Oivi, Korona is its base (distance 1).
+    state = move(
+        korona_state(),
+        A_Company="Oivi",
+        **{"1st_Supply_Company": "Korona", "1st_Company": "Kilu", "2nd_Company": "Kilu"},
+    )
+    mapping = _Map(state)
+    company = state.companies["A Company"]
+    assert ai.supply_chance(state, mapping, company, "Oivi", ["Oivi"]) == 1.0
+    assert ai.supply_chance(state, mapping, company, "Oivi", ["Korona"]) == pytest.approx(3 / 6)
+
+
+# --- the turn, the seed, the players ----------------------------------------------------------
+
+
+def test_a_sensible_side_plays_its_turn_without_touching_the_turns_dice(odds: Any) -> None:
+    odds(lambda spec: 0.8)
+    held = korona_state()
+    played = sensible(korona_state())
+    plain = scripted_turn(held, supply_dice(held))  # scripted_turn checks every die is thrown
+    smart = scripted_turn(played, supply_dice(played))
+    dice = [r["dice"] for r in plain.log if r["phase"] in ("naval", "aerial", "supply")]
+    assert dice == [r["dice"] for r in smart.log if r["phase"] in ("naval", "aerial", "supply")]
+    assert any(r.get("source") == "standing order (sensible)" for r in smart.log)
+
+
+def test_the_plan_is_the_same_every_time_from_the_same_state() -> None:
+    state = sensible(korona_state(seed=7))
+    first = ai.plan_side(state, "japanese")
+    ai._ODDS.clear()  # the cache changes nothing but the time
+    assert ai.plan_side(state, "japanese") == first
+
+
+def test_a_side_with_a_player_is_not_played_by_the_ai(odds: Any) -> None:
+    odds(lambda spec: 0.9)
+    state = sensible(korona_state())
+    roller = turn_dice(supply_dice(state), initiative=(1, 6))
+    plan = start_turn(state, {}, roller=roller, players=("japanese",))  # type: ignore[arg-type]
+    japanese = [r for r in plan.log if r["kind"] == "order" and r["side"] == "japanese"]
+    assert japanese and all(r["outcome"] == "hold" for r in japanese)
+    assert {r["source"] for r in japanese} == {"no order; its side has a player"}
