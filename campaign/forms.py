@@ -8,13 +8,13 @@ from typing import Any
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
-from rules.campaign.balance import MAX_CAMPAIGNS
 from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
 from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
 from rules.rulesets import RULESETS
 from rules.spec import MAX_DOCUMENT_CHARS, DocumentError, decode_json
 
 DEFAULT_BALANCE_CAMPAIGNS = 100
+ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command goes higher
 REASON_HELP = "Shown to the players in the campaign's log of GM adjustments."
 
 
@@ -48,6 +48,16 @@ class ScenarioUploadForm(forms.Form):
         help_text="Leave empty for the scenario's seed, or a random one.",
     )
     scenario = forms.FileField(help_text="A scenario file (JSON), as docs/rules.md describes.")
+    campaigns = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ADMIN_MAX_CAMPAIGNS,
+        label="Campaigns to simulate",
+        help_text=(
+            "For Balance only: how many campaigns of the file to play, the sensible AI on "
+            "both sides (100 if left empty; a few seconds each). Create ignores it."
+        ),
+    )
 
     def clean_scenario(self) -> Any:
         upload = self.cleaned_data["scenario"]
@@ -66,7 +76,7 @@ class BalanceForm(forms.Form):
     campaigns = forms.IntegerField(
         required=False,
         min_value=1,
-        max_value=MAX_CAMPAIGNS,
+        max_value=ADMIN_MAX_CAMPAIGNS,
         initial=DEFAULT_BALANCE_CAMPAIGNS,
         help_text=(
             f"Campaigns to play, the sensible AI on both sides (a few seconds each; "

@@ -53,6 +53,7 @@ ATTACK_AT = 0.5  # attack when the attacker's win share is at least this
 RETAKE_AT = 0.35  # ... or this, for the objective the enemy holds: time runs for it
 LAST_CHANCE_TURNS = 4  # the last turns, when any chance at that objective is taken
 WITHDRAW_BELOW = 0.25  # defending, withdraw when the defender's win share is below this
+REINFORCED_AT = 0.6  # reinforce the objective until its defenders' share is this
 MIN_SUPPLY = 0.5  # a move must leave at least this chance of being in supply next turn
 MAX_ATTACKERS = 3  # companies tried together against one area
 _ODDS_CACHE_SIZE = 4096
@@ -198,6 +199,7 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
             plan.staying.add(company.name)  # it may not move: it fights where it is
     _keep_key_ground(plan, fighters)
     _attacks(plan, fighters)
+    _reinforce_objective(plan, fighters)
     _withdrawals(plan, fighters)
     _advances(plan, fighters)
     _supply_companies(plan, [c for c in mine if not c.fighting])
@@ -231,11 +233,14 @@ def _attack_at(plan: _Plan, target: str) -> float:
 
 
 def _attack_odds(plan: _Plan, attackers: list[Company], target: str) -> float | None:
+    """Our win share in the battle these companies' move into ``target`` leads to: as the
+    attacker, or as the defender where we were there first (an area both sides hold)."""
     orders = {c.name: Order(c.name, "advance", target) for c in attackers}
     battle = planning.planned_battle(plan.view, company=attackers[0].name, orders=orders)
     if battle is None:
         return None
-    return attacker_win_share(battle.spec)
+    share = attacker_win_share(battle.spec)
+    return share if battle.attacker_side == plan.side else 1 - share
 
 
 def _attacks(plan: _Plan, fighters: list[Company]) -> None:
@@ -279,6 +284,42 @@ def _attacks(plan: _Plan, fighters: list[Company]) -> None:
                 group = able[:1]  # the others stay free for other work
         for company in group:
             plan.orders[company.name] = Order(company.name, "advance", target)
+
+
+def _reinforce_objective(plan: _Plan, fighters: list[Company]) -> None:
+    """Free companies next to the objective, which the side holds with companies staying
+    there, move in to defend it while the enemy could attack it at better than even
+    odds for us to hold, and while each one makes the defence better."""
+    objective = plan.state.settings.objective
+    if objective not in plan.state.areas:
+        return
+    staying = [c for c in fighters if plan.destination(c) == objective and c.area == objective]
+    if not staying:
+        return
+    share = _threat_to(plan, objective, staying)
+    helpers = sorted(
+        (
+            c
+            for c in _free(plan, fighters)
+            if objective in plan.state.neighbours(c.area)
+            and not plan.enemies_in(objective)
+            and (
+                plan.legal(Order(c.name, "advance", objective))
+                or plan.legal(Order(c.name, "withdraw", objective))
+            )
+        ),
+        key=lambda c: (-c.strength, c.name),
+    )
+    for company in helpers:
+        if share is None or share >= REINFORCED_AT:
+            return
+        better = _threat_to(plan, objective, [*staying, company])
+        if better is None or better <= share:
+            return
+        kind = "advance" if plan.legal(Order(company.name, "advance", objective)) else "withdraw"
+        plan.orders[company.name] = Order(company.name, kind, objective)
+        staying.append(company)
+        share = better
 
 
 def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None:

@@ -138,6 +138,57 @@ def test_the_engine_decides_a_one_sided_attack() -> None:
     assert Order("A Company", "advance", "Middle") in plan.values()
 
 
+def test_joining_a_battle_where_it_was_first_counts_its_odds_as_the_defenders(odds: Any) -> None:
+    # A Company and the 1st Company both hold Middle (the Australians' area): B Company
+    # going in joins the defence; the share that matters is the defender's.
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Home",
+    )
+    state.areas["Middle"].controller = "australian"
+    odds(lambda spec: 0.9 if spec["defender"]["side"] == "australian" else 0.0)
+    assert "B Company" not in ai.plan_side(state, "australian")  # the attacker wins 90%
+    odds(lambda spec: 0.2 if spec["defender"]["side"] == "australian" else 0.0)
+    assert ai.plan_side(state, "australian")["B Company"] == Order("B Company", "advance", "Middle")
+
+
+def reinforcements(state: CampaignState) -> dict[str, Order]:
+    """What ``_reinforce_objective`` alone orders for the Australians."""
+    import random
+
+    from rules.campaign import planning
+
+    plan = ai._Plan(
+        state=state,
+        view=planning.as_seen_by(state, "australian"),
+        side="australian",
+        mapping=_Map(state),
+        rng=random.Random(0),
+    )
+    fighters = [c for c in state.companies.values() if c.side == "australian" and c.fighting]
+    ai._reinforce_objective(plan, fighters)
+    return plan.orders
+
+
+def test_it_reinforces_the_objective_while_the_enemy_could_take_it(odds: Any) -> None:
+    # The enemy beats one company (70%), not two (30%).
+    odds(lambda spec: 0.7 if sum(spec["defender"]["stands"].values()) <= 12 else 0.3)
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("C Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Far"),
+    )
+    # B Company goes in; with two there the enemy's 30% is no threat: C stays free.
+    assert reinforcements(state) == {"B Company": Order("B Company", "advance", "Middle")}
+    odds(lambda spec: 0.2)  # A Company holds it well enough alone
+    assert reinforcements(state) == {}
+    odds(lambda spec: 0.9)  # nothing helps: nobody is sent in vain
+    assert reinforcements(state) == {}
+
+
 # --- holding and withdrawing ----------------------------------------------------------------
 
 
