@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.history import quiet_history
-from campaign.models import Area, Campaign, Company, Membership, Order, Turn
+from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from notifications.hooks import turn_changed
@@ -145,8 +145,13 @@ def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
 
 
 def played_sides(campaign: Campaign) -> set[str]:
-    """The sides a player plays (a membership): the rest are played by the AI."""
-    return set(Membership.objects.filter(campaign=campaign).values_list("side", flat=True))
+    """The sides a player plays (a membership; a spectator plays none): the rest are
+    played by the AI."""
+    return set(
+        Membership.objects.filter(campaign=campaign)
+        .exclude(side=SPECTATOR)
+        .values_list("side", flat=True)
+    )
 
 
 # --- the turn -----------------------------------------------------------------------------

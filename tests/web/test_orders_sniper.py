@@ -96,3 +96,15 @@ def test_the_turn_fights_the_battle_with_the_players_choice(
     advance_turn(campaign_id=campaign.pk)
     specs = [b.spec for b in Battle.objects.filter(campaign=campaign)]
     assert specs and all(spec["defender"]["sniper"] is sniper for spec in specs)
+
+
+def test_a_spectator_leaves_the_sides_to_the_ai(django_user_model: Any) -> None:
+    from campaign.models import SPECTATOR, Membership
+    from campaign.services.turns import played_sides
+
+    campaign = new_campaign()
+    watcher = django_user_model.objects.create_user("watcher", password="pw")
+    Membership.objects.create(user=watcher, campaign=campaign, side=SPECTATOR)
+    assert played_sides(campaign) == set()
+    join(watcher, new_campaign("Korona 2"), "japanese")
+    assert played_sides(campaign) == set()
