@@ -60,7 +60,7 @@ from campaign.services.adjustments import (
 from campaign.services.balance import balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.deadlines import ScheduleRefused
-from campaign.services.rollback import rollback_to_turn
+from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
 from campaign.services.schedule import set_schedule
 from campaign.services.turns import (
@@ -554,30 +554,46 @@ class CampaignAdmin(SimpleHistoryAdmin):
             .order_by("number")
             .values_list("number", flat=True)
         )
-        form = RollbackForm(
-            request.POST or None, numbers=numbers, seen=campaign_version(campaign.pk)
-        )
+        seen = campaign_version(campaign.pk)
+        form = RollbackForm(request.POST or None, numbers=numbers, seen=seen)
+        shown = numbers[-1] if numbers else None
         if request.method == "POST" and form.is_valid():
             number = form.cleaned_data["number"]
-            try:
-                rollback_to_turn(
-                    campaign=campaign,
-                    number=number,
-                    reason=form.cleaned_data["reason"],
-                    user=request.user,
-                    seen=form.cleaned_data["seen"],
+            if form.cleaned_data["previewed"] != number:
+                # Another turn than the page showed the effects of: show them, change nothing.
+                data = request.POST.copy()
+                data["previewed"] = str(number)
+                form = RollbackForm(data, numbers=numbers, seen=seen)
+                form.is_valid()
+                form.add_error(
+                    None,
+                    f"Nothing was rolled back yet: read what going back to turn {number} "
+                    "undoes (above), then press Roll back again.",
                 )
-            except StaleChange as stale:
-                self.message_user(request, str(stale), messages.ERROR)
-                return HttpResponseRedirect(request.path)
-            except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
+                shown = number
             else:
-                self.message_user(
-                    request, f"{campaign.name} is back at the start of turn {number}."
-                )
-                return HttpResponseRedirect(change_url(campaign))
-        return form_page(
+                try:
+                    rollback_to_turn(
+                        campaign=campaign,
+                        number=number,
+                        reason=form.cleaned_data["reason"],
+                        user=request.user,
+                        seen=form.cleaned_data["seen"],
+                    )
+                except StaleChange as stale:
+                    self.message_user(request, str(stale), messages.ERROR)
+                    return HttpResponseRedirect(request.path)
+                except AdjustmentRefused as refused:
+                    form.add_error(None, str(refused))
+                else:
+                    self.message_user(
+                        request, f"{campaign.name} is back at the start of turn {number}."
+                    )
+                    return HttpResponseRedirect(change_url(campaign))
+        elif request.method == "POST":
+            previewed = form["previewed"].value()
+            shown = int(previewed) if str(previewed).isdigit() else shown
+        response = form_page(
             self,
             request,
             title=f"Roll {campaign.name} back",
@@ -590,6 +606,12 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 "for it stay. The players see the roll-back and your reason."
             ),
         )
+        if shown is not None:
+            response.context_data["preview_title"] = (
+                f"Rolling back to the start of turn {shown} undoes"
+            )
+            response.context_data["preview"] = rollback_preview(campaign=campaign, number=shown)
+        return response
 
 
 # --- the map ------------------------------------------------------------------------------

@@ -192,7 +192,10 @@ class SettingsForm(SeenPage):
 class ResultForm(forms.Form):
     """A tabletop battle's result: the winner and the stands each side lost per type."""
 
-    winner = forms.ChoiceField(choices=[("attacker", "attacker"), ("defender", "defender")])
+    # Nothing is chosen for the GM: the winner and every loss are typed in from the table.
+    winner = forms.ChoiceField(
+        choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")]
+    )
 
     def __init__(self, *args: Any, spec: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -203,7 +206,6 @@ class ResultForm(forms.Form):
             for unit, count in present.items():
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,
-                    initial=0,
                     label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
                     f"{unit.replace('_', ' ')} lost, of {count}",
                 )
@@ -246,10 +248,17 @@ class RollbackForm(SeenPage):
         "and the campaign returns to the state it had when the turn began."
     )
 
+    # The turn whose roll-back the page showed the effects of: a different choice shows
+    # its own effects first instead of rolling back.
+    previewed = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
     def __init__(self, *args: Any, numbers: list[int], seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
-        self.fields["number"].choices = [(n, f"turn {n}") for n in numbers]
+        self.fields["number"].choices = [(n, f"turn {n}") for n in reversed(numbers)]
+        if numbers:  # the latest turn, the usual mistake
+            self.fields["number"].initial = numbers[-1]
+            self.fields["previewed"].initial = numbers[-1]
 
 
 class OrderForm(forms.ModelForm):

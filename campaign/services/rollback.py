@@ -44,9 +44,7 @@ def rollback_to_turn(
         if row.due_turn is not None:  # a turn the scheduler claimed is gone with the rest
             Campaign.objects.filter(pk=row.pk).update(due_turn=None, claimed_at=None)
         Order.objects.filter(campaign=row, turn_number__gt=number).delete()
-        undone = GmAdjustment.objects.filter(campaign=row).filter(
-            Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number)
-        )
+        undone = _undone(row, number)
         gone = [
             {
                 "what": a.what,
@@ -71,6 +69,45 @@ def rollback_to_turn(
             user=user,
             details={"to_turn": number, "turns_played_before": played, "undone": gone},
         )
+
+
+TURN_WORDS = {
+    "done": "played",
+    "battles_pending": "waiting for tabletop results",
+    "failed": "failed",
+    "queued": "queued",
+    "rolling": "being played",
+}
+
+
+def _undone(campaign: Campaign, number: int) -> Any:
+    """The GM's changes a roll-back to the start of turn ``number`` undoes."""
+    return GmAdjustment.objects.filter(campaign=campaign).filter(
+        Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number)
+    )
+
+
+def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
+    """What rolling back to the start of turn ``number`` would undo, one line each, in
+    words, for the GM to read before confirming; nothing is changed."""
+    lines = []
+    turns = Turn.objects.filter(campaign=campaign, number__gte=number).order_by("number")
+    for turn in turns.prefetch_related("battles"):
+        battles = len(turn.battles.all())
+        fought = f", its {battles} battle{'s' if battles != 1 else ''}" if battles else ""
+        status = TURN_WORDS.get(turn.status, turn.status)
+        lines.append(f"Turn {turn.number} ({status}){fought}: deleted.")
+    later = Order.objects.filter(campaign=campaign, turn_number__gt=number).count()
+    if later:
+        lines.append(
+            f"{later} order{'s' if later != 1 else ''} given for turn {number + 1} or later: "
+            "deleted."
+        )
+    for adjustment in _undone(campaign, number).order_by("id"):
+        lines.append(f"Your change \"{adjustment.what}\" ({adjustment.reason}): undone.")
+    if campaign.status == Campaign.Status.FINISHED:
+        lines.append("The campaign's end: undone; it is active again.")
+    return lines
 
 
 def _changes(count: int) -> str:

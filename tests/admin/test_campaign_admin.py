@@ -288,17 +288,30 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     turn_2 = Turn.objects.get(campaign=campaign, number=2)
     give_order(company=Company.objects.filter(campaign=campaign).first(), kind="hold")
 
-    page = gm.get(url(campaign, "rollback")).content.decode()
-    assert "turn 2" in page
-    response = gm.post(
-        url(campaign, "rollback"),
-        {
-            **opened(gm, url(campaign, "rollback")),
-            "number": 2,
-            "reason": "wrong orders",
-            "confirm": "on",
-        },
-    )
+    page = gm.get(url(campaign, "rollback"))
+    # The latest turn is chosen, and the page says what rolling back to it undoes.
+    assert page.context["form"]["number"].value() == 3
+    assert page.context["preview"] == [
+        "Turn 3 (played), its 3 battles: deleted.",
+        "1 order given for turn 4 or later: deleted.",
+    ]
+    data = {
+        **opened(gm, url(campaign, "rollback")),
+        "number": 2,
+        "reason": "wrong orders",
+        "confirm": "on",
+    }
+    # Another turn than the page showed: its effects are shown first, nothing is changed.
+    response = gm.post(url(campaign, "rollback"), data)
+    assert response.status_code == 200
+    assert response.context["preview"][-1] == "1 order given for turn 3 or later: deleted."
+    assert [line.split(" (")[0] for line in response.context["preview"][:-1]] == [
+        "Turn 2",
+        "Turn 3",
+    ]
+    assert "Nothing was rolled back yet" in response.content.decode()
+    assert Campaign.objects.get().turn == 3
+    response = gm.post(url(campaign, "rollback"), {**data, "previewed": 2})
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.turn == 1

@@ -61,6 +61,7 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
     assert campaign.next_deadline is not None
 
     page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Play turn 1 ... now?"
     page.click("input[value='Advance turn now']")
     page.wait_for_load_state()
     shot("3-advanced")
@@ -71,6 +72,9 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
         page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/change/")
         page.click("text=Enter result")
         page.select_option("select[name=winner]", "defender")
+        losses = page.locator("input[type=number]")  # nothing is filled in for the GM
+        for i in range(losses.count()):
+            losses.nth(i).fill("0")
         page.fill("input[name=attacker__rifle_squad]", "3")
         shot(f"4-result-{n + 1}")
         page.click("input[type=submit]")

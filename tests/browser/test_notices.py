@@ -72,6 +72,7 @@ def test_a_player_is_told_of_a_turn_by_email_and_the_channel_by_webhook(
     gm = browser.new_page()
     sign_in(gm, live_server, "gm", PASSWORD)
     gm.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    gm.once("dialog", lambda dialog: dialog.accept())  # Advance turn now asks first
     gm.click("input[value='Advance turn now']")
     gm.wait_for_load_state()
     gm.close()
