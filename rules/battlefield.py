@@ -19,8 +19,18 @@ Geometry rulings written down here (the texts are silent on them):
   square". A unit standing exactly on the edge of a square is in it for this purpose, so
   a square that contains the firer's or the target's point (on its edge included) never
   blocks, and likewise never breaks "the same woods".
-* Woods between two units that are in neither unit's woods neither block nor obscure:
-  the texts only ever hide units *inside* cover.
+* Woods between two units (rulings section 4, changed 2026-12-01; Korona's sight, with
+  ``woods_between=True``; Force on Force keeps its own 3.9 Intervening Cover, where fire
+  passes over intervening terrain and the target may claim cover): the wooded squares
+  the sight line crosses that neither unit stands in (a square containing either unit's
+  point, its edge included, is that unit's) are measured along the line. Crossing 3" of
+  them or less obscures the line, crossing more blocks it: the same 3" that hides a unit
+  inside woods. The length is the union of the line's pieces inside those closed squares
+  (a piece along the edge shared by two wooded squares counts once, a piece along the
+  edge of one counts: squares are closed); a line that only touches a wooded square at a
+  corner crosses 0" of it and is not obscured. Two units that see each other as "the
+  same woods" (both in woods, within 6", the line never leaving woods) are not further
+  obscured by the woods between them: the same-woods rule is about exactly those woods.
 * A target in a wooded square exactly on the edge of the woods (depth 0) is still in the
   woods, so it is obscured like any target within 3" of the edge.
 * The table edge is not an edge of the woods: the ground off the table is not open
@@ -331,7 +341,6 @@ def _contains(rect: Rect, x: Coord, y: Coord) -> bool:
 
 
 _BOTH_BLOCKED = (Sight.BLOCKED, Sight.BLOCKED)
-_BOTH_CLEAR = (Sight.CLEAR, Sight.CLEAR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +351,7 @@ class _PairCandidates:
 
     blocking: tuple[Rect, ...]
     open_ground: tuple[Rect, ...]
+    wooded: tuple[Rect, ...]  # woods that may lie between the two units
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,15 +486,22 @@ class Battlefield:
         memo[key] = known
         return known
 
-    def sight(self, x1: float, y1: float, x2: float, y2: float) -> Sight:
+    def sight(
+        self, x1: float, y1: float, x2: float, y2: float, *, woods_between: bool = False
+    ) -> Sight:
         """What a unit at p1 sees of a unit at p2.
 
         Sight is about the target's concealment, so ``sight(a, b)`` may differ from
         ``sight(b, a)``: a unit deep in woods sees a unit in the open that cannot see it.
+        ``woods_between``: the Korona rulings' woods between the two units obscure or
+        block the line (module docstring); off, they do neither (Force on Force, whose
+        3.9 Intervening Cover lets fire pass over them).
         """
-        return self.mutual_sight(x1, y1, x2, y2)[0]
+        return self.mutual_sight(x1, y1, x2, y2, woods_between=woods_between)[0]
 
-    def mutual_sight(self, x1: float, y1: float, x2: float, y2: float) -> tuple[Sight, Sight]:
+    def mutual_sight(
+        self, x1: float, y1: float, x2: float, y2: float, *, woods_between: bool = False
+    ) -> tuple[Sight, Sight]:
         """``(sight(p1, p2), sight(p2, p1))``, sharing the work the two have in common.
 
         What blocks the line and whether it stays in the same woods do not depend on the
@@ -515,9 +532,10 @@ class Battlefield:
 
         firer_wooded = firer.wooded
         target_wooded = target.wooded
+        wooded_between = candidates.wooded if woods_between else ()
         if not (firer_wooded or target_wooded):
-            # Woods between the two units, in neither's woods, neither block nor obscure.
-            return _BOTH_CLEAR
+            between = self._woods_between(ax, ay, bx, by, wooded_between)
+            return (between, between)
         # Both in woods, near enough, and the line stays in the woods: "the same woods".
         same_woods = False
         if firer_wooded and target_wooded:
@@ -528,14 +546,17 @@ class Battlefield:
             )
         # Seen from outside its woods (or from too far inside the same woods), a unit
         # more than 3" inside its woods is not seen.
+        between = Sight.CLEAR if same_woods else self._woods_between(ax, ay, bx, by, wooded_between)
+        if between is Sight.BLOCKED:
+            return _BOTH_BLOCKED
         if not target_wooded:
-            forward = Sight.CLEAR
+            forward = between
         elif same_woods or not self._woods_at(x2, y2)[1]:
             forward = Sight.OBSCURED
         else:
             forward = Sight.BLOCKED
         if not firer_wooded:
-            back = Sight.CLEAR
+            back = between
         elif same_woods or not self._woods_at(x1, y1)[1]:
             back = Sight.OBSCURED
         else:
@@ -574,15 +595,54 @@ class Battlefield:
         row_hi = min(self.depth_ft - 1, max(firer.row, target.row) + 1)
         blocking: list[Rect] = []
         open_ground: list[Rect] = []
+        wooded: list[Rect] = []
         for row in self.squares[row_lo : row_hi + 1]:
             for square in row[col_lo : col_hi + 1]:
                 if square is firer or square is target:
                     continue
                 if square.blocks_sight:
                     blocking.append(square.bounds)
-                if not square.wooded:
+                if square.wooded:
+                    wooded.append(square.bounds)
+                else:
                     open_ground.append(square.bounds)
-        return _PairCandidates(tuple(blocking), tuple(open_ground))
+        return _PairCandidates(tuple(blocking), tuple(open_ground), tuple(wooded))
+
+    @staticmethod
+    def _woods_between(
+        x1: Coord, y1: Coord, x2: Coord, y2: Coord, wooded: tuple[Rect, ...]
+    ) -> Sight:
+        """What the woods between two units do to the line: none crossed (or only touched
+        at a corner) CLEAR, 3" or less OBSCURED, more BLOCKED. Squares containing either
+        unit are theirs, not between them. The line's pieces inside each square are
+        intervals of its parameter, merged so that a shared edge counts once; worked in
+        floats, and again in Fractions when the answer is within rounding of 0" or 3".
+        """
+        if not wooded:
+            return Sight.CLEAR
+        lo_x, hi_x = (x1, x2) if x1 <= x2 else (x2, x1)
+        lo_y, hi_y = (y1, y2) if y1 <= y2 else (y2, y1)
+        near = tuple(
+            rect
+            for rect in wooded
+            if rect[0] <= hi_x
+            and rect[2] >= lo_x
+            and rect[1] <= hi_y
+            and rect[3] >= lo_y
+            and not _contains(rect, x1, y1)
+            and not _contains(rect, x2, y2)
+        )
+        if not near:
+            return Sight.CLEAR
+        inside_sq = _length_inside_squared(float(x1), float(y1), float(x2), float(y2), near)
+        limit = WOODS_EDGE_IN * WOODS_EDGE_IN
+        if inside_sq < 1e-6 or abs(inside_sq - limit) < 1e-6:
+            inside_sq = _length_inside_squared(
+                Fraction(x1), Fraction(y1), Fraction(x2), Fraction(y2), near
+            )
+        if inside_sq == 0:
+            return Sight.CLEAR
+        return Sight.OBSCURED if inside_sq <= limit else Sight.BLOCKED
 
     @staticmethod
     def _within_woods(
@@ -599,6 +659,44 @@ class Battlefield:
             if _segment_touches(x1, y1, x2, y2, rect):
                 return False
         return True
+
+
+def _length_inside_squared(x1: Any, y1: Any, x2: Any, y2: Any, rects: tuple[Rect, ...]) -> Any:
+    """The squared length of the segment's part inside the union of the closed ``rects``
+    (floats in, a float out; Fractions in, exact out)."""
+    dx, dy = x2 - x1, y2 - y1
+    zero, one = x1 - x1, x1 - x1 + 1
+    pieces = []
+    for rect in rects:
+        low, high = zero, one
+        for start, delta, lo, hi in ((x1, dx, rect[0], rect[2]), (y1, dy, rect[1], rect[3])):
+            if delta == 0:
+                if not lo <= start <= hi:
+                    high = low - 1
+                    break
+                continue
+            t_lo, t_hi = (lo - start) / delta, (hi - start) / delta
+            if t_lo > t_hi:
+                t_lo, t_hi = t_hi, t_lo
+            if t_lo > low:
+                low = t_lo
+            if t_hi < high:
+                high = t_hi
+        if high > low:
+            pieces.append((low, high))
+    if not pieces:
+        return zero
+    pieces.sort()
+    total = zero
+    start, end = pieces[0]
+    for low, high in pieces[1:]:
+        if low > end:
+            total += end - start
+            start, end = low, high
+        elif high > end:
+            end = high
+    total += end - start
+    return total * total * (dx * dx + dy * dy)
 
 
 def _span(lo: float, hi: float, count: int) -> tuple[int, int]:

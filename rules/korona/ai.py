@@ -11,6 +11,7 @@ the state, so every die in a battle is a rules die and is logged.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from math import cos, hypot, inf, radians, sin
 
@@ -57,6 +58,15 @@ TARGET_VALUE = {
 }
 ATTACKER_ASSAULT_ODDS = 0.6
 DEFENDER_ASSAULT_ODDS = 0.7
+# The turn limit is a backstop (rulings section 4): an attacker that would lose there
+# takes an even chance in its last PRESS_TURNS turns, and risks its stands more lightly.
+PRESS_TURNS = 4
+PRESSED_ASSAULT_ODDS = 0.45
+PRESSED_LOSS_WEIGHT = 0.5
+# From this turn on, or once the odds favour an assault, the attacker's squads leave
+# their firing positions and close to assault range; before it they may fire from cover.
+CLOSE_FROM_TURN = 4
+JUMP_OFF_IN = 3  # the gap a closing squad stops at: outside contact, within a bad-going move
 SPACING_IN = 3  # keeps stands out of each other's 2" blast
 HOPELESS_RATIO = 3  # a side facing three times its effective strength pulls out
 
@@ -146,6 +156,39 @@ def choose_target(
         if worth > best_worth:
             best_worth, best, best_obscured = worth, target, obscured
     return None if best is None else (best, best_obscured)
+
+
+def choose_indirect_target(
+    state: BattleState, gun: Stand, busy: Stand | None = None
+) -> tuple[Stand, Stand, bool] | None:
+    """(spotter, target, obscured) for indirect fire by ``gun``: the target where its dice
+    do most among those a spotter can see, at any range; None when no spotter sees one.
+
+    Ruling ("heavy artillery 36" direct, no limit indirect"): indirect fire is a fire
+    mission, so it is spotted as one is called: by the side's FO or commander, alive,
+    unmoved and unsuppressed, with line of sight to the target; the shot is obscured
+    when the spotter's view is. A stand that called an off-table mission this phase
+    (``busy``) has spent its action and spots for no one.
+    """
+    unlimited = replace(gun.unit, range_in=None, min_range_in=0.0)
+    best: tuple[float, Stand, Stand, bool] | None = None
+    for spotter in gun.force.stands:
+        if (
+            spotter is busy
+            or not (spotter.unit.observer or spotter.unit.commander)
+            or not spotter.alive
+            or spotter.moved
+            or spotter.status == SUPPRESSED
+        ):
+            continue
+        choice = choose_target(state, spotter, unlimited, gun.force.side)
+        if choice is None:
+            continue
+        target, obscured = choice
+        worth = shot_value(state, gun.force.side, unlimited, target, obscured)
+        if best is None or worth > best[0]:
+            best = (worth, spotter, target, obscured)
+    return None if best is None else best[1:]
 
 
 class EnemyBox:
@@ -337,13 +380,16 @@ def _known_enemies(force: Force) -> list[Stand]:
     return [s for s in force.enemy.stands if s.alive and not s.hidden]
 
 
-def assault_odds(state: BattleState, attackers: list[Stand], target: Stand) -> float:
-    """The chance that ``attackers`` beat ``target`` in an assault, as far as can be foreseen."""
-    if target.unit.fragile_in_contact and not supported(target):
+def assault_odds(
+    state: BattleState, attackers: list[Stand], target: Stand, joining: int = 0
+) -> float:
+    """The chance that ``attackers`` beat ``target`` in an assault, as far as can be
+    foreseen; ``joining`` other enemy stands will be in contact too (+1 each to them)."""
+    if target.unit.fragile_in_contact and not supported(target) and not joining:
         return 1.0
     lead = attackers[0]
     ours = QUALITY_ASSAULT[lead.force.quality] + len(attackers) - 1 + lead.unit.assault_modifier
-    theirs = QUALITY_ASSAULT[target.force.quality] + target.unit.assault_modifier
+    theirs = QUALITY_ASSAULT[target.force.quality] + target.unit.assault_modifier + joining
     theirs -= {OK: 0, PINNED: 1, SUPPRESSED: 2}[target.status]
     if target.force.commander_near(target):
         theirs += 1
@@ -372,10 +418,23 @@ def _apart(ours: list[Stand], theirs: list[Stand], gap: float) -> bool:
     return dx * dx + dy * dy > gap * gap
 
 
+def time_against(state: BattleState, force: Force) -> bool:
+    """Is the clock beating this attacker: it would lose at the turn limit (its fraction
+    lost no smaller than the defender's), with fewer than PRESS_TURNS turns left?"""
+    if force.key != ATTACKER:
+        return False
+    left = state.options["turn_limit"] - state.turn
+    return left < PRESS_TURNS and force.fraction_lost() >= force.enemy.fraction_lost()
+
+
 def plan_assaults(
-    state: BattleState, force: Force, threshold: float
+    state: BattleState, force: Force, threshold: float, loss_weight: float = 1.0
 ) -> list[tuple[Stand, list[Stand]]]:
-    """Pick assaults worth making: (target, stands to send), best expected gain first."""
+    """Pick assaults worth making: (target, stands to send), best expected gain first.
+
+    The gain of sending ``count`` stands is the chance of winning times what the target
+    is worth, less the chance of losing times the stands lost (``loss_weight`` each).
+    """
     ready = [
         s
         for s in force.stands
@@ -387,23 +446,34 @@ def plan_assaults(
     ready_reach = [(s, (_longest_move(s) + CONTACT_IN) ** 2) for s in ready]
     if _apart(ready, _known_enemies(force), max(_longest_move(s) for s in ready) + CONTACT_IN):
         return []
+    enemies = [s for s in force.enemy.stands if s.alive]
     for target in _known_enemies(force):
         tx, ty = target.x, target.y
-        reach = [
-            s
-            for s, limit_sq in ready_reach
-            if (s.x - tx) ** 2 + (s.y - ty) ** 2 <= limit_sq
-            and _contact_point(state, s, target) is not None
-        ]
-        reach.sort(key=lambda s: (s.distance(target), s.id))
+        reach = []
+        for s, limit_sq in ready_reach:
+            if (s.x - tx) ** 2 + (s.y - ty) ** 2 <= limit_sq:
+                point = _contact_point(state, s, target)
+                if point is not None:
+                    reach.append((s.distance(target), s.id, s, point))
+        reach.sort(key=lambda r: (r[0], r[1]))
         best = None
         for count in range(1, min(3, len(reach)) + 1):
-            chance = assault_odds(state, reach[:count], target)
-            gain = chance * value_of(target) - (1 - chance) * count
+            points = [r[3] for r in reach[:count]]
+            # Other enemy stands in contact with a stand where it will stand join in.
+            joining = [
+                e
+                for e in enemies
+                if e is not target
+                and any(hypot(e.x - px, e.y - py) <= CONTACT_IN for px, py in points)
+            ]
+            group = [r[2] for r in reach[:count]]
+            chance = assault_odds(state, group, target, len(joining))
+            worth = value_of(target) + sum(value_of(e) for e in joining)
+            gain = chance * worth - (1 - chance) * count * loss_weight
             if chance >= threshold and gain > 0 and (best is None or gain > best[0]):
                 best = (gain, count)
         if best is not None:
-            options.append((-best[0], target.id, target, reach[: best[1]]))
+            options.append((-best[0], target.id, target, [r[2] for r in reach[: best[1]]]))
     options.sort(key=lambda o: (o[0], o[1]))
     used: set[str] = set()
     plans = []
@@ -457,8 +527,7 @@ def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) ->
     if needs_command_roll(stand) and not command_roll(state, stand):
         stand.stood_fast = True  # a failed roll holds it for the whole move, not one try
         return False
-    move(state, stand, x, y, purpose=purpose)
-    return True
+    return move(state, stand, x, y, purpose=purpose)
 
 
 def _has_target(state: BattleState, stand: Stand) -> bool:
@@ -499,8 +568,8 @@ def _best_step(
         dx, dy = sx * c - sy * s, sx * s + sy * c
         far = reachable_point(state, stand, x0 + dx, y0 + dy)
         candidates[far] = None
-        # Half way is on the same path, so no worse going: always within the allowance.
-        candidates[((x0 + far[0]) // 2, (y0 + far[1]) // 2)] = None
+        # Half way: its rounding may touch other squares, so it is checked as any move.
+        candidates[reachable_point(state, stand, (x0 + far[0]) / 2, (y0 + far[1]) / 2)] = None
     if len(candidates) == 1:
         return here  # nowhere to go: staying is the only choice
     # Only stands within a move (plus the margins) of this one can be in the way: enemies
@@ -545,9 +614,52 @@ def _best_step(
     return best
 
 
+def _closing_goal(
+    state: BattleState, stand: Stand, enemies: list[Stand], pressed: bool
+) -> Stand | None:
+    """The enemy a squad near the enemy closes on, or None to hold its place and fire.
+
+    A squad in cover that has a target fires from there until the odds of an assault
+    favour closing (the enemy near it is pinned or suppressed, or the odds are good
+    anyway), or time does (turn CLOSE_FROM_TURN on, or the clock is against the side).
+    Otherwise it goes for the nearest enemy, shaken ones first.
+    """
+    x, y = stand.x, stand.y
+    near = [e for e in enemies if hypot(e.x - x, e.y - y) <= 12]
+    if not near:
+        return None
+    goal = min(near, key=lambda e: (hypot(e.x - x, e.y - y) - 2 * e.status, e.id))
+    if pressed or state.turn >= CLOSE_FROM_TURN:
+        return goal
+    in_cover = cover_value(state, x, y) > 0
+    if in_cover and _has_target(state, stand):
+        odds = assault_odds(state, [stand], goal)
+        if goal.status == OK and odds < ATTACKER_ASSAULT_ODDS:
+            return None  # fire from cover for now
+    return goal
+
+
+def _close_in(state: BattleState, stand: Stand, target: Stand, cmd: tuple[int, int] | None) -> None:
+    """Move toward ``target`` to stop JUMP_OFF_IN from it, preferring cover on the way."""
+    x, y = stand.x, stand.y
+    dx, dy = target.x - x, target.y - y
+    length = hypot(dx, dy) or 1.0
+    if length <= JUMP_OFF_IN + 0.5:
+        return  # close enough: it assaults from here when the odds allow
+    reach = min(_longest_move(stand), length - JUMP_OFF_IN)
+    step = (dx / length * reach, dy / length * reach)
+    end = _best_step(state, stand, target.x, target.y, step, cmd, progress_weight=1.0)
+    _try_move(state, stand, *end, purpose="advance")
+
+
 def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
-    """The attacker's move: assaults worth making, then cover-to-cover toward the enemy."""
-    plans = plan_assaults(state, force, ATTACKER_ASSAULT_ODDS)
+    """The attacker's move: assaults worth making, then cover-to-cover toward the enemy;
+    near the enemy its squads close to assault range (see ``_closing_goal``)."""
+    pressed = time_against(state, force)
+    if pressed:
+        plans = plan_assaults(state, force, PRESSED_ASSAULT_ODDS, PRESSED_LOSS_WEIGHT)
+    else:
+        plans = plan_assaults(state, force, ATTACKER_ASSAULT_ODDS)
     assaulting = _charge(state, plans)
     enemies = _known_enemies(force)
     enemy_box = EnemyBox(force)  # around ``enemies`` too: no enemy moves in this move
@@ -579,12 +691,15 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
             if not _too_close(force, *end) and not _crowded(force, stand, *end):
                 _try_move(state, stand, *end, purpose="keeps command")
             continue
-        # Stands next to the enemy hold their cover and fire rather than walk into contact.
+        # Near the enemy a squad closes to assault range, or holds its cover and fires.
         x, y = stand.x, stand.y
-        if not enemy_box.farther_than(x, y, 6) and any(
-            hypot(e.x - x, e.y - y) <= 6 for e in enemies
-        ):
-            continue
+        if not enemy_box.farther_than(x, y, 12):
+            target = _closing_goal(state, stand, enemies, pressed)
+            if target is not None:
+                _close_in(state, stand, target, cmd)
+                continue
+            if any(hypot(e.x - x, e.y - y) <= 12 for e in enemies):
+                continue
         end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
         _try_move(state, stand, *end, purpose="advance")
     return plans
@@ -642,6 +757,28 @@ def hopeless(state: BattleState, force: Force) -> bool:
 
     ours, theirs = strength(force), strength(force.enemy)
     return ours == 0 or ours * HOPELESS_RATIO < theirs
+
+
+def beaten_by_the_clock(state: BattleState, force: Force) -> bool:
+    """An attacker that would lose at the turn limit (``time_against``) and has no stand
+    able to start an assault within reach of an enemy in the moves left (this one
+    included, at the allowance of the going it stands in) cannot win: it withdraws, as a
+    player would, rather than wait for the clock. Either way the battle is lost."""
+    if not time_against(state, force):
+        return False
+    left = state.options["turn_limit"] - state.turn + 1
+    enemies = [e for e in force.enemy.stands if e.alive]
+    for stand in force.stands:
+        if not stand.alive or stand.unit.crew_served or stand.unit.fragile_in_contact:
+            continue
+        square = state.field.square_at(stand.x, stand.y)
+        allowance = MOVEMENT[stand.unit.move_class][state._going_grid[square.row][square.col]]
+        if not allowance:
+            continue
+        reach = left * allowance + CONTACT_IN
+        if any(stand.distance(e) <= reach for e in enemies):
+            return False
+    return True
 
 
 def plan_move(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:

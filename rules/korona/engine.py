@@ -14,7 +14,7 @@ from rules.dice import Roller
 from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.korona import ai, cup, events
 from rules.korona.assault import assault
-from rules.korona.fire import fire
+from rules.korona.fire import INDIRECT_FIRE, fire
 from rules.korona.rally import rally
 from rules.korona.state import ATTACKER, CONTACT_IN, DEFENDER, SUPPRESSED, BattleState, Force
 from rules.korona.support import available_mission, call_mission
@@ -60,6 +60,14 @@ def _move_phase(state: BattleState, force: Force) -> None:
             side=force.side,
             dice=[],
             outcome=f"{force.spec.name} withdraws from a hopeless position",
+        )
+        raise BattleOver(force.enemy.key, "withdrew")
+    if ai.beaten_by_the_clock(state, force):
+        state.record(
+            "withdraw",
+            side=force.side,
+            dice=[],
+            outcome=f"{force.spec.name} withdraws: it cannot win before the turn limit",
         )
         raise BattleOver(force.enemy.key, "withdrew")
     # The attacker draws its reinforcement as it moves; the defender keeps its draw for an
@@ -112,13 +120,22 @@ def _fire_phase(state: BattleState, force: Force) -> None:
             continue
         if stand.unit.limbers and stand.limbered:
             continue
-        if reach.beyond(stand, stand.unit):
+        indirect = stand.unit.name in INDIRECT_FIRE
+        if not indirect and reach.beyond(stand, stand.unit):
             continue
         choice = ai.choose_target(state, stand, stand.unit, force.side)
+        extra: dict[str, Any] | None = None
+        if choice is None and indirect:
+            spotted = ai.choose_indirect_target(state, stand, busy=caller)
+            if spotted is not None:
+                spotter, spotted_target, spotted_obscured = spotted
+                choice = (spotted_target, spotted_obscured)
+                extra = {"indirect": True, "spotted_by": spotter.id}
         if choice is None:
             continue
         target, obscured = choice
-        extra = {"revealed": True} if stand.hidden else None
+        if stand.hidden:
+            extra = {**(extra or {}), "revealed": True}
         stand.hidden = False
         stand.fired = True
         record = fire(

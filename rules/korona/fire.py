@@ -21,6 +21,9 @@ HIT_ON = 5
 SNIPER_HIT_ON = 6
 ARMOUR_HIT_ON = 4
 BLAST_HITS = 4
+# "Heavy artillery 36" direct, no limit indirect": the on-table weapons that may also fire
+# indirectly, at any range, at a target a spotter sees (rules.korona.ai.choose_indirect_target).
+INDIRECT_FIRE = frozenset({"heavy_artillery"})
 
 
 def effect_of_hits(status: int, hits: int, *, pin_only: bool = False) -> int:

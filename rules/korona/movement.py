@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from math import ceil, floor, hypot
+from math import floor, hypot, inf
 
 from rules.korona import cup
 from rules.korona.state import (
@@ -35,45 +35,75 @@ def allowance_along(state: BattleState, stand: Stand, x: int, y: int) -> int | N
     return movement_allowance(stand.unit, state.going_index(stand.x, stand.y, x, y))
 
 
-def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
-    """The farthest whole-inch point toward (x, y) that ``stand`` can reach this move.
+# The lengths a move tries, longest first: the allowances of the stand's movement row.
+_TRIES = {
+    move_class: tuple(sorted({inches for inches in row if inches}, reverse=True))
+    for move_class, row in MOVEMENT.items()
+}
 
-    It starts from the good-going allowance and shortens the move to the allowance of the
-    worst going on the path until the path allows it.
+
+def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
+    """The whole-inch point nearest (x, y) that ``stand`` can reach this move.
+
+    It tries the farthest point toward (x, y) that the good-going allowance reaches, then
+    the rough and the bad going's (skipping a length the going of the line already rules
+    out): at each length, of the whole-inch points around the point on the line (the two
+    roundings of each coordinate), the one nearest (x, y) whose own straight path's worst
+    going allows that distance. Every candidate is checked against the going of its own
+    path: a rounded point may touch a corner of worse going than the line it came from.
+    The start is the answer when nothing fits or nothing is nearer (x, y).
     """
     field = state.field
-    x = min(max(x, 0), field.width_in)
-    y = min(max(y, 0), field.depth_in)
+    width, depth = field.width_in, field.depth_in
+    x = min(max(x, 0), width)
+    y = min(max(y, 0), depth)
     allowances = MOVEMENT[stand.unit.move_class]
-    inches = allowances[0]
     sx, sy = stand.x, stand.y
-    if not inches:
-        return sx, sy
-    # Each try ends at the whole-inch point at most ``inches`` along the line toward (x, y):
-    # whole inches keep the sight and going look-ups cacheable; rounding toward the start
-    # means a move never exceeds its allowance.
     dx, dy = x - sx, y - sy
     length = hypot(dx, dy)
     known_going = state._going
-    while True:
+    ceiling = inf  # the longest move the going of the line itself allows
+    for inches in _TRIES[stand.unit.move_class]:
+        if inches > ceiling:
+            continue
         if length > inches:
             scale = inches / length
             px, py = sx + dx * scale, sy + dy * scale
         else:
             px, py = x, y
-        ex = floor(px) if px >= sx else ceil(px)
-        ey = floor(py) if py >= sy else ceil(py)
-        if ex == sx and ey == sy:
-            return ex, ey
-        index = known_going.get((sx, sy, ex, ey))
-        if index is None:
-            index = state.going_index(sx, sy, ex, ey)
-        allowed = allowances[index]
-        if allowed is None:
-            return sx, sy  # it may not enter that going at all
-        if hypot(ex - sx, ey - sy) <= allowed:
-            return ex, ey
-        inches = allowed
+        low_x, low_y = floor(px), floor(py)
+        xs = (low_x,) if low_x == px else (low_x, low_x + 1)
+        ys = (low_y,) if low_y == py else (low_y, low_y + 1)
+        best: tuple[float, int, int] | None = None
+        for ex in xs:
+            for ey in ys:
+                if (ex == sx and ey == sy) or not (0 <= ex <= width and 0 <= ey <= depth):
+                    continue
+                moved = hypot(ex - sx, ey - sy)
+                if moved > inches:
+                    continue
+                index = known_going.get((sx, sy, ex, ey))
+                if index is None:
+                    index = state.going_index(sx, sy, ex, ey)
+                allowed = allowances[index]
+                if allowed is None or moved > allowed:
+                    if allowed is not None and allowed < ceiling and ex == xs[0] and ey == ys[0]:
+                        ceiling = allowed
+                    continue
+                key = (hypot(ex - x, ey - y), ex, ey)
+                if best is None or key < best:
+                    best = key
+        if best is not None:
+            if best[0] >= length:
+                return sx, sy  # no nearer the goal than staying put
+            return best[1], best[2]
+    return sx, sy
+
+
+def within_allowance(state: BattleState, stand: Stand, x: int, y: int) -> bool:
+    """Does the going of the straight path to (x, y) allow ``stand`` to move that far?"""
+    allowed = allowance_along(state, stand, x, y)
+    return allowed is not None and hypot(x - stand.x, y - stand.y) <= allowed
 
 
 def needs_command_roll(stand: Stand) -> bool:
@@ -105,8 +135,17 @@ def command_roll(state: BattleState, stand: Stand) -> bool:
     return passed
 
 
-def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> None:
-    """Move ``stand`` to (x, y), which the caller got from ``reachable_point``."""
+def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> bool:
+    """Move ``stand`` toward (x, y): every move of a battle goes through here.
+
+    The allowance is checked here, against the worst going of the straight path: a move
+    asked to go farther than its going allows is cut back to ``reachable_point`` toward
+    the same place (and not made if that is where the stand is). Returns whether it moved.
+    """
+    if not within_allowance(state, stand, x, y):
+        x, y = reachable_point(state, stand, x, y)
+        if (x, y) == (stand.x, stand.y):
+            return False
     going = state.going(stand.x, stand.y, x, y)
     state.record(
         "move",
@@ -123,6 +162,7 @@ def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> N
     stand.moved = True
     # The other side may pause this move to place a reinforcement in ambush (16.2).
     cup.enemy_moved(state, stand, origin)
+    return True
 
 
 def limber(state: BattleState, stand: Stand, *, limbered: bool) -> None:

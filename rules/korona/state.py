@@ -224,12 +224,14 @@ class BattleState:
 
         Ruling: sight is mutual. A unit hidden deep in woods cannot see out either, so
         the viewer must also be visible from the target's place. Obscured follows the
-        target's concealment.
+        target's concealment. Woods between the two obscure or block (rulings section 4).
         """
         key = (viewer.x, viewer.y, target.x, target.y)
         found = self._sight.get(key)
         if found is None:
-            forward, back = self.field.mutual_sight(viewer.x, viewer.y, target.x, target.y)
+            forward, back = self.field.mutual_sight(
+                viewer.x, viewer.y, target.x, target.y, woods_between=True
+            )
             visible = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
             found = (visible, visible and forward is Sight.OBSCURED)
             self._sight[key] = found

@@ -35,7 +35,7 @@ def three_on_two() -> dict[str, Any]:
 
 
 # A campaign seed whose 1:Korona:1 ends in a Japanese defeat, both companies surviving.
-SEED = 23
+SEED = 3  # (23 before the decisive battle AI of issue 13 changed the battles)
 
 
 def log_bytes(log: list[dict[str, Any]]) -> bytes:

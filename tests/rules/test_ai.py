@@ -211,3 +211,60 @@ def test_the_enemy_box_never_calls_a_stand_in_reach_out_of_it(
     # Exactly in reach on a side of the box is not "farther".
     x, y = enemies[0]
     assert not box.farther_than(x + inches, y, inches)
+
+
+# --- decisive battles (issue 13) ---------------------------------------------------------
+# "The text ends battles by losses": the AI closes with the enemy rather than waiting out
+# the 12-turn clock. The reference battle moved to each kind of ground, 200 seeds each.
+
+
+def _ending_reasons(vegetation: str, zone: int = 4, **changes: Any) -> list[str]:
+    battle = korona_turn1(
+        area={"name": "Isura", "zone": zone, "vegetation": vegetation, "plains": False},
+        **changes,
+    )
+    spec = parse_battle(battle)
+    return [resolve(spec, derive_seed(13, vegetation, run))["reason"] for run in range(RUNS)]
+
+
+@pytest.mark.parametrize("vegetation", ["jungle", "light", "clearing"])
+def test_battles_end_by_losses_not_at_the_turn_limit(vegetation: str) -> None:
+    # Before the decisive AI, 189 of 200 jungle battles went the full 12 turns.
+    reasons = _ending_reasons(vegetation)
+    at_limit = reasons.count("turn_limit")
+    assert wilson_interval(at_limit, RUNS)[1] < 0.15, (at_limit, RUNS)
+    assert reasons.count("a_third_lost") > RUNS / 2
+
+
+def _jungle_win(**changes: Any) -> dict[str, float]:
+    battle = korona_turn1(
+        area={"name": "Isura", "zone": 4, "vegetation": "jungle", "plains": False}, **changes
+    )
+    return attacker_win(battle)
+
+
+def test_in_the_jungle_quality_still_tells() -> None:
+    veterans = _jungle_win(attacker__quality="veteran", defender__quality="raw")
+    raw = _jungle_win(attacker__quality="raw", defender__quality="veteran")
+    assert clearly_above(veterans, raw)
+
+
+def test_in_the_jungle_numbers_still_tell() -> None:
+    """Trained against trained: half the squads win clearly less, and so does the attack
+    on a doubled defender. (A doubled attacker gains little here: its squads far from
+    their commander roll to move, and the jungle is slow going.)"""
+    base = _jungle_win(attacker__quality="trained")
+    halved = _jungle_win(
+        attacker__quality="trained", attacker__stands={"commander": 1, "rifle_squad": 5, "hmg": 1}
+    )
+    defender_doubled = _jungle_win(
+        attacker__quality="trained",
+        defender__stands={
+            "commander": 1,
+            "rifle_squad": 18,
+            "small_mortar": 1,
+            "forward_observer": 1,
+        },
+    )
+    assert clearly_above(base, halved)
+    assert clearly_above(base, defender_doubled)

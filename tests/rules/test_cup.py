@@ -97,7 +97,8 @@ def ambush_state(dice: list[int]) -> BattleState:
     state = cup_state(dice=dice, field=table(*WOODED_MIDDLE_ROW))
     place(stand(state, "d.rifle_squad.1"), 8, 22)
     place(stand(state, "d.rifle_squad.2"), 28, 22)
-    place(stand(state, "a.rifle_squad.1"), 18, 30)
+    # 4" from the light wood's edge at y = 24: a move there touches rough going (4").
+    place(stand(state, "a.rifle_squad.1"), 18, 28)
     place(stand(state, "a.rifle_squad.2"), 34, 34)
     return state
 

@@ -19,7 +19,7 @@ import rules.korona.engine as engine
 from rules.battlefield import Battlefield, Sight
 from rules.dice import Roller
 from rules.korona.engine import BattleOver, _end_check, _fire_phase, check_options, resolve
-from rules.korona.fire import EFFECT_NAMES, effect_of_hits, in_range
+from rules.korona.fire import EFFECT_NAMES, INDIRECT_FIRE, effect_of_hits, in_range
 from rules.korona.state import CONTACT_IN, OK, PINNED, SUPPRESSED
 from rules.korona.support import SUPPORT_ZONES
 from rules.spec import BattleSpec
@@ -256,7 +256,22 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
                 unit = UNIT_TYPES[record["firer_type"]]
                 if replay.force_of[viewer] != key:
                     fault(record, f"{viewer} fired in the other side's phase")
-                if not in_range(unit, replay.distance(viewer, target)):
+                if record.get("indirect"):
+                    # "No limit indirect": any range, seen by an unmoved, unsuppressed
+                    # FO or commander of the firer's side.
+                    spotter = record["spotted_by"]
+                    if unit.name not in INDIRECT_FIRE:
+                        fault(record, f"{viewer} fired indirectly")
+                    if (
+                        replay.force_of[spotter] != key
+                        or replay.types[spotter] not in ("forward_observer", "commander")
+                        or not replay.alive[spotter]
+                        or replay.status[spotter] == SUPPRESSED
+                        or (turn, spotter) in replay.moved
+                        or (turn, phase, spotter) in acted
+                    ):
+                        fault(record, f"{spotter} may not spot for {viewer}")
+                elif not in_range(unit, replay.distance(viewer, target)):
                     fault(record, f"{viewer} fired at {target} out of range")
                 if unit.fires_only_unmoved and (turn, viewer) in replay.moved:
                     fault(record, f"{viewer} fired in a turn it moved")
@@ -268,10 +283,11 @@ def audit(result: dict[str, Any], spec: BattleSpec) -> list[str]:
             acted.add((turn, phase, viewer))
             if kind == "support" or UNIT_TYPES[replay.types[viewer]].fires_only_unmoved:
                 replay.fired.add((turn, viewer))
-            (vx, vy), (gx, gy) = replay.position[viewer], replay.position[target]
-            sight = replay.field.sight(vx, vy, gx, gy)
+            looker = record["spotted_by"] if record.get("indirect") else viewer
+            (vx, vy), (gx, gy) = replay.position[looker], replay.position[target]
+            sight = replay.field.sight(vx, vy, gx, gy, woods_between=True)
             if sight is Sight.BLOCKED:
-                fault(record, f"{viewer} cannot see {target}")
+                fault(record, f"{looker} cannot see {target}")
             elif (sight is Sight.OBSCURED) != record["obscured"]:
                 fault(record, f"obscured is {record['obscured']}, sight says {sight}")
             if kind == "support":
@@ -746,7 +762,9 @@ def test_the_result_has_the_interface_fields() -> None:
 
 
 def test_with_a_turn_limit_of_one_the_battle_stops_after_turn_one() -> None:
-    spec = replace(korona_turn1(), options={"turn_limit": 1})
+    # On a 1 ft deep table the two sides start within reach of each other: on the usual
+    # 3 ft, an attacker that cannot reach the enemy in the one turn withdraws at once.
+    spec = replace(korona_turn1(), options={"turn_limit": 1}, depth_ft=1)
     at_limit = ties = 0
     for seed in range(40):
         result = fight(spec, seed)

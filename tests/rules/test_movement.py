@@ -90,7 +90,9 @@ def test_tracked_vehicle_cannot_enter_bad_going_but_crawls_through_rough() -> No
     state = mover_state("tracked_vehicle", table(".h .l .-", ".- .- .-", ".- .- .-"))
     carrier = place(mover(state, "tracked_vehicle"), 18, 6)  # in the light wood
     with deadline(2, "reachable_point"):
-        assert reachable_point(state, carrier, 6, 6) == (18, 6)  # into heavy woods: never
+        # Up to the heavy woods at x = 12 (2", its rough allowance), never into them.
+        assert reachable_point(state, carrier, 6, 6) == (16, 6)
+        assert allowance_along(state, carrier, 12, 6) is None
         end = reachable_point(state, carrier, 30, 6)
     assert hypot(end[0] - 18, end[1] - 6) <= 2
 
@@ -291,3 +293,71 @@ def test_limbering_takes_the_move_and_is_recorded() -> None:
     assert state.log[-1]["outcome"] == "unlimbered"
     assert state.log[-1]["dice"] == []  # docs/rules.md: every record has a dice list
     assert state.roller.dice_rolled == 0
+
+
+# --- the allowance, checked where every move is made (issue 13, items 3 and 5) ------------
+
+
+def test_a_move_asked_beyond_its_allowance_is_cut_back_to_it() -> None:
+    # "Rough going - light woods": 4" for infantry. Asked to go 6" into the light wood,
+    # the one move function cuts the move back to 4", wherever the request came from.
+    state = make_state(field=WOOD_BETWEEN)
+    squad = place(stand(state, "a.rifle_squad.1"), 10, 6)
+    assert move(state, squad, 16, 6, purpose="test")
+    assert (squad.x, squad.y) == (14, 6)
+    record = state.log[-1]
+    assert record["kind"] == "move" and record["to"] == [14, 6] and record["going"] == "rough"
+
+
+def test_a_rounded_point_touching_worse_going_at_a_corner_is_not_taken() -> None:
+    # Heavy woods in the square below-left of (12, 12). From (13, 10) toward (10, 16) a
+    # rifle squad's 6" point (10.3, 15.4) rounds to (10, 15) or (11, 16)..., whose paths
+    # cross the heavy woods (3"): each candidate is checked against its own path.
+    field = table(".- .-", ".h .-")
+    state = make_state(field=field)
+    squad = place(stand(state, "a.rifle_squad.1"), 13, 10)
+    end = reachable_point(state, squad, 10, 16)
+    assert hypot(end[0] - 13, end[1] - 10) <= allowance_along(state, squad, *end)
+    assert move(state, squad, 10, 15, purpose="test")  # 5.8", through heavy woods: cut
+    assert hypot(squad.x - 13, squad.y - 10) <= 3
+
+
+def test_a_move_that_cannot_be_made_at_all_is_not_made() -> None:
+    state = mover_state("wheeled_vehicle")
+    jeep = place(mover(state, "wheeled_vehicle"), 2, 6)
+    logged = len(state.log)
+    assert not move(state, jeep, 14, 6, purpose="test")  # into rough going: never
+    assert (jeep.x, jeep.y) == (2, 6) and len(state.log) == logged and not jeep.moved
+
+
+def test_a_man_packed_weapon_in_bad_going_moves_its_inch_diagonally() -> None:
+    # Man-packed weapons: 1" in bad going. A diagonal move toward the enemy rounded back
+    # toward the start on both axes was no move at all; the weapon may move its inch.
+    state = make_state(attacker={"hmg": 1}, field=table(".h .h .h", ".h .h .h", ".h .h .h"))
+    hmg = place(stand(state, "a.hmg.1"), 18, 30)
+    for target in [(10, 22), (26, 22), (19, 10), (30, 29)]:
+        end = reachable_point(state, hmg, *target)
+        assert hypot(end[0] - 18, end[1] - 30) == 1, (target, end)
+        assert hypot(end[0] - target[0], end[1] - target[1]) < hypot(18 - target[0], 30 - target[1])
+
+
+def test_every_move_of_whole_battles_keeps_within_its_allowance() -> None:
+    """The log of many battles, each terrain: no move longer than its going allows."""
+    from rules.dice import derive_seed
+    from rules.korona.engine import resolve
+    from tests.rules.conftest import VARIANTS
+
+    moves = 0
+    for name, spec in sorted(VARIANTS.items()):
+        for run in range(6):
+            result = resolve(spec, derive_seed(13, name, run))
+            types = {s["id"]: s["type"] for s in result["stands"]}
+            for rec in result["log"]:
+                if rec["kind"] != "move":
+                    continue
+                moves += 1
+                unit = UNIT_TYPES[types[rec["stand"]]]
+                allowed = MOVEMENT[unit.move_class][("good", "rough", "bad").index(rec["going"])]
+                length = hypot(rec["to"][0] - rec["from"][0], rec["to"][1] - rec["from"][1])
+                assert allowed is not None and length <= allowed, (name, run, rec)
+    assert moves > 100

@@ -245,3 +245,67 @@ def test_a_japanese_commander_that_calls_a_mission_does_not_also_fire() -> None:
     assert [r["called_by"] for r in support] == ["d.commander.1"]
     assert [r["firer"] for r in state.log if r["kind"] == "fire"] == []
     assert state.roller.dice_rolled == 5
+
+
+# --- on-table heavy artillery: "36" direct, no limit indirect" (issue 13, item 9) --------
+
+
+def gun_state(dice: list[int], *, spotter: str = "forward_observer") -> BattleState:
+    """Australian on-table heavy artillery on a 4 ft x 1 ft open table, zone 5 (no
+    off-table support), Japanese squads 38"-44" away at the other end."""
+    state = make_state(
+        zone=5,
+        attacker={"rifle_squad": 4},
+        defender={"heavy_artillery": 1, spotter: 1},
+        field=table(".- .- .- .-"),
+        width_ft=4,
+        depth_ft=1,
+        dice=dice,
+    )
+    place(stand(state, "d.heavy_artillery.1"), 2, 6)
+    place(stand(state, "a.rifle_squad.1"), 44, 6)
+    # Three more, so that one lost is not a third; out of the gun's 36" and 2" apart.
+    for number, (x, y) in enumerate([(46, 0), (46, 12), (40, 0)], start=2):
+        place(stand(state, f"a.rifle_squad.{number}"), x, y)
+    return state
+
+
+def test_heavy_artillery_beyond_36_inches_fires_indirectly_at_what_its_fo_sees() -> None:
+    state = gun_state([5, 5, 5, 1, 1])
+    place(stand(state, "d.forward_observer.1"), 30, 6)  # 14" from the target, sees it
+    _fire_phase(state, state.defender)
+    [record] = [r for r in state.log if r["kind"] == "fire"]
+    assert record["firer"] == "d.heavy_artillery.1" and record["target"] == "a.rifle_squad.1"
+    assert record["dice"] == [5, 5, 5, 1, 1] and record["effect"] == "killed"
+    assert record["indirect"] is True and record["spotted_by"] == "d.forward_observer.1"
+    assert state.roller.unused == []
+
+
+def test_a_commander_spots_for_the_guns_too() -> None:
+    state = gun_state([1, 1, 1, 1, 6], spotter="commander")
+    place(stand(state, "d.commander.1"), 38, 6)  # 6": the commander also fires, 2 dice
+    state.roller._faces += [1, 1]
+    _fire_phase(state, state.defender)
+    gun = next(r for r in state.log if r["firer"] == "d.heavy_artillery.1")
+    assert gun["spotted_by"] == "d.commander.1" and gun["effect"] == "pinned"
+
+
+def test_no_indirect_fire_without_a_spotter_who_sees_the_target() -> None:
+    state = gun_state([])
+    observer = place(stand(state, "d.forward_observer.1"), 30, 6)
+    observer.moved = True  # an FO that moved cannot call a fire mission
+    _fire_phase(state, state.defender)
+    assert [r for r in state.log if r["kind"] == "fire"] == []
+    observer.moved = False
+    observer.status = SUPPRESSED
+    _fire_phase(state, state.defender)
+    assert [r for r in state.log if r["kind"] == "fire"] == []
+
+
+def test_heavy_artillery_within_36_inches_fires_direct() -> None:
+    state = gun_state([6, 1, 1, 1, 1])
+    place(stand(state, "a.rifle_squad.1"), 30, 6)  # 28": in direct range
+    place(stand(state, "d.forward_observer.1"), 20, 6)
+    _fire_phase(state, state.defender)
+    [record] = [r for r in state.log if r["kind"] == "fire"]
+    assert "indirect" not in record and record["effect"] == "pinned"
