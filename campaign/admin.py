@@ -21,8 +21,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
-from simple_history.admin import SimpleHistoryAdmin
 
+from campaign.admin_history import SimpleHistoryAdmin
 from campaign.admin_home import install as install_home_page
 from campaign.forms import (
     WEEKDAYS,

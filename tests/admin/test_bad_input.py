@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
+from django.urls import URLResolver, get_resolver
 
 from campaign.models import Campaign, GmAdjustment
 from campaign.services.scenarios import create_campaign
@@ -100,6 +102,23 @@ def test_the_admins_settings_refuse_deep_json_and_change_nothing(gm: Client) -> 
     assert not GmAdjustment.objects.exists()
 
 
+def test_the_admins_settings_refuse_a_turn_limit_of_ten_to_the_thirty(gm: Client) -> None:
+    campaign = new_campaign()
+    page = gm.get(url(campaign, "settings"))
+    data = {f.name: f.value() for f in page.context["form"] if f.value() not in (None, False)}
+    data["turn_limit"] = str(10**30)
+    data["reason"] = "testing"
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    assert f"settings.turn_limit: must be from 1 to 1000, not {10**30}" in str(
+        response.context["form"].errors["turn_limit"]
+    )
+    before = campaign.settings
+    campaign.refresh_from_db()
+    assert campaign.settings == before
+    assert not GmAdjustment.objects.exists()
+
+
 def write(tmp_path: Path, text: str) -> str:
     path = tmp_path / "scenario.json"
     path.write_text(text, encoding="utf-8")
@@ -152,3 +171,41 @@ def test_the_service_refuses_a_deep_document_without_a_traceback() -> None:
     [problem] = caught.value.problems
     assert problem.endswith("is nested more than 16 deep")
     assert Campaign.objects.count() == 0
+
+
+# --- every admin address, with ids that are none and hostile queries: no 5xx ---------------
+
+
+def admin_routes() -> list[str]:
+    found: list[str] = []
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for pattern in patterns:
+            route = str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + route)
+            elif not route.startswith("^"):
+                found.append(prefix + route)
+
+    for pattern in get_resolver().url_patterns:
+        if str(pattern.pattern) == "admin/":
+            walk(pattern.url_patterns, "/admin/")
+    return found
+
+
+def test_every_admin_address_answers_bad_ids_and_queries_without_a_server_error(
+    gm: Client,
+) -> None:
+    new_campaign()
+    gm.raise_request_exception = False
+    hostile = "?q=%00&o=999&p=" + str(10**30) + "&campaign__id__exact=" + str(10**30)
+    routes = admin_routes()
+    assert len(routes) > 50
+    failures = []
+    for route in routes:
+        for value, query in [("1", hostile), ("x%00", ""), (str(10**30), ""), ("-1", "")]:
+            address = re.sub(r"<(?:\w+:)?\w+>", value, route) + query
+            answer = gm.get(address)
+            if answer.status_code >= 500:
+                failures.append((address, answer.status_code))
+    assert failures == []
