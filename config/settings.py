@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.busy.DatabaseBusyMiddleware",  # SQLite's write lock waited for too long: 503
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
@@ -93,6 +94,26 @@ KORONA_TRUSTED_PROXIES = read_int(os.environ, "KORONA_TRUSTED_PROXIES", default=
 AXES_CLIENT_IP_CALLABLE = "config.proxies.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# --- Content-Security-Policy (django-csp): scripts only from Korona's own static files (no
+# inline script, no eval), nothing from another site. Inline styles are allowed: the
+# pages and the server-drawn SVG map set colours in style attributes, and Swagger UI and
+# the admin have inline styles; a style cannot run code. tests/browser/test_csp.py loads
+# the pages, the admin and the API docs and fails on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],  # Swagger UI draws its icons as data: URLs
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],  # htmx, the map's poll, Swagger UI's requests
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # Sessions are read from the cache and written through to the database: a page view
 # needs no session query while the cache holds it.

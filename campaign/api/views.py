@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -79,9 +79,11 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     return JsonResponse({"detail": "Not found."}, status=404)
 
 
-class DocsView(SpectacularSwaggerView):
-    """The Swagger UI page. Its only renderer is an HTML template, which has nothing to
-    show for OPTIONS: that answers as a plain Django view does (an empty 200, with Allow)."""
+class DocsView(SpectacularSwaggerSplitView):
+    """The Swagger UI page, its start-up script served apart (``?script``), so the page
+    works under the Content-Security-Policy (no inline script). Its only renderer is an
+    HTML template, which has nothing to show for OPTIONS: that answers as a plain Django
+    view does (an empty 200, with Allow)."""
 
     def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         return View.options(self, request, *args, **kwargs)

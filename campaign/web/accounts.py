@@ -1,10 +1,55 @@
-"""Sign in and out. django-axes (settings.AUTHENTICATION_BACKENDS) refuses a username
-from an address after too many failed passwords, before any password is checked."""
+"""Sign in and out, and the player's account page. django-axes
+(settings.AUTHENTICATION_BACKENDS) refuses a username from an address after too many
+failed passwords, before any password is checked.
+
+The account page shows whether the player has an API token and revokes it (the same as
+``DELETE /api/token/``), and changes the password (which revokes the tokens too:
+config.auth)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.authtoken.models import Token
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def account(request: HttpRequest) -> HttpResponse:
+    token = Token.objects.filter(user=request.user).only("created").first()
+    return render(request, "registration/account.html", {"token": token})
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest) -> HttpResponse:
+    revoked, _ = Token.objects.filter(user=request.user).delete()
+    messages.success(
+        request,
+        "Your API token is revoked: it no longer opens the API."
+        if revoked
+        else "You had no API token.",
+    )
+    return redirect("account")
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    # Not registration/password_change_form.html: the admin's own page uses that name.
+    template_name = "registration/change_password.html"
+    success_url = reverse_lazy("account")
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        answer = super().form_valid(form)
+        messages.success(
+            self.request, "Your password is changed; your API token and other sessions end."
+        )
+        return answer
+
 
 urlpatterns = [
     path(
@@ -14,4 +59,7 @@ urlpatterns = [
     ),
     # Django signs out on POST only: a link or an image cannot sign a player out.
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", account, name="account"),
+    path("accounts/token/revoke/", revoke_token, name="revoke-token"),
+    path("accounts/password/", PasswordChange.as_view(), name="password-change"),
 ]

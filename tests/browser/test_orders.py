@@ -53,11 +53,15 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     assert "Battle at Oivi: A Company against the enemy there" in odds.inner_text()
     assert "1st Company" not in odds.inner_text()  # an enemy in sight has no name
     page.wait_for_function(
-        f"document.querySelector('#company-{a.pk} progress').value > 0", timeout=30_000
+        # Functions, not expressions: Playwright evals an expression in the page, which
+        # the Content-Security-Policy forbids.
+        f"() => document.querySelector('#company-{a.pk} progress').value > 0",
+        timeout=30_000,
     )
     shot("orders-2-odds-growing")
     page.wait_for_function(
-        f"document.querySelector('#company-{a.pk} progress').value == 400", timeout=60_000
+        f"() => document.querySelector('#company-{a.pk} progress').value == 400",
+        timeout=60_000,
     )
     text = row.locator(".odds-text").inner_text()
     assert text.startswith("400 of 400 battles — attacker wins ")

@@ -67,5 +67,7 @@ def test_a_player_opens_a_past_turns_map_and_steps_the_time_lapse(
     assert counter.text_content() == "Step 1 of 3: Turn 1"
     page.click("[data-step=play]")
     page.wait_for_function(
-        "document.querySelector('[data-step=counter]').textContent.startsWith('Step 2')"
+        # A function, not an expression: Playwright evals an expression in the page,
+        # which the Content-Security-Policy forbids.
+        "() => document.querySelector('[data-step=counter]').textContent.startsWith('Step 2')"
     )
