@@ -156,7 +156,7 @@ def test_options_on_an_order_describes_it(
     order = Order.objects.get(company__campaign=with_an_order)
     answer = token_client(aussie).options(url(with_an_order, f"orders/{order.pk}/"))
     assert answer.status_code == 200
-    assert set(answer.json()["actions"]["PUT"]) == {"kind", "target"}
+    assert {"kind", "target"} <= set(answer.json()["actions"]["PUT"])
     missing = token_client(aussie).options(url(with_an_order, "orders/999999/"))
     assert missing.status_code == 200
     assert "actions" not in missing.json()
