@@ -68,16 +68,30 @@ class CampaignFilter(django_filters.FilterSet):
         fields = ["status"]
 
 
-class AreaFilter(django_filters.FilterSet):
+class AreaFilter(ViewFilterSet):
     zone = IntegerFilter()
     track = django_filters.CharFilter()
     vegetation = django_filters.CharFilter()
-    controller = django_filters.ChoiceFilter(choices=SIDES)
-    uncontrolled = django_filters.BooleanFilter(field_name="controller", lookup_expr="isnull")
+    # Control as the reader knows it (out of sight: as last seen), never the rows' own.
+    controller = django_filters.ChoiceFilter(choices=SIDES, method="filter_controller")
+    uncontrolled = django_filters.BooleanFilter(method="filter_uncontrolled")
 
     class Meta:
         model = Area
-        fields = ["zone", "track", "vegetation", "controller", "uncontrolled"]
+        fields = ["zone", "track", "vegetation"]
+
+    def _areas_where(self, keep: Any) -> list[int]:
+        view = self.campaign_view
+        assert view is not None, "AreaFilter needs the CampaignView"
+        return [view.ids.areas[n] for n, area in view.state.areas.items() if keep(area)]
+
+    def filter_controller(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(pk__in=self._areas_where(lambda area: area.controller == value))
+
+    def filter_uncontrolled(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
+        return queryset.filter(
+            pk__in=self._areas_where(lambda area: (area.controller is None) == value)
+        )
 
 
 def _ids_where(view: CampaignView, keep: Any) -> list[int]:

@@ -204,7 +204,17 @@ class AreaSerializer(serializers.Serializer):
     features = serializers.ListField(child=serializers.CharField())
     x = serializers.FloatField()
     y = serializers.FloatField()
-    controller = choice("Side", SIDE_KEYS, allow_null=True)
+    controller = choice(
+        "Side",
+        SIDE_KEYS,
+        allow_null=True,
+        help_text="Who holds it: out of your sight, who held it when you last saw it.",
+    )
+    controller_last_seen = serializers.IntegerField(
+        allow_null=True,
+        help_text="null while the area is in your sight; else the number of turns played "
+        "when you last saw it (0: the start), the controller then being the one given.",
+    )
     base_of = choice("Side", SIDE_KEYS, allow_null=True, help_text="The side whose base it is.")
     neighbours = PlaceSerializer(many=True, help_text="The areas linked to it.")
 
@@ -223,6 +233,7 @@ def area_data(view: CampaignView, name: str) -> dict[str, Any]:
         "x": area.x,
         "y": area.y,
         "controller": area.controller,
+        "controller_last_seen": view.last_seen(name),
         "base_of": base_of,
         "neighbours": [place(view, other) for other in sorted(view.state.neighbours(name))],
     }
@@ -340,7 +351,7 @@ def turn_data(turn: Any) -> dict[str, Any]:
 
 def turn_detail_data(view: CampaignView, turn: Any) -> dict[str, Any]:
     data = turn_data(turn)
-    data["records"] = view.records(turn.log or [])
+    data["records"] = view.records(turn.log or [], number=turn.number)
     if view.game_master:
         data["failure_reason"] = turn.failure_reason
     return data
@@ -485,7 +496,7 @@ class ReadySerializer(serializers.Serializer):
     turn_number = serializers.IntegerField(help_text="The coming turn.")
     ready = serializers.ListField(
         child=choice("Side", SIDE_KEYS),
-        help_text="Sides ready for it (a player learns only about their own side).",
+        help_text="Sides ready for it (public: every reader sees every side's).",
     )
 
 

@@ -594,10 +594,10 @@ class Ready(CampaignScoped):
 
     def ready_data(self, number: int) -> dict[str, Any]:
         view = self.campaign_view
+        # Public (rulings section 6): every reader learns which sides are ready.
         ready = SideReady.objects.filter(campaign=view.campaign, turn_number=number)
-        if not view.game_master:
-            ready = ready.filter(side=view.side)
-        return {"turn_number": number, "ready": list(ready.values_list("side", flat=True))}
+        sides = ready.order_by("side").values_list("side", flat=True)
+        return {"turn_number": number, "ready": list(sides)}
 
     @extend_schema(
         operation_id="ready_retrieve",
@@ -605,8 +605,8 @@ class Ready(CampaignScoped):
         responses={200: s.ReadySerializer, **DETAIL_ERRORS},
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
-        """Whether your side has marked its orders ready for the coming turn (the GM: which
-        sides have)."""
+        """Which sides have marked their orders ready for the coming turn (public: the
+        same answer for every reader, as on the orders page)."""
         return Response(self.ready_data(self.campaign_view.campaign.turn + 1))
 
     @extend_schema(

@@ -287,9 +287,10 @@ def _attack(
         turn_number=number,
         company_id=company_id,
         target_id=view.ids.areas[battle.area],
-        # Its own stream: never the battle's real seed (derive_seed(seed, "battle", key)),
-        # so the odds' first run is not the battle the turn will fight.
-        seed=derive_seed(view.campaign.seed, "planning", number, company, battle.area),
+        # Its own stream, from the campaign's id and never its seed: the odds must say
+        # nothing of the dice of the turns not yet played (rulings section 6), and their
+        # first run is not the battle the turn will fight.
+        seed=derive_seed(view.campaign.pk, "planning", number, company, battle.area),
         estimated=not view.sees_everything,
         runs=ODDS_RUNS,
         chunk=ODDS_CHUNK,

@@ -9,14 +9,18 @@ once and a leak is fixed once:
 - a player sees the campaigns they are a member of, as their side; any other campaign
   is refused with ``NotAMember`` (the pages and the API answer 404, so a stranger
   cannot even tell the campaign exists);
-- companies, turn records, battles and orders are filtered as
-  ``rules/campaign/visibility.py`` says.
+- companies, control of the areas, turn records, battles, orders and seeds are shown
+  as ``rules/campaign/visibility.py`` says (rulings section 6). For a player under the
+  fog, ``view.state``'s areas carry the controller the side last saw there, so every
+  page and answer that reads ``view.state.areas`` gets it (``view.last_seen`` says
+  which are out of sight); the turns' start states are read once for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -26,7 +30,7 @@ from campaign.models import Campaign, GmAdjustment, Membership, Order, Turn
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState
-from rules.campaign.visibility import CompanyView, Viewer
+from rules.campaign.visibility import Boundary, CompanyView, SeenControl, Viewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,12 @@ class CampaignView:
 
     def __post_init__(self) -> None:
         self._by_name = {view.name: view for view in self.companies}
+        if not self.sees_everything:
+            # Who holds each area, as the side last saw it: the one copy the pages and
+            # the API read (view.state is this view's own copy of the snapshot).
+            for name, known in self.seen_control.items():
+                if name in self.state.areas:
+                    self.state.areas[name].controller = known.controller
 
     # --- who is looking ---------------------------------------------------------------
 
@@ -187,11 +197,57 @@ class CampaignView:
                 return name
         return None
 
+    # --- what the side saw, turn by turn ----------------------------------------------
+
+    @cached_property
+    def boundaries(self) -> dict[int, Boundary]:
+        """The campaign between turns, by turns played (from each turn's start state),
+        and now (under ``-1``). One query; only for a reader under the fog."""
+        links = tuple(self.state.links)
+        found: dict[int, Boundary] = {}
+        if not self.sees_everything:
+            rows = Turn.objects.filter(campaign=self.campaign).order_by("number")
+            for number, start in rows.values_list("number", "start_state"):
+                if isinstance(start, dict):
+                    found[number - 1] = fog.boundary_of_dump(start, links)
+        found[-1] = fog.boundary_of(self.state)
+        return found
+
+    @cached_property
+    def seen_control(self) -> dict[str, SeenControl]:
+        """Each area's controller as the viewer knows it (``fog.last_seen_control``)."""
+        if self.sees_everything:
+            return {
+                name: SeenControl(area.controller, None) for name, area in self.state.areas.items()
+            }
+        ordered = [self.boundaries[k] for k in sorted(k for k in self.boundaries if k >= 0)]
+        return fog.last_seen_control([*ordered, self.boundaries[-1]], self.side or "")
+
+    def last_seen(self, area: str) -> int | None:
+        """None while the area is in the viewer's sight; else the turns played when the
+        viewer last saw it (0: the start), its controller then being the one shown."""
+        known = self.seen_control.get(area)
+        return known.last_seen if known is not None else None
+
     # --- turns, battles, orders -------------------------------------------------------
 
-    def records(self, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A turn's log records as the viewer may read them."""
-        return fog.visible_log(list(records), self.state, self.viewer)
+    def records(self, records: Iterable[dict[str, Any]], *, number: int) -> list[dict[str, Any]]:
+        """Turn ``number``'s log records as the viewer may read them: with the campaign
+        as the turn began and as it ended (or stands now) for what was in sight."""
+        if self.sees_everything:
+            return list(records)
+        before = self.boundaries.get(number - 1)
+        after = self.boundaries.get(number) or (
+            self.boundaries[-1] if number >= self.campaign.turn else None
+        )
+        return fog.visible_log(list(records), self.state, self.viewer, before=before, after=after)
+
+    def battle_seed(self, battle: Battle) -> int | None:
+        """A battle's seed, shown only with its report once fought (the GM: always): the
+        seed of a battle not yet fought would tell its result in advance."""
+        if self.game_master or battle.status != Battle.Status.PENDING:
+            return battle.seed
+        return None
 
     def battle_open(self, battle: Battle) -> bool:
         """May the viewer read this battle's report (both forces, the log)?"""

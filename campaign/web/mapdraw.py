@@ -84,7 +84,7 @@ class MapArea:
     area: Area
     area_id: int
     style: TrackStyle
-    controller_name: str = "nobody"  # "the Australians"
+    controller_name: str = "nobody"  # "the Australians", "the Japanese (last seen ...)"
     base_of: list[str] = field(default_factory=list)  # names of the sides whose base it is
     companies: list[MapCompany] = field(default_factory=list)
     ships: list[Ship] = field(default_factory=list)
@@ -154,6 +154,17 @@ def link_track(state: CampaignState, a: str, b: str) -> str:
     return min((first, second), key=lambda track: (sizes[track], track))
 
 
+def control_words(view: CampaignView, name: str, side_names: dict[str, str]) -> str:
+    """Who holds the area, in words: out of the reader's sight, who held it when last
+    seen, and when ("the Japanese (last seen after turn 2)")."""
+    controller = view.state.areas[name].controller
+    words = f"the {side_names.get(controller, controller)}" if controller else "nobody"
+    seen = view.last_seen(name)
+    if seen is None:
+        return words
+    return f"{words} (last seen {'at the start' if seen == 0 else f'after turn {seen}'})"
+
+
 def map_areas(view: CampaignView) -> list[MapArea]:
     """Every area with the companies, ships and aircraft the viewer may see there, in the
     order of the map's zones (then names)."""
@@ -165,11 +176,7 @@ def map_areas(view: CampaignView) -> list[MapArea]:
             area=area,
             area_id=view.ids.areas[name],
             style=styles[area.track],
-            controller_name=(
-                f"the {side_names.get(area.controller, area.controller)}"
-                if area.controller
-                else "nobody"
-            ),
+            controller_name=control_words(view, name, side_names),
         )
         for name, area in sorted(state.areas.items(), key=lambda kv: (kv[1].zone, kv[0]))
     }
@@ -317,9 +324,8 @@ def _draw_area(row: MapArea, url: str) -> str:
     area = row.area
     x, y = _num(area.x), _num(area.y)
     tint = SIDE_TINTS.get(area.controller or "", NOBODY_TINT)
-    controller = area.controller.capitalize() if area.controller else "nobody"
     features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
-    title = f"{area.name}: zone {area.zone}, {area.track}, held by {controller}"
+    title = f"{area.name}: zone {area.zone}, {area.track}, held by {row.controller_name}"
     parts = [
         f'<a href="{escape(url)}" class="area-link">',
         f"<title>{escape(title)}</title>",

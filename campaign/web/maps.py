@@ -443,7 +443,7 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
                 points[played] = StandsPoint(
                     played, stands, dict(row.get("establishment") or stands)
                 )
-        for record in view.records(log or []):
+        for record in view.records(log or [], number=number):
             if not about_company(record, company.name):
                 continue
             target = history.supply_rolls if record.get("kind") == "supply" else None

@@ -57,7 +57,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         adjusted[adjustment.before_turn].append(adjustment)
     rows = []
     for turn in turns:
-        records = view.records(turn.log)
+        records = view.records(turn.log, number=turn.number)
         of_turn = battles.get(turn.pk, [])
         rows.append(
             {
@@ -84,7 +84,8 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
     if turn is None:
         raise Http404("no such turn")
     battles = _readable_battles(view, turn=turn)
-    phases = turnlog.turn_phases(view.records(turn.log), {b["key"]: b["id"] for b in battles})
+    records = view.records(turn.log, number=turn.number)
+    phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles})
     return render(
         request,
         "campaign/turn.html",
@@ -124,6 +125,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
     frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset)
     return {
         "battle": battle,
+        "seed": view.battle_seed(battle),  # None until it is fought (section 6)
         "forces": forces,
         "table": table,
         "frames": frames,

@@ -169,6 +169,7 @@ class _Events:
     no_supply: set[str] = field(default_factory=set)  # sides with no company in supply
     no_support: set[str] = field(default_factory=set)  # sides without supply-company support
     strafed: set[str] = field(default_factory=set)  # companies out of supply
+    last_strafed: str | None = None  # the company the last event strafed, for its record
 
 
 def _apply_event(
@@ -223,6 +224,7 @@ def _apply_event(
             return f"no {side_name} fighting company on the {event.get('track')}: no effect"
         target = min(candidates, key=lambda c: (mapping.home(enemy, c.area), c.name))
         events.strafed.add(target.name)
+        events.last_strafed = target.name
         return f"{target.name} is strafed and out of supply this turn"
     return "no impact in game terms"
 
@@ -251,6 +253,7 @@ def _events_phase(
         return
     face = roller.d6()
     event = table[face]
+    events.last_strafed = None
     outcome = _apply_event(state, mapping, event, events)
     _record(
         log,
@@ -267,6 +270,8 @@ def _events_phase(
         "event",
         f"{phase} event {face}: {event.get('text', event['effect'])} ({outcome})",
         side=event.get("side"),
+        # The strafed company, by name (the fog of war shows it to the enemy only in sight).
+        company=events.last_strafed,
         dice=[face],
         outcome=outcome,
         effect=event["effect"],

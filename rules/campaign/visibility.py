@@ -1,19 +1,30 @@
 """Fog of war: what one side may see of a campaign. The one place that decides it.
 
-The pages and the API both show a campaign through ``visible_state`` and
-``visible_log``, so a rule is enforced once. With fog of war on (the default setting):
-- a side sees its own companies in full;
-- it sees an enemy company only in an area its own companies occupy or are linked to,
-  and then only its side, area, kind and a strength band (weak, average, strong);
-- it sees nothing of enemy orders, nor the rolls about enemy companies it cannot see.
-The map itself (areas, links, control), the ships and aircraft, and the naval, aerial,
-initiative and control records are public. The game master (``side=None``) sees
-everything, and so does everyone once the campaign has ended or with fog of war off.
+The pages and the API both show a campaign through ``visible_companies``,
+``last_seen_control`` and ``visible_log``, so a rule is enforced once. With fog of war
+on (the default setting), until the campaign ends, a side knows (rulings section 6):
+- its own companies, orders, rolls and battles in full;
+- enemy companies in areas its own companies occupy or are linked to ("in sight"),
+  each as a strength band (weak, average, strong), without stands, quality, supply or
+  orders;
+- who controls each area in sight; for any other area only the controller it last saw
+  there, marked as last seen (the scenario's map counts as seen at the start);
+- the naval and aerial rolls and their public effects; a strafing names the strafed
+  company's area and band only when it was in sight, and says nothing of an area out
+  of sight, not even that it is empty;
+- its own initiative roll and modifiers, and which side moves first; never the
+  enemy's modifiers or total (a tie, which would tell the enemy's total, is not shown);
+- a control record only for an area it saw both before and after the turn;
+- whether each side has marked its orders ready (public);
+- no seed of a battle not yet fought, nor of a turn not yet played.
+The game master (``side=None``) sees everything, and so does everyone once the campaign
+has ended or with fog of war off.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.campaign.state import CampaignState, Company
@@ -21,12 +32,15 @@ from rules.campaign.state import CampaignState, Company
 # Held stands as a share of establishment: below half is weak, from 85% strong.
 WEAK_BELOW = 0.5
 STRONG_FROM = 0.85
-PUBLIC_PHASES = ("naval", "aerial", "initiative", "control", "end")
 
 
 def strength_band(company: Company) -> str:
-    establishment = sum(company.establishment.values()) or 1
-    share = company.strength / establishment
+    return band_of(company.strength, sum(company.establishment.values()))
+
+
+def band_of(held: int, establishment: int) -> str:
+    """The strength band of ``held`` stands against an ``establishment``."""
+    share = held / (establishment or 1)
     if share < WEAK_BELOW:
         return "weak"
     return "strong" if share >= STRONG_FROM else "average"
@@ -71,14 +85,92 @@ def sees_everything(state: CampaignState, viewer: Viewer) -> bool:
 
 def watched_areas(state: CampaignState, side: str) -> set[str]:
     """The areas a side's companies occupy, and those linked to them."""
-    occupied = {c.area for c in state.companies.values() if c.side == side}
+    return sight_of({c.area for c in state.companies.values() if c.side == side}, state.links)
+
+
+def sight_of(occupied: Iterable[str], links: Iterable[tuple[str, str]]) -> set[str]:
+    """The areas in sight of companies in ``occupied``: those areas and their links."""
+    occupied = set(occupied)
     watched = set(occupied)
-    for a, b in state.links:
+    for a, b in links:
         if a in occupied:
             watched.add(b)
         if b in occupied:
             watched.add(a)
     return watched
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """The campaign between two turns (``turn`` turns played), as far as the fog needs
+    it: each area's controller, and each company's side, area and strength band."""
+
+    turn: int
+    controllers: Mapping[str, str | None]
+    companies: Mapping[str, tuple[str, str, str, str]]  # name -> side, kind, area, band
+    links: Sequence[tuple[str, str]] = field(default_factory=tuple)
+
+    def sight(self, side: str) -> set[str]:
+        return sight_of((c[2] for c in self.companies.values() if c[0] == side), self.links)
+
+
+def boundary_of_dump(doc: Mapping[str, Any], links: Sequence[tuple[str, str]]) -> Boundary:
+    """The boundary of a campaign written out as a scenario document (a turn's
+    ``start_state``): read leniently, for the fog only."""
+    companies = {}
+    for row in doc.get("companies") or []:
+        stands = row.get("stands") or {}
+        establishment = row.get("establishment") or stands
+        companies[str(row.get("name"))] = (
+            str(row.get("side")),
+            str(row.get("kind")),
+            str(row.get("area")),
+            band_of(sum(stands.values()), sum(establishment.values())),
+        )
+    return Boundary(
+        turn=int(doc.get("turn") or 0),
+        controllers={str(a.get("name")): a.get("controller") for a in doc.get("areas") or []},
+        companies=companies,
+        links=tuple(links),
+    )
+
+
+def boundary_of(state: CampaignState, turn: int | None = None) -> Boundary:
+    return Boundary(
+        turn=state.turn if turn is None else turn,
+        controllers={name: area.controller for name, area in state.areas.items()},
+        companies={
+            c.name: (c.side, c.kind, c.area, strength_band(c)) for c in state.companies.values()
+        },
+        links=tuple(state.links),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeenControl:
+    """Who holds an area as a side knows it: ``last_seen`` is None while it is in sight,
+    else the number of turns played when it was last seen (0: the start)."""
+
+    controller: str | None
+    last_seen: int | None
+
+
+def last_seen_control(boundaries: Sequence[Boundary], side: str) -> dict[str, SeenControl]:
+    """Each area's controller as ``side`` last saw it, over the boundaries in turn order
+    (the last one is the campaign now). The first is the scenario's public map."""
+    seen: dict[str, SeenControl] = {}
+    for index, boundary in enumerate(boundaries):
+        sight = boundary.sight(side)
+        for name, controller in boundary.controllers.items():
+            if index == 0 or name in sight:
+                seen[name] = SeenControl(controller, boundary.turn)
+    if boundaries:
+        now = boundaries[-1].sight(side)
+        seen = {
+            name: SeenControl(known.controller, None if name in now else known.last_seen)
+            for name, known in seen.items()
+        }
+    return seen
 
 
 def _full(company: Company) -> CompanyView:
@@ -117,7 +209,8 @@ def visible_companies(state: CampaignState, viewer: Viewer) -> list[CompanyView]
     for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
         if everything or company.side == viewer.side:
             shown.append(_full(company))
-        elif company.area in watched:
+        elif company.fighting and company.area in watched:
+            # Section 6 glimpses enemy fighting companies; a supply company is not seen.
             shown.append(_glimpse(company))
     return shown
 
@@ -127,26 +220,99 @@ def visible_company_names(state: CampaignState, viewer: Viewer) -> set[str]:
 
 
 def visible_log(
-    records: list[dict[str, Any]], state: CampaignState, viewer: Viewer
+    records: list[dict[str, Any]],
+    state: CampaignState,
+    viewer: Viewer,
+    *,
+    before: Boundary | None = None,
+    after: Boundary | None = None,
 ) -> list[dict[str, Any]]:
     """A turn's records as the viewer may read them.
 
-    Public phases stay whole. A record of a battle (it names the battle's key) shows to
-    the two sides that fought it. Any other record shows only to the side it is about:
-    the enemy's supply rolls, orders and moves are left out.
+    ``before`` is the campaign as the turn began, ``after`` as it ended (or now, while it
+    is played); without them no area counts as in sight. A record of a battle (it names
+    the battle's key) shows to the two sides that fought it. The naval and aerial records
+    show, a strafing only as section 6 allows; the initiative only with the viewer's own
+    roll and modifiers; a control record only for an area in the viewer's sight both
+    before and after the turn (else it would tell what happened out of sight, even to an
+    area the viewer takes back); the end of the campaign to all. Any other record shows
+    only to the side it is about: the enemy's supply rolls, orders and moves are left out.
     """
     if sees_everything(state, viewer):
         return list(records)
-    side = viewer.side
+    side = viewer.side or ""
+    seen_before = before.sight(side) if before is not None else set()
+    seen_after = after.sight(side) if after is not None else set()
     shown = []
     for record in records:
-        if record.get("phase") in PUBLIC_PHASES:
-            shown.append(record)
-        elif record.get("battle") is not None:
+        phase = record.get("phase")
+        if record.get("battle") is not None:
             if side in (record.get("attacker_side"), record.get("defender_side")):
                 shown.append(record)
-        elif record.get("side") == side:
+        elif phase == "initiative":
+            own = _own_initiative(record, state, side)
+            if own is not None:
+                shown.append(own)
+        elif phase == "control":
+            area = record.get("target")
+            if area in seen_before and area in seen_after:
+                shown.append(record)
+        elif phase in ("naval", "aerial"):
+            shown.append(_public_event(record, state, side, before, seen_before))
+        elif phase == "end" or record.get("side") == side:
             shown.append(record)
+    return shown
+
+
+def _own_initiative(
+    record: dict[str, Any], state: CampaignState, side: str
+) -> dict[str, Any] | None:
+    """The initiative record with only the viewer's roll and modifiers, and who moves
+    first; a tie (it would give the enemy's total) is left out."""
+    winner = record.get("outcome")
+    die = (record.get("rolls") or {}).get(side)
+    if winner not in state.sides or die is None or side not in state.sides:
+        return None
+    mods = [m for m in record.get("modifiers") or [] if str(m.get("reason", "")).startswith(side)]
+    penalty = -sum(int(m.get("value", 0)) for m in mods)
+    total = die - penalty
+    shown = {k: v for k, v in record.items() if k not in ("rolls", "totals", "dice", "modifiers")}
+    shown.update(
+        dice=[die],
+        modifiers=mods,
+        rolls={side: die},
+        totals={side: total},
+        text=f"initiative: {state.sides[side].name} {die} - {penalty} out of supply = "
+        f"{total}: {state.sides[winner].name} move first",
+    )
+    return shown
+
+
+def _public_event(
+    record: dict[str, Any],
+    state: CampaignState,
+    side: str,
+    before: Boundary | None,
+    seen: set[str],
+) -> dict[str, Any]:
+    """A naval or aerial record; the strafing of an enemy company as section 6 allows:
+    its area and band when it was in sight as the turn began, else nothing about it."""
+    if record.get("effect") != "strafe_company" or record.get("side") == side:
+        return record
+    target = record.get("company")
+    glimpse = before.companies.get(target) if before is not None and target else None
+    enemy = state.sides.get(record.get("side") or "")
+    enemy_name = enemy.name if enemy else "enemy"
+    if glimpse is not None and glimpse[2] in seen:
+        outcome = (
+            f"a {enemy_name} fighting company ({glimpse[3]}) in {glimpse[2]} is strafed "
+            "and out of supply this turn"
+        )
+    else:
+        outcome = "its effect is out of sight"
+    text = str(record.get("text", "")).removesuffix(f" ({record.get('outcome')})")
+    shown = {k: v for k, v in record.items() if k != "company"}
+    shown.update(outcome=outcome, text=f"{text} ({outcome})")
     return shown
 
 

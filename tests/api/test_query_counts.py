@@ -3,8 +3,9 @@ none may grow with the companies, the areas, the turns or the battles.
 
 Every request signed in by session costs 1 query: the user (the session is read from the
 cache). Opening a
-campaign (``open_campaign``) costs 9: the campaign row, the player's membership, and the
-snapshot's 7 (sides, areas, links, companies, stand counts, ships, air groups). A page
+campaign (``open_campaign``) costs 10 for a player: the campaign row, the player's
+membership, the snapshot's 7 (sides, areas, links, companies, stand counts, ships, air
+groups), and the turns' start states (the fog of war: what the side saw). A page
 costs 2 more: the count and the rows."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tests.api.helpers import url
 pytestmark = pytest.mark.django_db
 
 SIGNED_IN = 1
-OPEN_CAMPAIGN = 9
+OPEN_CAMPAIGN = 10
 PAGE = 2
 
 

@@ -47,11 +47,13 @@ def test_the_turn_is_due_when_both_sides_are_ready(
     assert played.next_deadline is not None
 
 
-def test_a_player_learns_only_whether_their_own_side_is_ready(
+def test_every_reader_learns_which_sides_are_ready(
     played: Campaign, aussie: Any, japanese: Any, gm_user: Any, login: Any
 ) -> None:
+    """Public, as the rulings' section 6 says and the orders page shows."""
     login(japanese).post(url(played, "ready/"), {}, JSON)
-    assert login(aussie).get(url(played, "ready/")).json() == {"turn_number": 3, "ready": []}
+    answer = {"turn_number": 3, "ready": ["japanese"]}
+    assert login(aussie).get(url(played, "ready/")).json() == answer
     assert login(gm_user).get(url(played, "ready/")).json()["ready"] == ["japanese"]
 
 

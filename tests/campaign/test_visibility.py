@@ -131,9 +131,20 @@ def test_the_turn_log_hides_the_enemys_supply_rolls_and_moves() -> None:
             assert record["company"] not in enemy, record["text"]
     own_supply = [r for r in log if r["kind"] == "supply"]
     assert {r["company"] for r in own_supply} == {"A Company", "B Company", "C Company (militia)"}
-    # The public phases stay whole.
-    public = [r for r in outcome.log if r["phase"] in ("naval", "aerial", "initiative")]
+    # The naval and aerial records stay whole (but a strafing of an enemy company).
+    public = [
+        r
+        for r in outcome.log
+        if r["phase"] in ("naval", "aerial") and r.get("effect") != "strafe_company"
+    ]
     assert all(r in log for r in public)
+    # The initiative: the Australians' own roll and who moves first, not a tie.
+    decided = [r for r in outcome.log if r["phase"] == "initiative" and r["outcome"] != "tie"]
+    shown = [r for r in log if r["phase"] == "initiative"]
+    own = [{"australian": r["rolls"]["australian"]} for r in decided]
+    assert [r["rolls"] for r in shown] == own
+    assert [r["outcome"] for r in shown] == [r["outcome"] for r in decided]
+    assert all("japanese" not in r["totals"] and len(r["dice"]) == 1 for r in shown)
 
 
 def test_battle_records_go_to_the_sides_that_fought() -> None:

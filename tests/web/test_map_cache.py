@@ -138,8 +138,9 @@ def test_a_browser_without_its_csrf_cookie_gets_a_drawn_page(
     client.get(map_url(played))
     client.cookies.pop("csrftoken", None)
     # Drawn again: the stamp, then opening the campaign (campaign, membership, the
-    # snapshot's 7); the user comes from the cache.
-    with django_assert_num_queries(10):
+    # snapshot's 7, the turns' start states for the fog of war); the user comes from the
+    # cache.
+    with django_assert_num_queries(11):
         client.get(map_url(played))
 
 

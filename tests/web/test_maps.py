@@ -536,14 +536,14 @@ def test_campaign_list_queries(big_campaign: Campaign, aussie: Any, login: Any, 
         assert client.get(reverse("campaigns")).status_code == 200
 
 
-@pytest.mark.parametrize(("who", "count"), [("gm_user", 10), ("aussie", 11)])
+@pytest.mark.parametrize(("who", "count"), [("gm_user", 10), ("aussie", 12)])
 def test_map_queries(
     big_campaign: Campaign, login: Any, request: Any, dnq: Any, who: str, count: int
 ) -> None:
     client = login(request.getfixturevalue(who))
     # user, campaign row, membership (players only), the snapshot's 7 (sides,
     # areas, links, stands, companies, ships, air), the stamp (campaign + last turn +
-    # last adjustment, one query)
+    # last adjustment, one query), the turns' start states (players under the fog of war)
     with dnq(count):
         assert client.get(map_url(big_campaign)).status_code == 200
 
@@ -562,8 +562,9 @@ def test_live_poll_queries_when_a_turn_was_played(
     big_campaign: Campaign, aussie: Any, login: Any, dnq: Any
 ) -> None:
     client = login(aussie)
-    # user, the stamp, then the map: campaign row, membership, the snapshot's 7
-    with dnq(11):
+    # user, the stamp, then the map: campaign row, membership, the snapshot's 7, the
+    # turns' start states (the fog of war: what the side saw between turns)
+    with dnq(12):
         assert client.get(live_url(big_campaign, "old")).status_code == 200
 
 
@@ -571,16 +572,17 @@ def test_area_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq:
     client = login(aussie)
     url = area_url(big_campaign, "Korona")
     # user, campaign row, membership, the snapshot's 7, the area's battles (with their
-    # turns)
-    with dnq(11):
+    # turns), the turns' start states (the fog of war)
+    with dnq(12):
         assert client.get(url).status_code == 200
 
 
 def test_company_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
     client = login(aussie)
     url = company_url(big_campaign, "A Company")
-    # user, campaign row, membership, the snapshot's 7, the turns (start states and logs)
-    with dnq(11):
+    # user, campaign row, membership, the snapshot's 7, the turns' start states (the fog
+    # of war), the turns (start states and logs)
+    with dnq(12):
         assert client.get(url).status_code == 200
 
 
@@ -590,8 +592,9 @@ def test_glimpsed_company_page_queries(
     glimpsed, _ = in_sight(aussie, big_campaign)
     client = login(aussie)
     url = company_url(big_campaign, glimpsed[0])
-    # user, campaign row, membership, the snapshot's 7; no turns are read
-    with dnq(10):
+    # user, campaign row, membership, the snapshot's 7, the turns' start states (the fog
+    # of war); no turn logs are read
+    with dnq(11):
         assert client.get(url).status_code == 200
 
 

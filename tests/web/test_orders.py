@@ -449,12 +449,12 @@ def test_the_orders_page_queries_are_pinned(
     client = login(aussie)
     # user (the session comes from the cache), campaign, membership, the snapshot's 7
     # (sides, areas, links, companies, stands, ships, air groups), the side's orders, the
-    # orders-closed check (a turn waiting for battles), the sides ready: 13, whatever the
-    # companies.
-    with django_assert_num_queries(13):
+    # orders-closed check (a turn waiting for battles), the sides ready, and the turns'
+    # start states (the fog of war): 14, whatever the companies.
+    with django_assert_num_queries(14):
         assert client.get(url(big_campaign)).status_code == 200
     gm = login(gm_user)
-    # The GM needs no membership: 12.
+    # The GM needs no membership and sees through the fog: 12.
     with django_assert_num_queries(12):
         assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
 
@@ -478,7 +478,7 @@ def test_the_odds_poll_queries_are_pinned(
     assert match, "some company of the big campaign plans an attack"
     view_company = int(match.group(1))
     # campaign, membership, the snapshot's 7, the side's orders, the orders-closed check,
-    # the sides ready: 12 (the user, read for the page before, comes from the cache); the
-    # battles themselves are no query.
-    with django_assert_num_queries(12):
+    # the sides ready, the turns' start states (the fog of war): 13 (the user, read for
+    # the page before, comes from the cache); the battles themselves are no query.
+    with django_assert_num_queries(13):
         assert client.get(url(big_campaign, view_company, "odds"), **HTMX).status_code == 200

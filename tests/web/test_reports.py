@@ -299,7 +299,8 @@ def test_the_sheet_of_a_fought_battle_lists_set_up_positions(
 # --- query counts on 10x the companies --------------------------------------------------------
 # Every page: the user (1; the session comes from the cache), the campaign row and the
 # player's membership (2), the campaign snapshot (7: sides, areas, links, companies, their
-# stands, ships, air); then the page's own, which do not grow with the companies.
+# stands, ships, air), the turns' start states (the fog of war: 1); then the page's own,
+# which do not grow with the companies.
 
 
 def test_turn_list_queries_do_not_grow_with_companies(
@@ -308,7 +309,7 @@ def test_turn_list_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("turns", args=[big_campaign.pk])
     # + the turns (1) + the readable battles of every turn (1) + the GM's adjustments (1)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(14):
         assert client.get(url).status_code == 200
 
 
@@ -318,7 +319,7 @@ def test_turn_page_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("turn", args=[big_campaign.pk, 1])
     # + the turn (1) + its readable battles (1) + the GM's adjustments (1)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(14):
         assert client.get(url).status_code == 200
 
 
@@ -330,9 +331,9 @@ def test_battle_report_queries_do_not_grow_with_companies(
     client = login(aussie)
     url = reverse("battle", args=[big_campaign.pk, battle.pk])
     # + the battle with its turn and area (1) + its attacking and defending companies (2)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(14):
         assert client.get(url).status_code == 200
     sheet = reverse("battle-sheet", args=[big_campaign.pk, battle.pk])
     # The same, but the user: read on the page before, it comes from the cache.
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         assert client.get(sheet).status_code == 200

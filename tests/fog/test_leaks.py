@@ -1,0 +1,181 @@
+"""The five leaks of issue 11, each as a pair of twins that the crawler must not tell
+apart (rulings section 6). Each pair is built so that only the leak's hidden fact differs
+between its twins; the crawl covers every URL of the URL conf as the viewer's player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.models import Campaign
+from rules.campaign.scenario import parse_scenario
+from rules.campaign.turn import start_turn
+from tests.fog import twins
+from tests.fog.noninterference import compare
+from tests.fog.twins import Hidden, Pair
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_twins_look_the_same(pair: Pair) -> None:
+    comparison = compare(pair)
+    assert comparison.twins, comparison.why_not
+    assert not comparison.differences, comparison.report()
+
+
+def test_control_of_an_area_out_of_sight() -> None:
+    """Leak 1: a Japanese company ordered from Oivi to Munara, out of the Australians'
+    sight, against one that falls back to Kilu: Munara's control must not tell (the map,
+    the area, the turn's control record, the API's areas and their filters)."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        twins=(
+            Hidden(orders=((("1st Company", "advance", "Munara"),),)),
+            Hidden(orders=((("1st Company", "withdraw", "Kilu"),),)),
+        ),
+    )
+    assert_twins_look_the_same(pair)
+
+
+# Every aerial event strafes the southern track; Munara is Japanese from the start, so
+# that nobody takes control of it; every Japanese company is out of supply by the naval
+# event, so the strafing changes no initiative.
+STRAFING = {
+    "aerial_trigger": 1,
+    "aerial_table": {
+        str(face): {
+            "effect": "strafe_company",
+            "side": "japanese",
+            "track": "southern track",
+            "text": "A strafing attack on the southern track.",
+        }
+        for face in range(1, 7)
+    },
+    "naval_trigger": 1,
+    "naval_table": {
+        str(face): {
+            "effect": "side_out_of_supply",
+            "side": "japanese",
+            "text": "An attack on the Japanese HQ.",
+        }
+        for face in range(1, 7)
+    },
+}
+
+
+def test_strafing_out_of_sight() -> None:
+    """Leak 2: the 3rd Company in Munara, out of the Australians' sight, is strafed; in
+    its twin it stays in Kilu, and the southern track is empty. Neither may show."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        settings=STRAFING,
+        controllers={"Munara": "japanese"},
+        twins=(Hidden(starts={"3rd Company": "Munara"}), Hidden()),
+    )
+    assert_twins_look_the_same(pair)
+
+
+def _initiative_seed() -> int:
+    """The first seed for which the 3rd Company, out of the Australians' sight, is out of
+    supply in Erida and in supply in Kerna, with the same side moving first: a roll of 4
+    on its supply die (rough track -1: 3 reaches Kerna, not Erida)."""
+    base = Pair(viewer="australian", twins=(Hidden(), Hidden()), controllers=KERNA_ERIDA)
+    for seed in range(1, 500):
+        plans = []
+        for start in ("Erida", "Kerna"):
+            doc = twins.scenario_doc(base, Hidden(starts={"3rd Company": start}))
+            state = parse_scenario(doc)
+            state.seed = seed
+            plans.append(start_turn(state, {}))
+        supplied = [plan.state.companies["3rd Company"].in_supply for plan in plans]
+        if supplied == [False, True] and plans[0].initiative == plans[1].initiative:
+            return seed
+    raise AssertionError("no seed gives the case")
+
+
+KERNA_ERIDA = {"Kerna": "japanese", "Erida": "japanese"}
+
+
+def test_initiative_modifiers_of_the_enemy() -> None:
+    """Leak 3: the 3rd Company, out of sight, out of supply in one twin and in supply in
+    the other; the same side moves first. The Australians may not learn the Japanese
+    modifier ("companies out of supply") nor their total."""
+    pair = Pair(
+        viewer="australian",
+        seed=_initiative_seed(),
+        turns=1,
+        controllers=KERNA_ERIDA,
+        twins=(
+            Hidden(starts={"3rd Company": "Erida"}),
+            Hidden(starts={"3rd Company": "Kerna"}),
+        ),
+    )
+    assert_twins_look_the_same(pair)
+
+
+# The battles of the pair: what their pages say of the table is rolled from the seed (a
+# tabletop battle is set up on the table the rules would fight on, docs/pages.md); the
+# seed itself is never shown until the battle is fought.
+PENDING_BATTLE_PAGES = {
+    f"GET /campaigns/{{campaign}}/battles/{{battle}}/{page}{variant}"
+    for page in ("", "sheet/")
+    for variant in ("", " [htmx]")
+}
+
+
+def test_seed_of_a_battle_not_yet_fought() -> None:
+    """Leak 4: the Japanese of Oivi start in Korona in a tabletop campaign; its battles
+    wait for the table. Twins differ in their seeds (which would predict "Fight it now
+    (auto)")."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        settings={"battle_mode": "tabletop"},
+        starts={"1st Company": "Korona", "2nd Company": "Korona"},
+        twins=(Hidden(), Hidden(battle_seed=12345)),
+    )
+    comparison = compare(pair, keep=True)
+    assert comparison.twins, comparison.why_not
+    battles = sorted({label.split("/")[4] for label in comparison.differences})
+    terrain = {
+        page.format(campaign=comparison.campaign, battle=battle)
+        for page in PENDING_BATTLE_PAGES
+        for battle in battles
+    }
+    assert set(comparison.differences) <= terrain, comparison.report()
+    for seen in comparison.seen:
+        for seed in comparison.pending_seeds:
+            assert not any(str(seed).encode() in body for body in seen.values())
+
+
+def test_seed_of_the_turns_not_yet_played() -> None:
+    """No seed of a turn not yet played: twins differ in the campaign seed from which the
+    coming turns' dice derive (two turns played alike)."""
+    pair = Pair(
+        viewer="japanese",
+        turns=2,
+        orders=((), (), (("1st Company", "advance", "Korona"),)),
+        twins=(Hidden(), Hidden(campaign_seed=987654321)),
+    )
+    assert_twins_look_the_same(pair)
+
+
+def test_ready_is_public_on_pages_and_api(django_user_model: Any) -> None:
+    """Leak 5: whether each side has marked its orders ready is public (section 6): the
+    orders page and the API tell each player the same, both sides included."""
+    with twins.frozen_clock():
+        built = twins.build(Pair(viewer="australian", twins=(Hidden(), Hidden()), turns=0), 0)
+        twins.mark_side_ready(campaign=built.campaign, side="japanese")
+        campaign = Campaign.objects.get(pk=built.campaign.pk)
+        for side in twins.SIDES:
+            client = Client()
+            client.force_login(built.users[side])
+            api = client.get(f"/api/campaigns/{campaign.pk}/ready/").json()
+            assert api == {"turn_number": 1, "ready": ["japanese"]}, side
+            page = client.get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+            assert "Japanese: <strong>ready</strong>" in page, side
+            assert "Australians: not ready yet" in page, side

@@ -1,0 +1,1 @@
+from tests.fog.urls_extra import with_unknown_parameter as urlpatterns  # noqa: F401
