@@ -220,7 +220,10 @@ class CampaignView:
             return {
                 name: SeenControl(area.controller, None) for name, area in self.state.areas.items()
             }
-        ordered = [self.boundaries[k] for k in sorted(k for k in self.boundaries if k >= 0)]
+        # Up to this view's state (a past turn's map stops there), then the state itself.
+        played = self.state.turn
+        earlier = sorted(k for k in self.boundaries if 0 <= k < played)
+        ordered = [self.boundaries[k] for k in earlier]
         return fog.last_seen_control([*ordered, self.boundaries[-1]], self.side or "")
 
     def last_seen(self, area: str) -> int | None:
@@ -231,15 +234,21 @@ class CampaignView:
 
     # --- turns, battles, orders -------------------------------------------------------
 
-    def records(self, records: Iterable[dict[str, Any]], *, number: int) -> list[dict[str, Any]]:
+    def records(
+        self, records: Iterable[dict[str, Any]], *, number: int | None = None
+    ) -> list[dict[str, Any]]:
         """Turn ``number``'s log records as the viewer may read them: with the campaign
-        as the turn began and as it ended (or stands now) for what was in sight."""
+        as the turn began and as it ended (or stands now) for what was in sight. Without
+        the number no area counts as in sight (no control record, no strafing named):
+        give it."""
         if self.sees_everything:
             return list(records)
-        before = self.boundaries.get(number - 1)
-        after = self.boundaries.get(number) or (
-            self.boundaries[-1] if number >= self.campaign.turn else None
-        )
+        before = after = None
+        if number is not None:
+            before = self.boundaries.get(number - 1)
+            after = self.boundaries.get(number) or (
+                self.boundaries[-1] if number >= self.campaign.turn else None
+            )
         return fog.visible_log(list(records), self.state, self.viewer, before=before, after=after)
 
     def battle_seed(self, battle: Battle) -> int | None:

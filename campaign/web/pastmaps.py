@@ -123,7 +123,7 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
     """Turn ``turn``'s map as the view's reader saw it when the turn began, with the
     turn's moves and battles the reader may read."""
     then = as_it_stood(view, parse_scenario(turn.start_state))
-    records = view.records(turn.log)
+    records = view.records(turn.log, number=turn.number)
     moves, battles = moves_and_battles(records)
     overlay = (
         '<g class="turn-overlay">'

@@ -111,6 +111,68 @@ class Ids:
     names: list[str]  # company names
     tokens: list[str] = field(default_factory=list)
     admin_ids: dict[str, list[str]] = field(default_factory=dict)  # model label -> pks
+    viewer: Any = None  # the user crawling (for the routes that carry a user's token)
+
+
+# Fillers for a path parameter that is not a campaign's id: (parameter, the start of the
+# route, values for the reader). A new route's parameter goes here, or the crawl fails.
+Filler = Callable[["Ids"], list[str]]
+FILLERS: list[tuple[str, str, Filler]] = []
+
+
+def filler(parameter: str, route_start: str) -> Callable[[Filler], Filler]:
+    """Register the values of ``parameter`` in the routes that begin ``route_start``."""
+
+    def register(function: Filler) -> Filler:
+        FILLERS.append((parameter, route_start, function))
+        return function
+
+    return register
+
+
+def _viewer_id(ids: Ids) -> list[str]:
+    return [str(ids.viewer.pk)] if ids.viewer is not None else ["1"]
+
+
+@filler("user_id", "feeds/")
+def _feed_user(ids: Ids) -> list[str]:
+    return _viewer_id(ids)
+
+
+@filler("token", "feeds/")
+def _feed_token(ids: Ids) -> list[str]:
+    from notifications.feeds import feed_token
+
+    return ([feed_token(ids.viewer)] if ids.viewer is not None else []) + ["not-a-token"]
+
+
+@filler("token", "notices/unsubscribe/")
+def _unsubscribe_token(ids: Ids) -> list[str]:
+    from notifications.services import unsubscribe_token
+
+    mine = [unsubscribe_token(ids.viewer, "all")] if ids.viewer is not None else []
+    return mine + ["not-a-token"]
+
+
+@filler("token", "invite/")
+def _invitation_token(ids: Ids) -> list[str]:
+    return ["no-such-invitation"]
+
+
+@filler("uidb64", "accounts/password/reset/")
+def _reset_uid(ids: Ids) -> list[str]:
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    return [urlsafe_base64_encode(force_bytes(pk)) for pk in _viewer_id(ids)]
+
+
+@filler("token", "accounts/password/reset/")
+def _reset_token(ids: Ids) -> list[str]:
+    from django.contrib.auth.tokens import default_token_generator
+
+    mine = [default_token_generator.make_token(ids.viewer)] if ids.viewer is not None else []
+    return mine + ["set-password", "not-a-token"]
 
 
 PARENT_OF_PK = {
@@ -186,6 +248,9 @@ def _values(route: Route, part: Any, name: str, ids: Ids, before: str = "") -> l
             return [str(pk) for pk in getattr(ids, collection)]
     if name == "side":
         return ids.sides
+    for parameter, start, values in FILLERS:
+        if parameter == name and route.text.startswith(start):
+            return values(ids)
     raise UnfilledParameter(f"route {route.text!r}: the crawler cannot fill {name!r}")
 
 

@@ -123,6 +123,7 @@ def compare(
                 user = built.users[pair.viewer]
                 stamp = map_stamp(user=user, campaign_id=built.campaign.pk)
                 ids.tokens = [stamp.token] if stamp else []
+                ids.viewer = user
                 if requests is None:
                     requests = requests_for(ids)
                     if sample is not None:

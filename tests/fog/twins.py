@@ -33,6 +33,7 @@ from unittest import mock
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
 from django.core.management.color import no_style
 from django.db import connection, transaction
@@ -92,10 +93,21 @@ class _Rollback(Exception):
     pass
 
 
+class _FrozenDatetime(dt.datetime):
+    @classmethod
+    def now(cls, tz: Any = None) -> dt.datetime:  # type: ignore[override]
+        return FROZEN if tz is None else FROZEN.astimezone(tz)
+
+
 @contextlib.contextmanager
 def frozen_clock() -> Iterator[None]:
-    """Every ``timezone.now()`` is the same instant, for both twins and their crawls."""
-    with mock.patch("django.utils.timezone.now", return_value=FROZEN):
+    """Every ``timezone.now()`` is the same instant, for both twins and their crawls, and
+    so is the "now" of a feed with no entries (Django's feed generator asks datetime)."""
+    frozen_module = mock.Mock(wraps=dt, datetime=_FrozenDatetime, timezone=dt.timezone)
+    with (
+        mock.patch("django.utils.timezone.now", return_value=FROZEN),
+        mock.patch("django.utils.feedgenerator.datetime", frozen_module),
+    ):
         yield
 
 
@@ -168,10 +180,14 @@ def _give(campaign: Campaign, orders: tuple[OrderSpec, ...], side: str) -> None:
 def build(pair: Pair, index: int) -> Built:
     """One twin, from nothing, in the current savepoint."""
     hidden = pair.twins[index]
-    users = {
-        key: get_user_model().objects.create_user(key, f"{key}@example.com", PASSWORD)
-        for key in (*SIDES, "outsider")
-    }
+    users = {}
+    for key in (*SIDES, "outsider"):
+        user = get_user_model().objects.create_user(key, f"{key}@example.com")
+        # The same hash in both twins (a fresh salt each time would change the tokens
+        # made from it: feeds, password resets).
+        user.password = make_password(PASSWORD, salt=f"twins{key}")
+        user.save(update_fields=["password"])
+        users[key] = user
     campaign = create_campaign(data=scenario_doc(pair, hidden), name="Twins", seed=pair.seed)
     for side in SIDES:
         Membership.objects.create(user=users[side], campaign=campaign, side=side)
