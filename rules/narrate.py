@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from rules import names
 
 
 def _stand(stand_id: str) -> str:
@@ -10,7 +13,7 @@ def _stand(stand_id: str) -> str:
     force, _, rest = stand_id.partition(".")
     unit, _, number = rest.rpartition(".")
     side = {"a": "attacker", "d": "defender"}.get(force, force)
-    return f"{side} {unit.replace('_', ' ')} {number}".strip()
+    return f"{side} {names.unit(unit)} {number}".strip()
 
 
 def _dice(dice: list[int]) -> str:
@@ -96,8 +99,16 @@ _FORCE_ON_FORCE_KINDS = frozenset(
 )  # fmt: skip
 
 
+_STAND_ID = re.compile(r"\b[ad]\.[a-z_]+\.\d+\b")
+
+
 def describe_record(r: dict[str, Any]) -> str:
-    """One line of plain words for one log record."""
+    """One line of plain words for one log record; a stand's id in free text (an
+    assault's target, a reason) reads as the stand ("defender rifle squad 3")."""
+    return _STAND_ID.sub(lambda found: _stand(found[0]), _words(r))
+
+
+def _words(r: dict[str, Any]) -> str:
     kind = r["kind"]
     head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
     if kind == "terrain":
@@ -115,7 +126,7 @@ def describe_record(r: dict[str, Any]) -> str:
         )
     if kind == "move":
         return head + (
-            f"{_stand(r['stand'])} moves {tuple(r['from'])} -> {tuple(r['to'])} "
+            f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
             f"({r['purpose']}, {r['going']} going)"
         )
     if kind == "limber":

@@ -27,6 +27,11 @@ from campaign.models import (
     Ship,
     Turn,
 )
+from rules import names
+
+
+def _holder(side: str | None) -> str:
+    return f"the {names.side_adjective(side)} side" if side else "nobody"
 
 
 class AdjustmentRefused(ValueError):
@@ -158,7 +163,7 @@ def adjust_stands(
         _save(row, ["held"], reason=reason, user=user)
         return record(
             campaign=campaign,
-            what=f"{company.name}: {unit_type} stands {before} -> {held}",
+            what=f"{company.name}: {names.unit(unit_type, 2)} from {before} to {held}",
             reason=reason,
             user=user,
             details={
@@ -187,7 +192,7 @@ def set_control(
         area.controller = side
         return record(
             campaign=campaign,
-            what=f"{row.name}: control {before or 'nobody'} -> {side or 'nobody'}",
+            what=f"{row.name}: held by {_holder(before)}, now by {_holder(side)}",
             reason=reason,
             user=user,
             details={"area": row.name, "before": before, "after": side},

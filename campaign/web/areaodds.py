@@ -21,6 +21,7 @@ from campaign.services import planning
 from campaign.services.planning import AreaPlan, OddsProgress, SidePlan, SideRefused
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, login_required
+from rules import names as naming
 
 TEMPLATE = "campaign/_area_odds.html"
 
@@ -52,7 +53,7 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
         if seen is not None and seen.full and (own or view.sees_everything):
             words.append(f"{seen.name} ({seen.strength} stands)")
         elif seen is not None:
-            words.append(f"a {seen.strength_band} company")
+            words.append(naming.article(f"{seen.strength_band} company"))
         else:
             words.append("a company")
     return " and ".join(words)

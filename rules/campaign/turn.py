@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import names as naming
 from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
@@ -221,7 +222,10 @@ def _apply_event(
             if c.side == side and c.fighting and state.areas[c.area].track == event.get("track")
         ]
         if not candidates:
-            return f"no {side_name} fighting company on the {event.get('track')}: no effect"
+            return (
+                f"no {naming.side_adjective(side)} fighting company on the "
+                f"{event.get('track')}: no effect"
+            )
         target = min(candidates, key=lambda c: (mapping.home(enemy, c.area), c.name))
         events.strafed.add(target.name)
         events.last_strafed = target.name
@@ -324,7 +328,7 @@ def _refill(company: Company, count: int) -> dict[str, int]:
 
 
 def _describe(stands: dict[str, int]) -> str:
-    return ", ".join(f"{n} {unit.replace('_', ' ')}" for unit, n in stands.items())
+    return naming.stands(stands)
 
 
 def _supply_phase(
@@ -901,7 +905,8 @@ def pair_battles(
                 "battles",
                 "battle",
                 f"battle at {area_name}: {spec['attacker']['name']}"
-                f" attack {spec['defender']['name']}",
+                f" {naming.verb(spec['attacker']['name'], 'attacks', 'attack')}"
+                f" {spec['defender']['name']}",
                 side=attacker,
                 target=area_name,
                 outcome="to be fought",

@@ -51,7 +51,7 @@ def test_adjusting_stands_through_the_admin(gm: Client, gm_user: Any) -> None:
     assert adjustment.campaign == campaign
     assert adjustment.before_turn == 2
     assert adjustment.user == gm_user
-    assert adjustment.what == f"A Company: rifle_squad stands {before} -> {before - 2}"
+    assert adjustment.what == f"A Company: rifle squads from {before} to {before - 2}"
     assert adjustment.reason == "lost in the post"
     last = row.history.latest()
     assert (last.held, last.history_user, last.history_change_reason) == (
@@ -122,7 +122,7 @@ def test_setting_control_through_the_admin(gm: Client, gm_user: Any) -> None:
     area.refresh_from_db()
     assert area.controller == "japanese"
     adjustment = GmAdjustment.objects.get()
-    assert adjustment.what.startswith("Korona: control ")
+    assert adjustment.what.startswith("Korona: held by ")
     assert area.history.latest().history_user == gm_user
     gm.post(
         f"/admin/campaign/area/{area.pk}/adjust/",
@@ -187,7 +187,7 @@ def test_adjustments_are_listed_read_only_on_the_campaign_page(gm: Client) -> No
     campaign = new_campaign()
     set_control(area=Area.objects.get(campaign=campaign, name="Korona"), side=None, reason="r1")
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
-    assert "Korona: control" in page and "r1" in page
+    assert "Korona: held by" in page and "r1" in page
     assert gm.get(f"/admin/campaign/gmadjustment/{GmAdjustment.objects.get().pk}/change/")
 
 

@@ -51,7 +51,7 @@ def test_changes_made_after_the_roll_back_point_leave_the_public_log(
     assert rifles.held == full
     log = players_log(campaign, australian)
     assert log == [
-        (2, "Oivi: control japanese -> australian", "kept"),
+        (2, "Oivi: held by the Japanese side, now by the Australian side", "kept"),
         (
             2,
             "rolled back to the start of turn 2; the GM change made since undone with it",
@@ -62,7 +62,7 @@ def test_changes_made_after_the_roll_back_point_leave_the_public_log(
     rollback = GmAdjustment.objects.get(what__startswith="rolled back")
     (undone,) = rollback.details["undone"]
     assert (undone["what"], undone["reason"], undone["before_turn"]) == (
-        f"A Company: rifle_squad stands {full} -> {full - 1}",
+        f"A Company: rifle squads from {full} to {full - 1}",
         "a typo",
         3,
     )

@@ -33,7 +33,7 @@ def test_every_player_reads_the_gms_changes_with_their_reasons(
     for user in (aussie, japanese, gm_user):
         (row,) = adjustments(login(user), played)
         assert row["before_turn"] == 3
-        assert row["what"] == "Ioro: control australian -> nobody"
+        assert row["what"] == "Ioro: held by the Australian side, now by nobody"
         assert row["reason"] == "the villagers rose"
 
 
@@ -51,8 +51,8 @@ def test_an_enemys_stands_change_comes_without_its_numbers(
     (seen_by_enemy,) = adjustments(login(aussie), played)
     assert seen_by_enemy["what"] == "a company out of sight (Japanese): stands adjusted"
     (seen_by_own_side,) = adjustments(login(japanese), played)
-    assert seen_by_own_side["what"].startswith("1st Company: rifle_squad stands")
-    assert seen_by_own_side["what"].endswith("-> 5")
+    assert seen_by_own_side["what"].startswith("1st Company: rifle squads from")
+    assert seen_by_own_side["what"].endswith("to 5")
 
 
 def test_a_stranger_gets_404(played: Campaign, outsider: Any, login: Any) -> None:

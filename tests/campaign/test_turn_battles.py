@@ -349,7 +349,7 @@ def test_supply_replaces_stands_killed_in_battle_by_default() -> None:
     assert (first.stands["rifle_squad"], first.establishment["rifle_squad"]) == (7, 9)
     lost = {r["company"]: r["stands_lost"] for r in records(outcome.log, "losses")}
     assert lost == {"1st Company": {"rifle_squad": 2}, "A Company": {"rifle_squad": 3}}
-    assert "A Company loses 3 rifle squad (supply may replace them)" in [
+    assert "A Company loses 3 rifle squads (supply may replace them)" in [
         r["text"] for r in records(outcome.log, "losses")
     ]
     # In supply on a 6 next turn, A Company regains three (half the roll) of the three.
@@ -369,7 +369,7 @@ def test_with_the_setting_off_killed_stands_are_lost_for_good() -> None:
     assert (a_company.stands["rifle_squad"], a_company.establishment["rifle_squad"]) == (6, 6)
     first = outcome.state.companies["1st Company"]
     assert (first.stands["rifle_squad"], first.establishment["rifle_squad"]) == (7, 7)
-    assert "A Company loses 3 rifle squad for good" in [
+    assert "A Company loses 3 rifle squads for good" in [
         r["text"] for r in records(outcome.log, "losses")
     ]
     # In supply on a 6 next turn, A Company has nothing left to regain.

@@ -162,7 +162,7 @@ def test_battles_with_pinned_moves_to_cover_replay_from_their_seed() -> None:
     assert log[i - 1]["kind"] == "fire" and log[i - 1]["effect"] == "pinned"
     assert (log[i + 1]["kind"], log[i + 1]["purpose"]) == ("tq_check", "get in cover")
     assert describe_record(log[i]).endswith(
-        f"moves {tuple(log[i]['from'])} -> {tuple(log[i]['to'])} "
+        f"moves from {tuple(log[i]['from'])} to {tuple(log[i]['to'])} "
         f"(pinned: moves to cover, {log[i]['going']} going)"
     )
     assert "tests to get in cover: d" in describe_record(log[i + 1])

@@ -430,4 +430,4 @@ def test_every_record_of_an_old_breed_battle_has_words() -> None:
         {"turn": 2, "phase": "end phase", "kind": "cup_place", "dice": [],
          "stand": "d.hmg.1", "to": [4, 0], "case": "enters at its own table edge"}
     )  # fmt: skip
-    assert words == "T2 end phase: defender hmg 1 is placed at (4, 0): enters at its own table edge"
+    assert words == "T2 end phase: defender HMG 1 is placed at (4, 0): enters at its own table edge"

@@ -112,7 +112,7 @@ def test_fire_at_armour() -> None:
         )
     )
     assert text == (
-        "T2 attacker fire: attacker at gun 1 fires at defender light tank 1: to hit 4 "
+        "T2 attacker fire: attacker AT gun 1 fires at defender light tank 1: to hit 4 "
         "(4+ needed), 2d6 2 3 + 3 = 8 against defence 8: destroyed"
     )
 

@@ -44,12 +44,12 @@ def test_a_control_change_is_read_by_every_player_before_and_after_the_turn(
     for user in (aussie, japanese, gm_user):
         page = turns_page(login(user), played)
         assert "Before turn 3: the GM's changes" in page
-        assert "Ioro: control australian -&gt; nobody" in page
+        assert "Ioro: held by the Australian side, now by nobody" in page
         assert "the villagers rose" in page
     advance_turn(campaign_id=played.pk)
     for user in (aussie, japanese):
         page = turn_page(login(user), played, 3)
-        assert "Ioro: control australian -&gt; nobody" in page
+        assert "Ioro: held by the Australian side, now by nobody" in page
         assert "Before turn 4" not in turns_page(login(user), played)
 
 
@@ -59,7 +59,7 @@ def test_a_change_to_a_companys_stands_shows_its_numbers_to_its_own_side_and_the
     cut_stands(played, "1st Company", gm_user)
     for user in (japanese, gm_user):
         page = turns_page(login(user), played)
-        assert "1st Company: rifle_squad stands" in page and "-&gt; 5" in page
+        assert "1st Company: rifle squads from" in page and "to 5" in page
 
 
 def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
@@ -71,7 +71,7 @@ def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
     page = turns_page(login(aussie), played)
     assert "a company out of sight (Japanese): stands adjusted" in page
     assert "dysentery in the ranks" in page
-    assert "1st Company" not in page and "-&gt; 5" not in page
+    assert "1st Company" not in page and "to 5" not in page
 
 
 def test_a_change_to_a_glimpsed_enemys_stands_names_it_without_numbers(
@@ -81,7 +81,7 @@ def test_a_change_to_a_glimpsed_enemys_stands_names_it_without_numbers(
     cut_stands(played, glimpsed.name, gm_user)
     page = turns_page(login(aussie), played)
     assert f"{glimpsed.name} (Japanese): stands adjusted" in page
-    assert "rifle_squad stands" not in page and "-&gt; 5" not in page
+    assert "rifle squads from" not in page and "to 5" not in page
 
 
 def test_once_the_campaign_has_ended_every_number_shows(
@@ -89,4 +89,4 @@ def test_once_the_campaign_has_ended_every_number_shows(
 ) -> None:
     cut_stands(played, "1st Company", gm_user)
     Campaign.objects.filter(pk=played.pk).update(status="finished")
-    assert "1st Company: rifle_squad stands" in turns_page(login(aussie), played)
+    assert "1st Company: rifle squads from" in turns_page(login(aussie), played)

@@ -1,0 +1,94 @@
+"""Korona's one naming helper: every word a player reads about units, sides and counts.
+
+Plain Python (the turn rules, the narration and the pages all call it). No raw identifier
+reaches a player: ``rifle_squad`` is "rifle squad", ``hmg`` is "HMG", ``at_gun`` is
+"AT gun"; counts agree ("1 rifle squad", "3 rifle squads"); the article follows the
+sound ("an Australian company", "a Japanese company", "an HMG"); a side's key gives its
+adjective ("Australian") whatever plural name the scenario gave it ("Australians").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+# Unit types (rules.units.STAND_TYPES) as players say them: (one, several).
+UNIT_NAMES: dict[str, tuple[str, str]] = {
+    "commander": ("commander", "commanders"),
+    "forward_observer": ("forward observer", "forward observers"),
+    "sniper": ("sniper", "snipers"),
+    "rifle_squad": ("rifle squad", "rifle squads"),
+    "hmg": ("HMG", "HMGs"),
+    "small_mortar": ("small mortar", "small mortars"),
+    "medium_mortar": ("medium mortar", "medium mortars"),
+    "at_gun": ("AT gun", "AT guns"),
+    "heavy_artillery": ("heavy artillery piece", "heavy artillery pieces"),
+    "wheeled_vehicle": ("wheeled vehicle", "wheeled vehicles"),
+    "tracked_vehicle": ("tracked vehicle", "tracked vehicles"),
+    "light_tank": ("light tank", "light tanks"),
+    "medium_tank": ("medium tank", "medium tanks"),
+    "heavy_tank": ("heavy tank", "heavy tanks"),
+    "carrier": ("carrier", "carriers"),
+}
+
+# Side keys (rules.campaign.state.SIDE_KEYS) as adjectives and as a people.
+SIDE_ADJECTIVES = {"australian": "Australian", "japanese": "Japanese"}
+
+# Initial letters and initialisms read with a vowel sound: "an HMG", "an 8th Company".
+_VOWEL_SOUND_INITIALISMS = ("HMG", "FO", "MG", "LMG", "RAAF", "SNLF", "AT", "8", "11", "18")
+
+
+def unit(key: str, count: int = 1) -> str:
+    """A unit type in words, singular for 1 (and -1), plural otherwise."""
+    one, several = UNIT_NAMES.get(key, (key.replace("_", " "), key.replace("_", " ") + "s"))
+    return one if abs(count) == 1 else several
+
+
+def count(n: int, key: str) -> str:
+    """'1 rifle squad', '3 rifle squads', '0 HMGs'."""
+    return f"{n} {unit(key, n)}"
+
+
+def stands(counts: Mapping[str, int], *, zero: str = "nothing") -> str:
+    """Stand counts in words, in the mapping's order: '3 rifle squads and 1 HMG'."""
+    parts = [count(n, key) for key, n in counts.items() if n]
+    return join(parts) if parts else zero
+
+
+def join(parts: Iterable[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = [p for p in parts if p]
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def article(phrase: str) -> str:
+    """The phrase with 'a' or 'an' before it: 'an Australian company', 'an HMG',
+    'a Japanese company', 'a unit'."""
+    first = phrase.split(" ", 1)[0]
+    if first.startswith(_VOWEL_SOUND_INITIALISMS) and (first.isupper() or first[0].isdigit()):
+        return f"an {phrase}"
+    letter = first[:1].lower()
+    vowel = letter in "aeio" or (letter == "u" and not first.lower().startswith("uni"))
+    return f"{'an' if vowel else 'a'} {phrase}"
+
+
+def side_adjective(key: str) -> str:
+    """'australian' -> 'Australian', whatever the scenario calls the side."""
+    return SIDE_ADJECTIVES.get(key, key.replace("_", " ").capitalize())
+
+
+def side_companies(key: str, n: int | None = None) -> str:
+    """'Australian companies', '1 Australian company', '2 Japanese companies'."""
+    noun = "company" if n == 1 else "companies"
+    return f"{side_adjective(key)} {noun}" if n is None else f"{n} {side_adjective(key)} {noun}"
+
+
+def several(names: str) -> bool:
+    """Does a force's name ("2nd Company and 3rd Company") name more than one company?"""
+    return " and " in names or ", " in names
+
+
+def verb(subject: str, singular: str, plural: str) -> str:
+    """The verb agreeing with a force's name: '2nd Company attacks', 'A and B attack'."""
+    return plural if several(subject) else singular
