@@ -8,6 +8,8 @@ config.auth)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -51,14 +53,25 @@ class PasswordChange(auth_views.PasswordChangeView):
         return answer
 
 
+
+class SignOutView(auth_views.LogoutView):
+    """POST signs out (Django's view); GET, from a typed or followed address, answers a
+    page with the sign-out button instead of an empty 405, and signs nobody out."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return render(request, "registration/sign_out.html")
+
+
 urlpatterns = [
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
-    # Django signs out on POST only: a link or an image cannot sign a player out.
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Signing out is a POST only: a link or an image cannot sign a player out (GET: a page).
+    path("accounts/logout/", SignOutView.as_view(), name="logout"),
     path("accounts/", account, name="account"),
     path("accounts/token/revoke/", revoke_token, name="revoke-token"),
     path("accounts/password/", PasswordChange.as_view(), name="password-change"),
