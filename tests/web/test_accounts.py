@@ -45,7 +45,9 @@ def test_a_wrong_password_is_refused_with_a_message_and_no_session(aussie: Any) 
 
 def test_sign_out_is_a_post_and_ends_the_session(aussie: Any, login: Any) -> None:
     client = login(aussie)
-    assert client.get("/accounts/logout/").status_code == 405  # a link cannot sign you out
+    page = client.get("/accounts/logout/")  # a link cannot sign you out: it gets a page
+    assert page.status_code == 200 and b"Sign out?" in page.content
+    assert "_auth_user_id" in client.session
     response = client.post("/accounts/logout/")
     assert response.status_code == 302
     assert response.url == "/accounts/login/"
