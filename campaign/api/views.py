@@ -95,7 +95,11 @@ class ApiView(GenericAPIView):
 
     def respond_list(self, queryset: QuerySet, to_data: Any) -> Response:
         """Filter, order and page ``queryset``, answering each row as ``to_data(row)``."""
-        rows = self.paginate_queryset(self.filter_queryset(queryset))
+        ordered = self.filter_queryset(queryset)
+        # Ties broken by id: PostgreSQL would give tied rows in the order of their last
+        # writes, which tells what changed (found by tests/fog on PostgreSQL).
+        ordered = ordered.order_by(*ordered.query.order_by, "pk")
+        rows = self.paginate_queryset(ordered)
         assert rows is not None, "every API list is paginated"
         return self.get_paginated_response([to_data(row) for row in rows])
 
