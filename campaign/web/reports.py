@@ -116,11 +116,12 @@ def _open_battle(view: CampaignView, battle_id: int) -> Battle:
 
 def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
     names = _side_names(view)
+    spec = view.battle_spec(battle)
     companies = {
         key: [(c.name, view.company_id(c.name)) for c in rows.all()]
         for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
     }
-    forces = battleview.forces_of(battle.spec, battle.result, side_names=names, companies=companies)
+    forces = battleview.forces_of(spec, battle.result, side_names=names, companies=companies)
     table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
     frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset)
     return {
@@ -131,7 +132,8 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "frames": frames,
         "counters": battleview.counters(frames, forces, table.depth_in),
         "outcome": battleview.outcome_words(battle.result, forces),
-        "area": battle.spec.get("area", {}),
+        "spec": spec,
+        "area": spec.get("area", {}),
     }
 
 
@@ -150,7 +152,7 @@ def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> Http
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
     context.update(
-        rules=battleview.special_rules(battle.spec),
+        rules=battleview.special_rules(context["spec"]),
         support=battleview.support_available(battle.spec, _side_names(view)),
         positions=battleview.deploy_positions(battle.log, context["table"]),
     )

@@ -337,3 +337,28 @@ def test_battle_report_queries_do_not_grow_with_companies(
     # The same, but the user: read on the page before, it comes from the cache.
     with django_assert_num_queries(13):
         assert client.get(sheet).status_code == 200
+
+
+def test_the_defenders_sniper_is_hidden_from_the_attacker_until_the_battle_is_fought(
+    login: Login, aussie: Any, japanese: Any
+) -> None:
+    """The sniper swap is the defender's own order (rulings section 4), and a side never
+    knows the enemy's orders (section 6): until the battle is fought the attacker reads the
+    defending force, and the sheet's special rules, without it."""
+    campaign, battles = waiting_campaign()
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    battle = battles["1:Korona:1"]
+    assert battle.defender_side == "australian"
+    spec = dict(battle.spec)
+    spec["defender"] = {**spec["defender"], "sniper": True}
+    Battle.objects.filter(pk=battle.pk).update(spec=spec)
+    told = ("one rifle squad fights as a sniper", "fields one rifle squad as a sniper")
+    for name in ("battle", "battle-sheet"):
+        address = reverse(name, args=[campaign.pk, battle.pk])
+        own = text_of(login(aussie).get(address))
+        enemy = text_of(login(japanese).get(address))
+        assert "one rifle squad fights as a sniper" in own
+        assert not any(words in enemy for words in told)
+    sheet = text_of(login(aussie).get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
+    assert "fields one rifle squad as a sniper" in sheet
