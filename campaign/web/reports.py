@@ -80,7 +80,14 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
-    turn = Turn.objects.filter(campaign=view.campaign, number=number).defer(*_TURN_HEAVY).first()
+    # This turn and the next in one query: "Turn N+1" is linked only once it has a page.
+    rows = {
+        row.number: row
+        for row in Turn.objects.filter(
+            campaign=view.campaign, number__in=(number, number + 1)
+        ).defer(*_TURN_HEAVY)
+    }
+    turn = rows.get(number)
     if turn is None:
         raise Http404("no such turn")
     battles = _readable_battles(view, turn=turn)
@@ -96,7 +103,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
             battles=battles,
             adjustments=[a for a in view.adjustments() if a.before_turn == number],
             previous=number - 1 if number > 1 else None,
-            following=number + 1 if number < view.campaign.turn + 1 else None,
+            following=number + 1 if number + 1 in rows else None,
         ),
     )
 

@@ -362,3 +362,16 @@ def test_the_defenders_sniper_is_hidden_from_the_attacker_until_the_battle_is_fo
         assert not any(words in enemy for words in told)
     sheet = text_of(login(aussie).get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
     assert "fields one rifle squad as a sniper" in sheet
+
+
+def test_a_turn_page_links_the_next_turn_only_once_it_has_a_page(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    """Two turns played: turn 1 links turn 2, and turn 2 (the newest) links nothing
+    (its "Turn 3" link used to lead to a 404)."""
+    client = login(aussie)
+    first = client.get(reverse("turn", args=[played.pk, 1])).content.decode()
+    assert f'href="{reverse("turn", args=[played.pk, 2])}" rel="next"' in first
+    newest = client.get(reverse("turn", args=[played.pk, 2])).content.decode()
+    assert reverse("turn", args=[played.pk, 3]) not in newest
+    assert client.get(reverse("turn", args=[played.pk, 3])).status_code == 404
