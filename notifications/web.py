@@ -81,7 +81,12 @@ def preferences(request: HttpRequest) -> HttpResponse:
         status = 400
     else:
         status = 200
-    return render(request, "notifications/preferences.html", {"form": form}, status=status)
+    return render(
+        request,
+        "notifications/preferences.html",
+        {"form": form, "feeds": feeds.feed_urls(request.user)},
+        status=status,
+    )
 
 
 def _read(token: str) -> tuple[Any, str] | None:

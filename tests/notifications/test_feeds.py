@@ -88,3 +88,12 @@ def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie
     assert hidden
     for name in hidden:
         assert name.encode() not in answer.content, name
+
+
+def test_the_notices_page_gives_the_readers_own_feed_links(aussie: Any) -> None:
+    """The links were empty (the page was drawn without them)."""
+    client = Client()
+    client.force_login(aussie)
+    page = client.get("/accounts/notices/").content.decode()
+    for url in feed_urls(aussie).values():
+        assert f'href="{url}"' in page
