@@ -301,7 +301,7 @@ from django.conf import settings
 django.setup()
 from django.http import HttpResponse
 from django.test import Client, override_settings
-from django.urls import path
+from django.urls import include, path
 
 def boom(request):
     raise ZeroDivisionError("the view went wrong")
@@ -309,7 +309,8 @@ def boom(request):
 def fine(request):
     return HttpResponse("fine")
 
-urlpatterns = [path("boom/", boom), path("fine/", fine)]
+# The project's URLs too: the friendly 404 page links the campaigns and the admin.
+urlpatterns = [path("boom/", boom), path("fine/", fine), path("", include("config.urls"))]
 settings.ALLOWED_HOSTS.append("testserver")
 with override_settings(ROOT_URLCONF="__main__"):
     client = Client(raise_request_exception=False)

@@ -56,7 +56,7 @@ class Watch:
 
     def visit(self, path: str, *, only_pages: bool = False) -> None:
         try:
-            response = self.page.goto(self.base + path)
+            response = self._goto(path)
         except PlaywrightError:
             if only_pages:
                 return  # an answer with no body to show (an empty 405, say)
@@ -72,6 +72,17 @@ class Watch:
         self.page.wait_for_load_state("networkidle")
         self.check(path)
         self.checked.add(path)
+
+    def _goto(self, path: str) -> Any:
+        """Go to the page; once more if the error page of the last answer with no body (which
+        Chromium shows a moment later) interrupted the navigation."""
+        try:
+            return self.page.goto(self.base + path)
+        except PlaywrightError as error:
+            if "interrupted by another navigation" not in str(error):
+                raise
+            self.page.wait_for_load_state("load")
+            return self.page.goto(self.base + path)
 
     def check(self, where: str) -> None:
         violations = self.page.evaluate("window.__violations") + self.console
