@@ -52,24 +52,18 @@ def _end_check(state: BattleState) -> None:
     end_on_a_third_lost(state.attacker, state.defender)
 
 
+def _withdraw(state: BattleState, force: Force, why: str) -> None:
+    """The force withdraws of its own accord, which counts as a loss (rulings section 4)."""
+    state.record("withdraw", side=force.side, dice=[], outcome=f"{force.spec.name} withdraws{why}")
+    raise BattleOver(force.enemy.key, "withdrew")
+
+
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     if ai.hopeless(state, force):
-        state.record(
-            "withdraw",
-            side=force.side,
-            dice=[],
-            outcome=f"{force.spec.name} withdraws from a hopeless position",
-        )
-        raise BattleOver(force.enemy.key, "withdrew")
+        _withdraw(state, force, " from a hopeless position")
     if ai.beaten_by_the_clock(state, force):
-        state.record(
-            "withdraw",
-            side=force.side,
-            dice=[],
-            outcome=f"{force.spec.name} withdraws: it cannot win before the turn limit",
-        )
-        raise BattleOver(force.enemy.key, "withdrew")
+        _withdraw(state, force, ": it cannot win before the turn limit")
     # The attacker draws its reinforcement as it moves; the defender keeps its draw for an
     # ambush during the enemy's move when the cup allows one, and otherwise draws now.
     cup.own_move(state, force)
