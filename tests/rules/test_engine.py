@@ -646,6 +646,7 @@ def test_the_audit_finds_a_tampered_record(
 def test_a_stand_that_fails_its_command_roll_does_not_move_that_turn() -> None:
     spec = korona_turn1()
     offenders = []
+    failures = 0
     for seed in range(100):
         result = fight(spec, seed)
         failed = {
@@ -653,11 +654,13 @@ def test_a_stand_that_fails_its_command_roll_does_not_move_that_turn() -> None:
             for r in result["log"]
             if r["kind"] == "command" and r["outcome"] == "stays put"
         }
+        failures += len(failed)
         offenders += [
             (seed, r["turn"], r["stand"])
             for r in result["log"]
             if r["kind"] == "move" and (r["turn"], r["phase"], r["stand"]) in failed
         ]
+    assert failures >= 20, f"only {failures} failed command rolls in 100 battles"
     assert offenders == []
 
 

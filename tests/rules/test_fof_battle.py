@@ -14,6 +14,7 @@ import pytest
 from rules import cli
 from rules.dice import Roller
 from rules.forceonforce import engine
+from rules.odds import wilson_interval
 from rules.rulesets import RULESETS, resolve_battle
 from rules.spec import BattleSpecError, parse_battle
 
@@ -239,15 +240,26 @@ def _morale_failures(doc: dict[str, Any], side: str, runs: int = 40) -> tuple[in
 
 
 def test_the_morale_die_matters() -> None:
+    """A better morale die fails fewer morale checks in battle, well beyond chance.
+
+    The check itself is tested exactly in test_fof_fire.py; this shows the die reaches the
+    battle. One die a figure, standing on more successes than failures: a 4-die check
+    fails 11/16 of the time on a d6 and about 1/5 on a d12 (fewer figures, and a
+    commander's better die near him, narrow the gap). Over 40 battles each side takes
+    about 300 checks: the two 95% Wilson intervals are about +-0.055 wide around rates
+    about 0.25 apart, so they are far from touching unless the die does nothing.
+
+    (This test once also asserted that steady troops win no less often, within 0.05 over
+    200 battles. The text claims nothing about the win share, and the effect, about 0.02,
+    is below what any affordable number of battles can show; the claim was dropped rather
+    than kept loose.)
+    """
     even = {"attacker__quality": "trained", "defender__quality": "trained"}
     shaky_doc = battle(options__morale_die={"japanese": 6}, **even)
     steady_doc = battle(options__morale_die={"japanese": 12}, **even)
     shaky_failed, shaky_taken = _morale_failures(shaky_doc, "japanese")
     steady_failed, steady_taken = _morale_failures(steady_doc, "japanese")
-    # One die a figure, standing on more successes than failures: a 4-die check fails
-    # 11/16 of the time on a d6 and about 1/5 on a d12 (fewer figures and a commander's
-    # better die near him narrow the gap).
-    assert shaky_failed / shaky_taken > 1.5 * steady_failed / steady_taken
-    # The effect on who wins is small beside the dice (about 0.02 in 300 battles; one
-    # standard error of the difference over 200 is about 0.05): steady troops do no worse.
-    assert win_share(steady_doc, 200) >= win_share(shaky_doc, 200) - 0.05
+    assert shaky_taken >= 200 and steady_taken >= 200  # the case occurred, often enough
+    shaky_low, _ = wilson_interval(shaky_failed, shaky_taken)
+    _, steady_high = wilson_interval(steady_failed, steady_taken)
+    assert steady_high < shaky_low, (shaky_failed, shaky_taken, steady_failed, steady_taken)
