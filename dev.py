@@ -164,7 +164,7 @@ def command_test(args: list[str]) -> int:
     return run_steps(
         [
             ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
-            ("import contract", [str(VENV_BIN / "lint-imports")]),
+            ("import contracts", [str(VENV_BIN / "lint-imports")]),
             ("pytest", [sys.executable, "-m", "pytest", *args]),
         ]
     )

@@ -1,15 +1,13 @@
 """Celery tasks of the campaign: thin, ids in, the services do the work.
 
-Every task is sent only once the transaction that asked for it has committed
-(``enqueue_*`` below), retried on a transient database error only, and idempotent: the
+Every task is sent by name, only once the transaction that asked for it has committed
+(``config.enqueue``), retried on a transient database error only, and idempotent: the
 services claim their work in the database, so a duplicate delivery does nothing.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
-from django.db import transaction
 
 from campaign.services import schedule
 from campaign.services.turns import fight_pending_battle
@@ -45,23 +43,3 @@ def fight_battle(battle_id: int) -> bool:
     if fight_pending_battle(battle_id=battle_id) is not None:
         return True
     return schedule.resolve_unentered(battle_id=battle_id)
-
-
-# robust: one send that fails (or, run eagerly, one turn that fails) is logged and does
-# not stop the others; a claim never sent is handed out again by a later sweep.
-
-
-def enqueue_turn(campaign_id: int, turn_number: int) -> None:
-    transaction.on_commit(
-        lambda: process_campaign_turn.apply_async(
-            (campaign_id, turn_number), queue=settings.KORONA_TASK_QUEUE
-        ),
-        robust=True,
-    )
-
-
-def enqueue_battle(battle_id: int) -> None:
-    transaction.on_commit(
-        lambda: fight_battle.apply_async((battle_id,), queue=settings.KORONA_TASK_QUEUE),
-        robust=True,
-    )

@@ -11,3 +11,5 @@ class NotificationsConfig(AppConfig):
         from notifications import hooks
 
         hooks.connect()
+        # Registered under their names for config.enqueue, which sends them by name.
+        import notifications.tasks  # noqa: F401

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from config.enqueue import enqueue_adjustment_notices, enqueue_turn_notices
+
 
 def turn_changed(turn: Any) -> None:
     """A turn is about to commit (played, or waiting for its battles): its notices are
     sent once it has (nothing, if it rolls back)."""
-    from notifications.tasks import enqueue_turn_notices
-
     enqueue_turn_notices(turn.pk)
 
 
 def _adjustment_saved(sender: Any, instance: Any, created: bool, **_: Any) -> None:
     if created:
-        from notifications.tasks import enqueue_adjustment_notices
-
         enqueue_adjustment_notices(instance.pk)
 
 

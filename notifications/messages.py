@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, login_required, page_context
+from config.enqueue import enqueue_message_notices
 from notifications.models import Message
 
 MAX_LENGTH = 2000
@@ -88,8 +89,6 @@ def post(*, view: CampaignView, user: Any, channel: str, side: str, text: str) -
             author_side="" if view.game_master else (view.side or ""),
             text=text,
         )
-        from notifications.tasks import enqueue_message_notices
-
         enqueue_message_notices(message.pk)
     return message
 

@@ -1,11 +1,9 @@
-"""Celery tasks of the notices: thin, ids in, sent once the change has committed
-(``enqueue_*``), idempotent by the unique key of ``Notice`` (notifications.services)."""
+"""Celery tasks of the notices: thin, ids in, sent by name once the change has committed
+(``config.enqueue``), idempotent by the unique key of ``Notice`` (notifications.services)."""
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
-from django.db import transaction
 
 from campaign.services import schedule
 from notifications import services
@@ -38,28 +36,3 @@ def message_notices(message_id: int) -> int:
 def sweep_notices() -> int:
     """Deadline reminders due now, and failed sends tried again."""
     return services.deadline_reminders() + services.retry_failed()
-
-
-# robust: a notice that fails to send (or, run eagerly, fails at all) is logged and never
-# undoes or stops what it tells of.
-
-
-def enqueue_turn_notices(turn_id: int) -> None:
-    transaction.on_commit(
-        lambda: turn_notices.apply_async((turn_id,), queue=settings.KORONA_TASK_QUEUE),
-        robust=True,
-    )
-
-
-def enqueue_adjustment_notices(adjustment_id: int) -> None:
-    transaction.on_commit(
-        lambda: adjustment_notices.apply_async((adjustment_id,), queue=settings.KORONA_TASK_QUEUE),
-        robust=True,
-    )
-
-
-def enqueue_message_notices(message_id: int) -> None:
-    transaction.on_commit(
-        lambda: message_notices.apply_async((message_id,), queue=settings.KORONA_TASK_QUEUE),
-        robust=True,
-    )

@@ -42,6 +42,7 @@ from campaign.services.turns import (
     advance_turn,
     check_orders_open,
 )
+from config.enqueue import enqueue_battle, enqueue_turn
 from rules.campaign.turn import OrderError
 from rules.dice import derive_seed
 
@@ -188,8 +189,6 @@ def sweep_due(*, now: datetime | None = None, enqueue: bool = True) -> Sweep:
         ).values_list("pk", flat=True)
     )
     if enqueue:
-        from campaign.tasks import enqueue_battle
-
         for battle_id in tabletop + stalled:
             enqueue_battle(battle_id)
     return Sweep(claimed=claimed, reissued=reissued, tabletop=tabletop, stalled=stalled)
@@ -225,8 +224,6 @@ def _claim_batch(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
             for campaign_id, number in claimed
         )
         if enqueue:
-            from campaign.tasks import enqueue_turn
-
             for campaign_id, number in claimed:
                 enqueue_turn(campaign_id, number)
     return claimed
@@ -248,8 +245,6 @@ def _reissue_stale(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
             ).update(claimed_at=now):
                 reissued.append((campaign_id, number))
         if enqueue:
-            from campaign.tasks import enqueue_turn
-
             for campaign_id, number in reissued:
                 enqueue_turn(campaign_id, number)
     return reissued

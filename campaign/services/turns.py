@@ -22,6 +22,7 @@ from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
+from config.enqueue import enqueue_battle
 from notifications.hooks import turn_changed
 from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
@@ -232,8 +233,6 @@ def advance_turn(
             campaign.due_turn = campaign.claimed_at = None
         auto = [battle for battle in battles if battle.mode == "auto"]
         if defer_battles and auto:
-            from campaign.tasks import enqueue_battle
-
             for battle in auto:
                 enqueue_battle(battle.pk)
             return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)

@@ -1,0 +1,48 @@
+"""The one module that sends Korona's tasks: by name, and only once the transaction that
+asked for them has committed.
+
+The services call these; they never import a ``tasks`` module, which imports the
+services (the cycle services -> tasks -> services is gone, and the import contracts in
+pyproject.toml keep it gone). A task is looked up by its registered name when it is
+sent: the apps' ``ready()`` import their ``tasks`` modules, so every process that can
+send one has registered it.
+
+``robust=True``: a send that fails (or, run eagerly, a task that fails) is logged and
+never undoes or stops what asked for it; a turn claim never sent is handed out again by
+a later sweep, a failed notice is tried again by the notices' sweep.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from config.celery import app
+
+
+def _send(name: str, *args: int) -> None:
+    app.tasks[name].apply_async(args, queue=settings.KORONA_TASK_QUEUE)
+
+
+def enqueue_turn(campaign_id: int, turn_number: int) -> None:
+    transaction.on_commit(
+        lambda: _send("campaign.process_turn", campaign_id, turn_number), robust=True
+    )
+
+
+def enqueue_battle(battle_id: int) -> None:
+    transaction.on_commit(lambda: _send("campaign.fight_battle", battle_id), robust=True)
+
+
+def enqueue_turn_notices(turn_id: int) -> None:
+    transaction.on_commit(lambda: _send("notifications.turn_notices", turn_id), robust=True)
+
+
+def enqueue_adjustment_notices(adjustment_id: int) -> None:
+    transaction.on_commit(
+        lambda: _send("notifications.adjustment_notices", adjustment_id), robust=True
+    )
+
+
+def enqueue_message_notices(message_id: int) -> None:
+    transaction.on_commit(lambda: _send("notifications.message_notices", message_id), robust=True)
