@@ -146,7 +146,9 @@ class TurnsFeed(Feed):
                         "campaign": campaign,
                         "turn": turn,
                         "side": view.side or "gm",
-                        "lines": turnlog.turn_summary(view.records(turn.log), names),
+                        "lines": turnlog.turn_summary(
+                            view.records(turn.log, number=turn.number), names
+                        ),
                     }
                 )
         entries.sort(key=lambda e: (e["turn"].finished_at, e["campaign"].pk), reverse=True)

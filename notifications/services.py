@@ -129,7 +129,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     """A turn played, as the view's reader may read it (the turns page's summary)."""
     campaign = view.campaign
     names = _side_names(view)
-    lines = turnlog.turn_summary(view.records(turn.log), names)
+    lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
     seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
     body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]

@@ -80,7 +80,7 @@ def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie
     names = {key: side.name for key, side in view.state.sides.items()}
     for entry, number in zip(entries, (2, 1), strict=True):
         turn = played.turns.get(number=number)
-        lines = turnlog.turn_summary(view.records(turn.log), names)
+        lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
         assert lines
         expected = "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
         assert entry.find(f"{ATOM}summary").text == expected

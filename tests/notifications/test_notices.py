@@ -4,26 +4,31 @@ once, in the words the reader's side may read."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
-from campaign.models import Campaign, Company, Membership, SideReady, Turn
+from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
 from campaign.services.adjustments import adjust_stands
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.schedule import set_schedule, sweep_due
-from campaign.services.turns import advance_turn
+from campaign.services.turns import advance_turn, give_order
 from campaign.services.visibility import open_campaign
 from campaign.tasks import process_campaign_turn
 from campaign.web import turnlog
 from notifications import services
+from notifications.feeds import feed_token
 from notifications.models import Notice, Preference, Webhook
 from notifications.tasks import turn_notices
+from tests.campaign.conftest import korona_doc
 from tests.web.conftest import meeting_doc
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +47,7 @@ def to(address: str) -> list[Any]:
 def summary_of(user: Any, campaign: Campaign, turn: Turn) -> list[str]:
     view = open_campaign(user=user, campaign=campaign)
     names = {key: side.name for key, side in view.state.sides.items()}
-    return turnlog.turn_summary(view.records(turn.log), names)
+    return turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
 
 
 # --- a turn played ------------------------------------------------------------------------
@@ -74,6 +79,38 @@ def test_a_turn_email_names_no_enemy_company_the_side_does_not_see(
     for name in hidden:
         assert name not in message.body, name
     assert turn.number == 3
+
+
+def test_a_turn_email_and_feed_tell_the_control_the_side_saw_change(
+    aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any, client: Any
+) -> None:
+    """The summary reads the turn's records with the turn's fog boundaries, as the turn
+    page does: the A Company taking Oivi (in the Australians' sight before and after the
+    turn) is told. Read without the turn's number, no area counted as in sight and the
+    control record was left out of the email, the webhook and the feed."""
+    doc = korona_doc()
+    for company in doc["companies"]:
+        if company["name"] in ("1st Company", "2nd Company"):
+            company["area"] = "Kilu"  # Oivi stands empty, Japanese-held
+    # Seed 2: the A Company is in supply on turn 1 and may advance.
+    campaign = create_campaign(data=doc, name="Korona", seed=2)
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    Membership.objects.create(user=japanese, campaign=campaign, side="japanese")
+    oivi = Area.objects.get(campaign=campaign, name="Oivi")
+    a_company = Company.objects.get(campaign=campaign, name="A Company")
+    give_order(company=a_company, kind="advance", target=oivi, side="australian")
+    turn = play(campaign, django_capture_on_commit_callbacks)
+    control = [r for r in turn.log if r.get("phase") == "control" and r["target"] == "Oivi"]
+    assert control and control[0]["side"] == "australian"
+
+    (message,) = to(aussie.email)
+    lines = [line[2:] for line in message.body.splitlines() if line.startswith("- ")]
+    assert control[0]["text"] in lines
+    assert lines == summary_of(aussie, campaign, turn)
+    feed = client.get(reverse("feed-turns", args=[aussie.pk, feed_token(aussie)]))
+    (entry,) = ET.fromstring(feed.content).findall("{http://www.w3.org/2005/Atom}entry")
+    summary = entry.find("{http://www.w3.org/2005/Atom}summary").text
+    assert f"<li>{escape(control[0]['text'])}</li>" in summary
 
 
 def test_a_turn_that_rolls_back_sends_nothing(
