@@ -234,21 +234,17 @@ class CampaignView:
 
     # --- turns, battles, orders -------------------------------------------------------
 
-    def records(
-        self, records: Iterable[dict[str, Any]], *, number: int | None = None
-    ) -> list[dict[str, Any]]:
+    def records(self, records: Iterable[dict[str, Any]], *, number: int) -> list[dict[str, Any]]:
         """Turn ``number``'s log records as the viewer may read them: with the campaign
-        as the turn began and as it ended (or stands now) for what was in sight. Without
-        the number no area counts as in sight (no control record, no strafing named):
-        give it."""
+        as the turn began and as it ended (or stands now) for what was in sight. The
+        number is required: without the turn's boundaries no area would count as in sight
+        (no control record, no strafing named; the notices once read them so)."""
         if self.sees_everything:
             return list(records)
-        before = after = None
-        if number is not None:
-            before = self.boundaries.get(number - 1)
-            after = self.boundaries.get(number) or (
-                self.boundaries[-1] if number >= self.campaign.turn else None
-            )
+        before = self.boundaries.get(number - 1)
+        after = self.boundaries.get(number) or (
+            self.boundaries[-1] if number >= self.campaign.turn else None
+        )
         return fog.visible_log(list(records), self.state, self.viewer, before=before, after=after)
 
     def battle_seed(self, battle: Battle) -> int | None:

@@ -76,7 +76,7 @@ def test_moves_are_arrows_and_battles_are_marks(
     advance_turn(campaign_id=campaign.pk)
     turn = Turn.objects.get(campaign=campaign, number=1)
     view = open_campaign(user=aussie, campaign=campaign)
-    moves, _ = moves_and_battles(view.records(turn.log))
+    moves, _ = moves_and_battles(view.records(turn.log, number=turn.number))
     assert [(m.companies, m.target) for m in moves if m.side == "australian"] == [
         (["A Company"], "Isura")
     ]
