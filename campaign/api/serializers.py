@@ -504,6 +504,12 @@ class ReadyResultSerializer(ReadySerializer):
     turn_due = serializers.BooleanField(help_text="Every side is ready: the turn is played now.")
 
 
+class UnreadyResultSerializer(ReadySerializer):
+    taken_back = serializers.BooleanField(
+        help_text="Your side was ready and no longer is (false: it was not ready)."
+    )
+
+
 # --- token ------------------------------------------------------------------------------------
 
 

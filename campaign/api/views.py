@@ -42,6 +42,7 @@ from campaign.api.filters import (
 )
 from campaign.api.throttles import API_THROTTLES
 from campaign.models import Area, Campaign, Company, GmAdjustment, Order, SideReady, Turn
+from campaign.services.planning import ReadyRefused, unmark_ready
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import TurnRefused, give_order, withdraw_order
 from campaign.services.visibility import (
@@ -639,3 +640,26 @@ class Ready(CampaignScoped):
             raise ValidationError({"detail": str(refused)}) from None
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "turn_due": due})
+
+    @extend_schema(
+        operation_id="ready_destroy",
+        parameters=[CAMPAIGN_PK],
+        request=None,
+        responses={200: s.UnreadyResultSerializer, **WRITE_ERRORS},
+    )
+    def delete(self, request: Request, campaign_pk: int) -> Response:
+        """Take back your side's "ready" for the coming turn (the orders page's
+        "Unready"): refused once every side is ready (the turn is then played at once),
+        while a turn is played or waits for its tabletop battles, and once the campaign
+        has ended. Ready is the players' word: the GM may not take it back."""
+        view = self.campaign_view
+        if view.game_master:
+            raise PermissionDenied("ready is the players' word for their side")
+        if view.side not in view.state.sides:
+            raise PermissionDenied("a spectator has no side to mark ready or not")
+        try:
+            taken_back = unmark_ready(view=view)
+        except ReadyRefused as refused:
+            raise ValidationError({"detail": str(refused)}) from None
+        number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
+        return Response({**self.ready_data(number), "taken_back": taken_back})

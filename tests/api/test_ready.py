@@ -95,3 +95,71 @@ def test_ready_is_refused_while_the_turn_waits_for_its_tabletop_battles(
         mark_side_ready(campaign=waiting, side="japanese")
     assert not SideReady.objects.exists()
     assert Campaign.objects.get(pk=waiting.pk).next_deadline == deadline
+
+
+# --- unready (DELETE): the orders page's "Unready" ------------------------------------------
+
+
+def test_player_takes_back_their_sides_ready(played: Campaign, aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    client.post(url(played, "ready/"), {}, JSON)
+    response = client.delete(url(played, "ready/"))
+    assert response.status_code == 200
+    assert response.json() == {"turn_number": 3, "ready": [], "taken_back": True}
+    assert not SideReady.objects.exists()
+    # Again: nothing to take back, and nothing changes.
+    assert client.delete(url(played, "ready/")).json() == {
+        "turn_number": 3,
+        "ready": [],
+        "taken_back": False,
+    }
+
+
+def test_unready_touches_only_the_players_own_side(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    login(japanese).post(url(played, "ready/"), {}, JSON)
+    response = login(aussie).delete(url(played, "ready/"))
+    assert response.json() == {"turn_number": 3, "ready": ["japanese"], "taken_back": False}
+    assert list(SideReady.objects.values_list("side", flat=True)) == ["japanese"]
+
+
+def test_unready_is_too_late_once_every_side_is_ready(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    login(japanese).post(url(played, "ready/"), {}, JSON)
+    login(aussie).post(url(played, "ready/"), {}, JSON)
+    response = login(aussie).delete(url(played, "ready/"))
+    assert response.status_code == 400
+    assert "every side is ready" in response.json()["detail"]
+    assert sorted(SideReady.objects.values_list("side", flat=True)) == ["australian", "japanese"]
+
+
+def test_unready_is_refused_once_the_campaign_has_ended(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    login(aussie).post(url(played, "ready/"), {}, JSON)
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="australian", end_reason="test"
+    )
+    response = login(aussie).delete(url(played, "ready/"))
+    assert response.status_code == 400
+    assert "ended" in response.json()["detail"]
+    assert SideReady.objects.count() == 1
+
+
+def test_the_gm_and_a_spectator_may_not_take_ready_back(
+    played: Campaign, aussie: Any, gm_user: Any, outsider: Any, login: Any
+) -> None:
+    from campaign.models import SPECTATOR, Membership
+
+    login(aussie).post(url(played, "ready/"), {}, JSON)
+    Membership.objects.create(user=outsider, campaign=played, side=SPECTATOR)
+    for user in (gm_user, outsider):
+        response = login(user).delete(url(played, "ready/"))
+        assert response.status_code == 403, user
+    assert SideReady.objects.count() == 1
+
+
+def test_unready_needs_a_member(played: Campaign, outsider: Any, login: Any) -> None:
+    assert login(outsider).delete(url(played, "ready/")).status_code == 404
