@@ -33,16 +33,20 @@ NOBODY_TINT = "#e4e0d6"
 # Tracks get a colour and a dash pattern each, in this order (the longest track first).
 TRACK_COLOURS = ("#6b4a2b", "#2b5f8a", "#7a4f9a", "#b07a12", "#3f7f6f")
 TRACK_DASHES = ("", "14 8", "3 7", "20 6 4 6")
-QUALITY_LETTERS = {"veteran": "V", "trained": "T", "raw": "R"}
+QUALITIES = ("veteran", "trained", "raw")  # as the legend lists them
 FEATURE_GLYPHS = {"port": "⚓", "airfield": "✈", "airstrip": "✈", "hq": "★"}
 FEATURE_WORDS = {"port": "port", "airfield": "airfield", "airstrip": "airstrip", "hq": "HQ"}
 
 AREA_RADIUS = 24
 CHIP_WIDTH = 136
-CHIP_HEIGHT = 24
+CHIP_HEIGHT = 40  # two lines: the name and supply, then the stands and quality
 CHIP_GAP = 4
 CHIPS_SHOWN = 4  # per area on the map; the rest are counted in a "+N more" chip
-SHORT_NAME = 9  # characters of a company's name on its chip
+SHORT_NAME = 9  # characters of a company's name on its chip (beside its supply mark)
+LONG_NAME = 12  # ... when nothing is written beside it (a supply company's)
+# A fighting company's supply as its chip marks it; the map's legend explains each.
+SUPPLY_MARKS = {True: "✓", False: "✗", None: "?"}
+SUPPLY_MARK_WORDS = {"✓": "in supply", "✗": "out of supply", "?": "supply not rolled yet"}
 NOTE_LINE = 24  # the area's name sits this far above its circle, its features below it
 NOTE_CHAR = 8  # a rough width of one character of a note, to keep notes inside the map
 
@@ -125,10 +129,10 @@ def unit_label(unit: str) -> str:
     return unit_type.label if unit_type else unit.replace("_", " ")
 
 
-def short_name(name: str) -> str:
-    """A company's name on its chip: "A Coy", "1st Supply…"."""
+def short_name(name: str, limit: int = SHORT_NAME) -> str:
+    """A company's name on its chip: "A Coy", "1st Supp…" (``limit`` characters)."""
     short = re.sub(r"\s*\(.*?\)", "", name).replace("Company", "Coy").strip()
-    return short if len(short) <= SHORT_NAME else short[: SHORT_NAME - 1].rstrip() + "…"
+    return short if len(short) <= limit else short[: limit - 1].rstrip() + "…"
 
 
 def track_styles(state: CampaignState) -> dict[str, TrackStyle]:
@@ -223,18 +227,28 @@ def notes(row: MapArea) -> list[str]:
     return [ship_words(ship) for ship in row.ships] + [f"✈ {air_words(group)}" for group in row.air]
 
 
-def chip_text(company: MapCompany) -> tuple[str, str]:
-    """(left, right) text of a company's chip: its short name and its figures; for a
-    glimpse, only its kind and strength band."""
+@dataclass(frozen=True, slots=True)
+class ChipText:
+    """What a chip writes, line by line: its first line (a company's name) with a mark
+    at its right end (a fighting company's supply), its second line (stands held of the
+    full establishment, then quality). A glimpse has its kind and strength band only."""
+
+    name: str
+    mark: str
+    figures: str
+
+
+def chip_text(company: MapCompany) -> ChipText:
     view = company.view
     if not view.full:
-        kind = "supply" if view.kind == "supply" else "company"
-        return kind, view.strength_band
+        kind = "supply company" if view.kind == "supply" else "company"
+        return ChipText(kind, "", f"strength: {view.strength_band}")
     figures = f"{company.held}/{company.establishment}"
-    if view.kind == "fighting":
-        mark = {True: "✓", False: "✗", None: "·"}[view.in_supply]
-        figures = f"{figures} {QUALITY_LETTERS.get(view.quality or '', '?')} {mark}"
-    return short_name(view.name), figures
+    if view.kind != "fighting":
+        return ChipText(short_name(view.name, LONG_NAME), "", f"{figures} · supply")
+    quality = view.quality or "quality unknown"
+    mark = SUPPLY_MARKS[view.in_supply]
+    return ChipText(short_name(view.name), mark, f"{figures} · {quality}")
 
 
 def chip_title(company: MapCompany) -> str:
@@ -288,8 +302,7 @@ def _style_block(styles: Iterable[TrackStyle]) -> str:
         ".note{font:14px system-ui,sans-serif;fill:#1d2521;"
         "paint-order:stroke;stroke:#f6f3ea;stroke-width:3px}",
         ".note.away{fill:#5d6660;font-style:italic}",
-        ".chip text{font:14px system-ui,sans-serif;fill:#fff}",
-        ".chip.glimpse text{fill:#1d2521}",
+        _chip_css(),
         ".link{fill:none;stroke-width:6;stroke-linecap:round}",
         ".area{stroke-width:5}",
         "a:hover .area,a:focus .area{stroke-width:8}",
@@ -300,11 +313,19 @@ def _style_block(styles: Iterable[TrackStyle]) -> str:
     return "<style>" + "".join(lines) + "</style>"
 
 
-def _hatch_patterns() -> str:
+def _chip_css() -> str:
+    return (
+        ".chip text{font:13px system-ui,sans-serif;fill:#fff}"
+        ".chip .chip-name,.chip .chip-mark{font-weight:700;font-size:14px}"
+        ".chip.glimpse text{fill:#1d2521}"
+    )
+
+
+def _hatch_patterns(prefix: str = "glimpse") -> str:
     patterns = []
     for side, colour in SIDE_COLOURS.items():
         patterns.append(
-            f'<pattern id="glimpse-{side}" width="8" height="8" '
+            f'<pattern id="{prefix}-{side}" width="8" height="8" '
             f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
             f'<rect width="8" height="8" fill="#fff"/>'
             f'<rect width="3" height="8" fill="{colour}" opacity="0.35"/></pattern>'
@@ -362,24 +383,70 @@ def _draw_area(row: MapArea, url: str) -> str:
     return "".join(parts)
 
 
-def _draw_chip(company: MapCompany, x: float, y: float, url: str) -> str:
+def _draw_chip(
+    company: MapCompany, x: float, y: float, url: str | None, *, pattern: str = "glimpse"
+) -> str:
+    """A company's chip centred on ``x`` from ``y`` down, a link to ``url`` (None: not a
+    link, as in the legend); a glimpse is hatched with the ``pattern`` of its side."""
     view = company.view
-    left, right = chip_text(company)
+    text = chip_text(company)
     glimpse = not view.full
     colour = SIDE_COLOURS.get(view.side, NOBODY_COLOUR)
-    fill = f"url(#glimpse-{view.side})" if glimpse else colour
+    fill = f"url(#{pattern}-{view.side})" if glimpse else colour
     css = "chip glimpse" if glimpse else "chip"
     x0 = x - CHIP_WIDTH / 2
     dashed = ' stroke-dasharray="4 3"' if glimpse else ""
+    # Each part is its own text on its own place (the name and the supply mark at either
+    # end of the first line, the figures on the second), so none runs into another; the
+    # chip's title says all of it in words.
+    mark = (
+        f'<text class="chip-mark" x="{_num(x0 + CHIP_WIDTH - 7)}" y="{_num(y + 17)}" '
+        f'text-anchor="end">{escape(text.mark)}</text>'
+        if text.mark
+        else ""
+    )
+    opening = f'<a href="{escape(url)}" ' if url is not None else "<g "
     return (
-        f'<a href="{escape(url)}" class="{css}" data-side="{escape(view.side)}">'
+        f'{opening}class="{css}" data-side="{escape(view.side)}">'
         f"<title>{escape(chip_title(company))}</title>"
         f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
         f'rx="4" fill="{fill}" stroke="{colour}" stroke-width="2"'
         f"{dashed}/>"
-        f'<text x="{_num(x0 + 6)}" y="{_num(y + 17)}">{escape(left)}</text>'
-        f'<text x="{_num(x0 + CHIP_WIDTH - 6)}" y="{_num(y + 17)}" text-anchor="end">'
-        f"{escape(right)}</text></a>"
+        f'<text class="chip-name" x="{_num(x0 + 7)}" y="{_num(y + 17)}">'
+        f"{escape(text.name)}</text>{mark}"
+        f'<text class="chip-figures" x="{_num(x0 + 7)}" y="{_num(y + 34)}">'
+        f"{escape(text.figures)}</text>{'</a>' if url is not None else '</g>'}"
+    )
+
+
+SAMPLE_STANDS = ({"rifle_squad": 10}, {"rifle_squad": 12})  # the legend's made-up figures
+
+
+def sample_chip(side: str, *, glimpse: bool) -> SafeString:
+    """A chip for the map's legend in ``side``'s colours, with made-up figures (no
+    company's): a company of the reader's own side, or an enemy in sight."""
+    held, full = SAMPLE_STANDS
+    sample = CompanyView(
+        name="A Company",
+        side=side,
+        kind="fighting",
+        area="",
+        full=not glimpse,
+        strength_band="strong",
+        stands=None if glimpse else held,
+        establishment=None if glimpse else full,
+        quality=None if glimpse else "trained",
+        in_supply=None if glimpse else True,
+    )
+    chip = _draw_chip(
+        MapCompany(sample, 0, not glimpse), CHIP_WIDTH / 2 + 1, 1, None, pattern="sample"
+    )
+    width, height = CHIP_WIDTH + 2, CHIP_HEIGHT + 2
+    return mark_safe(  # noqa: S308 - _draw_chip escapes every text
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chip-sample" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'aria-hidden="true"><style>{_chip_css()}</style>'
+        f"{_hatch_patterns('sample') if glimpse else ''}{chip}</svg>"
     )
 
 
@@ -400,7 +467,7 @@ def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) 
             f'<a href="{escape(area_url)}" class="chip glimpse more">'
             f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
             f'rx="4" fill="#fff" stroke="#5d6660" stroke-width="2"/>'
-            f'<text x="{_num(row.area.x)}" y="{_num(y + 17)}" text-anchor="middle">'
+            f'<text x="{_num(row.area.x)}" y="{_num(y + 25)}" text-anchor="middle">'
             f"+{more} more</text></a>"
         )
     return "".join(parts)

@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.safestring import SafeString
 from django.views.decorators.cache import cache_control
 from django.views.decorators.vary import vary_on_cookie
 
@@ -41,14 +42,16 @@ from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     NOBODY_COLOUR,
     NOBODY_TINT,
-    QUALITY_LETTERS,
+    QUALITIES,
     SIDE_COLOURS,
     SIDE_TINTS,
+    SUPPLY_MARK_WORDS,
     StandsPoint,
     TrackStyle,
     draw_map,
     draw_stands_chart,
     map_areas,
+    sample_chip,
     supply_word,
     track_styles,
     unit_colours,
@@ -131,17 +134,44 @@ class MapStamp:
             f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
         )
 
-    @property
-    def turn_note(self) -> str:
-        """The turn being played, in words; "" when none is."""
-        number, status = self.last_turn, self.last_turn_status
-        if status in (Turn.Status.QUEUED, Turn.Status.ROLLING):
-            return f"Turn {number} is being played."
-        if status == Turn.Status.BATTLES_PENDING:
-            return f"Turn {number}: its battles are being fought or wait for the table."
-        if status == Turn.Status.FAILED:
-            return f"Turn {number} could not be played yet; it waits for the GM."
-        return ""
+
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """What the map's header says of the next turn: one line, true in every state."""
+
+    state: str  # ended, paused, playing, battles, failed, deadline, by-gm
+    words: str  # "" for "ended" and "deadline" (the page writes those itself)
+
+
+def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
+    """The next turn's line on the map, from the campaign and its last turn: once ended
+    nothing is played; paused, nothing is played until the GM resumes it (a deadline
+    that was set is not counted down); a turn being played, waiting for its battles or
+    failed is that turn, not the one after it."""
+    number, status = stamp.last_turn, stamp.last_turn_status
+    if campaign.status == Campaign.Status.FINISHED:
+        return NextTurn("ended", "")
+    if campaign.status == Campaign.Status.PAUSED:
+        return NextTurn(
+            "paused", "The GM has paused the campaign: no turn is played until they resume it."
+        )
+    if status in (Turn.Status.QUEUED, Turn.Status.ROLLING) or campaign.due_turn:
+        playing = campaign.due_turn or number
+        return NextTurn("playing", f"Turn {playing} is being played now.")
+    if status == Turn.Status.BATTLES_PENDING:
+        if campaign.get_settings().battle_mode == "tabletop":
+            words = (
+                f"Turn {number} waits for its battles to be fought on the table: it ends "
+                "when the GM has entered their results."
+            )
+        else:
+            words = f"The battles of turn {number} are being fought: the turn ends with them."
+        return NextTurn("battles", words)
+    if status == Turn.Status.FAILED:
+        return NextTurn("failed", f"Turn {number} could not be played; it waits for the GM.")
+    if campaign.next_deadline is not None:
+        return NextTurn("deadline", "")
+    return NextTurn("by-gm", f"Turn {campaign.turn + 1} is played when the GM plays it.")
 
 
 def stamp_seconds() -> int:
@@ -202,13 +232,45 @@ def campaigns(request: HttpRequest) -> HttpResponse:
 
 
 @dataclass(frozen=True, slots=True)
+class SampleChip:
+    """A chip drawn in the legend: in the colours of the side it stands for."""
+
+    chip: SafeString
+    side_name: str  # "Australians"
+    own: bool  # a company seen in full (the reader's own; for the GM, every side's)
+
+
+@dataclass(frozen=True, slots=True)
 class Legend:
     tracks: list[TrackStyle]
     sides: list[tuple[str, str, str, str]]  # key, name, colour, tint
     nobody: tuple[str, str]  # colour, tint
-    qualities: dict[str, str]
+    features: list[tuple[str, str]]  # glyph, words
+    chips: list[SampleChip]
+    supply_marks: list[tuple[str, str]]  # mark, words
+    qualities: list[str]
     weak_below: int
     strong_from: int
+
+
+def legend_chips(view: CampaignView) -> list[SampleChip]:
+    """The chips the legend explains, each in its side's own colours: the reader's side
+    in full and each other side as a glimpse; for the GM (who sees every company in
+    full) each side in full."""
+    sides = view.state.sides.values()
+    if view.sees_everything:
+        return [SampleChip(sample_chip(s.key, glimpse=False), s.name, True) for s in sides]
+    own = [
+        SampleChip(sample_chip(s.key, glimpse=False), s.name, True)
+        for s in sides
+        if s.key == view.side
+    ]
+    enemies = [
+        SampleChip(sample_chip(s.key, glimpse=True), s.name, False)
+        for s in sides
+        if s.key != view.side
+    ]
+    return own + enemies
 
 
 def legend(view: CampaignView) -> Legend:
@@ -219,7 +281,15 @@ def legend(view: CampaignView) -> Legend:
             for side in view.state.sides.values()
         ],
         nobody=(NOBODY_COLOUR, NOBODY_TINT),
-        qualities={letter: quality for quality, letter in QUALITY_LETTERS.items()},
+        features=[
+            ("⚓", "port"),
+            ("✈", "airfield or airstrip"),
+            ("★", "HQ"),
+            ("⌂", "a side's base"),
+        ],
+        chips=legend_chips(view),
+        supply_marks=list(SUPPLY_MARK_WORDS.items()),
+        qualities=list(QUALITIES),
         weak_below=round(WEAK_BELOW * 100),
         strong_from=round(STRONG_FROM * 100),
     )
@@ -235,7 +305,7 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         legend=legend(view),
         stamp=stamp,
         deadline=local_deadline(view.campaign),
-        status=campaign_status(view.campaign),
+        next_turn=next_turn(view.campaign, stamp),
         winner=winner_name(view.campaign),
         poll_url=f"{live}?{urlencode({'seen': stamp.token})}",
         poll_seconds=poll_seconds(),

@@ -135,7 +135,8 @@ def test_a_full_company_chip_shows_strength_quality_and_supply(
     assert b is not None and b.full
     chip = next(c for c in chips(svg) if chip_words(c)[0] == "B Coy")
     strength = f"{b.strength}/{sum(b.establishment.values())}"
-    assert chip_words(chip)[1] == f"{strength} T ✗"  # trained, out of supply
+    # name and supply mark (out of supply), then stands and quality: three texts apart
+    assert chip_words(chip) == ["B Coy", "✗", f"{strength} · trained"]
     rect = chip.find(f"{SVG}rect")
     assert rect.get("fill") == SIDE_COLOURS["australian"]
     title = chip.find(f"{SVG}title").text
@@ -150,7 +151,7 @@ def test_a_glimpsed_company_chip_shows_its_band_and_nothing_else(
     drawn_glimpses = [c for c in chips(svg) if "glimpse" in c.get("class").split()]
     assert len(drawn_glimpses) == len(glimpses) > 0
     for chip, company in zip(drawn_glimpses, glimpses, strict=True):
-        assert chip_words(chip) == ["company", company.strength_band]
+        assert chip_words(chip) == ["company", f"strength: {company.strength_band}"]
         assert (
             chip.find(f"{SVG}title").text == f"Japanese fighting company, {company.strength_band}"
         )
@@ -228,6 +229,7 @@ def test_short_names_fit_on_a_chip() -> None:
     assert short_name("A Company") == "A Coy"
     assert short_name("C Company (militia)") == "C Coy"
     assert short_name("1st Supply Company") == "1st Supp…"
+    assert short_name("1st Supply Company", 12) == "1st Supply…"
     assert len(short_name("A very long company name indeed")) == 9
 
 

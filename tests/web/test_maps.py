@@ -5,6 +5,7 @@ way the pages could leak what the fog of war hides, and the pinned query counts.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -263,7 +264,37 @@ def test_a_turn_waiting_for_its_battles_is_said_on_the_map(
 ) -> None:
     Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
     page = text(login(aussie).get(map_url(played)))
-    assert "Turn 3: its battles are being fought or wait for the table." in page
+    assert "The battles of turn 3 are being fought: the turn ends with them." in page
+    assert "is played when the GM plays it" not in page  # one line, about turn 3
+
+
+def test_a_tabletop_turn_waiting_for_results_says_so_in_one_line(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    settings = played.get_settings()
+    played.set_settings(dataclasses.replace(settings, battle_mode="tabletop"))
+    played.save()
+    Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
+    page = text(login(aussie).get(map_url(played)))
+    assert (
+        "Turn 3 waits for its battles to be fought on the table: it ends when the GM has "
+        "entered their results." in page
+    )
+    assert "is played when the GM plays it" not in page and "being fought:" not in page
+
+
+def test_a_paused_campaign_counts_down_to_nothing(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    played.next_deadline = datetime(2031, 7, 5, 18, 0, tzinfo=UTC)
+    played.status = Campaign.Status.PAUSED
+    played.save()
+    client = login(aussie)
+    page = text(client.get(map_url(played)))
+    assert "The GM has paused the campaign: no turn is played until they resume it." in page
+    assert "data-countdown" not in page and "2031" not in page
+    listed = text(client.get("/campaigns/"))
+    assert "none until the GM resumes the campaign" in listed and "data-countdown" not in listed
 
 
 # --- the live map --------------------------------------------------------------------------
