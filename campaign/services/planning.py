@@ -27,7 +27,12 @@ from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
 from campaign.services.schedule import mark_side_ready
-from campaign.services.turns import check_orders_open, give_order, withdraw_order
+from campaign.services.turns import (
+    check_orders_open,
+    check_page_turn,
+    give_order,
+    withdraw_order,
+)
 from campaign.services.visibility import CampaignView
 from rules.campaign import planning as rules
 from rules.campaign.state import Order as RulesOrder
@@ -361,31 +366,46 @@ def parse_choice(*, view: CampaignView, choice: str) -> tuple[str, int | None]:
 
 
 def order_company(
-    *, view: CampaignView, company_id: int, choice: str, user: Any, sniper: bool = False
+    *,
+    view: CampaignView,
+    company_id: int,
+    choice: str,
+    user: Any,
+    sniper: bool = False,
+    page_turn: int | None = None,
 ) -> Order:
     """Give (or change) the company's order for the coming turn, through ``give_order``
     (which checks the rules again under the campaign lock); OrderError with the reason.
-    ``sniper``: defending this turn, it swaps one rifle squad for a sniper."""
+    ``sniper``: defending this turn, it swaps one rifle squad for a sniper. ``page_turn``:
+    the turn the page was drawn for (``OrdersOutOfDate`` when it is no longer the
+    coming one)."""
     kind, target_id = parse_choice(view=view, choice=choice)
     company = Company.objects.get(pk=company_id, campaign=view.campaign)
     target = Area.objects.get(pk=target_id) if target_id is not None else None
     return give_order(
-        company=company, kind=kind, target=target, side=view.side, user=user, sniper=sniper
+        company=company,
+        kind=kind,
+        target=target,
+        side=view.side,
+        user=user,
+        sniper=sniper,
+        page_turn=page_turn,
     )
 
 
-def take_back_order(*, view: CampaignView, company_id: int) -> bool:
+def take_back_order(*, view: CampaignView, company_id: int, page_turn: int | None = None) -> bool:
     """Take back the company's order: it follows its standing order. OrderError when
-    orders are closed or the company is not the viewer's to order."""
+    orders are closed, the page is out of date, or the company is not the viewer's."""
     company = Company.objects.get(pk=company_id, campaign=view.campaign)
     if view.side is not None and company.side != view.side:
         raise OrderError(f"{company.name} belongs to the other side")
-    return withdraw_order(company=company)
+    return withdraw_order(company=company, page_turn=page_turn)
 
 
-def mark_ready(*, view: CampaignView) -> bool:
+def mark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
     """The player's side has its orders ready for the coming turn (``mark_side_ready``);
     True when this made the turn due. Orders may still change until the turn is played.
+    ``page_turn`` as for ``order_company``.
     """
     if view.game_master:
         raise ReadyRefused(
@@ -394,7 +414,7 @@ def mark_ready(*, view: CampaignView) -> bool:
         )
     # Closed orders (a finished campaign, a turn waiting for its battles) are refused by
     # mark_side_ready itself, the one rule the API uses too.
-    return mark_side_ready(campaign=view.campaign, side=view.side or "")
+    return mark_side_ready(campaign=view.campaign, side=view.side or "", page_turn=page_turn)
 
 
 # --- the battles of one area, as the turn will pair them --------------------------------------
@@ -451,7 +471,7 @@ def take_chance(progresses: list[OddsProgress], *, attacking: bool) -> dict[str,
     return {"p": p * 100, "low": low * 100, "high": high * 100}
 
 
-def unmark_ready(*, view: CampaignView) -> bool:
+def unmark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
     """Take back the player's "ready" for the coming turn; True when it was marked.
 
     Refused (``ReadyRefused``, with why) once every side is ready -- the turn is due and
@@ -462,6 +482,7 @@ def unmark_ready(*, view: CampaignView) -> bool:
         raise ReadyRefused("ready is the players' word for their side")
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=view.campaign.pk)
+        check_page_turn(row, page_turn)  # OrdersOutOfDate: the page's turn has passed
         try:
             check_orders_open(row)
         except OrderError as closed:

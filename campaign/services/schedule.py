@@ -41,6 +41,7 @@ from campaign.services.turns import (
     TurnRefused,
     advance_turn,
     check_orders_open,
+    check_page_turn,
 )
 from config.enqueue import enqueue_battle, enqueue_turn
 from rules.campaign.turn import OrderError
@@ -97,17 +98,22 @@ def set_schedule(
     return campaign
 
 
-def mark_side_ready(*, campaign: Campaign, side: str, now: datetime | None = None) -> bool:
+def mark_side_ready(
+    *, campaign: Campaign, side: str, now: datetime | None = None, page_turn: int | None = None
+) -> bool:
     """A side's orders for the coming turn are ready. When every side is, the turn is due
     at once (the next sweep claims it); a side that gave no orders plays its standing
     orders. True when this made the turn due.
 
     The one rule for the page and the API: refused (``TurnRefused``) once the campaign has
     ended, and while a turn waits for its tabletop battles (orders for the next are not
-    open: their results still move companies)."""
+    open: their results still move companies). ``page_turn``: the turn the page was drawn
+    for; another is refused (``OrdersOutOfDate``), so "ready" never lands on a turn the
+    player did not see."""
     now = now or django_timezone.now()
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_page_turn(row, page_turn)
         if row.status == Campaign.Status.FINISHED:
             raise TurnRefused(f"{row.name} has ended: no more turns are played")
         try:

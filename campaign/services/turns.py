@@ -60,6 +60,35 @@ class TurnReport:
 # --- orders -------------------------------------------------------------------------------
 
 
+class OrdersOutOfDate(rules.OrderError):
+    """An order (or a "ready") sent from a page drawn for a turn that is no longer the
+    coming one: a turn was played (or rolled back) since. Nothing is changed."""
+
+    def __init__(self, *, page_turn: int, next_turn: int) -> None:
+        if page_turn < next_turn:
+            played = (
+                f"turn {page_turn} has been played"
+                if next_turn == page_turn + 1
+                else f"turns {page_turn} to {next_turn - 1} have been played"
+            )
+            words = f"this page was for turn {page_turn}, and {played} since"
+        else:
+            words = (
+                f"this page was for turn {page_turn}, but the coming turn is turn {next_turn} "
+                "(the GM rolled the campaign back)"
+            )
+        super().__init__(f"{words}: orders now go to turn {next_turn}")
+        self.page_turn = page_turn
+        self.next_turn = next_turn
+
+
+def check_page_turn(campaign: Campaign, page_turn: int | None) -> None:
+    """Refuse a form drawn for another turn than the coming one (``page_turn`` None: the
+    caller does not say, as the API's orders do not). Called under the campaign lock."""
+    if page_turn is not None and page_turn != campaign.turn + 1:
+        raise OrdersOutOfDate(page_turn=page_turn, next_turn=campaign.turn + 1)
+
+
 def give_order(
     *,
     company: Company,
@@ -68,14 +97,18 @@ def give_order(
     side: str | None = None,
     user: Any = None,
     sniper: bool = False,
+    page_turn: int | None = None,
 ) -> Order:
     """Give (or change) a company's order for the coming turn; refused with the reason.
 
     ``side`` is the side of the player giving it; None for the GM, who may order anyone.
     ``sniper``: should it defend this turn, it swaps one rifle squad for a sniper.
+    ``page_turn``: the turn the page giving it was drawn for; another is refused
+    (``OrdersOutOfDate``), so an order never lands on a turn its giver did not see.
     """
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
+        check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
         if target is not None and target.campaign_id != campaign.pk:
             raise rules.OrderError(f"{target.name} is not on the map of {campaign.name}")
@@ -114,10 +147,12 @@ def check_orders_open(campaign: Campaign) -> None:
         )
 
 
-def withdraw_order(*, company: Company) -> bool:
-    """Take back a company's order for the coming turn; it follows its standing order."""
+def withdraw_order(*, company: Company, page_turn: int | None = None) -> bool:
+    """Take back a company's order for the coming turn; it follows its standing order.
+    ``page_turn`` as for ``give_order``."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
+        check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
         deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
         return bool(deleted)

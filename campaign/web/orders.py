@@ -38,9 +38,11 @@ from campaign.services.planning import (
     plan_side,
 )
 from campaign.services.schedule import TurnRefused
+from campaign.services.turns import OrdersOutOfDate
 from campaign.services.visibility import CampaignView
 from campaign.web import areaodds
 from campaign.web.common import campaign_view, login_required, page_context
+from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
 
@@ -85,6 +87,7 @@ def _context(
     *,
     errors: dict[int, str] | None = None,
     ready_error: str | None = None,
+    moved: OrdersOutOfDate | None = None,
 ) -> dict[str, Any]:
     errors = errors or {}
     return page_context(
@@ -94,7 +97,80 @@ def _context(
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
         planned=areaodds.planned(view, plan),  # every battle as the turn pairs it
+        poll_seconds=poll_seconds(),
+        **_moved_context(view, plan.side, moved, refused=moved is not None),
     )
+
+
+# --- a page left open while a turn is played --------------------------------------------------
+
+
+def page_turn(request: HttpRequest) -> int | None:
+    """The turn the posted form was drawn for (its ``turn`` field); None when the form
+    does not say (a script's post). OrderError when it is not a turn number."""
+    raw = request.POST.get("turn")
+    if raw is None:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 1_000_000:
+        raise OrderError(f"{raw!r} is not a turn: open the orders page again")
+    return int(raw)
+
+
+def _moved_context(
+    view: CampaignView, side: str, moved: OrdersOutOfDate | None, *, refused: bool
+) -> dict[str, Any]:
+    """What the page's turn notice says: nothing while its turn is the coming one; once
+    a turn has been played (or rolled back), that, and the link to the coming turn's."""
+    if moved is None:
+        return {"moved": None}
+    return {
+        "moved": str(moved),
+        "moved_refused": refused,
+        "moved_turn": moved.next_turn,
+        "moved_url": _orders_url(view, side),
+    }
+
+
+def _out_of_date(
+    request: HttpRequest, view: CampaignView, side: str, moved: OrdersOutOfDate
+) -> HttpResponse:
+    """A form from a page drawn for a turn that has passed: nothing was changed. htmx
+    shows the page's turn notice (the rest of the page stays as the player saw it);
+    without htmx, the page as it is now, with the notice on top."""
+    view.campaign.refresh_from_db()
+    if not request.htmx:
+        context = _context(view, plan_side(view=view, side=side), moved=moved)
+        return render(request, TEMPLATE, context, status=409)
+    context = {"campaign": view.campaign, **_moved_context(view, side, moved, refused=True)}
+    response = render(request, f"{TEMPLATE}#turn_watch", context, status=422)
+    response["HX-Retarget"] = "#turn-watch"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@signed_in_or_sent_to_login
+@require_GET
+def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The orders page's poll (``?turn=N``, the page's turn): 204 while turn N is still
+    the coming one, else the notice that it has been played. One query (the map's
+    stamp, which also decides access); the turn's number is all it tells."""
+    stamp = map_stamp(user=request.user, campaign_id=campaign_id)
+    if stamp is None:
+        raise Http404("no such campaign")
+    asked = request.GET.get("turn", "")
+    if not asked.isdigit():
+        return HttpResponseBadRequest("turn: a turn number", content_type="text/plain")
+    if int(asked) == stamp.turn + 1:
+        return HttpResponse(status=204)
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
+        return response(str(refused), content_type="text/plain")
+    moved = OrdersOutOfDate(page_turn=int(asked), next_turn=stamp.turn + 1)
+    context = {"campaign": view.campaign, **_moved_context(view, side, moved, refused=False)}
+    return render(request, f"{TEMPLATE}#turn_watch", context)
 
 
 @login_required
@@ -128,8 +204,9 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     action = request.POST.get("action", "give")
     error = None
     try:
+        turn = page_turn(request)
         if action == "withdraw":
-            planning.take_back_order(view=view, company_id=company_id)
+            planning.take_back_order(view=view, company_id=company_id, page_turn=turn)
         elif action == "give":
             planning.order_company(
                 view=view,
@@ -137,9 +214,12 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
                 choice=request.POST.get("order", ""),
                 user=request.user,
                 sniper=request.POST.get("sniper") == "on",
+                page_turn=turn,
             )
         else:
             raise OrderError(f"{action!r} is neither giving nor taking back an order")
+    except OrdersOutOfDate as moved:
+        return _out_of_date(request, view, company.side, moved)
     except OrderError as refused:
         error = str(refused)
     if error is None and not request.htmx:
@@ -197,13 +277,15 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     error = None
     try:
-        planning.mark_ready(view=view)
-    except (ReadyRefused, TurnRefused, ValueError) as refused:
-        error = str(refused)
-    try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
     except SideRefused:
         side = view.side or next(iter(view.state.sides))
+    try:
+        planning.mark_ready(view=view, page_turn=page_turn(request))
+    except OrdersOutOfDate as moved:
+        return _out_of_date(request, view, side, moved)
+    except (ReadyRefused, TurnRefused, ValueError) as refused:
+        error = str(refused)
     if error is None and not request.htmx:
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     view.campaign.refresh_from_db()  # mark_side_ready may have brought the deadline on
@@ -218,6 +300,7 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
 urlpatterns = [
     path("campaigns/<int:campaign_id>/orders/", orders_page, name="orders"),
     path("campaigns/<int:campaign_id>/orders/ready/", ready, name="orders-ready"),
+    path("campaigns/<int:campaign_id>/orders/turn/", orders_turn, name="orders-turn"),
     path(
         "campaigns/<int:campaign_id>/orders/<int:company_id>/",
         order_company,

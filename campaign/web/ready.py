@@ -11,8 +11,10 @@ from django.views.decorators.http import require_POST
 
 from campaign.services import planning
 from campaign.services.planning import ReadyRefused, plan_side
+from campaign.services.turns import OrdersOutOfDate
 from campaign.web.common import campaign_view, login_required
-from campaign.web.orders import TEMPLATE, _context, _orders_url
+from campaign.web.orders import TEMPLATE, _context, _orders_url, _out_of_date, page_turn
+from rules.campaign.turn import OrderError
 
 
 @login_required
@@ -20,11 +22,13 @@ from campaign.web.orders import TEMPLATE, _context, _orders_url
 def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     error = None
-    try:
-        planning.unmark_ready(view=view)
-    except ReadyRefused as refused:
-        error = str(refused)
     side = view.side or next(iter(view.state.sides))
+    try:
+        planning.unmark_ready(view=view, page_turn=page_turn(request))
+    except OrdersOutOfDate as moved:
+        return _out_of_date(request, view, side, moved)
+    except (ReadyRefused, OrderError) as refused:
+        error = str(refused)
     if error is None and not request.htmx:
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     context = _context(view, plan_side(view=view, side=side), ready_error=error)
