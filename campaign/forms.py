@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
-from rules.campaign.scenario import MAX_SEED, SETTING_NAMES, settings_to_json
-from rules.campaign.state import BATTLE_MODES, ORDER_KINDS, UNENTERED_TABLETOP, Settings
+from campaign.settings_doc import (
+    CAMPAIGN_EFFECTS,
+    COMBAT_EFFECTS,
+    COMBAT_TABLES,
+    DOCS,
+    EVENT_TABLES,
+    FACE_QUOTES,
+    GROUPS,
+)
+from rules import names
+from rules.campaign.scenario import (
+    DIE_FACES,
+    EVENT_EFFECTS,
+    INTEGER_SETTINGS,
+    MAX_SEED,
+    SETTING_NAMES,
+    settings_to_json,
+)
+from rules.campaign.state import (
+    BATTLE_MODES,
+    ORDER_KINDS,
+    SIDE_KEYS,
+    UNENTERED_TABLETOP,
+    Settings,
+)
 from rules.rulesets import RULESETS
-from rules.spec import MAX_DOCUMENT_CHARS, DocumentError, decode_json
+from rules.spec import MAX_DOCUMENT_CHARS, MAX_PLANES, MAX_TEXT, DocumentError, decode_json
 
 DEFAULT_BALANCE_CAMPAIGNS = 100
 ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command goes higher
@@ -132,61 +154,273 @@ class ScheduleForm(forms.Form):
         return data
 
 
-# The settings edited as JSON text: the naval and aerial tables, the Combat Event tables.
-EVENT_TABLES = ("naval_table", "aerial_table", "combat_event_table", "japanese_event_table")
+COLUMNS = {  # the table's columns: a part of a face's entry and its heading
+    "effect": "Effect",
+    "side": "Side",
+    "count": "Buffalos lost",
+    "track": "Track",
+    "text": "What the players read",
+}
 
 
-class SettingsForm(SeenPage):
-    """Every setting of rules.campaign.state.Settings; the event tables as JSON text."""
+class SettingRow:
+    """One die face of an event table on the settings page: its effect and the fields it
+    takes, bound to the form (the template draws them as a table row); ``cells``: the
+    column's name and the field."""
 
-    def __init__(self, *args: Any, settings: Settings, seen: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["seen"].initial = seen
-        current = settings_to_json(settings)
-        for key in SETTING_NAMES:
+    def __init__(self, form: forms.Form, table: str, face: int, quote: str) -> None:
+        self.face = face
+        self.quote = quote
+        self.cells = [
+            (column, form[f"{table}__{face}__{part}"])
+            for part, column in COLUMNS.items()
+            if f"{table}__{face}__{part}" in form.fields
+        ]
+        self.errors = [error for _, cell in self.cells for error in cell.errors]
+
+
+class SettingGroup:
+    """A group of settings on the settings page: its title, its words, its settings."""
+
+    def __init__(self, title: str, explain: str, items: list[dict[str, Any]]) -> None:
+        self.title = title
+        self.explain = explain
+        self.items = items
+
+
+class SettingFields(forms.Form):
+    """The fields of some campaign settings (``keys``), each labelled and explained by
+    campaign.settings_doc; the event tables as one row per die face. ``areas`` and
+    ``tracks``: the campaign map's names, for the settings that name places."""
+
+    def add_settings(
+        self,
+        keys: tuple[str, ...],
+        current: dict[str, Any],
+        *,
+        areas: list[str],
+        tracks: list[str],
+    ) -> None:
+        self.setting_keys = keys
+        sides = [(key, names.side_adjective(key)) for key in SIDE_KEYS]
+        for key in keys:
+            doc = DOCS[key]
             value = current[key]
+            if key in EVENT_TABLES or key in COMBAT_TABLES:
+                self._add_table(key, value, sides=sides, tracks=tracks)
+                continue
             field: forms.Field
-            if key in EVENT_TABLES:
-                field = forms.CharField(widget=forms.Textarea(attrs={"rows": 14, "cols": 90}))
-                value = json.dumps(value, indent=2)
-            elif key == "battle_mode":
-                field = forms.ChoiceField(choices=[(m, m) for m in BATTLE_MODES])
+            if key == "battle_mode":
+                field = forms.ChoiceField(choices=[(m, names.battle_mode(m)) for m in BATTLE_MODES])
             elif key == "unentered_tabletop":
-                field = forms.ChoiceField(choices=[(m, m) for m in UNENTERED_TABLETOP])
+                field = forms.ChoiceField(
+                    choices=[
+                        (m, names.words(m, names.UNENTERED_TABLETOP_NAMES))
+                        for m in UNENTERED_TABLETOP
+                    ]
+                )
             elif key == "ruleset":
-                field = forms.ChoiceField(choices=[(r, r) for r in RULESETS])
+                field = forms.ChoiceField(choices=[(r, names.ruleset(r)) for r in RULESETS])
             elif key == "airdrop_side":
-                field = forms.ChoiceField(choices=[("", "none"), *SIDE_CHOICES], required=False)
+                field = forms.ChoiceField(choices=[("", "none"), *sides], required=False)
+            elif key in ("objective", "airdrop_base"):
+                known = [*areas, *([value] if value and value not in areas else [])]
+                field = forms.ChoiceField(
+                    choices=[("", "none"), *((a, a) for a in known)], required=False
+                )
+            elif key == "rough_tracks":
+                known = [*tracks, *(t for t in value if t not in tracks)]
+                field = forms.MultipleChoiceField(
+                    choices=[(t, t) for t in known],
+                    required=False,
+                    widget=forms.CheckboxSelectMultiple,
+                )
             elif isinstance(value, bool):
                 field = forms.BooleanField(required=False)
-            elif isinstance(value, int):
-                field = forms.IntegerField()
-            elif isinstance(value, list):
-                field = forms.CharField(required=False, help_text="Comma-separated names.")
-                value = ", ".join(value)
-            else:
-                field = forms.CharField(required=False, help_text="Empty for none.")
+            elif key in INTEGER_SETTINGS:
+                low, high = INTEGER_SETTINGS[key]
+                field = forms.IntegerField(min_value=low, max_value=high)
+            else:  # pragma: no cover - a new kind of setting needs a field above
+                raise AssertionError(f"setting {key!r} has no field")
+            field.label = doc.label
+            field.help_text = doc.explain
             field.initial = value
             self.fields[key] = field
-        self.fields["reason"] = reason_field()
+
+    def _add_table(
+        self, key: str, table: dict[str, Any], *, sides: list[tuple[str, str]], tracks: list[str]
+    ) -> None:
+        campaign_table = key in EVENT_TABLES
+        effects = CAMPAIGN_EFFECTS if campaign_table else COMBAT_EFFECTS
+        for face in DIE_FACES:
+            entry = table.get(str(face)) or {}
+            prefix = f"{key}__{face}__"
+            self.fields[prefix + "effect"] = forms.ChoiceField(
+                label=f"Face {face}: effect",
+                choices=list(effects.items()),
+                initial=entry.get("effect"),
+            )
+            if campaign_table:
+                self.fields[prefix + "side"] = forms.ChoiceField(
+                    label=f"Face {face}: side",
+                    choices=[("", "(no side)"), *sides],
+                    required=False,
+                    initial=entry.get("side", ""),
+                )
+                self.fields[prefix + "count"] = forms.IntegerField(
+                    label=f"Face {face}: Buffalos lost",
+                    min_value=1,
+                    max_value=MAX_PLANES,
+                    required=False,
+                    initial=entry.get("count"),
+                )
+                track = entry.get("track")
+                known = [*tracks, *([track] if track and track not in tracks else [])]
+                self.fields[prefix + "track"] = forms.ChoiceField(
+                    label=f"Face {face}: track",
+                    choices=[("", "(no track)"), *((t, t) for t in known)],
+                    required=False,
+                    initial=track or "",
+                )
+            self.fields[prefix + "text"] = forms.CharField(
+                label=f"Face {face}: what the players read",
+                max_length=MAX_TEXT,
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2}),
+                initial=entry.get("text", ""),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for key in self.setting_keys:
+            if key not in EVENT_TABLES:
+                continue
+            for face in DIE_FACES:
+                prefix = f"{key}__{face}__"
+                needs = EVENT_EFFECTS.get(data.get(prefix + "effect") or "", ())
+                if "side" in needs and not data.get(prefix + "side"):
+                    self.add_error(
+                        prefix + "side", f"face {face}: choose the side this effect strikes"
+                    )
+                if "count" in needs and not data.get(prefix + "count"):
+                    self.add_error(
+                        prefix + "count", f"face {face}: give how many Buffalos are lost"
+                    )
+                if "track" in needs and not data.get(prefix + "track"):
+                    self.add_error(
+                        prefix + "track", f"face {face}: choose the track of the strafing"
+                    )
+        return data
 
     def settings_json(self) -> dict[str, Any]:
-        """The settings as a scenario writes them (the service checks the values)."""
+        """The settings as a scenario writes them (the service checks the values); a
+        table's entry keeps only the fields its effect takes."""
         out: dict[str, Any] = {}
-        for key in SETTING_NAMES:
-            value = self.cleaned_data.get(key)
-            if key in EVENT_TABLES:
-                try:
-                    value = decode_json(value or "", "the table")
-                except DocumentError as exc:
-                    self.add_error(key, str(exc))
-                    continue
+        for key in self.setting_keys:
+            if key in EVENT_TABLES or key in COMBAT_TABLES:
+                table = {}
+                for face in DIE_FACES:
+                    prefix = f"{key}__{face}__"
+                    effect = self.cleaned_data.get(prefix + "effect")
+                    entry: dict[str, Any] = {"effect": effect}
+                    for part in EVENT_EFFECTS.get(effect or "", ()) if key in EVENT_TABLES else ():
+                        entry[part] = self.cleaned_data.get(prefix + part)
+                    text = (self.cleaned_data.get(prefix + "text") or "").strip()
+                    if text:
+                        entry["text"] = text
+                    table[str(face)] = entry
+                out[key] = table
             elif key == "rough_tracks":
-                value = [t.strip() for t in (value or "").split(",") if t.strip()]
-            elif key in ("airdrop_base", "objective", "airdrop_side") and not value:
-                value = None  # empty: none
-            out[key] = value
+                out[key] = list(self.cleaned_data.get(key) or [])
+            elif key in ("airdrop_base", "objective", "airdrop_side"):
+                out[key] = self.cleaned_data.get(key) or None  # empty: none
+            else:
+                out[key] = self.cleaned_data.get(key)
         return out
+
+    def show_problems(self, problems: list[str]) -> None:
+        """The service's problems (``settings.naval_table.3.side: ...``), each on its field."""
+        for problem in problems:
+            place, _, message = problem.partition(": ")
+            parts = place.removeprefix("settings.").replace("[", ".").replace("]", "").split(".")
+            key = parts[0]
+            field = None
+            if key in EVENT_TABLES and len(parts) >= 3:
+                field = f"{key}__{parts[1]}__{parts[2]}"
+            elif key in self.fields:
+                field = key
+            elif key in COMBAT_TABLES:
+                field = f"{key}__1__effect"
+            if field in self.fields:
+                label = DOCS[key].label if key in DOCS else key
+                self.add_error(field, f"{label}: {message}" if field != key else message)
+            else:
+                self.add_error(None, problem)
+
+    def problems(self) -> list[tuple[str, str, str]]:
+        """Each field's problems, for the top of the page: (anchor, setting, message)."""
+        out = []
+        for name, errors in self.errors.items():
+            if name == "__all__":
+                continue
+            key = name.split("__", 1)[0]
+            doc = DOCS.get(key)
+            label = doc.label if doc else str(self.fields[name].label or name)
+            out.extend((f"setting-{key}", label, str(error)) for error in errors)
+        return out
+
+    def groups(self) -> list[SettingGroup]:
+        """The settings by group, for the template: each a field or an event table."""
+        out = []
+        for title, explain, keys in GROUPS:
+            items = []
+            for key in keys:
+                if key not in self.setting_keys:
+                    continue
+                doc = DOCS[key]
+                item: dict[str, Any] = {"key": key, "doc": doc}
+                if key in EVENT_TABLES or key in COMBAT_TABLES:
+                    faces = FACE_QUOTES.get(key, {})
+                    item["rows"] = [
+                        SettingRow(self, key, face, faces.get(face, "")) for face in DIE_FACES
+                    ]
+                    item["columns"] = [
+                        ("face", "Face"),
+                        *(
+                            (part, COLUMNS[part])
+                            for part in COLUMNS
+                            if f"{key}__1__{part}" in self.fields
+                        ),
+                    ]
+                else:
+                    item["field"] = self[key]
+                items.append(item)
+            if items:
+                out.append(SettingGroup(title, explain, items))
+        return out
+
+
+class SettingsForm(SeenPage, SettingFields):
+    """Every setting of rules.campaign.state.Settings, grouped and explained, each with
+    the rule it carries out; the event tables one row per die face."""
+
+    def __init__(
+        self,
+        *args: Any,
+        settings: Settings,
+        seen: str,
+        areas: list[str],
+        tracks: list[str],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
+        self.add_settings(SETTING_NAMES, settings_to_json(settings), areas=areas, tracks=tracks)
+        self.fields["reason"] = reason_field()
+
+    def clean(self) -> dict[str, Any]:
+        SeenPage.clean(self)
+        return SettingFields.clean(self)
 
 
 class ResultForm(forms.Form):
@@ -207,7 +441,7 @@ class ResultForm(forms.Form):
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,
                     label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
-                    f"{unit.replace('_', ' ')} lost, of {count}",
+                    f"{names.unit(unit, 2)} lost, of {count}",
                 )
 
     def losses(self) -> dict[str, dict[str, int]]:
@@ -225,7 +459,7 @@ class StandsAdjustForm(SeenPage):
     def __init__(self, *args: Any, company: Company, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["unit_type"].choices = [
-            (row.unit_type, f"{row.unit_type} ({row.held}/{row.establishment})")
+            (row.unit_type, f"{names.unit(row.unit_type, 2)} ({row.held} of {row.establishment})")
             for row in company.stand_counts.all()
         ]
 

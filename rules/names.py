@@ -92,3 +92,53 @@ def several(names: str) -> bool:
 def verb(subject: str, singular: str, plural: str) -> str:
     """The verb agreeing with a force's name: '2nd Company attacks', 'A and B attack'."""
     return plural if several(subject) else singular
+
+
+# --- campaign and battle settings as the GM and the players read them ------------------
+
+RULESET_NAMES = {"korona": "Korona (WWII in the Pacific)", "force_on_force": "Force on Force"}
+BATTLE_MODE_NAMES = {
+    "auto": "fought by the rules at once",
+    "tabletop": "fought on the table (the GM enters each result)",
+}
+UNENTERED_TABLETOP_NAMES = {
+    "wait": "waits for the GM's result",
+    "auto": "is fought by the rules",
+}
+# Why a battle ended (a result's ``reason``).
+BATTLE_END_NAMES = {
+    "a_third_lost": "the loser lost a third of its stands",
+    "turn_limit": "the turn limit: the smaller share lost wins",
+    "withdrew": "the loser withdrew",
+    "entered": "entered by the GM from the table",
+}
+
+
+def words(key: str | None, names: Mapping[str, str] | None = None, *, none: str = "none") -> str:
+    """A stored key in words: from ``names`` if it is there, else with its underscores
+    read as spaces ('force_on_force' is never shown as it is)."""
+    if key is None or key == "":
+        return none
+    if names and key in names:
+        return names[key]
+    return str(key).replace("_", " ")
+
+
+def ruleset(key: str) -> str:
+    """'force_on_force' -> 'Force on Force'."""
+    return words(key, RULESET_NAMES)
+
+
+def battle_mode(key: str) -> str:
+    """'tabletop' -> 'fought on the table (the GM enters each result)'."""
+    return words(key, BATTLE_MODE_NAMES)
+
+
+def battle_end(reason: str | None) -> str:
+    """A battle result's reason: 'a_third_lost' -> 'the loser lost a third of its stands'."""
+    return words(reason, BATTLE_END_NAMES, none="not fought yet")
+
+
+def side(key: str | None, *, none: str = "nobody") -> str:
+    """A side's key as its adjective, or ``none``: 'japanese' -> 'Japanese'."""
+    return none if not key else side_adjective(key)

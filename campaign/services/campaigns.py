@@ -11,6 +11,7 @@ from campaign.models import Campaign, GmAdjustment
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
+from campaign.settings_doc import change_words
 from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
 
 
@@ -45,10 +46,14 @@ def update_settings(
     reason: str,
     user: Any = None,
     seen: str | None = None,
-) -> GmAdjustment:
+) -> GmAdjustment | None:
     """Replace the campaign's settings, checked as a scenario's are (area and track names
     against the map included): a ``ScenarioError`` lists every problem, nothing changes.
-    ``seen``: the page's ``campaign_version`` (``StaleChange`` if it has moved on)."""
+    ``seen``: the page's ``campaign_version`` (``StaleChange`` if it has moved on).
+
+    The players' log gets the change in words (campaign.settings_doc.change_words: the
+    settings' names and values as the settings page gives them, never their keys); a
+    save that changes nothing records nothing and returns None."""
     reason = check_reason(reason)
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -61,6 +66,8 @@ def update_settings(
         before = row.settings
         after = settings_to_json(checked)
         changed = sorted(key for key in after if before.get(key) != after[key])
+        if not changed:
+            return None
         row.settings = after
         row._change_reason = reason  # simple_history: the reason on the history row
         row._history_user = user
@@ -68,7 +75,7 @@ def update_settings(
         campaign.settings = after
         return record(
             campaign=row,
-            what="settings changed: " + (", ".join(changed) or "none"),
+            what=change_words(before, after),
             reason=reason,
             user=user,
             details={

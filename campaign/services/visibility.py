@@ -28,6 +28,7 @@ from django.db.models import Q, QuerySet
 from battles.models import Battle
 from campaign.models import Campaign, GmAdjustment, Membership, Order, Turn
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
+from campaign.settings_doc import adjustment_what
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState
 from rules.campaign.visibility import Boundary, CompanyView, SeenControl, Viewer
@@ -299,7 +300,7 @@ class CampaignView:
         """
         shown = []
         for row in GmAdjustment.objects.filter(campaign=self.campaign).order_by("id"):
-            what = row.what
+            what = adjustment_what(row.what, row.details)
             company = (row.details or {}).get("company")
             if company is not None and not self.sees_everything:
                 seen = self.company(company)

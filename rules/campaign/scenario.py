@@ -125,6 +125,7 @@ _INTEGER_SETTINGS: dict[str, tuple[int, int]] = {  # name -> (minimum, maximum)
     "establishment": (1, MAX_ESTABLISHMENT),
     "tactical_turn_limit": (1, MAX_TURN_LIMIT),  # what a battle's turn_limit may be
 }
+INTEGER_SETTINGS = _INTEGER_SETTINGS  # the bounds, for a form that asks for them
 _BOOLEAN_SETTINGS = (
     "ship_absence_blocks_supply",
     "fog_of_war",

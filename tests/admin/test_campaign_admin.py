@@ -200,7 +200,7 @@ def settings_post(campaign: Campaign, gm: Client, **changes: Any) -> dict[str, A
     return data
 
 
-def test_settings_are_saved_and_logged(gm: Client) -> None:
+def test_settings_are_saved_and_logged_in_words(gm: Client) -> None:
     campaign = new_campaign()
     data = settings_post(campaign, gm, turn_limit=12, battle_mode="tabletop")
     data.pop("fog_of_war", None)  # unticked: off
@@ -214,39 +214,92 @@ def test_settings_are_saved_and_logged(gm: Client) -> None:
         False,
     )
     adjustment = GmAdjustment.objects.get()
-    assert adjustment.what == "settings changed: battle_mode, fog_of_war, turn_limit"
+    assert adjustment.what == (
+        "Settings changed. How battles are fought: fought on the table (the GM enters each "
+        "result) (before: fought by the rules at once). Fog of war: off (before: on). "
+        "Campaign length, in turns: 12 (before: 20)."
+    )
     assert adjustment.reason == "house rules"
 
 
-def test_settings_problems_are_each_shown_and_nothing_changes(gm: Client) -> None:
+def test_settings_saved_unchanged_record_nothing(gm: Client) -> None:
     campaign = new_campaign()
-    naval = json.loads(settings_post(campaign, gm)["naval_table"])
-    del naval["6"]
+    response = gm.post(url(campaign, "settings"), settings_post(campaign, gm), follow=True)
+    assert "Korona 1: nothing was changed." in response.content.decode()
+    assert not GmAdjustment.objects.exists()
+
+
+def test_settings_problems_are_each_shown_on_their_field_and_nothing_changes(
+    gm: Client,
+) -> None:
+    campaign = new_campaign()
     data = settings_post(
-        campaign, gm, naval_table=json.dumps(naval), turn_limit=0, objective="Kokoda"
+        campaign,
+        gm,
+        turn_limit=0,
+        objective="Kokoda",
+        aerial_table__5__track="",
+        naval_table__2__side="",
     )
     before = Campaign.objects.get().settings
     response = gm.post(url(campaign, "settings"), data)
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert "every face 1-6 needs one" in str(errors["naval_table"])
-    assert "turn_limit" in errors
-    assert "Kokoda" in str(errors["objective"])
+    assert "greater than or equal to 1" in str(errors["turn_limit"])
+    assert "Kokoda is not one of the available choices" in str(errors["objective"])
+    assert "face 5: choose the track of the strafing" in str(errors["aerial_table__5__track"])
+    assert "face 2: choose the side this effect strikes" in str(errors["naval_table__2__side"])
     assert Campaign.objects.get().settings == before
+    assert GmAdjustment.objects.count() == 0
+    page = response.content.decode()
+    assert "Nothing was saved: please correct the 4 problems below." in page
+    assert '<a href="#setting-aerial_table">Aerial event table</a>' in page
+
+
+def test_a_problem_the_rules_find_is_shown_on_its_field(gm: Client) -> None:
+    """The form lets the text through; the scenario check refuses its control character,
+    and the page puts the problem on that face's words."""
+    campaign = new_campaign()
+    data = settings_post(campaign, gm, naval_table__6__text="a bell \x07 rings")
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert list(errors) == ["naval_table__6__text"]
+    assert "Naval event table: " in str(errors["naval_table__6__text"])
     assert GmAdjustment.objects.count() == 0
 
 
-def test_settings_event_table_must_be_json(gm: Client) -> None:
+def test_an_entry_keeps_only_the_fields_its_effect_takes(gm: Client) -> None:
     campaign = new_campaign()
-    response = gm.post(url(campaign, "settings"), settings_post(campaign, gm, aerial_table="{"))
-    assert "not valid JSON" in str(response.context["form"].errors["aerial_table"])
+    data = settings_post(
+        campaign,
+        gm,
+        naval_table__1__effect="planes_lost",
+        naval_table__1__count="2",
+        naval_table__1__track="Korona track",  # planes_lost takes no track: dropped
+        aerial_table__6__effect="none",  # takes no side: the side chosen is dropped
+        aerial_table__6__text="",
+    )
+    assert gm.post(url(campaign, "settings"), data).status_code == 302
+    settings = Campaign.objects.get().get_settings()
+    assert settings.naval_table[1] == {
+        "effect": "planes_lost",
+        "side": "australian",
+        "count": 2,
+        "text": "An Australian convoy has fought off a Japanese attack.",
+    }
+    assert settings.aerial_table[6] == {"effect": "none"}
 
 
-def test_the_gm_edits_the_combat_event_tables_as_data(gm: Client) -> None:
+def test_the_gm_edits_the_combat_event_tables_one_row_a_face(gm: Client) -> None:
     campaign = new_campaign()
-    table = json.loads(settings_post(campaign, gm)["combat_event_table"])
-    table["6"] = {"effect": "rally_own", "text": "A brew-up steadies the men."}
-    data = settings_post(campaign, gm, combat_events="on", combat_event_table=json.dumps(table))
+    data = settings_post(
+        campaign,
+        gm,
+        combat_events="on",
+        combat_event_table__6__effect="rally_own",
+        combat_event_table__6__text="A brew-up steadies the men.",
+    )
     assert gm.post(url(campaign, "settings"), data).status_code == 302
     settings = Campaign.objects.get().get_settings()
     assert settings.combat_events is True
@@ -256,16 +309,13 @@ def test_the_gm_edits_the_combat_event_tables_as_data(gm: Client) -> None:
     }
 
 
-def test_a_combat_event_table_must_cover_every_face_with_a_known_effect(gm: Client) -> None:
+def test_a_combat_event_table_refuses_an_unknown_effect(gm: Client) -> None:
     campaign = new_campaign()
-    table = json.loads(settings_post(campaign, gm)["japanese_event_table"])
-    table["2"] = {"effect": "banzai_everyone"}
-    del table["6"]
-    data = settings_post(campaign, gm, japanese_event_table=json.dumps(table))
+    data = settings_post(campaign, gm, japanese_event_table__2__effect="banzai_everyone")
     response = gm.post(url(campaign, "settings"), data)
     assert response.status_code == 200
-    errors = str(response.context["form"].errors["japanese_event_table"])
-    assert "faces 1-6" in errors and "must name an effect" in errors
+    errors = str(response.context["form"].errors["japanese_event_table__2__effect"])
+    assert "banzai_everyone is not one of the available choices" in errors
     assert GmAdjustment.objects.count() == 0
 
 

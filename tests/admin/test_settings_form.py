@@ -1,0 +1,107 @@
+"""The settings in the GM's words (campaign.settings_doc): every setting labelled,
+explained, in one group and with its rule quoted word for word; a change said in words."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign.models import GmAdjustment
+from campaign.services.visibility import open_campaign
+from campaign.settings_doc import (
+    DOCS,
+    FACE_QUOTES,
+    GROUPS,
+    SOURCE_FILES,
+    adjustment_what,
+    change_words,
+)
+from rules.campaign.scenario import SETTING_NAMES, settings_to_json
+from rules.campaign.state import Settings
+from tests.admin.conftest import new_campaign
+
+
+def shared_texts() -> Path | None:
+    """The rulings and their sources: ``shared/`` beside the main checkout (README:
+    ``../shared/korona-rulings.md``), or None where this checkout has none."""
+    top = Path(__file__).resolve().parents[2]
+    candidates = [top.parent / "shared"]
+    common = subprocess.run(
+        ["git", "-C", str(top), "rev-parse", "--path-format=absolute", "--git-common-dir"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if common:
+        candidates.append(Path(common).parent.parent / "shared")
+    return next((c for c in candidates if (c / "korona-rulings.md").exists()), None)
+
+
+def test_every_setting_has_its_words_and_one_place_on_the_page() -> None:
+    assert set(DOCS) == set(SETTING_NAMES)
+    placed = [key for _, _, keys in GROUPS for key in keys]
+    assert sorted(placed) == sorted(SETTING_NAMES)
+    for key, doc in DOCS.items():
+        assert doc.label and doc.explain, key
+        assert doc.quotes or doc.no_rule, f"{key} quotes no rule and says none applies"
+        assert "_" not in doc.label + doc.explain, key
+
+
+def test_every_quote_is_word_for_word_in_its_source() -> None:
+    shared = shared_texts()
+    if shared is None:
+        pytest.skip("no ../shared/ beside this checkout: the rulings are not here to read")
+
+    def flat(text: str) -> str:
+        return re.sub(r"\s+", " ", text)
+
+    sources = {name: flat((shared / path).read_text()) for name, path in SOURCE_FILES.items()}
+    quotes = [(q.source, q.text) for doc in DOCS.values() for q in doc.quotes]
+    quotes += [("Korona campaign rules", text) for t in FACE_QUOTES.values() for text in t.values()]
+    missing = [text for source, text in quotes if flat(text) not in sources[source]]
+    assert missing == []
+
+
+def test_a_table_change_names_the_table_and_the_face_in_words() -> None:
+    before = settings_to_json(Settings())
+    after = settings_to_json(Settings())
+    after["aerial_table"]["3"] = {"effect": "none", "text": "The Buffalos stay."}
+    after["japanese_event_table"]["6"] = {"effect": "sniper_shot"}
+    assert change_words(before, after) == (
+        "Settings changed. Japanese Event Table: face 6: a sniper of the rolling side fires "
+        "once and vanishes. Aerial event table: face 3: The Buffalos stay."
+    )
+    assert change_words(before, before) == ""
+
+
+@pytest.mark.django_db
+def test_an_old_settings_line_is_read_in_words_by_the_players(django_user_model: Any) -> None:
+    """A line written before the settings were said in words ('settings changed:
+    battle_mode') keeps its values in its details: the log says them in words."""
+    aussie = django_user_model.objects.create_user("aussie", "a@example.com", "pw")
+    campaign = new_campaign()
+    row = GmAdjustment.objects.create(
+        campaign=campaign,
+        before_turn=1,
+        what="settings changed: battle_mode, ruleset",
+        reason="we play at the club",
+        details={
+            "before": {"battle_mode": "auto", "ruleset": "korona"},
+            "after": {"battle_mode": "tabletop", "ruleset": "force_on_force"},
+        },
+    )
+    campaign.memberships.create(user=aussie, side="australian")
+    [line] = open_campaign(user=aussie, campaign=campaign).adjustments()
+    assert line.what == (
+        "Settings changed. How battles are fought: fought on the table (the GM enters each "
+        "result) (before: fought by the rules at once). Rule set of the battles: Force on "
+        "Force (before: Korona (WWII in the Pacific))."
+    )
+    assert adjustment_what(row.what, row.details) == line.what
+    assert adjustment_what("A Company: rifle squads from 6 to 4", {}) == (
+        "A Company: rifle squads from 6 to 4"
+    )
