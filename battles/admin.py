@@ -24,30 +24,40 @@ from battles.models import Battle
 from campaign.admin import change_url, form_page
 from campaign.forms import ResultForm
 from campaign.services.turns import ResultRefused, enter_battle_result, fight_battle_now
+from rules import names
 from rules.narrate import describe_record
 
 
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "campaign", "turn_number", "area", "mode", "status"]
+    list_display = ["__str__", "campaign", "turn_number", "area", "mode_words", "status"]
     list_filter = ["status", "mode", "campaign"]
     list_select_related = ["campaign", "turn__campaign", "area"]
     search_fields = ["area__name", "key"]
-    fields = [
-        "campaign",
-        "turn",
-        "key",
-        "area",
-        "attacker_side",
-        "defender_side",
-        "mode",
-        "ruleset",
-        "seed",
-        "status",
-        "result_text",
-        "spec_json",
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "campaign",
+                    "turn",
+                    "area",
+                    "attacker_side",
+                    "defender_side",
+                    "mode_words",
+                    "ruleset_words",
+                    "seed",
+                    "status",
+                    "result_text",
+                ]
+            },
+        ),
+        (
+            "The battle's input as the rules read it (BATTLE.json, docs/rules.md)",
+            {"classes": ["collapse"], "fields": ["spec_json"]},
+        ),
     ]
-    readonly_fields = fields
+    readonly_fields = [field for _, part in fieldsets for field in part["fields"]]
     change_form_template = "admin/battles/battle/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -63,16 +73,25 @@ class BattleAdmin(admin.ModelAdmin):
     def turn_number(self, obj: Battle) -> int:
         return obj.turn.number
 
+    @admin.display(description="battles are", ordering="mode")
+    def mode_words(self, obj: Battle) -> str:
+        return names.battle_mode(obj.mode)
+
+    @admin.display(description="rule set", ordering="ruleset")
+    def ruleset_words(self, obj: Battle) -> str:
+        return names.ruleset(obj.ruleset)
+
     @admin.display(description="result")
     def result_text(self, obj: Battle) -> str:
+        """'The defender wins (the loser lost a third of its stands); the attacker lost 4
+        rifle squads, the defender lost nothing.'"""
         if not obj.result:
             return "not fought yet"
         losses = obj.result.get("losses") or {}
-        parts = [
-            f"{key} lost " + (", ".join(f"{n} {u}" for u, n in lost.items()) or "nothing")
-            for key, lost in losses.items()
-        ]
-        return f"{obj.result.get('winner')} wins ({obj.result.get('reason')}); " + "; ".join(parts)
+        parts = [f"the {key} lost {names.stands(lost)}" for key, lost in losses.items()]
+        winner = obj.result.get("winner")
+        why = names.battle_end(obj.result.get("reason"))
+        return f"The {winner} wins ({why}); " + ", ".join(parts) + "."
 
     @admin.display(description="BATTLE.json")
     def spec_json(self, obj: Battle) -> str:
@@ -119,6 +138,7 @@ class BattleAdmin(admin.ModelAdmin):
             "admin/battles/battle/report.html",
             title=f"Report: {battle}",
             result=self.result_text(battle),
+            mode=names.battle_mode(battle.mode),
             lines=[describe_record(record) for record in battle.log],
         )
 
@@ -128,11 +148,20 @@ class BattleAdmin(admin.ModelAdmin):
             {
                 "key": key,
                 "name": battle.spec[key].get("name", key),
-                "side": battle.spec[key].get("side", ""),
+                "side": names.side_adjective(battle.spec[key].get("side", "")),
                 "quality": battle.spec[key].get("quality", ""),
-                "stands": battle.spec[key]["stands"],
+                "stands": [
+                    (names.unit(unit, count), count)
+                    for unit, count in battle.spec[key]["stands"].items()
+                ],
             }
             for key in ("attacker", "defender")
+        ]
+        support = battle.spec.get("support", {})
+        buffalos = support.get("buffalos") or 0
+        air = [
+            f"{buffalos} Buffalo{'' if buffalos == 1 else 's'}" if buffalos else "",
+            "a Hurricane-bomber" if support.get("hurricane") else "",
         ]
         return self._page(
             request,
@@ -141,7 +170,8 @@ class BattleAdmin(admin.ModelAdmin):
             title=f"Battle sheet: {battle}",
             forces=forces,
             area=battle.spec.get("area", {}),
-            support=battle.spec.get("support", {}),
+            support=names.join(air),
+            ruleset=names.ruleset(battle.ruleset),
         )
 
     def _gone(self, request: HttpRequest, pk: int, action: str) -> HttpResponse | None:

@@ -28,9 +28,9 @@ from campaign.forms import (
     WEEKDAYS,
     BalanceForm,
     ControlAdjustForm,
+    CreateCampaignForm,
     OrderForm,
     RollbackForm,
-    ScenarioUploadForm,
     ScheduleForm,
     SettingsForm,
     ShipAdjustForm,
@@ -61,7 +61,12 @@ from campaign.services.balance import balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.deadlines import ScheduleRefused
 from campaign.services.rollback import rollback_preview, rollback_to_turn
-from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
+from campaign.services.scenarios import (
+    CampaignExists,
+    export_campaign,
+    korona_scenario,
+    start_campaign,
+)
 from campaign.services.schedule import set_schedule
 from campaign.services.turns import (
     TurnAlreadyPlayed,
@@ -71,7 +76,9 @@ from campaign.services.turns import (
     set_standing_order,
     withdraw_order,
 )
-from rules.campaign.scenario import ScenarioError
+from campaign.settings_doc import DOCS, adjustment_what, value_words
+from rules import names
+from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.turn import OrderError
 
 
@@ -103,6 +110,15 @@ def form_page(
     return TemplateResponse(request, "admin/korona/form.html", context)
 
 
+def map_names(campaign: Campaign) -> dict[str, list[str]]:
+    """The campaign's area and track names, for the settings that name places."""
+    rows = list(campaign.areas.order_by("zone", "name").values_list("name", "track"))
+    return {
+        "areas": [name for name, _ in rows],
+        "tracks": sorted({track for _, track in rows}),
+    }
+
+
 def change_url(obj: Any) -> str:
     return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
 
@@ -120,9 +136,13 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 class KeptByTheRules:
-    """A model whose rows the scenario and the turns write: no adding or deleting here."""
+    """A model whose rows the scenario and the turns write: the GM views them (no Save
+    button), and changes them only through "Adjust" (AdjustableAdmin), with a reason."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -157,7 +177,8 @@ class AdjustableAdmin:
 
     def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = get_object_or_404(self.model, pk=pk)  # type: ignore[attr-defined]
-        if not self.has_change_permission(request, obj):  # type: ignore[attr-defined]
+        meta = self.model._meta  # type: ignore[attr-defined]
+        if not request.user.has_perm(f"{meta.app_label}.change_{meta.model_name}"):
             raise PermissionDenied
         form = self.adjust_form(request.POST or None, obj, campaign_version(obj.campaign_id))
         if request.method == "POST" and form.is_valid():
@@ -190,9 +211,15 @@ class TurnInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class AdjustmentInline(ReadOnlyInline):
+class AdjustmentWords:
+    @admin.display(description="what")
+    def what_words(self, obj: GmAdjustment) -> str:
+        return adjustment_what(obj.what, obj.details)
+
+
+class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
     model = GmAdjustment
-    fields = ["before_turn", "what", "reason", "user", "created_at"]
+    fields = ["before_turn", "what_words", "reason", "user", "created_at"]
     readonly_fields = fields
     show_change_link = False
 
@@ -215,11 +242,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
     list_filter = ["status"]
     search_fields = ["name"]
     fields = [
-        "name", "seed", "turn", "status", "winner", "end_reason", "settings_summary",
+        "name", "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
         "schedule_summary", "next_deadline",
     ]  # fmt: skip
     readonly_fields = [
-        "seed", "turn", "status", "winner", "end_reason", "settings_summary",
+        "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
         "schedule_summary", "next_deadline",
     ]  # fmt: skip
     inlines = [MembershipInline, TurnInline, AdjustmentInline]
@@ -228,7 +255,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
     change_form_template = "admin/campaign/campaign/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # a campaign comes from a scenario file: "Create from scenario"
+        return False  # a campaign comes from a scenario file: "Create a campaign"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return (
@@ -237,12 +264,22 @@ class CampaignAdmin(SimpleHistoryAdmin):
             .annotate(pending_battles=Count("battles", filter=Q(battles__status="pending")))
         )
 
-    @admin.display(description="turn", ordering="turn")
+    @admin.display(description="turns")
+    def turn_words(self, obj: Campaign) -> str:
+        """The turns in the words of the GM's home page: "0 played; next: turn 1"."""
+        if obj.status == Campaign.Status.FINISHED:
+            return f"{obj.turn} played; the campaign has ended"
+        return f"{obj.turn} played; next: turn {obj.turn + 1}"
+
+    @admin.display(description="turns", ordering="turn")
     def turn_shown(self, obj: Campaign) -> str:
-        """The turn, and the same number in the changelist's form: "Advance turn now"
+        """The turns, and the number played in the changelist's form: "Advance turn now"
         sends back the turn each row showed."""
         return format_html(
-            '{}<input type="hidden" name="seen_turn_{}" value="{}">', obj.turn, obj.pk, obj.turn
+            '{}<input type="hidden" name="seen_turn_{}" value="{}">',
+            self.turn_words(obj),
+            obj.pk,
+            obj.turn,
         )
 
     @admin.display(description="battles waiting", ordering="pending_battles")
@@ -251,12 +288,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="settings")
     def settings_summary(self, obj: Campaign) -> str:
-        settings = obj.get_settings()
-        return (
-            f"rule set {settings.ruleset}; battles {settings.battle_mode}; fog of war "
-            f"{'on' if settings.fog_of_war else 'off'}; unentered tabletop battles: "
-            f"{settings.unentered_tabletop}; turn limit {settings.turn_limit}"
-        )
+        settings = settings_to_json(obj.get_settings())
+        return "; ".join(
+            f"{DOCS[key].label}: {value_words(key, settings[key])}"
+            for key in (
+                "battle_mode", "ruleset", "fog_of_war", "combat_events", "fog_of_war_cup",
+                "unentered_tabletop", "turn_limit",
+            )
+        )  # fmt: skip
 
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:
@@ -300,35 +339,41 @@ class CampaignAdmin(SimpleHistoryAdmin):
     def create_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_change_permission(request):
             raise PermissionDenied
-        form = ScenarioUploadForm(request.POST or None, request.FILES or None)
+        form = CreateCampaignForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             try:
-                campaign = create_campaign(
-                    data=data["scenario"], name=data["name"], seed=data["seed"]
+                campaign = start_campaign(
+                    data=korona_scenario() if data["scenario"] is None else data["scenario"],
+                    name=data["name"],
+                    seed=data["seed"],
+                    choices=form.choices(),
+                    schedule=form.schedule(),
                 )
             except ScenarioError as bad:
-                for problem in bad.problems:
-                    form.add_error(None, problem)
+                form.show_problems(bad.problems)
             except CampaignExists as taken:
                 form.add_error("name", str(taken))
+            except ScheduleRefused as refused:
+                form.add_error("kind", str(refused))
             except ValueError as bad:
                 form.add_error(None, str(bad))
             else:
                 self.message_user(request, f"Created {campaign.name} (seed {campaign.seed}).")
                 return HttpResponseRedirect(change_url(campaign))
-        return form_page(
+        response = form_page(
             self,
             request,
-            title="Create a campaign from a scenario",
+            title="Create a campaign",
             form=form,
             submit="Create",
             multipart=True,
-            intro="A scenario with faults creates nothing: every fault is listed. Balance "
-            "simulates campaigns of the file first (the sensible AI on both sides) and shows "
-            "who wins how often; it creates nothing.",
+            intro="A campaign from the Korona scenario, or from a scenario file of your own, "
+            "with its main choices: they can be changed later under Settings and Schedule.",
             also=(("Balance", reverse("admin:campaign_campaign_balance")),),
         )
+        response.template_name = "admin/korona/create_form.html"
+        return response
 
     # Balance: campaigns of a scenario simulated, its progress polled by the page.
 
@@ -340,7 +385,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             data = form.cleaned_data
             try:
                 job = start_balance(
-                    data=data["scenario"], campaigns=data["campaigns"], seed=data["seed"] or 0
+                    data=korona_scenario() if data["scenario"] is None else data["scenario"],
+                    campaigns=data["campaigns"],
+                    seed=data["seed"] or 0,
                 )
             except ScenarioError as bad:
                 for problem in bad.problems:
@@ -476,38 +523,40 @@ class CampaignAdmin(SimpleHistoryAdmin):
             request.POST or None,
             settings=campaign.get_settings(),
             seen=campaign_version(campaign.pk),
+            **map_names(campaign),
         )
         if request.method == "POST" and form.is_valid():
-            settings = form.settings_json()
-            if not form.errors:
-                try:
-                    update_settings(
-                        campaign=campaign,
-                        settings=settings,
-                        reason=form.cleaned_data["reason"],
-                        user=request.user,
-                        seen=form.cleaned_data["seen"],
-                    )
-                except StaleChange as stale:
-                    self.message_user(request, str(stale), messages.ERROR)
-                    return HttpResponseRedirect(request.path)
-                except ScenarioError as bad:
-                    for problem in bad.problems:
-                        key = problem.removeprefix("settings.").split(":")[0].split(".")[0]
-                        form.add_error(key if key in form.fields else None, problem)
-                except AdjustmentRefused as refused:
-                    form.add_error(None, str(refused))
-                else:
-                    self.message_user(request, f"{campaign.name}: settings saved.")
-                    return HttpResponseRedirect(change_url(campaign))
-        return form_page(
+            try:
+                adjustment = update_settings(
+                    campaign=campaign,
+                    settings=form.settings_json(),
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    seen=form.cleaned_data["seen"],
+                )
+            except StaleChange as stale:
+                self.message_user(request, str(stale), messages.ERROR)
+                return HttpResponseRedirect(request.path)
+            except ScenarioError as bad:
+                form.show_problems(bad.problems)
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                said = "settings saved" if adjustment else "nothing was changed"
+                self.message_user(request, f"{campaign.name}: {said}.")
+                return HttpResponseRedirect(change_url(campaign))
+        response = form_page(
             self,
             request,
             title=f"Settings of {campaign.name}",
             form=form,
             obj=campaign,
-            intro="Each event table needs an entry for every face of its die, 1 to 6.",
+            intro="Each setting says what it does and quotes the rule it carries out. A "
+            "change applies from the next turn on; the players read it, with your reason, in "
+            "the campaign's log of GM adjustments.",
         )
+        response.template_name = "admin/korona/settings_form.html"
+        return response
 
     def schedule_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
@@ -631,9 +680,17 @@ class AreaAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     list_filter = ["campaign", "zone", "vegetation", "controller"]
     list_select_related = ["campaign"]
     search_fields = ["name", "track"]
-    readonly_fields = ["campaign", "controller"]
+    fields = [
+        "campaign", "name", "zone", "track", "vegetation", "plains", "features_words",
+        "controller",
+    ]  # fmt: skip
+    readonly_fields = fields
     inlines = [CompanyInArea]
     change_form_template = "admin/campaign/adjustable_change_form.html"
+
+    @admin.display(description="features")
+    def features_words(self, obj: Area) -> str:
+        return ", ".join(str(feature) for feature in obj.features or []) or "none"
 
     adjust_title = "Control of {obj.name}"
     adjust_done = "{obj.name}: control set."
@@ -665,9 +722,13 @@ class LinkAdmin(KeptByTheRules, admin.ModelAdmin):
 
 class StandsInline(ReadOnlyInline):
     model = CompanyStands
-    fields = ["unit_type", "held", "establishment"]
+    fields = ["unit", "held", "establishment"]
     readonly_fields = fields
     show_change_link = False
+
+    @admin.display(description="unit type")
+    def unit(self, obj: CompanyStands) -> str:
+        return names.unit(obj.unit_type)
 
 
 @admin.register(Company)
@@ -895,10 +956,10 @@ class OrderAdmin(admin.ModelAdmin):
 
 
 @admin.register(GmAdjustment)
-class GmAdjustmentAdmin(admin.ModelAdmin):
+class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
-    list_display = ["created_at", "campaign", "before_turn", "what", "reason", "user"]
+    list_display = ["created_at", "campaign", "before_turn", "what_words", "reason", "user"]
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
+from campaign.services.deadlines import Schedule
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -15,6 +17,7 @@ from campaign.settings_doc import (
     EVENT_TABLES,
     FACE_QUOTES,
     GROUPS,
+    MAIN_CHOICES,
 )
 from rules import names
 from rules.campaign.scenario import (
@@ -61,40 +64,25 @@ class SeenPage(forms.Form):
         return data
 
 
-class ScenarioUploadForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    seed = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_SEED,
-        help_text="Leave empty for the scenario's seed, or a random one.",
-    )
-    scenario = forms.FileField(help_text="A scenario file (JSON), as docs/rules.md describes.")
-    campaigns = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=ADMIN_MAX_CAMPAIGNS,
-        label="Campaigns to simulate",
-        help_text=(
-            "For Balance only: how many campaigns of the file to play, the sensible AI on "
-            "both sides (100 if left empty; a few seconds each). Create ignores it."
-        ),
-    )
-
-    def clean_scenario(self) -> Any:
-        upload = self.cleaned_data["scenario"]
-        if upload.size > MAX_DOCUMENT_CHARS:
-            raise forms.ValidationError(f"the file is larger than {MAX_DOCUMENT_CHARS} bytes")
-        try:
-            return decode_json(upload.read(), "the file")
-        except DocumentError as exc:
-            raise forms.ValidationError(str(exc)) from exc
+def read_upload(upload: Any) -> Any:
+    """A scenario file sent with a form, decoded; a ValidationError saying why not."""
+    if upload.size > MAX_DOCUMENT_CHARS:
+        raise forms.ValidationError(f"the file is larger than {MAX_DOCUMENT_CHARS} bytes")
+    try:
+        return decode_json(upload.read(), "the file")
+    except DocumentError as exc:
+        raise forms.ValidationError(str(exc)) from exc
 
 
 class BalanceForm(forms.Form):
-    """The Balance button: a scenario file and how many campaigns to simulate."""
+    """The Balance button: a scenario file (the Korona scenario if none) and how many
+    campaigns to simulate."""
 
-    scenario = ScenarioUploadForm.base_fields["scenario"]
+    scenario = forms.FileField(
+        required=False,
+        label="Scenario file",
+        help_text="Leave empty for the Korona scenario that comes with Korona.",
+    )
     campaigns = forms.IntegerField(
         required=False,
         min_value=1,
@@ -113,7 +101,9 @@ class BalanceForm(forms.Form):
         help_text="The root seed: the same seed and scenario give the same figures.",
     )
 
-    clean_scenario = ScenarioUploadForm.clean_scenario
+    def clean_scenario(self) -> Any:
+        upload = self.cleaned_data.get("scenario")
+        return None if upload is None else read_upload(upload)
 
     def clean_campaigns(self) -> int:
         value = self.cleaned_data.get("campaigns")
@@ -130,16 +120,57 @@ class ScheduleForm(forms.Form):
     """When the campaign's turns are played by themselves (campaign.services.schedule)."""
 
     kind = forms.ChoiceField(
+        label="Turns are played",
+        initial="none",
         choices=[
             ("none", "none: the GM plays each turn"),
             ("every_hours", "every N hours"),
             ("weekly", "weekly, on a weekday at a time"),
-        ]
+        ],
+        help_text='None: a turn is played when you press "Advance turn now". Otherwise '
+        "a deadline: when it passes, the next turn is played by itself (earlier, once every "
+        "side has marked its orders ready).",
     )
-    every_hours = forms.IntegerField(required=False, min_value=1, max_value=24 * 28)
-    weekday = forms.TypedChoiceField(choices=WEEKDAYS, coerce=int, required=False)
-    time_of_day = forms.TimeField(required=False, help_text="HH:MM on the time zone's clock")
-    timezone = forms.CharField(initial="UTC", help_text="An IANA name, e.g. Europe/Berlin")
+    every_hours = forms.IntegerField(
+        label="Every N hours",
+        required=False,
+        min_value=1,
+        max_value=24 * 28,
+        help_text='For "every N hours": the hours between two turns (48: every two days).',
+    )
+    weekday = forms.TypedChoiceField(
+        choices=[("", "(choose a day)"), *WEEKDAYS],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text='For "weekly": the day of the turn.',
+    )
+    time_of_day = forms.TimeField(
+        required=False, help_text='For "weekly": HH:MM on the time zone\'s clock.'
+    )
+    timezone = forms.CharField(
+        label="Time zone", initial="UTC", help_text="An IANA name, e.g. Europe/Berlin."
+    )
+
+    def clean_timezone(self) -> str:
+        name = (self.cleaned_data.get("timezone") or "").strip()
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                f"{name!r} is not a time zone name (an IANA name, e.g. Europe/Berlin)"
+            ) from None
+        return name
+
+    def schedule(self) -> Schedule:
+        data = self.cleaned_data
+        return Schedule(
+            kind=data["kind"],
+            every_hours=data.get("every_hours"),
+            weekday=data.get("weekday"),
+            time_of_day=data.get("time_of_day"),
+            timezone=(data.get("timezone") or "UTC").strip(),
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -357,6 +388,9 @@ class SettingFields(forms.Form):
             else:
                 self.add_error(None, problem)
 
+    def problem_count(self) -> int:
+        return sum(len(errors) for errors in self.errors.values())
+
     def problems(self) -> list[tuple[str, str, str]]:
         """Each field's problems, for the top of the page: (anchor, setting, message)."""
         out = []
@@ -418,9 +452,46 @@ class SettingsForm(SeenPage, SettingFields):
         self.add_settings(SETTING_NAMES, settings_to_json(settings), areas=areas, tracks=tracks)
         self.fields["reason"] = reason_field()
 
-    def clean(self) -> dict[str, Any]:
-        SeenPage.clean(self)
-        return SettingFields.clean(self)
+
+class CreateCampaignForm(SettingFields, ScheduleForm):
+    """A new campaign: its name, the scenario (the Korona scenario if no file is given),
+    the main choices (MAIN_CHOICES, over the scenario's own) and its schedule."""
+
+    name = forms.CharField(max_length=200, help_text="What the players will see it called.")
+    scenario = forms.FileField(
+        required=False,
+        label="Scenario file",
+        help_text="Leave empty to play the Korona scenario that comes with Korona. Or a "
+        "scenario file (JSON) of your own, as docs/rules.md describes.",
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Leave empty for the scenario's seed, or a random one. Every die of the "
+        "campaign comes from it: the same seed replays the same campaign.",
+    )
+    campaigns = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ADMIN_MAX_CAMPAIGNS,
+        label="Campaigns to simulate",
+        help_text=(
+            "For Balance only: how many campaigns of the scenario to play, the sensible AI "
+            "on both sides (100 if left empty; a few seconds each). Create ignores it."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_settings(MAIN_CHOICES, settings_to_json(Settings()), areas=[], tracks=[])
+
+    def clean_scenario(self) -> Any:
+        upload = self.cleaned_data.get("scenario")
+        return None if upload is None else read_upload(upload)
+
+    def choices(self) -> dict[str, Any]:
+        return self.settings_json()
 
 
 class ResultForm(forms.Form):

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from campaign.history import GmHistory
+from rules import names
 from rules.battlefield import AREA_VEGETATION
 from rules.campaign.scenario import settings_from_json, settings_to_json
 from rules.campaign.state import (
@@ -223,7 +224,8 @@ class CompanyStands(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.company}: {self.held}/{self.establishment} {self.unit_type}"
+        unit = names.unit(self.unit_type, self.establishment)
+        return f"{self.company}: {self.held} of {self.establishment} {unit}"
 
 
 class Ship(models.Model):
@@ -327,7 +329,7 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} plays {self.side} in {self.campaign}"
+        return f"{self.user} in {self.campaign}: {self.get_side_display()}"
 
     def clean(self) -> None:
         from django.core.exceptions import ValidationError
@@ -361,7 +363,7 @@ class SideReady(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.campaign}: {self.side} ready for turn {self.turn_number}"
+        return f"{self.campaign}: {self.get_side_display()} ready for turn {self.turn_number}"
 
 
 class Order(models.Model):

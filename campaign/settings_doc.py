@@ -107,7 +107,7 @@ DOCS: dict[str, SettingDoc] = {
     "combat_events": SettingDoc(
         "Combat Events (Old Breed 17.0)",
         "A squad or weapon team whose fire shows a 1 on its first die may set off an "
-        "event from the Combat Event tables below.",
+        "event from the Combat Event tables (each face is set under Settings).",
         quotes=(
             Quote(
                 OLD_BREED,
@@ -434,6 +434,9 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("aerial_trigger", "max_bombers", "aerial_table"),
     ),
 )
+
+# The choices a new campaign asks for at once (the rest keep the scenario's values).
+MAIN_CHOICES = ("battle_mode", "ruleset", "fog_of_war", "combat_events", "fog_of_war_cup")
 
 # The original naval and aerial tables, face by face (Korona campaign rules, 1) and 2)):
 # quoted beside each row of the default tables.

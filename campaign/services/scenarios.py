@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import Model
 
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
+from campaign.services.deadlines import Schedule, check_schedule
+from campaign.services.schedule import set_schedule
 from campaign.services.snapshot import company_row, load_snapshot, stand_rows
 from rules.campaign.scenario import (
     MAX_SEED,
     campaign_name_problem,
     dump_scenario,
     parse_scenario,
+    read_scenario,
     settings_to_json,
 )
 from rules.campaign.state import CampaignState
@@ -149,3 +154,42 @@ def export_campaign(*, campaign: Campaign) -> dict[str, Any]:
     """The campaign as it stands, as a scenario document (its name and seed included):
     ``create_campaign`` of it gives a campaign with the same snapshot."""
     return dump_scenario(load_snapshot(campaign=campaign))
+
+
+# The reference scenario that ships with Korona: the one a GM starts from without a file.
+KORONA_SCENARIO = Path(django_settings.BASE_DIR) / "fixtures" / "scenarios" / "korona.json"
+
+
+def korona_scenario() -> Any:
+    """The Korona scenario as shipped, decoded."""
+    return read_scenario(KORONA_SCENARIO)
+
+
+def start_campaign(
+    *,
+    data: Any,
+    name: str,
+    seed: int | None = None,
+    choices: Mapping[str, Any],
+    schedule: Schedule,
+) -> Campaign:
+    """``create_campaign`` with the GM's main choices over the scenario's own settings
+    (checked as a scenario's are) and its schedule, at once: a ``ScenarioError``, a
+    ``ScheduleRefused`` or a name taken creates nothing."""
+    document = dict(data) if isinstance(data, Mapping) else data
+    if isinstance(document, dict):
+        given = document.get("settings")
+        document["settings"] = {**(given if isinstance(given, Mapping) else {}), **choices}
+    checked = check_schedule(schedule)
+    with transaction.atomic():
+        campaign = create_campaign(data=document, name=name, seed=seed)
+        if checked.kind != Campaign.ScheduleKind.NONE:
+            set_schedule(
+                campaign=campaign,
+                kind=checked.kind,
+                every_hours=checked.every_hours,
+                weekday=checked.weekday,
+                time_of_day=checked.time_of_day,
+                timezone=checked.timezone,
+            )
+    return campaign

@@ -123,7 +123,7 @@ def test_battle_sheet_lists_the_forces(gm: Client) -> None:
     page = gm.get(url(battle, "sheet")).content.decode()
     assert battle.spec["attacker"]["name"] in page
     assert battle.spec["defender"]["name"] in page
-    assert "rifle_squad" in page
+    assert "rifle squads" in page and "rifle_squad" not in page
 
 
 def test_battle_page_is_read_only_with_its_tools(gm: Client) -> None:

@@ -24,11 +24,16 @@ pytestmark = pytest.mark.django_db
 CREATE = "/admin/campaign/campaign/create/"
 
 
-def upload(doc: Any, name: str = "Korona 1", seed: str = "") -> dict[str, Any]:
+# The main choices as the create page offers them (each preset to the rulings' default).
+CHOICES = {"battle_mode": "auto", "ruleset": "korona", "fog_of_war": "on", "kind": "none",
+           "timezone": "UTC"}  # fmt: skip
+
+
+def upload(doc: Any, name: str = "Korona 1", seed: str = "", **choices: Any) -> dict[str, Any]:
     text = doc if isinstance(doc, str) else json.dumps(doc)
     file = io.BytesIO(text.encode("utf-8"))
     file.name = "scenario.json"
-    return {"name": name, "seed": seed, "scenario": file}
+    return {"name": name, "seed": seed, "scenario": file, **CHOICES, **choices}
 
 
 def url(campaign: Campaign, action: str) -> str:
@@ -68,7 +73,7 @@ def test_create_from_a_bad_scenario_lists_every_problem_and_creates_nothing(
     assert any("Kokoda" in p for p in problems)
     assert any("american" in p for p in problems)
     page = response.content.decode()
-    assert "Please correct the 2 problems below." in page
+    assert "Nothing was created: please correct the 2 problems below." in page
     assert Campaign.objects.count() == 0
 
 
@@ -83,6 +88,74 @@ def test_create_with_a_name_taken_is_a_form_error(gm: Client) -> None:
     response = gm.post(CREATE, upload(korona_doc()))
     assert "exists already" in str(response.context["form"].errors["name"])
     assert Campaign.objects.count() == 1
+
+
+def test_create_asks_the_main_choices_and_the_schedule_at_once(gm: Client) -> None:
+    """No file: the Korona scenario that ships; the choices replace its settings."""
+    data = {
+        **CHOICES,
+        "name": "Korona at the club",
+        "battle_mode": "tabletop",
+        "ruleset": "force_on_force",
+        "fog_of_war": "",
+        "combat_events": "on",
+        "fog_of_war_cup": "on",
+        "kind": "every_hours",
+        "every_hours": "48",
+    }
+    del data["fog_of_war"]  # unticked
+    response = gm.post(CREATE, data)
+    assert response.status_code == 302, response.context["form"].errors
+    campaign = Campaign.objects.get()
+    settings = campaign.get_settings()
+    assert (settings.battle_mode, settings.ruleset, settings.fog_of_war) == (
+        "tabletop",
+        "force_on_force",
+        False,
+    )
+    assert settings.combat_events and settings.fog_of_war_cup
+    assert settings.turn_limit == 20  # the rest as the scenario has it
+    assert (campaign.schedule_kind, campaign.every_hours) == ("every_hours", 48)
+    assert campaign.next_deadline is not None
+    assert campaign.companies.count() == 8
+
+
+def test_create_offers_the_rulings_defaults(gm: Client) -> None:
+    form = gm.get(CREATE).context["form"]
+    initial = {name: form[name].value() for name in form.fields}
+    assert initial["battle_mode"] == "auto" and initial["ruleset"] == "korona"
+    assert initial["fog_of_war"] is True
+    assert not initial["combat_events"] and not initial["fog_of_war_cup"]
+    assert initial["kind"] == "none" and initial["timezone"] == "UTC"
+
+
+@pytest.mark.parametrize(
+    ("schedule", "field", "message"),
+    [
+        ({"kind": "weekly"}, "weekday", "give the weekday of the turn"),
+        ({"kind": "every_hours"}, "every_hours", "give the number of hours between two turns"),
+        (
+            {"kind": "every_hours", "every_hours": "24", "timezone": "Mars/Olympus"},
+            "timezone",
+            "'Mars/Olympus' is not a time zone name (an IANA name, e.g. Europe/Berlin)",
+        ),
+    ],
+)
+def test_create_with_a_bad_schedule_creates_nothing(
+    gm: Client, schedule: dict[str, str], field: str, message: str
+) -> None:
+    response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", **schedule})
+    assert response.status_code == 200
+    assert message in list(response.context["form"].errors[field])
+    assert Campaign.objects.count() == 0
+
+
+def test_create_with_a_choice_the_scenario_refuses_creates_nothing(gm: Client) -> None:
+    response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", "ruleset": "chess"})
+    assert "chess is not one of the available choices" in str(
+        response.context["form"].errors["ruleset"]
+    )
+    assert Campaign.objects.count() == 0
 
 
 def test_create_from_scenario_is_refused_to_a_player(player: Client) -> None:

@@ -64,7 +64,7 @@ def test_campaign_list_shows_turn_status_battles_waiting_and_winner(gm: Client) 
     waiting_campaign("Korona 2")
     new_campaign("Korona 1")
     page = gm.get("/admin/campaign/campaign/").content.decode()
-    assert "Create from scenario" in page
+    assert "Create a campaign" in page
     rows = page.split("<tbody>")[1]
     # Korona 1: turn 0, active, no battles waiting; Korona 2: 2 pending tabletop battles.
     assert '<td class="field-battles_waiting">2</td>' in rows

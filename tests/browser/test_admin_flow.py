@@ -32,17 +32,17 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
 ) -> None:
     page = gm_page
     doc = meeting_doc()
-    doc["settings"] = {"battle_mode": "tabletop"}  # the battles wait for the table
     scenario = tmp_path / "korona.json"
     scenario.write_text(json.dumps(doc))
 
     page.goto(f"{live_server.url}/admin/campaign/campaign/")
-    page.click("text=Create from scenario")
+    page.click("text=Create a campaign")
     page.fill("input[name=name]", "Korona in the browser")
     page.fill("input[name=seed]", "7")
     page.set_input_files("input[name=scenario]", str(scenario))
+    page.select_option("select[name=battle_mode]", "tabletop")  # the battles wait for the table
     shot("1-upload")
-    page.click("input[type=submit]")
+    page.click("input[type=submit][value=Create]")
     page.wait_for_load_state()
     campaign = Campaign.objects.get(name="Korona in the browser")
     assert campaign.companies.count() == 8
