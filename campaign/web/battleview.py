@@ -8,11 +8,13 @@ edge at the bottom, so the attacker comes down the table from the top.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import names
 from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.dice import Roller
 from rules.forceonforce.engine import DEFAULT_OPTIONS as FORCE_ON_FORCE_DEFAULTS
@@ -411,16 +413,71 @@ class LogTurn:
         return "Set-up" if self.number == 0 else f"Turn {self.number}"
 
 
-def line_of(record: Mapping[str, Any]) -> str:
-    """rules/narrate.py's words for one record, without its turn and phase heading."""
+def square_of(position: Sequence[float], table: Table | None = None) -> str:
+    """The sheet's name of the square a position (inches from the defender's left corner,
+    along and in from the defender's edge) lies in: "C4". A stand on the table's far
+    edge is in the last square."""
+    col, row = int(position[0] // SQUARE_IN), int(position[1] // SQUARE_IN)
+    if table is not None:
+        col, row = min(col, table.width_ft - 1), min(row, table.depth_ft - 1)
+    return f"{chr(ord('A') + max(col, 0))}{max(row, 0) + 1}"
+
+
+def _inches(start: Sequence[float], end: Sequence[float]) -> str:
+    distance = round(math.dist(start, end))
+    return f"{distance} inch{'es' if distance != 1 else ''}"
+
+
+def _stand_named(stand_id: str) -> str:
+    """A stand as the log's other lines name it (rules/narrate.py): "attacker HMG 1"."""
+    force, _, rest = stand_id.partition(".")
+    unit, _, number = rest.rpartition(".")
+    who = {"a": "attacker", "d": "defender"}.get(force, force)
+    return f"{who} {names.unit(unit)} {number}".strip()
+
+
+def place_words(record: Mapping[str, Any], table: Table | None = None) -> str | None:
+    """A move or a placing in plain words, by the sheet's squares rather than the log's
+    coordinates: "attacker rifle squad 3 moves 6 inches, from square B2 to square B3
+    (advance, good going)". None for any other record."""
+    kind = record.get("kind")
+    if kind == "move":
+        start, end = record["from"], record["to"]
+        where = (
+            f"within square {square_of(end, table)}"
+            if square_of(start, table) == square_of(end, table)
+            else f"from square {square_of(start, table)} to square {square_of(end, table)}"
+        )
+        return (
+            f"{_stand_named(record['stand'])} moves {_inches(start, end)}, {where} "
+            f"({record['purpose']}, {record['going']} going)"
+        )
+    if kind == "cup_place":
+        return (
+            f"{_stand_named(record['stand'])} is placed in square "
+            f"{square_of(record['to'], table)}: {record['case']}"
+        )
+    return None
+
+
+def line_of(record: Mapping[str, Any], table: Table | None = None) -> str:
+    """rules/narrate.py's words for one record, without its turn and phase heading; a
+    move or a placing by the sheet's squares (``place_words``)."""
+    placed = place_words(record, table)
+    if placed is not None:
+        return placed
     text = describe_record(dict(record))
     head = (
         f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
     )
-    return text[len(head) :] if text.startswith(head) else text
+    text = text[len(head) :] if text.startswith(head) else text
+    if record.get("kind") == "terrain":  # the square by the sheet's name, not its indices
+        col, row = record["square"]
+        text = text.replace(f"square {col},{row}", f"square {chr(ord('A') + col)}{row + 1}", 1)
+    return text
 
 
-def log_turns(log: Iterable[Mapping[str, Any]]) -> list[LogTurn]:
+def log_turns(log: Iterable[Mapping[str, Any]], table: Table | None = None) -> list[LogTurn]:
     """The log grouped turn by turn and, inside each turn, phase by phase, in order."""
     turns: list[LogTurn] = []
     for record in log:
@@ -434,7 +491,7 @@ def log_turns(log: Iterable[Mapping[str, Any]]) -> list[LogTurn]:
         phases[-1].lines.append(
             LogLine(
                 kind=record["kind"],
-                text=line_of(record),
+                text=line_of(record, table),
                 dice=list(record.get("dice") or ()),
                 side=record.get("side"),
             )
@@ -512,7 +569,9 @@ def _apply(board: _Board, record: Mapping[str, Any], killed: list[str], moves: l
         _combat_event(board, str(record.get("outcome", "")), killed)
 
 
-def replay_frames(log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona") -> list[dict]:
+def replay_frames(
+    log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona", table: Table | None = None
+) -> list[dict]:
     """The steps of the replay: the deployment, then one step per phase of every turn.
 
     Each frame holds every stand on the table by then with its position (the deploy
@@ -525,7 +584,7 @@ def replay_frames(log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona") 
         return []
     board = _Board(positions={k: list(v) for k, v in deploy["positions"].items()})
     board.hidden = set(deploy.get("hidden") or ())
-    frames = [_frame(board, 0, "deployment", [], [], [line_of(deploy)])]
+    frames = [_frame(board, 0, "deployment", [], [], [line_of(deploy, table)])]
     start = list(log).index(deploy) + 1
     turn, phase = None, None
     killed: list[str] = []
@@ -540,7 +599,7 @@ def replay_frames(log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona") 
             board.status.clear()  # Force on Force: pinned and suppressed end with the turn
         turn, phase = key
         _apply(board, record, killed, moves)
-        lines.append(line_of(record))
+        lines.append(line_of(record, table))
     if lines:
         frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
     for index, frame in enumerate(frames):

@@ -130,7 +130,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
     }
     forces = battleview.forces_of(spec, battle.result, side_names=names, companies=companies)
     table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
-    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset)
+    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
     return {
         "battle": battle,
         "seed": view.battle_seed(battle),  # None until it is fought (section 6)
@@ -149,7 +149,7 @@ def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     view = campaign_view(request, campaign_id)
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
-    context["log_turns"] = battleview.log_turns(battle.log)
+    context["log_turns"] = battleview.log_turns(battle.log, context["table"])
     return render(request, "battles/report.html", page_context(view, **context))
 
 

@@ -85,25 +85,40 @@
     if (timer === null) play(); else pause();
   }
 
-  buttons.first.addEventListener("click", () => { pause(); show(0); });
-  buttons.prev.addEventListener("click", () => { pause(); show(index - 1); });
-  buttons.next.addEventListener("click", () => { pause(); show(index + 1); });
-  buttons.last.addEventListener("click", () => { pause(); show(frames.length - 1); });
+  // A button that becomes disabled while it has the focus (First at the start, Last at
+  // the end) would drop the focus to the page: the replay keeps it instead.
+  function keepFocus() {
+    if (document.activeElement && document.activeElement.disabled) figure.focus();
+  }
+  function step(go) {
+    return () => { pause(); go(); keepFocus(); };
+  }
+
+  buttons.first.addEventListener("click", step(() => show(0)));
+  buttons.prev.addEventListener("click", step(() => show(index - 1)));
+  buttons.next.addEventListener("click", step(() => show(index + 1)));
+  buttons.last.addEventListener("click", step(() => show(frames.length - 1)));
   buttons.play.addEventListener("click", toggle);
-  figure.addEventListener("keydown", (event) => {
-    if (event.target.closest("button") && (event.key === " " || event.key === "Enter")) return;
-    const keys = {
-      ArrowLeft: () => { pause(); show(index - 1); },
-      ArrowRight: () => { pause(); show(index + 1); },
-      Home: () => { pause(); show(0); },
-      End: () => { pause(); show(frames.length - 1); },
-      " ": toggle,
-    };
-    const action = keys[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+
+  // The keys work from the moment the page opens, wherever the focus is, except where a
+  // key has its own work: typing in a field, a link or another button's space or Enter.
+  const KEYS = {
+    ArrowLeft: () => { pause(); show(index - 1); },
+    ArrowRight: () => { pause(); show(index + 1); },
+    Home: () => { pause(); show(0); },
+    End: () => { pause(); show(frames.length - 1); },
+    " ": toggle,
+  };
+  document.addEventListener("keydown", (event) => {
+    const action = KEYS[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target && target.closest("input, select, textarea, [contenteditable]")) return;
+    const pressable = target && target.closest("button, a, summary");
+    if (pressable && (event.key === " " || event.key === "Enter")) return;
+    event.preventDefault();
+    action();
+    keepFocus();
   });
   show(0);
 })();

@@ -1,0 +1,105 @@
+"""A battle's replay as a player uses it (issue 15): the keys step it from the moment the
+page opens and after any button (First and Last included, which disable themselves), the
+woods are drawn as trees that no one takes for a stand, and the log says where stands go
+by the sheet's squares, not by coordinates."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Campaign
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+COORDINATES = re.compile(r"\(\d+(\.\d+)?, \d+(\.\d+)?\)|square \d+,\d+")
+MOVE = re.compile(
+    r"moves \d+ inch(es)?, (from square [A-Z]\d+ to square [A-Z]\d+|within square [A-Z]\d+) "
+    r"\([a-z ]+, [a-z]+ going\)"
+)
+
+
+@pytest.fixture
+def report(page: Any, live_server: Any, played: Campaign, aussie: Any) -> Any:
+    """The battle report of the played campaign's first fought battle, signed in."""
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    client = Client()
+    client.force_login(aussie)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+
+    def open_at(size: str) -> Any:
+        page.set_viewport_size(SIZES[size])
+        page.goto(live_server.url + reverse("battle", args=[played.pk, battle.pk]))
+        return page
+
+    return open_at
+
+
+def step(page: Any) -> int:
+    return int(page.locator('[data-replay="counter"]').inner_text().split()[1])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_keys_step_the_replay_on_load_and_after_every_button(
+    report: Any, shot: Any, size: str
+) -> None:
+    page = report(size)
+    steps = int(page.locator('[data-replay="counter"]').inner_text().rsplit(" ", 1)[1])
+    assert steps > 3
+    page.keyboard.press("ArrowRight")  # nothing clicked, nothing focused
+    assert step(page) == 2
+    page.keyboard.press("End")
+    assert step(page) == steps
+    page.keyboard.press("Home")
+    assert step(page) == 1
+    for button, then, expected in (
+        ("next", "ArrowRight", 3),
+        ("last", "ArrowLeft", steps - 1),  # Last disables itself: the keys go on
+        ("first", "ArrowRight", 2),  # and so does First
+        ("prev", "ArrowRight", 2),
+    ):
+        page.click(f'[data-replay="{button}"]')
+        page.keyboard.press(then)
+        assert step(page) == expected, (button, then)
+    page.click('[data-replay="last"]')
+    page.keyboard.press("Home")
+    assert step(page) == 1
+    page.keyboard.press(" ")  # the space bar plays
+    assert page.locator('[data-replay="play"]').get_attribute("aria-pressed") == "true"
+    page.keyboard.press(" ")
+    assert page.locator('[data-replay="play"]').get_attribute("aria-pressed") == "false"
+    shot(f"replay-keys-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_woods_are_trees_and_the_log_names_squares(report: Any, shot: Any, size: str) -> None:
+    page = report(size)
+    # A stand is a filled circle; woods are trees, in the picture and in its key.
+    for woods in ("light", "heavy"):
+        pattern = page.locator(f"#replay-field pattern#woods-{woods}")
+        assert pattern.locator("circle").count() == 0
+        assert pattern.locator("path").count() == 1
+        key = page.locator(f'.legend svg.key[data-key="{woods}-woods"]')
+        assert key.locator("circle").count() == 0
+    assert page.locator("#replay-field g.stand circle").count() > 0
+    # The replay's lines, every step of them, and the log below say squares, never
+    # coordinates.
+    frames = json.loads(page.locator("#replay-frames").text_content())
+    lines = [line for frame in frames for line in frame["lines"]]
+    assert not [line for line in lines if COORDINATES.search(line)]
+    moves = [line for line in lines if " moves " in line]
+    assert moves and not [line for line in moves if not MOVE.search(line)]
+    assert not COORDINATES.search(page.locator("main").inner_text())
+    page.keyboard.press("ArrowRight")
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-woods-{size}")
