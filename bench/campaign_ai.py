@@ -16,6 +16,7 @@ side than X does in its place. A benchmark prints figures; it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -61,6 +62,20 @@ def share(wins: int, n: int) -> str:
     return f"{wins}/{n} = {wins / n:.1%} (95% {low:.1%}-{high:.1%})"
 
 
+def needed(p: float) -> str:
+    """Campaigns per seating for the 95% interval of a seat-balanced share ``p`` to
+    exclude one half with 80% power (normal approximation: a one-sample test of p
+    against 0.5 at two-sided 5%)."""
+    if p <= 0.5:
+        return "sensible does not win more than half: no number of campaigns shows it better"
+    z_alpha, z_beta = 1.959964, 0.841621
+    total = ((z_alpha * 0.5 + z_beta * math.sqrt(p * (1 - p))) / (p - 0.5)) ** 2
+    return (
+        f"at a true share of {p:.1%}, {math.ceil(total / 2)} campaigns per seating "
+        "give an interval above 50% with 80% power"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--campaigns", type=int, default=200)
@@ -94,7 +109,14 @@ def main() -> None:
                     f"  baseline {other} v {other}: Australians win {share(base_aus, n)}, "
                     f"Japanese {share(base_jap, n)}"
                 )
-            print(f"  sensible over both seatings: wins {share(won_aus + won_jap, 2 * n)}")
+            both = won_aus + won_jap
+            print(f"  sensible over both seatings: wins {share(both, 2 * n)}")
+            if base:
+                print(
+                    f"  {other} in the same seats (baseline): wins "
+                    f"{share(base_aus + base_jap, 2 * n)}"
+                )
+            print(f"  {needed(both / (2 * n))}")
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.campaign import planning
+from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState, Company, Order
 from rules.campaign.turn import OrderError, _Map, check_order, engaged
 from rules.dice import derive_seed
@@ -50,12 +51,14 @@ from rules.spec import parse_battle
 ODDS_RUNS = 8  # battles fought for the odds of one candidate battle
 ODDS_SEED = 13  # the root of the odds seeds: the same battle has the same odds everywhere
 ATTACK_AT = 0.5  # attack when the attacker's win share is at least this
-RETAKE_AT = 0.35  # ... or this, for the objective the enemy holds: time runs for it
+RETAKE_AT = 0.5  # the same for the objective the enemy holds, until the last turns
 LAST_CHANCE_TURNS = 4  # the last turns, when any chance at that objective is taken
 WITHDRAW_BELOW = 0.25  # defending, withdraw when the defender's win share is below this
 REINFORCED_AT = 0.6  # reinforce the objective until its defenders' share is this
 MIN_SUPPLY = 0.5  # a move must leave at least this chance of being in supply next turn
 MAX_ATTACKERS = 3  # companies tried together against one area
+CLOSE_LOW, CLOSE_HIGH = 0.25, 0.75  # a share in this band after ODDS_RUNS gets as many more
+FINISH_AT = 0.35  # holding the objective, attack the enemy base at this: taken, it ends the war
 _ODDS_CACHE_SIZE = 4096
 _ODDS: OrderedDict[str, float] = OrderedDict()  # digest of a spec -> attacker win share
 
@@ -91,6 +94,9 @@ def attacker_win_share(spec: Mapping[str, Any], runs: int = ODDS_RUNS) -> float:
     tally = planning.fight_runs(spec_, seed=seed, start=0, stop=half)
     if 0 < tally.wins["attacker"] < half:
         tally = tally.add(planning.fight_runs(spec_, seed=seed, start=half, stop=runs))
+        # A close battle is where a decision turns on the odds: as many runs again.
+        if CLOSE_LOW <= tally.wins["attacker"] / tally.runs <= CLOSE_HIGH:
+            tally = tally.add(planning.fight_runs(spec_, seed=seed, start=runs, stop=2 * runs))
     share = tally.wins["attacker"] / tally.runs
     _ODDS[digest] = share
     if len(_ODDS) > _ODDS_CACHE_SIZE:
@@ -167,6 +173,18 @@ class _Plan:
         order = self.orders.get(company.name)
         return order.target if order and order.target else company.area
 
+    def holds_objective(self) -> bool:
+        """Does the side hold the objective, as far as it can see? Out of sight it does
+        not know (a controller out of sight is a hidden fact): it counts as not held."""
+        objective = self.state.settings.objective
+        if objective not in self.view.areas:
+            return False
+        if not fog.sees_everything(self.state, fog.Viewer(self.side)) and (
+            objective not in fog.watched_areas(self.state, self.side)
+        ):
+            return False
+        return self.view.areas[objective].controller == self.side
+
     def worth_holding(self, area: str) -> bool:
         """The objective, and the side's own base (lost, the campaign ends)."""
         side = self.state.sides[self.side]
@@ -200,6 +218,7 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
     _keep_key_ground(plan, fighters)
     _attacks(plan, fighters)
     _reinforce_objective(plan, fighters)
+    _guard_base(plan, fighters)
     _withdrawals(plan, fighters)
     _advances(plan, fighters)
     _supply_companies(plan, [c for c in mine if not c.fighting])
@@ -229,6 +248,8 @@ def _attack_at(plan: _Plan, target: str) -> float:
     if target == settings.objective and plan.view.areas[target].controller == plan.enemy:
         left = settings.turn_limit - plan.state.turn
         return 1e-9 if left <= LAST_CHANCE_TURNS else RETAKE_AT
+    if target == plan.state.sides[plan.enemy].base and plan.holds_objective():
+        return FINISH_AT  # taken, it ends the campaign, won
     return ATTACK_AT
 
 
@@ -357,6 +378,25 @@ def _enemy_may_advance(plan: _Plan, enemy: Company, area: str) -> bool:
     return True
 
 
+def _guard_base(plan: _Plan, fighters: list[Company]) -> None:
+    """Not holding the objective, the side loses the campaign the turn its base falls:
+    an empty base with a visible enemy next to it gets the strongest free company next
+    to it (a withdrawal into it is always closer to its base)."""
+    base = plan.state.sides[plan.side].base
+    if plan.holds_objective() or any(plan.destination(c) == base for c in fighters):
+        return
+    if not any(plan.enemies_in(a) for a in plan.state.neighbours(base)):
+        return
+    able = [
+        c
+        for c in _free(plan, fighters)
+        if base in plan.state.neighbours(c.area) and plan.legal(Order(c.name, "withdraw", base))
+    ]
+    if able:
+        guard = max(able, key=lambda c: (c.strength, c.name))
+        plan.orders[guard.name] = Order(guard.name, "withdraw", base)
+
+
 def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
     """Withdraw from a battle it would lose badly, or from an area where a second turn
     out of supply would cost stands, unless the ground is worth holding."""
@@ -401,6 +441,8 @@ def _advances(plan: _Plan, fighters: list[Company]) -> None:
     not lose the battle the enemy could bring to it."""
     settings = plan.state.settings
     objective = settings.objective if settings.objective in plan.state.areas else None
+    enemy_base = plan.state.sides[plan.enemy].base
+    finishing = plan.holds_objective()
     for company in _free(plan, fighters):
         if company.in_supply is False:
             continue
@@ -414,9 +456,13 @@ def _advances(plan: _Plan, fighters: list[Company]) -> None:
         here = goal(company.area)
         options = []
         for area in plan.state.neighbours(company.area):
-            if plan.enemies_in(area) or goal(area) >= here:
+            if plan.enemies_in(area) or not plan.legal(Order(company.name, "advance", area)):
                 continue
-            if not plan.legal(Order(company.name, "advance", area)):
+            if finishing and area == enemy_base:
+                # The objective held, an empty enemy base walked into ends it, won.
+                options = [(area, 1.0)]
+                break
+            if goal(area) >= here:
                 continue
             chance = supply_chance(plan.state, plan.mapping, company, area, plan.depots())
             if chance < MIN_SUPPLY:

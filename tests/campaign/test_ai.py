@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from rules.campaign import ai
+from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState, Order
 from rules.campaign.turn import _Map, start_turn
 from tests.campaign.builders import (
@@ -73,8 +74,8 @@ def test_it_does_not_attack_at_poor_odds(odds: Any) -> None:
     odds(lambda spec: 0.3)
     state = line(
         fighting_company("A Company", "australian", "Near"),
-        fighting_company("1st Company", "japanese", "Far"),
-        objective="Home",  # nothing pulls it forward but the attack
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Home",
     )
     assert "A Company" not in ai.plan_side(state, "australian")
 
@@ -435,3 +436,125 @@ def test_a_side_with_a_player_is_not_played_by_the_ai(odds: Any) -> None:
     japanese = [r for r in plan.log if r["kind"] == "order" and r["side"] == "japanese"]
     assert japanese and all(r["outcome"] == "hold" for r in japanese)
     assert {r["source"] for r in japanese} == {"no order; its side has a player"}
+
+
+# --- fog of war: the AI plans only on what its side may know ---------------------------------
+
+
+def _twins(positions: dict[str, str], turn: int) -> tuple[CampaignState, CampaignState]:
+    """Two campaigns that differ only in what the Australians may not know (rulings
+    section 6): a glimpsed enemy company's quality, stands within its band, supply,
+    banzai and standing order; where the enemy companies out of sight are, how strong
+    and how good; where the enemy supply company is (never glimpsed); who controls an
+    area out of sight."""
+    first, second = (move(sensible(korona_state(seed=3)), **positions) for _ in range(2))
+    for state in (first, second):
+        state.turn = turn
+        for company in state.companies.values():
+            company.in_supply = True
+    watched = fog.watched_areas(first, "australian")
+    seen = [c for c in second.companies.values() if c.side == "japanese" and c.area in watched]
+    hidden = [
+        c
+        for c in second.companies.values()
+        if c.side == "japanese" and c.fighting and c.area not in watched
+    ]
+    assert seen and hidden, "each twin pair has an enemy in sight and one out of sight"
+    for company in seen:
+        if company.fighting:
+            company.quality = "raw" if company.quality != "raw" else "veteran"
+            company.stands["rifle_squad"] -= 1  # 11 of 12: still strong
+            company.in_supply, company.turns_out_of_supply = False, 3
+            company.banzai = True
+            company.standing_order = "hold"
+    for company in hidden:
+        company.area = next(a for a in ("Kerna", "Munara", "Kilu") if a not in watched)
+        company.quality = "raw"
+        company.stands = {unit: 1 if unit == "commander" else 0 for unit in company.stands}
+    second.companies["Supply Company"].area = "Oivi"
+    for area in second.areas.values():
+        if area.name not in watched:
+            area.controller = "australian" if area.controller == "japanese" else "japanese"
+    assert fog.visible_companies(first, fog.Viewer("australian")) == fog.visible_companies(
+        second, fog.Viewer("australian")
+    )
+    return first, second
+
+
+@pytest.mark.parametrize(
+    ("positions", "turn"),
+    [
+        ({}, 0),  # the start: the 1st and 2nd Company in sight in Oivi, the 3rd in Kilu
+        ({"3rd_Company": "Munara"}, 17),  # the last turns, when it presses
+        (  # the Australians far from the objective, which is out of their sight
+            {
+                "A_Company": "Uberi Ridge",
+                "B_Company": "Ioro",
+                "C_Company": "Ioro",
+                "3rd_Company": "Isura",
+            },
+            18,
+        ),
+    ],
+)
+def test_its_orders_do_not_change_with_what_fog_of_war_hides(
+    positions: dict[str, str], turn: int
+) -> None:
+    # The real engine's odds (no fixed odds): every path of the plan reads the view.
+    first, second = _twins(positions, turn)
+    plan = ai.plan_side(first, "australian")
+    assert plan == ai.plan_side(second, "australian")
+    assert plan, "a plan with no order would prove nothing"
+
+
+def test_with_fog_of_war_off_it_reads_the_enemy_as_it_is(odds: Any) -> None:
+    # The control of the twin test: the odds the AI reads are of the enemy as it is when
+    # nothing is hidden (the 1st and 2nd Company are veterans), of the estimate (trained)
+    # under fog of war.
+    seen: set[str] = set()
+
+    def record(spec: dict[str, Any]) -> float:
+        seen.update(
+            spec[k]["quality"] for k in ("attacker", "defender") if spec[k]["side"] == "japanese"
+        )
+        return 0.0
+
+    odds(record)
+    state = sensible(korona_state(seed=3, fog_of_war=False), "australian")
+    ai.plan_side(state, "australian")
+    assert seen == {"veteran"}
+    seen.clear()
+    state.settings.fog_of_war = True
+    ai.plan_side(state, "australian")
+    assert seen == {"trained"}
+
+
+def test_who_holds_the_objective_out_of_sight_is_not_read() -> None:
+    # The Australians far from Korona: its controller is hidden from them, so the AI
+    # plans as if they did not hold it, whoever does.
+    state = move(
+        sensible(korona_state()),
+        A_Company="Uberi Ridge",
+        B_Company="Uberi Ridge",
+        C_Company="Ioro",
+    )
+    for holder, seen_from in (("australian", "Isura"), ("japanese", "Isura")):
+        state.areas["Korona"].controller = holder
+        state.companies["C Company (militia)"].area = "Ioro"
+        assert not _plan_of(state).holds_objective()
+        state.companies["C Company (militia)"].area = seen_from  # now in sight
+        assert _plan_of(state).holds_objective() == (holder == "australian")
+
+
+def _plan_of(state: CampaignState) -> ai._Plan:
+    import random
+
+    from rules.campaign import planning
+
+    return ai._Plan(
+        state=state,
+        view=planning.as_seen_by(state, "australian"),
+        side="australian",
+        mapping=_Map(state),
+        rng=random.Random(0),
+    )
