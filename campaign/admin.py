@@ -960,6 +960,16 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
     list_display = ["created_at", "campaign", "before_turn", "what_words", "reason", "user"]
+    fieldsets = [
+        (
+            None,
+            {"fields": ["campaign", "before_turn", "what_words", "reason", "user", "created_at"]},
+        ),
+        (
+            "The change as stored (before and after)",
+            {"classes": ["collapse"], "fields": ["details"]},
+        ),
+    ]
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from battles.models import Battle
-from campaign.models import Area, Company
+from campaign.models import Area, Company, GmAdjustment
+from campaign.services.adjustments import adjust_stands
 from campaign.services.turns import advance_turn
 from tests.admin.conftest import meeting_doc, new_campaign
 from tests.browser.test_safe_defaults import SIZES, sign_in
@@ -74,6 +75,13 @@ def test_the_gm_reads_words_not_keys(
     result = page.locator("div.field-result_text").inner_text()
     assert re.search(r"The (attacker|defender) wins \(the loser lost a third of its", result)
     assert "Force on Force" in page.locator("div.field-ruleset_words").inner_text()
+
+    # A GM adjustment: its line in words; what it stored is folded away.
+    adjust_stands(company=company, unit_type="rifle_squad", held=2, reason="a mistake")
+    adjustment = GmAdjustment.objects.get()
+    page.goto(f"{admin}/campaign/gmadjustment/{adjustment.pk}/change/")
+    assert "A Company: rifle squads from" in page.locator("div.field-what_words").inner_text()
+    assert raw_keys(page) == []
 
     area = Area.objects.get(campaign=campaign, name="Port Murray")
     page.goto(f"{admin}/campaign/area/{area.pk}/change/")
