@@ -15,6 +15,7 @@ from battles.models import Battle
 from campaign.models import Area, Company, GmAdjustment
 from campaign.services.adjustments import adjust_stands
 from campaign.services.turns import advance_turn
+from rules import names
 from tests.admin.conftest import meeting_doc, new_campaign
 from tests.browser.test_safe_defaults import SIZES, sign_in
 
@@ -60,6 +61,7 @@ def test_the_gm_reads_words_not_keys(
     assert "rifle squads" in page.locator("#content").inner_text()
     assert raw_keys(page) == []
     page.click("text=Adjust (GM, with a reason)")
+    page.wait_for_url("**/adjust/")
     options = page.locator("select[name=unit_type] option").all_inner_texts()
     held = company.stand_counts.get(unit_type="rifle_squad")
     assert f"rifle squads ({held.held} of {held.establishment})" in options
@@ -73,7 +75,8 @@ def test_the_gm_reads_words_not_keys(
         assert raw_keys(page) == [], name
     page.goto(f"{admin}/battles/battle/{battle.pk}/change/")
     result = page.locator("div.field-result_text").inner_text()
-    assert re.search(r"The (attacker|defender) wins \(the loser lost a third of its", result)
+    why = "|".join(re.escape(words) for words in names.BATTLE_END_NAMES.values())
+    assert re.search(rf"The (attacker|defender) wins \(({why})\); the attacker lost ", result)
     assert "Force on Force" in page.locator("div.field-ruleset_words").inner_text()
 
     # A GM adjustment: its line in words; what it stored is folded away.
