@@ -504,6 +504,9 @@ def value_words(key: str, value: Any) -> str:
         return names.side(value, none="none")
     if isinstance(value, bool):
         return "on" if value else "off"
+    if isinstance(value, Mapping):  # a map of keys to values: each key in words
+        parts = (f"{names.words(str(k))} {value_words(key, v)}" for k, v in value.items())
+        return names.join(parts) or "as the rulings say"
     if isinstance(value, list | tuple):
         return names.join(str(v) for v in value) or "none"
     if value is None or value == "":

@@ -19,6 +19,7 @@ from campaign.settings_doc import (
     SOURCE_FILES,
     adjustment_what,
     change_words,
+    value_words,
 )
 from rules.campaign.scenario import SETTING_NAMES, settings_to_json
 from rules.campaign.state import Settings
@@ -76,6 +77,14 @@ def test_a_table_change_names_the_table_and_the_face_in_words() -> None:
         "once and vanishes. Aerial event table: face 3: The Buffalos stay."
     )
     assert change_words(before, before) == ""
+
+
+def test_a_setting_holding_a_map_is_said_without_its_keys() -> None:
+    """A setting that maps keys to values (a landform's going, say) reads as words."""
+    assert value_words("landform_going", {"steep_high_ridge": "rough", "river_creek": "bad"}) == (
+        "steep high ridge rough and river creek bad"
+    )
+    assert value_words("landform_going", {}) == "as the rulings say"
 
 
 @pytest.mark.django_db
