@@ -97,6 +97,18 @@ def stop_group(processes: Sequence[subprocess.Popen[bytes]], timeout: float = 10
         process.wait()
 
 
+def site_url(address: str) -> str:
+    """The address runserver is given (``PORT``, ``HOST:PORT``) as a URL for links; a
+    server on every interface (0.0.0.0, ::) is named by 127.0.0.1, this machine."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
 def command_run(args: list[str]) -> int:
     """The product on the embedded default: the web server and the scheduler (which
     plays the turns of campaigns whose deadline has passed, in-process), side by side
@@ -105,6 +117,9 @@ def command_run(args: list[str]) -> int:
     run makes the GM's account and a ready campaign (``manage.py first_run``)."""
     manage = [sys.executable, "manage.py"]
     address = args[0] if args else "127.0.0.1:8000"
+    # The links Korona writes (invitations, feeds, emails) name the address it serves on,
+    # unless KORONA_SITE_URL already says where players reach it.
+    os.environ.setdefault("KORONA_SITE_URL", site_url(address))
     code = run_steps(
         [
             ("migrate", [*manage, "migrate", "--noinput", "-v", "0"]),
@@ -119,7 +134,8 @@ def command_run(args: list[str]) -> int:
 
     for signum in STOP_SIGNALS:
         signal.signal(signum, stop)
-    print(f"dev.py: serving http://{address}/ (admin at /admin/); Ctrl-C stops", flush=True)
+    site = os.environ["KORONA_SITE_URL"].rstrip("/")
+    print(f"dev.py: serving {site}/ (admin at {site}/admin/); Ctrl-C stops", flush=True)
     processes: list[subprocess.Popen[bytes]] = []
     stopped = False
     try:

@@ -127,3 +127,51 @@ def test_first_run_then_any_signal_stops_the_whole_group(tmp_path: Path) -> None
     for _, output in later:  # the same database: nothing new, the password never again
         assert "First run" not in output
         assert found[1] not in output
+
+
+def load_dev() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev_under_test", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("address", "url"),
+    [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("8765", "http://127.0.0.1:8765"),
+        ("0.0.0.0:8765", "http://127.0.0.1:8765"),
+        ("[::]:9000", "http://127.0.0.1:9000"),
+        ("[::1]:9000", "http://[::1]:9000"),
+        ("korona.local:80", "http://korona.local:80"),
+    ],
+)
+def test_the_links_name_the_address_dev_py_serves_on(address: str, url: str) -> None:
+    """Invitations, feeds and emails are written with KORONA_SITE_URL: ``dev.py run
+    ADDRESS`` sets it from the address (a walk-through on port 8765 found every link in
+    the admin and the notices pointing at 8000)."""
+    assert load_dev().site_url(address) == url  # type: ignore[attr-defined]
+
+
+def test_dev_py_run_keeps_a_site_url_given_and_sets_one_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dev = load_dev()
+    seen = []
+
+    def steps(_: object) -> int:
+        seen.append(os.environ["KORONA_SITE_URL"])
+        return 1  # stop before any server starts
+
+    monkeypatch.setattr(dev, "run_steps", steps)
+    # Set first, so that the teardown restores the variable however the run left it.
+    monkeypatch.setenv("KORONA_SITE_URL", "unset below")
+    monkeypatch.delenv("KORONA_SITE_URL")
+    assert dev.command_run(["127.0.0.1:8765"]) == 1  # type: ignore[attr-defined]
+    monkeypatch.setenv("KORONA_SITE_URL", "https://korona.example.com")
+    assert dev.command_run(["127.0.0.1:8765"]) == 1  # type: ignore[attr-defined]
+    assert seen == ["http://127.0.0.1:8765", "https://korona.example.com"]
