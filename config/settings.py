@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.busy.DatabaseBusyMiddleware",  # SQLite's write lock waited for too long: 503
+    "config.methods.WrongMethodPageMiddleware",  # a page for a GET to a form's address
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
