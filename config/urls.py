@@ -9,6 +9,7 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="campaigns", permanent=False), name="home"),
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("api/", include("campaign.api.urls")),
     path("", include("campaign.web.urls")),
     path("", include("notifications.web")),

@@ -18,10 +18,11 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, login_required, page_context
+from campaign.web.maps import signed_in_or_sent_to_login
 from config.enqueue import enqueue_message_notices
 from notifications.models import Message
 
@@ -155,6 +156,38 @@ def messages_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
+LATEST_SHOWN = 3  # messages on the map page; the rest are a link away
+
+
+@signed_in_or_sent_to_login  # polled from the map: signed out, the whole page goes
+@require_GET
+def latest_messages(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The newest messages the reader may read, and how many there are, for the map page
+    (which loads this by htmx: the map page is cached until a turn is played, the
+    messages are not). Through ``readable``: a side's channel is its own and the GM's."""
+    view = campaign_view(request, campaign_id)
+    names = {key: side.name for key, side in view.state.sides.items()}
+    rows = readable(view).order_by("-created_at", "-id")
+    titles = {(channel, side): title for channel, side, title in channels_for(view)}
+    latest = [
+        {
+            "message": m,
+            "author": author_words(m, names),
+            "board": titles.get((m.channel, m.side), ""),
+            "anchor": f"board-{m.channel}-{m.side}",
+        }
+        for m in rows[:LATEST_SHOWN]
+    ]
+    return render(
+        request,
+        "notifications/_latest.html",
+        {"campaign": view.campaign, "latest": latest, "count": rows.count()},
+    )
+
+
 urlpatterns = [
     path("campaigns/<int:campaign_id>/messages/", messages_page, name="messages"),
+    path(
+        "campaigns/<int:campaign_id>/messages/latest/", latest_messages, name="messages-latest"
+    ),
 ]

@@ -20,6 +20,7 @@ from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from campaign.services.visibility import is_game_master
 from notifications import accounts, feeds, invitations, services
 from notifications import messages as boards
 from notifications.models import Kind, Preference
@@ -51,6 +52,13 @@ class PreferenceForm(forms.ModelForm):
             "time_zone": "My time zone",
         }
 
+    def __init__(self, *args: Any, game_master: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not game_master:
+            # Only the GM enters tabletop results, and only the GM is sent that notice
+            # (services.battle_waiting): a player is not offered it.
+            del self.fields["battle_waiting"]
+
     def clean_reminder_hours(self) -> int:
         hours = self.cleaned_data["reminder_hours"]
         if not 1 <= hours <= 168:
@@ -72,7 +80,9 @@ class PreferenceForm(forms.ModelForm):
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
     preference = services.preference_of(request.user)
-    form = PreferenceForm(request.POST or None, instance=preference)
+    form = PreferenceForm(
+        request.POST or None, instance=preference, game_master=is_game_master(request.user)
+    )
     if request.method == "POST":
         if form.is_valid():
             form.save()

@@ -39,9 +39,10 @@ FEATURE_WORDS = {"port": "port", "airfield": "airfield", "airstrip": "airstrip",
 
 AREA_RADIUS = 24
 CHIP_WIDTH = 136
-CHIP_HEIGHT = 40  # two lines: the name and supply, then the stands and quality
-CHIP_GAP = 4
-CHIPS_SHOWN = 4  # per area on the map; the rest are counted in a "+N more" chip
+CHIP_HEIGHT = 36  # two lines: the name and supply, then the stands and quality
+CHIP_GAP = 3
+CHIPS_SHOWN = 3  # per area on the map; the rest are counted in a "+N more" chip (so at
+# most four chips hang under an area, clear of the names of the areas below it)
 SHORT_NAME = 9  # characters of a company's name on its chip (beside its supply mark)
 LONG_NAME = 12  # ... when nothing is written beside it (a supply company's)
 # A fighting company's supply as its chip marks it; the map's legend explains each.
@@ -400,7 +401,7 @@ def _draw_chip(
     # end of the first line, the figures on the second), so none runs into another; the
     # chip's title says all of it in words.
     mark = (
-        f'<text class="chip-mark" x="{_num(x0 + CHIP_WIDTH - 7)}" y="{_num(y + 17)}" '
+        f'<text class="chip-mark" x="{_num(x0 + CHIP_WIDTH - 7)}" y="{_num(y + 15)}" '
         f'text-anchor="end">{escape(text.mark)}</text>'
         if text.mark
         else ""
@@ -412,9 +413,9 @@ def _draw_chip(
         f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
         f'rx="4" fill="{fill}" stroke="{colour}" stroke-width="2"'
         f"{dashed}/>"
-        f'<text class="chip-name" x="{_num(x0 + 7)}" y="{_num(y + 17)}">'
+        f'<text class="chip-name" x="{_num(x0 + 7)}" y="{_num(y + 15)}">'
         f"{escape(text.name)}</text>{mark}"
-        f'<text class="chip-figures" x="{_num(x0 + 7)}" y="{_num(y + 34)}">'
+        f'<text class="chip-figures" x="{_num(x0 + 7)}" y="{_num(y + 31)}">'
         f"{escape(text.figures)}</text>{'</a>' if url is not None else '</g>'}"
     )
 
@@ -467,7 +468,7 @@ def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) 
             f'<a href="{escape(area_url)}" class="chip glimpse more">'
             f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
             f'rx="4" fill="#fff" stroke="#5d6660" stroke-width="2"/>'
-            f'<text x="{_num(row.area.x)}" y="{_num(y + 25)}" text-anchor="middle">'
+            f'<text x="{_num(row.area.x)}" y="{_num(y + 23)}" text-anchor="middle">'
             f"+{more} more</text></a>"
         )
     return "".join(parts)

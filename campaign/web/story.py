@@ -157,6 +157,7 @@ def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[Turn
     names = story.sides
     bases = {side.base: key for key, side in state.sides.items()}
     objective = state.settings.objective
+    leader = _ahead(story.points[0].strength) if story.points else None
     for before, after in zip(story.points, story.points[1:], strict=False):
         for area in story.areas:
             was, now = before.control.get(area), after.control.get(area)
@@ -176,16 +177,19 @@ def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[Turn
                         f"the {names.get(now, now)} took {area}, the {owner}' base",
                     )
                 )
-        ahead_before = _ahead(before.strength)
         ahead_now = _ahead(after.strength)
-        if ahead_now is not None and ahead_before != ahead_now:
-            found.append(
-                TurningPoint(
-                    after.turns_played,
-                    f"the {names.get(ahead_now, ahead_now)} had more stands than the enemy"
-                    + (" for the first time" if ahead_before is None else " from here"),
-                )
+        if ahead_now is not None and ahead_now != leader:
+            # A new side ahead in stands: a tie between does not make the same side's
+            # lead new again, so "for the first time" is said once.
+            words = (
+                "had more stands than the enemy for the first time"
+                if leader is None
+                else f"overtook the {names.get(leader, leader)} in stands"
             )
+            found.append(
+                TurningPoint(after.turns_played, f"the {names.get(ahead_now, ahead_now)} {words}")
+            )
+            leader = ahead_now
     bloodiest = max(
         battles,
         key=lambda b: (_lost(b.result, "attacker") + _lost(b.result, "defender"), -b.pk),

@@ -94,6 +94,13 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
     for i, chip in enumerate(chips):  # no two chips cover each other
         for other in chips[i + 1 :]:
             assert not overlap(chip["rect"], other["rect"])
+    names = page.eval_on_selector_all(
+        "svg.campaign-map text.area-name",
+        """els => els.map(el => { const b = el.getBoundingClientRect();
+            return {x: b.left, y: b.top, right: b.right, bottom: b.bottom}; })""",
+    )
+    for chip in boxes(page, "svg.campaign-map a.chip"):  # nor an area's name
+        assert not [name for name in names if overlap(chip["rect"], name)]
     own = [c["texts"] for c in chips if "company" not in c["texts"]["chip-name"]["words"]]
     assert any(t["chip-figures"]["words"].endswith(("· trained", "· raw")) for t in own)
     shot(f"map-chips-{size}")

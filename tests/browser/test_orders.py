@@ -38,7 +38,7 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     page, campaign = player_page
     a = campaign.companies.get(name="A Company")
     row = page.locator(f"#company-{a.pk}")
-    assert "follows its standing order (hold)" in row.inner_text()
+    assert "no order given, so it holds in Korona." in row.inner_text()
     shot("orders-1-page")
 
     page.evaluate("window.notReloaded = true")

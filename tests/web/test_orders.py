@@ -74,7 +74,7 @@ def test_a_player_sees_their_companies_with_only_the_legal_orders(
     for name in ("A Company", "B Company", "C Company (militia)", "1st Supply Company"):
         assert name in html
     a = card(html, company(campaign, "A Company").pk)
-    assert "follows its standing order (hold)" in a
+    assert "no order given, so it holds in Korona." in a
     options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', a)
     assert options == [
         ("hold", "Hold in Korona"),

@@ -138,7 +138,25 @@ def test_turning_points_the_objective_a_base_and_the_lead(ended: Campaign, aussi
     story = Story("Japanese", "", points, ["Korona", "Port Murray"], sides, [])
     words = [(p.turn, p.words) for p in turning_points(story, state, [])]
     assert words == [
-        (1, "the Japanese had more stands than the enemy from here"),
+        (1, "the Japanese overtook the Australians in stands"),
         (2, "the Japanese took Korona, the objective"),
         (3, "the Japanese took Port Murray, the Australians' base"),
+    ]
+
+
+def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, aussie: Any) -> None:
+    """Even, ahead, even, ahead again, even, the other side ahead: "for the first time"
+    once (the walk-through read it after every tie), then the overtaking."""
+    state = open_campaign(user=aussie, campaign=ended).state
+    sides = {"australian": "Australians", "japanese": "Japanese"}
+    strengths = [(30, 30), (30, 28), (28, 28), (27, 25), (25, 25), (20, 25)]
+    points = [
+        Point(turn, {}, {"australian": aussies, "japanese": japanese})
+        for turn, (aussies, japanese) in enumerate(strengths)
+    ]
+    story = Story("Japanese", "", points, [], sides, [])
+    words = [(p.turn, p.words) for p in turning_points(story, state, [])]
+    assert words == [
+        (1, "the Australians had more stands than the enemy for the first time"),
+        (5, "the Japanese overtook the Australians in stands"),
     ]

@@ -1,0 +1,93 @@
+"""Smaller findings of the walk-through (issue 15): the orders page says what a company
+without an order does in plain words, the site has an icon, a player is not offered the
+GM's notice, and the map page shows the newest messages the reader may read."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.models import Campaign, Company
+from notifications.models import Message, Preference
+
+pytestmark = pytest.mark.django_db
+
+
+def words(response: Any) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+
+
+def test_the_orders_page_says_what_a_standing_order_does(
+    campaign: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    rows = Company.objects.filter(campaign=campaign, side="australian")
+    rows.filter(name="A Company").update(standing_order="sensible")
+    rows.filter(name="B Company").update(standing_order="aggressive")
+    rows.filter(name="1st Supply Company").update(standing_order="aggressive")
+    page = words(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
+    assert "Standing order:" not in page and "sensible" not in page
+    assert page.count("no order given, so it holds in Korona.") == 1  # A Company
+    assert (
+        "no order given, so it advances towards the enemy's base by itself, unless an enemy "
+        "company is in its area (out of supply, it falls back towards its own)" in page.replace("&#x27;", "'")
+    )
+    assert (
+        "no order given, so it follows its side's foremost fighting company, one area "
+        "behind it" in page.replace("&#x27;", "'")
+    )
+    gm = words(login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
+    assert "a side with none is played by the campaign AI" in gm
+
+
+def test_the_site_has_an_icon(campaign: Campaign, aussie: Any, login: Any) -> None:
+    icon = Client().get("/favicon.ico")
+    assert icon.status_code == 301 and icon["Location"].endswith("campaign/favicon.svg")
+    html = login(aussie).get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert 'rel="icon" href="/static/campaign/favicon.svg"' in html
+
+
+def test_a_player_is_not_offered_the_gms_notice(aussie: Any, gm_user: Any, login: Any) -> None:
+    player = login(aussie).get("/accounts/notices/").content.decode()
+    assert "tabletop result" not in player and 'name="battle_waiting"' not in player
+    gm = login(gm_user).get("/accounts/notices/").content.decode()
+    assert 'name="battle_waiting"' in gm
+    # A player's save leaves that setting as it was.
+    Preference.objects.update_or_create(user=aussie, defaults={"battle_waiting": True})
+    answer = login(aussie).post(
+        "/accounts/notices/",
+        {"email": "on", "turn_played": "on", "reminder_hours": "12", "time_zone": "UTC"},
+    )
+    assert answer.status_code == 302
+    assert Preference.objects.get(user=aussie).battle_waiting is True
+
+
+def test_the_map_shows_the_newest_messages_the_reader_may_read(
+    campaign: Campaign, aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    def post(user: Any, channel: str, text: str, side: str = "") -> None:
+        Message.objects.create(
+            campaign=campaign, channel=channel, side=side, author=user, text=text,
+            author_side="" if user is gm_user else side or "australian",
+        )  # fmt: skip
+
+    map_page = login(aussie).get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert f'hx-get="/campaigns/{campaign.pk}/messages/latest/"' in map_page
+    latest = f"/campaigns/{campaign.pk}/messages/latest/"
+    assert "Nothing written yet." in words(login(aussie).get(latest))
+    post(gm_user, "announcement", "Turn 2 is played on Friday")
+    post(aussie, "public", "Good luck")
+    post(japanese, "side", "Flank them through Munara", side="japanese")
+    for n in range(3):
+        post(aussie, "side", f"Hold Korona {n}", side="australian")
+    theirs = words(login(aussie).get(latest))
+    assert "(5 in all)" in theirs and "All 5 messages" in theirs
+    assert "Hold Korona 2" in theirs and "Hold Korona 0" in theirs
+    assert "Good luck" not in theirs  # the newest three only
+    assert "Munara" not in theirs  # never the enemy's channel, nor its count
+    enemy = words(login(japanese).get(latest))
+    assert "(3 in all)" in enemy and "Munara" in enemy and "Hold Korona" not in enemy
+    assert "(6 in all)" in words(login(gm_user).get(latest))
+    assert Client().get(latest).status_code == 302  # signed out: to the sign-in page
