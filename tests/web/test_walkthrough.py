@@ -32,7 +32,8 @@ def test_the_orders_page_says_what_a_standing_order_does(
     assert page.count("no order given, so it holds in Korona.") == 1  # A Company
     assert (
         "no order given, so it advances towards the enemy's base by itself, unless an enemy "
-        "company is in its area (out of supply, it falls back towards its own)" in page.replace("&#x27;", "'")
+        "company is in its area (out of supply, it falls back towards its own)"
+        in page.replace("&#x27;", "'")
     )
     assert (
         "no order given, so it follows its side's foremost fighting company, one area "
