@@ -187,7 +187,5 @@ def latest_messages(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/messages/", messages_page, name="messages"),
-    path(
-        "campaigns/<int:campaign_id>/messages/latest/", latest_messages, name="messages-latest"
-    ),
+    path("campaigns/<int:campaign_id>/messages/latest/", latest_messages, name="messages-latest"),
 ]

@@ -246,10 +246,10 @@ def chip_text(company: MapCompany) -> ChipText:
         return ChipText(kind, "", f"strength: {view.strength_band}")
     figures = f"{company.held}/{company.establishment}"
     if view.kind != "fighting":
-        return ChipText(short_name(view.name, LONG_NAME), "", f"{figures} · supply")
+        return ChipText(short_name(view.name, LONG_NAME), "", f"{figures} stands")
     quality = view.quality or "quality unknown"
     mark = SUPPLY_MARKS[view.in_supply]
-    return ChipText(short_name(view.name), mark, f"{figures} · {quality}")
+    return ChipText(short_name(view.name), mark, f"{figures}, {quality}")
 
 
 def chip_title(company: MapCompany) -> str:

@@ -102,7 +102,7 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
     for chip in boxes(page, "svg.campaign-map a.chip"):  # nor an area's name
         assert not [name for name in names if overlap(chip["rect"], name)]
     own = [c["texts"] for c in chips if "company" not in c["texts"]["chip-name"]["words"]]
-    assert any(t["chip-figures"]["words"].endswith(("· trained", "· raw")) for t in own)
+    assert any(t["chip-figures"]["words"].endswith((", trained", ", raw")) for t in own)
     shot(f"map-chips-{size}")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".map-frame").screenshot(path=str(ARTIFACTS / f"map-chips-{size}-frame.png"))

@@ -136,7 +136,7 @@ def test_a_full_company_chip_shows_strength_quality_and_supply(
     chip = next(c for c in chips(svg) if chip_words(c)[0] == "B Coy")
     strength = f"{b.strength}/{sum(b.establishment.values())}"
     # name and supply mark (out of supply), then stands and quality: three texts apart
-    assert chip_words(chip) == ["B Coy", "✗", f"{strength} · trained"]
+    assert chip_words(chip) == ["B Coy", "✗", f"{strength}, trained"]
     rect = chip.find(f"{SVG}rect")
     assert rect.get("fill") == SIDE_COLOURS["australian"]
     title = chip.find(f"{SVG}title").text
