@@ -318,7 +318,7 @@ def _chip_css() -> str:
     return (
         ".chip text{font:13px system-ui,sans-serif;fill:#fff}"
         ".chip .chip-name,.chip .chip-mark{font-weight:700;font-size:14px}"
-        ".chip.glimpse text{fill:#1d2521}"
+        ".chip.glimpse text{fill:#1d2521;paint-order:stroke;stroke:#fff;stroke-width:3px}"
     )
 
 
