@@ -80,6 +80,8 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
 ) -> None:
     page.set_viewport_size(SIZES[size])
     sign_in(page, live_server, "aussie", f"/campaigns/{korona.pk}/")
+    # The messages load into the page after it (htmx) and move the map down: measure after.
+    page.locator("#messages-box section.latest-messages").wait_for()
     chips = boxes(page, "svg.campaign-map a.chip:not(.more)")
     assert len(chips) >= 5
     for chip in chips:
