@@ -10,6 +10,7 @@ from django.db.models import Q
 from campaign.models import Campaign, GmAdjustment, Order, Turn
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.snapshot import save_snapshot
+from campaign.settings_doc import adjustment_what
 from rules.campaign.scenario import parse_scenario
 
 
@@ -104,7 +105,8 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
             "deleted."
         )
     for adjustment in _undone(campaign, number).order_by("id"):
-        lines.append(f"Your change \"{adjustment.what}\" ({adjustment.reason}): undone.")
+        what = adjustment_what(adjustment.what, adjustment.details)
+        lines.append(f"Your change \"{what}\" ({adjustment.reason}): undone.")
     if campaign.status == Campaign.Status.FINISHED:
         lines.append("The campaign's end: undone; it is active again.")
     return lines

@@ -114,3 +114,22 @@ def test_an_old_settings_line_is_read_in_words_by_the_players(django_user_model:
     assert adjustment_what("A Company: rifle squads from 6 to 4", {}) == (
         "A Company: rifle squads from 6 to 4"
     )
+
+
+@pytest.mark.django_db
+def test_the_roll_back_page_says_an_old_settings_line_in_words() -> None:
+    from campaign.services.rollback import rollback_preview
+    from campaign.services.turns import advance_turn
+
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    GmAdjustment.objects.create(
+        campaign=campaign,
+        before_turn=2,
+        what="settings changed: fog_of_war",
+        reason="open play",
+        details={"before": {"fog_of_war": True}, "after": {"fog_of_war": False}},
+    )
+    assert rollback_preview(campaign=campaign, number=1)[-1] == (
+        'Your change "Settings changed. Fog of war: off (before: on)." (open play): undone.'
+    )
