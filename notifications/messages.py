@@ -49,7 +49,8 @@ def channels_for(view: CampaignView) -> list[tuple[str, str, str]]:
     own = list(sides) if view.game_master else [view.side or ""]
     for side in own:
         if side in sides:
-            boards.append((Channel.SIDE, side, f"The {sides[side].name}' own channel"))
+            label = f"Channel of the {sides[side].name}: only they and the GM read it"
+            boards.append((Channel.SIDE, side, label))
     return boards
 
 

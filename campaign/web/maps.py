@@ -171,7 +171,10 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         return NextTurn("failed", f"Turn {number} could not be played; it waits for the GM.")
     if campaign.next_deadline is not None:
         return NextTurn("deadline", "")
-    return NextTurn("by-gm", f"Turn {campaign.turn + 1} is played when the GM plays it.")
+    return NextTurn(
+        "by-gm",
+        f"Turn {campaign.turn + 1} is played once every side is ready, or when the GM plays it.",
+    )
 
 
 def stamp_seconds() -> int:
@@ -588,6 +591,7 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             chart=draw_stands_chart(history.points),
             units=[(unit_label(unit), colour) for unit, colour in colours.items()],
             may_order=view.may_order(shown),
+            losses_replaceable=view.state.settings.supply_replaces_battle_losses,
             **common,
         ),
     )

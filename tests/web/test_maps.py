@@ -265,7 +265,7 @@ def test_a_turn_waiting_for_its_battles_is_said_on_the_map(
     Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
     page = text(login(aussie).get(map_url(played)))
     assert "The battles of turn 3 are being fought: the turn ends with them." in page
-    assert "is played when the GM plays it" not in page  # one line, about turn 3
+    assert "when the GM plays it" not in page  # one line, about turn 3
 
 
 def test_a_tabletop_turn_waiting_for_results_says_so_in_one_line(
@@ -280,7 +280,7 @@ def test_a_tabletop_turn_waiting_for_results_says_so_in_one_line(
         "Turn 3 waits for its battles to be fought on the table: it ends when the GM has "
         "entered their results." in page
     )
-    assert "is played when the GM plays it" not in page and "being fought:" not in page
+    assert "when the GM plays it" not in page and "being fought:" not in page
 
 
 def test_a_paused_campaign_counts_down_to_nothing(

@@ -84,7 +84,7 @@ def test_a_player_sees_their_companies_with_only_the_legal_orders(
     # No enemy company has a row or a form.
     assert 'id="company-{}"'.format(company(campaign, "1st Company").pk) not in html
     assert "Japanese: not ready yet" in html and "Australians: not ready yet" in html
-    assert "No deadline: the game master plays each turn." in html
+    assert "No deadline: the turn is played once every side is ready, or when the game master plays it." in html
 
 
 def test_areas_a_company_may_not_move_to_are_listed_with_the_reason(
@@ -482,3 +482,25 @@ def test_the_odds_poll_queries_are_pinned(
     # the page before, comes from the cache); the battles themselves are no query.
     with django_assert_num_queries(13):
         assert client.get(url(big_campaign, view_company, "odds"), **HTMX).status_code == 200
+
+
+def test_an_advance_says_it_goes_ahead_only_in_supply(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The turn rolls supply before the moves, and out of supply an advance is refused
+    (a walk-through gave an advance, read "supply not yet rolled", and then saw it
+    refused in the log): the card says so for an advance, and only for one."""
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    give_order(company=company(campaign, "A Company"), kind="hold")
+    assert "It advances only if it is in supply" not in card(
+        client.get(url(campaign)).content.decode(), a
+    )
+    give_order(
+        company=company(campaign, "A Company"),
+        kind="advance",
+        target=campaign.areas.get(name="Oivi"),
+    )
+    assert "It advances only if it is in supply this turn" in card(
+        client.get(url(campaign)).content.decode(), a
+    )
