@@ -84,7 +84,10 @@ def test_a_player_sees_their_companies_with_only_the_legal_orders(
     # No enemy company has a row or a form.
     assert 'id="company-{}"'.format(company(campaign, "1st Company").pk) not in html
     assert "Japanese: not ready yet" in html and "Australians: not ready yet" in html
-    assert "No deadline: the turn is played once every side is ready, or when the game master plays it." in html
+    assert (
+        "No deadline: the turn is played once every side is ready, or when the game master "
+        "plays it." in html
+    )
 
 
 def test_areas_a_company_may_not_move_to_are_listed_with_the_reason(
