@@ -1,11 +1,12 @@
 """Query filters of the API lists. None of them may tell a player anything the fog of war
 hides, so each filters only on what every viewer of a row may see.
 
-Companies are filtered on the rows the ``CampaignView`` shows, on name, side, kind, area
-and strength band (a glimpse shows all of these). ``quality``, ``in_supply`` and
-``standing_order`` are seen only in full, so they keep only companies the viewer sees in
-full whose value matches: a glimpsed enemy is left out whatever its value, and the answer
-cannot depend on a hidden one.
+Companies are filtered on the rows the ``CampaignView`` shows, on side, kind, area and
+strength band (a glimpse shows all of these). ``name``, ``name_contains``, ``quality``,
+``in_supply`` and ``standing_order`` are seen only in full (a glimpse has no name,
+section 6), so they keep only companies the viewer sees in full whose value matches: a
+glimpsed enemy is left out whatever its value, and the answer cannot depend on a hidden
+one.
 """
 
 from __future__ import annotations
@@ -95,12 +96,16 @@ class AreaFilter(ViewFilterSet):
 
 
 def _ids_where(view: CampaignView, keep: Any) -> list[int]:
-    return [view.ids.companies[c.name] for c in view.companies if keep(c)]
+    return [pk for pk, company in view.listed() if keep(company)]
 
 
 class CompanyFilter(ViewFilterSet):
-    name = django_filters.CharFilter(help_text="Exact name.")
-    name_contains = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+    name = django_filters.CharFilter(
+        method="filter_name", help_text="Exact name; only companies you see in full."
+    )
+    name_contains = django_filters.CharFilter(
+        method="filter_name_contains", help_text="Only companies you see in full."
+    )
     side = django_filters.ChoiceFilter(choices=SIDES)
     kind = django_filters.ChoiceFilter(choices=[(k, k) for k in COMPANY_KINDS])
     area = IntegerFilter(field_name="area_id", help_text="The area's id.")
@@ -124,11 +129,23 @@ class CompanyFilter(ViewFilterSet):
 
     class Meta:
         model = Company
-        fields = ["name", "side", "kind", "area"]
+        fields = ["side", "kind", "area"]
 
     def _view(self) -> CampaignView:
         assert self.campaign_view is not None, "CompanyFilter needs the CampaignView"
         return self.campaign_view
+
+    def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        # Read from the view, and only from a full one: a glimpse has no name.
+        view = self._view()
+        return queryset.filter(pk__in=_ids_where(view, lambda c: c.full and c.name == value))
+
+    def filter_name_contains(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        view = self._view()
+        needle = value.casefold()
+        return queryset.filter(
+            pk__in=_ids_where(view, lambda c: c.full and needle in c.name.casefold())
+        )
 
     def filter_band(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         view = self._view()

@@ -244,10 +244,18 @@ def area_data(view: CampaignView, name: str) -> dict[str, Any]:
 
 class CompanySerializer(serializers.Serializer):
     """A company as the viewer may see it. ``full`` false is a glimpse of an enemy in
-    sight: only id, name, side, kind, area and strength_band are given, the rest left out."""
+    sight: its handle (``glimpse``), side, kind, area and strength_band; ``id`` and
+    ``name`` are null (section 6: "without name"; an id would tell which company it
+    is), the rest left out."""
 
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+    id = serializers.IntegerField(allow_null=True, help_text="null for a glimpse.")
+    name = serializers.CharField(allow_null=True, help_text="null for a glimpse.")
+    glimpse = serializers.CharField(
+        allow_null=True,
+        help_text="A glimpse's handle, for .../glimpses/{handle}/: its place among your "
+        'glimpses now ("3-2": the 2nd after 3 turns played), given afresh each turn; '
+        "null for a company seen in full.",
+    )
     side = choice("Side", SIDE_KEYS)
     kind = choice("CompanyKind", COMPANY_KINDS)
     area = PlaceSerializer()
@@ -269,8 +277,9 @@ class CompanySerializer(serializers.Serializer):
 
 def company_data(view: CampaignView, company: CompanyView) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "id": view.company_id(company.name),
-        "name": company.name,
+        "id": view.company_id(company.name) if company.full else None,
+        "name": company.name if company.full else None,
+        "glimpse": company.glimpse,
         "side": company.side,
         "kind": company.kind,
         "area": place(view, company.area),

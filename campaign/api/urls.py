@@ -21,6 +21,7 @@ urlpatterns: list[URLPattern] = [
     path(CAMPAIGN + "areas/<int:pk>/", views.AreaDetail.as_view(), name="area-detail"),
     path(CAMPAIGN + "companies/", views.CompanyList.as_view(), name="company-list"),
     path(CAMPAIGN + "companies/<int:pk>/", views.CompanyDetail.as_view(), name="company-detail"),
+    path(CAMPAIGN + "glimpses/<str:handle>/", views.GlimpseDetail.as_view(), name="glimpse-detail"),
     path(CAMPAIGN + "turns/", views.TurnList.as_view(), name="turn-list"),
     path(CAMPAIGN + "turns/<int:number>/", views.TurnDetail.as_view(), name="turn-detail"),
     path(CAMPAIGN + "adjustments/", views.AdjustmentList.as_view(), name="adjustment-list"),

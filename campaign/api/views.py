@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
 from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import View
@@ -93,13 +93,14 @@ class DocsView(SpectacularSwaggerSplitView):
 class ApiView(GenericAPIView):
     throttle_classes = API_THROTTLES
     filter_backends = [CampaignFilterBackend, OrderingFilter]
+    tie_break = "pk"
 
     def respond_list(self, queryset: QuerySet, to_data: Any) -> Response:
         """Filter, order and page ``queryset``, answering each row as ``to_data(row)``."""
         ordered = self.filter_queryset(queryset)
         # Ties broken by id: PostgreSQL would give tied rows in the order of their last
         # writes, which tells what changed (found by tests/fog on PostgreSQL).
-        ordered = ordered.order_by(*ordered.query.order_by, "pk")
+        ordered = ordered.order_by(*ordered.query.order_by, self.tie_break)
         rows = self.paginate_queryset(ordered)
         assert rows is not None, "every API list is paginated"
         return self.get_paginated_response([to_data(row) for row in rows])
@@ -254,21 +255,59 @@ class AreaDetail(CampaignScoped):
 # --- companies --------------------------------------------------------------------------------
 
 
+class CompanyOrdering(OrderingFilter):
+    """The companies' ordering, which must not tell a glimpse's name or id: ``name`` and
+    ``id`` order the companies seen in full, glimpses first (``-``: last) in the order
+    of their handles; ties, whatever the field, in the view's order (by name for those
+    seen in full, by handle for glimpses), never by the rows' ids."""
+
+    SAFE = {"name": "name_rank", "id": "id_rank"}
+
+    def filter_queryset(self, request: Any, queryset: QuerySet, view: Any) -> QuerySet:
+        ordering = self.get_ordering(request, queryset, view) or []
+        safe = []
+        for term in ordering:
+            field = term.lstrip("-")
+            safe.append(term[: len(term) - len(field)] + self.SAFE.get(field, field))
+        return queryset.order_by(*safe)
+
+
 class CompanyList(CampaignScoped):
     queryset = Company.objects.none()
     filterset_class = CompanyFilter
+    filter_backends = [CampaignFilterBackend, CompanyOrdering]
     # Only what a glimpse shows too; never stands, strength, quality or supply.
     ordering_fields = ["name", "side", "kind", "area__name", "id"]
     ordering = ["side", "name"]
+    tie_break = "view_rank"
 
     def get_queryset(self) -> QuerySet[Company]:
         if self.fake():
             return Company.objects.none()
         # The rows the view shows, and no other: hidden enemies are not even counted. Only
-        # the id is read from the row; what is said of a company comes from its view.
+        # the id is read from the row; what is said of a company comes from its view. A
+        # glimpse's name and id order nothing (``CompanyOrdering``): in their place, its
+        # rank in the view (ordered by what is seen of it).
         view = self.campaign_view
-        return Company.objects.filter(campaign=view.campaign, pk__in=view.visible_company_ids).only(
-            "id"
+        listed = view.listed()
+        glimpses = [pk for pk, shown in listed if not shown.full]
+        ranks = [When(pk=pk, then=Value(rank)) for rank, (pk, _) in enumerate(listed)]
+        return (
+            Company.objects.filter(campaign=view.campaign, pk__in=[pk for pk, _ in listed])
+            .annotate(
+                view_rank=Case(*ranks, default=Value(0), output_field=IntegerField()),
+                name_rank=Case(
+                    When(pk__in=glimpses, then=Value("")),
+                    default=F("name"),
+                    output_field=CharField(),
+                ),
+                id_rank=Case(
+                    When(pk__in=glimpses, then=Value(0)),
+                    default=F("id"),
+                    output_field=IntegerField(),
+                ),
+            )
+            .only("id")
         )
 
     @extend_schema(
@@ -278,11 +317,12 @@ class CompanyList(CampaignScoped):
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
         """The companies you may see: your own in full, enemies in sight as a glimpse
-        (name, side, kind, area, strength band), none of the others."""
+        (its handle, side, kind, area, strength band; no name, no id), none of the
+        others."""
         view = self.campaign_view
+        by_pk = dict(view.listed())
         return self.respond_list(
-            self.get_queryset(),
-            lambda row: s.company_data(view, view.company_by_id(row.pk)),
+            self.get_queryset(), lambda row: s.company_data(view, by_pk[row.pk])
         )
 
 
@@ -293,9 +333,34 @@ class CompanyDetail(CampaignScoped):
         responses={200: s.CompanySerializer, **DETAIL_ERRORS},
     )
     def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
-        """One company as you may see it; a company out of sight is not found."""
+        """One company you see in full (your own); a glimpsed enemy is not found by its
+        id, like one out of sight: read it by its handle (``glimpses/{handle}/``)."""
         view = self.campaign_view
         company = view.company_by_id(row_id(pk))
+        if company is None:
+            raise NotFound("No such company in sight.")
+        return Response(s.company_data(view, company))
+
+
+GLIMPSE = OpenApiParameter(
+    "handle",
+    str,
+    OpenApiParameter.PATH,
+    description='A glimpse\'s handle, as the company list gives it ("3-2").',
+)
+
+
+class GlimpseDetail(CampaignScoped):
+    @extend_schema(
+        operation_id="glimpses_retrieve",
+        parameters=[CAMPAIGN_PK, GLIMPSE],
+        responses={200: s.CompanySerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, handle: str) -> Response:
+        """An enemy company in sight (a glimpse), by its handle; a handle of an earlier
+        turn, like any other, is not found."""
+        view = self.campaign_view
+        company = view.glimpse(handle)
         if company is None:
             raise NotFound("No such company in sight.")
         return Response(s.company_data(view, company))
@@ -493,7 +558,8 @@ class OrderList(OrderScoped):
     def post(self, request: Request, campaign_pk: int) -> Response:
         """Give a company its order for the coming turn (it replaces the one it had).
 
-        An enemy company is refused with 403; a company out of sight is unknown (400)."""
+        An enemy company seen in full (fog of war off) is refused with 403; a glimpsed
+        one is unknown by its id (400), like one out of sight."""
         view = self.campaign_view
         given = s.OrderCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)

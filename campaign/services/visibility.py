@@ -141,9 +141,14 @@ class CampaignView:
     ids: SnapshotIds
     companies: list[CompanyView]
     _by_name: dict[str, CompanyView] = field(default_factory=dict, repr=False)
+    _by_handle: dict[str, CompanyView] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._by_name = {view.name: view for view in self.companies}
+        # A glimpse has no name, and is reached only by its handle (section 6: "without
+        # name"; a company's id would tell which company it is, and follow it from turn
+        # to turn).
+        self._by_name = {view.name: view for view in self.companies if view.full}
+        self._by_handle = {view.glimpse: view for view in self.companies if view.glimpse}
         if not self.sees_everything:
             # Who holds each area, as the side last saw it: the one copy the pages and
             # the API read (view.state is this view's own copy of the snapshot).
@@ -170,21 +175,52 @@ class CampaignView:
     # --- companies --------------------------------------------------------------------
 
     def company(self, name: str) -> CompanyView | None:
-        """The company as the viewer may see it; None if hidden (or no such company)."""
+        """The company as the viewer sees it in full; None if glimpsed, hidden or no
+        such company (a glimpse is not found by its name: ``glimpse``)."""
         return self._by_name.get(name)
 
     def company_by_id(self, company_id: int) -> CompanyView | None:
+        """A company the viewer sees in full, by its id; a glimpsed enemy's id is not
+        found, like one out of sight."""
         for name, pk in self.ids.companies.items():
             if pk == company_id:
                 return self._by_name.get(name)
         return None
 
     def company_id(self, name: str) -> int | None:
+        """The id of a company the viewer sees in full; None for any other."""
         return self.ids.companies.get(name) if name in self._by_name else None
+
+    def glimpse(self, handle: str) -> CompanyView | None:
+        """A glimpse of an enemy company in sight, by its handle (``"3-2"``)."""
+        return self._by_handle.get(handle)
+
+    @cached_property
+    def _glimpsed(self) -> dict[str, str]:
+        if all(view.full for view in self.companies):
+            return {}
+        return fog.glimpse_handles(self.state, self.viewer)
+
+    def glimpse_of(self, name: str) -> CompanyView | None:
+        """The glimpse the viewer has of the company ``name``, if it glimpses it: for the
+        server's own use (a band for the odds); what is shown must never tie the two."""
+        handle = self._glimpsed.get(name)
+        return self._by_handle.get(handle) if handle is not None else None
+
+    def listed(self) -> list[tuple[int, CompanyView]]:
+        """Every company the viewer sees, glimpses too, with its row's id, in the view's
+        order: for the API's list, which filters, orders and pages rows. A glimpse's id
+        is the server's only: nothing shown may be derived from it."""
+        names = {handle: name for name, handle in self._glimpsed.items()}
+        return [
+            (self.ids.companies[view.name if view.full else names[view.glimpse or ""]], view)
+            for view in self.companies
+        ]
 
     @property
     def visible_company_ids(self) -> list[int]:
-        return [self.ids.companies[view.name] for view in self.companies]
+        """The ids of the companies the viewer sees in full."""
+        return [self.ids.companies[view.name] for view in self.companies if view.full]
 
     def companies_in(self, area: str) -> list[CompanyView]:
         return [view for view in self.companies if view.area == area]
@@ -295,20 +331,19 @@ class CampaignView:
 
         Every adjustment shows, with its reason (the GM writes it for all to read). A
         change to the stands of a company the reader does not see in full shows without
-        its numbers, and names the company only if the reader sees it at all: the fog
-        of war hides an enemy's exact strength, and a GM's change must not give it away.
+        its numbers or its name, and without saying whether it is in sight ("an enemy
+        company (Japanese): stands adjusted"): the fog of war hides an enemy's exact strength and
+        which company a glimpse is, and a GM's change must not give either away.
         """
         shown = []
         for row in GmAdjustment.objects.filter(campaign=self.campaign).order_by("id"):
             what = adjustment_what(row.what, row.details)
             company = (row.details or {}).get("company")
-            if company is not None and not self.sees_everything:
-                seen = self.company(company)
-                if seen is None or not seen.full:
-                    actual = self.state.companies.get(company)
-                    side = self.state.sides.get(actual.side) if actual else None
-                    who = seen.name if seen else "a company out of sight"
-                    what = f"{who}{f' ({side.name})' if side else ''}: stands adjusted"
+            # Neither its name, nor whether it is in sight (glimpsed) now.
+            if company is not None and not self.sees_everything and self.company(company) is None:
+                actual = self.state.companies.get(company)
+                side = self.state.sides.get(actual.side) if actual else None
+                what = f"an enemy company{f' ({side.name})' if side else ''}: stands adjusted"
             shown.append(
                 PublicAdjustment(
                     before_turn=row.before_turn, when=row.created_at, what=what, reason=row.reason

@@ -49,13 +49,16 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     """Companies in words: one's own by name and stands, the enemy as the viewer sees it."""
     words = []
     for name in names:
-        seen = view.company(name)
+        seen = view.company(name) or view.glimpse_of(name)
         if seen is not None and seen.full and (own or view.sees_everything):
             words.append(f"{seen.name} ({seen.strength} stands)")
         elif seen is not None:
             words.append(naming.article(f"{seen.strength_band} company"))
         else:
             words.append("a company")
+    if not own:
+        # The enemy in the order of what is seen of it, never in the order of its names.
+        words.sort()
     return " and ".join(words)
 
 

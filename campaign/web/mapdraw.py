@@ -62,10 +62,11 @@ class TrackStyle:
 
 @dataclass(frozen=True, slots=True)
 class MapCompany:
-    """A company as the map shows it: the view, its page's id and the viewer's own side."""
+    """A company as the map shows it: the view, its page's id (None for a glimpse: its
+    page is reached by its handle, ``view.glimpse``) and the viewer's own side."""
 
     view: CompanyView
-    company_id: int
+    company_id: int | None
     own: bool  # of the viewer's side (the GM: every company)
 
     @property
@@ -188,10 +189,11 @@ def map_areas(view: CampaignView) -> list[MapArea]:
     for side in state.sides.values():
         if side.base in rows:
             rows[side.base].base_of.append(side.name)
-    own_first = sorted(view.companies, key=lambda c: (c.side != view.side, c.side, c.name))
+    # The view's own order within a side (by name; glimpses by handle, never by name).
+    own_first = sorted(view.companies, key=lambda c: (c.side != view.side, c.side))
     for company in own_first:
-        company_id = view.company_id(company.name)
-        if company_id is None or company.area not in rows:
+        company_id = view.company_id(company.name) if company.full else None
+        if company.area not in rows or (company.full and company_id is None):
             continue
         own = view.game_master or company.side == view.side
         rows[company.area].companies.append(MapCompany(company, company_id, own))
@@ -451,7 +453,14 @@ def sample_chip(side: str, *, glimpse: bool) -> SafeString:
     )
 
 
-def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) -> str:
+def company_page(campaign_id: int, company: MapCompany) -> str:
+    """A company's page: by its id, or a glimpse's by its handle."""
+    if company.view.glimpse is not None:
+        return reverse("glimpse", args=[campaign_id, company.view.glimpse])
+    return reverse("company", args=[campaign_id, company.company_id])
+
+
+def _draw_chips(row: MapArea, company_url: Callable[[MapCompany], str], area_url: str) -> str:
     parts = []
     top = row.area.y + AREA_RADIUS + 10
     shown = row.companies
@@ -460,7 +469,7 @@ def _draw_chips(row: MapArea, company_url: Callable[[int], str], area_url: str) 
         shown, more = shown[:CHIPS_SHOWN], len(shown) - CHIPS_SHOWN
     for i, company in enumerate(shown):
         y = top + i * (CHIP_HEIGHT + CHIP_GAP)
-        parts.append(_draw_chip(company, row.area.x, y, company_url(company.company_id)))
+        parts.append(_draw_chip(company, row.area.x, y, company_url(company)))
     if more:
         y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
         x0 = row.area.x - CHIP_WIDTH / 2
@@ -478,7 +487,7 @@ def draw_map(
     view: CampaignView,
     areas: list[MapArea] | None = None,
     *,
-    company_url: Callable[[int], str] | None = None,
+    company_url: Callable[[MapCompany], str] | None = None,
     title: str | None = None,
     overlay: str = "",
 ) -> SafeString:
@@ -500,8 +509,8 @@ def draw_map(
 
     if company_url is None:
 
-        def company_url(company_id: int) -> str:
-            return reverse("company", args=[campaign_id, company_id])
+        def company_url(company: MapCompany) -> str:
+            return company_page(campaign_id, company)
 
     if title is None:
         title = f"Map of {view.campaign.name} after turn {view.campaign.turn}"

@@ -542,7 +542,33 @@ class Glimpse:
 
 
 @login_required
+def glimpse(request: HttpRequest, campaign_id: int, handle: str) -> HttpResponse:
+    """An enemy company in sight, reached only by its handle (``CompanyView.glimpse``):
+    its side, kind, area and band. The handle is of the turn it was given in; a stale
+    one, like any other, is not found."""
+    view = campaign_view(request, campaign_id)
+    shown = view.glimpse(handle)
+    if shown is None:
+        raise Http404("no such company in sight")
+    side_names = {side.key: side.name for side in view.state.sides.values()}
+    return render(
+        request,
+        "campaign/company.html",
+        page_context(
+            view,
+            glimpse=Glimpse(shown.side, shown.kind, shown.area, shown.strength_band),
+            weak_below=round(WEAK_BELOW * 100),
+            strong_from=round(STRONG_FROM * 100),
+            area_id=view.area_id(shown.area),
+            side_name=side_names.get(shown.side, shown.side),
+        ),
+    )
+
+
+@login_required
 def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
+    """A company the reader sees in full. A glimpsed enemy's id is not found, like one
+    out of sight: its id would tell which company the glimpse is."""
     view = campaign_view(request, campaign_id)
     shown = view.company_by_id(company_id)
     if shown is None:
@@ -550,19 +576,6 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
     side_names = {side.key: side.name for side in view.state.sides.values()}
     area_id = view.area_id(shown.area)
     common = {"area_id": area_id, "side_name": side_names.get(shown.side, shown.side)}
-    if not shown.full:
-        glimpse = Glimpse(shown.side, shown.kind, shown.area, shown.strength_band)
-        return render(
-            request,
-            "campaign/company.html",
-            page_context(
-                view,
-                glimpse=glimpse,
-                weak_below=round(WEAK_BELOW * 100),
-                strong_from=round(STRONG_FROM * 100),
-                **common,
-            ),
-        )
     history = company_history(view, shown)
     colours = unit_colours(unit_order(history.points))
     stands = [
@@ -603,4 +616,5 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/map/live/", campaign_map_live, name="campaign-map-live"),
     path("campaigns/<int:campaign_id>/areas/<int:area_id>/", area, name="area"),
     path("campaigns/<int:campaign_id>/companies/<int:company_id>/", company, name="company"),
+    path("campaigns/<int:campaign_id>/glimpses/<str:handle>/", glimpse, name="glimpse"),
 ]

@@ -192,13 +192,8 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     """Give or change (``action=give``, ``order=...``) or take back (``action=withdraw``)
     a company's order for the coming turn."""
     view = campaign_view(request, campaign_id)
-    company = view.company_by_id(company_id)
-    if company is not None and not company.full:
-        # An enemy company in sight: refused in words, nothing changed.
-        return HttpResponseForbidden(
-            f"{company.name} belongs to the other side: you may not order it",
-            content_type="text/plain",
-        )
+    # An enemy company, glimpsed or not, is a 404 (a glimpse is not found by its id: the
+    # answer must not tell which company it is); nothing changes.
     company = _own_company(view, company_id)
     before = plan_side(view=view, side=company.side) if request.htmx else None
     action = request.POST.get("action", "give")

@@ -22,7 +22,14 @@ from django.utils.safestring import SafeString
 from campaign.models import Turn
 from campaign.services.visibility import CampaignView, as_it_stood
 from campaign.web.common import campaign_view, login_required, page_context
-from campaign.web.mapdraw import AREA_RADIUS, NOBODY_COLOUR, SIDE_COLOURS, _num, draw_map
+from campaign.web.mapdraw import (
+    AREA_RADIUS,
+    NOBODY_COLOUR,
+    SIDE_COLOURS,
+    MapCompany,
+    _num,
+    draw_map,
+)
 from rules.campaign.scenario import parse_scenario
 
 # Turns whose start and records are kept: played, or waiting for their battles.
@@ -134,12 +141,14 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
     )
     turn_url = reverse("turn", args=[view.campaign.pk, turn.number])
 
-    seen_now = set(view.visible_company_ids)
+    seen_now = set(view.visible_company_ids)  # seen in full now
 
-    def company_url(company_id: int) -> str:
-        if company_id in seen_now:
-            return reverse("company", args=[view.campaign.pk, company_id])
-        return turn_url  # gone since, or out of sight now: the turn's page
+    def company_url(company: MapCompany) -> str:
+        if company.view.full and company.company_id in seen_now:
+            return reverse("company", args=[view.campaign.pk, company.company_id])
+        # Gone since, out of sight now, or a glimpse then (a glimpse's handle is only of
+        # its turn: it must not tie that glimpse to a company seen now): the turn's page.
+        return turn_url
 
     svg = draw_map(
         then,

@@ -141,13 +141,13 @@ def as_seen_by(state: CampaignState, side: str | None) -> CampaignState:
     if fog.sees_everything(state, viewer):
         return state.copy()
     seen = state.copy()
-    shown = {view.name: view for view in fog.visible_companies(state, viewer)}
+    glimpsed = fog.glimpse_handles(state, viewer)
     companies: dict[str, Company] = {}
     for name, company in seen.companies.items():
-        view = shown.get(name)
-        if view is None:
-            continue
-        companies[name] = company if view.full else estimated_company(company, view.strength_band)
+        if company.side == side:
+            companies[name] = company
+        elif name in glimpsed:
+            companies[name] = estimated_company(company, fog.strength_band(company))
     seen.companies = companies
     return seen
 

@@ -4,9 +4,11 @@ The pages and the API both show a campaign through ``visible_companies``,
 ``last_seen_control`` and ``visible_log``, so a rule is enforced once. With fog of war
 on (the default setting), until the campaign ends, a side knows (rulings section 6):
 - its own companies, orders, rolls and battles in full;
-- enemy companies in areas its own companies occupy or are linked to ("in sight"),
-  each as a strength band (weak, average, strong), without stands, quality, supply or
-  orders;
+- enemy fighting companies in areas its own companies occupy or are linked to ("in
+  sight"), each as a strength band (weak, average, strong), without name, stands,
+  quality, supply or orders: a glimpse (``CompanyView.glimpse``) has no name, and its
+  handle (``glimpse_handles``) is its place among the reader's glimpses now, which
+  tells nothing the glimpses themselves do not;
 - who controls each area in sight; for any other area only the controller it last saw
   there, marked as last seen (the scenario's map counts as seen at the start);
 - the naval and aerial rolls and their public effects; a strafing names the strafed
@@ -32,6 +34,7 @@ from rules.campaign.state import CampaignState, Company
 # Held stands as a share of establishment: below half is weak, from 85% strong.
 WEAK_BELOW = 0.5
 STRONG_FROM = 0.85
+BANDS = ("weak", "average", "strong")
 
 
 def strength_band(company: Company) -> str:
@@ -48,7 +51,8 @@ def band_of(held: int, establishment: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CompanyView:
-    """A company as one viewer may see it; ``full`` False leaves only the band."""
+    """A company as one viewer may see it. ``full`` False is a glimpse of an enemy in
+    sight: no name (``""``), only its side, kind, area, band and its ``glimpse`` handle."""
 
     name: str
     side: str
@@ -62,6 +66,7 @@ class CompanyView:
     in_supply: bool | None = None
     turns_out_of_supply: int | None = None
     standing_order: str | None = None
+    glimpse: str | None = None  # a glimpse's handle ("3-2"); None when seen in full
 
     @property
     def strength(self) -> int | None:
@@ -190,33 +195,68 @@ def _full(company: Company) -> CompanyView:
     )
 
 
-def _glimpse(company: Company) -> CompanyView:
+def _glimpse(company: Company, handle: str) -> CompanyView:
+    # No name: section 6 gives a glimpse none ("C Company (militia)" would even tell its
+    # quality), and nothing else that tells one enemy company from another.
     return CompanyView(
-        name=company.name,
+        name="",
         side=company.side,
         kind=company.kind,
         area=company.area,
         full=False,
         strength_band=strength_band(company),
+        glimpse=handle,
     )
 
 
-def visible_companies(state: CampaignState, viewer: Viewer) -> list[CompanyView]:
-    """The companies the viewer may see, in a stable order (side, then name)."""
-    everything = sees_everything(state, viewer)
-    watched = set() if everything else watched_areas(state, viewer.side or "")
-    shown = []
-    for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
-        if everything or company.side == viewer.side:
-            shown.append(_full(company))
-        elif company.fighting and company.area in watched:
+def glimpse_handles(state: CampaignState, viewer: Viewer) -> dict[str, str]:
+    """The enemy companies the viewer glimpses, by name, each with its handle: for the
+    server, which must tell a glimpse from a company out of sight; never shown.
+
+    A handle is ``"<turns played>-<n>"``: the n-th of the reader's glimpses, ordered by
+    what the reader sees of them (side, area name, kind, band from weak), so two twins
+    that differ only in which company stands where give the same handles. The real name
+    only breaks ties between glimpses that look the same, where either order shows the
+    same. A handle says nothing a reader of the map does not see: it is not stable from
+    turn to turn (the turn is part of it, and glimpses are numbered afresh), and each
+    side numbers its own glimpses, so the two sides' handles tie nothing together; within
+    a turn it stays while the glimpses do (a GM's change of a
+    company's stands may change a band, and with it the numbering)."""
+    if sees_everything(state, viewer):
+        return {}
+    side = viewer.side or ""
+    watched = watched_areas(state, side)
+    glimpsed = sorted(
+        (
+            c
+            for c in state.companies.values()
             # Section 6 glimpses enemy fighting companies; a supply company is not seen.
-            shown.append(_glimpse(company))
-    return shown
+            if c.side != side and c.fighting and c.area in watched
+        ),
+        key=lambda c: (c.side, c.area, c.kind, BANDS.index(strength_band(c)), c.name),
+    )
+    return {c.name: f"{state.turn}-{n}" for n, c in enumerate(glimpsed, start=1)}
+
+
+def visible_companies(state: CampaignState, viewer: Viewer) -> list[CompanyView]:
+    """The companies the viewer may see, in a stable order: by side, those seen in full
+    by name, then the glimpses in the order of their handles (never by name)."""
+    everything = sees_everything(state, viewer)
+    handles = glimpse_handles(state, viewer)
+    full = [
+        _full(c)
+        for c in sorted(state.companies.values(), key=lambda c: (c.side, c.name))
+        if everything or c.side == viewer.side
+    ]
+    glimpses = [_glimpse(state.companies[name], handle) for name, handle in handles.items()]
+    return sorted(full + glimpses, key=lambda view: view.side)  # stable: keeps each order
 
 
 def visible_company_names(state: CampaignState, viewer: Viewer) -> set[str]:
-    return {view.name for view in visible_companies(state, viewer)}
+    """The companies the viewer sees, in full or glimpsed, by name (for the server)."""
+    return {view.name for view in visible_companies(state, viewer) if view.full} | set(
+        glimpse_handles(state, viewer)
+    )
 
 
 def visible_log(

@@ -13,7 +13,17 @@ import pytest
 from campaign.models import Campaign, Order
 from tests.api.helpers import area_id, company_id, url
 
-GLIMPSE_KEYS = {"id", "name", "side", "kind", "area", "full", "strength_band", "may_order"}
+GLIMPSE_KEYS = {
+    "id",
+    "name",
+    "glimpse",
+    "side",
+    "kind",
+    "area",
+    "full",
+    "strength_band",
+    "may_order",
+}
 HIDDEN = ("1st Company", "3rd Company", "Supply Company")
 
 pytestmark = pytest.mark.django_db
@@ -38,24 +48,58 @@ def test_hidden_companies_are_neither_listed_nor_counted(
     assert not set(HIDDEN) & set(names(response))
 
 
-def test_glimpsed_company_detail_gives_no_stands_quality_or_supply(
+def test_glimpsed_company_is_not_found_by_its_id(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
+    """Its id would tell which company the glimpse is (ids follow the scenario's order)
+    and follow it from turn to turn: like a company out of sight, it is not found."""
     response = login(aussie).get(url(played, f"companies/{company_id(played, '2nd Company')}/"))
+    assert response.status_code == 404
+    assert "2nd Company" not in response.content.decode()
+
+
+def test_glimpsed_company_detail_by_its_handle_gives_no_name_stands_quality_or_supply(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    response = login(aussie).get(url(played, "glimpses/2-1/"))
     assert response.status_code == 200
-    assert set(response.json()) == GLIMPSE_KEYS
-    assert response.json()["full"] is False
-    for word in ("veteran", "stands", "in_supply", "rifle_squad"):
+    body = response.json()
+    assert set(body) == GLIMPSE_KEYS
+    assert body["full"] is False and body["glimpse"] == "2-1"
+    assert body["id"] is None and body["name"] is None
+    assert body["area"]["name"] == "Korona" and body["strength_band"] == "average"
+    for word in ("2nd Company", "veteran", "stands", "in_supply", "rifle_squad"):
         assert word not in response.content.decode()
+    # A handle of another turn, or no handle at all, is not found.
+    for stale in ("1-1", "2-2", "x"):
+        assert login(aussie).get(url(played, f"glimpses/{stale}/")).status_code == 404
 
 
 def test_glimpsed_company_in_the_list_is_a_glimpse_too(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
     rows = login(aussie).get(url(played, "companies/")).json()["results"]
-    glimpse = next(row for row in rows if row["name"] == "2nd Company")
+    (glimpse,) = [row for row in rows if not row["full"]]
     assert set(glimpse) == GLIMPSE_KEYS
+    assert glimpse["id"] is None and glimpse["name"] is None and glimpse["glimpse"] == "2-1"
     assert glimpse["may_order"] is False
+    assert "2nd Company" not in login(aussie).get(url(played, "companies/")).content.decode()
+
+
+def test_a_glimpse_is_found_by_no_name_nor_ordered_by_one(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    client = login(aussie)
+    for query in ("name=2nd Company", "name_contains=2nd", "name_contains=Company"):
+        rows = client.get(url(played, f"companies/?{query}")).json()["results"]
+        assert all(row["full"] for row in rows), query
+    assert login(gm_user).get(url(played, "companies/?name=2nd Company")).json()["count"] == 1
+    for ordering in ("name", "-name", "id", "-id"):
+        rows = client.get(url(played, f"companies/?ordering={ordering}")).json()["results"]
+        full = [row[ordering.lstrip("-")] for row in rows if row["full"]]
+        assert full == sorted(full, reverse=ordering.startswith("-")), ordering
+        # The glimpse first (last with "-"): never placed by its name or id.
+        assert rows[-1 if ordering.startswith("-") else 0]["full"] is False, ordering
 
 
 def test_filter_on_quality_never_matches_a_glimpsed_enemy(
@@ -83,7 +127,7 @@ def test_filter_on_a_hidden_company_name_finds_nothing(
     response = login(aussie).get(url(played, "companies/?name=1st Company"))
     assert response.json() == {"count": 0, "next": None, "previous": None, "results": []}
     response = login(aussie).get(url(played, "companies/?side=japanese"))
-    assert names(response) == ["2nd Company"]
+    assert [row["glimpse"] for row in response.json()["results"]] == ["2-1"]
 
 
 def test_filter_on_the_area_of_hidden_companies_finds_nothing(

@@ -47,9 +47,25 @@ def test_a_second_order_replaces_the_first(played: Campaign, aussie: Any, login:
     assert list(Order.objects.values_list("kind", "target")) == [("hold", None)]
 
 
-def test_order_for_a_glimpsed_enemy_is_forbidden_and_changes_nothing(
+def test_order_for_a_glimpsed_enemy_is_unknown_by_its_id_and_changes_nothing(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
+    """A glimpse has no id (section 6: "without name"): its company's real id is as
+    unknown as one out of sight, or the answer would tell which company the glimpse is."""
+    response = give(login(aussie), played, "2nd Company", "hold", None)
+    assert response.status_code == 400
+    assert list(response.json()) == ["company"]
+    assert "2nd Company" not in response.content.decode()
+    assert not Order.objects.exists()
+
+
+def test_order_for_an_enemy_seen_in_full_is_forbidden(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    campaign = Campaign.objects.get(pk=played.pk)
+    settings = dict(campaign.settings or {})
+    campaign.settings = {**settings, "fog_of_war": False}
+    campaign.save(update_fields=["settings"])
     response = give(login(aussie), played, "2nd Company", "hold", None)
     assert response.status_code == 403
     assert "2nd Company belongs to the other side" in response.json()["detail"]

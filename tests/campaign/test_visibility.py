@@ -10,6 +10,7 @@ from rules.campaign.turn import play_turn
 from rules.campaign.visibility import (
     Viewer,
     battle_visible,
+    glimpse_handles,
     strength_band,
     visible_companies,
     visible_log,
@@ -32,7 +33,15 @@ HIDDEN_FIELDS = (
 
 
 def views(state, viewer):
-    return {view.name: view for view in visible_companies(state, viewer)}
+    """Every company the viewer sees, by its real name (a glimpse's, from the server's
+    own ``glimpse_handles``: the glimpse itself has none)."""
+    shown = visible_companies(state, viewer)
+    by_handle = {view.glimpse: view for view in shown if view.glimpse is not None}
+    named = {view.name: view for view in shown if view.full}
+    named.update(
+        {name: by_handle[handle] for name, handle in glimpse_handles(state, viewer).items()}
+    )
+    return named
 
 
 def test_the_game_master_sees_every_company_in_full() -> None:
@@ -66,6 +75,42 @@ def test_an_enemy_in_an_area_linked_to_ours_is_seen_only_as_a_band() -> None:
     for field in HIDDEN_FIELDS:
         assert getattr(first, field) is None, field
     assert first.strength is None
+
+
+def test_a_glimpse_has_no_name_only_a_handle_of_the_turn() -> None:
+    state = korona_state()
+    glimpses = [view for view in visible_companies(state, AUSTRALIANS) if not view.full]
+    assert [(g.name, g.glimpse, g.area) for g in glimpses] == [
+        ("", f"{state.turn}-1", "Oivi"),
+        ("", f"{state.turn}-2", "Oivi"),
+    ]
+    state.turn += 1
+    assert [g.glimpse for g in visible_companies(state, AUSTRALIANS) if not g.full] == [
+        f"{state.turn}-1",
+        f"{state.turn}-2",
+    ]
+
+
+def test_glimpses_are_numbered_by_what_is_seen_never_by_name() -> None:
+    """The 3rd Company (trained) in Ioro and the 1st (veteran) in Oivi, or the other way
+    round: the reader's glimpses, handles and order are the same."""
+    seen = []
+    for ioro, oivi in (("3rd Company", "1st Company"), ("1st Company", "3rd Company")):
+        state = korona_state()
+        state.companies[ioro].area = "Ioro"
+        state.companies[oivi].area = "Oivi"
+        seen.append(visible_companies(state, AUSTRALIANS))
+        assert glimpse_handles(state, AUSTRALIANS)[ioro] == f"{state.turn}-1"  # Ioro < Oivi
+    assert seen[0] == seen[1]
+    # A weak company sorts before a strong one in the same area, whatever its name.
+    state = korona_state()
+    first = state.companies["1st Company"]
+    first.stands = {unit: 0 for unit in first.stands} | {"commander": 1}
+    handles = glimpse_handles(state, AUSTRALIANS)
+    assert strength_band(first) == "weak" and handles["1st Company"] == f"{state.turn}-1"
+    state.companies["2nd Company"].stands = dict(first.stands)
+    state.companies["1st Company"].stands = dict(korona_state().companies["1st Company"].stands)
+    assert glimpse_handles(state, AUSTRALIANS)["2nd Company"] == f"{state.turn}-1"
 
 
 def test_an_enemy_in_our_own_area_is_seen_only_as_a_band() -> None:

@@ -175,6 +175,16 @@ def _reset_token(ids: Ids) -> list[str]:
     return mine + ["set-password", "not-a-token"]
 
 
+@filler("handle", "campaigns/")
+@filler("handle", "api/campaigns/")
+def _glimpse_handle(ids: Ids) -> list[str]:
+    """A glimpse's handle is "<turns played>-<n>": those of now and of the turn before
+    (stale: not found), a few of each, and one that is no handle at all."""
+    played = max(ids.turns) - 2  # the turns, then the coming turn and the one after
+    turns = sorted({max(played - 1, 0), played})
+    return [f"{turn}-{n}" for turn in turns for n in range(1, 5)] + ["no-such-glimpse"]
+
+
 PARENT_OF_PK = {
     "areas": "areas",
     "companies": "companies",

@@ -179,3 +179,27 @@ def test_ready_is_public_on_pages_and_api(django_user_model: Any) -> None:
             page = client.get(f"/campaigns/{campaign.pk}/orders/").content.decode()
             assert "Japanese: <strong>ready</strong>" in page, side
             assert "Australians: not ready yet" in page, side
+
+
+# Every Japanese company holds, and so do the Australians: nobody fights, so no battle
+# report names a company (section 6 lets a side read its battles in full).
+ALL_HOLD = {"1st Company": "hold", "2nd Company": "hold", "3rd Company": "hold"}
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_which_glimpsed_company_stands_where(turns: int) -> None:
+    """Glimpses are "without name" (section 6): the 1st Company (Veteran) in Oivi and the
+    3rd (Trained) in Ioro, both in the Australians' sight, against the two the other way
+    round. Their bands are the same (strong); a glimpse's handle, link, page, API answer
+    and place in a list or an ordering must not tell which company it is (its id follows
+    the scenario's order, so it would tell its quality too)."""
+    pair = Pair(
+        viewer="australian",
+        turns=turns,
+        starts={"3rd Company": "Ioro"},
+        twins=(
+            Hidden(standing=ALL_HOLD),
+            Hidden(standing=ALL_HOLD, swap=("1st Company", "3rd Company")),
+        ),
+    )
+    assert_twins_look_the_same(pair)

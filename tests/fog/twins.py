@@ -5,7 +5,8 @@ the same settings, the same players, the same orders for the viewing side, playe
 the same turns. Each twin then has its own ``Hidden`` facts about the enemy: where its
 companies out of the viewer's sight start, their stands, quality, standing orders and
 orders, the seed of a battle not yet fought, the campaign seed that the turns not yet
-played will use. Their rolls the viewer may not see follow from those.
+played will use, and which of two glimpsed companies stands where (``swap``). Their
+rolls the viewer may not see follow from those.
 
 Both twins are built in the same database, one after the other, each inside a
 savepoint that is rolled back (``twin``): so their rows get the same ids (PostgreSQL's
@@ -67,6 +68,11 @@ class Hidden:
     orders: tuple[tuple[OrderSpec, ...], ...] = ()  # per turn, and then the coming one
     battle_seed: int = 0  # added to the seed of each battle not yet fought
     campaign_seed: int | None = None  # the seed of the turns not yet played
+    # Two enemy companies that trade places (after ``starts``): with both in the viewer's
+    # sight, the twins differ only in which company stands where, which section 6 does
+    # not let the viewer know ("without name"), nor its quality or anything else that
+    # tells one company from another.
+    swap: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,11 @@ def scenario_doc(pair: Pair, hidden: Hidden) -> dict[str, Any]:
             company["quality"] = hidden.quality[name]
         if name in hidden.standing:
             company["standing_order"] = hidden.standing[name]
+    if hidden.swap is not None:
+        first, second = (
+            next(c for c in doc["companies"] if c["name"] == name) for name in hidden.swap
+        )
+        first["area"], second["area"] = second["area"], first["area"]
     return doc
 
 
@@ -258,6 +269,7 @@ def knowledge(campaign: Campaign, side: str) -> dict[str, Any]:
                     for c in dump_scenario(state)["companies"]
                     if c["side"] == side
                 ),
+                # A glimpse is an area and a band: not which company it is.
                 "glimpses": sorted(
                     (c.area, _band(c))
                     for c in state.companies.values()

@@ -69,18 +69,22 @@ def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
     assert view.company("1st Company") is None  # out of the Australians' sight
     cut_stands(played, "1st Company", gm_user)
     page = turns_page(login(aussie), played)
-    assert "a company out of sight (Japanese): stands adjusted" in page
+    assert "an enemy company (Japanese): stands adjusted" in page
     assert "dysentery in the ranks" in page
     assert "1st Company" not in page and "to 5" not in page
 
 
-def test_a_change_to_a_glimpsed_enemys_stands_names_it_without_numbers(
+def test_a_change_to_a_glimpsed_enemys_stands_shows_as_one_out_of_sight_does(
     played: Campaign, gm_user: Any, aussie: Any, login: Any
 ) -> None:
-    glimpsed = next(c for c in open_campaign(user=aussie, campaign=played).companies if not c.full)
-    cut_stands(played, glimpsed.name, gm_user)
+    """Without its name (section 6: a glimpse has none), and without telling that the
+    company is in sight: the same words as for one out of sight."""
+    view = open_campaign(user=aussie, campaign=played)
+    assert view.glimpse_of("2nd Company") is not None  # the Australians glimpse it
+    cut_stands(played, "2nd Company", gm_user)
     page = turns_page(login(aussie), played)
-    assert f"{glimpsed.name} (Japanese): stands adjusted" in page
+    assert "an enemy company (Japanese): stands adjusted" in page
+    assert "2nd Company" not in page
     assert "rifle squads from" not in page and "to 5" not in page
 
 

@@ -73,9 +73,20 @@ def mentions(page: str, name: str, campaign: Campaign) -> bool:
 def in_sight(user: Any, campaign: Campaign) -> tuple[list[str], list[str]]:
     """(names of enemy companies glimpsed, names of enemy companies hidden) for a user."""
     view = open_campaign(user=user, campaign=campaign)
-    glimpsed = [c.name for c in view.companies if not c.full]
-    hidden = [name for name in view.state.companies if view.company(name) is None]
+    glimpsed = [name for name in view.state.companies if view.glimpse_of(name) is not None]
+    hidden = [
+        name
+        for name in view.state.companies
+        if view.company(name) is None and view.glimpse_of(name) is None
+    ]
     return glimpsed, hidden
+
+
+def glimpse_url(user: Any, campaign: Campaign, name: str) -> str:
+    """The page of the user's glimpse of the company ``name`` (by its handle)."""
+    seen = open_campaign(user=user, campaign=campaign).glimpse_of(name)
+    assert seen is not None and seen.glimpse is not None, name
+    return reverse("glimpse", args=[campaign.pk, seen.glimpse])
 
 
 # --- who gets in ------------------------------------------------------------------------
@@ -456,8 +467,11 @@ def test_leak_glimpsed_enemy_in_the_map_svg_is_only_its_band(
     for name in glimpsed + hidden:
         assert not mentions(svg, name, played)
     assert "veteran" not in svg and "V ✓" not in svg and "V ✗" not in svg
-    for name in hidden:
+    for name in glimpsed + hidden:
         assert reverse("company", args=[played.pk, company(played, name).pk]) not in svg
+    # Each glimpse's chip links its page by its handle.
+    for name in glimpsed:
+        assert f'href="{glimpse_url(aussie, played, name)}" class="chip glimpse"' in svg
 
 
 def test_leak_glimpsed_enemy_in_the_list_below_the_map_is_only_its_band(
@@ -472,6 +486,7 @@ def test_leak_glimpsed_enemy_in_the_list_below_the_map_is_only_its_band(
     assert len(entries) == len(glimpsed)
     for entry in entries:
         assert re.search(r"in sight: (weak|average|strong)$", entry.strip())
+        assert re.search(r'href="/campaigns/\d+/glimpses/\d+-\d+/"', entry)
 
 
 def test_leak_glimpsed_enemy_on_the_area_page_is_only_its_band(
@@ -501,7 +516,9 @@ def test_leak_glimpsed_enemy_company_page_shows_only_side_kind_area_and_band(
     client = login(aussie)
     for name in glimpsed:
         row = company(played, name)
-        page = text(client.get(company_url(played, name)))
+        # Its id would tell which company it is: not found, as one out of sight.
+        assert client.get(company_url(played, name)).status_code == 404
+        page = text(client.get(glimpse_url(aussie, played, name)))
         assert "A Japanese fighting company" in page
         assert not mentions(page, name, played)
         assert "veteran" not in page and "trained" not in page
@@ -519,7 +536,7 @@ def test_leak_enemy_supply_rolls_never_reach_a_company_page(
     # glimpse: none of its supply rolls.
     japanese_glimpses, _ = in_sight(japanese, played)
     assert "A Company" in japanese_glimpses
-    page = text(login(japanese).get(company_url(played, "A Company")))
+    page = text(login(japanese).get(glimpse_url(japanese, played, "A Company")))
     assert "supply roll" not in page and "Port Murray" not in page
     # The Australians' own company page holds no Japanese roll.
     own = text(login(aussie).get(company_url(played, "A Company")))
@@ -619,7 +636,7 @@ def test_glimpsed_company_page_queries(
 ) -> None:
     glimpsed, _ = in_sight(aussie, big_campaign)
     client = login(aussie)
-    url = company_url(big_campaign, glimpsed[0])
+    url = glimpse_url(aussie, big_campaign, glimpsed[0])
     # user, campaign row, membership, the snapshot's 7, the turns' start states (the fog
     # of war); no turn logs are read
     with dnq(11):

@@ -214,14 +214,16 @@ def test_a_player_may_not_order_an_enemy_company(
 ) -> None:
     client = login(aussie)
     korona = area_id(campaign, "Korona")
-    seen = company(campaign, "1st Company")  # at Oivi, in sight of Korona
+    # At Oivi, in sight of Korona: a glimpse, whose company's id is as unknown as one out
+    # of sight (the answer must not tell which company the glimpse is).
+    seen = company(campaign, "1st Company")
     response = client.post(url(campaign, seen.pk), {"order": f"advance:{korona}"})
-    assert response.status_code == 403
-    assert b"1st Company belongs to the other side" in response.content
+    assert response.status_code == 404
+    assert b"1st Company" not in response.content
     hidden = company(campaign, "3rd Company")  # at Kilu: out of sight
     assert client.post(url(campaign, hidden.pk), {"order": "hold"}).status_code == 404
     give_order(company=seen, kind="hold")
-    assert client.post(url(campaign, seen.pk), {"action": "withdraw"}).status_code == 403
+    assert client.post(url(campaign, seen.pk), {"action": "withdraw"}).status_code == 404
     assert orders_of(campaign) == {("1st Company", "hold", None)}
 
 
@@ -419,7 +421,9 @@ def test_a_hidden_enemy_company_is_never_an_odds_target(
     """Whatever the side orders, the battles it plans are against companies it sees."""
     client = login(aussie)
     view = open_campaign(user=aussie, campaign=played)
-    hidden = set(view.state.companies) - {c.name for c in view.companies}
+    seen = {c.name for c in view.companies if c.full}
+    seen |= {name for name in view.state.companies if view.glimpse_of(name) is not None}
+    hidden = set(view.state.companies) - seen
     assert hidden, "the played campaign hides some Japanese companies"
     for row in planning.plan_side(view=view, side="australian").companies:
         # Every legal move, an advance last when there is one: as many attacks as may be.
@@ -429,7 +433,6 @@ def test_a_hidden_enemy_company_is_never_an_odds_target(
     plan = planning.plan_side(view=open_campaign(user=aussie, campaign=played), side="australian")
     attacks = [row.attack for row in plan.companies if row.attack]
     assert attacks, "some Australian company plans an attack"
-    seen = {c.name for c in view.companies}
     for attack in attacks:
         assert set(attack.enemies) <= seen
     texts = [client.get(url(played)).content.decode()] + [
