@@ -646,3 +646,21 @@ def test_glimpsed_company_page_queries(
 @pytest.fixture
 def dnq(django_assert_num_queries: Any) -> Any:
     return django_assert_num_queries
+
+
+def test_a_glimpse_is_named_with_the_right_article_for_either_side(
+    played: Campaign, japanese: Any, login: Any
+) -> None:
+    """Through the naming helper: the Japanese player read "a Australian fighting
+    company" on the map (a walk-through); the map, the area and the glimpse's page."""
+    client = login(japanese)
+    page = text(client.get(f"/campaigns/{played.pk}/"))
+    assert "an Australian fighting company</a> in sight:" in page
+    assert "a Australian" not in page
+    handle = re.search(r'href="(/campaigns/\d+/glimpses/[^"]+/)">an Australian', page)
+    assert handle, page
+    glimpse = text(client.get(handle[1]))
+    assert "An Australian fighting company" in glimpse
+    area = re.search(r'href="(/campaigns/\d+/areas/\d+/)"', glimpse)
+    assert area, glimpse
+    assert "an Australian fighting company</a> in sight:" in text(client.get(area[1]))
