@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from campaign.admin_history import SimpleHistoryAdmin
@@ -77,6 +77,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.settings_doc import DOCS, adjustment_what, value_words
+from notifications.invitations import invitation_url, invite
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.turn import OrderError
@@ -236,6 +237,23 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+
+def created_message(campaign: Campaign, user: Any) -> str:
+    """The GM's next step after creating a campaign: one invitation link per side, made
+    now (a walk-through created a campaign and found no way to invite its players)."""
+    links = [
+        (side.name, invitation_url(invite(campaign=campaign, side=side.key, user=user,
+                                          note="made with the campaign")))
+        for side in campaign.sides.order_by("key")
+    ]  # fmt: skip
+    return format_html(
+        "Created {} (seed {}). Send each side its invitation link (each works once, for 14 "
+        "days; more under Notifications → Invitations): {}",
+        campaign.name,
+        campaign.seed,
+        format_html_join(", ", '{}: <a href="{}">{}</a>', ((n, u, u) for n, u in links)),
+    )
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn_shown", "status", "battles_waiting", "winner"]
@@ -359,7 +377,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ValueError as bad:
                 form.add_error(None, str(bad))
             else:
-                self.message_user(request, f"Created {campaign.name} (seed {campaign.seed}).")
+                self.message_user(request, created_message(campaign, request.user))
                 return HttpResponseRedirect(change_url(campaign))
         response = form_page(
             self,

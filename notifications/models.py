@@ -163,7 +163,10 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"invitation to play {self.side} in {self.campaign}"
+        side = self.campaign.sides.filter(key=self.side).first()
+        if side is None:
+            return f"Invitation to watch {self.campaign}"
+        return f"Invitation to play the {side.name} in {self.campaign}"
 
 
 class Message(models.Model):

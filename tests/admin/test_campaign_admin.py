@@ -3,6 +3,8 @@ resume, export, the settings and the roll-back, each through the admin's own vie
 
 from __future__ import annotations
 
+import re
+
 import io
 import json
 from typing import Any
@@ -58,6 +60,22 @@ def test_create_from_scenario_creates_the_campaign(gm: Client) -> None:
     assert response.url == f"/admin/campaign/campaign/{campaign.pk}/change/"
     assert campaign.seed == 7
     assert Company.objects.filter(campaign=campaign).count() == 8
+
+
+def test_creating_a_campaign_gives_an_invitation_link_per_side(gm: Client) -> None:
+    """The GM's next step is named at once (a walk-through created a campaign and found
+    no way to invite its players): one link per side, each a working invitation."""
+    from notifications.models import Invitation
+
+    page = gm.post(CREATE, upload(korona_doc(), seed="7"), follow=True).content.decode()
+    campaign = Campaign.objects.get(name="Korona 1")
+    invitations = {i.side: i for i in Invitation.objects.filter(campaign=campaign)}
+    assert set(invitations) == {"australian", "japanese"}
+    assert "Send each side its invitation link" in page
+    for side, name in (("australian", "Australians"), ("japanese", "Japanese")):
+        link = f"/invite/{invitations[side].token}/"
+        assert re.search(rf"{name}: <a href=\"[^\"]*{link}\">", page), page
+        assert gm.get(link).status_code == 200
 
 
 def test_create_from_a_bad_scenario_lists_every_problem_and_creates_nothing(
