@@ -9,11 +9,11 @@ class CampaignConfig(AppConfig):
         # The cached signed-in user is dropped whenever a user is saved or deleted; the
         # signals must be connected in every process, before any request.
         # Registered under their names for config.enqueue, which sends them by name.
-        import campaign.tasks  # noqa: F401
-
         # Two third-party apps in the GM's words on the admin's desk (a walk-through read
         # "AXES" and "AUTH TOKEN" there and could not tell what they were).
         from django.apps import apps
+
+        import campaign.tasks  # noqa: F401
 
         apps.get_app_config("axes").verbose_name = "Sign-in lockouts (too many wrong passwords)"
         apps.get_app_config("authtoken").verbose_name = "Players' API tokens"

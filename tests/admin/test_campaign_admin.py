@@ -3,10 +3,9 @@ resume, export, the settings and the roll-back, each through the admin's own vie
 
 from __future__ import annotations
 
-import re
-
 import io
 import json
+import re
 from typing import Any
 
 import pytest
