@@ -17,9 +17,11 @@ from campaign.settings_doc import (
     EVENT_TABLES,
     FACE_QUOTES,
     GROUPS,
+    LANDFORM_WORDS,
     MAIN_CHOICES,
 )
 from rules import names
+from rules.battlefield import RULINGS_LANDFORM_GOING, Going
 from rules.campaign.scenario import (
     DIE_FACES,
     EVENT_EFFECTS,
@@ -210,6 +212,16 @@ class SettingRow:
         self.errors = [error for _, cell in self.cells for error in cell.errors]
 
 
+class GoingRow:
+    """One landform of the ``landform_going`` setting, drawn as a row of a table."""
+
+    def __init__(self, form: forms.Form, landform: str) -> None:
+        self.face = LANDFORM_WORDS[landform]
+        self.quote = ""
+        self.cells = [("Going", form[f"landform_going__{landform}"])]
+        self.errors = list(form[f"landform_going__{landform}"].errors)
+
+
 class SettingGroup:
     """A group of settings on the settings page: its title, its words, its settings."""
 
@@ -239,6 +251,15 @@ class SettingFields(forms.Form):
             value = current[key]
             if key in EVENT_TABLES or key in COMBAT_TABLES:
                 self._add_table(key, value, sides=sides, tracks=tracks)
+                continue
+            if key == "landform_going":
+                # Every landform, at the rulings' going where the GM changed none.
+                for landform, going in RULINGS_LANDFORM_GOING.items():
+                    self.fields[f"landform_going__{landform}"] = forms.ChoiceField(
+                        label=f"Going of {LANDFORM_WORDS[landform]}",
+                        choices=[(str(g), str(g)) for g in Going],
+                        initial=value.get(str(landform), str(going)),
+                    )
                 continue
             field: forms.Field
             if key == "battle_mode":
@@ -361,6 +382,12 @@ class SettingFields(forms.Form):
                         entry["text"] = text
                     table[str(face)] = entry
                 out[key] = table
+            elif key == "landform_going":
+                # All of them: the check keeps only those that differ from the rulings'.
+                out[key] = {
+                    str(landform): self.cleaned_data.get(f"landform_going__{landform}")
+                    for landform in RULINGS_LANDFORM_GOING
+                }
             elif key == "rough_tracks":
                 out[key] = list(self.cleaned_data.get(key) or [])
             elif key in ("airdrop_base", "objective", "airdrop_side"):
@@ -378,6 +405,8 @@ class SettingFields(forms.Form):
             field = None
             if key in EVENT_TABLES and len(parts) >= 3:
                 field = f"{key}__{parts[1]}__{parts[2]}"
+            elif key == "landform_going" and len(parts) >= 2:
+                field = f"{key}__{parts[1]}"
             elif key in self.fields:
                 field = key
             elif key in COMBAT_TABLES:
@@ -413,7 +442,10 @@ class SettingFields(forms.Form):
                     continue
                 doc = DOCS[key]
                 item: dict[str, Any] = {"key": key, "doc": doc}
-                if key in EVENT_TABLES or key in COMBAT_TABLES:
+                if key == "landform_going":
+                    item["rows"] = [GoingRow(self, str(lf)) for lf in RULINGS_LANDFORM_GOING]
+                    item["columns"] = [("face", "Landform"), ("going", "Going")]
+                elif key in EVENT_TABLES or key in COMBAT_TABLES:
                     faces = FACE_QUOTES.get(key, {})
                     item["rows"] = [
                         SettingRow(self, key, face, faces.get(face, "")) for face in DIE_FACES

@@ -88,6 +88,44 @@ DOCS: dict[str, SettingDoc] = {
             ),
         ),
     ),
+    "table_width_ft": SettingDoc(
+        "Battle table width, in feet",
+        "How wide the table of every battle is, from 1 to 12 feet (1-foot squares, each "
+        "rolled on the terrain table).",
+        quotes=(
+            Quote(
+                RULINGS,
+                "§4",
+                "Table: 3 ft × 3 ft, a grid of 1-ft squares (setting: width and depth in feet).",
+            ),
+        ),
+    ),
+    "table_depth_ft": SettingDoc(
+        "Battle table depth, in feet",
+        "How deep the table of every battle is, from the defender's edge to the "
+        "attacker's, from 1 to 12 feet.",
+        quotes=(
+            Quote(
+                RULINGS,
+                "§4",
+                "Table: 3 ft × 3 ft, a grid of 1-ft squares (setting: width and depth in feet).",
+            ),
+        ),
+    ),
+    "landform_going": SettingDoc(
+        "Going of each landform",
+        "How hard each kind of ground of the battle table is to cross: good, rough or bad "
+        "(woods keep theirs: light rough, heavy bad). Korona battles read it; Force on "
+        "Force battles keep their own, with mud/rocks/swamp bad.",
+        quotes=(
+            Quote(
+                RULINGS,
+                "§4",
+                "Going: heavy woods, steep ridges, swamp = bad; light woods, mud/rocks, "
+                "river/creek, hills = rough; the rest good.",
+            ),
+        ),
+    ),
     # Fog of war
     "fog_of_war": SettingDoc(
         "Fog of war",
@@ -386,12 +424,32 @@ DOCS: dict[str, SettingDoc] = {
     ),
 }
 
+# The landforms of the battle table in the GM's words (the 2d6 terrain table's).
+LANDFORM_WORDS = {
+    "steep_high_ridge": "steep high ridge",
+    "steep_low_ridge": "steep low ridge",
+    "mud_rocks_swamp": "mud/rocks/swamp",
+    "high_ridge": "high ridge",
+    "low_ridge": "low ridge",
+    "river_creek": "river/creek",
+    "flat": "flat ground",
+    "hill": "hill (plains)",
+}
+
 # The form's groups, in order: (title, what they are about, the settings).
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Battles",
         "How the battles a turn brings are fought.",
-        ("battle_mode", "unentered_tabletop", "ruleset", "tactical_turn_limit"),
+        (
+            "battle_mode",
+            "unentered_tabletop",
+            "ruleset",
+            "tactical_turn_limit",
+            "table_width_ft",
+            "table_depth_ft",
+            "landform_going",
+        ),
     ),
     (
         "Fog of war",

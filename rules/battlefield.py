@@ -160,9 +160,25 @@ _SIGHT_BLOCKING_LANDFORMS = frozenset(
     }
 )
 
-# Going of the ground. The movement text lists "rocky/muddy terrain" as rough and "swamp"
-# as bad, but the 2d6 table folds them into one "mud/rocks/swamp" result; the rulings
-# treat that square as swamp, so BAD (a GM who reads it as rocks can change the table).
+# Going of the ground (rulings section 4): "heavy woods, steep ridges, swamp = bad; light
+# woods, mud/rocks, river/creek, hills = rough; the rest good". The 2d6 table's one
+# "mud/rocks/swamp" result is the rulings' "mud/rocks": rough. A battle (BATTLE.json
+# ``table.landform_going``) or a campaign (setting ``landform_going``) may set another
+# going for any landform, such as bad for a GM who reads that square as swamp.
+RULINGS_LANDFORM_GOING: dict[Landform, Going] = {
+    Landform.STEEP_HIGH_RIDGE: Going.BAD,
+    Landform.STEEP_LOW_RIDGE: Going.BAD,
+    Landform.MUD: Going.ROUGH,
+    Landform.HIGH_RIDGE: Going.GOOD,
+    Landform.LOW_RIDGE: Going.GOOD,
+    Landform.RIVER: Going.ROUGH,
+    Landform.FLAT: Going.GOOD,
+    Landform.HILL: Going.ROUGH,
+}
+
+# The generator's table when it is given none: the one before the rulings settled
+# mud/rocks (swamp, bad). Korona passes the battle's own table; Force on Force does not
+# yet, and keeps this one.
 _LANDFORM_GOING: dict[Landform, Going] = {
     Landform.STEEP_HIGH_RIDGE: Going.BAD,
     Landform.STEEP_LOW_RIDGE: Going.BAD,
@@ -220,9 +236,14 @@ def vegetation_for_roll(die: int | None, area_vegetation: str) -> Vegetation:
     return Vegetation.LIGHT_WOODS if die >= 5 else Vegetation.NONE
 
 
-def going_of(landform: Landform, vegetation: Vegetation) -> Going:
-    """A square's going: the worse of its ground's and its woods' going."""
-    return Going.worse(_LANDFORM_GOING[landform], _VEGETATION_GOING[vegetation])
+def going_of(
+    landform: Landform,
+    vegetation: Vegetation,
+    landform_going: Mapping[Landform, Going] | None = None,
+) -> Going:
+    """A square's going: the worse of its ground's (by ``landform_going``) and its woods'."""
+    ground = (landform_going or _LANDFORM_GOING)[landform]
+    return Going.worse(ground, _VEGETATION_GOING[vegetation])
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,8 +741,12 @@ def generate_battlefield(
     depth_ft: int = 3,
     vegetation: str,
     plains: bool,
+    landform_going: Mapping[Landform, Going] | None = None,
 ) -> Battlefield:
     """Roll up a table square by square, row 0 first and column 0 first.
+
+    ``landform_going`` gives each landform's going (every landform; Korona passes the
+    battle's, by default ``RULINGS_LANDFORM_GOING``).
 
     Each square rolls 2d6 for its landform and then, unless the area is a clearing, a d6
     for its woods; the dice are kept on the square. A plains area still rolls its woods:
@@ -748,7 +773,7 @@ def generate_battlefield(
                     landform=landform,
                     vegetation_die=die,
                     vegetation=woods,
-                    going=going_of(landform, woods),
+                    going=going_of(landform, woods, landform_going),
                 )
             )
         rows.append(tuple(squares))

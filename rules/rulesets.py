@@ -14,6 +14,8 @@ from rules.forceonforce import engine as force_on_force
 from rules.korona import engine as korona
 
 if TYPE_CHECKING:
+    from rules.battlefield import Battlefield
+    from rules.dice import Roller
     from rules.spec import BattleSpec
 
 
@@ -23,17 +25,24 @@ class Ruleset:
     label: str
     resolve: Callable[[BattleSpec, int], dict[str, Any]]
     check_options: Callable[[dict[str, Any]], list[str]]
+    # The table as the engine rolls it first, from a roller of the battle's seed.
+    terrain: Callable[[BattleSpec, Roller], Battlefield]
 
 
 RULESETS: dict[str, Ruleset] = {
     "korona": Ruleset(
-        "korona", "Korona (WWII in the Pacific)", korona.resolve, korona.check_options
+        "korona",
+        "Korona (WWII in the Pacific)",
+        korona.resolve,
+        korona.check_options,
+        korona.roll_terrain,
     ),
     "force_on_force": Ruleset(
         "force_on_force",
         "Force on Force",
         force_on_force.resolve,
         force_on_force.check_options,
+        force_on_force.roll_terrain,
     ),
 }
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.battlefield import AREA_VEGETATION
+from rules.battlefield import AREA_VEGETATION, RULINGS_LANDFORM_GOING, Going, Landform
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
 SIDES = ("australian", "japanese")
@@ -167,6 +167,14 @@ class AreaSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class CompanySpec:
+    """One company of a force made of several: its stands, on the table and joining."""
+
+    name: str
+    stands: dict[str, int]  # unit type -> count, as ForceSpec.stands
+
+
+@dataclass(frozen=True, slots=True)
 class ForceSpec:
     side: str
     name: str
@@ -175,6 +183,10 @@ class ForceSpec:
     sniper: bool = False  # one rifle squad fights as a sniper
     # Stands that join during the battle, drawn from the Fog of War cup (Old Breed 16.2).
     reinforcements: dict[str, int] = field(default_factory=dict)
+    # Several companies: whose each stand is (rulings section 4: each stand answers to its
+    # own company's commander). Their stands add up to stands + reinforcements; the table's
+    # stands go to the companies in order, then the reinforcements. Empty: one company.
+    companies: tuple[CompanySpec, ...] = ()
 
     @property
     def total_stands(self) -> int:
@@ -197,6 +209,16 @@ class BattleSpec:
     support: SupportSpec
     ruleset: str = "korona"
     options: dict[str, Any] = field(default_factory=dict)  # rule-set options besides ruleset
+    # The going of each landform where it differs from the rulings' (battlefield
+    # RULINGS_LANDFORM_GOING): landform name -> going name (BATTLE.json table.landform_going).
+    landform_going: dict[str, str] = field(default_factory=dict)
+
+    def landform_going_map(self) -> dict[Landform, Going]:
+        """Every landform's going for this battle: the rulings', with this battle's changes."""
+        return {
+            **RULINGS_LANDFORM_GOING,
+            **{Landform(k): Going(v) for k, v in self.landform_going.items()},
+        }
 
     def to_json(self) -> dict[str, Any]:
         def force(f: ForceSpec) -> dict[str, Any]:
@@ -207,6 +229,11 @@ class BattleSpec:
                 "stands": dict(f.stands),
                 "sniper": f.sniper,
                 **({"reinforcements": dict(f.reinforcements)} if f.reinforcements else {}),
+                **(
+                    {"companies": [{"name": c.name, "stands": dict(c.stands)} for c in f.companies]}
+                    if f.companies
+                    else {}
+                ),
             }
 
         return {
@@ -216,7 +243,11 @@ class BattleSpec:
                 "vegetation": self.area.vegetation,
                 "plains": self.area.plains,
             },
-            "table": {"width_ft": self.width_ft, "depth_ft": self.depth_ft},
+            "table": {
+                "width_ft": self.width_ft,
+                "depth_ft": self.depth_ft,
+                **({"landform_going": dict(self.landform_going)} if self.landform_going else {}),
+            },
             "attacker": force(self.attacker),
             "defender": force(self.defender),
             "support": {"buffalos": self.support.buffalos, "hurricane": self.support.hurricane},
@@ -325,7 +356,18 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
     sniper = check.boolean(raw.get("sniper"), f"{where}.sniper", default=False)
     if sniper and not stands.get("rifle_squad"):
         check.fail(f"{where}.sniper", "a sniper replaces a rifle squad, and there is none")
-    unknown = set(raw) - {"side", "name", "quality", "stands", "sniper", "reinforcements"}
+    companies = _companies(
+        check, raw.get("companies"), f"{where}.companies", stands, reinforcements
+    )
+    unknown = set(raw) - {
+        "side",
+        "name",
+        "quality",
+        "stands",
+        "sniper",
+        "reinforcements",
+        "companies",
+    }
     for key in sorted(unknown):
         check.fail(f"{where}.{key}", "is not a field of a force")
     return ForceSpec(
@@ -335,7 +377,52 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
         stands=stands,
         sniper=sniper,
         reinforcements=reinforcements,
+        companies=companies,
     )
+
+
+def _companies(
+    check: Checker,
+    data: Any,
+    where: str,
+    stands: dict[str, int],
+    reinforcements: dict[str, int],
+) -> tuple[CompanySpec, ...]:
+    """A force's optional ``companies`` list: each a name and its stands, together exactly
+    the force's stands and reinforcements."""
+    if data is None:
+        return ()
+    if not isinstance(data, list):
+        check.fail(where, f"must be a list of companies, not {type(data).__name__}")
+        return ()
+    if len(data) > MAX_COMPANIES:
+        check.fail(where, f"more than {MAX_COMPANIES} companies")
+        return ()
+    companies = []
+    for index, item in enumerate(data):
+        spot = f"{where}[{index}]"
+        raw = check.mapping(item, spot)
+        name = check.text(raw.get("name"), f"{spot}.name")
+        counts = _stand_counts(check, raw.get("stands"), f"{spot}.stands")
+        for key in sorted(set(raw) - {"name", "stands"}, key=str):
+            check.fail(f"{spot}.{key_label(key)}", "is not a field of a company")
+        if name in {c.name for c in companies}:
+            check.fail(f"{spot}.name", f"two companies are named {shown(name)}")
+        companies.append(CompanySpec(name=name, stands=counts))
+    together: dict[str, int] = {}
+    for company in companies:
+        for unit, count in company.stands.items():
+            together[unit] = together.get(unit, 0) + count
+    expected = dict(stands)
+    for unit, count in reinforcements.items():
+        expected[unit] = expected.get(unit, 0) + count
+    if companies and together != expected:
+        check.fail(
+            where,
+            f"the companies' stands {shown(together)} are not the force's stands and "
+            f"reinforcements {shown(expected)}",
+        )
+    return tuple(companies)
 
 
 def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
@@ -375,6 +462,7 @@ def parse_battle(data: Any) -> BattleSpec:
     depth = check.integer(
         table.get("depth_ft"), "table.depth_ft", minimum=1, maximum=MAX_TABLE_FT, default=3
     )
+    landform_going = check_landform_going(check, table.get("landform_going"), "table")
     attacker = _force(check, doc.get("attacker"), "attacker")
     defender = _force(check, doc.get("defender"), "defender")
     if attacker.sniper:
@@ -421,7 +509,28 @@ def parse_battle(data: Any) -> BattleSpec:
         support=support,
         ruleset=ruleset,
         options=options,
+        landform_going=landform_going,
     )
+
+
+def check_landform_going(check: Checker, value: Any, where: str) -> dict[str, str]:
+    """A ``landform_going`` map (landform -> good/rough/bad), checked into ``check``; only
+    the entries that differ from the rulings are kept. Shared with the campaign setting."""
+    if value is None:
+        return {}
+    raw = check.mapping(value, f"{where}.landform_going")
+    kept: dict[str, str] = {}
+    landforms = tuple(str(landform) for landform in Landform)
+    goings = tuple(str(going) for going in Going)
+    for key, going in raw.items():
+        spot = f"{where}.landform_going.{key_label(key)}"
+        if key not in landforms:
+            check.fail(spot, f"is not a landform (known: {', '.join(landforms)})")
+            continue
+        going = check.choice(going, spot, goings)
+        if going != RULINGS_LANDFORM_GOING[Landform(key)]:
+            kept[key] = going
+    return {key: kept[key] for key in landforms if key in kept}
 
 
 def read_json_file(path: str | Path) -> Any:

@@ -63,7 +63,8 @@ def update_settings(
         document = dump_scenario(load_snapshot(campaign=row))
         document["settings"] = settings
         checked = parse_scenario(document).settings
-        before = row.settings
+        # As read (a setting added since the campaign was saved counts at its default).
+        before = settings_to_json(row.get_settings())
         after = settings_to_json(checked)
         changed = sorted(key for key in after if before.get(key) != after[key])
         if not changed:

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import names
-from rules.battlefield import SQUARE_IN, generate_battlefield
+from rules.battlefield import SQUARE_IN
 from rules.dice import Roller
 from rules.forceonforce.engine import DEFAULT_OPTIONS as FORCE_ON_FORCE_DEFAULTS
 from rules.korona.engine import DEFAULT_OPTIONS as KORONA_DEFAULTS
 from rules.korona.support import MAX_STRAFING_DICE, SUPPORT_ZONES
 from rules.narrate import describe_record
 from rules.rulesets import RULESETS
+from rules.spec import parse_battle
 from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES
 
 FORCES = ("attacker", "defender")
@@ -250,14 +251,8 @@ def table_of(spec: Mapping[str, Any], seed: int, log: Sequence[Mapping[str, Any]
     if rows:
         squares = [_square_from_json(s, depth_in) for row in rows for s in row]
         return Table(width_ft, depth_ft, squares, "result")
-    area = spec["area"]
-    field_ = generate_battlefield(
-        Roller(seed),
-        width_ft=width_ft,
-        depth_ft=depth_ft,
-        vegetation=area["vegetation"],
-        plains=bool(area.get("plains", False)),
-    )
+    battle = parse_battle(spec)
+    field_ = RULESETS[battle.ruleset].terrain(battle, Roller(seed))
     squares = [_square_from_json(s.to_json(), depth_in) for row in field_.squares for s in row]
     return Table(width_ft, depth_ft, squares, "seed")
 

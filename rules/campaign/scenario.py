@@ -43,10 +43,12 @@ from rules.spec import (
     MAX_PLANES,
     MAX_SEED,
     MAX_STANDS,
+    MAX_TABLE_FT,
     MAX_TEXT,
     MAX_ZONE,
     Checker,
     DocumentError,
+    check_landform_going,
     key_label,
     read_json_file,
     shown,
@@ -124,6 +126,8 @@ _INTEGER_SETTINGS: dict[str, tuple[int, int]] = {  # name -> (minimum, maximum)
     "max_bombers": (0, MAX_PLANES),
     "establishment": (1, MAX_ESTABLISHMENT),
     "tactical_turn_limit": (1, MAX_TURN_LIMIT),  # what a battle's turn_limit may be
+    "table_width_ft": (1, MAX_TABLE_FT),  # the battle table, as BATTLE.json's table
+    "table_depth_ft": (1, MAX_TABLE_FT),
 }
 INTEGER_SETTINGS = _INTEGER_SETTINGS  # the bounds, for a form that asks for them
 _BOOLEAN_SETTINGS = (
@@ -333,6 +337,8 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
             given[key] = check.choice(item, spot, tuple(RULESETS))
         elif key == "airdrop_side":
             given[key] = None if item is None else check.choice(item, spot, SIDE_KEYS)
+        elif key == "landform_going":
+            given[key] = check_landform_going(check, item if item is not None else {}, where)
         else:  # pragma: no cover - a new Settings field needs a line above
             raise AssertionError(f"setting {key!r} has no check")
     return Settings(**given)
@@ -356,6 +362,8 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
             value = {str(face): dict(entry) for face, entry in value.items()}
         elif isinstance(value, tuple):
             value = list(value)
+        elif isinstance(value, dict):
+            value = dict(value)
         out[key] = value
     return out
 

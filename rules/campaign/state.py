@@ -122,6 +122,11 @@ class Settings:
     battle_mode: str = "auto"  # default for new battles: auto or tabletop
     ruleset: str = "korona"
     tactical_turn_limit: int = 12
+    # The battle table (rulings section 4: 3 ft x 3 ft, its size a setting), and the going
+    # of each landform where it differs from the rulings' (landform -> good/rough/bad).
+    table_width_ft: int = 3
+    table_depth_ft: int = 3
+    landform_going: dict[str, str] = field(default_factory=dict)
     fog_of_war: bool = True
     combat_events: bool = False  # Old Breed 17.0 in every battle (rules.korona.events)
     # The Combat Event tables the battles use, as data the GM edits (face -> entry).

@@ -771,6 +771,9 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
     }
     if joining:
         force["reinforcements"] = counts(joining)
+    if len(companies) > 1:
+        # Each stand answers to its own company's commander (rulings section 4).
+        force["companies"] = [{"name": c.name, "stands": counts([c])} for c in companies]
     return force
 
 
@@ -862,7 +865,15 @@ def pair_battles(
                     "vegetation": area.vegetation,
                     "plains": area.plains,
                 },
-                "table": {"width_ft": 3, "depth_ft": 3},
+                "table": {
+                    "width_ft": state.settings.table_width_ft,
+                    "depth_ft": state.settings.table_depth_ft,
+                    **(
+                        {"landform_going": dict(state.settings.landform_going)}
+                        if state.settings.landform_going
+                        else {}
+                    ),
+                },
                 "attacker": _force(state, a_cos, cup=cup),
                 "defender": {**_force(state, d_cos, cup=cup), "sniper": False},
                 "support": {

@@ -532,6 +532,15 @@ def _turn(state: BattleState) -> None:
     end_phase(state)
 
 
+def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
+    """The table, the first thing rolled. The going of each landform is the generator's
+    own (mud/rocks/swamp bad): this engine does not read ``table.landform_going``."""
+    return generate_battlefield(
+        roller, width_ft=spec.width_ft, depth_ft=spec.depth_ft,
+        vegetation=spec.area.vegetation, plains=spec.area.plains,
+    )  # fmt: skip
+
+
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
 ) -> dict[str, Any]:
@@ -540,10 +549,7 @@ def resolve(
     roller = Roller(seed)
     rolled = battlefield is None
     if battlefield is None:
-        battlefield = generate_battlefield(
-            roller, width_ft=spec.width_ft, depth_ft=spec.depth_ft,
-            vegetation=spec.area.vegetation, plains=spec.area.plains,
-        )  # fmt: skip
+        battlefield = roll_terrain(spec, roller)
     state = BattleState(spec, roller, battlefield, options)
     state.fog_table = t.FOG_OF_WAR_TABLE
     state.phase = "terrain"

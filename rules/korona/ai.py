@@ -40,7 +40,7 @@ from rules.korona.state import (
 )
 from rules.korona.support import available_mission
 from rules.probability import at_least, opposed_d6_win, two_d6_at_least
-from rules.units import MOVEMENT, QUALITY_ASSAULT, UnitType
+from rules.units import MOVEMENT, QUALITY_ASSAULT, UNIT_TYPES, UnitType
 
 # How much the AI wants each kind of stand gone.
 TARGET_VALUE = {
@@ -314,6 +314,34 @@ _TOO_NEAR = tuple(
 )
 
 
+def _sniper_woods(state: BattleState) -> list[tuple[float, int, int]]:
+    """Places in woods in the defender's half of the table, for a sniper whose own third
+    has none: the best cover first (the edge of the woods, seeing out), then the nearest
+    its own edge. Ruling: "snipers must deploy in cover"; it may slip forward to woods as
+    far as the middle of the table, not into the half the attacker enters."""
+    width, depth = state.field.width_in, state.field.depth_in
+    spots = []
+    for y in range(1, depth // 2 + 1, 2):
+        for x in range(1, width, 2):
+            if state.field.square_at(x, y).wooded:
+                spots.append((-cover_value(state, x, y), y, x))
+    return sorted(spots)
+
+
+def _sniper_stays_a_squad(state: BattleState, sniper: Stand) -> None:
+    """With no woods it may reach, the swap is not made: the stand fights as the rifle
+    squad it was to replace (its id and type become the squad's), and the log says so."""
+    sniper.unit = UNIT_TYPES["rifle_squad"]
+    sniper.id = sniper.id.replace(".sniper.", ".rifle_squad.")
+    state.record(
+        "sniper",
+        side=sniper.force.side,
+        stand=sniper.id,
+        dice=[],
+        outcome="no woods within reach to hide in: the swap is not made, it fights as a squad",
+    )
+
+
 def deploy_defender(state: BattleState, force: Force) -> None:
     """The defender sets up in cover in its third of the table, 3" apart."""
     width, depth = state.field.width_in, state.field.depth_in
@@ -339,18 +367,14 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     sniper = next((s for s in force.stands if s.unit.sniper), None)
     if sniper is not None:
         woods = [c for c in candidates if state.field.square_at(c[2], c[1]).wooded]
+        if not woods:
+            woods = _sniper_woods(state)
         if woods:
             place(sniper, woods)
             sniper.hidden = True  # revealed when it first fires
         else:
-            place(sniper, candidates)
-            state.record(
-                "sniper",
-                side=force.side,
-                stand=sniper.id,
-                dice=[],
-                outcome="no woods to hide in: deployed in the open, visible",
-            )
+            _sniper_stays_a_squad(state, sniper)
+            sniper = None
     leaders = [s for s in force.stands if s.unit.commander or s.unit.observer]
     for stand in force.stands:
         if stand is not sniper and stand not in leaders:
@@ -459,30 +483,50 @@ def plan_assaults(
         best = None
         for count in range(1, min(3, len(reach)) + 1):
             points = [r[3] for r in reach[:count]]
-            # Other enemy stands in contact with a stand where it will stand join in.
-            joining = [
-                e
-                for e in enemies
-                if e is not target
-                and any(hypot(e.x - px, e.y - py) <= CONTACT_IN for px, py in points)
-            ]
             group = [r[2] for r in reach[:count]]
-            chance = assault_odds(state, group, target, len(joining))
-            worth = value_of(target) + sum(value_of(e) for e in joining)
-            gain = chance * worth - (1 - chance) * count * loss_weight
+            chance, gain = _assault_prospect(state, group, points, target, enemies, loss_weight)
             if chance >= threshold and gain > 0 and (best is None or gain > best[0]):
                 best = (gain, count)
         if best is not None:
-            options.append((-best[0], target.id, target, [r[2] for r in reach[: best[1]]]))
+            options.append((-best[0], target.id, target, reach[: best[1]]))
     options.sort(key=lambda o: (o[0], o[1]))
     used: set[str] = set()
     plans = []
-    for _, _, target, group in options:
-        group = [s for s in group if s.id not in used]
-        if group:
-            used.update(s.id for s in group)
-            plans.append((target, group))
+    for _, _, target, chosen in options:
+        left = [r for r in chosen if r[2].id not in used]
+        if len(left) < len(chosen) and left:
+            # Some went to a better assault: the rest go only if still worth it alone.
+            chance, gain = _assault_prospect(
+                state, [r[2] for r in left], [r[3] for r in left], target, enemies, loss_weight
+            )
+            if chance < threshold or gain <= 0:
+                continue
+        if left:
+            used.update(r[2].id for r in left)
+            plans.append((target, [r[2] for r in left]))
     return plans
+
+
+def _assault_prospect(
+    state: BattleState,
+    group: list[Stand],
+    points: list[tuple[int, int]],
+    target: Stand,
+    enemies: list[Stand],
+    loss_weight: float,
+) -> tuple[float, float]:
+    """(chance of winning, expected gain) of ``group`` assaulting ``target`` from
+    ``points``: other enemy stands in contact with a point join in; the gain is the chance
+    times the worth of every enemy stand in the fight, less the chance of losing times the
+    stands sent (``loss_weight`` each)."""
+    joining = [
+        e
+        for e in enemies
+        if e is not target and any(hypot(e.x - px, e.y - py) <= CONTACT_IN for px, py in points)
+    ]
+    chance = assault_odds(state, group, target, len(joining))
+    worth = value_of(target) + sum(value_of(e) for e in joining)
+    return chance, chance * worth - (1 - chance) * len(group) * loss_weight
 
 
 _LONGEST_MOVE = {
@@ -520,12 +564,23 @@ def _crowded(force: Force, mover: Stand, x: int, y: int) -> bool:
     return False
 
 
-def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) -> bool:
-    """Move if the stand may: far from its commander it must pass the initiative roll."""
-    if (x, y) == (stand.x, stand.y) or stand.stood_fast:
+def _may_move(state: BattleState, stand: Stand) -> bool:
+    """Far from its commander a stand must pass the initiative roll to move: rolled once
+    a move, and the answer kept for the rest of it (pass or fail)."""
+    if stand.stood_fast:
         return False
-    if needs_command_roll(stand) and not command_roll(state, stand):
-        stand.stood_fast = True  # a failed roll holds it for the whole move, not one try
+    if stand.cleared or not needs_command_roll(stand):
+        return True
+    if command_roll(state, stand):
+        stand.cleared = True
+        return True
+    stand.stood_fast = True  # a failed roll holds it for the whole move, not one try
+    return False
+
+
+def _try_move(state: BattleState, stand: Stand, x: int, y: int, purpose: str) -> bool:
+    """Move if the stand may (``_may_move``)."""
+    if (x, y) == (stand.x, stand.y) or not _may_move(state, stand):
         return False
     return move(state, stand, x, y, purpose=purpose)
 
@@ -656,11 +711,11 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     """The attacker's move: assaults worth making, then cover-to-cover toward the enemy;
     near the enemy its squads close to assault range (see ``_closing_goal``)."""
     pressed = time_against(state, force)
-    if pressed:
-        plans = plan_assaults(state, force, PRESSED_ASSAULT_ODDS, PRESSED_LOSS_WEIGHT)
-    else:
-        plans = plan_assaults(state, force, ATTACKER_ASSAULT_ODDS)
-    assaulting = _charge(state, plans)
+    odds, weight = (
+        (PRESSED_ASSAULT_ODDS, PRESSED_LOSS_WEIGHT) if pressed else (ATTACKER_ASSAULT_ODDS, 1.0)
+    )
+    plans = plan_assaults(state, force, odds, weight)
+    assaulting = _charge(state, plans, odds, weight)
     enemies = _known_enemies(force)
     enemy_box = EnemyBox(force)  # around ``enemies`` too: no enemy moves in this move
     own = [s for s in force.alive() if s.id not in assaulting]
@@ -669,11 +724,14 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     dx, dy = goal[0] - centre[0], goal[1] - centre[1]
     length = hypot(dx, dy) or 1.0
     step = (dx / length * 6, dy / length * 6)
-    commander = force.commander
-    cmd = None
-    if commander is not None and commander.alive:
-        # Squads keep within 6" of where the commander will be once it has followed them.
-        cmd = reachable_point(state, commander, commander.x + step[0], commander.y + step[1])
+    # Squads keep within 6" of where their own company's commander will be once it has
+    # followed them (rulings section 4: each stand answers to its own commander).
+    will_be: dict[int, tuple[int, int]] = {}
+    for company, commander in force.commanders.items():
+        if commander is not None and commander.alive and commander in force.stands:
+            will_be[company] = reachable_point(
+                state, commander, commander.x + step[0], commander.y + step[1]
+            )
     # The front moves first so those behind are not blocked by stands still to move.
     own.sort(key=lambda s: (s.unit.commander, hypot(s.x - goal[0], s.y - goal[1]), s.id))
     for stand in own:
@@ -685,12 +743,13 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
         if stand.unit.observer and _has_support_target(state, stand):
             continue  # an FO that moves cannot call a fire mission
         if stand.unit.commander:
-            squads = [s for s in own if s is not stand]
-            target = _centroid(squads) or goal
+            squads = [s for s in own if s is not stand and s.company == stand.company]
+            target = _centroid(squads or [s for s in own if s is not stand]) or goal
             end = reachable_point(state, stand, *target)
             if not _too_close(force, *end) and not _crowded(force, stand, *end):
                 _try_move(state, stand, *end, purpose="keeps command")
             continue
+        cmd = will_be.get(stand.company)
         # Near the enemy a squad closes to assault range, or holds its cover and fires.
         x, y = stand.x, stand.y
         if not enemy_box.farther_than(x, y, 12):
@@ -708,7 +767,7 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
 def hold(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
     """The defender's move: counter-attack on good odds, else get out of the open."""
     plans = plan_assaults(state, force, DEFENDER_ASSAULT_ODDS)
-    assaulting = _charge(state, plans)
+    assaulting = _charge(state, plans, DEFENDER_ASSAULT_ODDS)
     enemies = _known_enemies(force)
     for stand in force.alive():
         if stand.id in assaulting or not can_move(stand) or stand.hidden:
@@ -728,10 +787,34 @@ def hold(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
     return plans
 
 
-def _charge(state: BattleState, plans: list[tuple[Stand, list[Stand]]]) -> set[str]:
-    """Move the assaulting stands into contact; a stand that fails to get there drops out."""
+def _charge(
+    state: BattleState,
+    plans: list[tuple[Stand, list[Stand]]],
+    threshold: float,
+    loss_weight: float = 1.0,
+) -> set[str]:
+    """Move the assaulting stands into contact; a stand that fails to get there drops out.
+
+    The group's command rolls come first: when a stand fails its roll, the assault goes
+    ahead with the rest only if their odds still pass ``threshold`` with a gain, so no
+    stand is left to assault alone at odds the plan would not have taken.
+    """
     moved: set[str] = set()
+    enemies = [s for plan in plans[:1] for s in plan[0].force.stands if s.alive]
     for target, group in plans:
+        ready = [s for s in group if _may_move(state, s)]
+        if len(ready) < len(group):
+            points = [_contact_point(state, s, target) for s in ready]
+            if not ready or None in points:
+                group.clear()
+                continue
+            chance, gain = _assault_prospect(
+                state, ready, [p for p in points if p is not None], target, enemies, loss_weight
+            )
+            if chance < threshold or gain <= 0:
+                group.clear()
+                continue
+            group[:] = ready
         for stand in list(group):
             point = _contact_point(state, stand, target)
             if point is None or not _try_move(state, stand, *point, purpose=f"assault {target.id}"):

@@ -34,15 +34,17 @@ def modifiers(force: Force, lead: Stand, in_contact: list[Stand]) -> list[dict[s
     extra = len(in_contact) - 1
     if extra > 0:
         mods.append({"reason": "additional squads in contact", "value": extra})
-    commander = force.commander
-    if (
-        commander is not None
-        and commander.alive
-        and commander not in in_contact
-        and commander.status != SUPPRESSED
-        and any(commander.distance(s) <= SUPPORT_RADIUS_IN for s in in_contact)
-    ):
-        mods.append({"reason": "commander adding support", "value": 1})
+    # Each stand answers to its own company's commander; one +1 however many support.
+    # A pinned or suppressed commander still supports (Force.commander_near).
+    for stand in in_contact:
+        commander = force.commander_of(stand)
+        if (
+            commander is not None
+            and commander not in in_contact
+            and commander.distance(stand) <= SUPPORT_RADIUS_IN
+        ):
+            mods.append({"reason": "commander adding support", "value": 1})
+            break
     if unit.defence is not None:
         mods.append({"reason": "tank", "value": 3})
     elif unit.move_class in ("wheeled", "tracked"):

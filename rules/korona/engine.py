@@ -16,7 +16,15 @@ from rules.korona import ai, cup, events
 from rules.korona.assault import assault
 from rules.korona.fire import INDIRECT_FIRE, fire
 from rules.korona.rally import rally
-from rules.korona.state import ATTACKER, CONTACT_IN, DEFENDER, SUPPRESSED, BattleState, Force
+from rules.korona.state import (
+    ATTACKER,
+    CONTACT_IN,
+    DEFENDER,
+    SUPPRESSED,
+    BattleState,
+    Force,
+    Stand,
+)
 from rules.korona.support import available_mission, call_mission
 from rules.spec import BattleSpec
 
@@ -58,6 +66,36 @@ def _withdraw(state: BattleState, force: Force, why: str) -> None:
     raise BattleOver(force.enemy.key, "withdrew")
 
 
+def _drawn_in(
+    force: Force, attackers: list[Stand], target: Stand, engaged: set[str]
+) -> list[Stand]:
+    """The defenders of an assault on ``target``, adding to ``attackers`` as it goes.
+
+    "Assaults occur when base to base contact is made": every stand of either side not yet
+    in an assault this move (``engaged``) that touches a stand in this one fights in it,
+    until none is left touching; on the moving side that includes a friend of another
+    plan that ended its move beside it (issue 13: it was left in contact, out of the
+    fight)."""
+    defenders = [target]
+    grown = True
+    while grown:
+        grown = False
+        for stands, fighting, touching in (
+            (force.enemy.stands, defenders, attackers),
+            (force.stands, attackers, defenders),
+        ):
+            for s in stands:
+                if (
+                    s.alive
+                    and s not in fighting
+                    and s.id not in engaged
+                    and any(s.distance(t) <= CONTACT_IN for t in touching)
+                ):
+                    fighting.append(s)
+                    grown = True
+    return defenders
+
+
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     if ai.hopeless(state, force):
@@ -70,18 +108,14 @@ def _move_phase(state: BattleState, force: Force) -> None:
     plans = ai.plan_move(state, force)
     engaged: set[str] = set()
     for target, group in plans:
-        attackers = [s for s in group if s.alive and s.distance(target) <= CONTACT_IN]
+        attackers = [
+            s for s in group if s.alive and s.id not in engaged and s.distance(target) <= CONTACT_IN
+        ]
         if not attackers or not target.alive or target.id in engaged:
             continue
-        defenders = [target] + [
-            s
-            for s in force.enemy.stands
-            if s.alive
-            and s is not target
-            and s.id not in engaged
-            and any(s.distance(a) <= CONTACT_IN for a in attackers)
-        ]
+        defenders = _drawn_in(force, attackers, target, engaged)
         engaged.update(s.id for s in defenders)
+        engaged.update(s.id for s in attackers)
         assault(state, attackers, defenders)
         _end_check(state)
 
@@ -149,6 +183,19 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         _end_check(state)
 
 
+def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
+    """The table, the first thing rolled: the battle's size and the going of each landform
+    as the battle gives it (the rulings' by default)."""
+    return generate_battlefield(
+        roller,
+        width_ft=spec.width_ft,
+        depth_ft=spec.depth_ft,
+        vegetation=spec.area.vegetation,
+        plains=spec.area.plains,
+        landform_going=spec.landform_going_map(),
+    )
+
+
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
 ) -> dict[str, Any]:
@@ -161,13 +208,7 @@ def resolve(
     roller = Roller(seed)
     rolled = battlefield is None
     if battlefield is None:
-        battlefield = generate_battlefield(
-            roller,
-            width_ft=spec.width_ft,
-            depth_ft=spec.depth_ft,
-            vegetation=spec.area.vegetation,
-            plains=spec.area.plains,
-        )
+        battlefield = roll_terrain(spec, roller)
     state = BattleState(spec, roller, battlefield, options)
     state.phase = "terrain"
     for row in battlefield.squares:
@@ -204,6 +245,7 @@ def resolve(
                 for stand in force.stands:
                     stand.moved = False
                     stand.stood_fast = False
+                    stand.cleared = False
                     stand.fired = False
             state.cup_drawn.clear()
             _move_phase(state, attacker)
@@ -249,6 +291,8 @@ def resolve(
                 # Appeared through a Combat Event: not on the roster, not in the losses.
                 "extra": s.extra,
                 "in_cup": s in f.cup,  # a reinforcement never drawn
+                # With several companies (BATTLE.json ``companies``), the one it belongs to.
+                **({"company": f.spec.companies[s.company].name} if f.spec.companies else {}),
             }
             for f in state.forces
             for s in [*f.stands, *f.cup]

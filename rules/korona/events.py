@@ -113,7 +113,10 @@ def _return_lost(state: BattleState, force: Force) -> str:
     if not lost:
         return "no lost squad to bring back"
     stand = min(lost, key=lambda s: s.id)
-    anchor = force.commander if force.commander and force.commander.alive else None
+    # It rejoins its own company's commander (rulings section 4), else the force's.
+    anchor = force.commander_of(stand) or (
+        force.commander if force.commander and force.commander.alive else None
+    )
     living = force.alive()
     if anchor is None and not living:
         return "no one left to rejoin"

@@ -110,8 +110,8 @@ def needs_command_roll(stand: Stand) -> bool:
     """A stand more than 6" from its commander (or with no commander) must roll to move."""
     if stand.unit.commander:
         return False
-    commander = stand.force.commander
-    return commander is None or not commander.alive or commander.distance(stand) > COMMAND_RADIUS_IN
+    commander = stand.force.commander_of(stand)  # its own company's (rulings section 4)
+    return commander is None or commander.distance(stand) > COMMAND_RADIUS_IN
 
 
 def command_roll(state: BattleState, stand: Stand) -> bool:
@@ -119,7 +119,7 @@ def command_roll(state: BattleState, stand: Stand) -> bool:
     target = QUALITY_INITIATIVE[stand.force.quality]
     die = state.roller.d6()
     passed = die >= target
-    commander = stand.force.commander
+    commander = stand.force.commander_of(stand)
     state.record(
         "command",
         side=stand.force.side,
@@ -128,7 +128,7 @@ def command_roll(state: BattleState, stand: Stand) -> bool:
         dice=[die],
         target=target,
         reason="no commander"
-        if commander is None or not commander.alive
+        if commander is None
         else f'{commander.distance(stand):.1f}" from its commander',
         outcome="moves" if passed else "stays put",
     )

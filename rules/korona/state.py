@@ -58,9 +58,11 @@ class Stand:
         "limbered",
         "hidden",
         "stood_fast",
+        "cleared",
         "fired",
         "returned",
         "extra",
+        "company",
     )
 
     def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
@@ -77,9 +79,11 @@ class Stand:
         self.limbered = False
         self.hidden = False
         self.stood_fast = False  # failed its command roll: stays put for the rest of the move
+        self.cleared = False  # passed its command roll: free to move for the rest of it
         self.fired = False  # fired this turn: a heavy or man-packed weapon may not move now
         self.returned = False  # brought back by a Combat Event: still counts as lost
         self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
+        self.company = 0  # its company's index in the force (ForceSpec.companies)
 
     def distance(self, other: Stand) -> float:
         return hypot(self.x - other.x, self.y - other.y)
@@ -98,7 +102,17 @@ class Stand:
 class Force:
     """One side of the battle."""
 
-    __slots__ = ("key", "spec", "quality", "stands", "cup", "commander", "present", "enemy")
+    __slots__ = (
+        "key",
+        "spec",
+        "quality",
+        "stands",
+        "cup",
+        "commander",
+        "commanders",
+        "present",
+        "enemy",
+    )
 
     def __init__(self, key: str, spec: ForceSpec) -> None:
         self.key = key
@@ -121,6 +135,21 @@ class Force:
                     else:
                         stand = Stand(f"{letter}.{unit_name}.{number}", self, unit, unit_name)
                     group.append(stand)
+        # Each stand belongs to a company: the table's stands go to the companies in order,
+        # each taking what is left of its own count of that type, then the cup's.
+        left = [dict(c.stands) for c in spec.companies]
+        for stand in [*self.stands, *self.cup]:
+            for index, counts in enumerate(left):
+                if counts.get(stand.report_type, 0) > 0:
+                    counts[stand.report_type] -= 1
+                    stand.company = index
+                    break
+        # Each company's commander (rulings section 4): the first on its roster, or None.
+        self.commanders: dict[int, Stand | None] = {}
+        for stand in [*self.stands, *self.cup]:
+            if stand.unit.commander and self.commanders.get(stand.company) is None:
+                self.commanders[stand.company] = stand
+        # The force's first commander on the table leads its deployment and advance.
         self.commander = next((s for s in self.stands if s.unit.commander), None)
         # Reinforcements count among the stands a side brought from the start.
         self.present = len(self.stands) + len(self.cup)
@@ -148,16 +177,24 @@ class Force:
     def fraction_lost(self) -> float:
         return self.lost / self.present
 
+    def commander_of(self, stand: Stand) -> Stand | None:
+        """The commander ``stand`` answers to: its own company's (rulings section 4), alive
+        and on the table; None when its company has lost it (or never had one)."""
+        cmd = self.commanders.get(stand.company)
+        if cmd is None or not cmd.alive or cmd not in self.stands:
+            return None
+        return cmd
+
     def commander_near(self, stand: Stand) -> bool:
-        """Is this side's commander able to lend its +1 to ``stand``?"""
-        cmd = self.commander
-        return (
-            cmd is not None
-            and cmd is not stand
-            and cmd.alive
-            and cmd.status != SUPPRESSED
-            and cmd.distance(stand) <= SUPPORT_RADIUS_IN
-        )
+        """Is ``stand``'s own commander able to lend its +1 to it (within 2")?
+
+        Ruling (issue 13, item 7): a pinned or suppressed commander still lends it. The
+        text says what suppression stops, "may not move or fire until rallied", and says
+        so again where it stops a leader (an FO "cannot call in fire missions if ... they
+        are suppressed"); adding 1 to a rally or an assault is neither.
+        """
+        cmd = self.commander_of(stand)
+        return cmd is not None and cmd is not stand and cmd.distance(stand) <= SUPPORT_RADIUS_IN
 
     def present_by_type(self) -> dict[str, int]:
         present = dict(self.spec.stands)

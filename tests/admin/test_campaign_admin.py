@@ -488,3 +488,72 @@ def test_roll_back_is_refused_to_a_player(player: Client) -> None:
         player.post(url(campaign, "rollback"), {"number": 1, "reason": "x", "confirm": "on"})
     )
     assert Campaign.objects.get().turn == 1
+
+
+def test_the_gm_sets_the_battle_table_size_and_the_going_of_its_landforms(gm: Client) -> None:
+    # Rulings section 4: the table "3 ft x 3 ft ... (setting: width and depth in feet)";
+    # the going of each landform a setting with the rulings' as default (issue 13, 6, 8).
+    campaign = new_campaign()
+    form = settings_post(campaign, gm)
+    assert (form["table_width_ft"], form["table_depth_ft"]) == (3, 3)
+    going = {k: v for k, v in form.items() if k.startswith("landform_going__")}
+    assert len(going) == 8  # every landform shown, at the rulings' going
+    assert going["landform_going__mud_rocks_swamp"] == "rough"
+    assert going["landform_going__steep_high_ridge"] == "bad"
+    page = gm.get(url(campaign, "settings")).content.decode()
+    assert "Going of each landform" in page and "mud/rocks/swamp" in page
+    data = settings_post(
+        campaign,
+        gm,
+        table_width_ft=4,
+        table_depth_ft=2,
+        landform_going__mud_rocks_swamp="bad",
+    )
+    assert gm.post(url(campaign, "settings"), data).status_code == 302
+    settings = Campaign.objects.get().get_settings()
+    assert (settings.table_width_ft, settings.table_depth_ft) == (4, 2)
+    assert settings.landform_going == {"mud_rocks_swamp": "bad"}  # only the change is kept
+    adjustment = GmAdjustment.objects.get()
+    assert "Battle table width, in feet: 4 (before: 3)" in adjustment.what
+    going_line = "Going of each landform: mud rocks swamp bad (before: as the rulings say)"
+    assert going_line in adjustment.what
+    # The page shows the changed going back, with the rulings' for the rest.
+    again = settings_post(campaign, gm)
+    assert again["landform_going__mud_rocks_swamp"] == "bad"
+    assert again["landform_going__flat"] == "good"
+
+
+def test_settings_saved_before_the_table_settings_existed_change_nothing_unasked(
+    gm: Client,
+) -> None:
+    campaign = new_campaign()
+    for key in ("table_width_ft", "table_depth_ft", "landform_going"):
+        campaign.settings.pop(key, None)
+    campaign.save()
+    data = settings_post(campaign, gm, turn_limit=12)
+    assert gm.post(url(campaign, "settings"), data).status_code == 302
+    assert GmAdjustment.objects.get().what == (
+        "Settings changed. Campaign length, in turns: 12 (before: 20)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "problem"),
+    [
+        ({"table_width_ft": 13}, "table_width_ft", "less than or equal to 12"),
+        ({"table_depth_ft": 0}, "table_depth_ft", "greater than or equal to 1"),
+        ({"table_width_ft": "wide"}, "table_width_ft", "Enter a whole number"),
+        ({"landform_going__flat": "slow"}, "landform_going__flat", "Select a valid choice"),
+        ({"landform_going__hill": ""}, "landform_going__hill", "This field is required"),
+    ],
+)
+def test_bad_table_settings_are_shown_and_nothing_changes(
+    gm: Client, changes: dict[str, Any], field: str, problem: str
+) -> None:
+    campaign = new_campaign()
+    before = Campaign.objects.get().settings
+    response = gm.post(url(campaign, "settings"), settings_post(campaign, gm, **changes))
+    assert response.status_code == 200
+    assert problem in str(response.context["form"].errors[field])
+    assert Campaign.objects.get().settings == before
+    assert GmAdjustment.objects.count() == 0

@@ -142,9 +142,12 @@ def battle_doc(
     width_ft: int = 3,
     depth_ft: int = 3,
     options: Mapping[str, Any] | None = None,
+    attacker_companies: list[dict[str, Any]] | None = None,
+    defender_companies: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """A BATTLE.json document; by default two rifle squads a side in a zone-5 clearing."""
-    return {
+    """A BATTLE.json document; by default two rifle squads a side in a zone-5 clearing.
+    ``*_companies`` split a force into companies (BATTLE.json ``companies``)."""
+    doc: dict[str, Any] = {
         "area": {
             "name": "Testing Ground",
             "zone": zone,
@@ -168,6 +171,10 @@ def battle_doc(
         "support": {"buffalos": buffalos, "hurricane": hurricane},
         "options": {"ruleset": "korona", **(options or {})},
     }
+    for key, companies in (("attacker", attacker_companies), ("defender", defender_companies)):
+        if companies is not None:
+            doc[key]["companies"] = companies
+    return doc
 
 
 def make_spec(**doc: Any) -> BattleSpec:

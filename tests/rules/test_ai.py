@@ -271,3 +271,79 @@ def test_in_the_jungle_numbers_still_tell() -> None:
     )
     assert clearly_above(base, halved)
     assert clearly_above(base, defender_doubled)
+
+
+# --- snipers deploy in cover (issue 13, item 4) --------------------------------------------
+# "Snipers must deploy in cover, and are placed on the board when a target appears."
+
+
+def _sniper_deployed(*rows: str) -> tuple[Any, Any]:
+    from rules.korona.ai import deploy_defender
+    from tests.rules.conftest import table
+
+    state = make_state(defender={"commander": 1, "rifle_squad": 4}, sniper=True, field=table(*rows))
+    deploy_defender(state, state.defender)
+    return state, next(
+        s for s in state.defender.stands if s.report_type == "rifle_squad" and s.id.endswith(".1")
+    )
+
+
+def test_a_sniper_with_no_woods_in_its_third_hides_in_woods_up_to_the_middle() -> None:
+    # Row 0 (the defender's third) is open; the middle row is light woods.
+    state, sniper = _sniper_deployed(".- .- .-", ".l .l .l", ".- .- .-")
+    assert sniper.id == "d.sniper.1" and sniper.unit.sniper
+    assert sniper.hidden
+    assert state.field.square_at(sniper.x, sniper.y).wooded
+    assert sniper.y <= 18  # not in the half of the table the attacker enters
+    assert not [r for r in state.log if r["kind"] == "sniper"]
+
+
+def test_a_sniper_with_no_woods_in_its_half_is_not_swapped_for_the_squad() -> None:
+    # Woods only in the attacker's third: the sniper cannot deploy in cover it may reach.
+    state, squad = _sniper_deployed(".- .- .-", ".- .- .-", ".l .l .l")
+    assert squad.id == "d.rifle_squad.1" and squad.unit.name == "rifle_squad"
+    assert not squad.hidden
+    [record] = [r for r in state.log if r["kind"] == "sniper"]
+    assert record["stand"] == "d.rifle_squad.1"
+    assert "fights as a squad" in record["outcome"]
+    assert len({s.id for s in state.defender.stands}) == len(state.defender.stands)
+
+
+# --- an assault whose stands fail their command rolls -----------------------------------------
+
+
+def _charging(dice: list[int]) -> tuple[Any, set[str]]:
+    """Two rifle squads with no commander (each rolls to move: Trained 4+) sent together
+    at one enemy squad, 4" away: together 0.68 to win, alone 0.5, under the 0.6 an
+    unpressed attacker wants."""
+    from rules.korona.ai import ATTACKER_ASSAULT_ODDS, _charge
+    from tests.rules.conftest import place, stand
+
+    state = make_state(attacker={"rifle_squad": 2}, defender={"rifle_squad": 2}, dice=dice)
+    target = place(stand(state, "d.rifle_squad.1"), 18, 10)
+    group = [
+        place(stand(state, "a.rifle_squad.1"), 17, 14),
+        place(stand(state, "a.rifle_squad.2"), 19, 14),
+    ]
+    moved = _charge(state, [(target, group)], ATTACKER_ASSAULT_ODDS)
+    return state, moved
+
+
+def test_an_assault_goes_ahead_when_every_stand_passes_its_roll() -> None:
+    state, moved = _charging([5, 6])
+    assert moved == {"a.rifle_squad.1", "a.rifle_squad.2"}
+    # One roll each for the move: a stand that passed does not roll again to make it.
+    assert [r["stand"] for r in state.log if r["kind"] == "command"] == [
+        "a.rifle_squad.1",
+        "a.rifle_squad.2",
+    ]
+
+
+def test_a_stand_is_not_sent_alone_at_odds_the_plan_would_not_take() -> None:
+    # The first fails its roll: the second alone would have even odds, which the plan
+    # does not take, so it stays where it is (it used to charge alone).
+    state, moved = _charging([1, 6])
+    assert moved == set()
+    second = next(s for s in state.attacker.stands if s.id == "a.rifle_squad.2")
+    assert (second.x, second.y) == (19, 14)
+    assert not [r for r in state.log if r["kind"] == "move"]

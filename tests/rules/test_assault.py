@@ -80,9 +80,35 @@ def test_commander_in_contact_counts_as_a_stand_not_as_support() -> None:
     ]
 
 
-def test_suppressed_commander_adds_no_support() -> None:
-    state = commander_state((18, 20), status=SUPPRESSED)
-    assert mods_of(state, "attacker", "a.rifle_squad.1") == []
+@pytest.mark.parametrize("status", [PINNED, SUPPRESSED])
+def test_a_pinned_or_suppressed_commander_still_supports(status: int) -> None:
+    # Ruling (issue 13, item 7): suppressed "may not move or fire"; support is neither.
+    state = commander_state((18, 20), status=status)
+    assert mods_of(state, "attacker", "a.rifle_squad.1") == [
+        {"reason": "commander adding support", "value": 1}
+    ]
+
+
+def test_each_squad_is_supported_by_its_own_companys_commander_only() -> None:
+    # Rulings section 4: "each stand answers to its own company's commander".
+    state = make_state(
+        attacker={"commander": 2, "rifle_squad": 2},
+        attacker_companies=[
+            {"name": "1st Company", "stands": {"commander": 1, "rifle_squad": 1}},
+            {"name": "2nd Company", "stands": {"commander": 1, "rifle_squad": 1}},
+        ],
+    )
+    place(stand(state, "a.rifle_squad.2"), 18, 19)  # the 2nd Company's squad
+    place(stand(state, "a.commander.1"), 18, 21)  # the 1st's commander, 2" behind it
+    place(stand(state, "a.commander.2"), 30, 30)
+    assert mods_of(state, "attacker", "a.rifle_squad.2") == []
+    place(stand(state, "a.commander.2"), 20, 19)  # its own, 2" beside it
+    assert mods_of(state, "attacker", "a.rifle_squad.2") == [
+        {"reason": "commander adding support", "value": 1}
+    ]
+    # Its company's commander lost: none, though another company's stands beside it.
+    stand(state, "a.commander.2").alive = False
+    assert mods_of(state, "attacker", "a.rifle_squad.2") == []
 
 
 def test_dead_commander_adds_no_support() -> None:
@@ -347,3 +373,36 @@ def test_caught_stand_leaves_the_rest_of_its_side_to_fight() -> None:
     # The squad's total: 2, with no extra-stand bonus for the FO already gone.
     assert fight["totals"] == {"attacker": 6, "defender": 2}
     assert not squad.alive
+
+
+# --- contact is an assault (issue 13) -------------------------------------------------------
+# "Assaults occur when bases to base contact is made."
+
+
+def test_a_stand_left_in_contact_beside_an_assault_joins_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The plan sends a.rifle_squad.1 at d.rifle_squad.1. a.rifle_squad.2, in no plan
+    # that reached its target, ended its move touching d.rifle_squad.1 too, and
+    # d.rifle_squad.2 touches it: all four fight one assault (it fought a.1 against d.1,
+    # the others left standing in contact).
+    from rules.ending import BattleOver
+    from rules.korona import engine
+
+    state = make_state(attacker={"rifle_squad": 6}, defender={"rifle_squad": 6}, dice=[5, 2])
+    target = place(stand(state, "d.rifle_squad.1"), 18, 10)
+    place(stand(state, "d.rifle_squad.2"), 20, 9)
+    first = place(stand(state, "a.rifle_squad.1"), 18, 11)
+    place(stand(state, "a.rifle_squad.2"), 19, 10)
+    far = place(stand(state, "d.rifle_squad.3"), 2, 2)
+    monkeypatch.setattr(engine.ai, "plan_move", lambda state, force: [(target, [first]), (far, [])])
+    with pytest.raises(BattleOver):  # two of six lost: a third
+        engine._move_phase(state, state.attacker)
+    [record] = [r for r in state.log if r["kind"] == "assault"]
+    assert record["attackers"] == ["a.rifle_squad.1", "a.rifle_squad.2"]
+    assert record["defenders"] == ["d.rifle_squad.1", "d.rifle_squad.2"]
+    assert record["modifiers"]["attacker"] == [
+        {"reason": "additional squads in contact", "value": 1}
+    ]
+    assert record["winner"] == "attacker"  # 5 + 1 against 2 + 1
+    assert not stand(state, "d.rifle_squad.2").alive

@@ -361,3 +361,53 @@ def test_every_move_of_whole_battles_keeps_within_its_allowance() -> None:
                 length = hypot(rec["to"][0] - rec["from"][0], rec["to"][1] - rec["from"][1])
                 assert allowed is not None and length <= allowed, (name, run, rec)
     assert moves > 100
+
+
+# --- several companies: each stand's own commander (rulings section 4; issue 13, item 2) ---
+
+
+def companies_state(dice: list[int] | None = None) -> BattleState:
+    """The attacker is the 1st Company (a.commander.1, a.rifle_squad.1) and the 2nd
+    (a.commander.2, a.rifle_squad.2)."""
+    return make_state(
+        attacker={"commander": 2, "rifle_squad": 2},
+        attacker_companies=[
+            {"name": "1st Company", "stands": {"commander": 1, "rifle_squad": 1}},
+            {"name": "2nd Company", "stands": {"commander": 1, "rifle_squad": 1}},
+        ],
+        dice=dice or [],
+    )
+
+
+def test_a_squad_beside_its_own_companys_commander_moves_freely() -> None:
+    # "Squads within 6" of their commander may move freely": the second company's squad
+    # beside the second commander, the first commander far away.
+    state = companies_state()
+    place(stand(state, "a.commander.1"), 2, 34)
+    place(stand(state, "a.commander.2"), 30, 30)
+    squad = place(stand(state, "a.rifle_squad.2"), 30, 26)
+    assert state.attacker.commander_of(squad) is stand(state, "a.commander.2")
+    assert not needs_command_roll(squad)
+
+
+def test_a_squad_beside_another_companys_commander_must_roll() -> None:
+    state = companies_state([3])
+    place(stand(state, "a.commander.1"), 30, 30)
+    place(stand(state, "a.commander.2"), 2, 34)
+    squad = place(stand(state, "a.rifle_squad.2"), 30, 26)
+    assert needs_command_roll(squad)
+    assert not command_roll(state, squad)  # Trained: 4+
+    assert "from its commander" in state.log[-1]["reason"]
+
+
+def test_a_company_whose_commander_is_lost_has_none() -> None:
+    state = companies_state([4])
+    place(stand(state, "a.commander.1"), 30, 30)
+    stand(state, "a.commander.2").alive = False
+    squad = place(stand(state, "a.rifle_squad.2"), 30, 26)
+    assert state.attacker.commander_of(squad) is None
+    assert needs_command_roll(squad)
+    assert command_roll(state, squad)
+    assert state.log[-1]["reason"] == "no commander"
+    # The first company still has its own.
+    assert not needs_command_roll(place(stand(state, "a.rifle_squad.1"), 28, 28))

@@ -87,13 +87,16 @@ def test_commander_three_inches_away_adds_nothing() -> None:
     assert state.log[-1]["modifiers"] == []
 
 
-def test_suppressed_commander_adds_nothing() -> None:
-    # The commander rolls first (the stands roll in order); it fails on its 1.
+def test_a_suppressed_commander_still_adds_one() -> None:
+    # Ruling (issue 13, item 7): suppressed "may not move or fire"; adding 1 is neither.
+    # The commander rolls first (the stands roll in order); it fails on its 1, and its
+    # squad's 3 + 1 rallies it.
     state = rally_state("trained", PINNED, [1, 3])
     place(stand(state, "d.commander.1"), 18, 5, status=SUPPRESSED)
     rally(state, state.defender)
-    assert stand(state, "d.rifle_squad.1").status == PINNED
-    assert state.log[-1]["modifiers"] == []
+    assert stand(state, "d.commander.1").status == SUPPRESSED
+    assert stand(state, "d.rifle_squad.1").status == OK
+    assert state.log[-1]["modifiers"] == [{"reason": 'commander within 2"', "value": 1}]
 
 
 def test_commander_does_not_add_to_its_own_rally() -> None:
@@ -126,3 +129,40 @@ def test_rally_acts_only_on_the_force_it_is_given() -> None:
     assert attacker.status == OK
     assert stand(state, "d.rifle_squad.1").status == PINNED
     assert state.log[-1]["side"] == "japanese"
+
+
+# --- several companies: each stand's own commander (rulings section 4; issue 13, item 2) ---
+
+
+def two_company_state(dice: list[int]) -> BattleState:
+    """The defender is A Company (a.k.a. company 0: d.commander.1, d.rifle_squad.1) and B
+    Company (d.commander.2, d.rifle_squad.2)."""
+    state = make_state(
+        defender={"commander": 2, "rifle_squad": 2},
+        defender_companies=[
+            {"name": "A Company", "stands": {"commander": 1, "rifle_squad": 1}},
+            {"name": "B Company", "stands": {"commander": 1, "rifle_squad": 1}},
+        ],
+        dice=dice,
+    )
+    place(stand(state, "d.commander.1"), 6, 6)
+    place(stand(state, "d.rifle_squad.1"), 6, 14)
+    place(stand(state, "d.commander.2"), 30, 6)
+    return state
+
+
+def test_a_squad_rallies_with_its_own_companys_commander_beside_it() -> None:
+    state = two_company_state([3])
+    place(stand(state, "d.rifle_squad.2"), 30, 8, status=PINNED)  # 2" from B's commander
+    rally(state, state.defender)
+    assert stand(state, "d.rifle_squad.2").status == OK  # 3 + 1: Trained pinned, 4+
+    assert state.log[-1]["stand"] == "d.rifle_squad.2"
+    assert state.log[-1]["modifiers"] == [{"reason": 'commander within 2"', "value": 1}]
+
+
+def test_another_companys_commander_beside_a_squad_adds_nothing() -> None:
+    state = two_company_state([3])
+    place(stand(state, "d.rifle_squad.2"), 6, 8, status=PINNED)  # 2" from A's commander
+    rally(state, state.defender)
+    assert stand(state, "d.rifle_squad.2").status == PINNED
+    assert state.log[-1]["modifiers"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,104 @@ def test_any_value_anywhere_in_a_good_battle_is_parsed_or_refused_cleanly(
         parse_battle(doc)
     except BattleSpecError as error:
         assert error.problems
+
+
+# --- several companies in one force (rulings section 4; issue 13, item 2) -----------------
+
+
+def _two_companies(**changes: Any) -> dict[str, Any]:
+    doc = battle_doc(attacker={"commander": 2, "rifle_squad": 5})
+    doc["attacker"]["companies"] = [
+        {"name": "1st Company", "stands": {"commander": 1, "rifle_squad": 3}},
+        {"name": "2nd Company", "stands": {"commander": 1, "rifle_squad": 2}},
+    ]
+    doc["attacker"].update(changes)
+    return doc
+
+
+def test_a_force_may_name_its_companies_and_their_stands() -> None:
+    spec = parse_battle(_two_companies())
+    assert [c.name for c in spec.attacker.companies] == ["1st Company", "2nd Company"]
+    assert spec.attacker.companies[1].stands == {"commander": 1, "rifle_squad": 2}
+    assert parse_battle(spec.to_json()) == spec
+    assert parse_battle(battle_doc()).attacker.companies == ()
+
+
+def test_the_companies_must_add_up_to_the_force() -> None:
+    doc = _two_companies(stands={"commander": 2, "rifle_squad": 6})
+    with pytest.raises(BattleSpecError, match="attacker.companies: the companies' stands"):
+        parse_battle(doc)
+
+
+@pytest.mark.parametrize(
+    ("companies", "problem"),
+    [
+        ("two", "attacker.companies: must be a list"),
+        ([{"name": "X", "stands": {"rifle_squad": 5}, "colour": "red"}], "colour: is not a field"),
+        ([{"stands": {"commander": 2, "rifle_squad": 5}}], "companies[0].name: is missing"),
+        (
+            [
+                {"name": "X", "stands": {"commander": 1, "rifle_squad": 3}},
+                {"name": "X", "stands": {"commander": 1, "rifle_squad": 2}},
+            ],
+            "two companies are named",
+        ),
+    ],
+)
+def test_bad_companies_are_refused_with_the_reason(companies: Any, problem: str) -> None:
+    with pytest.raises(BattleSpecError, match=re.escape(problem)):
+        parse_battle(_two_companies(companies=companies))
+
+
+# --- the going of each landform (rulings section 4; issue 13, item 6) ---------------------
+# "heavy woods, steep ridges, swamp = bad; light woods, mud/rocks, river/creek, hills =
+# rough; the rest good": the 2d6 "mud/rocks/swamp" square is the rulings' mud/rocks.
+
+
+def test_the_rulings_going_of_each_landform() -> None:
+    from rules.battlefield import RULINGS_LANDFORM_GOING, Going, Landform
+
+    assert RULINGS_LANDFORM_GOING == {
+        Landform.STEEP_HIGH_RIDGE: Going.BAD,
+        Landform.STEEP_LOW_RIDGE: Going.BAD,
+        Landform.MUD: Going.ROUGH,
+        Landform.HIGH_RIDGE: Going.GOOD,
+        Landform.LOW_RIDGE: Going.GOOD,
+        Landform.RIVER: Going.ROUGH,
+        Landform.FLAT: Going.GOOD,
+        Landform.HILL: Going.ROUGH,
+    }
+
+
+def _mud_goings(doc: dict[str, Any]) -> set[str]:
+    from rules.korona.engine import resolve
+
+    spec = parse_battle(doc)
+    goings = set()
+    for seed in range(12):
+        for row in resolve(spec, seed)["terrain"]:
+            goings.update(sq["going"] for sq in row if sq["landform"] == "mud_rocks_swamp")
+    return goings
+
+
+def test_a_korona_battle_makes_mud_rocks_rough_by_default_and_as_the_battle_says() -> None:
+    doc = battle_doc(vegetation="clearing")
+    assert _mud_goings(doc) == {"rough"}
+    doc["table"]["landform_going"] = {"mud_rocks_swamp": "bad"}
+    assert parse_battle(doc).landform_going == {"mud_rocks_swamp": "bad"}
+    assert _mud_goings(doc) == {"bad"}
+
+
+@pytest.mark.parametrize(
+    ("going", "problem"),
+    [
+        ({"lava": "bad"}, "table.landform_going.lava: is not a landform"),
+        ({"flat": "slow"}, "table.landform_going.flat: must be one of good, rough, bad"),
+        ("bad", "table.landform_going: must be an object"),
+    ],
+)
+def test_a_bad_landform_going_is_refused(going: Any, problem: str) -> None:
+    doc = battle_doc()
+    doc["table"]["landform_going"] = going
+    with pytest.raises(BattleSpecError, match=re.escape(problem)):
+        parse_battle(doc)
