@@ -1,6 +1,7 @@
 """django-simple-history's admin, with a history page that answers 404 for an id that is
 no id (``/admin/campaign/company/x/history/``) instead of a 500 (simple-history filters
-on the raw id before it asks whether the object exists), and no Revert button."""
+on the raw id before it asks whether the object exists), and no Revert button; a change
+of a campaign's settings is listed in words, not as the stored dictionary."""
 
 from __future__ import annotations
 
@@ -9,10 +10,47 @@ from typing import Any
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.utils.html import conditional_escape
 from simple_history import admin as simple_history_admin
+from simple_history.models import ModelChange
+from simple_history.template_utils import HistoricalRecordContextHelper
+
+from campaign.settings_doc import COMBAT_TABLES, DOCS, EVENT_TABLES, value_words
+
+
+def settings_sides(before: Any, after: Any) -> tuple[str, str]:
+    """A settings change as two lines of words, the changed settings before and after
+    ('Campaign length: 20.' -> 'Campaign length: 15.'); a table as changed or not."""
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    old, new = [], []
+    for key in DOCS:
+        if before.get(key) == after.get(key):
+            continue
+        label = DOCS[key].label
+        if key in (*EVENT_TABLES, *COMBAT_TABLES):
+            old.append(f"{label}: the table before.")
+            new.append(f"{label}: changed (the GM adjustments log says which faces).")
+            continue
+        old.append(f"{label}: {value_words(key, before.get(key))}.")
+        new.append(f"{label}: {value_words(key, after.get(key))}.")
+    return " ".join(old) or "as now", " ".join(new) or "nothing in words"
+
+
+class WordsContextHelper(HistoricalRecordContextHelper):
+    def format_delta_change(self, change: ModelChange) -> ModelChange:
+        if change.field != "settings":
+            return super().format_delta_change(change)
+        old, new = settings_sides(change.old, change.new)
+        return ModelChange("Settings", conditional_escape(old), conditional_escape(new))
 
 
 class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
+    def get_historical_record_context_helper(
+        self, request: HttpRequest, historical_record: Any
+    ) -> HistoricalRecordContextHelper:
+        return WordsContextHelper(self.model, historical_record)
+
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         """The history is the record, to read: a row goes back to an earlier state only
         through a service (an adjustment, a roll-back), never by a Revert button."""

@@ -1,0 +1,34 @@
+"""A campaign's history lists a settings change in words (a walk-through read the stored
+dictionary there: "Settings: {'turn_limit': 20, 'naval_trigger': 6, ...[3328 chars]")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+
+from campaign.admin_history import settings_sides
+from campaign.services.campaigns import update_settings
+from tests.admin.conftest import new_campaign
+
+
+def test_the_history_page_says_a_settings_change_in_words(gm: Client, gm_user: Any) -> None:
+    campaign = new_campaign()
+    settings = campaign.get_settings()
+    update_settings(
+        campaign=campaign,
+        settings={**campaign.settings, "turn_limit": settings.turn_limit - 5},
+        reason="a shorter campaign for our club night",
+        user=gm_user,
+    )
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    assert f"Campaign length, in turns: {settings.turn_limit}." in page
+    assert f"Campaign length, in turns: {settings.turn_limit - 5}." in page
+    assert "turn_limit" not in page and "{&#x27;" not in page and "chars]" not in page
+
+
+def test_only_the_settings_that_changed_are_said() -> None:
+    old, new = settings_sides({"turn_limit": 20, "fog_of_war": True},
+                              {"turn_limit": 20, "fog_of_war": False})  # fmt: skip
+    assert "Campaign length" not in old + new
+    assert old.endswith(": on.") and new.endswith(": off.")
