@@ -91,8 +91,10 @@ class BalanceForm(forms.Form):
         max_value=ADMIN_MAX_CAMPAIGNS,
         initial=DEFAULT_BALANCE_CAMPAIGNS,
         help_text=(
-            f"Campaigns to play, the sensible AI on both sides (a few seconds each; "
-            f"{DEFAULT_BALANCE_CAMPAIGNS} if left empty)."
+            f"Campaigns to play, the sensible AI on both sides ({DEFAULT_BALANCE_CAMPAIGNS} if "
+            "left empty). Each takes some 10 seconds on a small server (it weighs the odds of "
+            "every attack it considers), so 100 take about a quarter of an hour; the page "
+            "shows how far it has got."
         ),
     )
     seed = forms.IntegerField(
@@ -100,7 +102,8 @@ class BalanceForm(forms.Form):
         min_value=0,
         max_value=MAX_SEED,
         initial=0,
-        help_text="The root seed: the same seed and scenario give the same figures.",
+        help_text="The root seed (0 if left empty): the same seed and scenario give the same "
+        "figures.",
     )
 
     def clean_scenario(self) -> Any:
@@ -510,7 +513,8 @@ class CreateCampaignForm(SettingFields, ScheduleForm):
         label="Campaigns to simulate",
         help_text=(
             "For Balance only: how many campaigns of the scenario to play, the sensible AI "
-            "on both sides (100 if left empty; a few seconds each). Create ignores it."
+            "on both sides (100 if left empty; some 10 seconds each on a small server). "
+            "Create ignores it."
         ),
     )
 
