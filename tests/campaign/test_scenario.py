@@ -30,7 +30,7 @@ from rules.campaign.state import (
     Ship,
     Side,
 )
-from tests.campaign.conftest import KORONA, korona_doc
+from tests.campaign.conftest import KORONA, RULINGS_FORCES, korona_doc
 
 AUSTRALIAN_RIFLES = {"commander": 1, "forward_observer": 1, "rifle_squad": 9, "small_mortar": 1}
 JAPANESE_RIFLES = {"commander": 1, "rifle_squad": 9, "small_mortar": 1, "hmg": 1}
@@ -106,7 +106,27 @@ def test_the_korona_map_draws_the_tracks_apart() -> None:
         assert state.areas["Uberi Ridge"].x < state.areas[name].x < state.areas["Oivi"].x
 
 
-def test_the_korona_forces_are_the_rulings_starting_forces() -> None:
+# The shipped file's qualities, tuned for balance (docs/campaign.md, "The reference
+# scenario's balance"); everything else is the rulings' section 2.
+TUNED_QUALITIES = {
+    "A Company": "veteran",
+    "B Company": "veteran",
+    "C Company (militia)": "trained",
+    "2nd Company": "trained",
+    "3rd Company": "raw",
+}
+
+
+def test_the_korona_forces_differ_from_the_rulings_only_in_the_tuned_qualities() -> None:
+    state = load_scenario(KORONA)
+    for name, (quality, area) in RULINGS_FORCES.items():
+        company = state.companies[name]
+        assert company.area == area
+        assert company.quality == TUNED_QUALITIES.get(name, quality)
+    assert all(RULINGS_FORCES[name][0] != q for name, q in TUNED_QUALITIES.items())
+
+
+def test_the_korona_forces_are_the_rulings_starting_forces_tuned() -> None:
     state = load_scenario(KORONA)
     assert state.sides == {
         "australian": Side("australian", "Australians", "Port Murray"),
@@ -117,12 +137,12 @@ def test_the_korona_forces_are_the_rulings_starting_forces() -> None:
         for c in state.companies.values()
     }
     assert rows == {
-        "A Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "sensible"),
-        "B Company": ("australian", "fighting", "trained", "Korona", AUSTRALIAN_RIFLES, "sensible"),
+        "A Company": ("australian", "fighting", "veteran", "Korona", AUSTRALIAN_RIFLES, "sensible"),
+        "B Company": ("australian", "fighting", "veteran", "Korona", AUSTRALIAN_RIFLES, "sensible"),
         "C Company (militia)": (
             "australian",
             "fighting",
-            "raw",
+            "trained",
             "Isura",
             AUSTRALIAN_RIFLES,
             "sensible",
@@ -136,8 +156,8 @@ def test_the_korona_forces_are_the_rulings_starting_forces() -> None:
             "sensible",
         ),
         "1st Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
-        "2nd Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
-        "3rd Company": ("japanese", "fighting", "trained", "Kilu", JAPANESE_RIFLES, "sensible"),
+        "2nd Company": ("japanese", "fighting", "trained", "Oivi", JAPANESE_RIFLES, "sensible"),
+        "3rd Company": ("japanese", "fighting", "raw", "Kilu", JAPANESE_RIFLES, "sensible"),
         "Supply Company": ("japanese", "supply", None, "Kilu", {"carrier": 6}, "sensible"),
     }
     for c in state.companies.values():
