@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Turn
+from rules import names
 from rules.campaign.state import BATTLE_MODES
 
 
@@ -30,7 +31,9 @@ class Battle(models.Model):
     attackers = models.ManyToManyField(Company, related_name="battles_attacking", blank=True)
     defenders = models.ManyToManyField(Company, related_name="battles_defending", blank=True)
     mode = models.CharField(
-        max_length=16, choices=[(m, m) for m in BATTLE_MODES], default=BATTLE_MODES[0]
+        max_length=16,
+        choices=[(m, names.battle_mode(m)) for m in BATTLE_MODES],  # the admin's filter, in words
+        default=BATTLE_MODES[0],
     )
     ruleset = models.CharField(max_length=32, default="korona")
     seed = models.BigIntegerField()
