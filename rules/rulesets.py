@@ -27,6 +27,10 @@ class Ruleset:
     check_options: Callable[[dict[str, Any]], list[str]]
     # The table as the engine rolls it first, from a roller of the battle's seed.
     terrain: Callable[[BattleSpec, Roller], Battlefield]
+    # Does it read a force's BATTLE.json ``companies`` (each stand's own commander)? A
+    # campaign sends them only to a rule set that does, so the others' battles (and the
+    # campaign AI's odds of them, seeded from the battle) stay as they were.
+    reads_companies: bool
 
 
 RULESETS: dict[str, Ruleset] = {
@@ -36,6 +40,7 @@ RULESETS: dict[str, Ruleset] = {
         korona.resolve,
         korona.check_options,
         korona.roll_terrain,
+        reads_companies=True,
     ),
     "force_on_force": Ruleset(
         "force_on_force",
@@ -43,6 +48,7 @@ RULESETS: dict[str, Ruleset] = {
         force_on_force.resolve,
         force_on_force.check_options,
         force_on_force.roll_terrain,
+        reads_companies=False,
     ),
 }
 

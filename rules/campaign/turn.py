@@ -22,7 +22,7 @@ from rules import names as naming
 from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
-from rules.rulesets import resolve_battle
+from rules.rulesets import RULESETS, resolve_battle
 from rules.spec import parse_battle
 from rules.units import STAND_TYPES
 
@@ -771,7 +771,7 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
     }
     if joining:
         force["reinforcements"] = counts(joining)
-    if len(companies) > 1:
+    if len(companies) > 1 and RULESETS[state.settings.ruleset].reads_companies:
         # Each stand answers to its own company's commander (rulings section 4).
         force["companies"] = [{"name": c.name, "stands": counts([c])} for c in companies]
     return force

@@ -90,3 +90,16 @@ def test_bad_table_settings_are_refused(given: dict, problem: str) -> None:
     doc["settings"] = given
     with pytest.raises(ScenarioError, match=problem):
         parse_scenario(doc)
+
+
+def test_a_force_on_force_battle_is_sent_no_companies() -> None:
+    # Force on Force does not read them (Ruleset.reads_companies): its battles, and the
+    # campaign AI's odds of them, stay as they were before Korona read them.
+    state = parse_scenario(three_on_two())
+    state.seed = SEED
+    state.settings.ruleset = "force_on_force"
+    plan = rules.start_turn(state)
+    battle = next(b for b in plan.battles if b.key == "1:Korona:1")
+    assert len(battle.attackers) + len(battle.defenders) == 3
+    assert "companies" not in battle.spec["attacker"]
+    assert "companies" not in battle.spec["defender"]
