@@ -32,13 +32,14 @@ def _side_names(view: CampaignView) -> dict[str, str]:
 
 def _readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
     """The battles the viewer may read, as small rows (no spec, result or log), each
-    with a label: its area, and its number when one area saw several ("Korona, 2")."""
+    with a label: its area, and its number when one area saw several ("Korona (battle
+    2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
     rows = list(
         view.battles().filter(**filters).order_by("turn_id", "id").values(*_BATTLE_LIST_FIELDS)
     )
     for row in rows:
         parts = row["key"].split(":")
-        row["label"] = row["area__name"] + (f", {parts[2]}" if len(parts) > 2 else "")
+        row["label"] = row["area__name"] + (f" (battle {parts[2]})" if len(parts) > 2 else "")
     return rows
 
 

@@ -375,3 +375,19 @@ def test_a_turn_page_links_the_next_turn_only_once_it_has_a_page(
     newest = client.get(reverse("turn", args=[played.pk, 2])).content.decode()
     assert reverse("turn", args=[played.pk, 3]) not in newest
     assert client.get(reverse("turn", args=[played.pk, 3])).status_code == 404
+
+
+def test_two_battles_in_one_area_are_listed_by_number_in_words(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """'Battle reports: Korona, 1, Korona, 2' read as four things (a walk-through)."""
+    from campaign.services.scenarios import create_campaign
+    from campaign.services.turns import advance_turn
+    from tests.web.conftest import join, meeting_doc
+
+    campaign = create_campaign(data=meeting_doc(), name="Two battles", seed=3)
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    page = login(aussie).get(f"/campaigns/{campaign.pk}/turns/1/").content.decode()
+    assert re.search(r">Korona \(battle 1\)</a>.*>Korona \(battle 2\)</a>", page, re.S), page
+    assert ">Korona, 1<" not in page
