@@ -218,7 +218,7 @@ def map_links(view: CampaignView) -> list[MapLink]:
 
 def air_words(group: AirGroup) -> str:
     buffalos = f"{group.buffalos} Buffalo{'s' if group.buffalos != 1 else ''}"
-    return f"{buffalos}, {group.bombers} Hurricane{'s' if group.bombers != 1 else ''}"
+    return f"{buffalos}, {group.bombers} Hurricane-bomber{'s' if group.bombers != 1 else ''}"
 
 
 def ship_words(ship: Ship) -> str:

@@ -246,7 +246,7 @@ def test_the_map_shows_ships_and_aircraft(played: Campaign, aussie: Any, login: 
     assert "HMAS Pitcairn in port" in svg_of(page)
     assert "IJN Uesugi away" in svg_of(page)
     assert "Ship IJN Uesugi: away" in list_of(page)
-    assert "3 Buffalos, 0 Hurricanes" in svg_of(page)
+    assert "3 Buffalos, 0 Hurricane-bombers" in svg_of(page)
 
 
 def test_the_map_counts_down_to_the_deadline_with_the_time_as_text(
