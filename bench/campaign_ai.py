@@ -111,11 +111,6 @@ def main() -> None:
                 )
             both = won_aus + won_jap
             print(f"  sensible over both seatings: wins {share(both, 2 * n)}")
-            if base:
-                print(
-                    f"  {other} in the same seats (baseline): wins "
-                    f"{share(base_aus + base_jap, 2 * n)}"
-                )
             print(f"  {needed(both / (2 * n))}")
     print(f"\n{time.perf_counter() - started:.0f} s")
 
