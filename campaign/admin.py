@@ -32,6 +32,7 @@ from campaign.forms import (
     OrderForm,
     RollbackForm,
     ScheduleForm,
+    SeedChangeForm,
     SettingsForm,
     ShipAdjustForm,
     StandsAdjustForm,
@@ -59,6 +60,7 @@ from campaign.services.adjustments import (
 )
 from campaign.services.balance import balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
+from campaign.services.commitments import change_turn_seed
 from campaign.services.deadlines import ScheduleRefused
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
@@ -343,6 +345,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             path("<int:pk>/settings/", view(self.settings_view), name="campaign_campaign_settings"),
             path("<int:pk>/schedule/", view(self.schedule_view), name="campaign_campaign_schedule"),
             path("<int:pk>/rollback/", view(self.rollback_view), name="campaign_campaign_rollback"),
+            path("<int:pk>/seed/", view(self.seed_view), name="campaign_campaign_seed"),
             *super().get_urls(),
         ]
 
@@ -679,6 +682,39 @@ class CampaignAdmin(SimpleHistoryAdmin):
             )
             response.context_data["preview"] = rollback_preview(campaign=campaign, number=shown)
         return response
+
+    def seed_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        form = SeedChangeForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                change_turn_seed(
+                    campaign=campaign,
+                    seed=form.cleaned_data["seed"],
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(
+                    request, f"Turn {campaign.turn + 1} of {campaign.name} has a new seed."
+                )
+                return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title=f"Replace the seed of turn {campaign.turn + 1} of {campaign.name}",
+            form=form,
+            obj=campaign,
+            submit="Replace the seed",
+            intro=(
+                "Every die of the coming turn comes from its seed, committed to before the "
+                "turn so the players can check it afterwards. Replacing it breaks that chain "
+                "on purpose: the public log says so, with your reason. A turn replayed after a "
+                "roll-back keeps its seed (and so its dice) unless you replace it here."
+            ),
+        )
 
 
 # --- the map ------------------------------------------------------------------------------

@@ -602,6 +602,22 @@ class RollbackForm(SeenPage):
             self.fields["previewed"].initial = numbers[-1]
 
 
+class SeedChangeForm(forms.Form):
+    """The GM replaces the coming turn's seed (campaign.services.commitments)."""
+
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Leave empty to draw a new one at random.",
+    )
+    reason = reason_field()
+    confirm = forms.BooleanField(
+        label="I understand: the players see that this turn's seed was replaced, and why; "
+        "its published commitment is withdrawn and a new one published."
+    )
+
+
 class OrderForm(forms.ModelForm):
     """The GM gives (or changes) an order for the coming turn through give_order."""
 

@@ -288,6 +288,11 @@ class Turn(models.Model):
     # The campaign as it stood when the turn began (a scenario document): what a GM's
     # roll-back to the start of this turn restores.
     start_state = models.JSONField(null=True, blank=True)
+    # The orders it was played with ({company, side, kind, target}, by company): with the
+    # start state and the seed, all a TURN.json needs to play the turn again.
+    orders = models.JSONField(default=list, blank=True)
+    # The sides a player played (the AI played the rest): the AI's orders depend on it.
+    players = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -435,3 +440,38 @@ class GmAdjustment(models.Model):
 
     def __str__(self) -> str:
         return f"GM adjustment before turn {self.before_turn}: {self.what}"
+
+
+class SeedCommitment(models.Model):
+    """The seed of one turn, committed to before that turn's orders open.
+
+    ``campaign.services.commitments`` makes it (when the campaign is made and when each
+    turn completes) and reveals it (when its turn is played); ``rules.campaign.seeds``
+    says how the dice derive from it. It outlives a roll-back, so a turn played again
+    rolls the same dice; only the GM's ``change_turn_seed`` replaces it, with a reason in
+    the public log."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="commitments")
+    number = models.PositiveIntegerField(help_text="The turn it drives.")
+    # The turn seed: shown to nobody but the GM until the campaign ends.
+    seed = models.BigIntegerField()
+    salts = models.JSONField(help_text="Branch -> 256-bit salt (hex).")
+    branch_commitments = models.JSONField(help_text="Branch -> SHA-256 of its seed and salt.")
+    commitment = models.CharField(max_length=64, help_text="The turn's: SHA-256 of the branches'.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its turn was played and its seeds shown."
+    )
+    changes = models.PositiveIntegerField(
+        default=0, help_text="How often the GM replaced this turn's seed."
+    )
+
+    class Meta:
+        ordering = ["campaign_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="commitment_unique_turn"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="commitment_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}, turn {self.number}: {self.commitment[:12]}"

@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
+from campaign.services.commitments import announcement
 from campaign.services.visibility import CampaignView, open_campaign, open_campaign_as_side
 from campaign.web import turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
@@ -137,7 +138,15 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     deadline = _deadline_line(campaign, zone)
     if deadline:
         body += [deadline, f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"]
+    body += _commitment_lines(campaign)
     return Words(f"[{campaign.name}] Turn {turn.number} played", "\n".join(body))
+
+
+def _commitment_lines(campaign: Campaign) -> list[str]:
+    """The coming turn's dice commitment (a hash: safe for every reader), to check the
+    turn against once it is played (docs/campaign.md, "Verifying a turn")."""
+    line = announcement(campaign=campaign)
+    return [line] if line else []
 
 
 def end_words(view: CampaignView) -> Words:
@@ -219,6 +228,7 @@ def public_turn_words(campaign: Campaign, turn: Turn) -> Words:
     deadline = _deadline_line(campaign, "UTC")
     if deadline:
         body.append(deadline)
+    body += _commitment_lines(campaign)
     body.append(absolute(reverse("turns", args=[campaign.pk])))
     return Words(f"[{campaign.name}] Turn {turn.number} played", "\n".join(body))
 

@@ -1,4 +1,4 @@
-"""``python -m rules``: simulate a battle or estimate its odds."""
+"""``python -m rules``: simulate a battle, estimate its odds, or verify a campaign turn."""
 
 import sys
 

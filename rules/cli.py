@@ -1,4 +1,5 @@
-"""The command line: ``simulate`` one battle, or the ``odds`` over many."""
+"""The command line: ``simulate`` one battle, the ``odds`` over many, or ``verify`` a
+played campaign turn from its TURN.json."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from rules.campaign.verify import TurnFileError, verify_turn
 from rules.narrate import describe_record
 from rules.odds import battle_odds
 from rules.rulesets import resolve_battle
@@ -60,6 +62,21 @@ def _summary(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _verify(path: str, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        verdict = verify_turn(data)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as bad:
+        problems = bad.problems if isinstance(bad, TurnFileError) else [str(bad)]
+        stderr.write(f"error: {path} is not a TURN.json that can be checked:\n")
+        for problem in problems:
+            stderr.write(f"  - {problem}\n")
+        return 2
+    stdout.write("\n".join(verdict.lines()) + "\n")
+    return 0 if verdict.verified else 1
+
+
 def main(
     argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
@@ -76,7 +93,11 @@ def main(
     odds.add_argument("--runs", type=int, default=1000)
     odds.add_argument("--seed", type=int, default=0)
     odds.add_argument("--json", action="store_true", help="print the odds as JSON")
+    verify = commands.add_parser("verify", help="check every die of a played campaign turn")
+    verify.add_argument("turn", help="a TURN.json file, as the API gives it")
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return _verify(args.turn, stdout, stderr)
     if not 0 <= args.seed <= MAX_SEED:
         stderr.write(f"error: --seed must be from 0 to {MAX_SEED}, not {args.seed}\n")
         return 2

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from campaign.services.commitments import commitment_of
 from campaign.services.visibility import MAX_ID, CampaignView
 from rules.campaign.state import COMPANY_KINDS, ORDER_KINDS, SIDE_KEYS
 from rules.campaign.visibility import CompanyView
@@ -333,6 +334,48 @@ def adjustment_data(adjustment: Any) -> dict[str, Any]:
     }
 
 
+class RevealedSeedSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    salt = serializers.CharField(help_text="64 hexadecimal digits.")
+
+
+class CommitmentSerializer(serializers.Serializer):
+    """A turn's dice commitment: SHA-256 over each branch's seed and a random salt, and
+    over the branches' commitments. Shown before the turn; the seeds after it."""
+
+    turn = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="The turn's: SHA-256 of the branches'.")
+    branches = serializers.DictField(
+        child=serializers.CharField(), help_text="public, australian, japanese: SHA-256 each."
+    )
+    committed_at = serializers.DateTimeField()
+    seed_changes = serializers.IntegerField(help_text="How often the GM replaced the seed.")
+    revealed = serializers.DictField(
+        child=RevealedSeedSerializer(),
+        help_text="After the turn: the public branch and your side's (every branch once the "
+        "campaign has ended). Empty before.",
+    )
+    turn_seed = serializers.IntegerField(
+        allow_null=True, help_text="Once the campaign has ended (and to the GM) after the turn."
+    )
+
+
+class TurnFileSerializer(serializers.Serializer):
+    """TURN.json (format korona-turn/1): what ``python -m rules verify`` checks."""
+
+    format = serializers.CharField()
+    campaign = serializers.CharField()
+    turn = serializers.IntegerField()
+    view = serializers.CharField(help_text="Your side, or everything.")
+    commitment = serializers.DictField()
+    revealed = serializers.DictField(child=RevealedSeedSerializer())
+    turn_seed = serializers.IntegerField(allow_null=True)
+    start_state = serializers.DictField(allow_null=True)
+    orders = serializers.ListField(child=serializers.DictField())
+    log = RecordSerializer(many=True)
+    battles = serializers.ListField(child=serializers.DictField())
+
+
 class TurnSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = choice("TurnStatus", TURN_STATUSES)
@@ -343,6 +386,9 @@ class TurnSerializer(serializers.Serializer):
 class TurnDetailSerializer(TurnSerializer):
     records = RecordSerializer(
         many=True, help_text="The turn's rolls you may read, in the order they were rolled."
+    )
+    commitment = CommitmentSerializer(
+        allow_null=True, help_text="Its dice commitment (null: played before commitments)."
     )
     failure_reason = serializers.CharField(
         required=False, help_text="Why the turn failed; the GM only."
@@ -361,6 +407,8 @@ def turn_data(turn: Any) -> dict[str, Any]:
 def turn_detail_data(view: CampaignView, turn: Any) -> dict[str, Any]:
     data = turn_data(turn)
     data["records"] = view.records(turn.log or [], number=turn.number)
+    seen = commitment_of(view, turn.number)
+    data["commitment"] = seen.data() if seen is not None else None
     if view.game_master:
         data["failure_reason"] = turn.failure_reason
     return data

@@ -41,7 +41,17 @@ from campaign.api.filters import (
     TurnFilter,
 )
 from campaign.api.throttles import API_THROTTLES
-from campaign.models import Area, Campaign, Company, GmAdjustment, Order, SideReady, Turn
+from campaign.models import (
+    Area,
+    Campaign,
+    Company,
+    GmAdjustment,
+    Order,
+    SeedCommitment,
+    SideReady,
+    Turn,
+)
+from campaign.services import commitments
 from campaign.services.planning import ReadyRefused, unmark_ready
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import TurnRefused, give_order, withdraw_order
@@ -412,6 +422,47 @@ class TurnDetail(CampaignScoped):
         if turn is None:
             raise NotFound("No such turn.")
         return Response(s.turn_detail_data(view, turn))
+
+
+class TurnFile(CampaignScoped):
+    queryset = Turn.objects.none()  # for the browsable API; the turn is read below
+
+    @extend_schema(
+        operation_id="turns_file",
+        parameters=[CAMPAIGN_PK, NUMBER],
+        responses={200: s.TurnFileSerializer, **DETAIL_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int, number: int) -> Response:
+        """TURN.json of a played turn, as your side may see it: its commitment, the seeds
+        and salts shown to your side, your orders, the rolls and battles you may read.
+        Check it offline with ``python -m rules verify TURN.json`` (docs/campaign.md)."""
+        view = self.campaign_view
+        turn = Turn.objects.filter(campaign=view.campaign, number=row_id(number)).first()
+        if turn is None:
+            raise NotFound("No such turn.")
+        try:
+            return Response(commitments.turn_file(view, turn))
+        except commitments.NotVerifiable as missing:
+            raise NotFound(str(missing)) from None
+
+
+class CommitmentList(CampaignScoped):
+    # Every turn's, oldest first, through the CampaignView; the empty queryset is for the
+    # browsable API's filter form, which asks every list view for one.
+    queryset = SeedCommitment.objects.none()
+    filter_backends: list[Any] = []
+
+    @extend_schema(
+        operation_id="commitments_list",
+        parameters=[CAMPAIGN_PK],
+        responses={200: s.CommitmentSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_pk: int) -> Response:
+        """Each turn's dice commitment, the coming turn's included (published before its
+        orders open); a played turn's with the seeds and salts your side may see."""
+        rows = self.paginate_queryset(commitments.commitments_for(self.campaign_view))
+        assert rows is not None, "every API list is paginated"
+        return self.get_paginated_response([row.data() for row in rows])
 
 
 class AdjustmentList(CampaignScoped):

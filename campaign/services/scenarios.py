@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
+from campaign.services.commitments import ensure_commitment
 from campaign.services.deadlines import Schedule, check_schedule
 from campaign.services.schedule import set_schedule
 from campaign.services.snapshot import company_row, load_snapshot, stand_rows
@@ -25,7 +26,10 @@ from rules.campaign.scenario import (
 )
 from rules.campaign.state import CampaignState
 
-SEED_BITS = 48  # a drawn seed: short enough to read out, wide enough never to repeat
+# A drawn seed: every bit the database holds. A fought battle's seed and a played turn's
+# branch seeds are shown to players and derive from it, so a narrower one could be found
+# by trying every value, and every later turn predicted (docs/campaign.md).
+SEED_BITS = 63
 
 
 class CampaignExists(ValueError):
@@ -65,6 +69,8 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
                 raise CampaignExists(f"a campaign named {name!r} exists already") from exc
             raise
         _create_contents(campaign=campaign, state=state)
+        if not state.finished:  # the first turn's dice, committed before its orders open
+            ensure_commitment(campaign=campaign, number=state.turn + 1)
     return campaign
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from battles.models import Battle
 from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
+from campaign.services import commitments
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
 from config.enqueue import enqueue_battle
@@ -28,7 +29,6 @@ from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
-from rules.dice import derive_seed
 from rules.ending import result_problem
 from rules.rulesets import resolve_battle
 from rules.spec import parse_battle
@@ -220,12 +220,24 @@ def advance_turn(
                 f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
             )
         state = load_snapshot(campaign=campaign)
-        plan = rules.start_turn(
-            state, _orders_for(campaign, number), players=played_sides(campaign)
-        )
+        orders = _orders_for(campaign, number)
+        seed = commitments.committed_seed(campaign=campaign, number=number)
+        players = played_sides(campaign)
+        plan = rules.start_turn(state, orders, seed=seed, players=players)
         turn = _turn_row(campaign, number)
         turn.status = Turn.Status.ROLLING
-        turn.seed = derive_seed(campaign.seed, "turn", number)
+        turn.seed = seed
+        turn.orders = [
+            {
+                "company": o.company,
+                "side": state.companies[o.company].side,
+                "kind": o.kind,
+                "target": o.target,
+                "sniper": o.sniper,
+            }
+            for o in sorted(orders.values(), key=lambda o: o.company)
+        ]
+        turn.players = sorted(players)
         turn.log = plan.log
         turn.start_state = dump_scenario(state)
         turn.failure_reason = ""
@@ -346,6 +358,7 @@ def _complete_if_ready(
     turn.status = Turn.Status.DONE
     turn.finished_at = timezone.now()
     turn.save(update_fields=["log", "report", "report_text", "status", "finished_at"])
+    commitments.turn_played(campaign=campaign, number=turn.number, finished=outcome.state.finished)
     if campaign.schedule_kind != Campaign.ScheduleKind.NONE or campaign.next_deadline:
         # The next deadline counts from the turn that was played, however it was played.
         campaign.next_deadline = (

@@ -27,7 +27,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.services import planning
+from campaign.services import commitments, planning
 from campaign.services.planning import (
     CompanyPlan,
     OddsProgress,
@@ -99,6 +99,7 @@ def _context(
         planned=areaodds.planned(view, plan),  # every battle as the turn pairs it
         poll_seconds=poll_seconds(),
         **_moved_context(view, plan.side, moved, refused=moved is not None),
+        commitment=commitments.commitment_of(view, plan.turn_number),
     )
 
 

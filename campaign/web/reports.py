@@ -17,6 +17,7 @@ from django.urls import path
 
 from battles.models import Battle
 from campaign.models import Turn
+from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
 from campaign.web import battleview, turnlog
 from campaign.web.common import campaign_view, login_required, page_context
@@ -105,8 +106,22 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
             adjustments=[a for a in view.adjustments() if a.before_turn == number],
             previous=number - 1 if number > 1 else None,
             following=number + 1 if number + 1 in rows else None,
+            **_dice_context(view, turn),
         ),
     )
+
+
+def _dice_context(view: CampaignView, turn: Turn) -> dict[str, Any]:
+    """The turn's commitment, and the check of its dice once it is played (the same check
+    ``python -m rules verify`` makes of the TURN.json the page links to)."""
+    row = commitments.commitment_row(view, turn.number)
+    if row is None:
+        return {"commitment": None, "verdict": None}
+    seen = commitments.visible_commitment(view, row)
+    return {
+        "commitment": seen,
+        "verdict": commitments.verify_played_turn(view, turn, row) if seen.played else None,
+    }
 
 
 def _open_battle(view: CampaignView, battle_id: int) -> Battle:

@@ -5,10 +5,11 @@ companies and pairs the battles; ``finish_turn`` feeds the battles' results back
 the map (losses, withdrawals, surrender, control) and checks for the end of the
 campaign. ``play_turn`` does both, resolving every battle through ``rules``.
 
-Every die of a turn comes from ``derive_seed(campaign seed, "turn", number)`` and lands
-in the turn's log as a record with ``phase``, ``kind``, ``side``, ``company``, ``dice``,
-``modifiers`` (each with ``reason`` and ``value``), ``target`` and ``outcome``, plus a
-``text`` in plain words.
+Every die of a turn comes from the turn seed (by default ``derive_seed(campaign seed,
+"turn", number)``), through the stream of its roll group (``rules.campaign.seeds``; a
+record's ``dice_streams`` names each die's), and lands in the turn's log as a record
+with ``phase``, ``kind``, ``side``, ``company``, ``dice``, ``modifiers`` (each with
+``reason`` and ``value``), ``target`` and ``outcome``, plus a ``text`` in plain words.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from rules import names as naming
 from rules.battlefield import SQUARE_IN, generate_battlefield
+from rules.campaign.seeds import PUBLIC, TurnDice, battle_seed, default_turn_seed
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
 from rules.rulesets import RULESETS, resolve_battle
@@ -153,6 +155,7 @@ def _record(log: list[dict[str, Any]], phase: str, kind: str, text: str, **field
         "side": None,
         "company": None,
         "dice": [],
+        "dice_streams": [],  # the stream of each die (rules.campaign.seeds)
         "modifiers": [],
         "target": None,
         "outcome": None,
@@ -236,13 +239,14 @@ def _apply_event(
 def _events_phase(
     state: CampaignState,
     mapping: _Map,
-    roller: Roller,
+    dice: TurnDice,
     log: list[dict[str, Any]],
     phase: str,
     trigger: int,
     table: Mapping[int, dict[str, Any]],
     events: _Events,
 ) -> None:
+    roller, stream = dice.stream(PUBLIC, phase)
     check = roller.d6()
     if check < trigger:
         _record(
@@ -251,6 +255,7 @@ def _events_phase(
             "event_check",
             f"{phase} events: rolled {check}, needing {trigger}: nothing happens",
             dice=[check],
+            dice_streams=[stream],
             target=trigger,
             outcome="no event",
         )
@@ -265,6 +270,7 @@ def _events_phase(
         "event_check",
         f"{phase} events: rolled {check}, needing {trigger}: an event",
         dice=[check],
+        dice_streams=[stream],
         target=trigger,
         outcome="event",
     )
@@ -277,6 +283,7 @@ def _events_phase(
         # The strafed company, by name (the fog of war shows it to the enemy only in sight).
         company=events.last_strafed,
         dice=[face],
+        dice_streams=[stream],
         outcome=outcome,
         effect=event["effect"],
     )
@@ -332,13 +339,14 @@ def _describe(stands: dict[str, int]) -> str:
 
 
 def _supply_phase(
-    state: CampaignState, mapping: _Map, roller: Roller, log: list[dict[str, Any]], events: _Events
+    state: CampaignState, mapping: _Map, dice: TurnDice, log: list[dict[str, Any]], events: _Events
 ) -> None:
     settings = state.settings
     for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
         if not company.fighting:
             continue
         distance, base = _supply_base_distance(state, mapping, company)
+        roller, stream = dice.stream(company.side, f"supply:{company.name}")
         die = roller.d6()
         modifiers = []
         if company.side not in events.no_support and any(
@@ -390,6 +398,7 @@ def _supply_phase(
             side=company.side,
             company=company.name,
             dice=[die],
+            dice_streams=[stream],
             modifiers=modifiers,
             target=distance,
             outcome=verdict,
@@ -417,8 +426,9 @@ def _supply_phase(
 # --- phase 4: initiative ---------------------------------------------------------------------
 
 
-def _initiative_phase(state: CampaignState, roller: Roller, log: list[dict[str, Any]]) -> str:
+def _initiative_phase(state: CampaignState, dice_of: TurnDice, log: list[dict[str, Any]]) -> str:
     sides = sorted(state.sides)
+    streams = {side: dice_of.stream(side, "initiative") for side in sides}
     penalties = {
         side: sum(
             1
@@ -428,7 +438,7 @@ def _initiative_phase(state: CampaignState, roller: Roller, log: list[dict[str, 
         for side in sides
     }
     for _ in range(MAX_INITIATIVE_ROUNDS):
-        dice = {side: roller.d6() for side in sides}
+        dice = {side: streams[side][0].d6() for side in sides}
         totals = {side: dice[side] - penalties[side] for side in sides}
         best = max(totals.values())
         leaders = [side for side in sides if totals[side] == best]
@@ -444,6 +454,7 @@ def _initiative_phase(state: CampaignState, roller: Roller, log: list[dict[str, 
             f"initiative: {text}: "
             + (f"{state.sides[winner].name} move first" if winner else "a tie, rolled again"),
             dice=[dice[s] for s in sides],
+            dice_streams=[streams[s][1] for s in sides],
             modifiers=[
                 {"reason": f"{s}: companies out of supply", "value": -penalties[s]}
                 for s in sides
@@ -826,9 +837,13 @@ def pair_battles(
     number: int,
     log: list[dict[str, Any]],
     snipers: Mapping[str, bool | None] | None = None,
+    *,
+    turn_seed: int | None = None,
 ) -> list[PlannedBattle]:
     """Pair the battles of every contested area. ``snipers``: each company's sniper
-    choice (True, False, None for the AI's); a company missing from it takes the AI's."""
+    choice (True, False, None for the AI's); a company missing from it takes the AI's.
+    Each battle is seeded from ``turn_seed``'s public branch (without one, a sketch's:
+    from the campaign seed, never a real battle's seed)."""
     snipers = snipers or {}
     battles = []
     air = {g.side: g for g in state.air}
@@ -895,7 +910,11 @@ def pair_battles(
                     **({"fog_of_war_cup": True} if cup else {}),
                 },
             }
-            seed = derive_seed(state.seed, "battle", key)
+            seed = (
+                derive_seed(state.seed, "battle", key)
+                if turn_seed is None
+                else battle_seed(turn_seed, key)
+            )
             on_table = d_cos[:1] if cup else d_cos
             if _sniper_choice(spec["defender"], on_table, snipers, spec, seed):
                 spec["defender"]["sniper"] = True
@@ -952,31 +971,33 @@ def start_turn(
     *,
     roller: Roller | None = None,
     players: Collection[str] = (),
+    seed: int | None = None,
 ) -> TurnPlan:
     """Phases 1-5 and the pairing of phase 6, on a copy of ``state``.
 
-    The dice come from the campaign seed and the turn number unless a ``roller`` is given
-    (tests script their dice that way). ``players``: the sides a player plays (the rest
-    are the AI's: its standing orders and its sniper choices).
+    The dice come from the turn ``seed`` (by default the campaign seed's for this turn,
+    ``rules.campaign.seeds.default_turn_seed``); a ``roller`` given instead serves every
+    stream (tests script their dice that way). ``players``: the sides a player plays (the
+    rest are the AI's: its standing orders and its sniper choices).
     """
     if state.finished:
         raise TurnError(f"the campaign {state.name!r} has ended; no more turns are played")
     state = state.copy()
     number = state.turn + 1
-    if roller is None:
-        roller = Roller(derive_seed(state.seed, "turn", number))
-    rolled_before = roller.dice_rolled
+    if seed is None:
+        seed = default_turn_seed(state.seed, number)
+    dice = TurnDice(seed, scripted=roller)
     log: list[dict[str, Any]] = []
     mapping = _Map(state)
     events = _Events()
     settings = state.settings
     _events_phase(
-        state, mapping, roller, log, "naval", settings.naval_trigger, settings.naval_table, events
+        state, mapping, dice, log, "naval", settings.naval_trigger, settings.naval_table, events
     )
     _events_phase(
         state,
         mapping,
-        roller,
+        dice,
         log,
         "aerial",
         settings.aerial_trigger,
@@ -987,13 +1008,15 @@ def start_turn(
         # Checked after the events: a ship brought back this turn no longer blocks.
         if not ship.present and settings.ship_absence_blocks_supply:
             events.no_supply.add(ship.side)
-    _supply_phase(state, mapping, roller, log, events)
-    first = _initiative_phase(state, roller, log)
+    _supply_phase(state, mapping, dice, log, events)
+    first = _initiative_phase(state, dice, log)
     orders = orders or {}
     arrival = _movement_phase(state, mapping, orders, first, log, players)
     _supply_companies_caught(state, mapping, log)
-    battles = pair_battles(state, arrival, number, log, sniper_choices(state, orders, players))
-    if roller.dice_rolled - rolled_before != sum(len(r["dice"]) for r in log):
+    battles = pair_battles(
+        state, arrival, number, log, sniper_choices(state, orders, players), turn_seed=seed
+    )
+    if dice.rolled != sum(len(r["dice"]) for r in log):
         raise AssertionError("a campaign roll went unlogged")  # a bug, never bad input
     return TurnPlan(number=number, state=state, log=log, battles=battles, initiative=first)
 
@@ -1233,9 +1256,10 @@ def play_turn(
     resolve: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
     *,
     players: Collection[str] = (),
+    seed: int | None = None,
 ) -> TurnOutcome:
     """A whole turn with every battle fought automatically."""
-    plan = start_turn(state, orders, players=players)
+    plan = start_turn(state, orders, players=players, seed=seed)
     fight = resolve or (lambda spec, seed: resolve_battle(parse_battle(spec), seed))
     results = {b.key: fight(b.spec, b.seed) for b in plan.battles}
     return finish_turn(plan, results)

@@ -28,6 +28,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from rules.campaign import turn as rules
+from rules.campaign.seeds import battle_seed
 from rules.campaign.state import CampaignState
 from rules.campaign.state import Order as RulesOrder
 from rules.dice import derive_seed
@@ -44,6 +45,7 @@ LOG_FIELDS = {"phase", "kind", "side", "company", "dice", "modifiers", "target",
 #   7 for load_snapshot (sides, areas, links, stand counts, companies, ships, air groups),
 #   SELECT of the orders for the turn,
 #   SELECT of the sides with a player (the rest are the AI's),
+#   SELECT of the turn's seed commitment,
 #   INSERT of the Turn row,
 #   SELECT of the area ids and SELECT of the company ids (for the battles' rows),
 #   11 for save_snapshot of the map after movement (5 reads, then one UPDATE each of
@@ -51,8 +53,9 @@ LOG_FIELDS = {"phase", "kind", "side", "company", "dice", "modifiers", "target",
 #   SELECT of the turn's battles (none, so nothing is prefetched),
 #   11 for save_snapshot of the finished turn,
 #   UPDATE of the Turn row (log, report, status),
+#   UPDATE of its commitment (revealed) and INSERT of the next turn's,
 #   RELEASE SAVEPOINT.
-ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 1 + 2 + 11 + 1 + 11 + 1 + 1
+ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 1 + 1 + 2 + 11 + 1 + 11 + 1 + 2 + 1
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -274,7 +277,7 @@ def test_auto_battles_are_stored_with_spec_seed_forces_result_and_log() -> None:
         assert battle.mode == "auto"
         assert battle.status == Battle.Status.FOUGHT
         assert battle.spec == planned.spec
-        assert battle.seed == planned.seed == derive_seed(1, "battle", battle.key)
+        assert battle.seed == planned.seed == battle_seed(derive_seed(1, "turn", 1), battle.key)
         assert (battle.attacker_side, battle.defender_side) == ("japanese", "australian")
         assert battle.result["winner"] in ("attacker", "defender")
         assert "log" not in battle.result

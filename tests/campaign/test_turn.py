@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from rules.campaign import seeds
 from rules.campaign.state import CampaignState
 from rules.campaign.turn import (
     TurnOutcome,
@@ -99,15 +100,48 @@ def test_play_turn_leaves_the_state_it_was_given_untouched() -> None:
     assert state == before
 
 
+def replayed_dice(turn_seed: int, log: list[dict[str, Any]]) -> list[int]:
+    """Each die of ``log`` as its named stream of ``turn_seed`` gives it, in order."""
+    streams: dict[str, Roller] = {}
+    faces = []
+    for record in log:
+        assert len(record["dice_streams"]) == len(record["dice"]), record
+        for name in record["dice_streams"]:
+            branch, label = seeds.split_stream(name)
+            if name not in streams:
+                branch_seed = seeds.branch_seed(turn_seed, branch)
+                streams[name] = Roller(seeds.stream_seed(branch_seed, label))
+            faces.append(streams[name].d6())
+    return faces
+
+
 def test_a_turn_draws_its_dice_from_the_campaign_seed_and_the_turn_number() -> None:
     state = korona_state(seed=11)
     state.turn = 4
 
     plan = start_turn(state)
-    again = start_turn(state, roller=Roller(derive_seed(11, "turn", 5)))
+    again = start_turn(state, seed=derive_seed(11, "turn", 5))
 
     assert plan.number == 5
     assert plan.log == again.log
+    # Every die comes from the stream its record names, seeded from the turn seed.
+    assert replayed_dice(derive_seed(11, "turn", 5), plan.log) == [
+        face for record in plan.log for face in record["dice"]
+    ]
+
+
+def test_each_roll_group_has_its_own_stream() -> None:
+    state = aggressive(korona_state(seed=3))
+
+    plan = start_turn(state)
+
+    streams = {name for record in plan.log for name in record["dice_streams"]}
+    assert {"public/naval", "public/aerial", "australian/initiative"} <= streams
+    assert "japanese/initiative" in streams
+    supply = {r["company"]: r["dice_streams"] for r in plan.log if r["kind"] == "supply"}
+    assert supply and all(
+        names == [f"{state.companies[name].side}/supply:{name}"] for name, names in supply.items()
+    )
 
 
 def test_different_seeds_give_different_turns() -> None:
@@ -152,10 +186,10 @@ def test_every_record_has_the_fields_of_the_log_format() -> None:
 
 
 def play_one_turn(state: CampaignState) -> TurnOutcome:
-    """``play_turn``'s steps, with the turn's roller in hand to count its dice."""
-    roller = Roller(derive_seed(state.seed, "turn", state.turn + 1))
-    plan = start_turn(state, roller=roller)
-    assert roller.dice_rolled == dice_in(plan.log), "a campaign roll went unlogged"
+    """``play_turn``'s steps, every die of the turn recomputed from its stream."""
+    plan = start_turn(state)
+    turn_seed = derive_seed(state.seed, "turn", state.turn + 1)
+    assert replayed_dice(turn_seed, plan.log) == [f for r in plan.log for f in r["dice"]]
     fought = [name for battle in plan.battles for name in battle.attackers + battle.defenders]
     assert len(fought) == len(set(fought)), "a company fights two battles in one turn"
     results = {b.key: resolve_battle(parse_battle(b.spec), b.seed) for b in plan.battles}

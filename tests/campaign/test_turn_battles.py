@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rules.campaign.seeds import battle_seed
 from rules.campaign.state import CampaignState, Order
 from rules.campaign.turn import (
     TurnError,
@@ -202,7 +203,8 @@ def test_the_battle_spec_is_a_valid_battle_json_with_the_raaf_as_support() -> No
     # Nobody plays the Australians: the AI's choice, a sniper when its third has woods.
     assert spec.defender.sniper is deployment_has_woods(battle.spec, battle.seed)
     assert battle.spec["options"] == {"ruleset": "korona", "turn_limit": 12}
-    assert battle.seed == derive_seed(state.seed, "battle", battle.key)
+    # Its seed is a stream of the turn seed's public branch (shown after the turn).
+    assert battle.seed == battle_seed(derive_seed(state.seed, "turn", 1), battle.key)
 
 
 def test_a_campaign_with_combat_events_fights_its_battles_with_them() -> None:

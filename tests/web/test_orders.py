@@ -455,13 +455,14 @@ def test_the_orders_page_queries_are_pinned(
     client = login(aussie)
     # user (the session comes from the cache), campaign, membership, the snapshot's 7
     # (sides, areas, links, companies, stands, ships, air groups), the side's orders, the
-    # orders-closed check (a turn waiting for battles), the sides ready, and the turns'
-    # start states (the fog of war): 14, whatever the companies.
-    with django_assert_num_queries(14):
+    # orders-closed check (a turn waiting for battles), the sides ready, the turns'
+    # start states (the fog of war), the coming turn's dice commitment: 15, whatever the
+    # companies.
+    with django_assert_num_queries(15):
         assert client.get(url(big_campaign)).status_code == 200
     gm = login(gm_user)
-    # The GM needs no membership and sees through the fog: 12.
-    with django_assert_num_queries(12):
+    # The GM needs no membership and sees through the fog: 13.
+    with django_assert_num_queries(13):
         assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
 
 
