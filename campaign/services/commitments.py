@@ -8,8 +8,11 @@
 - ``turn_played`` reveals a turn's seeds once it is done; ``visible_commitment`` gives a
   viewer what they may see of it: before the turn, only the commitments; after it, the
   public branch and the viewer's side's (the GM, and everyone once the campaign ended,
-  also the turn seed). Never the other side's branch: its dice would give away the
-  enemy's supply and initiative modifiers (section 6 of the rulings).
+  every branch and the turn seed). Never the other side's branch: its dice would give
+  away the enemy's supply (section 6 of the rulings); nor, to a side, the initiative
+  branch, which would tell it a tied round and so the enemy's total.
+- Salts are fresh randomness (``secrets``), never derived from the seed, the campaign
+  or anything a player sees: the commitment hides its seed.
 - ``turn_file`` is the TURN.json of a played turn as the viewer may see it, which
   ``python -m rules verify`` checks with no database.
 - A roll-back keeps the commitments (replaying a turn rolls the same dice); only

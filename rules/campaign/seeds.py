@@ -1,19 +1,22 @@
 """Where every die of a campaign turn comes from, and the commitment that pins it.
 
 A turn is driven by one *turn seed* (by default ``derive_seed(campaign seed, "turn", N)``).
-It is split into three *branches*: ``public`` (the naval and aerial tables and every
-battle of the turn) and one per side (that side's supply rolls and initiative die). Each
-roll group then has its own *stream*, a ``Roller`` seeded from its branch and a public
-label: ``public/naval``, ``public/aerial``, ``public/battle:<key>``,
-``<side>/supply:<company>``, ``<side>/initiative``.
+It is split into four *branches*: ``public`` (the naval and aerial tables and every
+battle of the turn), ``initiative`` (both sides' initiative dice) and one per side (that
+side's supply rolls). Each roll group then has its own *stream*, a ``Roller`` seeded
+from its branch and a public label: ``public/naval``, ``public/aerial``,
+``public/battle:<key>``, ``<side>/supply:<company>``, ``initiative/<side>``.
 
-Before the turn each branch seed is committed to with SHA-256 over the seed and a random
-256-bit salt, and the three commitments are hashed into the turn's commitment. After the
-turn a side is shown the public branch and its own (seed and salt): enough to recompute
-every die it may see, and nothing that gives it the enemy's dice, which would tell it
-the enemy's supply and initiative modifiers (section 6 of the rulings). Once the
-campaign ends the turn seed itself is shown, and anyone can check that the branches
-derive from it, and it from the campaign seed.
+Before the turn each branch seed is committed to with SHA-256 over the seed and a fresh
+random 256-bit salt (never derived from anything), and the four commitments are hashed
+into the turn's commitment. After the turn a side is shown the public branch and its
+own (seed and salt): enough to recompute the tables, the battles and its supply rolls,
+and nothing that gives it the enemy's dice, which would tell it the enemy's supply
+(section 6 of the rulings). The initiative branch is shown to nobody but the GM until
+the campaign ends: with it a side would recompute its own die of every round, so learn
+of a tied round (left out of its view) and from it the enemy's total. Once the campaign
+ends every branch and the turn seed itself are shown, and anyone can check that the
+branches derive from it, and it from the campaign seed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from rules.dice import Roller, derive_seed
 
 PUBLIC = "public"
+INITIATIVE = "initiative"  # both sides' initiative dice: hidden until the campaign ends
 SALT_HEX_DIGITS = 64  # 256 bits: a commitment reveals nothing of the seed it hides
 _SALT = re.compile(r"^[0-9a-f]{64}$")
 
@@ -35,8 +39,15 @@ def default_turn_seed(campaign_seed: int, number: int) -> int:
 
 
 def branches(sides: Iterable[str]) -> tuple[str, ...]:
-    """The branches of a turn: the public one, then one per side (sorted)."""
-    return (PUBLIC, *sorted(sides))
+    """The branches of a turn: the public one, then the initiative one and one per side
+    (sorted)."""
+    return _in_order({INITIATIVE, *sides})
+
+
+def _in_order(names: Iterable[str]) -> tuple[str, ...]:
+    """Branch names as a commitment lists them: the public one first, then the rest
+    sorted."""
+    return (PUBLIC, *sorted(set(names) - {PUBLIC}))
 
 
 def branch_seed(turn_seed: int, branch: str) -> int:
@@ -81,8 +92,7 @@ def commit(seed: int, salt: str) -> str:
 def turn_commitment(branch_commitments: Mapping[str, str]) -> str:
     """The one commitment of a turn: SHA-256 over its branches' commitments, in order."""
     lines = "".join(
-        f"{branch}={branch_commitments[branch]}\n"
-        for branch in branches(b for b in branch_commitments if b != PUBLIC)
+        f"{branch}={branch_commitments[branch]}\n" for branch in _in_order(branch_commitments)
     )
     return hashlib.sha256(f"korona-turn\n{lines}".encode()).hexdigest()
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from rules import names as naming
 from rules.battlefield import SQUARE_IN, generate_battlefield
-from rules.campaign.seeds import PUBLIC, TurnDice, battle_seed, default_turn_seed
+from rules.campaign.seeds import INITIATIVE, PUBLIC, TurnDice, battle_seed, default_turn_seed
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
 from rules.rulesets import RULESETS, resolve_battle
@@ -428,7 +428,8 @@ def _supply_phase(
 
 def _initiative_phase(state: CampaignState, dice_of: TurnDice, log: list[dict[str, Any]]) -> str:
     sides = sorted(state.sides)
-    streams = {side: dice_of.stream(side, "initiative") for side in sides}
+    # Not a side's own branch: with its seed a side would recompute a tied round's die.
+    streams = {side: dice_of.stream(INITIATIVE, side) for side in sides}
     penalties = {
         side: sum(
             1

@@ -189,8 +189,9 @@ def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verd
     verdict.checked.append(f"{_dice(checked)} of the turn recomputed from the seeds")
     if hidden:
         verdict.notes.append(
-            f"{_dice(hidden)} of the other side cannot be checked from your side's view: "
-            "their seed is shown to that side, and to everyone when the campaign ends"
+            f"{_dice(hidden)} of this view come from seeds it is not shown (your initiative "
+            "die: its seed would give away a tied round, and so the enemy's total); they are "
+            "checked when the campaign ends and every seed is shown"
         )
 
 

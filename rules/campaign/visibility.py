@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.campaign.seeds import INITIATIVE, split_stream
 from rules.campaign.state import CampaignState, Company
 
 # Held stands as a share of establishment: below half is weak, from 85% strong.
@@ -316,9 +317,14 @@ def _own_initiative(
     mods = [m for m in record.get("modifiers") or [] if str(m.get("reason", "")).startswith(side)]
     penalty = -sum(int(m.get("value", 0)) for m in mods)
     total = die - penalty
-    shown = {k: v for k, v in record.items() if k not in ("rolls", "totals", "dice", "modifiers")}
+    hidden = ("rolls", "totals", "dice", "dice_streams", "modifiers")
+    shown = {k: v for k, v in record.items() if k not in hidden}
+    # The stream of the viewer's own die only (its seed is shown once the campaign ends).
+    own = (INITIATIVE, side)
+    streams = [name for name in record.get("dice_streams") or [] if split_stream(name) == own]
     shown.update(
         dice=[die],
+        dice_streams=streams[:1],
         modifiers=mods,
         rolls={side: die},
         totals={side: total},

@@ -19,6 +19,8 @@ from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn, give_order
 from rules.campaign import seeds
+from rules.campaign.scenario import parse_scenario
+from rules.campaign.turn import start_turn
 from rules.campaign.verify import verify_turn
 from tests.api.helpers import url
 from tests.web.conftest import join, meeting_doc
@@ -97,6 +99,7 @@ def test_every_turn_verifies_from_the_apis_turn_json_alone(
     assert set(turn_file(clients["gm_user"], war, 1)["revealed"]) == {
         "public",
         "australian",
+        "initiative",
         "japanese",
     }
 
@@ -301,3 +304,78 @@ def test_a_spectator_is_shown_the_public_seed_only_and_verifies_the_public_dice(
 
     assert set(data["revealed"]) == {"public"} and data["orders"] == []
     assert verify_turn(data).verified
+
+
+# --- the initiative under the fog: a side's own die, no tie, no enemy stream -------------
+
+
+def tied_seed(doc: dict[str, Any]) -> int:
+    """A campaign seed whose turn 1 ties its first initiative round (rolled again)."""
+    state = parse_scenario(doc)
+    for seed in range(500):
+        plan = start_turn(state, seed=seeds.default_turn_seed(seed, 1))
+        if sum(r["phase"] == "initiative" for r in plan.log) >= 2:
+            return seed
+    raise AssertionError("no tie in 500 seeds")
+
+
+def test_a_sides_turn_json_after_a_tie_holds_only_its_own_die_and_verifies(
+    db: Any, token_client: Any, aussie: Any, gm_user: Any, tmp_path: Path
+) -> None:
+    doc = aggressive_doc()
+    tied = create_campaign(data=doc, name="Tied", seed=tied_seed(doc))
+    join(aussie, tied, "australian")
+    advance_turn(campaign_id=tied.pk)
+
+    data = turn_file(token_client(aussie), tied, 1)
+    gm = turn_file(token_client(gm_user), tied, 1)
+
+    assert [r["outcome"] for r in gm["log"] if r["phase"] == "initiative"][0] == "tie"
+    shown = [r for r in data["log"] if r["phase"] == "initiative"]
+    assert len(shown) == 1 and shown[0]["outcome"] != "tie"
+    record = shown[0]
+    assert record["dice_streams"] == ["initiative/australian"] and len(record["dice"]) == 1
+    assert set(record["rolls"]) == set(record["totals"]) == {"australian"}
+    # Nothing of the Japanese dice or of the initiative seed is in the side's file.
+    text = json.dumps(data)
+    assert "japanese/" not in text and "initiative/japanese" not in text
+    assert set(data["revealed"]) == {"public", "australian"}
+    assert str(seeds.branch_seed(gm["turn_seed"], "initiative")) not in text
+    # The side checks its own supply dice, the tables and the battles; its initiative die
+    # waits for the end of the campaign, and says so.
+    done = run_verify(written(tmp_path, data))
+    assert done.returncode == 0, done.stdout
+    assert "1 die of this view come from seeds it is not shown" in done.stdout
+    assert "your initiative die" in done.stdout
+    # The GM's file has the tied round too, and checks every die of it.
+    verdict = verify_turn(gm)
+    assert verdict.verified, verdict.lines()
+    assert any("the whole turn played again" in line for line in verdict.checked)
+
+
+def test_once_the_campaign_ends_a_tied_round_is_checked_and_an_altered_one_fails(
+    db: Any, token_client: Any, aussie: Any
+) -> None:
+    doc = aggressive_doc()
+    doc.setdefault("settings", {})["turn_limit"] = 1
+    short = create_campaign(data=doc, name="Tied short", seed=tied_seed(doc))
+    join(aussie, short, "australian")
+    advance_turn(campaign_id=short.pk)
+
+    data = turn_file(token_client(aussie), short, 1)
+
+    assert "initiative" in data["revealed"]
+    tie = next(r for r in data["log"] if r["phase"] == "initiative")
+    assert tie["outcome"] == "tie" and tie["dice_streams"] == [
+        "initiative/australian",
+        "initiative/japanese",
+    ]
+    verdict = verify_turn(data)
+    assert verdict.verified, verdict.lines()
+    assert not any("seeds it is not shown" in note for note in verdict.notes)
+    tie["dice"][1] = tie["dice"][1] % 6 + 1
+    altered = verify_turn(data)
+    assert not altered.verified
+    assert any(
+        "(initiative" in line and "initiative/japanese" in line for line in altered.differences
+    )

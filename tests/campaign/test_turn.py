@@ -136,8 +136,8 @@ def test_each_roll_group_has_its_own_stream() -> None:
     plan = start_turn(state)
 
     streams = {name for record in plan.log for name in record["dice_streams"]}
-    assert {"public/naval", "public/aerial", "australian/initiative"} <= streams
-    assert "japanese/initiative" in streams
+    assert {"public/naval", "public/aerial", "initiative/australian"} <= streams
+    assert "initiative/japanese" in streams
     supply = {r["company"]: r["dice_streams"] for r in plan.log if r["kind"] == "supply"}
     assert supply and all(
         names == [f"{state.companies[name].side}/supply:{name}"] for name, names in supply.items()
