@@ -426,13 +426,15 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     for _ in range(3):
         advance_turn(campaign_id=campaign.pk)
     turn_2 = Turn.objects.get(campaign=campaign, number=2)
+    fought = Battle.objects.filter(campaign=campaign, turn__number=3).count()
+    assert fought >= 2  # the preview's count is read from the battles, not pinned to them
     give_order(company=Company.objects.filter(campaign=campaign).first(), kind="hold")
 
     page = gm.get(url(campaign, "rollback"))
     # The latest turn is chosen, and the page says what rolling back to it undoes.
     assert page.context["form"]["number"].value() == 3
     assert page.context["preview"] == [
-        "Turn 3 (played), its 3 battles: deleted.",
+        f"Turn 3 (played), its {fought} battles: deleted.",
         "1 order given for turn 4 or later: deleted.",
     ]
     data = {
@@ -466,9 +468,11 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
         "wrong orders",
         2,
     )
-    # The campaign plays on from there.
+    # The campaign plays on from there, and turn 2 again rolls the dice it committed to.
     advance_turn(campaign_id=campaign.pk)
     assert Campaign.objects.get().turn == 2
+    again = Turn.objects.get(campaign=campaign, number=2)
+    assert (again.seed, again.log) == (turn_2.seed, turn_2.log)
 
 
 def test_roll_back_needs_the_confirmation_and_a_reason(gm: Client) -> None:
