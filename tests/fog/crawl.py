@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 import re._parser as sre_parse  # the regex parser, to read a route's alternatives
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -456,6 +456,20 @@ def normalise(body: bytes) -> bytes:
     """The answer without what is per request by nature: CSRF tokens (the session never
     appears in a body; cookies are not compared)."""
     return CSRF_TOKEN.sub(rb"\1<csrf>", body)
+
+
+def normalise_commitments(
+    seen: Mapping[str, bytes], digests: Mapping[str, str]
+) -> dict[str, bytes]:
+    """Every answer with each of the twin's own published commitment digests (the exact
+    64-hex strings of its ``SeedCommitment`` rows) replaced by its placeholder, and
+    nothing else: a commitment with a fresh random salt hides its seed, so twins that
+    differ in a hidden seed may differ there and nowhere else (docs/pages.md)."""
+    if not digests:
+        return dict(seen)
+    pattern = re.compile(b"|".join(re.escape(d.encode()) for d in sorted(digests)))
+    marks = {d.encode(): p.encode() for d, p in digests.items()}
+    return {label: pattern.sub(lambda m: marks[m.group()], body) for label, body in seen.items()}
 
 
 def render(client: Client, request: Request) -> bytes:

@@ -3,7 +3,8 @@
 ``compare(pair)`` builds each twin (``tests.fog.twins``), checks that they are twins
 (the viewer's knowledge is the same, the GM's is not), crawls every URL of the URL conf
 as the viewer's player for both, and gives the labels of the answers that differ, with
-the first differing lines of each.
+the first differing lines of each. Each twin's own commitment digests are replaced by a
+placeholder before the comparison (``twins.commitment_digests``), nothing else.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from battles.models import Battle
 from campaign.models import Area, Company, Order, Turn
 from campaign.web.maps import map_stamp
 from tests.fog import twins
-from tests.fog.crawl import Ids, Request, admin_ids, render_everything, requests_for
+from tests.fog.crawl import (
+    Ids,
+    Request,
+    admin_ids,
+    normalise_commitments,
+    render_everything,
+    requests_for,
+)
 
 
 @dataclass
@@ -128,7 +136,10 @@ def compare(
                     requests = requests_for(ids)
                     if sample is not None:
                         requests = _sampled(requests, sample, rng or random.Random(0))
-                seen.append(render_everything(user, ids, requests=requests))
+                answers = render_everything(user, ids, requests=requests)
+                # This twin's own commitment digests, and nothing else (docs/pages.md).
+                digests = twins.commitment_digests(built.campaign)
+                seen.append(normalise_commitments(answers, digests))
                 pending += Battle.objects.filter(
                     campaign=built.campaign, status=Battle.Status.PENDING
                 ).values_list("seed", flat=True)

@@ -11,6 +11,7 @@ from tests.fog.crawl import (
     Ids,
     UnfilledParameter,
     normalise,
+    normalise_commitments,
     query_parameters,
     requests_for,
     url_patterns,
@@ -88,3 +89,18 @@ def test_only_csrf_tokens_are_normalised() -> None:
     header = b'hx-headers=\'{"X-CSRFToken": "' + token + b"\"}'"
     assert token not in normalise(header)
     assert normalise(b'"seed": "' + token + b'"') == b'"seed": "' + token + b'"'
+
+
+def test_only_the_twins_own_commitment_digests_are_normalised() -> None:
+    ours, branch, other = "ab" * 32, "cd" * 32, "ef" * 32
+    digests = {ours: "<commitment of turn 2>", branch: "<commitment of turn 2, public>"}
+    seen = {
+        "page": f"<code>{ours}</code> {branch} {other} {ours[:16]}...".encode(),
+        "api": f'{{"commitment": "{ours}", "salt": "{other}"}}'.encode(),
+    }
+    assert normalise_commitments(seen, digests) == {
+        "page": f"<code><commitment of turn 2></code> <commitment of turn 2, public> {other} "
+        f"{ours[:16]}...".encode(),
+        "api": f'{{"commitment": "<commitment of turn 2>", "salt": "{other}"}}'.encode(),
+    }
+    assert normalise_commitments(seen, {}) == seen

@@ -14,6 +14,14 @@ sequences, which a rollback does not rewind, are set back too), and the clock is
 same fixed instant for both (``frozen_clock``). A hidden difference never changes an id
 the viewer can see: the viewer's own orders are given before the enemy's.
 
+The salts of the dice commitments are fresh randomness in the product (``secrets``);
+in each twin they come from the same fixed sequence instead (``twin_salts``), so both
+twins draw the same salts and are otherwise reproducible. Twins that differ in the seed
+of a turn not yet played then publish different commitments to it: the comparison
+replaces each twin's own commitment digests by a placeholder (``commitment_digests``,
+``tests.fog.crawl.normalise_commitments``), and nothing else (docs/pages.md, "Fog of
+war").
+
 ``knowledge(campaign, side)`` is what section 6 says the side knows, computed from the
 game master's data independently of the visibility code under test. A pair whose twins
 give the viewer different knowledge is not a pair of twins (a hidden difference became
@@ -26,8 +34,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
@@ -40,7 +49,17 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 
 from battles.models import Battle
-from campaign.models import Area, Campaign, Company, Membership, Order, SideReady, Turn
+from campaign.models import (
+    Area,
+    Campaign,
+    Company,
+    Membership,
+    Order,
+    SeedCommitment,
+    SideReady,
+    Turn,
+)
+from campaign.services import commitments
 from campaign.services.scenarios import create_campaign
 from campaign.services.schedule import mark_side_ready
 from campaign.services.snapshot import load_snapshot
@@ -127,19 +146,39 @@ def _reset_sequences() -> None:
                 cursor.execute(statement)
 
 
+def twin_salts() -> Callable[[], str]:
+    """The same sequence of salts for each twin: the n-th salt drawn is SHA-256 of n. (A
+    test's stand-in for ``secrets``: a salt never comes from anything of the campaign.)"""
+    drawn = itertools.count()
+    return lambda: hashlib.sha256(f"twin salt {next(drawn)}".encode()).hexdigest()
+
+
 @contextlib.contextmanager
-def twin() -> Iterator[None]:
-    """A savepoint rolled back at the end, with fresh id sequences and an empty cache."""
+def twin(*, fixed_salts: bool = True) -> Iterator[None]:
+    """A savepoint rolled back at the end, with fresh id sequences, an empty cache and
+    the twins' salt sequence from its start (``fixed_salts`` False: the product's)."""
     _reset_sequences()
     cache.clear()
+    source = twin_salts() if fixed_salts else commitments.salt_source
     try:
-        with transaction.atomic():
+        with mock.patch.object(commitments, "salt_source", source), transaction.atomic():
             yield
             raise _Rollback
     except _Rollback:
         pass
     cache.clear()
     _reset_sequences()
+
+
+def commitment_digests(campaign: Campaign) -> dict[str, str]:
+    """Each published commitment digest of the campaign (its turns' and their
+    branches'), and the placeholder that stands for it in a comparison."""
+    digests: dict[str, str] = {}
+    for row in SeedCommitment.objects.filter(campaign=campaign):
+        digests[row.commitment] = f"<commitment of turn {row.number}>"
+        for branch, digest in row.branch_commitments.items():
+            digests[digest] = f"<commitment of turn {row.number}, {branch}>"
+    return digests
 
 
 # --- building a twin --------------------------------------------------------------------
@@ -221,6 +260,12 @@ def build(pair: Pair, index: int) -> Built:
             battle.save(update_fields=["seed"])
     if hidden.campaign_seed is not None:
         Campaign.objects.filter(pk=campaign.pk).update(seed=hidden.campaign_seed)
+    campaign.refresh_from_db()
+    if campaign.status != Campaign.Status.FINISHED and not _waiting(campaign):
+        # The coming turn is committed to from the campaign seed as it now is (the
+        # hidden one, if any): made afresh in every twin, so both draw the same salts.
+        SeedCommitment.objects.filter(campaign=campaign, number=campaign.turn + 1).delete()
+        commitments.ensure_commitment(campaign=campaign, number=campaign.turn + 1)
     for side in pair.ready:
         if not _waiting(campaign) and campaign.status != Campaign.Status.FINISHED:
             mark_side_ready(campaign=campaign, side=side)
