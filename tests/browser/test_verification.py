@@ -44,7 +44,11 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     assert box.locator("code.hash").first.inner_text() == committed.commitment
     assert "seeds stay secret until the turn is played" in box.inner_text()
     assert str(committed.seed) not in page.content()
-    shot("verify-1-commitment-before")
+    shot("verify-1-commitment-before-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    assert box.locator("code.hash").first.is_visible()
+    shot("verify-1-commitment-before-phone")
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     advance_turn(campaign_id=campaign.pk)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/turns/1/")
@@ -57,6 +61,7 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     assert "Japanese" not in box.locator(".seeds").inner_text()  # never the enemy's seed
     shot("verify-2-verified-desktop")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    assert verdict.is_visible()
     shot("verify-3-verified-phone")
 
     # The linked TURN.json, downloaded as the player, checks offline too.
