@@ -180,7 +180,6 @@ def _apply_event(
     state: CampaignState, mapping: _Map, event: dict[str, Any], events: _Events
 ) -> str:
     effect, side = event["effect"], event.get("side")
-    side_name = state.sides[side].name if side in state.sides else side
     if effect == "ship_returns":
         back = [s for s in state.ships if s.side == side and not s.present]
         for ship in back:
@@ -192,13 +191,13 @@ def _apply_event(
             ship.present = False
         events.no_supply.add(side)
         names = ", ".join(s.name for s in gone) or "the ship"
-        return f"{names} departs: no {side_name} company is in supply this turn"
+        return f"{names} departs: no {naming.side_adjective(side)} company is in supply this turn"
     if effect == "no_supply_support":
         events.no_support.add(side)
-        return f"{side_name} companies get no supply-company support this turn"
+        return f"{naming.side_companies(side)} get no supply-company support this turn"
     if effect == "side_out_of_supply":
         events.no_supply.add(side)
-        return f"no {side_name} company is in supply this turn"
+        return f"no {naming.side_adjective(side)} company is in supply this turn"
     air = [g for g in state.air if g.side == side]
     if effect == "planes_lost":
         lost = 0
