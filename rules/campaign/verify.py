@@ -189,9 +189,9 @@ def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verd
     verdict.checked.append(f"{_dice(checked)} of the turn recomputed from the seeds")
     if hidden:
         verdict.notes.append(
-            f"{_dice(hidden)} of this view come from seeds it is not shown (your initiative "
-            "die: its seed would give away a tied round, and so the enemy's total); they are "
-            "checked when the campaign ends and every seed is shown"
+            f"{_dice(hidden)} of this view {'comes' if hidden == 1 else 'come'} from seeds it "
+            "is not shown (your initiative die: its seed would give away a tied round, and so "
+            "the enemy's total), checked when the campaign ends and every seed is shown"
         )
 
 

@@ -345,7 +345,7 @@ def test_a_sides_turn_json_after_a_tie_holds_only_its_own_die_and_verifies(
     # waits for the end of the campaign, and says so.
     done = run_verify(written(tmp_path, data))
     assert done.returncode == 0, done.stdout
-    assert "1 die of this view come from seeds it is not shown" in done.stdout
+    assert "1 die of this view comes from seeds it is not shown" in done.stdout
     assert "your initiative die" in done.stdout
     # The GM's file has the tied round too, and checks every die of it.
     verdict = verify_turn(gm)
