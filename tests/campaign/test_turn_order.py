@@ -35,7 +35,7 @@ def three_on_two() -> dict[str, Any]:
 
 
 # A campaign seed whose 1:Korona:1 ends in a Japanese defeat, both companies surviving.
-SEED = 26  # (36 with one dice stream per turn; 3 before issue 13 items 2, 4, 6, 7, 8, 23 before that)
+SEED = 26  # (36 with one stream a turn; 3 before issue 13 items 2, 4, 6, 7, 8; 23 before)
 
 
 def log_bytes(log: list[dict[str, Any]]) -> bytes:
