@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign.models import Campaign, Order
+from campaign.services.snapshot import load_snapshot
 from tests.api.helpers import area_id, company_id, url
 
 GLIMPSE_KEYS = {
@@ -67,7 +68,11 @@ def test_glimpsed_company_detail_by_its_handle_gives_no_name_stands_quality_or_s
     assert set(body) == GLIMPSE_KEYS
     assert body["full"] is False and body["glimpse"] == "2-1"
     assert body["id"] is None and body["name"] is None
-    assert body["area"]["name"] == "Korona" and body["strength_band"] == "average"
+    # The band of the 2nd Company's stands after turn 1 (the rulings' thresholds, here).
+    second = load_snapshot(campaign=played).companies["2nd Company"]
+    share = sum(second.stands.values()) / sum(second.establishment.values())
+    band = "weak" if share < 0.5 else "strong" if share >= 0.85 else "average"
+    assert body["area"]["name"] == "Korona" and body["strength_band"] == band
     for word in ("2nd Company", "veteran", "stands", "in_supply", "rifle_squad"):
         assert word not in response.content.decode()
     # A handle of another turn, or no handle at all, is not found.
