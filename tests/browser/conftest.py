@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 
 # The page tests' fixtures: the GM, the players and their campaigns.
 from tests.web.conftest import aussie, gm_user, japanese, played  # noqa: F401
@@ -61,3 +62,19 @@ def shot(page: Any):
         return path
 
     return take
+
+
+@pytest.fixture
+def signed_in(page: Any, live_server: Any) -> Any:
+    """Sign a user in to the live server by handing the browser a session cookie."""
+
+    def as_user(user: Any) -> Any:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies["sessionid"]
+        page.context.add_cookies(
+            [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
+        )
+        return page
+
+    return as_user

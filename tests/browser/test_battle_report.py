@@ -7,7 +7,6 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
@@ -18,22 +17,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def signed_in(page: Any, live_server: Any) -> Any:
-    """Sign a user in to the live server by handing the browser a session cookie."""
-
-    def as_user(user: Any) -> Any:
-        client = Client()
-        client.force_login(user)
-        cookie = client.cookies["sessionid"]
-        page.context.add_cookies(
-            [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
-        )
-        return page
-
-    return as_user
 
 
 def fought_battle(campaign: Campaign) -> Battle:

@@ -10,7 +10,6 @@ import zlib
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
@@ -51,20 +50,6 @@ def pdf_fill_colours(pdf: bytes) -> set[str]:
         for rgb in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) rg", content):
             colours.add("#" + "".join(f"{round(float(v) * 255):02x}" for v in rgb))
     return colours
-
-
-@pytest.fixture
-def signed_in(page: Any, live_server: Any) -> Any:
-    def as_user(user: Any) -> Any:
-        client = Client()
-        client.force_login(user)
-        cookie = client.cookies["sessionid"]
-        page.context.add_cookies(
-            [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
-        )
-        return page
-
-    return as_user
 
 
 @pytest.fixture
