@@ -142,7 +142,11 @@ def _out_of_date(
     if not request.htmx:
         context = _context(view, plan_side(view=view, side=side), moved=moved)
         return render(request, TEMPLATE, context, status=409)
-    context = {"campaign": view.campaign, **_moved_context(view, side, moved, refused=True)}
+    context = {
+        "campaign": view.campaign,
+        "stale_page": True,
+        **_moved_context(view, side, moved, refused=True),
+    }
     response = render(request, f"{TEMPLATE}#turn_watch", context, status=422)
     response["HX-Retarget"] = "#turn-watch"
     response["HX-Reswap"] = "outerHTML"
@@ -170,7 +174,11 @@ def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
         response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
         return response(str(refused), content_type="text/plain")
     moved = OrdersOutOfDate(page_turn=int(asked), next_turn=stamp.turn + 1)
-    context = {"campaign": view.campaign, **_moved_context(view, side, moved, refused=False)}
+    context = {
+        "campaign": view.campaign,
+        "stale_page": True,
+        **_moved_context(view, side, moved, refused=False),
+    }
     return render(request, f"{TEMPLATE}#turn_watch", context)
 
 

@@ -78,6 +78,16 @@ def test_an_order_from_the_page_of_a_played_turn_is_refused_and_changes_nothing(
         assert "Open the orders for turn 2" in words
         if htmx:
             assert answer["HX-Retarget"] == "#turn-watch"
+            # The rest of the open page was drawn for turn 1: its ready box and order
+            # cards are swapped out of band, so no live button of turn 1 stays (a
+            # walk-through saw "not ready yet" and "ready" buttons under the notice).
+            html = answer.content.decode()
+            assert '<section class="ready-box" id="ready" hx-swap-oob="true">' in html
+            assert '<div class="order-cards" id="order-cards" hx-swap-oob="true"></div>' in html
+            assert "<form" not in html and "are ready</button>" not in html
+        else:  # the page as it is now: turn 2's, whole
+            assert "Orders for turn 2" in words
+            assert 'hx-swap-oob="true"' not in answer.content.decode()
         assert orders(campaign) == before  # no order for turn 2, turn 1's untouched
     # The same form, drawn for the coming turn, is filed.
     assert client.post(url(campaign, a.pk), {"order": "hold", "turn": "2"}).status_code == 302
