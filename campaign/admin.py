@@ -79,7 +79,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.settings_doc import DOCS, adjustment_what, value_words
-from notifications.invitations import invitation_url, invite
+from notifications.invitations import invitation_url, invite_every_side
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.turn import OrderError
@@ -244,10 +244,11 @@ def created_message(campaign: Campaign, user: Any) -> str:
     """The GM's next step after creating a campaign: one invitation link per side, made
     now (a walk-through created a campaign and found no way to invite its players)."""
     links = [
-        (side.name, invitation_url(invite(campaign=campaign, side=side.key, user=user,
-                                          note="made with the campaign")))
-        for side in campaign.sides.order_by("key")
-    ]  # fmt: skip
+        (name, invitation_url(link))
+        for name, link in invite_every_side(
+            campaign=campaign, user=user, note="made with the campaign"
+        )
+    ]
     return format_html(
         "Created {} (seed {}). Send each side its invitation link (each works once, for 14 "
         "days; more under Notifications → Invitations): {}",

@@ -46,6 +46,15 @@ class SettingDoc:
 
 NO_RULE = "No rule: a choice of how Korona runs the campaign."
 
+# Quoted by both the campaign's length and its objective.
+CAMPAIGN_END = Quote(
+    RULINGS,
+    "§3",
+    "Campaign end: a side's base is controlled by the enemy, or a side has no "
+    "fighting companies, or the turn limit (default 20) is reached; then the "
+    "side controlling Korona wins.",
+)
+
 DOCS: dict[str, SettingDoc] = {
     # Battles
     "battle_mode": SettingDoc(
@@ -208,26 +217,14 @@ DOCS: dict[str, SettingDoc] = {
         "Campaign length, in turns",
         "After this many turns the campaign ends, and the side holding the objective wins.",
         quotes=(
-            Quote(
-                RULINGS,
-                "§3",
-                "Campaign end: a side's base is controlled by the enemy, or a side has no "
-                "fighting companies, or the turn limit (default 20) is reached; then the "
-                "side controlling Korona wins.",
-            ),
+            CAMPAIGN_END,
         ),
     ),
     "objective": SettingDoc(
         "Objective",
         "The area whose holder wins when the campaign ends. None: nobody wins at the end.",
         quotes=(
-            Quote(
-                RULINGS,
-                "§3",
-                "Campaign end: a side's base is controlled by the enemy, or a side has no "
-                "fighting companies, or the turn limit (default 20) is reached; then the "
-                "side controlling Korona wins.",
-            ),
+            CAMPAIGN_END,
         ),
     ),
     # Supply

@@ -46,6 +46,17 @@ def invite(*, campaign: Any, side: str, user: Any = None, note: str = "") -> Inv
     )
 
 
+def invite_every_side(
+    *, campaign: Any, user: Any = None, note: str = ""
+) -> list[tuple[str, Invitation]]:
+    """One invitation per side of a new campaign, with the side's name, in the sides'
+    order (by key): the first run's links and the admin's after Create."""
+    return [
+        (side.name, invite(campaign=campaign, side=side.key, user=user, note=note))
+        for side in Side.objects.filter(campaign=campaign).order_by("key")
+    ]
+
+
 def invitation_url(invitation: Invitation) -> str:
     return services.absolute(reverse("invitation", args=[invitation.token]))
 

@@ -21,7 +21,7 @@ from django.db import transaction
 
 from campaign.models import Campaign
 from campaign.services.scenarios import create_campaign
-from notifications.invitations import invite
+from notifications.invitations import invite_every_side
 from rules.campaign.scenario import read_scenario
 
 SCENARIO = Path(settings.BASE_DIR) / "fixtures" / "scenarios" / "korona.json"
@@ -48,10 +48,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             gm = get_user_model().objects.create_superuser(GM_USERNAME, "", password)
             campaign = create_campaign(data=read_scenario(SCENARIO), name=CAMPAIGN_NAME)
-            links = [
-                (side.name, invite(campaign=campaign, side=side.key, user=gm, note="first run"))
-                for side in campaign.sides.order_by("key")
-            ]
+            links = invite_every_side(campaign=campaign, user=gm, note="first run")
         host = options["address"]
         if host.startswith("0.0.0.0:"):
             host = "127.0.0.1:" + host.split(":", 1)[1]
