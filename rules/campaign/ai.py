@@ -74,6 +74,8 @@ def _normalised(spec: Mapping[str, Any]) -> dict[str, Any]:
     out["area"]["name"] = "odds"
     for key in ("attacker", "defender"):
         out[key]["name"] = key
+        for n, company in enumerate(out[key].get("companies") or []):
+            company["name"] = f"{key} {n}"
     wooded = out["area"]["vegetation"] in ("jungle", "light")
     out["defender"]["sniper"] = bool(wooded and out["defender"]["stands"].get("rifle_squad"))
     return out

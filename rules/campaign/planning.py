@@ -5,9 +5,9 @@ Pure functions over a ``CampaignState``, for the players' orders page:
 - ``legal_moves`` asks ``check_order`` about every linked area, so the page offers only
   what the turn will accept and says why the rest is refused, in the rules' own words;
 - ``as_seen_by`` is the campaign as one side may know it under fog of war: hidden enemy
-  companies are left out, and each glimpsed one is an estimate made from what the side
-  sees (its establishment, public, and its strength band), never its real stands or
-  quality;
+  companies are left out, and each glimpsed one is an estimate made only from what the
+  side sees of it (its side, kind, area and strength band: ``estimated_company``), never
+  its real stands, establishment, losses, quality or which company it is;
 - ``planned_battle`` builds the BATTLE.json an attack would be fought from, with the
   turn's own pairing (``pair_battles``), so the odds are those of the battle the turn
   would really set up on that information;
@@ -38,6 +38,15 @@ BAND_MIDDLE = {
 }
 # Quality of a glimpsed enemy fighting company: the side cannot see it.
 ESTIMATED_QUALITY = "trained"
+# The establishment a glimpsed enemy fighting company is estimated at: the text's rifle
+# company of its side (rulings section 2), the same for every glimpse. Never the
+# company's own establishment: which company a glimpse is, is hidden (section 6: "without
+# name"), and so are its battle losses, which shrink its establishment when supply does
+# not replace them (``supply_replaces_battle_losses`` off).
+ESTIMATED_ESTABLISHMENT = {
+    "australian": {"commander": 1, "rifle_squad": 9, "small_mortar": 1, "forward_observer": 1},
+    "japanese": {"commander": 1, "rifle_squad": 9, "small_mortar": 1, "hmg": 1},
+}
 MOVES = ("advance", "withdraw")
 
 
@@ -120,15 +129,20 @@ def _band(held: int, total: int) -> str:
 
 
 def estimated_company(company: Company, band: str) -> Company:
-    """A glimpsed enemy company as its enemy may estimate it: only its name, side, kind,
-    area, establishment (the order of battle is public) and band are read."""
+    """A glimpsed enemy fighting company as its enemy may estimate it, from what the
+    enemy sees of it (section 6): its side, kind, area and band, nothing else. It is the
+    text's rifle company of its side (``ESTIMATED_ESTABLISHMENT``) at the middle of its
+    band, trained, so every glimpse of one band on one side is the same estimate. The
+    name is kept for the server only (the pages never show it for an estimate, and the
+    AI's odds leave names out): it breaks ties only between identical estimates."""
+    establishment = ESTIMATED_ESTABLISHMENT[company.side]
     return Company(
         name=company.name,
         side=company.side,
         kind=company.kind,
         area=company.area,
-        stands=estimated_stands(company.establishment, band),
-        establishment=dict(company.establishment),
+        stands=estimated_stands(establishment, band),
+        establishment=dict(establishment),
         quality=ESTIMATED_QUALITY if company.fighting else None,
     )
 

@@ -603,17 +603,16 @@ def _movement_phase(
     first: str,
     log: list[dict[str, Any]],
     players: Collection[str] = (),
+    planned_by_side: Mapping[str, Mapping[str, Order]] | None = None,
 ) -> dict[str, int]:
     """Move the companies, the initiative winner's first; returns each area's arrival
     rank per side (0 = there before movement), which decides who defends.
 
     ``players``: the sides a player plays. A company with no order follows its standing
-    order; ``sensible`` is the AI (``rules.campaign.ai``), planned for the whole side when
-    it comes to move, on what the side sees; a side with a player is played by its
-    player, so there its ``sensible`` companies with no order hold (the rulings: "a
-    company with no order holds")."""
-    from rules.campaign import ai  # ai reads planning, which reads this module
-
+    order; ``sensible`` is the AI (``rules.campaign.ai``): ``planned_by_side`` holds its
+    orders, planned for each whole side at the start of the turn (``ai_orders``); a side
+    with a player is played by its player, so there its ``sensible`` companies with no
+    order hold (the rulings: "a company with no order holds")."""
     arrival: dict[str, dict[str, int]] = {}
     for company in state.companies.values():
         if company.fighting:
@@ -621,12 +620,7 @@ def _movement_phase(
     rank = 0
     sides = [first] + [s for s in sorted(state.sides) if s != first]
     for side in sides:
-        planned: dict[str, Order] = {}
-        if side not in players and any(
-            c.side == side and c.standing_order == "sensible" and c.name not in orders
-            for c in state.companies.values()
-        ):
-            planned = ai.plan_side(state, side)
+        planned = (planned_by_side or {}).get(side, {})
         for company in sorted(
             (c for c in state.companies.values() if c.side == side), key=lambda c: c.name
         ):
@@ -965,6 +959,27 @@ def sniper_choices(
     return choices
 
 
+def ai_orders(
+    state: CampaignState, orders: Mapping[str, Order], players: Collection[str]
+) -> dict[str, dict[str, Order]]:
+    """The AI's orders (``rules.campaign.ai.plan_side``) for each side with no player
+    that has ``sensible`` companies without an order, planned at the start of the turn,
+    before its events, supply rolls, initiative and movement: a side's player gives its
+    orders then, so the AI knows no more than a player would (not the enemy's moves of
+    the turn, nor this turn's rolls)."""
+    from rules.campaign import ai  # ai reads planning, which reads this module
+
+    return {
+        side: ai.plan_side(state, side)
+        for side in sorted(state.sides)
+        if side not in players
+        and any(
+            c.side == side and c.standing_order == "sensible" and c.name not in orders
+            for c in state.companies.values()
+        )
+    }
+
+
 def start_turn(
     state: CampaignState,
     orders: Mapping[str, Order] | None = None,
@@ -986,6 +1001,7 @@ def start_turn(
     number = state.turn + 1
     if seed is None:
         seed = default_turn_seed(state.seed, number)
+    planned = ai_orders(state, orders or {}, players)
     dice = TurnDice(seed, scripted=roller)
     log: list[dict[str, Any]] = []
     mapping = _Map(state)
@@ -1011,7 +1027,7 @@ def start_turn(
     _supply_phase(state, mapping, dice, log, events)
     first = _initiative_phase(state, dice, log)
     orders = orders or {}
-    arrival = _movement_phase(state, mapping, orders, first, log, players)
+    arrival = _movement_phase(state, mapping, orders, first, log, players, planned)
     _supply_companies_caught(state, mapping, log)
     battles = pair_battles(
         state, arrival, number, log, sniper_choices(state, orders, players), turn_seed=seed

@@ -558,3 +558,30 @@ def _plan_of(state: CampaignState) -> ai._Plan:
         mapping=_Map(state),
         rng=random.Random(0),
     )
+
+
+# --- it knows what a player would ---------------------------------------------------------
+
+
+def test_the_ai_plans_at_the_start_of_the_turn_not_after_the_enemys_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player gives orders before the turn: the AI of the side moving second must not
+    plan on where the side moving first went, nor on this turn's supply rolls."""
+    state = sensible(korona_state(seed=3))
+    for company in state.companies.values():
+        company.standing_order = "sensible" if company.side == "australian" else "aggressive"
+    start = {name: (c.area, c.in_supply) for name, c in state.companies.items()}
+    seen: list[dict[str, tuple[str, bool | None]]] = []
+    plan_side = ai.plan_side
+
+    def spy(planned: CampaignState, side: str) -> dict[str, Order]:
+        seen.append({name: (c.area, c.in_supply) for name, c in planned.companies.items()})
+        return plan_side(planned, side)
+
+    monkeypatch.setattr(ai, "plan_side", spy)
+    # The Japanese win the initiative and move first; every company rolls a 1 for supply.
+    plan = scripted_turn(state, supply_dice(state, default=1), initiative=(1, 6))
+    assert plan.initiative == "japanese"
+    assert records(plan.log, "order", side="japanese", outcome="moved")
+    assert seen == [start]

@@ -82,6 +82,9 @@ class Hidden:
 
     starts: Mapping[str, str] = field(default_factory=dict)  # company -> starting area
     rifles: Mapping[str, int] = field(default_factory=dict)  # company -> rifle squads held
+    # company -> its establishment, held in full (before ``rifles``): a company of
+    # another make-up, or one whose battle losses supply did not replace
+    establishment: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     quality: Mapping[str, str] = field(default_factory=dict)
     standing: Mapping[str, str] = field(default_factory=dict)  # company -> hold/aggressive
     orders: tuple[tuple[OrderSpec, ...], ...] = ()  # per turn, and then the coming one
@@ -200,6 +203,9 @@ def scenario_doc(pair: Pair, hidden: Hidden) -> dict[str, Any]:
         name = company["name"]
         company["area"] = pair.starts.get(name, company["area"])
         company["area"] = hidden.starts.get(name, company["area"])
+        if name in hidden.establishment:
+            company["establishment"] = dict(hidden.establishment[name])
+            company["stands"] = dict(hidden.establishment[name])
         if name in hidden.rifles:
             company.setdefault("establishment", dict(company["stands"]))
             company["stands"]["rifle_squad"] = hidden.rifles[name]
