@@ -25,7 +25,7 @@ from campaign.admin import change_url, form_page
 from campaign.forms import ResultForm
 from campaign.services.turns import ResultRefused, enter_battle_result, fight_battle_now
 from rules import names
-from rules.narrate import describe_record
+from rules.rulesets import narrate
 
 
 @admin.register(Battle)
@@ -139,7 +139,7 @@ class BattleAdmin(admin.ModelAdmin):
             title=f"Report: {battle}",
             result=self.result_text(battle),
             mode=names.battle_mode(battle.mode),
-            lines=[describe_record(record) for record in battle.log],
+            lines=[narrate(record) for record in battle.log],
         )
 
     def sheet_view(self, request: HttpRequest, pk: int) -> HttpResponse:

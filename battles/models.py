@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Turn
 from rules import names
 from rules.campaign.state import BATTLE_MODES
+from rules.rulesets import DEFAULT_RULESET
 
 
 class Battle(models.Model):
@@ -35,7 +36,7 @@ class Battle(models.Model):
         choices=[(m, names.battle_mode(m)) for m in BATTLE_MODES],  # the admin's filter, in words
         default=BATTLE_MODES[0],
     )
-    ruleset = models.CharField(max_length=32, default="korona")
+    ruleset = models.CharField(max_length=32, default=DEFAULT_RULESET)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     spec = models.JSONField()  # the BATTLE.json (rules.spec)

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from math import sqrt
 from typing import Any
 
+from rules.battlespec import BattleSpec
 from rules.dice import derive_seed
 from rules.rulesets import resolve_battle
-from rules.spec import BattleSpec
 
 Z_95 = 1.959963984540054
 

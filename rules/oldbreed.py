@@ -18,13 +18,35 @@ caller's ``record``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from math import hypot
 from typing import Any, Protocol, TypeVar
 
 from rules.battlefield import Battlefield, Sight
-from rules.spec import ForceSpec
+from rules.battlespec import ForceSpec
 
 # --- Combat Events (17.0) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventOutcome:
+    """What an event did to one stand, in words and as the log's structured fields (the
+    replay reads these, never the words): the stand, what it ``becomes`` (killed, pinned,
+    suppressed or ok) and, for a stand put on the table, where (``to``) and whether it is
+    hidden there."""
+
+    words: str
+    stand: str
+    becomes: str
+    to: tuple[int, int] | None = None
+    hidden: bool = False
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"stand": self.stand, "becomes": self.becomes}
+        if self.to is not None:
+            out.update(to=list(self.to), hidden=self.hidden)
+        return out
+
 
 # Squads and weapon teams: the units whose fire can set off an event.
 TRIGGERS = frozenset(
@@ -148,12 +170,13 @@ def combat_event(
     firer_force: F,
     other_force: F,
     japanese: F | None,
-    apply: Callable[[F, str], str],
+    apply: Callable[[F, str], str | EventOutcome],
 ) -> None:
     """17.0 after a squad's or weapon team's fire showed a 1: the d10 says who rolls on
     which table (1 the firer's side, 2 the other side, 3 the Japanese on theirs, with
     Japanese present; else nothing), then a d6 on that table; ``apply`` makes the entry's
-    effect happen to the rolling side's units and says what came of it."""
+    effect happen to the rolling side's units and says what came of it (an
+    ``EventOutcome`` when it changed a stand: its fields join the record)."""
     die = dice.die(10)
     if die == 1:
         roller, key = firer_force, "combat_event_table"
@@ -177,6 +200,7 @@ def combat_event(
     face = dice.d6()
     entry = event_table(options, key)[face]
     outcome = apply(roller, entry["effect"])
+    changed = outcome.fields() if isinstance(outcome, EventOutcome) else {}
     record(
         "combat_event",
         side=roller.side,
@@ -184,7 +208,8 @@ def combat_event(
         dice=[face],
         effect=entry["effect"],
         text=entry.get("text", ""),
-        outcome=outcome,
+        outcome=outcome.words if isinstance(outcome, EventOutcome) else outcome,
+        **changed,
     )
 
 

@@ -12,14 +12,23 @@ import re
 import reprlib
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rules.battlefield import AREA_VEGETATION, RULINGS_LANDFORM_GOING, Going, Landform
+from rules.battlespec import (
+    SIDES,
+    AreaSpec,
+    BattleSpec,
+    CompanySpec,
+    ForceSpec,
+    SupportSpec,
+)
+from rules.rulesets import RULESETS
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
-SIDES = ("australian", "japanese")
+__all__ = ["SIDES", "AreaSpec", "BattleSpec", "CompanySpec", "ForceSpec", "SupportSpec"]
+
 MAX_TABLE_FT = 12
 
 # --- Bounds. Every value a checker reads has them, so no input can reach the database or
@@ -156,103 +165,6 @@ class BattleSpecError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("invalid battle: " + "; ".join(problems))
-
-
-@dataclass(frozen=True, slots=True)
-class AreaSpec:
-    name: str
-    zone: int
-    vegetation: str
-    plains: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CompanySpec:
-    """One company of a force made of several: its stands, on the table and joining."""
-
-    name: str
-    stands: dict[str, int]  # unit type -> count, as ForceSpec.stands
-
-
-@dataclass(frozen=True, slots=True)
-class ForceSpec:
-    side: str
-    name: str
-    quality: Quality
-    stands: dict[str, int]  # unit type -> count, in STAND_TYPES order, zero counts dropped
-    sniper: bool = False  # one rifle squad fights as a sniper
-    # Stands that join during the battle, drawn from the Fog of War cup (Old Breed 16.2).
-    reinforcements: dict[str, int] = field(default_factory=dict)
-    # Several companies: whose each stand is (rulings section 4: each stand answers to its
-    # own company's commander). Their stands add up to stands + reinforcements; the table's
-    # stands go to the companies in order, then the reinforcements. Empty: one company.
-    companies: tuple[CompanySpec, ...] = ()
-
-    @property
-    def total_stands(self) -> int:
-        return sum(self.stands.values())
-
-
-@dataclass(frozen=True, slots=True)
-class SupportSpec:
-    buffalos: int = 0
-    hurricane: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class BattleSpec:
-    area: AreaSpec
-    width_ft: int
-    depth_ft: int
-    attacker: ForceSpec
-    defender: ForceSpec
-    support: SupportSpec
-    ruleset: str = "korona"
-    options: dict[str, Any] = field(default_factory=dict)  # rule-set options besides ruleset
-    # The going of each landform where it differs from the rulings' (battlefield
-    # RULINGS_LANDFORM_GOING): landform name -> going name (BATTLE.json table.landform_going).
-    landform_going: dict[str, str] = field(default_factory=dict)
-
-    def landform_going_map(self) -> dict[Landform, Going]:
-        """Every landform's going for this battle: the rulings', with this battle's changes."""
-        return {
-            **RULINGS_LANDFORM_GOING,
-            **{Landform(k): Going(v) for k, v in self.landform_going.items()},
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        def force(f: ForceSpec) -> dict[str, Any]:
-            return {
-                "side": f.side,
-                "name": f.name,
-                "quality": str(f.quality),
-                "stands": dict(f.stands),
-                "sniper": f.sniper,
-                **({"reinforcements": dict(f.reinforcements)} if f.reinforcements else {}),
-                **(
-                    {"companies": [{"name": c.name, "stands": dict(c.stands)} for c in f.companies]}
-                    if f.companies
-                    else {}
-                ),
-            }
-
-        return {
-            "area": {
-                "name": self.area.name,
-                "zone": self.area.zone,
-                "vegetation": self.area.vegetation,
-                "plains": self.area.plains,
-            },
-            "table": {
-                "width_ft": self.width_ft,
-                "depth_ft": self.depth_ft,
-                **({"landform_going": dict(self.landform_going)} if self.landform_going else {}),
-            },
-            "attacker": force(self.attacker),
-            "defender": force(self.defender),
-            "support": {"buffalos": self.support.buffalos, "hurricane": self.support.hurricane},
-            "options": {"ruleset": self.ruleset, **self.options},
-        }
 
 
 class Checker:
@@ -487,8 +399,6 @@ def parse_battle(data: Any) -> BattleSpec:
     )
     options = dict(check.mapping(doc.get("options", {}), "options"))
     ruleset = options.pop("ruleset", "korona")
-    from rules.rulesets import RULESETS  # the registry imports the engines, which import this
-
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         check.fail(
             "options.ruleset", f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})"

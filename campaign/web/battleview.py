@@ -9,24 +9,16 @@ edge at the bottom, so the attacker comes down the table from the top.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import names
+from rules import names, rulesets
 from rules.battlefield import SQUARE_IN
-from rules.dice import Roller
-from rules.forceonforce.engine import DEFAULT_OPTIONS as FORCE_ON_FORCE_DEFAULTS
-from rules.korona.engine import DEFAULT_OPTIONS as KORONA_DEFAULTS
-from rules.korona.support import MAX_STRAFING_DICE, SUPPORT_ZONES
-from rules.narrate import describe_record
-from rules.rulesets import RULESETS
 from rules.spec import parse_battle
-from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES
+from rules.units import UNIT_TYPES
 
 FORCES = ("attacker", "defender")
-RULESET_DEFAULTS = {"korona": KORONA_DEFAULTS, "force_on_force": FORCE_ON_FORCE_DEFAULTS}
 
 LANDFORM_WORDS = {
     "flat": "flat",
@@ -70,18 +62,12 @@ STAND_MARKS = {
     "carrier": "Ca",
 }
 
-# Fire effects after which the target is off the table: Korona's kill, Force on Force's
-# wipe-out and a Shaken unit leaving the battle.
-LOST_EFFECTS = frozenset({"killed", "wiped out", "shaken: leaves the battle"})
-STATUS_EFFECTS = frozenset({"pinned", "suppressed"})
 REASON_WORDS = {
     "a_third_lost": "a third of its stands lost",
     "turn_limit": "the turn limit",
     "withdrew": "the other side withdrew",
     "entered": "entered by the GM from the table",
 }
-
-_STAND_ID = r"[ad]\.[a-z_]+\.\d+"
 
 
 def unit_label(unit_type: str) -> str:
@@ -252,7 +238,7 @@ def table_of(spec: Mapping[str, Any], seed: int, log: Sequence[Mapping[str, Any]
         squares = [_square_from_json(s, depth_in) for row in rows for s in row]
         return Table(width_ft, depth_ft, squares, "result")
     battle = parse_battle(spec)
-    field_ = RULESETS[battle.ruleset].terrain(battle, Roller(seed))
+    field_ = rulesets.RULESETS[battle.ruleset].terrain(battle, seed)
     squares = [_square_from_json(s.to_json(), depth_in) for row in field_.squares for s in row]
     return Table(width_ft, depth_ft, squares, "seed")
 
@@ -461,7 +447,7 @@ def line_of(record: Mapping[str, Any], table: Table | None = None) -> str:
     placed = place_words(record, table)
     if placed is not None:
         return placed
-    text = describe_record(dict(record))
+    text = rulesets.narrate(record)
     head = (
         f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
     )
@@ -497,125 +483,16 @@ def log_turns(log: Iterable[Mapping[str, Any]], table: Table | None = None) -> l
 # --- the replay --------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Board:
-    positions: dict[str, list[int]]
-    lost: set[str] = field(default_factory=set)
-    status: dict[str, str] = field(default_factory=dict)
-    hidden: set[str] = field(default_factory=set)
-
-    def kill(self, stand: str, killed: list[str]) -> None:
-        if stand in self.positions and stand not in self.lost:
-            self.lost.add(stand)
-            self.status.pop(stand, None)
-            killed.append(stand)
-
-    def set_status(self, stand: str, status: str) -> None:
-        if status == "ok":
-            self.status.pop(stand, None)
-        elif stand not in self.lost:
-            self.status[stand] = status
-
-
-def _combat_event(board: _Board, outcome: str, killed: list[str]) -> None:
-    """Combat Events say what they did in their ``outcome`` words (rules/korona/events.py):
-    a stand killed, pinned or suppressed, rallied, rejoining or appearing at a place."""
-    if m := re.match(rf"({_STAND_ID}) is killed", outcome):
-        board.kill(m[1], killed)
-    elif m := re.match(rf"({_STAND_ID}) is (pinned|suppressed)", outcome):
-        board.set_status(m[1], m[2])
-    elif m := re.match(rf"({_STAND_ID}) rallies", outcome):
-        board.set_status(m[1], "ok")
-    elif m := re.match(rf"({_STAND_ID}) (?:rejoins|appears, hidden,) at (\d+),(\d+)", outcome):
-        board.positions[m[1]] = [int(m[2]), int(m[3])]
-        board.lost.discard(m[1])
-        if "hidden" in outcome:
-            board.hidden.add(m[1])
-
-
-def _apply(board: _Board, record: Mapping[str, Any], killed: list[str], moves: list[Any]) -> None:
-    kind = record["kind"]
-    if kind in ("move", "cup_place"):
-        stand = record["stand"]
-        start = board.positions.get(stand)
-        board.positions[stand] = list(record["to"])
-        moves.append([stand, list(record.get("from") or start or record["to"]), record["to"]])
-    elif kind in ("fire", "support", "combat_event_fire"):
-        if record.get("revealed") and isinstance(record.get("firer"), str):
-            board.hidden.discard(record["firer"])
-        effect = record.get("effect", "none")
-        if effect in LOST_EFFECTS:
-            board.kill(record["target"], killed)
-        elif effect in STATUS_EFFECTS:
-            board.set_status(record["target"], effect)
-        for caught in record.get("blast", ()):
-            if caught["effect"] in LOST_EFFECTS:
-                board.kill(caught["stand"], killed)
-            else:
-                board.set_status(caught["stand"], caught["effect"])
-    elif kind == "assault":
-        for stand in record.get("removed", ()):
-            board.kill(stand, killed)
-    elif kind == "caught":
-        board.kill(record["stand"], killed)
-    elif kind == "rally" and record.get("outcome") == "rallied":
-        board.set_status(record["stand"], "ok")
-    elif kind == "combat_event":
-        _combat_event(board, str(record.get("outcome", "")), killed)
-
-
 def replay_frames(
-    log: Sequence[Mapping[str, Any]], *, ruleset: str = "korona", table: Table | None = None
+    log: Sequence[Mapping[str, Any]],
+    *,
+    ruleset: str = rulesets.DEFAULT_RULESET,
+    table: Table | None = None,
 ) -> list[dict]:
-    """The steps of the replay: the deployment, then one step per phase of every turn.
-
-    Each frame holds every stand on the table by then with its position (the deploy
-    record's, then each move's ``to``), the stands lost so far, the pinned and
-    suppressed, the hidden, the moves and the losses of that step and its lines in
-    words. A log without a deploy record (a battle fought at the table) has no frames.
-    """
-    deploy = next((r for r in log if r.get("kind") == "deploy"), None)
-    if deploy is None:
-        return []
-    board = _Board(positions={k: list(v) for k, v in deploy["positions"].items()})
-    board.hidden = set(deploy.get("hidden") or ())
-    frames = [_frame(board, 0, "deployment", [], [], [line_of(deploy, table)])]
-    start = list(log).index(deploy) + 1
-    turn, phase = None, None
-    killed: list[str] = []
-    moves: list[Any] = []
-    lines: list[str] = []
-    for record in log[start:]:
-        key = (int(record.get("turn", 0)), str(record.get("phase", "")))
-        if (turn, phase) != key and lines:
-            frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
-            killed, moves, lines = [], [], []
-        if turn is not None and key[0] != turn and ruleset == "force_on_force":
-            board.status.clear()  # Force on Force: pinned and suppressed end with the turn
-        turn, phase = key
-        _apply(board, record, killed, moves)
-        lines.append(line_of(record, table))
-    if lines:
-        frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
-    for index, frame in enumerate(frames):
-        frame["step"] = index
-    return frames
-
-
-def _frame(
-    board: _Board, turn: int, phase: str, killed: list[str], moves: list[Any], lines: list[str]
-) -> dict[str, Any]:
-    return {
-        "turn": turn,
-        "phase": phase,
-        "positions": {k: list(v) for k, v in sorted(board.positions.items())},
-        "lost": sorted(board.lost),
-        "status": dict(sorted(board.status.items())),
-        "hidden": sorted(board.hidden),
-        "killed": list(killed),
-        "moves": list(moves),
-        "lines": list(lines),
-    }
+    """The steps of the replay, as the battle's rule set builds them from its log's
+    structured records (``rules.replay``), each line in the page's words (``line_of``).
+    A log without a deploy record (a battle fought at the table) has no frames."""
+    return rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table))
 
 
 @dataclass(frozen=True, slots=True)
@@ -701,87 +578,12 @@ def deploy_positions(
 
 def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The rules in force for this battle, in words, from the spec's options (which the
-    campaign settings filled in when the battle was made)."""
-    options = dict(spec.get("options") or {})
-    ruleset = options.pop("ruleset", "korona")
-    rules: list[tuple[str, str]] = [
-        ("Rule set", RULESETS[ruleset].label if ruleset in RULESETS else ruleset)
-    ]
-    defaults = dict(RULESET_DEFAULTS.get(ruleset, {}))
-    merged = {**defaults, **options}
-    limit = merged.pop("turn_limit", 12)
-    rules.append(
-        (
-            "Turn limit",
-            f"{limit} turns; then the side that lost the smaller share of its stands wins, "
-            "the defender on a tie",
-        )
-    )
-    rules.append(("End", "a side that has lost a third of the stands it brought loses at once"))
-    if ruleset == "korona":
-        fuse = merged.pop("impact_fuse", True)
-        rules.append(
-            (
-                "Impact fuse",
-                "on: Japanese knee mortars can only pin troops in jungle or woods"
-                if fuse
-                else "off: Japanese knee mortars fire as any small mortar",
-            )
-        )
-    # The Old Breed options apply under either rule set (docs/rules.md).
-    if ruleset in ("korona", "force_on_force"):
-        first_die = "its first die" if ruleset == "korona" else "its first firepower die"
-        events = merged.pop("combat_events", False)
-        tables = {
-            "Combat Event Table": merged.pop("combat_event_table", None),
-            "Japanese Event Table": merged.pop("japanese_event_table", None),
-        }
-        if events:
-            text = (
-                f"on: a squad's or weapon team's fire showing a 1 on {first_die} rolls d10: "
-                "1 the firer's side rolls on the Combat Event Table, 2 the other side does, "
-                "3 the Japanese Event Table, 4-10 nothing"
-            )
-            rules.append(("Combat Events (Old Breed)", text))
-            for name, table in tables.items():
-                if table:
-                    entries = "; ".join(
-                        f"{face}: {entry.get('text') or entry.get('effect')}"
-                        for face, entry in sorted(table.items(), key=lambda kv: int(kv[0]))
-                    )
-                    rules.append((name, entries))
-        else:
-            rules.append(("Combat Events (Old Breed)", "off"))
-        cup = merged.pop("fog_of_war_cup", False)
-        rules.append(
-            (
-                "Fog of War cup (Old Breed)",
-                "on: reinforcements go into a cup; each turn a side may draw one at random "
-                'and place it as 16.2 says (1 hex = 3")'
-                if cup
-                else "off",
-            )
-        )
-    for key, value in sorted(merged.items()):
-        if value in (None, [], {}, False) and key not in ("fog_of_war",):
-            continue
-        rules.append((key.replace("_", " ").capitalize(), _option_words(value)))
+    campaign settings filled in when the battle was made), as its rule set says them."""
+    rules = rulesets.rules_in_force(spec.get("options"))
     defender = spec.get("defender") or {}
     if defender.get("sniper"):
         rules.append(("Sniper", "the defender fields one rifle squad as a sniper, hidden"))
     return rules
-
-
-def _option_words(value: Any) -> str:
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_option_words(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -797,45 +599,10 @@ def support_available(spec: Mapping[str, Any], side_names: Mapping[str, str]) ->
     """Off-table support each side may call in this battle's zone (rules/korona/support.py):
     one fire mission per fire phase, called by an unmoved, unsuppressed FO (Australians)
     or commander (Japanese) who can see the target."""
-    korona = (spec.get("options") or {}).get("ruleset", "korona") == "korona"
-    zone = int(spec["area"]["zone"])
-    support = spec.get("support") or {}
     lines = []
     for key in FORCES:
         side = spec[key]["side"]
-        zones = SUPPORT_ZONES.get(side, {"artillery": (), "air": ()})
-        missions: list[str] = []
-        if not korona:
-            missions.append("none: the Force on Force rules here use no off-table support")
-        else:
-            if zone in zones["artillery"]:
-                missions.append(f"heavy artillery ({OFF_TABLE_ARTILLERY.fire_dice} dice)")
-            if zone in zones["air"]:
-                buffalos = int(support.get("buffalos", 0))
-                if support.get("hurricane"):
-                    dice = UNIT_TYPES["air_bombing"].fire_dice
-                    missions.append(f"the Hurricane-bomber's bombing ({dice} dice)")
-                elif buffalos > 0:
-                    dice = min(buffalos, MAX_STRAFING_DICE)
-                    missions.append(
-                        f"strafing by {buffalos} Buffalo{'s' if buffalos != 1 else ''} "
-                        f"({dice} {'die' if dice == 1 else 'dice'})"
-                    )
-        available = bool(missions) and korona
-        if korona and not missions:
-            reach = [
-                f"{kind} in zones {'-'.join(str(z) for z in zs)}"
-                for kind, zs in zones.items()
-                if zs
-            ]
-            none_left = (
-                " (air support reaches here, but no planes are left)"
-                if (zone in zones["air"])
-                else ""
-            )
-            missions.append(
-                f"none in zone {zone}{none_left}" + (f"; {', '.join(reach)}" if reach else "")
-            )
+        missions, available = rulesets.support_missions(spec, side)
         lines.append(
             SupportLine(
                 side=side,

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules import oldbreed as old_breed
 from rules.battlefield import Battlefield, generate_battlefield
+from rules.battlespec import SIDES, BattleSpec
 from rules.dice import Roller
 from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.forceonforce import ai, oldbreed
@@ -28,7 +29,6 @@ from rules.forceonforce.combat import (
     tq_check,
 )
 from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
-from rules.spec import SIDES, BattleSpec
 
 RULESET = "force_on_force"
 

@@ -62,7 +62,7 @@ def worth(unit: Unit) -> float:
     return value + (1.0 if unit.profile.leader else 0.0)
 
 
-def apply_event(state: BattleState, force: Force, effect: str) -> str:
+def apply_event(state: BattleState, force: Force, effect: str) -> str | oldbreed.EventOutcome:
     """What an event table's ``effect`` does to ``force``'s units; the side chooses."""
     fighting = force.fighting()
     if effect == "pin_own_squad":
@@ -81,7 +81,7 @@ def apply_event(state: BattleState, force: Force, effect: str) -> str:
     return "no effect"
 
 
-def _worsen(state: BattleState, candidates: list[Unit], status: str) -> str:
+def _worsen(state: BattleState, candidates: list[Unit], status: str) -> str | oldbreed.EventOutcome:
     """Pinned (5.2) or Suppressed (3.7) until the end of the turn. The side must choose a
     unit if it can, and chooses the least harm: one already so (no change), then the least
     worth. Ruling: an event never escalates a status (only a failed morale check does)."""
@@ -93,10 +93,10 @@ def _worsen(state: BattleState, candidates: list[Unit], status: str) -> str:
     setattr(chosen, status, True)
     if status == "pinned" and not state.exposed(chosen.x, chosen.y):
         chosen.in_cover = True  # 5.2: a pinned unit goes to ground
-    return f"{chosen.id} is {status}"
+    return oldbreed.EventOutcome(f"{chosen.id} is {status}", chosen.id, status)
 
 
-def _rally(fighting: list[Unit]) -> str:
+def _rally(fighting: list[Unit]) -> str | oldbreed.EventOutcome:
     """The worst shaken, most valuable unit shakes off Pinned and Suppressed."""
     shaken = [u for u in fighting if u.pinned or u.suppressed]
     if not shaken:
@@ -104,10 +104,10 @@ def _rally(fighting: list[Unit]) -> str:
     best = max(shaken, key=lambda u: (u.suppressed, u.pinned, worth(u), u.id))
     before = "suppressed" if best.suppressed else "pinned"
     best.pinned = best.suppressed = False
-    return f"{best.id} rallies from {before}"
+    return oldbreed.EventOutcome(f"{best.id} rallies from {before}", best.id, "ok")
 
 
-def _return_lost(state: BattleState, force: Force) -> str:
+def _return_lost(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
     """A lost squad (not one that split) rejoins at full strength behind its commander,
     in its Area of Control; it acts from the next turn and still counts as lost."""
     split = {u.element_of for u in force.units if u.element_of is not None}
@@ -140,10 +140,11 @@ def _return_lost(state: BattleState, force: Force) -> str:
     unit.activated = unit.reacted = True
     unit.may_react = False
     unit.returned = True  # it still counts as lost for the end of the battle
-    return f"{unit.id} rejoins at {unit.x},{unit.y}"
+    words = f"{unit.id} rejoins at {unit.x},{unit.y}"
+    return oldbreed.EventOutcome(words, unit.id, "ok", to=(unit.x, unit.y))
 
 
-def _sniper_appears(state: BattleState, force: Force) -> str:
+def _sniper_appears(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
     """A hidden sniper, not on the roster: its loss is no loss, as it brought nothing."""
     place = oldbreed.sniper_place(
         state.field, _positions(force.enemy.units), area_of_control(state, force)
@@ -158,7 +159,8 @@ def _sniper_appears(state: BattleState, force: Force) -> str:
     unit.in_cover = not state.exposed(unit.x, unit.y)
     unit.activated = True  # it acts from the next turn; hidden, it may spring an ambush
     force.units.append(unit)
-    return f"{unit.id} appears, hidden, at {unit.x},{unit.y}"
+    words = f"{unit.id} appears, hidden, at {unit.x},{unit.y}"
+    return oldbreed.EventOutcome(words, unit.id, "ok", to=(unit.x, unit.y), hidden=True)
 
 
 def _sniper_shot(state: BattleState, force: Force) -> str:

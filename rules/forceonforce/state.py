@@ -10,10 +10,10 @@ from math import hypot
 from typing import Any, Protocol
 
 from rules.battlefield import Battlefield, Going, Sight, Vegetation
+from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.forceonforce import tables as t
 from rules.forceonforce.fire import shift_die
-from rules.spec import BattleSpec, ForceSpec
 from rules.units import MOVEMENT, UNIT_TYPES
 
 ATTACKER, DEFENDER = "attacker", "defender"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.battlefield import Battlefield, generate_battlefield
+from rules.battlespec import BattleSpec
 from rules.dice import Roller
 from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.korona import ai, cup, events
@@ -26,7 +27,6 @@ from rules.korona.state import (
     Stand,
 )
 from rules.korona.support import available_mission, call_mission
-from rules.spec import BattleSpec
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "turn_limit": 12,

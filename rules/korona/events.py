@@ -23,6 +23,7 @@ from rules.oldbreed import (
     DEFAULT_JAPANESE_EVENT_TABLE,
     EFFECTS,
     TRIGGERS,
+    EventOutcome,
     check_table,
     combat_event,
     least_harm,
@@ -60,7 +61,7 @@ def after_fire(state: BattleState, firer: Stand, record: dict[str, Any]) -> None
     )
 
 
-def _apply(state: BattleState, force: Force, effect: str) -> str:
+def _apply(state: BattleState, force: Force, effect: str) -> str | EventOutcome:
     if effect == "pin_own_squad":
         return _worsen(force, [s for s in force.alive() if s.unit.name == "rifle_squad"], 1)
     if effect == "suppress_own_weapon":
@@ -72,7 +73,7 @@ def _apply(state: BattleState, force: Force, effect: str) -> str:
         best = max(shaken, key=lambda s: (s.status, _worth(s), s.id))
         before = best.status
         best.status = OK
-        return f"{best.id} rallies from {STATUS_NAMES[before]}"
+        return EventOutcome(f"{best.id} rallies from {STATUS_NAMES[before]}", best.id, "ok")
     if effect == "return_lost_squad":
         return _return_lost(state, force)
     if effect == "sniper_appears":
@@ -86,7 +87,7 @@ def _worth(stand: Stand) -> float:
     return value_of(stand)  # the AI's own weights: a side chooses as it plays
 
 
-def _worsen(force: Force, candidates: list[Stand], hits: int) -> str:
+def _worsen(force: Force, candidates: list[Stand], hits: int) -> str | EventOutcome:
     """The side must choose a stand if it can; it chooses the least harm: a stand the
     effect does not change first, then the least valuable, never a kill if avoidable."""
     if not candidates:
@@ -103,12 +104,13 @@ def _worsen(force: Force, candidates: list[Stand], hits: int) -> str:
     after = effect_of_hits(before, hits)
     if after == KILLED:
         chosen.alive = False
-        return f"{chosen.id} is killed (already {STATUS_NAMES[before]})"
+        words = f"{chosen.id} is killed (already {STATUS_NAMES[before]})"
+        return EventOutcome(words, chosen.id, "killed")
     chosen.status = after
-    return f"{chosen.id} is {STATUS_NAMES[after]}"
+    return EventOutcome(f"{chosen.id} is {STATUS_NAMES[after]}", chosen.id, STATUS_NAMES[after])
 
 
-def _return_lost(state: BattleState, force: Force) -> str:
+def _return_lost(state: BattleState, force: Force) -> str | EventOutcome:
     lost = [s for s in force.stands if not s.alive and s.unit.name == "rifle_squad" and not s.extra]
     if not lost:
         return "no lost squad to bring back"
@@ -126,10 +128,11 @@ def _return_lost(state: BattleState, force: Force) -> str:
     stand.alive = True
     stand.status = OK
     stand.returned = True  # it still counts as lost for the end of the battle
-    return f"{stand.id} rejoins at {stand.x},{stand.y}"
+    words = f"{stand.id} rejoins at {stand.x},{stand.y}"
+    return EventOutcome(words, stand.id, "ok", to=(stand.x, stand.y))
 
 
-def _sniper_appears(state: BattleState, force: Force) -> str:
+def _sniper_appears(state: BattleState, force: Force) -> str | EventOutcome:
     """A hidden sniper, not on the roster: its loss is no loss, as it brought nothing."""
     enemies = [(e.x, e.y) for e in force.enemy.stands if e.alive]
     place = sniper_place(state.field, enemies, area_of_control(state, force))
@@ -142,7 +145,7 @@ def _sniper_appears(state: BattleState, force: Force) -> str:
     stand.hidden = True
     stand.extra = True
     force.stands.append(stand)
-    return f"{stand.id} appears, hidden, at {x},{y}"
+    return EventOutcome(f"{stand.id} appears, hidden, at {x},{y}", stand.id, "ok", (x, y), True)
 
 
 def _sniper_shot(state: BattleState, force: Force) -> str:

@@ -7,8 +7,8 @@ from math import hypot
 from typing import Any
 
 from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight
+from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
-from rules.spec import BattleSpec, ForceSpec
 from rules.units import UNIT_TYPES, Quality, UnitType
 
 OK, PINNED, SUPPRESSED = 0, 1, 2

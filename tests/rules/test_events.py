@@ -113,6 +113,11 @@ def test_a_side_that_must_pin_a_squad_chooses_one_already_pinned() -> None:
     after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
     assert [s.status for s in state.attacker.stands] == [OK, OK, PINNED]
     assert events_of(state)[-1]["outcome"] == "a.rifle_squad.3 is pinned"
+    # What the replay reads: the stand and what it became, beside the words.
+    assert (events_of(state)[-1]["stand"], events_of(state)[-1]["becomes"]) == (
+        "a.rifle_squad.3",
+        "pinned",
+    )
 
 
 def test_a_side_must_choose_even_to_its_own_harm() -> None:
@@ -122,12 +127,15 @@ def test_a_side_must_choose_even_to_its_own_harm() -> None:
     after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
     assert not stand(state, "a.hmg.1").alive
     assert events_of(state)[-1]["outcome"] == "a.hmg.1 is killed (already suppressed)"
+    assert events_of(state)[-1]["stand"] == "a.hmg.1"
+    assert events_of(state)[-1]["becomes"] == "killed"
 
 
 def test_an_event_with_nothing_to_strike_says_so() -> None:
     state = make_state(options=ON, dice=[1, 1], attacker={"rifle_squad": 2})
     after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
     assert events_of(state)[-1]["outcome"] == "no stand the event can strike"
+    assert "stand" not in events_of(state)[-1] and "becomes" not in events_of(state)[-1]
 
 
 def test_rallying_picks_the_worst_shaken_stand() -> None:
@@ -137,6 +145,8 @@ def test_rallying_picks_the_worst_shaken_stand() -> None:
     after_fire(state, stand(state, "a.rifle_squad.1"), fire_record(1))
     assert stand(state, "a.rifle_squad.3").status == OK
     assert stand(state, "a.rifle_squad.2").status == PINNED
+    assert events_of(state)[-1]["stand"] == "a.rifle_squad.3"
+    assert events_of(state)[-1]["becomes"] == "ok"
 
 
 def test_a_squad_brought_back_still_counts_as_lost() -> None:
@@ -150,6 +160,9 @@ def test_a_squad_brought_back_still_counts_as_lost() -> None:
     assert state.attacker.losses_by_type()["rifle_squad"] == 1
     commander = stand(state, "a.commander.1")
     assert (lost.x, lost.y) == (commander.x, min(commander.y + 2, state.field.depth_in))
+    record = events_of(state)[-1]
+    assert (record["stand"], record["becomes"]) == ("a.rifle_squad.2", "ok")
+    assert (record["to"], record["hidden"]) == ([lost.x, lost.y], False)
 
 
 def test_an_appearing_sniper_hides_in_woods_near_the_enemy_and_is_no_loss() -> None:

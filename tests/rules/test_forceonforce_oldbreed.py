@@ -16,6 +16,7 @@ from rules.dice import Roller
 from rules.forceonforce import engine, oldbreed
 from rules.forceonforce.state import BattleState, Unit
 from rules.narrate import describe_record
+from rules.oldbreed import EventOutcome
 from rules.rulesets import resolve_battle
 from rules.spec import parse_battle
 from tests.rules.conftest import ScriptedRoller, open_table, table
@@ -129,9 +130,10 @@ def test_a_gms_table_replaces_the_shipped_one() -> None:
 def test_pin_own_squad_pins_a_squad_and_suppress_own_weapon_suppresses_a_weapon() -> None:
     state = make(att={"rifle_squad": 1, "hmg": 1})
     outcome = oldbreed.apply_event(state, state.attacker, "pin_own_squad")
-    assert outcome == "a.rifle_squad.1 is pinned" and unit(state, "a.rifle_squad.1").pinned
+    assert outcome.words == "a.rifle_squad.1 is pinned" and unit(state, "a.rifle_squad.1").pinned
+    assert outcome.fields() == {"stand": "a.rifle_squad.1", "becomes": "pinned"}
     outcome = oldbreed.apply_event(state, state.attacker, "suppress_own_weapon")
-    assert outcome == "a.hmg.1 is suppressed" and unit(state, "a.hmg.1").suppressed
+    assert outcome.words == "a.hmg.1 is suppressed" and unit(state, "a.hmg.1").suppressed
     assert unit(state, "a.hmg.1").current_tq == 8  # 3.7: one die shift down, d10 to d8
 
 
@@ -140,8 +142,8 @@ def test_rally_own_frees_the_worst_shaken_unit() -> None:
     first, second = state.defender.units
     first.pinned = True
     second.suppressed = True
-    assert oldbreed.apply_event(state, state.defender, "rally_own") == (
-        "d.rifle_squad.2 rallies from suppressed"
+    assert oldbreed.apply_event(state, state.defender, "rally_own") == EventOutcome(
+        "d.rifle_squad.2 rallies from suppressed", "d.rifle_squad.2", "ok"
     )
     assert not second.suppressed and first.pinned
     state.defender.units[0].pinned = False
@@ -157,7 +159,13 @@ def test_a_squad_brought_back_rejoins_behind_its_commander_and_still_counts_as_l
     lost.lost, lost.healthy, lost.pending = True, 0, 2
     assert state.defender.lost == 1
     outcome = oldbreed.apply_event(state, state.defender, "return_lost_squad")
-    assert outcome.startswith("d.rifle_squad.1 rejoins at")
+    assert outcome.words.startswith("d.rifle_squad.1 rejoins at")
+    assert outcome.fields() == {
+        "stand": "d.rifle_squad.1",
+        "becomes": "ok",
+        "to": [lost.x, lost.y],
+        "hidden": False,
+    }
     assert lost.fighting and lost.healthy == 4 and lost.pending == 0
     assert lost.x == commander.x and lost.y < commander.y  # behind, toward its own edge
     aoc = oldbreed.area_of_control(state, state.defender)
@@ -177,7 +185,8 @@ def test_a_sniper_appears_hidden_in_woods_in_its_area_of_control_off_the_roster(
     # The table is data: whichever side rolls the effect gets the sniper.
     outcome = oldbreed.apply_event(state, state.defender, "sniper_appears")
     sniper = state.defender.units[-1]
-    assert outcome == f"d.sniper.1 appears, hidden, at {sniper.x},{sniper.y}"
+    assert outcome.words == f"d.sniper.1 appears, hidden, at {sniper.x},{sniper.y}"
+    assert outcome.to == (sniper.x, sniper.y) and outcome.hidden
     assert sniper.hidden and sniper.extra and sniper.stand_type == "sniper"
     assert state.field.square_at(sniper.x, sniper.y).wooded
     assert oldbreed.area_of_control(state, state.defender)(sniper.x, sniper.y)
@@ -221,13 +230,13 @@ def test_the_side_that_rolls_must_choose_and_chooses_the_least_harm() -> None:
         "a.rifle_squad.3 is already pinned"
     )
     third.pinned = False
-    assert oldbreed.apply_event(state, state.attacker, "pin_own_squad") == (
-        "a.rifle_squad.2 is pinned"
+    assert oldbreed.apply_event(state, state.attacker, "pin_own_squad") == EventOutcome(
+        "a.rifle_squad.2 is pinned", "a.rifle_squad.2", "pinned"
     )
     # With one squad left, it must be the one, to its own harm.
     second.lost = third.lost = True
-    assert oldbreed.apply_event(state, state.attacker, "pin_own_squad") == (
-        "a.rifle_squad.1 is pinned"
+    assert oldbreed.apply_event(state, state.attacker, "pin_own_squad") == EventOutcome(
+        "a.rifle_squad.1 is pinned", "a.rifle_squad.1", "pinned"
     )
     assert oldbreed.apply_event(state, state.attacker, "suppress_own_weapon") == (
         "no unit the event can strike"

@@ -215,15 +215,23 @@ def test_replay_follows_combat_events_that_bring_stands_back() -> None:
          "positions": {"a.rifle_squad.1": [6, 30], "a.commander.1": [10, 30]}},
         {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [3],
          "table": "Combat Event Table", "effect": "x", "text": "",
-         "outcome": "a.rifle_squad.1 is killed (already suppressed)"},
+         "outcome": "a.rifle_squad.1 is killed (already suppressed)",
+         "stand": "a.rifle_squad.1", "becomes": "killed"},
         {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [5],
          "table": "Japanese Event Table", "effect": "return_lost_squad", "text": "",
-         "outcome": "a.rifle_squad.1 rejoins at 10,32"},
+         "outcome": "a.rifle_squad.1 rejoins at 10,32",
+         "stand": "a.rifle_squad.1", "becomes": "ok", "to": [10, 32], "hidden": False},
         {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [1],
          "table": "Japanese Event Table", "effect": "sniper_appears", "text": "",
-         "outcome": "a.sniper.1 appears, hidden, at 14,20"},
+         "outcome": "a.sniper.1 appears, hidden, at 14,20",
+         "stand": "a.sniper.1", "becomes": "ok", "to": [14, 20], "hidden": True},
+        {"turn": 1, "phase": "defender fire", "kind": "combat_event", "dice": [2],
+         "table": "Combat Event Table", "effect": "x", "text": "",
+         "outcome": "a.commander.1 is killed, say the words alone"},
     ]  # fmt: skip
     last = battleview.replay_frames(log)[-1]
+    # The replay reads the structured fields, never the words.
+    assert "a.commander.1" not in last["lost"]
     assert last["lost"] == []
     assert last["positions"]["a.rifle_squad.1"] == [10, 32]
     assert last["positions"]["a.sniper.1"] == [14, 20] and last["hidden"] == ["a.sniper.1"]
