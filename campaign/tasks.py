@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.services import schedule
+from campaign.services import odds, schedule
 from campaign.services.turns import fight_pending_battle
 
 RETRY = {
@@ -43,3 +43,9 @@ def fight_battle(battle_id: int) -> bool:
     if fight_pending_battle(battle_id=battle_id) is not None:
         return True
     return schedule.resolve_unentered(battle_id=battle_id)
+
+
+@shared_task(name="campaign.odds_chunk")
+def odds_chunk(job_key: str, index: int) -> bool:
+    """A chunk of an odds estimate, its job in the cache; a duplicate does nothing."""
+    return odds.fight_sent_chunk(job_key=job_key, index=index)

@@ -14,13 +14,17 @@ a later sweep, a failed notice is tried again by the notices' sweep.
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.db import transaction
 
 from config.celery import app
 
+log = logging.getLogger(__name__)
 
-def _send(name: str, *args: int) -> None:
+
+def _send(name: str, *args: int | str) -> None:
     app.tasks[name].apply_async(args, queue=settings.KORONA_TASK_QUEUE)
 
 
@@ -46,3 +50,13 @@ def enqueue_adjustment_notices(adjustment_id: int) -> None:
 
 def enqueue_message_notices(message_id: int) -> None:
     transaction.on_commit(lambda: _send("notifications.message_notices", message_id), robust=True)
+
+
+def enqueue_odds_chunk(job_key: str, index: int) -> None:
+    """A chunk of an odds estimate (campaign.services.odds), sent at once: it waits for
+    nothing in the database (its job is in the cache). A send that fails is logged; the
+    chunk is sent again by a later request for the odds."""
+    try:
+        _send("campaign.odds_chunk", job_key, index)
+    except Exception:
+        log.exception("could not send odds chunk %s of %s", index, job_key)

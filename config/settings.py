@@ -325,5 +325,13 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": KORONA_SWEEP_SECONDS},
     },
 }
+# The odds of a planned attack (campaign/services/odds.py) are fought off the web
+# request: by the Celery workers with REDIS_URL, else by a pool of KORONA_ODDS_WORKERS
+# processes (default: one per core) beside the web server. "inline" (tests) fights them
+# in the asking process at once.
+KORONA_ODDS_BACKEND = "celery" if REDIS_URL else "pool"
+KORONA_ODDS_WORKERS = read_int(
+    os.environ, "KORONA_ODDS_WORKERS", default=os.cpu_count() or 1, minimum=1, maximum=256
+)
 # Tests only: seconds a turn sleeps inside its transaction, so a test can kill it midway.
 KORONA_TEST_TURN_DELAY = read_number(os.environ, "KORONA_TEST_TURN_DELAY", default=0)

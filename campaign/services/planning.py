@@ -10,22 +10,22 @@ glimpsed enemy company at the middle of its strength band and trained, never its
 stands or quality. The GM, everyone once the campaign has ended, and everyone with fog
 of war off get the real forces.
 
-The odds are computed a chunk of battles at a time (``odds_progress``), so a page can
-show them growing; the chunks are cached and their seeds fixed, so the same attack on
+The odds are fought off the web request, a chunk of battles at a time, by the Celery
+workers or a process pool (``campaign.services.odds``); a page reads how far they are
+(``odds_progress``) and polls until they are in. The chunks are cached under the battle
+as the reader may know it and its seed, and their seeds are fixed, so the same attack on
 the same information always gives the same odds, whoever asks and however often.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
+from campaign.services import odds as offline
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import (
     check_orders_open,
@@ -39,11 +39,9 @@ from rules.campaign.state import Order as RulesOrder
 from rules.campaign.turn import OrderError, PlannedBattle
 from rules.campaign.visibility import CompanyView
 from rules.dice import derive_seed
-from rules.spec import parse_battle
 
-ODDS_RUNS = 400  # battles per estimate: the 95% interval is about ±5 points at worst
-ODDS_CHUNK = 50  # battles per request: about a second for a battle of three companies
-ODDS_CACHE_SECONDS = 7 * 24 * 3600  # the key names the turn: an old one is never read
+ODDS_RUNS = 1000  # battles per estimate: the 95% interval is about ±3 points at worst
+ODDS_CHUNK = 50  # battles per task: 20 tasks, shared by every core and worker
 
 
 class SideRefused(ValueError):
@@ -128,18 +126,11 @@ class PlannedAttack:
         return self.battle.defenders if self.attacking else self.battle.attackers
 
     @property
-    def digest(self) -> str:
-        """What the odds depend on: the battle's BATTLE.json, the seed and the runs."""
-        text = json.dumps(
-            {"spec": self.battle.spec, "seed": self.seed, "runs": self.runs, "chunk": self.chunk},
-            sort_keys=True,
-        )
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-    def chunk_key(self, index: int) -> str:
-        return (
-            f"korona:odds:{self.campaign_id}:{self.turn_number}:{self.company_id}:"
-            f"{self.target_id}:{self.digest}:{index}"
+    def job(self) -> offline.OddsJob:
+        """What the odds depend on: the battle's BATTLE.json as the side may know it, the
+        seed and the runs (the cache key: nothing the side may not know)."""
+        return offline.OddsJob(
+            spec=self.battle.spec, seed=self.seed, runs=self.runs, chunk=self.chunk
         )
 
 
@@ -302,7 +293,7 @@ def _attack(
     )
 
 
-# --- the odds, a chunk at a time ------------------------------------------------------------
+# --- the odds, fought off the request -------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,26 +319,16 @@ class OddsProgress:
         return {key: value * 100 for key, value in self.odds["attacker_win"].items()}
 
 
-def odds_progress(*, attack: PlannedAttack, step: bool = True) -> OddsProgress:
-    """The odds of the attack so far: the cached chunks, plus (``step``) the next chunk
-    fought now. Run i has seed ``derive_seed(attack.seed, "odds", i)``, so the whole
-    equals ``rules.odds.battle_odds(spec, runs=attack.runs, seed=attack.seed)``."""
-    count = -(-attack.runs // attack.chunk)
-    keys = [attack.chunk_key(index) for index in range(count)]
-    cached = cache.get_many(keys)
-    tally = rules.Tally()
-    for key in keys:
-        if key not in cached:
-            break  # only a run of chunks from the first counts: the seeds are in order
-        tally = tally.add(rules.Tally.from_json(cached[key]))
-    if step and tally.runs < attack.runs:
-        start = tally.runs
-        stop = min(start + attack.chunk, attack.runs)
-        part = rules.fight_runs(
-            parse_battle(attack.battle.spec), seed=attack.seed, start=start, stop=stop
-        )
-        cache.set(keys[start // attack.chunk], part.to_json(), ODDS_CACHE_SECONDS)
-        tally = tally.add(part)
+def odds_progress(*, attack: PlannedAttack, start: bool = True) -> OddsProgress:
+    """The odds of the attack so far, from the cache; ``start``: have the battles not yet
+    fought fought off this request (``campaign.services.odds.request``), to be read by a
+    later call. Run i has seed ``derive_seed(attack.seed, "odds", i)``, so once finished
+    they equal ``rules.odds.battle_odds(spec, runs=attack.runs, seed=attack.seed)``."""
+    job = attack.job
+    tally = offline.read(job)
+    if start and tally.runs < job.runs:
+        offline.request(job, tally=tally)
+        tally = offline.read(job)  # inline, or chunks that came in meanwhile
     return OddsProgress(attack=attack, odds=rules.odds_of(tally))
 
 

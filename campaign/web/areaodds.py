@@ -2,9 +2,10 @@
 battle there as the turn will pair it, the odds of each, and the chance the side holds
 the area after them -- with the pairing said in one line.
 
-The odds are the rows' own (``planning.odds_progress``, the same cached chunks); this
-section polls ``order-area-odds`` until every battle's are in. The enemy is named only
-as the viewer may see it: a glimpsed company is "a strong company", never its name.
+The odds are the rows' own (``planning.odds_progress``, the same cached chunks, fought
+off the request); this section polls ``order-area-odds`` until every battle's are in.
+The enemy is named only as the viewer may see it: a glimpsed company is "a strong
+company", never its name.
 """
 
 from __future__ import annotations
@@ -83,23 +84,16 @@ def pairing_line(area: AreaPlan, count: int) -> str:
     return f"{paired}; {need}."
 
 
-def area_odds(view: CampaignView, area: AreaPlan, *, step: bool) -> AreaOdds:
-    """The area's battles and odds; ``step``: fight the next chunk of the first battle
-    whose odds are not in yet."""
-    battles = []
-    stepped = not step
-    for attack in area.attacks:
-        progress = planning.odds_progress(attack=attack, step=False)
-        if not stepped and not progress.finished:
-            progress = planning.odds_progress(attack=attack, step=True)
-            stepped = True
-        battles.append(
-            Battle(
-                friends=_who(view, attack.friends, own=True),
-                enemies=_who(view, attack.enemies, own=False),
-                progress=progress,
-            )
+def area_odds(view: CampaignView, area: AreaPlan) -> AreaOdds:
+    """The area's battles and their odds so far; those missing are sent off to be fought."""
+    battles = [
+        Battle(
+            friends=_who(view, attack.friends, own=True),
+            enemies=_who(view, attack.enemies, own=False),
+            progress=planning.odds_progress(attack=attack),
         )
+        for attack in area.attacks
+    ]
     return AreaOdds(
         plan=area,
         battles=battles,
@@ -109,8 +103,8 @@ def area_odds(view: CampaignView, area: AreaPlan, *, step: bool) -> AreaOdds:
 
 
 def planned(view: CampaignView, plan: SidePlan) -> list[AreaOdds]:
-    """For the orders page: every area's battles with the odds so far (none fought)."""
-    return [area_odds(view, area, step=False) for area in planning.planned_areas(plan)]
+    """For the orders page: every area's battles with the odds so far."""
+    return [area_odds(view, area) for area in planning.planned_areas(plan)]
 
 
 @login_required
@@ -126,7 +120,7 @@ def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> Htt
     context: dict[str, Any] = {"campaign": view.campaign, "side": side, "view": view}
     if area is None:
         return render(request, TEMPLATE, {**context, "gone_area_id": area_id})
-    return render(request, TEMPLATE, {**context, "item": area_odds(view, area, step=True)})
+    return render(request, TEMPLATE, {**context, "item": area_odds(view, area)})
 
 
 @login_required

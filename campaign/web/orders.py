@@ -5,8 +5,9 @@ Every request reads the campaign through a ``CampaignView`` and the planning ser
 (``campaign.services.planning``); no rule lives here. A company's row is a template
 partial: with htmx, giving or taking back an order swaps that row (and the rows whose
 planned battles it may change) in place; without it, a plain POST redirects back to the
-page. The odds of a planned attack grow a chunk of battles per request: the row polls
-``order-odds`` until they are done.
+page. The odds of a planned attack are fought off the request (workers, or a process
+pool: ``campaign.services.odds``) and grow as their chunks come in: the row polls
+``order-odds`` until they are done; without JavaScript, a link reloads the page.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ class Row:
 
 
 def _row(plan: CompanyPlan, *, error: str | None = None, oob: bool = False) -> Row:
-    # The odds computed so far, from the cache: no battle is fought for a page.
-    progress = None if plan.attack is None else odds_progress(attack=plan.attack, step=False)
+    # The odds fought so far, from the cache; those missing are sent off to be fought
+    # (workers or the process pool): no battle is fought in a request.
+    progress = None if plan.attack is None else odds_progress(attack=plan.attack)
     return Row(plan=plan, progress=progress, error=error, oob=oob)
 
 
@@ -255,8 +257,8 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
 @login_required
 @require_GET
 def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
-    """Fight the next chunk of battles of a company's planned attack and show the odds so
-    far (htmx polls it until done); without htmx, back to the page."""
+    """The odds of a company's planned attack so far, the missing battles sent off to be
+    fought (htmx polls it until done); without htmx, back to the page."""
     view = campaign_view(request, campaign_id)
     company = _own_company(view, company_id)
     row = plan_side(view=view, side=company.side).company(company_id)
@@ -264,7 +266,7 @@ def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpR
         if request.htmx:
             return render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
         raise Http404("that company's order leads to no battle")
-    progress = odds_progress(attack=row.attack, step=True)
+    progress = odds_progress(attack=row.attack)
     if not request.htmx:
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     return render(

@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 
 from campaign.models import Campaign, CompanyStands, Membership, Order
-from campaign.services import planning
+from campaign.services import odds, planning
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import CampaignView, open_campaign
@@ -30,7 +30,7 @@ from rules.odds import battle_odds
 from rules.spec import parse_battle
 from tests.campaign.conftest import KORONA, korona_doc
 
-RUNS = 20  # battles per estimate in these tests; the page's 400 take seconds
+RUNS = 20  # battles per estimate in these tests; the page's 1,000 take seconds
 
 
 @pytest.fixture(autouse=True)
@@ -211,14 +211,19 @@ def test_odds_in_chunks_are_battle_odds_with_the_same_seeds(
         side="australian",
     )
     attack = _attack(open_campaign(user=players["australian"], campaign=korona), "A Company")
-    first = planning.odds_progress(attack=attack)
-    assert (first.done, first.finished) == (7, False)
-    progress = _all_odds(attack)
-    assert progress.done == RUNS
+    assert planning.odds_progress(attack=attack, start=False).done == 0  # nothing asked yet
+    # The chunks come in in any order (workers, a pool): the last one in, last.
+    job = attack.job
+    for index in reversed(range(job.chunks)):
+        assert odds.fight_chunk(job, index)
+        if index:
+            progress = planning.odds_progress(attack=attack, start=False)
+            assert (progress.done, progress.finished) == (RUNS - index * 7, False)
+    progress = planning.odds_progress(attack=attack, start=False)
+    assert progress.done == RUNS and progress.finished
     whole = battle_odds(parse_battle(attack.battle.spec), runs=RUNS, seed=attack.seed)
     for key in ("attacker_win", "defender_win", "mean_losses", "mean_turns"):
         assert progress.odds[key] == whole[key]
-    assert planning.odds_progress(attack=attack, step=False).odds == progress.odds  # cached
     cache.clear()
     assert _all_odds(attack).odds == progress.odds  # the same seeds, the same odds
 
@@ -243,7 +248,7 @@ def test_hidden_enemy_strength_and_quality_do_not_change_the_odds(
     cache.clear()
     after = _attack(open_campaign(user=aussie, campaign=korona), "A Company")
     assert after.battle.spec == before.battle.spec
-    assert after.digest == before.digest
+    assert after.job.key == before.job.key
     assert _all_odds(after).odds == odds_before
 
     # What the side does see, the band, does change the estimate (this test can fail).
@@ -268,7 +273,7 @@ def test_the_gm_plans_against_the_real_enemy(korona: Campaign, players: dict[str
     assert attack.battle.spec["defender"]["quality"] == "veteran"
     player = _attack(open_campaign(user=players["australian"], campaign=korona), "A Company")
     assert player.estimated is True
-    assert player.digest != attack.digest
+    assert player.job.key != attack.job.key
 
 
 def test_the_odds_seed_is_not_the_battles_seed(korona: Campaign, players: dict[str, Any]) -> None:
@@ -282,7 +287,10 @@ def test_the_odds_seed_is_not_the_battles_seed(korona: Campaign, players: dict[s
     assert attack.battle.key == "1:Oivi"
     # The battle the turn fights has this seed: the odds' runs must not replay it.
     real = derive_seed(korona.seed, "battle", attack.battle.key)
-    assert real not in {attack.seed, *(derive_seed(attack.seed, "odds", i) for i in range(400))}
+    assert real not in {
+        attack.seed,
+        *(derive_seed(attack.seed, "odds", i) for i in range(planning.ODDS_RUNS)),
+    }
 
 
 # --- sides, closed orders, ready ----------------------------------------------------------

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
-from campaign.services import planning
+from campaign.services import odds, planning
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
 from rules.campaign.turn import OrderError
@@ -29,7 +29,7 @@ def empty_cache() -> None:
 
 @pytest.fixture
 def quick_odds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """20 battles in chunks of 10: the page's 400 take seconds."""
+    """20 battles in chunks of 10: the page's 1,000 take seconds."""
     monkeypatch.setattr(planning, "ODDS_RUNS", 20)
     monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
 
@@ -308,8 +308,18 @@ def test_the_gm_does_not_mark_a_side_ready(campaign: Campaign, gm_user: Any, log
 # --- odds ---------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def held_odds(monkeypatch: pytest.MonkeyPatch, quick_odds: None) -> list[odds.OddsJob]:
+    """The workers have not got to the odds yet: what the pages ask for is recorded, and
+    the test fights its chunks as a worker would (``odds.fight_chunk``). The backends
+    themselves: tests/campaign/test_odds.py and tests/scheduling/test_odds_worker.py."""
+    asked: list[odds.OddsJob] = []
+    monkeypatch.setattr(odds, "request", lambda job, tally=None: asked.append(job))
+    return asked
+
+
 def test_a_planned_attack_shows_its_odds_growing_to_done(
-    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+    campaign: Campaign, aussie: Any, login: Any, held_odds: list[odds.OddsJob]
 ) -> None:
     a = company(campaign, "A Company").pk
     client = login(aussie)
@@ -321,8 +331,11 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     assert "0 of 20 battles fought so far" in row
     assert f'hx-get="{url(campaign, a, "odds")}"' in row
     assert "Estimated: the enemy as you see it" in row
+    # The page sent the battles off to be fought (no battle is fought in the request).
+    (job,) = {j.key: j for j in held_odds}.values()
     seen = []
-    for _ in range(2):
+    for index in range(2):
+        assert odds.fight_chunk(job, index)  # a worker's chunk comes in
         poll = client.get(url(campaign, a, "odds"), **HTMX)
         assert poll.status_code == 200
         seen.append(poll.content.decode())
@@ -332,19 +345,27 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     assert done, seen[1]
     low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
     assert low <= p <= high
-    # Done: the page shows them from the cache, and a poll fights no more.
+    # Done: the page shows them from the cache, and nothing more is asked for.
+    asked = len(held_odds)
     assert "20 of 20 battles" in card(client.get(url(campaign)).content.decode(), a)
     assert client.get(url(campaign, a, "odds"), **HTMX).content.decode() == seen[1]
+    assert len(held_odds) == asked
+    assert not odds.fight_chunk(job, 0)  # a chunk delivered twice is not fought again
 
 
-def test_odds_without_javascript_step_and_return_to_the_page(
-    campaign: Campaign, aussie: Any, login: Any, quick_odds: None
+def test_odds_without_javascript_are_sent_off_and_the_page_reloaded(
+    campaign: Campaign, aussie: Any, login: Any, held_odds: list[odds.OddsJob]
 ) -> None:
     a = company(campaign, "A Company").pk
     client = login(aussie)
     client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
     response = client.get(url(campaign, a, "odds"))
     assert response.status_code == 302 and response.url.endswith(f"#company-{a}")
+    (job,) = {j.key: j for j in held_odds}.values()
+    html = client.get(url(campaign)).content.decode()
+    assert '<progress max="20" value="0">' in html
+    assert f'<noscript><a href="{url(campaign, a, "odds")}">See how far they are</a>' in html
+    odds.fight_chunk(job, 1)  # chunks come in in any order
     assert '<progress max="20" value="10">' in client.get(url(campaign)).content.decode()
 
 
@@ -397,12 +418,11 @@ def test_hidden_enemy_strength_does_not_leak_through_the_odds(
     client = login(aussie)
     client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
 
-    def odds() -> str:
+    def shown() -> str:
         cache.clear()
-        client.get(url(campaign, a, "odds"), **HTMX)
         return client.get(url(campaign, a, "odds"), **HTMX).content.decode()
 
-    before = odds()
+    before = shown()
     # Both Japanese companies lose stands and quality, within their band (still strong).
     CompanyStands.objects.filter(
         company__campaign=campaign,
@@ -412,7 +432,7 @@ def test_hidden_enemy_strength_does_not_leak_through_the_odds(
     Company.objects.filter(campaign=campaign, side="japanese", kind="fighting").update(
         quality="raw"
     )
-    assert odds() == before
+    assert shown() == before
 
 
 def test_a_hidden_enemy_company_is_never_an_odds_target(
@@ -471,7 +491,7 @@ def test_the_odds_poll_queries_are_pinned(
     aussie: Any,
     login: Any,
     django_assert_num_queries: Any,
-    quick_odds: None,
+    held_odds: list[odds.OddsJob],
 ) -> None:
     for row in big_campaign.companies.filter(side="australian", kind="fighting"):
         for target in ("Oivi", "Korona"):

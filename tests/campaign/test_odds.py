@@ -1,0 +1,148 @@
+"""The odds fought off the web request (campaign/services/odds.py): by the process pool of
+the embedded default, by Celery tasks (here run eagerly; a real worker in
+tests/scheduling/test_odds_worker.py), or inline. Whichever fights them, the estimate is
+``rules.odds.battle_odds`` with the same seeds, and a duplicate does nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.services import odds
+from rules.campaign.planning import odds_of
+from rules.odds import battle_odds
+from rules.spec import parse_battle
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = json.loads((ROOT / "fixtures/battles/korona-turn1.json").read_text())
+
+
+def job(runs: int = 30, chunk: int = 7, seed: int = 5) -> odds.OddsJob:
+    return odds.OddsJob(spec=SPEC, seed=seed, runs=runs, chunk=chunk)
+
+
+def same_as_battle_odds(estimate: odds.OddsJob) -> None:
+    tally = odds.read(estimate)
+    assert tally.runs == estimate.runs
+    whole = battle_odds(parse_battle(estimate.spec), runs=estimate.runs, seed=estimate.seed)
+    got = odds_of(tally)
+    for key in ("attacker_win", "defender_win", "mean_losses", "mean_turns"):
+        assert got[key] == whole[key], key
+
+
+def wait_until_fought(estimate: odds.OddsJob, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while odds.read(estimate).runs < estimate.runs:
+        assert time.monotonic() < deadline, f"only {odds.read(estimate).runs} fought"
+        time.sleep(0.05)
+
+
+def test_the_key_is_the_battle_and_the_seed_and_nothing_else() -> None:
+    assert job().key == job().key
+    assert job(seed=6).key != job().key
+    other = json.loads(json.dumps(SPEC))
+    other["defender"]["stands"]["rifle_squad"] -= 1  # what a reader knows of the enemy
+    assert odds.OddsJob(spec=other, seed=5, runs=30, chunk=7).key != job().key
+    assert job().key.startswith("korona:odds:")
+
+
+def test_the_process_pool_fights_them_across_processes_as_battle_odds_would(
+    settings: Any,
+) -> None:
+    settings.KORONA_ODDS_BACKEND = "pool"
+    settings.KORONA_ODDS_WORKERS = 2
+    estimate = job(runs=40, chunk=5)
+    try:
+        odds.request(estimate)
+        assert odds.read(estimate).runs < estimate.runs  # the request did not fight them
+        odds.request(estimate)  # a second request while they are fought: nothing new
+        wait_until_fought(estimate)
+        same_as_battle_odds(estimate)
+        with odds._lock:
+            assert not odds._fighting
+    finally:
+        odds.shutdown()
+
+
+def test_a_pool_whose_process_died_is_started_again(settings: Any) -> None:
+    settings.KORONA_ODDS_BACKEND = "pool"
+    settings.KORONA_ODDS_WORKERS = 1
+    try:
+        first = odds.pool()
+        first.submit(time.sleep, 0).result()
+        for process in list(first._processes.values()):
+            process.kill()
+        estimate = job(runs=10, chunk=5)
+        deadline = time.monotonic() + 120
+        while odds.read(estimate).runs < estimate.runs:  # the broken pool is replaced
+            assert time.monotonic() < deadline
+            odds.request(estimate)
+            time.sleep(0.1)
+        assert odds.pool() is not first
+        same_as_battle_odds(estimate)
+    finally:
+        odds.shutdown()
+
+
+def test_celery_tasks_are_sent_once_per_missing_chunk(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run eagerly here (no REDIS_URL): the task reads its job from the cache."""
+    settings.KORONA_ODDS_BACKEND = "celery"
+    sent: list[tuple[str, int]] = []
+    real = odds.enqueue_odds_chunk
+
+    def spy(job_key: str, index: int) -> None:
+        sent.append((job_key, index))
+        real(job_key, index)
+
+    monkeypatch.setattr(odds, "enqueue_odds_chunk", spy)
+    estimate = job()
+    odds.fight_chunk(estimate, 2)  # one chunk is in already
+    odds.request(estimate)
+    assert sent == [(estimate.key, i) for i in (0, 1, 3, 4)]
+    same_as_battle_odds(estimate)
+    odds.request(estimate)  # finished: nothing sent
+    assert len(sent) == 4
+
+
+def test_a_second_request_inside_the_sent_window_sends_nothing(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.KORONA_ODDS_BACKEND = "celery"
+    sent: list[tuple[str, int]] = []
+    monkeypatch.setattr(odds, "enqueue_odds_chunk", lambda key, i: sent.append((key, i)))
+    estimate = job()
+    odds.request(estimate)
+    odds.request(estimate)
+    assert sent == [(estimate.key, i) for i in range(estimate.chunks)]
+    cache.delete(f"{estimate.key}:sent")  # SENT_SECONDS later: the lost ones again
+    odds.fight_chunk(estimate, 0)
+    odds.request(estimate)
+    assert sent[estimate.chunks :] == [(estimate.key, i) for i in range(1, estimate.chunks)]
+
+
+def test_a_chunk_task_delivered_twice_or_claimed_fights_nothing() -> None:
+    estimate = job()
+    cache.set(f"{estimate.key}:job", estimate.to_json())
+    assert odds.fight_sent_chunk(job_key=estimate.key, index=1) is True
+    before = cache.get(estimate.chunk_key(1))
+    assert odds.fight_sent_chunk(job_key=estimate.key, index=1) is False
+    assert cache.get(estimate.chunk_key(1)) == before
+    cache.add(f"{estimate.chunk_key(2)}:claim", 1)  # another worker is fighting it
+    assert odds.fight_sent_chunk(job_key=estimate.key, index=2) is False
+    assert cache.get(estimate.chunk_key(2)) is None
+    # A job gone from the cache, or a chunk it does not have: nothing, no error.
+    assert odds.fight_sent_chunk(job_key=job(seed=9).key, index=0) is False
+    assert odds.fight_sent_chunk(job_key=estimate.key, index=estimate.chunks) is False
+
+
+def test_an_unknown_backend_is_refused(settings: Any) -> None:
+    settings.KORONA_ODDS_BACKEND = "threads"
+    with pytest.raises(ValueError, match="not celery, pool or inline"):
+        odds.request(job())
