@@ -7,7 +7,8 @@
 For each opponent X it plays ``--campaigns`` campaigns with ``sensible`` Australians
 against X Japanese and as many with X Australians against ``sensible`` Japanese (campaign
 i has the same seed in every pairing), and X against X for the baseline. It prints each
-pairing's win shares with 95% Wilson intervals, and sensible's share over both seatings:
+pairing's win shares with 95% Wilson intervals, and sensible's share over both seatings
+with the exact one-sided binomial test of it against one half:
 the scenario favours one side, so beating an opponent head to head means winning more
 than half of the campaigns of the two seatings together, and winning more with either
 side than X does in its place. A benchmark prints figures; it asserts nothing.
@@ -62,6 +63,12 @@ def share(wins: int, n: int) -> str:
     return f"{wins}/{n} = {wins / n:.1%} (95% {low:.1%}-{high:.1%})"
 
 
+def one_sided_p(wins: int, n: int) -> float:
+    """The exact one-sided p-value of ``wins`` of ``n`` against a share of one half:
+    P(X >= wins) for X ~ Binomial(n, 1/2)."""
+    return sum(math.comb(n, k) for k in range(wins, n + 1)) / 2**n
+
+
 def needed(p: float) -> str:
     """Campaigns per seating for the 95% interval of a seat-balanced share ``p`` to
     exclude one half with 80% power (normal approximation: a one-sample test of p
@@ -111,6 +118,9 @@ def main() -> None:
                 )
             both = won_aus + won_jap
             print(f"  sensible over both seatings: wins {share(both, 2 * n)}")
+            print(
+                f"  one-sided exact binomial test against 50%: p = {one_sided_p(both, 2 * n):.2g}"
+            )
             print(f"  {needed(both / (2 * n))}")
     print(f"\n{time.perf_counter() - started:.0f} s")
 

@@ -51,7 +51,8 @@ from rules.spec import parse_battle
 ODDS_RUNS = 8  # battles fought for the odds of one candidate battle
 ODDS_SEED = 13  # the root of the odds seeds: the same battle has the same odds everywhere
 ATTACK_AT = 0.5  # attack when the attacker's win share is at least this
-RETAKE_AT = 0.5  # the same for the objective the enemy holds, until the last turns
+RETAKE_AT = 0.5  # not holding the objective: on the way to it, with all the turns ahead
+RETAKE_FLOOR = 0.15  # ... and with few turns ahead (from RETAKE_AT down to this)
 LAST_CHANCE_TURNS = 4  # the last turns, when any chance at that objective is taken
 WITHDRAW_BELOW = 0.25  # defending, withdraw when the defender's win share is below this
 REINFORCED_AT = 0.6  # reinforce the objective until its defenders' share is this
@@ -159,6 +160,15 @@ class _Plan:
             return False
         return True
 
+    def move_into(self, company: Company, area: str) -> Order | None:
+        """The move into ``area`` the rules allow ``company``: an advance, else a
+        withdrawal; None if neither."""
+        for kind in ("advance", "withdraw"):
+            order = Order(company.name, kind, area)
+            if self.legal(order):
+                return order
+        return None
+
     def enemies_in(self, area: str) -> list[Company]:
         return self.view.companies_in(area, side=self.enemy, fighting=True)
 
@@ -218,6 +228,7 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
         if engaged(state, company):
             plan.staying.add(company.name)  # it may not move: it fights where it is
     _keep_key_ground(plan, fighters)
+    _hold_objective(plan, fighters)
     _attacks(plan, fighters)
     _reinforce_objective(plan, fighters)
     _guard_base(plan, fighters)
@@ -242,17 +253,47 @@ def _keep_key_ground(plan: _Plan, fighters: list[Company]) -> None:
             plan.staying.add(max(here, key=lambda c: (c.strength, c.name)).name)
 
 
-def _attack_at(plan: _Plan, target: str) -> float:
-    """The odds an attack on ``target`` needs. The objective in enemy hands is worth a
-    worse chance (holding it wins at the end; a lost attack costs stands supply can
-    replace), and in the last turns any chance at all: waiting there loses for sure."""
+def _hold_objective(plan: _Plan, fighters: list[Company]) -> None:
+    """More of the companies on the objective stay there, strongest first, while the
+    enemy that could reach it would attack it with better than ``1 - REINFORCED_AT``
+    odds against those staying: holding it at the end wins, so none leaves it weaker
+    than that to attack elsewhere."""
+    objective = plan.state.settings.objective
+    staying = [c for c in fighters if c.area == objective and c.name in plan.staying]
+    if not staying:
+        return
+    others = sorted(
+        (c for c in fighters if c.area == objective and c.name not in plan.staying),
+        key=lambda c: (-c.strength, c.name),
+    )
+    for company in others:
+        share = _threat_to(plan, objective, staying)
+        if share is None or share >= REINFORCED_AT:
+            return
+        plan.staying.add(company.name)
+        staying.append(company)
+
+
+def _attack_at(plan: _Plan, target: str, attackers: list[Company]) -> float:
+    """The odds an attack on ``target`` needs. Not holding the objective, the objective
+    and an area on the way to it are worth a worse chance (holding it wins at the end; a
+    lost attack costs stands supply can replace), the worse the fewer turns are left to
+    wait for a better one (``RETAKE_AT`` with the whole campaign ahead, down to
+    ``RETAKE_FLOOR``), and any chance at all when only the last ``LAST_CHANCE_TURNS``
+    are left once there: waiting then loses for sure."""
     settings = plan.state.settings
-    if target == settings.objective and plan.view.areas[target].controller == plan.enemy:
-        left = settings.turn_limit - plan.state.turn
-        return 1e-9 if left <= LAST_CHANCE_TURNS else RETAKE_AT
+    objective = settings.objective
     if target == plan.state.sides[plan.enemy].base and plan.holds_objective():
         return FINISH_AT  # taken, it ends the campaign, won
-    return ATTACK_AT
+    if objective not in plan.state.areas or plan.holds_objective():
+        return ATTACK_AT
+    to_go = plan.mapping.distance(target, objective)
+    if not any(plan.mapping.distance(c.area, objective) > to_go for c in attackers):
+        return ATTACK_AT  # not on the way to the objective
+    spare = settings.turn_limit - plan.state.turn - to_go
+    if spare <= LAST_CHANCE_TURNS:
+        return 1e-9
+    return RETAKE_FLOOR + (RETAKE_AT - RETAKE_FLOOR) * min(1.0, spare / settings.turn_limit)
 
 
 def _attack_odds(plan: _Plan, attackers: list[Company], target: str) -> float | None:
@@ -283,19 +324,10 @@ def _attacks(plan: _Plan, fighters: list[Company]) -> None:
         ),
     )
     for target in targets:
-        able = sorted(
-            (
-                c
-                for c in _free(plan, fighters)
-                if target in plan.state.neighbours(c.area)
-                and plan.legal(Order(c.name, "advance", target))
-                and supply_chance(plan.state, plan.mapping, c, target, plan.depots()) > 0
-            ),
-            key=lambda c: (-c.strength, c.name),
-        )[:MAX_ATTACKERS]
+        able = _able_to_attack(plan, fighters, target)
         if not able:
             continue
-        needed = _attack_at(plan, target)
+        needed = _attack_at(plan, target, able)
         # All of them first: if that is not good enough, fewer will not be.
         share = _attack_odds(plan, able, target)
         if share is None or share < needed:
@@ -309,6 +341,19 @@ def _attacks(plan: _Plan, fighters: list[Company]) -> None:
             plan.orders[company.name] = Order(company.name, "advance", target)
 
 
+def _able_to_attack(plan: _Plan, fighters: list[Company], target: str) -> list[Company]:
+    """The free companies that may attack ``target`` (next to it, the advance allowed,
+    some chance of supply there), strongest first, at most ``MAX_ATTACKERS``."""
+    able = [
+        c
+        for c in _free(plan, fighters)
+        if target in plan.state.neighbours(c.area)
+        and plan.legal(Order(c.name, "advance", target))
+        and supply_chance(plan.state, plan.mapping, c, target, plan.depots()) > 0
+    ]
+    return sorted(able, key=lambda c: (-c.strength, c.name))[:MAX_ATTACKERS]
+
+
 def _reinforce_objective(plan: _Plan, fighters: list[Company]) -> None:
     """Free companies next to the objective, which the side holds with companies staying
     there, move in to defend it while the enemy could attack it at better than even
@@ -320,27 +365,21 @@ def _reinforce_objective(plan: _Plan, fighters: list[Company]) -> None:
     if not staying:
         return
     share = _threat_to(plan, objective, staying)
-    helpers = sorted(
-        (
-            c
-            for c in _free(plan, fighters)
-            if objective in plan.state.neighbours(c.area)
-            and not plan.enemies_in(objective)
-            and (
-                plan.legal(Order(c.name, "advance", objective))
-                or plan.legal(Order(c.name, "withdraw", objective))
-            )
-        ),
-        key=lambda c: (-c.strength, c.name),
-    )
-    for company in helpers:
+    helpers = [
+        c
+        for c in _free(plan, fighters)
+        if objective in plan.state.neighbours(c.area) and not plan.enemies_in(objective)
+    ]
+    for company in sorted(helpers, key=lambda c: (-c.strength, c.name)):
+        order = plan.move_into(company, objective)
+        if order is None:
+            continue
         if share is None or share >= REINFORCED_AT:
             return
         better = _threat_to(plan, objective, [*staying, company])
         if better is None or better <= share:
             return
-        kind = "advance" if plan.legal(Order(company.name, "advance", objective)) else "withdraw"
-        plan.orders[company.name] = Order(company.name, kind, objective)
+        plan.orders[company.name] = order
         staying.append(company)
         share = better
 
@@ -406,6 +445,8 @@ def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
     by_area: dict[str, list[Company]] = {}
     for c in _free(plan, fighters):
         by_area.setdefault(c.area, []).append(c)
+    # In the last turns a loss to supply no longer matters: only the objective does.
+    last_turns = settings.turn_limit - plan.state.turn <= LAST_CHANCE_TURNS
     for area, here in sorted(by_area.items()):
         if plan.worth_holding(area):
             continue
@@ -413,28 +454,39 @@ def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
         share = _threat_to(plan, area, staying)
         lose_badly = share is not None and share < WITHDRAW_BELOW
         for company in here:
-            starving = (
-                company.in_supply is False
-                and company.turns_out_of_supply + 1 >= settings.out_of_supply_turns_before_losses
-                and supply_chance(plan.state, plan.mapping, company, area, plan.depots())
-                < MIN_SUPPLY
-            )
-            if not (lose_badly or starving):
-                continue
-            backs = [
-                a
-                for a in plan.state.neighbours(area)
-                if plan.legal(Order(company.name, "withdraw", a)) and not plan.enemies_in(a)
-            ]
-            if backs:
-                best = plan.pick(
-                    backs,
-                    lambda a, c=company: (
-                        -supply_chance(plan.state, plan.mapping, c, a, plan.depots()),
-                        plan.mapping.home(plan.side, a),
-                    ),
-                )
-                plan.orders[company.name] = Order(company.name, "withdraw", best)
+            if lose_badly or (not last_turns and _starving(plan, company)):
+                _fall_back(plan, company)
+
+
+def _starving(plan: _Plan, company: Company) -> bool:
+    """Would a second turn out of supply cost it stands, with a poor chance of supply
+    where it is?"""
+    settings = plan.state.settings
+    return (
+        company.in_supply is False
+        and company.turns_out_of_supply + 1 >= settings.out_of_supply_turns_before_losses
+        and supply_chance(plan.state, plan.mapping, company, company.area, plan.depots())
+        < MIN_SUPPLY
+    )
+
+
+def _fall_back(plan: _Plan, company: Company) -> None:
+    """Withdraw to the linked area without enemies with the best supply chance (then
+    the nearest its base), if there is one."""
+    backs = [
+        a
+        for a in plan.state.neighbours(company.area)
+        if plan.legal(Order(company.name, "withdraw", a)) and not plan.enemies_in(a)
+    ]
+    if backs:
+        best = plan.pick(
+            backs,
+            lambda a: (
+                -supply_chance(plan.state, plan.mapping, company, a, plan.depots()),
+                plan.mapping.home(plan.side, a),
+            ),
+        )
+        plan.orders[company.name] = Order(company.name, "withdraw", best)
 
 
 def _advances(plan: _Plan, fighters: list[Company]) -> None:
@@ -443,40 +495,52 @@ def _advances(plan: _Plan, fighters: list[Company]) -> None:
     not lose the battle the enemy could bring to it."""
     settings = plan.state.settings
     objective = settings.objective if settings.objective in plan.state.areas else None
-    enemy_base = plan.state.sides[plan.enemy].base
-    finishing = plan.holds_objective()
     for company in _free(plan, fighters):
         if company.in_supply is False:
             continue
         if objective is not None and company.area == objective:
             continue  # on the objective: it holds it
-
-        def goal(area: str) -> tuple[int, int]:
-            to_objective = plan.mapping.distance(area, objective) if objective else 0
-            return (to_objective, plan.mapping.enemy_base(plan.side, area))
-
-        here = goal(company.area)
-        options = []
-        for area in plan.state.neighbours(company.area):
-            if plan.enemies_in(area) or not plan.legal(Order(company.name, "advance", area)):
-                continue
-            if finishing and area == enemy_base:
-                # The objective held, an empty enemy base walked into ends it, won.
-                options = [(area, 1.0)]
-                break
-            if goal(area) >= here:
-                continue
-            chance = supply_chance(plan.state, plan.mapping, company, area, plan.depots())
-            if chance < MIN_SUPPLY:
-                continue
-            together = [c for c in fighters if plan.destination(c) == area] + [company]
-            share = _threat_to(plan, area, together)
-            if share is not None and share < WITHDRAW_BELOW:
-                continue
-            options.append((area, chance))
+        options = _advance_options(plan, company, fighters, objective)
         if options:
-            area, _ = plan.pick(options, lambda o: (goal(o[0]), -o[1]))
+            area, _ = plan.pick(options, lambda o: (_goal(plan, objective, o[0]), -o[1]))
             plan.orders[company.name] = Order(company.name, "advance", area)
+
+
+def _goal(plan: _Plan, objective: str | None, area: str) -> tuple[int, int]:
+    """How far ``area`` is from the objective, then from the enemy base (lower: nearer)."""
+    to_objective = plan.mapping.distance(area, objective) if objective else 0
+    return (to_objective, plan.mapping.enemy_base(plan.side, area))
+
+
+def _advance_options(
+    plan: _Plan, company: Company, fighters: list[Company], objective: str | None
+) -> list[tuple[str, float]]:
+    """The areas ``company`` may advance to, with its supply chance there. Holding the
+    objective, an empty enemy base next to it is the only one (walked into, it ends the
+    campaign, won). Not holding it, supply no longer counts once only the last turns
+    would be left on arriving there (``LAST_CHANCE_TURNS``)."""
+    finishing = plan.holds_objective()
+    enemy_base = plan.state.sides[plan.enemy].base
+    here = _goal(plan, objective, company.area)
+    options = []
+    for area in plan.state.neighbours(company.area):
+        if plan.enemies_in(area) or not plan.legal(Order(company.name, "advance", area)):
+            continue
+        if finishing and area == enemy_base:
+            return [(area, 1.0)]
+        if _goal(plan, objective, area) >= here:
+            continue
+        chance = supply_chance(plan.state, plan.mapping, company, area, plan.depots())
+        spare = plan.state.settings.turn_limit - plan.state.turn - here[0] + 1
+        hurry = objective is not None and not finishing and spare <= LAST_CHANCE_TURNS
+        if chance < MIN_SUPPLY and not hurry:
+            continue
+        together = [c for c in fighters if plan.destination(c) == area] + [company]
+        share = _threat_to(plan, area, together)
+        if share is not None and share < WITHDRAW_BELOW:
+            continue
+        options.append((area, chance))
+    return options
 
 
 def _supply_companies(plan: _Plan, supplies: list[Company]) -> None:
@@ -488,41 +552,50 @@ def _supply_companies(plan: _Plan, supplies: list[Company]) -> None:
     fighters = [c for c in plan.state.companies.values() if c.side == plan.side and c.fighting]
     battle_areas = {plan.destination(c) for c in fighters if plan.enemies_in(plan.destination(c))}
     for supply in supplies:
-        if engaged(plan.state, supply):
-            continue
-        others = [d for d in plan.depots() if d != supply.area]
-
-        def value(area: str, supply: Company = supply, others: list[str] = others) -> float:
-            exposed = any(plan.enemies_in(link) for link in plan.state.neighbours(area))
-            total = sum(
-                supply_chance(plan.state, plan.mapping, c, plan.destination(c), [*others, area])
-                for c in fighters
-            )
-            return total - (0.5 if exposed else 0.0)
-
-        def step(area: str, supply: Company = supply) -> Order | None:
-            for kind in ("advance", "withdraw"):
-                order = Order(supply.name, kind, area)
-                if plan.legal(order):
-                    return order
-            return None
-
-        safe = [
-            a for a in sorted(plan.state.areas) if not plan.enemies_in(a) and a not in battle_areas
-        ]
-        goal = plan.pick(
-            safe or [supply.area],
-            lambda a, s=supply: (-value(a), plan.mapping.distance(s.area, a)),
-        )
-        if goal == supply.area or value(goal) <= value(supply.area):
-            continue
-        here = plan.mapping.distance(supply.area, goal)
-        steps = [
-            a
-            for a in plan.state.neighbours(supply.area)
-            if a in safe and plan.mapping.distance(a, goal) < here and step(a) is not None
-        ]
-        if steps:
-            order = step(plan.pick(steps, lambda a: a))
+        if not engaged(plan.state, supply):
+            order = _supply_move(plan, supply, fighters, battle_areas)
             if order is not None:
                 plan.orders[supply.name] = order
+
+
+def _supply_move(
+    plan: _Plan, supply: Company, fighters: list[Company], battle_areas: set[str]
+) -> Order | None:
+    """One step toward the safe area where a supply company helps the most, if that is
+    better than where it is."""
+    others = [d for d in plan.depots() if d != supply.area]
+    safe = [a for a in sorted(plan.state.areas) if not plan.enemies_in(a)]
+    safe = [a for a in safe if a not in battle_areas]
+    values = {a: _depot_value(plan, fighters, others, a) for a in {*safe, supply.area}}
+    goal = plan.pick(
+        safe or [supply.area],
+        lambda a: (-values[a], plan.mapping.distance(supply.area, a)),
+    )
+    if goal == supply.area or values[goal] <= values[supply.area]:
+        return None
+    steps = _steps_toward(plan, supply, goal, safe)
+    return plan.move_into(supply, plan.pick(steps, lambda a: a)) if steps else None
+
+
+def _steps_toward(plan: _Plan, company: Company, goal: str, safe: list[str]) -> list[str]:
+    """The safe linked areas nearer ``goal`` that ``company`` may move to."""
+    here = plan.mapping.distance(company.area, goal)
+    return [
+        a
+        for a in plan.state.neighbours(company.area)
+        if a in safe
+        and plan.mapping.distance(a, goal) < here
+        and plan.move_into(company, a) is not None
+    ]
+
+
+def _depot_value(plan: _Plan, fighters: list[Company], others: list[str], area: str) -> float:
+    """The fighting companies' total chance of supply next turn, at their planned
+    destinations, with a supply company in ``area`` (and the others in ``others``),
+    less half a company's chance if ``area`` is next to a visible enemy."""
+    exposed = any(plan.enemies_in(link) for link in plan.state.neighbours(area))
+    total = sum(
+        supply_chance(plan.state, plan.mapping, c, plan.destination(c), [*others, area])
+        for c in fighters
+    )
+    return total - (0.5 if exposed else 0.0)

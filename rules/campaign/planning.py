@@ -188,24 +188,17 @@ def planned_battle(
     side = mover.side
     if not state.companies_in(target, side=state.enemy_of(side), fighting=True):
         return None
-    arriving = []
-    for name, given in orders.items():
-        other = state.companies.get(name)
-        if (
-            other is None
-            or other.side != side
-            or not other.fighting
-            or given.kind not in MOVES
-            or given.target != target
-        ):
-            continue
-        try:
-            check_order(state, given, side=side)
-        except OrderError:
-            continue  # refused when carried out: it holds
-        arriving.append(name)
+    arriving = _arriving(state, orders, side, target)
     if company not in arriving:
         return None
+    return _paired(state, company, side, target, arriving)
+
+
+def _paired(
+    state: CampaignState, company: str, side: str, target: str, arriving: list[str]
+) -> PlannedBattle | None:
+    """The battle of ``company`` once ``arriving`` have moved into ``target``, as the
+    turn pairs it."""
     there = {c.name for c in state.companies_in(target, fighting=True)}
     arrival = {target: {state.companies[name].side: 0 for name in there}}
     arrival[target].setdefault(side, 1)
@@ -219,6 +212,25 @@ def planned_battle(
         if company in battle.attackers or company in battle.defenders:
             return battle
     return None
+
+
+def _arriving(
+    state: CampaignState, orders: Mapping[str, Order], side: str, target: str
+) -> list[str]:
+    """The side's fighting companies whose orders, carried out, take them to ``target``."""
+    arriving = []
+    for name, given in orders.items():
+        other = state.companies.get(name)
+        if other is None or other.side != side or not other.fighting:
+            continue
+        if given.kind not in MOVES or given.target != target:
+            continue
+        try:
+            check_order(state, given, side=side)
+        except OrderError:
+            continue  # refused when carried out: it holds
+        arriving.append(name)
+    return arriving
 
 
 # --- odds, a chunk at a time --------------------------------------------------------------

@@ -96,7 +96,8 @@ def test_it_sends_more_companies_when_one_is_not_enough(odds: Any) -> None:
 
 
 def test_it_sends_only_one_when_one_is_enough(odds: Any) -> None:
-    odds(lambda spec: 0.8)
+    # The enemy would attack the objective at poor odds: one company may leave it.
+    odds(lambda spec: 0.8 if spec["attacker"]["side"] == "australian" else 0.2)
     state = line(
         fighting_company("A Company", "australian", "Near"),
         fighting_company("B Company", "australian", "Near"),
@@ -109,6 +110,48 @@ def test_it_sends_only_one_when_one_is_enough(odds: Any) -> None:
         + list(plan.values()).count(Order("B Company", "advance", "Middle"))
         == 1
     )
+
+
+def test_the_companies_on_the_objective_stay_while_the_enemy_could_take_it(odds: Any) -> None:
+    # Anybody attacking wins 80%: one defender left on the objective would lose it.
+    odds(lambda spec: 0.8)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Near",
+    )
+    assert ai.plan_side(state, "australian") == {}
+
+
+def test_it_waits_for_better_odds_at_the_objective_less_as_time_runs_out(odds: Any) -> None:
+    odds(lambda spec: 0.3)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        turn_limit=20,
+    )
+    state.areas["Middle"].controller = "japanese"
+    state.turn = 0
+    assert "A Company" not in ai.plan_side(state, "australian")  # 30% < 50% - a little
+    state.turn = 12  # 8 turns left: 15% + 35% x 8/20 = 29%
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
+
+
+def test_it_attacks_on_the_way_to_the_objective_in_the_last_turns(odds: Any) -> None:
+    odds(lambda spec: 0.1)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        fighting_company("2nd Company", "japanese", "Far"),
+        objective="Far",
+        turn_limit=20,
+    )
+    state.areas["Far"].controller = "japanese"
+    state.turn = 5
+    assert "A Company" not in ai.plan_side(state, "australian")
+    state.turn = 20 - ai.LAST_CHANCE_TURNS - 1  # once in Middle, the last turns are left
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
 
 
 def test_it_presses_on_for_the_objective_the_enemy_holds_at_the_end(odds: Any) -> None:
