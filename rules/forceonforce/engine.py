@@ -15,7 +15,6 @@ from rules import oldbreed as old_breed
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.battlespec import SIDES, BattleSpec
 from rules.dice import Roller
-from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
 from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
@@ -29,6 +28,8 @@ from rules.forceonforce.combat import (
     tq_check,
 )
 from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
+from rules.kernel import battle, options
+from rules.kernel.battle import Engine, withdraw
 
 RULESET = "force_on_force"
 
@@ -50,8 +51,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "combat_event_table": None,  # None: the shipped tables (rules.oldbreed)
     "japanese_event_table": None,
 }
-# Echoed in the result's options (the event tables are not: they are data, often long).
-_ECHOED = tuple(k for k in DEFAULT_OPTIONS if not k.endswith("_event_table"))
 
 _SIDE_MAPS = {
     "morale_die": set(t.DIE_LADDER),
@@ -67,45 +66,61 @@ IMPACT_FUSE_REFUSED = (
 )
 
 
-def check_options(options: dict[str, Any]) -> list[str]:
+def _side_map(key: str, value: Any) -> list[str]:
+    allowed = _SIDE_MAPS[key]
+    if isinstance(value, dict) and all(
+        s in SIDES and v in allowed and not isinstance(v, bool) for s, v in value.items()
+    ):
+        return []
+    listed = ", ".join(str(v) for v in sorted(allowed, key=str))
+    return [f"{key} must map australian/japanese to one of {listed}"]
+
+
+def _side_list(key: str, value: Any) -> list[str]:
+    if isinstance(value, list) and all(s in SIDES for s in value):
+        return []
+    return [f"{key} must be a list of sides (australian, japanese)"]
+
+
+def _outgunned_by(key: str, value: Any) -> list[str]:
+    if isinstance(value, list) and all(s in (ATTACKER, DEFENDER) for s in value):
+        return []
+    return ["outgunned_by must be a list of attacker/defender"]
+
+
+def _impact_fuse(key: str, value: Any) -> list[str]:
+    return [] if value in (False, None) else [IMPACT_FUSE_REFUSED]
+
+
+def _event_table(key: str, value: Any) -> list[str]:
+    return [] if value is None else old_breed.check_table(value, key)
+
+
+def _dug_in(key: str, value: Any) -> list[str]:
+    if value in (None, "improved", "fortified", "reinforced"):
+        return []
+    return [f"dug_in must be improved, fortified or reinforced, not {value!r}"]
+
+
+_CHECKS: dict[str, options.Check] = {
+    "turn_limit": options.turn_limit,
+    **dict.fromkeys(_SIDE_MAPS, _side_map),
+    **dict.fromkeys(_SIDE_LISTS, _side_list),
+    "outgunned_by": _outgunned_by,
+    "impact_fuse": _impact_fuse,
+    "combat_event_table": _event_table,
+    "japanese_event_table": _event_table,
+    **dict.fromkeys(
+        ("night", "fog_of_war", "defender_hidden", "combat_events", "fog_of_war_cup"),
+        options.boolean,
+    ),
+    "dug_in": _dug_in,
+}
+
+
+def check_options(given: dict[str, Any]) -> list[str]:
     """Problems with the Force on Force options of a BATTLE.json."""
-    problems = []
-    for key, value in options.items():
-        if key == "turn_limit":
-            if (problem := turn_limit_problem(value)) is not None:
-                problems.append(problem)
-        elif key in _SIDE_MAPS:
-            if not isinstance(value, dict) or any(
-                s not in SIDES or v not in _SIDE_MAPS[key] or isinstance(v, bool)
-                for s, v in value.items()
-            ):
-                allowed = ", ".join(str(v) for v in sorted(_SIDE_MAPS[key], key=str))
-                problems.append(f"{key} must map australian/japanese to one of {allowed}")
-        elif key in _SIDE_LISTS:
-            if not isinstance(value, list) or any(s not in SIDES for s in value):
-                problems.append(f"{key} must be a list of sides (australian, japanese)")
-        elif key == "outgunned_by":
-            if not isinstance(value, list) or any(s not in (ATTACKER, DEFENDER) for s in value):
-                problems.append("outgunned_by must be a list of attacker/defender")
-        elif key == "impact_fuse":
-            if value not in (False, None):
-                problems.append(IMPACT_FUSE_REFUSED)
-        elif key in ("combat_event_table", "japanese_event_table"):
-            if value is not None:
-                problems += old_breed.check_table(value, key)
-        elif key in ("night", "fog_of_war", "defender_hidden", "combat_events", "fog_of_war_cup"):
-            if not isinstance(value, bool):
-                problems.append(f"{key} must be true or false, not {value!r}")
-        elif key == "dug_in":
-            if value not in (None, "improved", "fortified", "reinforced"):
-                problems.append(f"dug_in must be improved, fortified or reinforced, not {value!r}")
-        else:
-            problems.append(f"{key!r} is not an option of the force_on_force rule set")
-    return problems
-
-
-def _end_check(state: BattleState) -> None:
-    end_on_a_third_lost(state.attacker, state.defender)
+    return options.check(given, _CHECKS, RULESET)
 
 
 # --- the start of a turn ----------------------------------------------------------------
@@ -190,13 +205,13 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
             shooter.fires += later_part
         if record is not None:
             oldbreed.after_fire(state, shooter, record)
-        _end_check(state)
+        state.end_check()
         return record is not None
     suppression = kind != "ambush" and ai.suppression_fire(state, shooter, target)
     record = attack(state, shooter, target, kind=kind, suppression=suppression)
     if record is not None:
         oldbreed.after_fire(state, shooter, record)  # Combat Events (17.0)
-    _end_check(state)
+    state.end_check()
     return record is not None
 
 
@@ -500,7 +515,6 @@ def end_phase(state: BattleState) -> None:
 
 
 def _turn(state: BattleState) -> None:
-    state.cup_drawn.clear()
     for force in state.forces:
         for unit in force.units:
             unit.new_turn()
@@ -508,13 +522,7 @@ def _turn(state: BattleState) -> None:
     for force in (state.attacker, state.defender):
         state.phase = "withdrawal"
         if ai.hopeless(state, force):
-            state.record(
-                "withdraw",
-                side=force.side,
-                dice=[],
-                outcome=f"{force.spec.name} withdraws from a hopeless position",
-            )
-            raise BattleOver(force.enemy.key, "withdrew")
+            withdraw(state, force, " from a hopeless position")
     _initiative(state)
     iu_force: Force = state.initiative
     state.phase = "overwatch"
@@ -541,74 +549,16 @@ def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
     )  # fmt: skip
 
 
+def _deploy(state: BattleState) -> None:
+    ai.deploy_defender(state, state.defender)
+    ai.deploy_attacker(state, state.attacker)
+
+
+ENGINE = Engine(RULESET, DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _turn)
+
+
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
 ) -> dict[str, Any]:
     """Fight the battle described by ``spec`` under Force on Force with dice from ``seed``."""
-    options = {**DEFAULT_OPTIONS, **spec.options}
-    roller = Roller(seed)
-    rolled = battlefield is None
-    if battlefield is None:
-        battlefield = roll_terrain(spec, roller)
-    state = BattleState(spec, roller, battlefield, options)
-    state.fog_table = t.FOG_OF_WAR_TABLE
-    state.phase = "terrain"
-    for row in battlefield.squares:
-        for square in row:
-            dice = list(square.landform_dice)
-            if square.vegetation_die is not None:
-                dice.append(square.vegetation_die)
-            state.record("terrain", square=[square.col, square.row], dice=dice if rolled else [],
-                         landform=str(square.landform), vegetation=str(square.vegetation),
-                         going=str(square.going))  # fmt: skip
-    state.phase = "deployment"
-    ai.deploy_defender(state, state.defender)
-    ai.deploy_attacker(state, state.attacker)
-    state.record(
-        "deploy", dice=[],
-        positions={u.id: u.position for force in state.forces for u in force.units},
-        hidden=[u.id for u in state.defender.units if u.hidden],
-    )  # fmt: skip
-    attacker, defender = state.attacker, state.defender
-    try:
-        for turn in range(1, options["turn_limit"] + 1):
-            state.turn = turn
-            _turn(state)
-        winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
-        reason = "turn_limit"
-    except BattleOver as over:
-        winner, reason = over.winner, over.reason
-    state.phase = "end"
-    state.record("end", dice=[], winner=winner, reason=reason,
-                 lost={f.key: f.lost for f in state.forces},
-                 present={f.key: f.present for f in state.forces})  # fmt: skip
-    return {
-        "ruleset": RULESET,
-        "seed": seed,
-        "winner": winner,
-        "reason": reason,
-        "turns": state.turn,
-        "area": spec.area.name,
-        "forces": {
-            f.key: {"side": f.side, "name": f.spec.name, "quality": str(f.spec.quality)}
-            for f in state.forces
-        },
-        "stands_present": {f.key: f.present_by_type() for f in state.forces},
-        "losses": {f.key: f.losses_by_type() for f in state.forces},
-        "stands": [
-            {
-                "id": u.id,
-                "force": f.key,
-                "type": u.stand_type,
-                "counts_as": u.report_type,
-                # Appeared through a Combat Event: not on the roster, not in the losses.
-                "extra": u.extra,
-                "in_cup": u in f.cup,  # a reinforcement never drawn
-            }
-            for f in state.forces
-            for u in [*f.units, *f.cup]
-        ],  # fmt: skip
-        "terrain": battlefield.to_json(),
-        "options": {"ruleset": RULESET, **{k: options[k] for k in _ECHOED}},
-        "log": state.log,
-    }
+    return battle.resolve(ENGINE, spec, seed, battlefield)

@@ -6,31 +6,20 @@ unit is read here in Force on Force's own terms (docs/rules.md, "Force on Force"
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import hypot
 from typing import Any
 
 from rules import oldbreed
 from rules.forceonforce import tables as t
 from rules.forceonforce.combat import attack, optimum_reach
-from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
+from rules.forceonforce.state import BattleState, Force, Unit
+from rules.kernel import oldbreed as kernel
+from rules.kernel.oldbreed import area_of_control
+
+__all__ = ["after_fire", "apply_event", "area_of_control", "enemy_moved", "own_phase", "worth"]
 from rules.units import UNIT_TYPES
 
 _SUPPORT_WORTH = {"light": 1.0, "medium": 2.0, "heavy": 3.0}
-
-
-def _positions(units: list[Unit]) -> list[tuple[int, int]]:
-    return [(u.x, u.y) for u in units if u.fighting]
-
-
-def area_of_control(state: BattleState, force: Force) -> Callable[[float, float], bool]:
-    """16.1 for ``force`` as its units and the enemy's stand now (units fighting)."""
-    return oldbreed.area_of_control(
-        state.field,
-        force.key == ATTACKER,
-        _positions(force.units),
-        _positions(force.enemy.units),
-    )
 
 
 # --- Combat Events (17.0) ---------------------------------------------------------------
@@ -39,20 +28,8 @@ def area_of_control(state: BattleState, force: Force) -> Callable[[float, float]
 def after_fire(state: BattleState, shooter: Unit, record: dict[str, Any]) -> None:
     """Ruling: the trigger is a fire action of a squad or weapon team whose first
     firepower die shows a natural 1 (as the Korona rules read the first die)."""
-    if not state.options.get("combat_events") or shooter.stand_type not in oldbreed.TRIGGERS:
-        return
-    if not record["attack"] or record["attack"][0] != 1:
-        return
-    oldbreed.combat_event(
-        dice=state.roller,
-        record=state.record,
-        options=state.options,
-        firer=shooter.id,
-        firer_force=shooter.force,
-        other_force=shooter.force.enemy,
-        japanese=next((f for f in state.forces if f.side == "japanese"), None),
-        apply=lambda force, effect: apply_event(state, force, effect),
-    )
+    dice = record["attack"]
+    kernel.after_fire(state, shooter, dice[0] if dice else None, EFFECTS)
 
 
 def worth(unit: Unit) -> float:
@@ -64,21 +41,17 @@ def worth(unit: Unit) -> float:
 
 def apply_event(state: BattleState, force: Force, effect: str) -> str | oldbreed.EventOutcome:
     """What an event table's ``effect`` does to ``force``'s units; the side chooses."""
-    fighting = force.fighting()
-    if effect == "pin_own_squad":
-        return _worsen(state, [u for u in fighting if u.stand_type == "rifle_squad"], "pinned")
-    if effect == "suppress_own_weapon":
-        weapons = [u for u in fighting if UNIT_TYPES[u.stand_type].crew_served]
-        return _worsen(state, weapons, "suppressed")
-    if effect == "rally_own":
-        return _rally(fighting)
-    if effect == "return_lost_squad":
-        return _return_lost(state, force)
-    if effect == "sniper_appears":
-        return _sniper_appears(state, force)
-    if effect == "sniper_shot":
-        return _sniper_shot(state, force)
-    return "no effect"
+    handler = EFFECTS.get(effect)
+    return "no effect" if handler is None else handler(state, force)
+
+
+def _pin_own_squad(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
+    return _worsen(state, [u for u in force.fighting() if u.stand_type == "rifle_squad"], "pinned")
+
+
+def _suppress_own_weapon(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
+    weapons = [u for u in force.fighting() if UNIT_TYPES[u.stand_type].crew_served]
+    return _worsen(state, weapons, "suppressed")
 
 
 def _worsen(state: BattleState, candidates: list[Unit], status: str) -> str | oldbreed.EventOutcome:
@@ -96,9 +69,9 @@ def _worsen(state: BattleState, candidates: list[Unit], status: str) -> str | ol
     return oldbreed.EventOutcome(f"{chosen.id} is {status}", chosen.id, status)
 
 
-def _rally(fighting: list[Unit]) -> str | oldbreed.EventOutcome:
+def _rally_own(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
     """The worst shaken, most valuable unit shakes off Pinned and Suppressed."""
-    shaken = [u for u in fighting if u.pinned or u.suppressed]
+    shaken = [u for u in force.fighting() if u.pinned or u.suppressed]
     if not shaken:
         return "no unit to rally"
     best = max(shaken, key=lambda u: (u.suppressed, u.pinned, worth(u), u.id))
@@ -107,7 +80,7 @@ def _rally(fighting: list[Unit]) -> str | oldbreed.EventOutcome:
     return oldbreed.EventOutcome(f"{best.id} rallies from {before}", best.id, "ok")
 
 
-def _return_lost(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
+def _return_lost_squad(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
     """A lost squad (not one that split) rejoins at full strength behind its commander,
     in its Area of Control; it acts from the next turn and still counts as lost."""
     split = {u.element_of for u in force.units if u.element_of is not None}
@@ -125,10 +98,7 @@ def _return_lost(state: BattleState, force: Force) -> str | oldbreed.EventOutcom
     anchor = commander or (fighting[0] if fighting else None)
     if anchor is None:
         return "no one left to rejoin"
-    aoc = area_of_control(state, force)
-    unit.x, unit.y = oldbreed.rejoin_place(
-        state.field, force.key == ATTACKER, (anchor.x, anchor.y), aoc
-    )
+    outcome = kernel.rejoin(state, force, unit, (anchor.x, anchor.y))
     unit.healthy, unit.wounded_light, unit.pending, unit.serious, unit.dead = (
         t.FIGURES_PER_STAND, 0, 0, 0, 0,
     )  # fmt: skip
@@ -139,28 +109,18 @@ def _return_lost(state: BattleState, force: Force) -> str | oldbreed.EventOutcom
     unit.in_cover = not state.exposed(unit.x, unit.y)
     unit.activated = unit.reacted = True
     unit.may_react = False
-    unit.returned = True  # it still counts as lost for the end of the battle
-    words = f"{unit.id} rejoins at {unit.x},{unit.y}"
-    return oldbreed.EventOutcome(words, unit.id, "ok", to=(unit.x, unit.y))
+    return outcome
 
 
 def _sniper_appears(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
-    """A hidden sniper, not on the roster: its loss is no loss, as it brought nothing."""
-    place = oldbreed.sniper_place(
-        state.field, _positions(force.enemy.units), area_of_control(state, force)
-    )
-    if place is None:
-        return "no woods within reach of the enemy: the sniper does not appear"
-    number = 1 + sum(1 for u in force.units if u.stand_type == "sniper")
-    unit = Unit(f"{force.key[0]}.sniper.{number}", force, "sniper", "sniper")
-    unit.x, unit.y = place
-    unit.hidden = True
-    unit.extra = True
-    unit.in_cover = not state.exposed(unit.x, unit.y)
-    unit.activated = True  # it acts from the next turn; hidden, it may spring an ambush
-    force.units.append(unit)
-    words = f"{unit.id} appears, hidden, at {unit.x},{unit.y}"
-    return oldbreed.EventOutcome(words, unit.id, "ok", to=(unit.x, unit.y), hidden=True)
+    def sniper(unit_id: str, at: tuple[int, int]) -> Unit:
+        unit = Unit(unit_id, force, "sniper", "sniper")
+        unit.x, unit.y = at
+        unit.in_cover = not state.exposed(*at)
+        unit.activated = True  # it acts from the next turn; hidden, it may spring an ambush
+        return unit
+
+    return kernel.sniper_appears(state, force, sniper)
 
 
 def _sniper_shot(state: BattleState, force: Force) -> str:
@@ -179,7 +139,7 @@ def _sniper_shot(state: BattleState, force: Force) -> str:
         return "no target for the sniper"
     sniper = Unit(f"{force.key[0]}.sniper.event", force, "sniper", "sniper")
     reach = optimum_reach(sniper)
-    enemies = _positions(force.enemy.units)
+    enemies = force.enemy.positions()
     field = state.field
     for target in sorted(targets, key=lambda u: (worth(u), u.suppressed, u.id), reverse=True):
         best: tuple[bool, float, int, int] | None = None
@@ -209,42 +169,13 @@ def _sniper_shot(state: BattleState, force: Force) -> str:
 # --- the Fog of War cup (16.2) ----------------------------------------------------------
 
 
-def may_draw(state: BattleState, force: Force) -> bool:
-    return bool(force.cup) and force.key not in state.cup_drawn
-
-
-def _draw(state: BattleState, force: Force, when: str) -> Unit:
-    unit = oldbreed.draw(state.roller, state.record, force.cup, side=force.side,
-                         name=lambda u: (u.id, u.stand_type), when=when)  # fmt: skip
-    state.cup_drawn.add(force.key)
-    return unit
-
-
-def _place(state: BattleState, unit: Unit, x: int, y: int, case: str) -> None:
-    unit.x, unit.y = x, y
-    unit.in_cover = not state.exposed(x, y)
-    unit.force.units.append(unit)
-    oldbreed.record_place(state.record, side=unit.force.side, unit_id=unit.id,
-                          unit_type=unit.stand_type, x=x, y=y, case=case)  # fmt: skip
-
-
 def own_phase(state: BattleState, force: Force) -> None:
     """At the start of the side's own phase (its activations, or the End Phase for the side
     without initiative): draw and place one unit. The placement is its activation."""
-    if not may_draw(state, force):
+    unit = kernel.draw_own(state, force, "own phase", in_cover=True)
+    if unit is None:
         return
-    place = oldbreed.own_phase_place(
-        state.field,
-        _positions(force.units),
-        _positions(force.enemy.units),
-        area_of_control(state, force),
-    )
-    unit = _draw(state, force, "own phase")
-    if place is not None:
-        _place(state, unit, *place, "in cover within its Area of Control")
-    else:
-        x, y = oldbreed.edge_entry(state.field, force.key == ATTACKER, _positions(force.units))
-        _place(state, unit, x, y, "enters at its own table edge")
+    unit.in_cover = not state.exposed(unit.x, unit.y)
     unit.activated = unit.reacted = True  # used: placing it was its action this turn
     unit.movement = "tactical"
 
@@ -253,22 +184,11 @@ def enemy_moved(state: BattleState, mover: Unit, origin: tuple[int, int]) -> Uni
     """An enemy unit has just moved: the other side may draw and place one in ambush (the
     mover's move paused). Returns the placed unit, concealed and unused; the engine lets it
     fire at the mover at once (opportunity fire)."""
-    force = mover.force.enemy
-    if not may_draw(state, force):
-        return None
-    place = oldbreed.ambush_place(
-        state.field,
-        force.key == ATTACKER,
-        (mover.x, mover.y),
-        origin,
-        [(u.x, u.y) for u in mover.force.units if u.fighting and u is not mover],
-        _positions(force.units),
-        area_of_control(state, force),
-    )
-    if place is None:
-        return None  # no place to ambush from that sees the mover: keep the draw
-    unit = _draw(state, force, "enemy move")
-    _place(state, unit, *place, f"in ambush, {mover.id}'s move paused")
-    unit.hidden = True  # concealed until it fires
-    unit.reacted = True  # its opportunity fire is its use this turn (no End Phase action)
+    unit: Unit | None = kernel.draw_in_ambush(state, mover, origin)
+    if unit is not None:
+        unit.in_cover = not state.exposed(unit.x, unit.y)
+        unit.reacted = True  # its opportunity fire is its use this turn (no End Phase action)
     return unit
+
+
+EFFECTS = kernel.effect_table(globals())  # _pin_own_squad and the rest, above

@@ -6,7 +6,6 @@ inches from the defender's left corner, as in the Korona engine, on the same bat
 
 from __future__ import annotations
 
-from math import hypot
 from typing import Any, Protocol
 
 from rules.battlefield import Battlefield, Going, Sight, Vegetation
@@ -14,9 +13,9 @@ from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.forceonforce import tables as t
 from rules.forceonforce.fire import shift_die
+from rules.kernel import state as kernel
+from rules.kernel.state import ATTACKER, DEFENDER
 from rules.units import MOVEMENT, UNIT_TYPES
-
-ATTACKER, DEFENDER = "attacker", "defender"
 
 
 class Placed(Protocol):
@@ -26,28 +25,25 @@ class Placed(Protocol):
     y: int
 
 
-class Unit:
+class Unit(kernel.Piece):
     """One Force on Force unit (a Korona stand) on the table."""
 
     __slots__ = (
-        "id", "force", "stand_type", "report_type", "profile", "x", "y",
-        "healthy", "wounded_light", "pending", "serious", "dead", "leader",
+        "stand_type", "profile", "healthy", "wounded_light", "pending", "serious", "dead", "leader",
         "morale_shift", "pinned", "suppressed", "pulled_back", "regrouping", "lost",
-        "shaken_off", "in_cover", "hidden", "spotted_by", "smoke",
+        "shaken_off", "in_cover", "spotted_by", "smoke",
         "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
         "movement", "react_only", "jammed", "fp_extra", "fired_at_by", "element_of",
-        "merged_into", "smoke_tried", "returned", "extra", "reaction_moved", "split",
+        "merged_into", "smoke_tried", "reaction_moved", "split",
         "split_done",
     )  # fmt: skip
 
+    force: Force
+
     def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
-        self.id = unit_id
-        self.force = force
+        super().__init__(unit_id, force, report_type)
         self.stand_type = stand_type
-        self.report_type = report_type
         self.profile = t.PROFILES[stand_type]
-        self.x = 0
-        self.y = 0
         self.healthy = t.FIGURES_PER_STAND  # figures that fight (light wounds included)
         self.wounded_light = 0  # 5.3: light wounds fight on; the unit bears the penalty
         self.pending = 0  # hit, awaiting next turn's First Aid Check
@@ -62,13 +58,10 @@ class Unit:
         self.lost = False
         self.shaken_off = False
         self.in_cover = False
-        self.hidden = False
         self.spotted_by: set[str] = set()
         self.smoke = False
         self.element_of: str | None = None  # 1.4: split off from this roster unit
         self.merged_into: str | None = None  # 1.4: merged back; off the table, not lost
-        self.returned = False  # brought back by a Combat Event: still counts as lost
-        self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
         self.new_turn()
 
     def new_turn(self) -> None:
@@ -117,26 +110,18 @@ class Unit:
     def can_fire(self) -> bool:
         return self.fighting and self.profile.fires and self.current_tq is not None
 
-    @property
-    def position(self) -> list[int]:
-        return [self.x, self.y]
-
-    def distance(self, other: Unit) -> float:
-        return hypot(self.x - other.x, self.y - other.y)
-
     def __repr__(self) -> str:
         return f"<Unit {self.id} at {self.x},{self.y} {self.healthy} fig>"
 
 
-class Force:
+class Force(kernel.Force[Unit]):
     __slots__ = (
-        "key", "spec", "tq", "morale", "regular", "confidence", "supply", "advanced_first_aid",
-        "night_vision", "units", "cup", "enemy", "present", "has_elements",
+        "tq", "morale", "regular", "confidence", "supply", "advanced_first_aid",
+        "night_vision", "units", "has_elements",
     )  # fmt: skip
 
     def __init__(self, key: str, spec: ForceSpec, options: dict[str, Any]) -> None:
-        self.key = key
-        self.spec = spec
+        super().__init__(key, spec)
         side = spec.side
         self.tq = t.TROOP_QUALITY[spec.quality]
         self.morale = options["morale_die"].get(side, t.MORALE_DIE[side])
@@ -145,115 +130,59 @@ class Force:
         self.supply = options["supply"].get(side, "normal")
         self.advanced_first_aid = side in options["advanced_first_aid"]
         self.night_vision = side in options["night_vision"]
-        self.enemy: Force
-        letter = key[0]
-        self.units: list[Unit] = []
-        swap_for_sniper = spec.sniper
-        numbers: dict[str, int] = {}
-        for stand_type, count in spec.stands.items():
-            for _ in range(count):
-                numbers[stand_type] = number = numbers.get(stand_type, 0) + 1
-                if swap_for_sniper and stand_type == "rifle_squad":
-                    swap_for_sniper = False
-                    unit = Unit(f"{letter}.sniper.1", self, "sniper", stand_type)
-                else:
-                    unit = Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
-                self.units.append(unit)
+        muster = kernel.Muster(key, spec.sniper)
+        self.units = [Unit(i, self, u, r) for i, u, r in muster(spec.stands)]
         # Reinforcements wait in the Fog of War cup (Old Breed 16.2) when the option is on;
         # without it they join from the start (ruling).
-        self.cup: list[Unit] = []
         joining = self.cup if options.get("fog_of_war_cup") else self.units
-        for stand_type, count in spec.reinforcements.items():
-            for _ in range(count):
-                numbers[stand_type] = number = numbers.get(stand_type, 0) + 1
-                joining.append(
-                    Unit(f"{letter}.{stand_type}.{number}", self, stand_type, stand_type)
-                )
+        joining += [Unit(i, self, u, r) for i, u, r in muster(spec.reinforcements, swap=False)]
         # Reinforcements count among the units a side brought from the start.
         self.present = len(self.units) + len(self.cup)
         self.has_elements = False  # a unit has split (1.4)
 
-    @property
-    def side(self) -> str:
-        return self.spec.side
+    def on_table(self) -> list[Unit]:
+        return self.units
 
-    def roster_lost(self, unit: Unit) -> bool:
+    def in_play(self, piece: Unit) -> bool:
+        return piece.fighting
+
+    def type_of(self, piece: Unit) -> str:
+        return piece.stand_type
+
+    def roster_lost(self, piece: Unit) -> bool:
         """A roster unit is lost when it and every element split from it are lost (an
         element merged back is neither). A unit brought back by a Combat Event still counts
         as lost; a sniper that appeared by one was never on the roster."""
-        if unit.element_of is not None or unit.extra:
+        if piece.element_of is not None or piece.extra:
             return False
-        if unit.returned:
+        if piece.returned:
             return True
         if not self.has_elements:
-            return unit.lost
-        parts = [unit, *(u for u in self.units if u.element_of == unit.id)]
+            return piece.lost
+        parts = [piece, *(u for u in self.units if u.element_of == piece.id)]
         remaining = [u for u in parts if u.merged_into is None]
         return all(u.lost for u in remaining)
-
-    @property
-    def lost(self) -> int:
-        return sum(1 for u in self.units if self.roster_lost(u))
 
     def fighting(self) -> list[Unit]:
         return [u for u in self.units if u.fighting]
 
-    def broken(self) -> bool:
-        return self.lost * 3 >= self.present
 
-    def fraction_lost(self) -> float:
-        return self.lost / self.present
-
-    def present_by_type(self) -> dict[str, int]:
-        present = dict(self.spec.stands)
-        for unit, count in self.spec.reinforcements.items():
-            present[unit] = present.get(unit, 0) + count
-        return present
-
-    def losses_by_type(self) -> dict[str, int]:
-        losses = dict.fromkeys(self.present_by_type(), 0)
-        for unit in self.units:
-            if self.roster_lost(unit):
-                losses[unit.report_type] += 1
-        return losses
-
-
-class BattleState:
+class BattleState(kernel.BattleState[Force]):
     def __init__(
         self, spec: BattleSpec, roller: Roller, battlefield: Battlefield, options: dict[str, Any]
     ) -> None:
-        self.spec = spec
-        self.roller = roller
-        self.field = battlefield
-        self.options = options
-        self.attacker = Force(ATTACKER, spec.attacker, options)
-        self.defender = Force(DEFENDER, spec.defender, options)
-        self.attacker.enemy = self.defender
-        self.defender.enemy = self.attacker
-        self.turn = 0
-        self.phase = "setup"
+        forces = (Force(ATTACKER, spec.attacker, options), Force(DEFENDER, spec.defender, options))
+        super().__init__(spec, roller, battlefield, options, forces)
         self.initiative: Force = self.attacker
-        self.log: list[dict[str, Any]] = []
         self._sight: dict[tuple[int, int, int, int], bool] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
         self._intervening: dict[tuple[int, int, int, int], bool] = {}
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
-        self.cup_drawn: set[str] = set()  # forces that drew from their cup this turn
-
-    @property
-    def forces(self) -> tuple[Force, Force]:
-        return self.attacker, self.defender
 
     @property
     def night(self) -> bool:
         return bool(self.options["night"])
-
-    def record(self, kind: str, **fields: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind, "dice": []}
-        entry.update(fields)
-        self.log.append(entry)
-        return entry
 
     def sees(self, a: Placed, b: Placed) -> bool:
         """Line of sight, mutual as in the Korona engine (a ruling shared with it)."""

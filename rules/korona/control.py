@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import oldbreed
+from rules.kernel.oldbreed import area_of_control
 from rules.korona.state import ATTACKER, BattleState, Force
+
+__all__ = ["area_of_control", "edge_distance", "in_area_of_control"]
 
 
 def edge_distance(state: BattleState, force: Force, y: float) -> float:
@@ -21,15 +24,6 @@ def edge_distance(state: BattleState, force: Force, y: float) -> float:
     return oldbreed.edge_distance(state.field, force.key == ATTACKER, y)
 
 
-def area_of_control(state: BattleState, force: Force) -> Callable[[float, float], bool]:
-    """A test of places against ``force``'s Area of Control as the stands stand now."""
-    return oldbreed.area_of_control(
-        state.field,
-        force.key == ATTACKER,
-        [(s.x, s.y) for s in force.stands if s.alive],
-        [(s.x, s.y) for s in force.enemy.stands if s.alive],
-    )
-
-
 def in_area_of_control(state: BattleState, force: Force, x: float, y: float) -> bool:
-    return area_of_control(state, force)(x, y)
+    test: Callable[[float, float], bool] = area_of_control(state, force)
+    return test(x, y)

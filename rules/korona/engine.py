@@ -12,20 +12,13 @@ from typing import Any
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.battlespec import BattleSpec
 from rules.dice import Roller
-from rules.ending import BattleOver, end_on_a_third_lost, turn_limit_problem
+from rules.kernel import battle, options
+from rules.kernel.battle import Engine, withdraw
 from rules.korona import ai, cup, events
 from rules.korona.assault import assault
 from rules.korona.fire import INDIRECT_FIRE, fire
 from rules.korona.rally import rally
-from rules.korona.state import (
-    ATTACKER,
-    CONTACT_IN,
-    DEFENDER,
-    SUPPRESSED,
-    BattleState,
-    Force,
-    Stand,
-)
+from rules.korona.state import CONTACT_IN, SUPPRESSED, BattleState, Force, Stand
 from rules.korona.support import available_mission, call_mission
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -38,32 +31,19 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 
-def check_options(options: dict[str, Any]) -> list[str]:
+_CHECKS: dict[str, options.Check] = {
+    "turn_limit": options.turn_limit,
+    "impact_fuse": options.boolean,
+    "combat_events": options.boolean,
+    "fog_of_war_cup": options.boolean,
+    "combat_event_table": lambda key, value: events.check_table(value, key),
+    "japanese_event_table": lambda key, value: events.check_table(value, key),
+}
+
+
+def check_options(given: dict[str, Any]) -> list[str]:
     """Problems with the Korona options of a BATTLE.json (``ruleset`` already removed)."""
-    problems = []
-    for key, value in options.items():
-        if key == "turn_limit":
-            if (problem := turn_limit_problem(value)) is not None:
-                problems.append(problem)
-        elif key in ("impact_fuse", "combat_events", "fog_of_war_cup"):
-            if not isinstance(value, bool):
-                problems.append(f"{key} must be true or false, not {value!r}")
-        elif key in ("combat_event_table", "japanese_event_table"):
-            problems += events.check_table(value, key)
-        else:
-            problems.append(f"{key!r} is not an option of the korona rule set")
-    return problems
-
-
-def _end_check(state: BattleState) -> None:
-    """Raise BattleOver if either side has lost a third of its stands."""
-    end_on_a_third_lost(state.attacker, state.defender)
-
-
-def _withdraw(state: BattleState, force: Force, why: str) -> None:
-    """The force withdraws of its own accord, which counts as a loss (rulings section 4)."""
-    state.record("withdraw", side=force.side, dice=[], outcome=f"{force.spec.name} withdraws{why}")
-    raise BattleOver(force.enemy.key, "withdrew")
+    return options.check(given, _CHECKS, "korona")
 
 
 def _drawn_in(
@@ -99,9 +79,9 @@ def _drawn_in(
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     if ai.hopeless(state, force):
-        _withdraw(state, force, " from a hopeless position")
+        withdraw(state, force, " from a hopeless position")
     if ai.beaten_by_the_clock(state, force):
-        _withdraw(state, force, ": it cannot win before the turn limit")
+        withdraw(state, force, ": it cannot win before the turn limit")
     # The attacker draws its reinforcement as it moves; the defender keeps its draw for an
     # ambush during the enemy's move when the cup allows one, and otherwise draws now.
     cup.own_move(state, force)
@@ -117,7 +97,7 @@ def _move_phase(state: BattleState, force: Force) -> None:
         engaged.update(s.id for s in defenders)
         engaged.update(s.id for s in attackers)
         assault(state, attackers, defenders)
-        _end_check(state)
+        state.end_check()
 
 
 def _fire_phase(state: BattleState, force: Force) -> None:
@@ -129,7 +109,7 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         if choice is not None:
             caller = mission.caller
             call_mission(state, mission, *choice)
-            _end_check(state)
+            state.end_check()
     shooters = [
         s
         for s in force.stands
@@ -180,7 +160,7 @@ def _fire_phase(state: BattleState, force: Force) -> None:
         events.after_fire(state, stand, record)
         if len(state.log) != logged:
             reach = ai.EnemyBox(force)  # an event happened: look again
-        _end_check(state)
+        state.end_check()
 
 
 def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
@@ -196,6 +176,33 @@ def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
     )
 
 
+def _deploy(state: BattleState) -> None:
+    ai.deploy_defender(state, state.defender)
+    ai.deploy_attacker(state, state.attacker)
+
+
+def _turn(state: BattleState) -> None:
+    # "Fire only in turns where they did not move": the defender fires before it moves, so
+    # a move made last turn must not stop this turn's fire.
+    for force in state.forces:
+        for stand in force.stands:
+            stand.moved = False
+            stand.stood_fast = False
+            stand.cleared = False
+            stand.fired = False
+    attacker, defender = state.attacker, state.defender
+    _move_phase(state, attacker)
+    _fire_phase(state, defender)
+    _move_phase(state, defender)
+    _fire_phase(state, attacker)
+    state.phase = "rally"
+    rally(state, attacker)
+    rally(state, defender)
+
+
+ENGINE = Engine("korona", DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _turn)
+
+
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
 ) -> dict[str, Any]:
@@ -204,106 +211,4 @@ def resolve(
     ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
     the terrain is rolled first, from the same dice.
     """
-    options = {**DEFAULT_OPTIONS, **spec.options}
-    roller = Roller(seed)
-    rolled = battlefield is None
-    if battlefield is None:
-        battlefield = roll_terrain(spec, roller)
-    state = BattleState(spec, roller, battlefield, options)
-    state.phase = "terrain"
-    for row in battlefield.squares:
-        for square in row:
-            dice = list(square.landform_dice)
-            if square.vegetation_die is not None:
-                dice.append(square.vegetation_die)
-            if not rolled:
-                dice = []  # a table laid out by hand: no dice were rolled for it
-            state.record(
-                "terrain",
-                square=[square.col, square.row],
-                dice=dice,
-                landform=str(square.landform),
-                vegetation=str(square.vegetation),
-                going=str(square.going),
-            )
-    state.phase = "deployment"
-    ai.deploy_defender(state, state.defender)
-    ai.deploy_attacker(state, state.attacker)
-    state.record(
-        "deploy",
-        dice=[],
-        positions={s.id: s.position for force in state.forces for s in force.stands},
-        hidden=[s.id for s in state.defender.stands if s.hidden],
-    )
-    attacker, defender = state.attacker, state.defender
-    try:
-        for turn in range(1, options["turn_limit"] + 1):
-            state.turn = turn
-            # "Fire only in turns where they did not move": the defender fires before it
-            # moves, so a move made last turn must not stop this turn's fire.
-            for force in state.forces:
-                for stand in force.stands:
-                    stand.moved = False
-                    stand.stood_fast = False
-                    stand.cleared = False
-                    stand.fired = False
-            state.cup_drawn.clear()
-            _move_phase(state, attacker)
-            _fire_phase(state, defender)
-            _move_phase(state, defender)
-            _fire_phase(state, attacker)
-            state.phase = "rally"
-            rally(state, attacker)
-            rally(state, defender)
-        # Ruling: at the turn limit the smaller fraction lost wins, a tie to the defender.
-        winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
-        reason = "turn_limit"
-    except BattleOver as over:
-        winner, reason = over.winner, over.reason
-    state.phase = "end"
-    state.record(
-        "end",
-        dice=[],
-        winner=winner,
-        reason=reason,
-        lost={f.key: f.lost for f in state.forces},
-        present={f.key: f.present for f in state.forces},
-    )
-    return {
-        "ruleset": "korona",
-        "seed": seed,
-        "winner": winner,
-        "reason": reason,
-        "turns": state.turn,
-        "area": spec.area.name,
-        "forces": {
-            f.key: {"side": f.side, "name": f.spec.name, "quality": str(f.quality)}
-            for f in state.forces
-        },
-        "stands_present": {f.key: f.present_by_type() for f in state.forces},
-        "losses": {f.key: f.losses_by_type() for f in state.forces},
-        "stands": [
-            {
-                "id": s.id,
-                "force": f.key,
-                "type": s.unit.name,
-                "counts_as": s.report_type,
-                # Appeared through a Combat Event: not on the roster, not in the losses.
-                "extra": s.extra,
-                "in_cup": s in f.cup,  # a reinforcement never drawn
-                # With several companies (BATTLE.json ``companies``), the one it belongs to.
-                **({"company": f.spec.companies[s.company].name} if f.spec.companies else {}),
-            }
-            for f in state.forces
-            for s in [*f.stands, *f.cup]
-        ],
-        "terrain": battlefield.to_json(),
-        "options": {
-            "ruleset": "korona",
-            "turn_limit": options["turn_limit"],
-            "impact_fuse": options["impact_fuse"],
-            "combat_events": options["combat_events"],
-            "fog_of_war_cup": options["fog_of_war_cup"],
-        },
-        "log": state.log,
-    }
+    return battle.resolve(ENGINE, spec, seed, battlefield)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.kernel import oldbreed as kernel
 from rules.korona.ai import value_of
-from rules.korona.control import area_of_control
 from rules.korona.fire import KILLED, effect_of_hits, fire
 from rules.korona.state import OK, STATUS_NAMES, SUPPRESSED, BattleState, Force, Stand
 from rules.oldbreed import (
@@ -25,10 +25,7 @@ from rules.oldbreed import (
     TRIGGERS,
     EventOutcome,
     check_table,
-    combat_event,
     least_harm,
-    rejoin_place,
-    sniper_place,
 )
 from rules.units import UNIT_TYPES
 
@@ -45,42 +42,25 @@ __all__ = [
 def after_fire(state: BattleState, firer: Stand, record: dict[str, Any]) -> None:
     """Roll for a Combat Event after a squad's or weapon team's fire showed a 1 first."""
     dice = record["dice"]
-    if not state.options.get("combat_events") or firer.unit.name not in TRIGGERS:
-        return
-    if not dice or dice[0] != 1:
-        return
-    combat_event(
-        dice=state.roller,
-        record=state.record,
-        options=state.options,
-        firer=firer.id,
-        firer_force=firer.force,
-        other_force=firer.force.enemy,
-        japanese=next((f for f in state.forces if f.side == "japanese"), None),
-        apply=lambda force, effect: _apply(state, force, effect),
-    )
+    kernel.after_fire(state, firer, dice[0] if dice else None, _EFFECTS)
 
 
-def _apply(state: BattleState, force: Force, effect: str) -> str | EventOutcome:
-    if effect == "pin_own_squad":
-        return _worsen(force, [s for s in force.alive() if s.unit.name == "rifle_squad"], 1)
-    if effect == "suppress_own_weapon":
-        return _worsen(force, [s for s in force.alive() if s.unit.crew_served], 2)
-    if effect == "rally_own":
-        shaken = [s for s in force.alive() if s.status != OK]
-        if not shaken:
-            return "no stand to rally"
-        best = max(shaken, key=lambda s: (s.status, _worth(s), s.id))
-        before = best.status
-        best.status = OK
-        return EventOutcome(f"{best.id} rallies from {STATUS_NAMES[before]}", best.id, "ok")
-    if effect == "return_lost_squad":
-        return _return_lost(state, force)
-    if effect == "sniper_appears":
-        return _sniper_appears(state, force)
-    if effect == "sniper_shot":
-        return _sniper_shot(state, force)
-    return "no effect"
+def _pin_own_squad(state: BattleState, force: Force) -> str | EventOutcome:
+    return _worsen(force, [s for s in force.alive() if s.unit.name == "rifle_squad"], 1)
+
+
+def _suppress_own_weapon(state: BattleState, force: Force) -> str | EventOutcome:
+    return _worsen(force, [s for s in force.alive() if s.unit.crew_served], 2)
+
+
+def _rally_own(state: BattleState, force: Force) -> str | EventOutcome:
+    shaken = [s for s in force.alive() if s.status != OK]
+    if not shaken:
+        return "no stand to rally"
+    best = max(shaken, key=lambda s: (s.status, _worth(s), s.id))
+    before = best.status
+    best.status = OK
+    return EventOutcome(f"{best.id} rallies from {STATUS_NAMES[before]}", best.id, "ok")
 
 
 def _worth(stand: Stand) -> float:
@@ -110,7 +90,7 @@ def _worsen(force: Force, candidates: list[Stand], hits: int) -> str | EventOutc
     return EventOutcome(f"{chosen.id} is {STATUS_NAMES[after]}", chosen.id, STATUS_NAMES[after])
 
 
-def _return_lost(state: BattleState, force: Force) -> str | EventOutcome:
+def _return_lost_squad(state: BattleState, force: Force) -> str | EventOutcome:
     lost = [s for s in force.stands if not s.alive and s.unit.name == "rifle_squad" and not s.extra]
     if not lost:
         return "no lost squad to bring back"
@@ -123,29 +103,19 @@ def _return_lost(state: BattleState, force: Force) -> str | EventOutcome:
     if anchor is None and not living:
         return "no one left to rejoin"
     anchor_at = (anchor.x, anchor.y) if anchor else (living[0].x, living[0].y)
-    aoc = area_of_control(state, force)
-    stand.x, stand.y = rejoin_place(state.field, force.key == "attacker", anchor_at, aoc)
+    outcome = kernel.rejoin(state, force, stand, anchor_at)
     stand.alive = True
     stand.status = OK
-    stand.returned = True  # it still counts as lost for the end of the battle
-    words = f"{stand.id} rejoins at {stand.x},{stand.y}"
-    return EventOutcome(words, stand.id, "ok", to=(stand.x, stand.y))
+    return outcome
 
 
 def _sniper_appears(state: BattleState, force: Force) -> str | EventOutcome:
-    """A hidden sniper, not on the roster: its loss is no loss, as it brought nothing."""
-    enemies = [(e.x, e.y) for e in force.enemy.stands if e.alive]
-    place = sniper_place(state.field, enemies, area_of_control(state, force))
-    if place is None:
-        return "no woods within reach of the enemy: the sniper does not appear"
-    x, y = place
-    number = 1 + sum(1 for s in force.stands if s.unit.sniper)
-    stand = Stand(f"{force.key[0]}.sniper.{number}", force, UNIT_TYPES["sniper"], "sniper")
-    stand.x, stand.y = x, y
-    stand.hidden = True
-    stand.extra = True
-    force.stands.append(stand)
-    return EventOutcome(f"{stand.id} appears, hidden, at {x},{y}", stand.id, "ok", (x, y), True)
+    def sniper(stand_id: str, at: tuple[int, int]) -> Stand:
+        stand = Stand(stand_id, force, UNIT_TYPES["sniper"], "sniper")
+        stand.x, stand.y = at
+        return stand
+
+    return kernel.sniper_appears(state, force, sniper)
 
 
 def _sniper_shot(state: BattleState, force: Force) -> str:
@@ -165,3 +135,6 @@ def _sniper_shot(state: BattleState, force: Force) -> str:
         kind="combat_event_fire",
     )
     return f"a sniper fires at {target.id}: {record['effect']}"
+
+
+_EFFECTS = kernel.effect_table(globals())  # _pin_own_squad and the rest, above

@@ -9,13 +9,14 @@ from typing import Any
 from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
+from rules.kernel import state as kernel
+from rules.kernel.state import ATTACKER, DEFENDER
 from rules.units import UNIT_TYPES, Quality, UnitType
 
 OK, PINNED, SUPPRESSED = 0, 1, 2
 STATUS_NAMES = ("ok", "pinned", "suppressed")
 GOING_INDEX = {Going.GOOD: 0, Going.ROUGH: 1, Going.BAD: 2}
 
-ATTACKER, DEFENDER = "attacker", "defender"
 CONTACT_IN = 1.5  # stands whose centres are this close are in base-to-base contact
 SUPPORT_RADIUS_IN = 2.0  # commander support, rally bonus, the 4-hit blast, fragile stands
 COMMAND_RADIUS_IN = 6.0
@@ -42,99 +43,47 @@ def _span_table(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     )
 
 
-class Stand:
+class Stand(kernel.Piece):
     """One stand on the table. Positions are whole inches from the defender's left corner."""
 
     __slots__ = (
-        "id",
-        "force",
-        "unit",
-        "report_type",
-        "x",
-        "y",
-        "status",
-        "alive",
-        "moved",
-        "limbered",
-        "hidden",
-        "stood_fast",
-        "cleared",
-        "fired",
-        "returned",
-        "extra",
+        "unit", "status", "alive", "moved", "limbered", "stood_fast", "cleared", "fired",
         "company",
-    )
+    )  # fmt: skip
+
+    force: Force
 
     def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
-        self.id = stand_id
-        self.force = force
+        super().__init__(stand_id, force, report_type)
         self.unit = unit
-        # The type the campaign knows it by: a sniper swapped in for a squad is a squad.
-        self.report_type = report_type
-        self.x = 0
-        self.y = 0
         self.status = OK
         self.alive = True
         self.moved = False
         self.limbered = False
-        self.hidden = False
         self.stood_fast = False  # failed its command roll: stays put for the rest of the move
         self.cleared = False  # passed its command roll: free to move for the rest of it
         self.fired = False  # fired this turn: a heavy or man-packed weapon may not move now
-        self.returned = False  # brought back by a Combat Event: still counts as lost
-        self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
         self.company = 0  # its company's index in the force (ForceSpec.companies)
-
-    def distance(self, other: Stand) -> float:
-        return hypot(self.x - other.x, self.y - other.y)
 
     def distance_to(self, x: float, y: float) -> float:
         return hypot(self.x - x, self.y - y)
-
-    @property
-    def position(self) -> list[int]:
-        return [self.x, self.y]
 
     def __repr__(self) -> str:
         return f"<Stand {self.id} at {self.x},{self.y} {STATUS_NAMES[self.status]}>"
 
 
-class Force:
-    """One side of the battle."""
+class Force(kernel.Force[Stand]):
+    """One side of the battle: its stands on the table, and each company's commander."""
 
-    __slots__ = (
-        "key",
-        "spec",
-        "quality",
-        "stands",
-        "cup",
-        "commander",
-        "commanders",
-        "present",
-        "enemy",
-    )
+    __slots__ = ("quality", "stands", "commander", "commanders")
 
     def __init__(self, key: str, spec: ForceSpec) -> None:
-        self.key = key
-        self.spec = spec
+        super().__init__(key, spec)
         self.quality = Quality(spec.quality)
-        self.stands: list[Stand] = []  # on the table (alive or not)
-        self.cup: list[Stand] = []  # reinforcements not yet drawn (Old Breed 16.2)
-        self.enemy: Force
-        letter = key[0]
-        swap_for_sniper = spec.sniper
-        numbers: dict[str, int] = {}
-        for group, counts in ((self.stands, spec.stands), (self.cup, spec.reinforcements)):
-            for unit_name, count in counts.items():
-                for _ in range(count):
-                    numbers[unit_name] = number = numbers.get(unit_name, 0) + 1
-                    unit = UNIT_TYPES[unit_name]
-                    if swap_for_sniper and unit_name == "rifle_squad":
-                        swap_for_sniper = False
-                        stand = Stand(f"{letter}.sniper.1", self, UNIT_TYPES["sniper"], unit_name)
-                    else:
-                        stand = Stand(f"{letter}.{unit_name}.{number}", self, unit, unit_name)
-                    group.append(stand)
+        muster = kernel.Muster(key, spec.sniper)
+        # On the table (alive or not), and the reinforcements not yet drawn (16.2).
+        self.stands = [Stand(i, self, UNIT_TYPES[u], r) for i, u, r in muster(spec.stands)]
+        self.cup = [Stand(i, self, UNIT_TYPES[u], r) for i, u, r in muster(spec.reinforcements)]
         # Each stand belongs to a company: the table's stands go to the companies in order,
         # each taking what is left of its own count of that type, then the cup's.
         left = [dict(c.stands) for c in spec.companies]
@@ -154,28 +103,25 @@ class Force:
         # Reinforcements count among the stands a side brought from the start.
         self.present = len(self.stands) + len(self.cup)
 
-    @property
-    def side(self) -> str:
-        return self.spec.side
+    def on_table(self) -> list[Stand]:
+        return self.stands
 
-    @property
-    def lost(self) -> int:
-        """Stands of the roster lost: a stand brought back by an event still counts."""
-        lost = 0
-        for s in self.stands:
-            if (not s.alive or s.returned) and not s.extra:
-                lost += 1
-        return lost
+    def in_play(self, piece: Stand) -> bool:
+        return piece.alive
+
+    def roster_lost(self, piece: Stand) -> bool:
+        """A stand of the roster lost: a stand brought back by an event still counts."""
+        return (not piece.alive or piece.returned) and not piece.extra
+
+    def type_of(self, piece: Stand) -> str:
+        return piece.unit.name
+
+    def report_row(self, piece: Stand) -> dict[str, Any]:
+        # With several companies (BATTLE.json ``companies``), the one it belongs to.
+        return {"company": self.spec.companies[piece.company].name} if self.spec.companies else {}
 
     def alive(self) -> list[Stand]:
         return [s for s in self.stands if s.alive]
-
-    def broken(self) -> bool:
-        """A side that has lost a third of the stands it brought has lost the battle."""
-        return self.lost * 3 >= self.present
-
-    def fraction_lost(self) -> float:
-        return self.lost / self.present
 
     def commander_of(self, stand: Stand) -> Stand | None:
         """The commander ``stand`` answers to: its own company's (rulings section 4), alive
@@ -196,37 +142,15 @@ class Force:
         cmd = self.commander_of(stand)
         return cmd is not None and cmd is not stand and cmd.distance(stand) <= SUPPORT_RADIUS_IN
 
-    def present_by_type(self) -> dict[str, int]:
-        present = dict(self.spec.stands)
-        for unit, count in self.spec.reinforcements.items():
-            present[unit] = present.get(unit, 0) + count
-        return present
 
-    def losses_by_type(self) -> dict[str, int]:
-        losses = dict.fromkeys(self.present_by_type(), 0)
-        for stand in self.stands:
-            if (not stand.alive or stand.returned) and not stand.extra:
-                losses[stand.report_type] += 1
-        return losses
-
-
-class BattleState:
+class BattleState(kernel.BattleState[Force]):
     """Everything a Korona battle knows; the phases in ``engine`` act on it."""
 
     def __init__(
         self, spec: BattleSpec, roller: Roller, battlefield: Battlefield, options: dict[str, Any]
     ) -> None:
-        self.spec = spec
-        self.roller = roller
-        self.field = battlefield
-        self.options = options
-        self.attacker = Force(ATTACKER, spec.attacker)
-        self.defender = Force(DEFENDER, spec.defender)
-        self.attacker.enemy = self.defender
-        self.defender.enemy = self.attacker
-        self.turn = 0
-        self.phase = "setup"
-        self.log: list[dict[str, Any]] = []
+        forces = (Force(ATTACKER, spec.attacker), Force(DEFENDER, spec.defender))
+        super().__init__(spec, roller, battlefield, options, forces)
         self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
         self._going: dict[tuple[int, int, int, int], int] = {}  # the worst going's index
         # GOING_INDEX of every square, rows first: the going look-ups read this grid.
@@ -238,23 +162,6 @@ class BattleState:
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
         # The AI's note of the open squares around each square, by (col, row).
         self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
-        self.cup_drawn: set[str] = set()  # forces that drew a reinforcement this turn
-
-    @property
-    def forces(self) -> tuple[Force, Force]:
-        return self.attacker, self.defender
-
-    def record(self, kind: str, **fields: Any) -> dict[str, Any]:
-        # Every record carries its dice, if only an empty list: the log accounts for all.
-        entry: dict[str, Any] = {
-            "turn": self.turn,
-            "phase": self.phase,
-            "kind": kind,
-            "dice": [],
-            **fields,
-        }
-        self.log.append(entry)
-        return entry
 
     def sees(self, viewer: Stand, target: Stand) -> tuple[bool, bool]:
         """(visible, obscured) for ``viewer`` looking at ``target``.

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 import rules.korona.engine as engine
 from rules.battlefield import Battlefield, Sight
 from rules.dice import Roller
-from rules.korona.engine import BattleOver, _end_check, _fire_phase, check_options, resolve
+from rules.ending import BattleOver
+from rules.kernel import battle
+from rules.korona.engine import _fire_phase, check_options, resolve
 from rules.korona.fire import EFFECT_NAMES, INDIRECT_FIRE, effect_of_hits, in_range
 from rules.korona.state import CONTACT_IN, OK, PINNED, SUPPRESSED
 from rules.korona.support import SUPPORT_ZONES
@@ -487,7 +489,7 @@ class RecordingRoller(Roller):
 
 @pytest.fixture
 def recording_roller(monkeypatch: pytest.MonkeyPatch) -> type[RecordingRoller]:
-    monkeypatch.setattr(engine, "Roller", RecordingRoller)
+    monkeypatch.setattr(battle, "Roller", RecordingRoller)  # the kernel throws the dice
     return RecordingRoller
 
 
@@ -873,10 +875,10 @@ def kill(state, *stand_ids: str) -> None:
 def test_a_side_that_has_lost_a_third_loses() -> None:
     state = make_state(attacker={"rifle_squad": 6}, defender={"rifle_squad": 9})
     kill(state, "d.rifle_squad.1", "d.rifle_squad.2")
-    _end_check(state)  # 2 of 9: fighting on
+    state.end_check()  # 2 of 9: fighting on
     kill(state, "d.rifle_squad.3")
     with pytest.raises(BattleOver) as over:
-        _end_check(state)
+        state.end_check()
     assert (over.value.winner, over.value.reason) == ("attacker", "a_third_lost")
 
 
@@ -885,7 +887,7 @@ def test_when_both_break_at_once_the_greater_fraction_lost_loses() -> None:
     kill(state, "a.rifle_squad.1", "a.rifle_squad.2", "d.rifle_squad.1", "d.rifle_squad.2")
     kill(state, "d.rifle_squad.3", "d.rifle_squad.4")  # 2/6 = 0.33 against 4/9 = 0.44
     with pytest.raises(BattleOver) as over:
-        _end_check(state)
+        state.end_check()
     assert over.value.winner == "attacker"
 
 
@@ -893,7 +895,7 @@ def test_when_both_break_by_the_same_fraction_the_defender_wins() -> None:
     state = make_state(attacker={"rifle_squad": 3}, defender={"rifle_squad": 3})
     kill(state, "a.rifle_squad.1", "d.rifle_squad.1")
     with pytest.raises(BattleOver) as over:
-        _end_check(state)
+        state.end_check()
     assert over.value.winner == "defender"
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules.dice import Roller
+from rules.kernel import battle
 from rules.korona import engine
 from rules.korona.events import (
     DEFAULT_COMBAT_EVENT_TABLE,
@@ -246,7 +247,7 @@ def test_whole_battles_with_events_log_every_die_and_replay(seed: int, monkeypat
         attacker_quality="veteran",
         options=ON,
     )
-    monkeypatch.setattr(engine, "Roller", CountingRoller)
+    monkeypatch.setattr(battle, "Roller", CountingRoller)  # the kernel throws the dice
     result = engine.resolve(spec, seed)
     roller = CountingRoller.made[-1]
     assert sum(len(r["dice"]) for r in result["log"]) == roller.dice_rolled

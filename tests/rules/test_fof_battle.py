@@ -14,6 +14,7 @@ import pytest
 from rules import cli
 from rules.dice import Roller
 from rules.forceonforce import engine
+from rules.kernel import battle as kernel_battle
 from rules.odds import wilson_interval
 from rules.rulesets import RULESETS, resolve_battle
 from rules.spec import BattleSpecError, parse_battle
@@ -170,7 +171,7 @@ def test_different_seeds_fight_different_battles() -> None:
 def test_every_die_thrown_is_in_exactly_one_record_in_order(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "Roller", RecordingRoller)
+    monkeypatch.setattr(kernel_battle, "Roller", RecordingRoller)  # the kernel throws the dice
     for seed in range(10):
         result = fight(VARIANTS[variant], seed)
         roller = RecordingRoller.last
