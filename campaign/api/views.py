@@ -4,9 +4,12 @@ through the services (``give_order``, ``withdraw_order``, ``mark_side_ready``)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from hashlib import sha256
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
 from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -64,6 +67,7 @@ from campaign.services.visibility import (
     open_campaign,
     sides_of,
 )
+from campaign.web.maps import map_stamp
 from rules.campaign.turn import OrderError
 
 CAMPAIGN_PK = OpenApiParameter(
@@ -72,6 +76,9 @@ CAMPAIGN_PK = OpenApiParameter(
 PK = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The row's id.")
 NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The turn number.")
 READ_ERRORS = s.error_responses(400, 401, 403, 404, 429)
+# A kept list is keyed by the campaign's stamp: a changed campaign is a new key, so this
+# only bounds how long an unread one stays in the cache.
+KEPT_LIST_SECONDS = 60 * 60
 DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
 WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
 
@@ -133,6 +140,28 @@ class CampaignScoped(ApiView):
     def fake(self) -> bool:
         """drf-spectacular builds the schema without a campaign."""
         return getattr(self, "swagger_fake_view", False)
+
+    def respond_kept(self, request: Request, build: Callable[[], Response]) -> Response:
+        """A list whose answer follows from the campaign's stamp (what its pages are drawn
+        from: turn, status, deadline, last turn, last GM change, the row's last save, the
+        reader's side), kept for its reader until the stamp changes, as the map page is.
+
+        The stamp's query (kept a second for the reader, ``map_stamp``) also decides
+        access, before any cache: a stranger gets the same 404 as for no campaign. The key
+        holds the reader, so no reader is answered another's list; only a 200 is kept."""
+        stamp = map_stamp(user=request.user, campaign_id=row_id(self.kwargs["campaign_pk"]))
+        if stamp is None:
+            raise NotFound("No such campaign.")
+        text = "|".join(
+            (stamp.token, str(request.user.pk), request.get_host(), request.get_full_path())
+        )
+        key = f"api-list:{self.kwargs['campaign_pk']}:{sha256(text.encode()).hexdigest()}"
+        if (data := cache.get(key)) is not None:
+            return Response(data)
+        response = build()
+        if response.status_code == status.HTTP_200_OK:
+            cache.set(key, response.data, KEPT_LIST_SECONDS)
+        return response
 
 
 # --- token ------------------------------------------------------------------------------------
@@ -243,8 +272,12 @@ class AreaList(CampaignScoped):
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
         """The areas of the map, with their controller and the areas linked to them."""
-        view = self.campaign_view
-        return self.respond_list(self.get_queryset(), lambda row: s.area_data(view, row.name))
+
+        def build() -> Response:
+            view = self.campaign_view
+            return self.respond_list(self.get_queryset(), lambda row: s.area_data(view, row.name))
+
+        return self.respond_kept(request, build)
 
 
 class AreaDetail(CampaignScoped):
@@ -329,11 +362,15 @@ class CompanyList(CampaignScoped):
         """The companies you may see: your own in full, enemies in sight as a glimpse
         (its handle, side, kind, area, strength band; no name, no id), none of the
         others."""
-        view = self.campaign_view
-        by_pk = dict(view.listed())
-        return self.respond_list(
-            self.get_queryset(), lambda row: s.company_data(view, by_pk[row.pk])
-        )
+
+        def build() -> Response:
+            view = self.campaign_view
+            by_pk = dict(view.listed())
+            return self.respond_list(
+                self.get_queryset(), lambda row: s.company_data(view, by_pk[row.pk])
+            )
+
+        return self.respond_kept(request, build)
 
 
 class CompanyDetail(CampaignScoped):
@@ -399,8 +436,12 @@ class TurnList(CampaignScoped):
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
         """The campaign's turns (their rolls: one turn's detail)."""
-        self.campaign_view  # noqa: B018 - a stranger gets 404 before anything is read
-        return self.respond_list(self.get_queryset(), s.turn_data)
+
+        def build() -> Response:
+            self.campaign_view  # noqa: B018 - a stranger gets 404 before anything is read
+            return self.respond_list(self.get_queryset(), s.turn_data)
+
+        return self.respond_kept(request, build)
 
 
 class TurnDetail(CampaignScoped):
@@ -478,9 +519,13 @@ class AdjustmentList(CampaignScoped):
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
         """The GM's adjustments, the campaign's public log, each with its reason."""
-        rows = self.paginate_queryset(self.campaign_view.adjustments())
-        assert rows is not None, "every API list is paginated"
-        return self.get_paginated_response([s.adjustment_data(row) for row in rows])
+
+        def build() -> Response:
+            rows = self.paginate_queryset(self.campaign_view.adjustments())
+            assert rows is not None, "every API list is paginated"
+            return self.get_paginated_response([s.adjustment_data(row) for row in rows])
+
+        return self.respond_kept(request, build)
 
 
 # --- battles ----------------------------------------------------------------------------------

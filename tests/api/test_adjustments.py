@@ -65,7 +65,10 @@ def test_the_adjustments_list_queries(
     for area in Area.objects.filter(campaign=big_campaign):
         set_control(area=area, side=None, reason="a test", user=gm_user)
     client = login(aussie)
-    # the user (the session is cached), the campaign opened (10: with the turns' start
-    # states for the fog of war), the adjustments (1)
-    with django_assert_num_queries(12):
+    # the user (the session is cached), the campaign's stamp (kept lists), the campaign
+    # opened (10: with the turns' start states for the fog of war), the adjustments (1)
+    with django_assert_num_queries(13):
+        assert len(adjustments(client, big_campaign)) == 10
+    # Again, nothing changed: the stamp (the user comes from the cache); the list is kept.
+    with django_assert_num_queries(1):
         assert len(adjustments(client, big_campaign)) == 10
