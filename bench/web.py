@@ -6,12 +6,13 @@ Serves the project with gunicorn (sync workers) on a scratch database (a tempora
 file unless DATABASE_URL is set: give it one you can spare) holding the Korona campaign
 after two turns, signed in as the Australian player, and loads it with wrk (Debian's
 ``wrk``): first ``/healthz``, a plain ``JsonResponse`` view with no database work, as the
-ceiling; then the map page (session and CSRF cookies, as a browser sends them: a reader
-reloading gets the page kept for them until the campaign changes), the map's live poll
-while nothing changed (204), and every list of the API (token). Prints p50 and p95
-latency, requests per second and the share of the ceiling for each; the targets: the map
-page at more than half, every API list at 40% or more. A benchmark prints figures; it
-asserts nothing.
+ceiling; then the map page as a browser reloads it (session and CSRF cookies, and the
+page's ETag in If-None-Match: 304 while the campaign has not changed), the map page drawn
+(the same without If-None-Match: the first view after a turn), the map's live poll while
+nothing changed (204), and every list of the API (token). Prints p50 and p95 latency,
+requests per second and the share of the ceiling for each; the targets: the map page at
+more than half, every API list at 40% or more. A benchmark prints figures; it asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,12 +131,18 @@ def start_gunicorn(port: int, workers: int) -> subprocess.Popen[bytes]:
     raise SystemExit("gunicorn did not answer /healthz within 30 s")
 
 
-def check_page(url: str, headers: dict[str, str]) -> None:
-    """One request first: a bench of an error page would measure the wrong thing."""
+def check_page(url: str, headers: dict[str, str]) -> str:
+    """One request first: a bench of an error page would measure the wrong thing. Gives
+    the answer's ETag ("" if none)."""
     request = urllib.request.Request(url, headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        if response.status not in (200, 204):
-            raise SystemExit(f"{url} answered {response.status}, not 200")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status, etag = response.status, response.headers.get("ETag", "")
+    except urllib.error.HTTPError as answer:  # urllib raises for a 304 too
+        status, etag = answer.code, answer.headers.get("ETag", "")
+    if status not in (200, 204, 304):
+        raise SystemExit(f"{url} answered {status}, not 200")
+    return etag
 
 
 def run_wrk(
@@ -175,9 +183,13 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     # As a browser sends them after its first page: the session and the CSRF cookie.
     cookie = {"Cookie": f"sessionid={session_key}; csrftoken={get_random_string(32)}"}
+    map_url = f"{base}/campaigns/{campaign_id}/"
+    # A reload sends back the ETag of the page the browser holds.
+    reload = {**cookie, "If-None-Match": check_page(map_url, cookie)}
     targets = [
         ("ceiling: JsonResponse /healthz", f"{base}/healthz", cookie),
-        ("map page", f"{base}/campaigns/{campaign_id}/", cookie),
+        ("map page (a reader reloading: 304)", map_url, reload),
+        ("map page drawn (no ETag sent)", map_url, cookie),
         (
             "map live poll (nothing new)",
             f"{base}/campaigns/{campaign_id}/map/live/?seen={stamp}",

@@ -1,9 +1,9 @@
 """The signed-in user of a request, read from the cache.
 
-Django loads the user of every signed-in request from the database. Pages that are
-otherwise served from the cache (the map, kept for its reader until the campaign
-changes; its live poll) then spend about half their time on that one query, so the user
-is kept in the cache for a minute. Saving or deleting a user drops it at once (the
+Django loads the user of every signed-in request from the database. Answers that need
+only one query besides (the map's 304 to a browser that holds it, its live poll) then
+spend about half their time on that one query, so the user is kept in the cache for a
+minute. Saving or deleting a user drops it at once (the
 signals below: a password change, a deactivation, a new permission); a change made
 without ``save`` (a queryset ``update``) takes effect within the minute.
 

@@ -200,10 +200,8 @@ LOGGING = {
     },
 }
 
-# How often an open map asks whether a turn has been played (campaign/web/maps.py), and how
-# long a reader's answer (the campaign's stamp) is kept before the database is asked again.
+# How often an open map asks whether a turn has been played (campaign/web/maps.py).
 KORONA_MAP_POLL_SECONDS = read_number(os.environ, "KORONA_MAP_POLL_SECONDS", default=15, minimum=1)
-KORONA_STAMP_SECONDS = read_number(os.environ, "KORONA_STAMP_SECONDS", default=1, minimum=0)
 
 # --- The REST API (campaign/api) -------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -261,7 +259,7 @@ if KORONA_PRODUCTION:
 SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
 
 # --- The cache: shared by every web process through Redis when there is one (the odds
-# of planned attacks, the drawn map); otherwise each process keeps its own.
+# of planned attacks, the session); otherwise each process keeps its own.
 CACHES = {
     "default": (
         {

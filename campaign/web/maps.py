@@ -9,7 +9,6 @@ played (or the campaign paused, resumed, ended, or adjusted by the GM).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,10 +20,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.cache import get_conditional_response
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString
 from django.views.decorators.cache import cache_control
 from django.views.decorators.vary import vary_on_cookie
@@ -177,26 +177,11 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
     )
 
 
-def stamp_seconds() -> int:
-    """How long a reader's stamp is kept (``KORONA_STAMP_SECONDS``; 0: asked every time)."""
-    return max(0, int(getattr(settings, "KORONA_STAMP_SECONDS", 0)))
-
-
 def map_stamp(*, user: Any, campaign_id: int) -> MapStamp | None:
     """The campaign's stamp, or None if the user may not see it: one query
-    (``campaign.services.visibility.campaign_stamp``), kept for the reader for
-    ``KORONA_STAMP_SECONDS`` (a second by default). A map under load then asks the
-    database once a second per reader, and a played turn or a revoked membership shows
-    at most that much later (the map polls every 15 seconds anyway)."""
-    seconds = stamp_seconds()
-    key = f"map-stamp:{campaign_id}:{getattr(user, 'pk', None)}"
-    if seconds and (kept := cache.get(key)) is not None:
-        return kept or None  # False: kept "may not see it"
+    (``campaign.services.visibility.campaign_stamp``), asked on every request."""
     row = campaign_stamp(user=user, campaign_id=campaign_id)
-    stamp = None if row is None else MapStamp(**row)
-    if seconds:
-        cache.set(key, stamp or False, seconds)
-    return stamp
+    return None if row is None else MapStamp(**row)
 
 
 # --- the campaign list ------------------------------------------------------------------
@@ -323,37 +308,43 @@ def _stamp_or_404(request: HttpRequest, campaign_id: int) -> MapStamp:
     return stamp
 
 
-# A drawn map page is kept for its reader until the campaign changes (its stamp does).
-MAP_PAGE_SECONDS = 60 * 60
+def map_etag(request: HttpRequest, stamp: MapStamp) -> str | None:
+    """The map page's ETag, or None when the page must not be revalidated.
 
-
-def _map_page_key(request: HttpRequest, campaign_id: int, stamp: MapStamp) -> str | None:
-    """The cache key of this reader's drawn map page, or None when it must be drawn.
-
-    The page holds the reader's name and CSRF token, so it is kept per browser session
-    and CSRF cookie: one reader never gets another's page, and a form on it always
-    carries the token its own cookie expects. A page with messages to show is drawn."""
-    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    session = request.session.session_key or ""
-    if not csrf or not session or len(messages.get_messages(request)):
+    A digest of what the page is drawn from and nothing the reader may not know: the
+    stamp (which the page itself prints, in its poll's address), the reader as the page
+    names them (id, name, staff or not) and their CSRF secret (the page's forms carry a
+    token of it: a browser whose cookie changed, as at sign-in, gets a page drawn
+    afresh). The digest is keyed with ``SECRET_KEY``, so it does not show the secret. No
+    ETag without a CSRF cookie (the page makes one), nor with messages to show: those
+    pages are drawn."""
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret or len(messages.get_messages(request)):
         return None
-    reader = hashlib.sha256(f"{request.user.pk}|{session}|{csrf}".encode()).hexdigest()
-    return f"map-page:{campaign_id}:{stamp.token}:{reader}"
+    user = request.user
+    reader = f"{user.pk}|{user.get_username()}|{user.is_staff}|{secret}"
+    digest = salted_hmac("korona.map-page", f"{stamp.token}|{reader}", algorithm="sha256")
+    return f'"{digest.hexdigest()[:32]}"'
 
 
 @login_required
-@vary_on_cookie  # a kept page is one reader's: no shared cache may store or mix it
-@cache_control(private=True)
+@vary_on_cookie  # a page of one reader's: no shared cache may store or mix it
+@cache_control(private=True, no_cache=True)  # the browser asks again each time (ETag)
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    # The stamp query also decides access (404 for a stranger), before any cache.
+    """The map. A browser that has the page as it stands gets 304 (Not Modified) after
+    one query: the stamp, which also decides access (404 for a stranger)."""
+    # Django's ``condition`` decorator, written out: its ETag function would ask the stamp
+    # once and the view again.
     stamp = _stamp_or_404(request, campaign_id)
-    key = _map_page_key(request, campaign_id, stamp)
-    if key is not None and (page := cache.get(key)) is not None:
-        return HttpResponse(page)
-    view = campaign_view(request, campaign_id)
-    response = render(request, "campaign/map.html", map_context(request, view, stamp))
-    if key is not None:
-        cache.set(key, response.content, MAP_PAGE_SECONDS)
+    etag = map_etag(request, stamp)
+    response = get_conditional_response(request, etag=etag) if etag else None
+    if response is None:
+        view = campaign_view(request, campaign_id)
+        response = render(request, "campaign/map.html", map_context(request, view, stamp))
+        # A first page makes the CSRF cookie it carries a token of: its ETag is of it.
+        etag = etag or map_etag(request, stamp)
+    if etag is not None and request.method in ("GET", "HEAD"):
+        response.headers.setdefault("ETag", etag)
     return response
 
 

@@ -9,10 +9,11 @@ fill fails the run (``UnfilledParameter``), so a new URL is crawled, or the test
 why not; nobody skips it silently.
 
 ``render_everything(user, ids)`` is "everything this reader can see": the answer to
-each request, normalised only for what is per request by nature (the CSRF token, the
-session cookie), plus whatever the registered producers give (``PRODUCERS``: a
-producer is a function ``(user, ids) -> {label: bytes}``; emails, webhooks and feeds add
-theirs with ``@producer``).
+each request (and, for an answer with an ETag, the answer to asking again with it: a
+304), normalised only for what is per request by nature (the CSRF token, the session
+cookie; the CSRF secret is the same in every crawl), plus whatever the registered
+producers give (``PRODUCERS``: a producer is a function ``(user, ids) -> {label:
+bytes}``; emails, webhooks and feeds add theirs with ``@producer``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
@@ -486,6 +488,17 @@ def render(client: Client, request: Request) -> bytes:
     return head.encode() + normalise(body)
 
 
+CRAWL_CSRF_SECRET = "crawl" * 6 + "er"  # 32 letters, as Django's cookie holds
+ETAG = re.compile(rb"^ETag: (.+)$", re.MULTILINE)
+
+
+def etag_of(answer: bytes) -> str | None:
+    """The ETag header of a rendered answer (``render``), if it has one."""
+    head = answer.split(b"\n\n", 1)[0]
+    found = ETAG.search(head)
+    return found.group(1).decode() if found else None
+
+
 Producer = Callable[[Any, Ids], dict[str, bytes]]
 PRODUCERS: list[Producer] = []
 
@@ -506,9 +519,22 @@ def render_everything(
     client = Client(raise_request_exception=False)
     if user is not None:
         client.force_login(user)
+    # The browser's CSRF secret is per browser by nature, like its session: the same in
+    # every crawl, so that what is derived from it (a page's ETag) can be compared.
+    client.cookies[settings.CSRF_COOKIE_NAME] = CRAWL_CSRF_SECRET
     seen: dict[str, bytes] = {}
     for request in requests if requests is not None else requests_for(ids):
-        seen[request.label] = render(client, request)
+        seen[request.label] = answer = render(client, request)
+        etag = etag_of(answer)
+        if etag is not None and request.method == "get":
+            # The browser asking again for the page it holds: the 304 path is crawled too.
+            again = Request(
+                f"{request.label} [revalidated]",
+                request.path,
+                request.query,
+                {**request.headers, "If-None-Match": etag},
+            )
+            seen[again.label] = render(client, again)
     for make in PRODUCERS:
         for label, body in make(user, ids).items():
             seen[f"{make.__name__}: {label}"] = body
