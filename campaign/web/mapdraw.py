@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
@@ -297,129 +297,135 @@ def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
     return left, top, right - left, bottom + 12 - top
 
 
-def _style_block(styles: Iterable[TrackStyle]) -> str:
-    lines = [
-        ".area-name{font:700 19px system-ui,sans-serif;fill:#1d2521;"
-        "paint-order:stroke;stroke:#f6f3ea;stroke-width:4px}",
-        ".zone{font:700 16px system-ui,sans-serif;fill:#1d2521}",
-        ".note{font:14px system-ui,sans-serif;fill:#1d2521;"
-        "paint-order:stroke;stroke:#f6f3ea;stroke-width:3px}",
-        ".note.away{fill:#5d6660;font-style:italic}",
-        _chip_css(),
-        ".link{fill:none;stroke-width:6;stroke-linecap:round}",
-        ".area{stroke-width:5}",
-        "a:hover .area,a:focus .area{stroke-width:8}",
-    ]
-    for style in styles:
-        dash = f";stroke-dasharray:{style.dash}" if style.dash else ""
-        lines.append(f".{style.css_class}{{stroke:{style.colour}{dash}}}")
-    return "<style>" + "".join(lines) + "</style>"
+MAP_TEMPLATE = "campaign/svg/map.svg"
 
 
-def _chip_css() -> str:
-    return (
-        ".chip text{font:13px system-ui,sans-serif;fill:#fff}"
-        ".chip .chip-name,.chip .chip-mark{font-weight:700;font-size:14px}"
-        ".chip.glimpse text{fill:#1d2521;paint-order:stroke;stroke:#fff;stroke-width:3px}"
-    )
+@dataclass(frozen=True, slots=True)
+class ChipDrawing:
+    """A company's chip as ``map.svg#chip`` draws it: ``href`` None is not a link (the
+    legend's); a glimpse is hatched (``fill``) and dashed. Numbers written."""
+
+    href: str | None
+    css: str
+    side: str
+    title: str
+    fill: str
+    colour: str
+    glimpse: bool
+    x: str
+    y: str
+    text_x: str
+    mark_x: str
+    name_y: str
+    figures_y: str
+    name: str
+    mark: str
+    figures: str
+    width: int = CHIP_WIDTH
+    height: int = CHIP_HEIGHT
 
 
-def _hatch_patterns(prefix: str = "glimpse") -> str:
-    patterns = []
-    for side, colour in SIDE_COLOURS.items():
-        patterns.append(
-            f'<pattern id="{prefix}-{side}" width="8" height="8" '
-            f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-            f'<rect width="8" height="8" fill="#fff"/>'
-            f'<rect width="3" height="8" fill="{colour}" opacity="0.35"/></pattern>'
-        )
-    return "<defs>" + "".join(patterns) + "</defs>"
+@dataclass(frozen=True, slots=True)
+class MoreChip:
+    """The "+N more" chip under an area with more companies than are drawn."""
+
+    count: int
+    x: str
+    y: str
+    text_y: str
+    width: int = CHIP_WIDTH
+    height: int = CHIP_HEIGHT
 
 
-def _draw_link(link: MapLink) -> str:
-    return (
-        f'<line class="link {link.style.css_class}" x1="{_num(link.a.x)}" y1="{_num(link.a.y)}" '
-        f'x2="{_num(link.b.x)}" y2="{_num(link.b.y)}" '
-        f'data-link="{escape(link.a.name)}|{escape(link.b.name)}"/>'
-    )
+@dataclass(frozen=True, slots=True)
+class ShipNote:
+    css: str
+    y: str
+    name: str
+    present: str  # "true" or "false"
+    words: str
 
 
-def _draw_area(row: MapArea, url: str) -> str:
-    area = row.area
-    x, y = _num(area.x), _num(area.y)
-    tint = SIDE_TINTS.get(area.controller or "", NOBODY_TINT)
-    features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
-    title = f"{area.name}: zone {area.zone}, {area.track}, held by {row.controller_name}"
-    parts = [
-        f'<a href="{escape(url)}" class="area-link">',
-        f"<title>{escape(title)}</title>",
-        f'<circle class="area {row.style.css_class}" cx="{x}" cy="{y}" r="{AREA_RADIUS}" '
-        f'fill="{tint}" data-area="{escape(area.name)}" '
-        f'data-controller="{escape(area.controller or "")}"/>',
-        f'<text class="zone" x="{x}" y="{_num(area.y + 6)}" text-anchor="middle">'
-        f"{area.zone}</text>",
-        f'<text class="area-name" x="{x}" y="{_num(area.y - AREA_RADIUS - NOTE_LINE)}" '
-        f'text-anchor="middle">{escape(area.name)}</text>',
-    ]
-    mark = (features + (" ⌂" if row.base_of else "")).strip()
-    if mark:
-        parts.append(
-            f'<text class="note" x="{x}" y="{_num(area.y - AREA_RADIUS - 5)}" '
-            f'text-anchor="middle">{escape(mark)}</text>'
-        )
-    parts.append("</a>")
-    line = area.y - AREA_RADIUS - NOTE_LINE - 24
-    for ship in row.ships:
-        css = "note" if ship.present else "note away"
-        parts.append(
-            f'<text class="{css}" x="{x}" y="{_num(line)}" text-anchor="middle" '
-            f'data-ship="{escape(ship.name)}" data-present="{str(ship.present).lower()}">'
-            f"{escape(ship_words(ship))}</text>"
-        )
-        line -= 20
-    for group in row.air:
-        parts.append(
-            f'<text class="note" x="{x}" y="{_num(line)}" text-anchor="middle" '
-            f'data-air="{escape(group.side)}">✈ {escape(air_words(group))}</text>'
-        )
-        line -= 20
-    return "".join(parts)
+@dataclass(frozen=True, slots=True)
+class AirNote:
+    y: str
+    side: str
+    words: str
 
 
-def _draw_chip(
+@dataclass(frozen=True, slots=True)
+class AreaDrawing:
+    """An area as ``map.svg#map`` draws it: its circle, zone, name and features (a link to
+    its page), the notes above it (ships, then aircraft), its chips below it."""
+
+    href: str
+    title: str
+    css: str
+    x: str
+    y: str
+    radius: int
+    tint: str
+    name: str
+    controller: str
+    zone: int
+    zone_y: str
+    name_y: str
+    mark: str
+    mark_y: str
+    ships: list[ShipNote]
+    air: list[AirNote]
+    chips: list[ChipDrawing]
+    more: MoreChip | None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDrawing:
+    css: str
+    x1: str
+    y1: str
+    x2: str
+    y2: str
+    a: str
+    b: str
+
+
+def chip_drawing(
     company: MapCompany, x: float, y: float, url: str | None, *, pattern: str = "glimpse"
-) -> str:
+) -> ChipDrawing:
     """A company's chip centred on ``x`` from ``y`` down, a link to ``url`` (None: not a
-    link, as in the legend); a glimpse is hatched with the ``pattern`` of its side."""
+    link, as in the legend); a glimpse is hatched with the ``pattern`` of its side.
+
+    Each part is its own text in its own place (the name and the supply mark at either
+    end of the first line, the figures on the second), so none runs into another; the
+    chip's title says all of it in words."""
     view = company.view
     text = chip_text(company)
     glimpse = not view.full
     colour = SIDE_COLOURS.get(view.side, NOBODY_COLOUR)
-    fill = f"url(#{pattern}-{view.side})" if glimpse else colour
-    css = "chip glimpse" if glimpse else "chip"
     x0 = x - CHIP_WIDTH / 2
-    dashed = ' stroke-dasharray="4 3"' if glimpse else ""
-    # Each part is its own text on its own place (the name and the supply mark at either
-    # end of the first line, the figures on the second), so none runs into another; the
-    # chip's title says all of it in words.
-    mark = (
-        f'<text class="chip-mark" x="{_num(x0 + CHIP_WIDTH - 7)}" y="{_num(y + 15)}" '
-        f'text-anchor="end">{escape(text.mark)}</text>'
-        if text.mark
-        else ""
+    return ChipDrawing(
+        href=url,
+        css="chip glimpse" if glimpse else "chip",
+        side=view.side,
+        title=chip_title(company),
+        fill=f"url(#{pattern}-{view.side})" if glimpse else colour,
+        colour=colour,
+        glimpse=glimpse,
+        x=_num(x0),
+        y=_num(y),
+        text_x=_num(x0 + 7),
+        mark_x=_num(x0 + CHIP_WIDTH - 7),
+        name_y=_num(y + 15),
+        figures_y=_num(y + 31),
+        name=text.name,
+        mark=text.mark,
+        figures=text.figures,
     )
-    opening = f'<a href="{escape(url)}" ' if url is not None else "<g "
-    return (
-        f'{opening}class="{css}" data-side="{escape(view.side)}">'
-        f"<title>{escape(chip_title(company))}</title>"
-        f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
-        f'rx="4" fill="{fill}" stroke="{colour}" stroke-width="2"'
-        f"{dashed}/>"
-        f'<text class="chip-name" x="{_num(x0 + 7)}" y="{_num(y + 15)}">'
-        f"{escape(text.name)}</text>{mark}"
-        f'<text class="chip-figures" x="{_num(x0 + 7)}" y="{_num(y + 31)}">'
-        f"{escape(text.figures)}</text>{'</a>' if url is not None else '</g>'}"
-    )
+
+
+def hatches() -> list[tuple[str, str]]:
+    """The sides whose glimpses are hatched, with their colours (``map.svg#hatches``)."""
+    return list(SIDE_COLOURS.items())
 
 
 SAMPLE_STANDS = ({"rifle_squad": 10}, {"rifle_squad": 12})  # the legend's made-up figures
@@ -441,16 +447,17 @@ def sample_chip(side: str, *, glimpse: bool) -> SafeString:
         quality=None if glimpse else "trained",
         in_supply=None if glimpse else True,
     )
-    chip = _draw_chip(
+    chip = chip_drawing(
         MapCompany(sample, 0, not glimpse), CHIP_WIDTH / 2 + 1, 1, None, pattern="sample"
     )
-    width, height = CHIP_WIDTH + 2, CHIP_HEIGHT + 2
-    return mark_safe(  # noqa: S308 - _draw_chip escapes every text
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chip-sample" '
-        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'aria-hidden="true"><style>{_chip_css()}</style>'
-        f"{_hatch_patterns('sample') if glimpse else ''}{chip}</svg>"
-    )
+    context = {
+        "chip": chip,
+        "width": CHIP_WIDTH + 2,
+        "height": CHIP_HEIGHT + 2,
+        "pattern": "sample",
+        "hatches": hatches(),
+    }
+    return render_to_string(f"{MAP_TEMPLATE}#sample", context)
 
 
 def company_page(campaign_id: int, company: MapCompany) -> str:
@@ -460,27 +467,65 @@ def company_page(campaign_id: int, company: MapCompany) -> str:
     return reverse("company", args=[campaign_id, company.company_id])
 
 
-def _draw_chips(row: MapArea, company_url: Callable[[MapCompany], str], area_url: str) -> str:
-    parts = []
-    top = row.area.y + AREA_RADIUS + 10
-    shown = row.companies
-    more = 0
-    if len(shown) > CHIPS_SHOWN + 1:
-        shown, more = shown[:CHIPS_SHOWN], len(shown) - CHIPS_SHOWN
-    for i, company in enumerate(shown):
-        y = top + i * (CHIP_HEIGHT + CHIP_GAP)
-        parts.append(_draw_chip(company, row.area.x, y, company_url(company)))
-    if more:
-        y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
-        x0 = row.area.x - CHIP_WIDTH / 2
-        parts.append(
-            f'<a href="{escape(area_url)}" class="chip glimpse more">'
-            f'<rect x="{_num(x0)}" y="{_num(y)}" width="{CHIP_WIDTH}" height="{CHIP_HEIGHT}" '
-            f'rx="4" fill="#fff" stroke="#5d6660" stroke-width="2"/>'
-            f'<text x="{_num(row.area.x)}" y="{_num(y + 23)}" text-anchor="middle">'
-            f"+{more} more</text></a>"
+def link_drawing(link: MapLink) -> LinkDrawing:
+    a, b = link.a, link.b
+    return LinkDrawing(
+        link.style.css_class, _num(a.x), _num(a.y), _num(b.x), _num(b.y), a.name, b.name
+    )
+
+
+def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str]) -> AreaDrawing:
+    """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
+    when there are more than one more)."""
+    area = row.area
+    features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
+    line = area.y - AREA_RADIUS - NOTE_LINE - 24
+    ships = []
+    for ship in row.ships:
+        css = "note" if ship.present else "note away"
+        ships.append(
+            ShipNote(css, _num(line), ship.name, str(ship.present).lower(), ship_words(ship))
         )
-    return "".join(parts)
+        line -= 20
+    air = []
+    for group in row.air:
+        air.append(AirNote(_num(line), group.side, air_words(group)))
+        line -= 20
+    top = area.y + AREA_RADIUS + 10
+    shown, more = row.companies, None
+    if len(shown) > CHIPS_SHOWN + 1:
+        shown = shown[:CHIPS_SHOWN]
+        y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
+        more = MoreChip(
+            len(row.companies) - CHIPS_SHOWN,
+            _num(area.x - CHIP_WIDTH / 2),
+            _num(y),
+            _num(y + 23),
+        )
+    chips = [
+        chip_drawing(company, area.x, top + i * (CHIP_HEIGHT + CHIP_GAP), company_url(company))
+        for i, company in enumerate(shown)
+    ]
+    return AreaDrawing(
+        href=url,
+        title=f"{area.name}: zone {area.zone}, {area.track}, held by {row.controller_name}",
+        css=row.style.css_class,
+        x=_num(area.x),
+        y=_num(area.y),
+        radius=AREA_RADIUS,
+        tint=SIDE_TINTS.get(area.controller or "", NOBODY_TINT),
+        name=area.name,
+        controller=area.controller or "",
+        zone=area.zone,
+        zone_y=_num(area.y + 6),
+        name_y=_num(area.y - AREA_RADIUS - NOTE_LINE),
+        mark=(features + (" ⌂" if row.base_of else "")).strip(),
+        mark_y=_num(area.y - AREA_RADIUS - 5),
+        ships=ships,
+        air=air,
+        chips=chips,
+        more=more,
+    )
 
 
 def draw_map(
@@ -489,23 +534,20 @@ def draw_map(
     *,
     company_url: Callable[[MapCompany], str] | None = None,
     title: str | None = None,
-    overlay: str = "",
+    overlay: SafeString | str = "",
 ) -> SafeString:
-    """The map as an inline SVG element: links in their track's style, areas filled by
-    their controller and ringed in their track's style, each area's companies as chips
-    below it, ships and aircraft above it. Areas and companies link to their pages.
+    """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
+    their track's style, areas filled by their controller and ringed in their track's
+    style, each area's companies as chips below it, ships and aircraft above it. Areas
+    and companies link to their pages.
 
     A past turn's map (``campaign.web.pastmaps``) gives its own ``title``, its links for
-    companies (one gone since has no page) and an ``overlay`` of escaped SVG drawn over
-    the areas, under the chips (its moves and battles)."""
+    companies (one gone since has no page) and an ``overlay`` drawn over the areas,
+    under the chips (its moves and battles: a rendered template, escaped there; plain
+    text would be escaped here)."""
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
-    links = map_links(view)
-    styles = track_styles(view.state).values()
     x, y, width, height = _bounds(areas)
-
-    def area_url(area_id: int) -> str:
-        return reverse("area", args=[campaign_id, area_id])
 
     if company_url is None:
 
@@ -514,25 +556,20 @@ def draw_map(
 
     if title is None:
         title = f"Map of {view.campaign.name} after turn {view.campaign.turn}"
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="campaign-map" '
-        f'viewBox="{_num(x)} {_num(y)} {_num(width)} {_num(height)}" '
-        f'role="img" aria-labelledby="map-title">',
-        f'<title id="map-title">{escape(title)}</title>',
-        _style_block(styles),
-        _hatch_patterns(),
-        '<g class="links">',
-        *(_draw_link(link) for link in links),
-        '</g><g class="areas">',
-        *(_draw_area(row, area_url(row.area_id)) for row in areas),
-        "</g>",
-        overlay,
-        '<g class="companies">',
-        *(_draw_chips(row, company_url, area_url(row.area_id)) for row in areas),
-        "</g></svg>",
-    ]
-    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+    context = {
+        "box": f"{_num(x)} {_num(y)} {_num(width)} {_num(height)}",
+        "title": title,
+        "styles": list(track_styles(view.state).values()),
+        "pattern": "glimpse",
+        "hatches": hatches(),
+        "links": [link_drawing(link) for link in map_links(view)],
+        "areas": [
+            area_drawing(row, reverse("area", args=[campaign_id, row.area_id]), company_url)
+            for row in areas
+        ],
+        "overlay": overlay,
+    }
+    return render_to_string(f"{MAP_TEMPLATE}#map", context)
 
 
 # --- a company's stands, turn by turn ------------------------------------------------------
@@ -580,59 +617,89 @@ def unit_colours(units: list[str]) -> dict[str, str]:
     return {unit: UNIT_COLOURS.get(unit) or next(others) for unit in units}
 
 
+@dataclass(frozen=True, slots=True)
+class ChartTick:
+    value: int
+    y: str
+    text_y: str
+    x1: int
+    x2: int
+    text_x: int
+
+
+@dataclass(frozen=True, slots=True)
+class BarPart:
+    unit: str
+    label: str
+    held: int
+    colour: str
+    y: str
+    height: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChartBar:
+    point: StandsPoint
+    parts: list[BarPart]
+    width: int
+    x: str
+    tick_x1: str
+    tick_x2: str
+    full_y: str
+    middle: str
+    label_y: int
+    figures_y: int
+
+
 def draw_stands_chart(points: list[StandsPoint]) -> SafeString:
     """Stacked bars, one per turn, of the stands held by unit type, with a dashed tick
-    at the establishment of the time (killed stands come off it for good)."""
+    at the establishment of the time (killed stands come off it for good)
+    (``templates/campaign/svg/stands_chart.svg``)."""
     if not points:
-        return mark_safe("")
+        return SafeString("")
     units = unit_order(points)
     colours = unit_colours(units)
     top = max(max(p.full, p.held) for p in points) or 1
     bar, gap, left, plot_h, base = 34, 18, 44, 200, 230
     width = left + len(points) * (bar + gap) + 10
     scale = plot_h / top
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="stands-chart" '
-        f'viewBox="0 0 {width} 270" width="{width}" height="270" role="img" '
-        f'aria-labelledby="chart-title">'
-        '<title id="chart-title">Stands held, turn by turn</title>'
-        "<style>text{font:13px system-ui,sans-serif;fill:#1d2521}</style>"
-    ]
     step = max(1, round(top / 4))
-    for tick in range(0, top + 1, step):
-        ty = base - tick * scale
-        parts.append(
-            f'<line x1="{left - 4}" x2="{width - 6}" y1="{_num(ty)}" y2="{_num(ty)}" '
-            f'stroke="#c9c3b2" stroke-width="1"/>'
-            f'<text x="{left - 8}" y="{_num(ty + 4)}" text-anchor="end">{tick}</text>'
+    ticks = [
+        ChartTick(
+            tick,
+            _num(base - tick * scale),
+            _num(base - tick * scale + 4),
+            left - 4,
+            width - 6,
+            left - 8,
         )
+        for tick in range(0, top + 1, step)
+    ]
+    bars = []
     for i, point in enumerate(points):
         x = left + gap / 2 + i * (bar + gap)
         y = float(base)
-        parts.append(
-            f'<g class="bar" data-turn="{point.turns_played}" data-held="{point.held}" '
-            f'data-full="{point.full}"><title>{escape(point.label)}: {point.held} of '
-            f"{point.full} stands</title>"
-        )
+        parts = []
         for unit in units:
             held = point.stands.get(unit, 0)
             if not held:
                 continue
             h = held * scale
             y -= h
-            parts.append(
-                f'<rect x="{_num(x)}" y="{_num(y)}" width="{bar}" height="{_num(h)}" '
-                f'fill="{colours[unit]}" data-unit="{escape(unit)}" data-count="{held}">'
-                f"<title>{escape(unit_label(unit))}: {held}</title></rect>"
+            parts.append(BarPart(unit, unit_label(unit), held, colours[unit], _num(y), _num(h)))
+        bars.append(
+            ChartBar(
+                point=point,
+                parts=parts,
+                width=bar,
+                x=_num(x),
+                tick_x1=_num(x - 4),
+                tick_x2=_num(x + bar + 4),
+                full_y=_num(base - point.full * scale),
+                middle=_num(x + bar / 2),
+                label_y=base + 18,
+                figures_y=base + 34,
             )
-        full_y = base - point.full * scale
-        parts.append(
-            f'<line x1="{_num(x - 4)}" x2="{_num(x + bar + 4)}" y1="{_num(full_y)}" '
-            f'y2="{_num(full_y)}" stroke="#1d2521" stroke-width="2" stroke-dasharray="4 3"/>'
-            f'<text x="{_num(x + bar / 2)}" y="{base + 18}" text-anchor="middle">'
-            f"{escape(point.label)}</text>"
-            f'<text x="{_num(x + bar / 2)}" y="{base + 34}" text-anchor="middle">'
-            f"{point.held}/{point.full}</text></g>"
         )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+    context = {"width": width, "ticks": ticks, "bars": bars}
+    return render_to_string("campaign/svg/stands_chart.svg", context)

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from campaign.models import Turn
@@ -79,51 +79,67 @@ def moves_and_battles(records: list[dict[str, Any]]) -> tuple[list[Move], list[B
     return list(moves.values()), list(battles.values())
 
 
-def _arrow(view: CampaignView, move: Move) -> str:
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    """A move as ``turn_overlay.svg`` draws it: from the edge of one area's circle to
+    just short of the other's. Numbers written."""
+
+    side: str
+    origin: str
+    target: str
+    title: str
+    colour: str
+    x1: str
+    y1: str
+    x2: str
+    y2: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleDrawing:
+    area: str
+    title: str
+    x: str
+    y: str
+    text_y: str
+
+
+def arrow(view: CampaignView, move: Move) -> Arrow | None:
     areas = view.state.areas
     if move.origin not in areas or move.target not in areas:
-        return ""
+        return None
     a, b = areas[move.origin], areas[move.target]
     dx, dy = b.x - a.x, b.y - a.y
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
     gap = AREA_RADIUS + 4
-    colour = SIDE_COLOURS.get(move.side, NOBODY_COLOUR)
-    title = f"{', '.join(move.companies)}: {move.origin} to {move.target}"
-    return (
-        f'<g class="move" data-move="{escape(move.origin)}|{escape(move.target)}">'
-        f"<title>{escape(title)}</title>"
-        f'<line x1="{_num(a.x + ux * gap)}" y1="{_num(a.y + uy * gap)}" '
-        f'x2="{_num(b.x - ux * (gap + 6))}" y2="{_num(b.y - uy * (gap + 6))}" '
-        f'stroke="{colour}" stroke-width="5" marker-end="url(#arrow-{escape(move.side)})"/></g>'
+    return Arrow(
+        side=move.side,
+        origin=move.origin,
+        target=move.target,
+        title=f"{', '.join(move.companies)}: {move.origin} to {move.target}",
+        colour=SIDE_COLOURS.get(move.side, NOBODY_COLOUR),
+        x1=_num(a.x + ux * gap),
+        y1=_num(a.y + uy * gap),
+        x2=_num(b.x - ux * (gap + 6)),
+        y2=_num(b.y - uy * (gap + 6)),
     )
 
 
-def _battle_mark(view: CampaignView, mark: BattleMark) -> str:
+def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None:
     area = view.state.areas.get(mark.area)
     if area is None:
-        return ""
+        return None
     x, y = area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8
-    return (
-        f'<g class="battle-mark" data-battle-area="{escape(mark.area)}">'
-        f"<title>{escape('; '.join(mark.words))}</title>"
-        f'<circle cx="{_num(x)}" cy="{_num(y)}" r="13" fill="#1d2521" stroke="#f6f3ea" '
-        f'stroke-width="2"/><text x="{_num(x)}" y="{_num(y + 5)}" text-anchor="middle" '
-        f'style="font:700 14px system-ui,sans-serif;fill:#f6f3ea">⚔</text></g>'
-    )
+    return BattleDrawing(mark.area, "; ".join(mark.words), _num(x), _num(y), _num(y + 5))
 
 
-def _markers() -> str:
-    return (
-        "<defs>"
-        + "".join(
-            f'<marker id="arrow-{side}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" '
-            f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
-            f'fill="{colour}"/></marker>'
-            for side, colour in SIDE_COLOURS.items()
-        )
-        + "</defs>"
-    )
+def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) -> SafeString:
+    """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``)."""
+    arrows = [drawn for move in moves if (drawn := arrow(view, move)) is not None]
+    marks = [drawn for mark in battles if (drawn := battle_drawing(view, mark)) is not None]
+    context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
+    return render_to_string("campaign/svg/turn_overlay.svg", context)
 
 
 def turn_frame(view: CampaignView, turn: Turn) -> Frame:
@@ -132,13 +148,6 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
     then = as_it_stood(view, parse_scenario(turn.start_state))
     records = view.records(turn.log, number=turn.number)
     moves, battles = moves_and_battles(records)
-    overlay = (
-        '<g class="turn-overlay">'
-        + _markers()
-        + "".join(_arrow(then, move) for move in moves)
-        + "".join(_battle_mark(then, mark) for mark in battles)
-        + "</g>"
-    )
     turn_url = reverse("turn", args=[view.campaign.pk, turn.number])
 
     seen_now = set(view.visible_company_ids)  # seen in full now
@@ -154,7 +163,7 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
         then,
         company_url=company_url,
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
-        overlay=overlay,
+        overlay=overlay(then, moves, battles),
     )
     lines = [f"{', '.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
