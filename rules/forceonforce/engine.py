@@ -272,17 +272,28 @@ def _react(
     late = _interrupt(state, iu, niu, moving=move is not None)
     if niu.may_react and niu.fighting and iu.fighting:
         niu.reacted = True
-        if move is not None and not niu.hidden:
-            _reaction_move(state, iu, niu, will_fire, *move)
-        elif niu.hidden and _ambush(state, niu, iu):
-            _fire(state, niu, iu, "ambush")
-            if will_fire and iu.fighting:
-                _fire(state, iu, niu, "return fire")
-                iu.reacted = True
-        else:
-            _reaction_fire(state, iu, niu, will_fire)
+        _reaction(state, iu, niu, will_fire, move)
     if late is not None and niu.fighting and state.sees(late[0], niu):
         _fire(state, late[0], niu, late[1])
+
+
+def _reaction(
+    state: BattleState,
+    iu: Unit,
+    niu: Unit,
+    will_fire: bool,
+    move: tuple[tuple[int, int], str] | None,
+) -> None:
+    """The reaction itself: a move (3.13), an ambush (4.1) or reaction fire (3.12)."""
+    if move is not None and not niu.hidden:
+        _reaction_move(state, iu, niu, will_fire, *move)
+    elif niu.hidden and _ambush(state, niu, iu):
+        _fire(state, niu, iu, "ambush")
+        if will_fire and iu.fighting:
+            _fire(state, iu, niu, "return fire")
+            iu.reacted = True
+    else:
+        _reaction_fire(state, iu, niu, will_fire)
 
 
 def _reaction_fire(state: BattleState, iu: Unit, niu: Unit, will_fire: bool) -> None:
@@ -364,57 +375,76 @@ def activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None
     side reacting; with ``end_phase``, a non-initiative unit's move and/or fire in the End
     Phase (8), where Overwatch units may interrupt it and a Regular initiative unit fired
     at may fight a round of fire."""
+    if not _may_act(state, unit):
+        return
+    moving = None
+    if not unit.overwatch and ai.wants_to_advance(state, unit):
+        moving = ai.plan_move(state, unit)
+    if moving is None:
+        _stay(state, unit)
+    elif not _advance(state, unit, moving):
+        return
+    target = ai.best_target(state, unit)
+    if target is None and moving is None and _hides(state, unit):
+        return  # 3.11a: hiding is the activation, and no one may react to it
+    if target is None and unit.can_fire:
+        target = next((h for h in ai.hidden_enemies(state, unit) if _spot(state, unit, h)), None)
+    if end_phase:
+        _end_phase_action(state, unit, target, moved=moving is not None)
+    else:
+        _activation_fire(state, unit, target)
+
+
+def _may_act(state: BattleState, unit: Unit) -> bool:
+    """Marks the unit activated; may it act? Not when it may only react (5.3), is
+    regrouping (5.2: it may not move nor initiate a round of fire), or is an Irregular
+    unit without its leader that fails its check (1.5)."""
     if unit.activated or not unit.fighting:
-        return
+        return False
     unit.activated = True
-    if unit.react_only:
-        return
-    if unit.regrouping:
-        return  # 5.2: regrouping units may not move nor initiate a round of fire
-    if not unit.force.regular and not unit.leader and not tq_check(state, unit, "act leaderless"):
-        return  # 1.5
-    moving = (
-        None
-        if unit.overwatch
-        else (ai.plan_move(state, unit) if ai.wants_to_advance(state, unit) else None)
-    )
-    if moving is not None:
-        if state.exposed(unit.x, unit.y) and any(
-            state.sees(e, unit) for e in unit.force.enemy.units if e.fighting
-        ):
-            lay_smoke(state, unit)  # cover the dash across open ground
-        origin = (unit.x, unit.y)
-        move_unit(state, unit, *moving)
-        # 16.2: the enemy may draw from its cup and place a unit in ambush, pausing this
-        # move; the placed unit fires at once at the mover (opportunity fire).
-        placed = oldbreed.enemy_moved(state, unit, origin)
-        if placed is not None and placed.can_fire:
-            _fire(state, placed, unit, "opportunity fire")
-            if not unit.fighting:
-                return
-    elif unit.force.regular and not state.exposed(unit.x, unit.y):
-        unit.in_cover = True  # 3.9: Regulars that do not move are In Cover
+    if unit.react_only or unit.regrouping:
+        return False
+    return unit.force.regular or unit.leader or tq_check(state, unit, "act leaderless")
+
+
+def _advance(state: BattleState, unit: Unit, moving: tuple[tuple[int, int], str]) -> bool:
+    """The activation's move; False if the unit was lost to an ambush from the cup."""
+    if state.exposed(unit.x, unit.y) and any(
+        state.sees(e, unit) for e in unit.force.enemy.units if e.fighting
+    ):
+        lay_smoke(state, unit)  # cover the dash across open ground
+    origin = (unit.x, unit.y)
+    move_unit(state, unit, *moving)
+    # 16.2: the enemy may draw from its cup and place a unit in ambush, pausing this
+    # move; the placed unit fires at once at the mover (opportunity fire).
+    placed = oldbreed.enemy_moved(state, unit, origin)
+    if placed is not None and placed.can_fire:
+        _fire(state, placed, unit, "opportunity fire")
+        return unit.fighting
+    return True
+
+
+def _stay(state: BattleState, unit: Unit) -> None:
+    """3.9, a unit that does not move: a Regular one not Exposed is In Cover; any other
+    not In Cover that can move takes a check to get In Cover."""
+    if unit.force.regular and not state.exposed(unit.x, unit.y):
+        unit.in_cover = True
     elif not unit.in_cover and unit.profile.mover is not None:
         unit.in_cover = tq_check(state, unit, "get in cover")
-    target = ai.best_target(state, unit)
-    if (
-        target is None
-        and moving is None
-        and state.options["defender_hidden"]
+
+
+def _hides(state: BattleState, unit: Unit) -> bool:
+    """3.11a with ``defender_hidden``: a defender in woods with no target goes into hiding."""
+    return (
+        state.options["defender_hidden"]
         and unit.force.key == DEFENDER
         and state.field.square_at(unit.x, unit.y).wooded
         and hide(state, unit)
-    ):
-        return  # 3.11a: hiding is the activation, and no one may react to it
-    if target is None and unit.can_fire:
-        for hidden in ai.hidden_enemies(state, unit):
-            if _spot(state, unit, hidden):
-                target = hidden
-                break
-    if end_phase:
-        _end_phase_action(state, unit, target, moved=moving is not None)
-        return
-    # 3.11a: the declared fire, at one target or split between two or more (3.6).
+    )
+
+
+def _activation_fire(state: BattleState, unit: Unit, target: Unit | None) -> None:
+    """3.11a: the declared fire, at one target or split between two or more (3.6)."""
     split = ai.split_fire(state, unit, target) if target is not None else None
     declared = [target] if target is not None else []
     if split is not None:
@@ -427,11 +457,12 @@ def activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None
         unit.split = None
 
 
-def _declared_fire(
-    state: BattleState, unit: Unit, target: Unit | None, declared: list[Unit]
-) -> None:
-    """The reactions to ``unit``'s activation, then its declared fire at what is left."""
-    pending = list(declared)
+def _reactions(
+    state: BattleState, unit: Unit, target: Unit | None, pending: list[Unit]
+) -> list[tuple[Unit, tuple[tuple[int, int], str] | None]]:
+    """The enemy units that react to ``unit``'s activation, with a reaction move or None
+    (fire): those fired on first, its main target first among them, then the nearest;
+    ruling: at most three reactions to one activation."""
     reactions = []
     for e in unit.force.enemy.units:
         if not e.fighting:
@@ -442,7 +473,15 @@ def _declared_fire(
             reactions.append((e, move))
     reactions.sort(key=lambda r: (r[0] not in pending, r[0] is not target, unit.distance(r[0]),
                                   r[0].id))  # fmt: skip
-    for niu, move in reactions[:3]:  # ruling: at most three reactions to one activation
+    return reactions[:3]
+
+
+def _declared_fire(
+    state: BattleState, unit: Unit, target: Unit | None, declared: list[Unit]
+) -> None:
+    """The reactions to ``unit``'s activation, then its declared fire at what is left."""
+    pending = list(declared)
+    for niu, move in _reactions(state, unit, target, pending):
         if not unit.fighting:
             return
         logged = len(state.log)
