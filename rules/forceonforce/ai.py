@@ -160,11 +160,23 @@ def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | N
     seen = any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
     rapid_ok = not seen and unit.wounded_light == 0 and unit.pending == 0
     speed = "rapid" if rapid_ok and unit.profile.support != "heavy" else "tactical"
-    field = state.field
     going = state.going(unit.x, unit.y, int(gx), int(gy))
     reach = state.move_allowance(unit, speed, going)
     if reach <= 0 and speed == "rapid":
         speed = "tactical"
+    best = _best_step(state, unit, (gx, gy), dist, speed)
+    if best is None:
+        return None
+    return best, speed
+
+
+def _best_step(
+    state: BattleState, unit: Unit, goal_at: tuple[float, float], dist: float, speed: str
+) -> tuple[int, int] | None:
+    """The spot within the unit's move toward ``goal_at`` (``dist`` away) that gains most,
+    out of the open and on high ground first; never within 2" of a friend."""
+    field = state.field
+    gx, gy = goal_at
     ux, uy = (gx - unit.x) / dist, (gy - unit.y) / dist
     best: tuple[int, int] | None = None
     best_score = -1e9
@@ -187,9 +199,7 @@ def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | N
             score += 1.5 if field.square_at(x, y).blocks_sight else 0
             if score > best_score:
                 best, best_score = (x, y), score
-    if best is None:
-        return None
-    return best, speed
+    return best
 
 
 def overwatch(state: BattleState, unit: Unit) -> bool:
@@ -250,25 +260,11 @@ def reaction_move(
     hits) out of its sight, or into cover if it stands in the open; and a unit in the open
     (Exposed and not In Cover) under heavy fire (1.5 expected hits or more, more than it
     can return) out of sight or into cover. Tactically if that reaches, else Rapidly."""
-    if (
-        reactor.reaction_moved
-        or not reactor.may_react
-        or reactor.hidden
-        or reactor.regrouping  # 5.2: regrouping units may not move
-        or reactor.react_only  # may only return fire this turn
-        or reactor.profile.mover is None
-        or (reactor.reacted and not reactor.force.regular)
-        or not state.sees(reactor, actor)
-    ):
+    if not _may_move_in_reaction(state, reactor, actor):
         return None
-    ours = worth(state, reactor, actor) if reactor.can_fire else 0.0
     in_open = state.exposed(reactor.x, reactor.y) and not reactor.in_cover
-    if ours >= HARMLESS:
-        if not in_open:
-            return None
-        theirs = worth(state, actor, reactor)
-        if theirs < HEAVY_FIRE or theirs <= ours:
-            return None
+    if not _better_moved(state, reactor, actor, in_open):
+        return None
     carrying_wounded = reactor.wounded_light > 0 or reactor.pending > 0  # no Rapid (5.3)
     # 2.2: "may not fire and then make a Rapid move".
     rapid_ok = not carrying_wounded and reactor.fires == 0
@@ -277,6 +273,32 @@ def reaction_move(
         if spot is not None:
             return spot, speed
     return None
+
+
+def _may_move_in_reaction(state: BattleState, reactor: Unit, actor: Unit) -> bool:
+    """Once a turn (3.13), able to react and to move, not hidden, in sight of the actor; an
+    Irregular unit that has reacted already may not."""
+    return not (
+        reactor.reaction_moved
+        or not reactor.may_react
+        or reactor.hidden
+        or reactor.regrouping  # 5.2: regrouping units may not move
+        or reactor.react_only  # may only return fire this turn
+        or reactor.profile.mover is None
+        or (reactor.reacted and not reactor.force.regular)
+        or not state.sees(reactor, actor)
+    )
+
+
+def _better_moved(state: BattleState, reactor: Unit, actor: Unit, in_open: bool) -> bool:
+    """Harmless to the actor, or in the open under heavy fire it cannot match."""
+    ours = worth(state, reactor, actor) if reactor.can_fire else 0.0
+    if ours < HARMLESS:
+        return True
+    if not in_open:
+        return False
+    theirs = worth(state, actor, reactor)
+    return not (theirs < HEAVY_FIRE or theirs <= ours)
 
 
 def _reaction_spot(
@@ -337,21 +359,31 @@ def suppression_fire(state: BattleState, shooter: Unit, target: Unit) -> bool:
     could not hurt it (under 0.5 expected hits), or to cover a move: the target sees a
     friendly unit still to activate this turn that means to advance, and normal fire
     would not be heavy (under 1.5 expected hits)."""
-    if shooter.profile.support in t.ALWAYS_SUPPRESSING or not shooter.can_fire:
-        return False
-    confidence = target.force.confidence
-    if confidence == "high" or target.pinned or target.suppressed:
-        return False
-    suppressing = f.firepower(shot_for(state, shooter, target, suppression=True))
-    if suppressing.dice == 0 or (
-        confidence == "confident" and suppressing.dice < t.SUPPRESSION_MIN_FIREPOWER
-    ):
+    if not _could_suppress(state, shooter, target):
         return False
     hurt = worth(state, shooter, target)
     if hurt < HARMLESS:
         return True
     if hurt >= HEAVY_FIRE:
         return False
+    return _covers_a_move(state, shooter, target)
+
+
+def _could_suppress(state: BattleState, shooter: Unit, target: Unit) -> bool:
+    """A shooter that must declare it, at a target it could suppress (3.7)."""
+    if shooter.profile.support in t.ALWAYS_SUPPRESSING or not shooter.can_fire:
+        return False
+    confidence = target.force.confidence
+    if confidence == "high" or target.pinned or target.suppressed:
+        return False
+    suppressing = f.firepower(shot_for(state, shooter, target, suppression=True))
+    return suppressing.dice > 0 and not (
+        confidence == "confident" and suppressing.dice < t.SUPPRESSION_MIN_FIREPOWER
+    )
+
+
+def _covers_a_move(state: BattleState, shooter: Unit, target: Unit) -> bool:
+    """The target sees a friend of the shooter still to activate that means to advance."""
     return any(
         friend is not shooter
         and friend.fighting

@@ -147,57 +147,67 @@ class Firepower:
         return [[reason, value] for reason, value in self.modifiers]
 
 
+def _modifiers(shot: Shot) -> list[tuple[str, int]]:
+    """The bonuses and penalties (3.1) that apply to ``shot``, in the order the log lists
+    them; a zero is none."""
+    arms_dice = t.SMALL_ARMS.get(shot.small_arms or "assault", {}).get(shot.band, 0)
+    table: list[tuple[bool, str, int]] = [
+        (shot.band == "optimum", "optimum range", t.OPTIMUM_RANGE_BONUS),
+        # A die or a shift is no number of dice: taken elsewhere (3.1).
+        (True, f"{shot.small_arms} small arms", arms_dice if isinstance(arms_dice, int) else 0),
+        (shot.target_exposed, "target exposed", t.EXPOSED_TARGET_BONUS),
+        (shot.target_moving_rapidly, "target moving rapidly", t.RAPID_TARGET_BONUS),
+        (True, f"{shot.supply} supplies", t.SUPPLY_FIREPOWER[shot.supply]),
+        (shot.outgunned, "outgunned", t.OUTGUNNED_BONUS),
+        (shot.movement == "rapid", "moved rapidly", t.RAPID_MOVER_PENALTY),
+        (bool(shot.earlier_actions), "diminishing firepower", -shot.earlier_actions),
+        (
+            shot.suppression and shot.support not in t.ALWAYS_SUPPRESSING,
+            "suppression fire",
+            t.SUPPRESSION_FIRE_PENALTY,
+        ),
+        (
+            shot.defending_close_assault,
+            "defensive fire against a close assault",
+            t.CLOSE_ASSAULT_DEFENSIVE_FIRE,
+        ),
+        (shot.suppressed_weapons, "suppressed weapons", t.SUPPRESSED_WEAPON_PENALTY),
+        (shot.out_of_smoke, "firing out of smoke", t.FIRING_OUT_OF_SMOKE),
+        (True, "fog of war", shot.extra),
+    ]
+    return [(reason, value) for applies, reason, value in table if applies and value]
+
+
 def firepower(shot: Shot) -> Firepower:
     """3.1: figures + support dice + bonuses, capped at 10D, then every penalty off the
     cap; never below zero. Split fire (3.6) uses ``allotted`` as the figures' share."""
     suppressing = shot.suppression or shot.support in t.ALWAYS_SUPPRESSING
-    weapon = 0 if shot.support_jammed else support_dice(shot.support, shot.movement)
-    if weapon is None:  # 3.3: a heavy weapon may not fire after a rapid move
-        weapon = 0
-    figures = shot.figures if shot.allotted is None else shot.allotted
     # Ruling: a *weapon's* unmodified firepower (4.6, 5.2) is its support dice unmoved plus
     # its gunner; rifles are no single weapon, so a unit without one has none.
     unmodified = (support_dice(shot.support, "none") or 0) + 1 if shot.support else 0
-    plus: list[tuple[str, int]] = [("figures", figures)]
-    minus: list[tuple[str, int]] = []
-    if weapon:
-        plus.append(("support weapon", weapon))
+    modifiers = _modifiers(shot)
+    plus = _dice(shot) + [(reason, value) for reason, value in modifiers if value > 0]
+    minus = [(reason, value) for reason, value in modifiers if value < 0]
+    total = _total(shot, plus, minus)
+    return Firepower(total, unmodified, suppressing, tuple(plus + minus))
 
-    def add(reason: str, value: int) -> None:
-        if value > 0:
-            plus.append((reason, value))
-        elif value < 0:
-            minus.append((reason, value))
 
-    if shot.band == "optimum":
-        add("optimum range", t.OPTIMUM_RANGE_BONUS)
-    arms = t.SMALL_ARMS.get(shot.small_arms or "assault", {})
-    arms_dice = arms.get(shot.band, 0)
-    if isinstance(arms_dice, int):
-        add(f"{shot.small_arms} small arms", arms_dice)
-    if shot.target_exposed:
-        add("target exposed", t.EXPOSED_TARGET_BONUS)
-    if shot.target_moving_rapidly:
-        add("target moving rapidly", t.RAPID_TARGET_BONUS)
-    add(f"{shot.supply} supplies", t.SUPPLY_FIREPOWER[shot.supply])
-    if shot.outgunned:
-        add("outgunned", t.OUTGUNNED_BONUS)
-    if shot.movement == "rapid":
-        add("moved rapidly", t.RAPID_MOVER_PENALTY)
-    if shot.earlier_actions:
-        add("diminishing firepower", -shot.earlier_actions)
-    if shot.suppression and shot.support not in t.ALWAYS_SUPPRESSING:
-        add("suppression fire", t.SUPPRESSION_FIRE_PENALTY)
-    if shot.defending_close_assault:
-        add("defensive fire against a close assault", t.CLOSE_ASSAULT_DEFENSIVE_FIRE)
-    if shot.suppressed_weapons:
-        add("suppressed weapons", t.SUPPRESSED_WEAPON_PENALTY)
-    if shot.out_of_smoke:
-        add("firing out of smoke", t.FIRING_OUT_OF_SMOKE)
-    add("fog of war", shot.extra)
-    total = min(t.FIREPOWER_CAP, sum(v for _, v in plus))
-    if total == t.FIREPOWER_CAP and sum(v for _, v in plus) > t.FIREPOWER_CAP:
-        plus.append(("10D cap", t.FIREPOWER_CAP - sum(v for _, v in plus)))
+def _dice(shot: Shot) -> list[tuple[str, int]]:
+    """The figures' dice (their share of a split fire) and the support weapon's."""
+    figures = shot.figures if shot.allotted is None else shot.allotted
+    weapon = 0 if shot.support_jammed else support_dice(shot.support, shot.movement)
+    # 3.3: a heavy weapon may not fire after a rapid move (None): no dice.
+    return [("figures", figures), *([("support weapon", weapon)] if weapon else [])]
+
+
+def _total(shot: Shot, plus: list[tuple[str, int]], minus: list[tuple[str, int]]) -> int:
+    """The dice thrown: ``plus`` capped at 10D, then ``minus`` off, never below zero;
+    halved at night beyond the reduced optimum range, none for a heavy weapon after a rapid
+    move. Adds the cap, the night and the heavy weapon to the lists as it goes."""
+    given = sum(v for _, v in plus)
+    total = min(t.FIREPOWER_CAP, given)
+    if given > t.FIREPOWER_CAP:
+        plus.append(("10D cap", t.FIREPOWER_CAP - given))
     total = max(0, total + sum(v for _, v in minus))
     if shot.night_beyond and total:
         halved = total // t.NIGHT_FIREPOWER_DIVISOR  # ruling: round down
@@ -206,7 +216,7 @@ def firepower(shot: Shot) -> Firepower:
     if shot.support == "heavy" and shot.movement == "rapid":
         minus.append(("heavy weapon after a rapid move: may not fire", -total))
         total = 0
-    return Firepower(total, unmodified, suppressing, tuple(plus + minus))
+    return total
 
 
 def check_split(tq_die: int, allotments: Sequence[int], support_target: int | None) -> list[str]:
