@@ -190,17 +190,7 @@ def attack(
     ex = f.exchange(state.roller, fp.dice, die, dfn.dice, dfn_die)
     dice = [*ex.attack, *ex.defence]
     hits = min(ex.hits, target.healthy)
-    struck: list[str] = []
-    if hits and not target.force.regular:
-        # 5.1 matters to Irregulars only (a Regular's fallen leader is replaced).
-        for _ in range(hits):
-            size = target.healthy - len(struck)
-            who, face = f.who_got_hit(state.roller, size)
-            if face is not None:
-                dice.append(face)
-            struck.append(who)
-            if who == "leader":
-                target.leader = False
+    struck = _who_got_hit(state, target, hits, dice)
     target.healthy -= hits
     target.pending += hits
     target.fired_at_by = shooter.id
@@ -219,8 +209,40 @@ def attack(
     if target.healthy == 0:
         target.lost = True
         record["effect"] = "wiped out"
-        return record
-    # One morale check, by precedence: casualties, suppression (3.7), fired on (5.2).
+    else:
+        record["effect"] = _morale(state, shooter, target, fp, ex, record)
+    return record
+
+
+def _who_got_hit(state: BattleState, target: Unit, hits: int, dice: list[int]) -> list[str]:
+    """5.1, for Irregulars only (a Regular's fallen leader is replaced): who each hit
+    struck, the dice added to ``dice``; a struck leader is lost."""
+    struck: list[str] = []
+    if not hits or target.force.regular:
+        return struck
+    for _ in range(hits):
+        size = target.healthy - len(struck)
+        who, face = f.who_got_hit(state.roller, size)
+        if face is not None:
+            dice.append(face)
+        struck.append(who)
+        if who == "leader":
+            target.leader = False
+    return struck
+
+
+def _morale(
+    state: BattleState,
+    shooter: Unit,
+    target: Unit,
+    fp: f.Firepower,
+    ex: f.Exchange,
+    record: dict[str, Any],
+) -> str:
+    """The fire's effect on a target left standing: one morale check, by precedence:
+    casualties, suppression (3.7), fired on (5.2); its dice go to the record's."""
+    hits = record["hits"]
+    dice = record["dice"]
     call = f.morale_call(
         hits=hits,
         confidence=target.force.confidence,
@@ -231,23 +253,18 @@ def attack(
         infantry=target.profile.mover != "vehicle",
     )
     if call is None:
-        record["effect"] = "none"
-        return record
-    reason, failure = call.reason, call.failure
+        return "none"
     if call.shift:
         record["morale_shift"] = call.shift
     own = morale_die_for(state, target)
     if own is None:  # a Shaken unit's Morale below D6 has already left (ruling: fail)
-        record["effect"] = morale_failure(state, target, shooter, failure)
-        return record
+        return morale_failure(state, target, shooter, call.failure)
     morale = f.morale_check(state.roller, own, target.healthy, record.get("morale_shift", 0))
     dice.extend(morale.faces)
-    record["morale"] = {"reason": reason, "die": morale.die, "faces": list(morale.faces)}
+    record["morale"] = {"reason": call.reason, "die": morale.die, "faces": list(morale.faces)}
     if morale.stands:
-        record["effect"] = "stands"
-    else:
-        record["effect"] = morale_failure(state, target, shooter, failure)
-    return record
+        return "stands"
+    return morale_failure(state, target, shooter, call.failure)
 
 
 def locate(state: BattleState, shooter: Unit, target: Unit) -> bool:
