@@ -102,14 +102,7 @@ def _move_phase(state: BattleState, force: Force) -> None:
 
 def _fire_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} fire"
-    mission = available_mission(state, force)
-    caller = None
-    if mission is not None:
-        choice = ai.choose_target(state, mission.caller, mission.weapon, force.side)
-        if choice is not None:
-            caller = mission.caller
-            call_mission(state, mission, *choice)
-            state.end_check()
+    caller = _fire_mission(state, force)
     shooters = [
         s
         for s in force.stands
@@ -120,47 +113,76 @@ def _fire_phase(state: BattleState, force: Force) -> None:
     # Nothing moves in a fire phase, but a Combat Event may bring a stand back or add one.
     reach = ai.EnemyBox(force)
     for stand in shooters:
-        if not stand.alive or stand.status == SUPPRESSED:
-            continue
-        if stand.fired:
-            continue  # it fired already this turn: opportunity fire from the cup
-        if stand.unit.fires_only_unmoved and stand.moved:
-            continue
-        if stand.unit.limbers and stand.limbered:
+        if not _may_fire(stand):
             continue
         indirect = stand.unit.name in INDIRECT_FIRE
         if not indirect and reach.beyond(stand, stand.unit):
             continue
-        choice = ai.choose_target(state, stand, stand.unit, force.side)
-        extra: dict[str, Any] | None = None
-        if choice is None and indirect:
-            spotted = ai.choose_indirect_target(state, stand, busy=caller)
-            if spotted is not None:
-                spotter, spotted_target, spotted_obscured = spotted
-                choice = (spotted_target, spotted_obscured)
-                extra = {"indirect": True, "spotted_by": spotter.id}
-        if choice is None:
-            continue
-        target, obscured = choice
-        if stand.hidden:
-            extra = {**(extra or {}), "revealed": True}
-        stand.hidden = False
-        stand.fired = True
-        record = fire(
-            state,
-            side=force.side,
-            firer=stand.id,
-            firer_type=stand.unit.name,
-            weapon=stand.unit,
-            target=target,
-            obscured=obscured,
-            extra=extra,
-        )
-        logged = len(state.log)
-        events.after_fire(state, stand, record)
-        if len(state.log) != logged:
+        events_logged = _fire_one(state, stand, indirect, caller)
+        if events_logged is None:
+            continue  # no target
+        if events_logged:
             reach = ai.EnemyBox(force)  # an event happened: look again
         state.end_check()
+
+
+def _fire_mission(state: BattleState, force: Force) -> Stand | None:
+    """The force's off-table fire mission, if it has one and a target: its caller."""
+    mission = available_mission(state, force)
+    if mission is None:
+        return None
+    choice = ai.choose_target(state, mission.caller, mission.weapon, force.side)
+    if choice is None:
+        return None
+    call_mission(state, mission, *choice)
+    state.end_check()
+    return mission.caller
+
+
+def _may_fire(stand: Stand) -> bool:
+    """Alive and not suppressed, not fired already this turn (opportunity fire from the
+    cup), not moved if it fires only unmoved, not limbered."""
+    unit = stand.unit
+    return (
+        stand.alive
+        and stand.status != SUPPRESSED
+        and not stand.fired
+        and not (unit.fires_only_unmoved and stand.moved)
+        and not (unit.limbers and stand.limbered)
+    )
+
+
+def _fire_one(state: BattleState, stand: Stand, indirect: bool, caller: Stand | None) -> int | None:
+    """The stand fires at the AI's target, directly or (a mortar) at one a friend spots;
+    then the Combat Event roll: the records it added (None: no target, no fire)."""
+    choice = ai.choose_target(state, stand, stand.unit, stand.force.side)
+    extra: dict[str, Any] | None = None
+    if choice is None and indirect:
+        spotted = ai.choose_indirect_target(state, stand, busy=caller)
+        if spotted is not None:
+            spotter, spotted_target, spotted_obscured = spotted
+            choice = (spotted_target, spotted_obscured)
+            extra = {"indirect": True, "spotted_by": spotter.id}
+    if choice is None:
+        return None
+    target, obscured = choice
+    if stand.hidden:
+        extra = {**(extra or {}), "revealed": True}
+    stand.hidden = False
+    stand.fired = True
+    record = fire(
+        state,
+        side=stand.force.side,
+        firer=stand.id,
+        firer_type=stand.unit.name,
+        weapon=stand.unit,
+        target=target,
+        obscured=obscured,
+        extra=extra,
+    )
+    logged = len(state.log)
+    events.after_fire(state, stand, record)
+    return len(state.log) - logged
 
 
 def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
