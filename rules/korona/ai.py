@@ -11,7 +11,7 @@ the state, so every die in a battle is a rules die and is logged.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import cos, hypot, inf, radians, sin
 
@@ -451,6 +451,10 @@ def time_against(state: BattleState, force: Force) -> bool:
     return left < PRESS_TURNS and force.fraction_lost() >= force.enemy.fraction_lost()
 
 
+# One stand that can reach a target: (its distance, its id, the stand, its contact point).
+_Reach = tuple[float, str, Stand, tuple[int, int]]
+
+
 def plan_assaults(
     state: BattleState, force: Force, threshold: float, loss_weight: float = 1.0
 ) -> list[tuple[Stand, list[Stand]]]:
@@ -464,32 +468,65 @@ def plan_assaults(
         for s in force.stands
         if can_move(s) and not s.unit.crew_served and not s.unit.fragile_in_contact
     ]
-    options = []
     if not ready:
         return []
     ready_reach = [(s, (_longest_move(s) + CONTACT_IN) ** 2) for s in ready]
     if _apart(ready, _known_enemies(force), max(_longest_move(s) for s in ready) + CONTACT_IN):
         return []
     enemies = [s for s in force.enemy.stands if s.alive]
+    options = []
     for target in _known_enemies(force):
-        tx, ty = target.x, target.y
-        reach = []
-        for s, limit_sq in ready_reach:
-            if (s.x - tx) ** 2 + (s.y - ty) ** 2 <= limit_sq:
-                point = _contact_point(state, s, target)
-                if point is not None:
-                    reach.append((s.distance(target), s.id, s, point))
-        reach.sort(key=lambda r: (r[0], r[1]))
-        best = None
-        for count in range(1, min(3, len(reach)) + 1):
-            points = [r[3] for r in reach[:count]]
-            group = [r[2] for r in reach[:count]]
-            chance, gain = _assault_prospect(state, group, points, target, enemies, loss_weight)
-            if chance >= threshold and gain > 0 and (best is None or gain > best[0]):
-                best = (gain, count)
+        reach = _reaching(state, ready_reach, target)
+        best = _best_group(state, reach, target, enemies, threshold, loss_weight)
         if best is not None:
             options.append((-best[0], target.id, target, reach[: best[1]]))
     options.sort(key=lambda o: (o[0], o[1]))
+    return _assign(state, options, enemies, threshold, loss_weight)
+
+
+def _best_group(
+    state: BattleState,
+    reach: list[_Reach],
+    target: Stand,
+    enemies: list[Stand],
+    threshold: float,
+    loss_weight: float,
+) -> tuple[float, int] | None:
+    """(the gain, how many to send) of the best assault on ``target`` by one to three of
+    the nearest stands that reach it; None: none is worth making."""
+    best = None
+    for count in range(1, min(3, len(reach)) + 1):
+        points = [r[3] for r in reach[:count]]
+        group = [r[2] for r in reach[:count]]
+        chance, gain = _assault_prospect(state, group, points, target, enemies, loss_weight)
+        if chance >= threshold and gain > 0 and (best is None or gain > best[0]):
+            best = (gain, count)
+    return best
+
+
+def _reaching(
+    state: BattleState, ready_reach: list[tuple[Stand, float]], target: Stand
+) -> list[_Reach]:
+    """The ready stands that can reach contact with ``target`` this move, nearest first."""
+    tx, ty = target.x, target.y
+    reach = []
+    for s, limit_sq in ready_reach:
+        if (s.x - tx) ** 2 + (s.y - ty) ** 2 <= limit_sq:
+            point = _contact_point(state, s, target)
+            if point is not None:
+                reach.append((s.distance(target), s.id, s, point))
+    reach.sort(key=lambda r: (r[0], r[1]))
+    return reach
+
+
+def _assign(
+    state: BattleState,
+    options: list[tuple[float, str, Stand, list[_Reach]]],
+    enemies: list[Stand],
+    threshold: float,
+    loss_weight: float,
+) -> list[tuple[Stand, list[Stand]]]:
+    """The assaults, best first, each stand sent to one only."""
     used: set[str] = set()
     plans = []
     for _, _, target, chosen in options:
@@ -707,6 +744,20 @@ def _close_in(state: BattleState, stand: Stand, target: Stand, cmd: tuple[int, i
     _try_move(state, stand, *end, purpose="advance")
 
 
+@dataclass(slots=True)
+class _Front:
+    """The attacker's move as its stands take it in turn: where it goes and who it meets."""
+
+    force: Force
+    own: list[Stand]  # the stands that move (none of them assaulting)
+    goal: tuple[float, float]
+    step: tuple[float, float]  # 6" toward the goal
+    will_be: dict[int, tuple[int, int]]  # each company's commander, once it has followed
+    enemies: list[Stand]
+    enemy_box: EnemyBox
+    pressed: bool
+
+
 def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
     """The attacker's move: assaults worth making, then cover-to-cover toward the enemy;
     near the enemy its squads close to assault range (see ``_closing_goal``)."""
@@ -724,14 +775,8 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
     dx, dy = goal[0] - centre[0], goal[1] - centre[1]
     length = hypot(dx, dy) or 1.0
     step = (dx / length * 6, dy / length * 6)
-    # Squads keep within 6" of where their own company's commander will be once it has
-    # followed them (rulings section 4: each stand answers to its own commander).
-    will_be: dict[int, tuple[int, int]] = {}
-    for company, commander in force.commanders.items():
-        if commander is not None and commander.alive and commander in force.stands:
-            will_be[company] = reachable_point(
-                state, commander, commander.x + step[0], commander.y + step[1]
-            )
+    will_be = _commanders_will_be(state, force, step)
+    front = _Front(force, own, goal, step, will_be, enemies, enemy_box, pressed)
     # The front moves first so those behind are not blocked by stands still to move.
     own.sort(key=lambda s: (s.unit.commander, hypot(s.x - goal[0], s.y - goal[1]), s.id))
     for stand in own:
@@ -739,29 +784,54 @@ def advance(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]
             continue  # a hidden sniper keeps its place until it fires
         if stand.unit.fires_only_unmoved:
             _move_weapon(state, stand, stand.x + step[0] * 2, stand.y + step[1] * 2)
-            continue
-        if stand.unit.observer and _has_support_target(state, stand):
+        elif stand.unit.observer and _has_support_target(state, stand):
             continue  # an FO that moves cannot call a fire mission
-        if stand.unit.commander:
-            squads = [s for s in own if s is not stand and s.company == stand.company]
-            target = _centroid(squads or [s for s in own if s is not stand]) or goal
-            end = reachable_point(state, stand, *target)
-            if not _too_close(force, *end) and not _crowded(force, stand, *end):
-                _try_move(state, stand, *end, purpose="keeps command")
-            continue
-        cmd = will_be.get(stand.company)
-        # Near the enemy a squad closes to assault range, or holds its cover and fires.
-        x, y = stand.x, stand.y
-        if not enemy_box.farther_than(x, y, 12):
-            target = _closing_goal(state, stand, enemies, pressed)
-            if target is not None:
-                _close_in(state, stand, target, cmd)
-                continue
-            if any(hypot(e.x - x, e.y - y) <= 12 for e in enemies):
-                continue
-        end = _best_step(state, stand, goal[0], goal[1], step, cmd, progress_weight=0.5)
-        _try_move(state, stand, *end, purpose="advance")
+        elif stand.unit.commander:
+            _keep_command(state, front, stand)
+        else:
+            _squad_advances(state, front, stand)
     return plans
+
+
+def _commanders_will_be(
+    state: BattleState, force: Force, step: tuple[float, float]
+) -> dict[int, tuple[int, int]]:
+    """Squads keep within 6" of where their own company's commander will be once it has
+    followed them (rulings section 4: each stand answers to its own commander)."""
+    will_be: dict[int, tuple[int, int]] = {}
+    for company, commander in force.commanders.items():
+        if commander is not None and commander.alive and commander in force.stands:
+            will_be[company] = reachable_point(
+                state, commander, commander.x + step[0], commander.y + step[1]
+            )
+    return will_be
+
+
+def _keep_command(state: BattleState, front: _Front, stand: Stand) -> None:
+    """A commander follows its own company's squads (else the others, else the goal)."""
+    own = front.own
+    squads = [s for s in own if s is not stand and s.company == stand.company]
+    target = _centroid(squads or [s for s in own if s is not stand]) or front.goal
+    end = reachable_point(state, stand, *target)
+    if not _too_close(front.force, *end) and not _crowded(front.force, stand, *end):
+        _try_move(state, stand, *end, purpose="keeps command")
+
+
+def _squad_advances(state: BattleState, front: _Front, stand: Stand) -> None:
+    """Near the enemy a squad closes to assault range, or holds its cover and fires;
+    farther off it steps toward the goal, from cover to cover."""
+    cmd = front.will_be.get(stand.company)
+    x, y = stand.x, stand.y
+    if not front.enemy_box.farther_than(x, y, 12):
+        target = _closing_goal(state, stand, front.enemies, front.pressed)
+        if target is not None:
+            _close_in(state, stand, target, cmd)
+            return
+        if any(hypot(e.x - x, e.y - y) <= 12 for e in front.enemies):
+            return
+    gx, gy = front.goal
+    end = _best_step(state, stand, gx, gy, front.step, cmd, progress_weight=0.5)
+    _try_move(state, stand, *end, purpose="advance")
 
 
 def hold(state: BattleState, force: Force) -> list[tuple[Stand, list[Stand]]]:
