@@ -344,37 +344,9 @@ def _sniper_stays_a_squad(state: BattleState, sniper: Stand) -> None:
 
 def deploy_defender(state: BattleState, force: Force) -> None:
     """The defender sets up in cover in its third of the table, 3" apart."""
-    width, depth = state.field.width_in, state.field.depth_in
-    zone = max(depth // 3, 2)
-    candidates = []
-    for y in range(1, zone + 1, 2):
-        for x in range(1, width, 2):
-            # Cover first, then the front of the zone (fields of fire), then the centre.
-            score = cover_value(state, x, y) + 0.6 * y / zone - 0.02 * abs(x - width / 2)
-            candidates.append((-score, y, x))
-    candidates.sort()
-
-    crowded: set[tuple[int, int]] = set()  # closer than SPACING_IN to a placed stand
-
-    def place(stand: Stand, pool: list[tuple[float, int, int]]) -> None:
-        for _, y, x in pool:
-            if (x, y) not in crowded:
-                stand.x, stand.y = x, y
-                crowded.update([(x + dx, y + dy) for dx, dy in _TOO_NEAR])
-                return
-        stand.x, stand.y = width // 2, 1  # a crowded table: stack at the rear
-
-    sniper = next((s for s in force.stands if s.unit.sniper), None)
-    if sniper is not None:
-        woods = [c for c in candidates if state.field.square_at(c[2], c[1]).wooded]
-        if not woods:
-            woods = _sniper_woods(state)
-        if woods:
-            place(sniper, woods)
-            sniper.hidden = True  # revealed when it first fires
-        else:
-            _sniper_stays_a_squad(state, sniper)
-            sniper = None
+    candidates = _defender_spots(state)
+    place = _Placer(state.field.width_in)
+    sniper = _place_sniper(state, force, candidates, place)
     leaders = [s for s in force.stands if s.unit.commander or s.unit.observer]
     for stand in force.stands:
         if stand is not sniper and stand not in leaders:
@@ -389,6 +361,56 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     else:
         for stand in leaders:
             place(stand, candidates)
+
+
+def _defender_spots(state: BattleState) -> list[tuple[float, int, int]]:
+    """(-worth, y, x) of every 2" spot of the defender's third, best first: cover first,
+    then the front of the zone (fields of fire), then the centre."""
+    width, depth = state.field.width_in, state.field.depth_in
+    zone = max(depth // 3, 2)
+    candidates = []
+    for y in range(1, zone + 1, 2):
+        for x in range(1, width, 2):
+            score = cover_value(state, x, y) + 0.6 * y / zone - 0.02 * abs(x - width / 2)
+            candidates.append((-score, y, x))
+    candidates.sort()
+    return candidates
+
+
+class _Placer:
+    """Places each stand on the first spot of a pool not crowded by one placed before
+    (closer than SPACING_IN); on a crowded table, at the rear."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.crowded: set[tuple[int, int]] = set()
+
+    def __call__(self, stand: Stand, pool: list[tuple[float, int, int]]) -> None:
+        for _, y, x in pool:
+            if (x, y) not in self.crowded:
+                stand.x, stand.y = x, y
+                self.crowded.update([(x + dx, y + dy) for dx, dy in _TOO_NEAR])
+                return
+        stand.x, stand.y = self.width // 2, 1  # a crowded table: stack at the rear
+
+
+def _place_sniper(
+    state: BattleState, force: Force, candidates: list[tuple[float, int, int]], place: _Placer
+) -> Stand | None:
+    """The sniper, hidden in woods (revealed when it first fires); with no woods it stays
+    a squad (None)."""
+    sniper = next((s for s in force.stands if s.unit.sniper), None)
+    if sniper is None:
+        return None
+    woods = [c for c in candidates if state.field.square_at(c[2], c[1]).wooded]
+    if not woods:
+        woods = _sniper_woods(state)
+    if not woods:
+        _sniper_stays_a_squad(state, sniper)
+        return None
+    place(sniper, woods)
+    sniper.hidden = True
+    return sniper
 
 
 # --- movement ---------------------------------------------------------------------------
@@ -651,33 +673,12 @@ def _best_step(
     progress_weight: float,
 ) -> tuple[int, int]:
     """The candidate end of a move with the best mix of progress, cover and command."""
-    force = stand.force
     x0, y0 = stand.x, stand.y
     here = (x0, y0)
-    candidates = {here: None}  # a dict keeps the order: ties go to staying
-    sx, sy = step
-    for c, s in _TURNS:
-        dx, dy = sx * c - sy * s, sx * s + sy * c
-        far = reachable_point(state, stand, x0 + dx, y0 + dy)
-        candidates[far] = None
-        # Half way: its rounding may touch other squares, so it is checked as any move.
-        candidates[reachable_point(state, stand, (x0 + far[0]) / 2, (y0 + far[1]) / 2)] = None
+    candidates = _step_ends(state, stand, step)
     if len(candidates) == 1:
         return here  # nowhere to go: staying is the only choice
-    # Only stands within a move (plus the margins) of this one can be in the way: enemies
-    # too close to (contact is an assault, chosen on purpose), friends too crowded.
-    reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
-    obstacles = []
-    for o in force.enemy.stands:
-        if o.alive:
-            ox, oy = o.x, o.y
-            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
-                obstacles.append((ox, oy, _TOO_CLOSE_SQ))
-    for o in force.stands:
-        if o.alive and o is not stand:
-            ox, oy = o.x, o.y
-            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
-                obstacles.append((ox, oy, _CROWDED_SQ))
+    obstacles = _obstacles(stand)
     cover = state.cover_cache
     follow = commander_at is not None and not stand.unit.commander
     if follow:
@@ -704,6 +705,44 @@ def _best_step(
                 continue
         best_score, best = score, point
     return best
+
+
+def _step_ends(
+    state: BattleState, stand: Stand, step: tuple[float, float]
+) -> dict[tuple[int, int], None]:
+    """Where a step may end: here (first: ties go to staying), then the reachable end of
+    ``step`` turned each way of ``_TURNS`` and the point half way to it."""
+    x0, y0 = stand.x, stand.y
+    candidates: dict[tuple[int, int], None] = {(x0, y0): None}  # a dict keeps the order
+    sx, sy = step
+    for c, s in _TURNS:
+        dx, dy = sx * c - sy * s, sx * s + sy * c
+        far = reachable_point(state, stand, x0 + dx, y0 + dy)
+        candidates[far] = None
+        # Half way: its rounding may touch other squares, so it is checked as any move.
+        candidates[reachable_point(state, stand, (x0 + far[0]) / 2, (y0 + far[1]) / 2)] = None
+    return candidates
+
+
+def _obstacles(stand: Stand) -> list[tuple[int, int, float]]:
+    """(x, y, the least distance squared) of the stands that can be in the way of
+    ``stand``'s move: only those within a move (plus the margins) of it, enemies too
+    close to (contact is an assault, chosen on purpose), friends too crowded."""
+    force = stand.force
+    x0, y0 = stand.x, stand.y
+    reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
+    obstacles = []
+    for o in force.enemy.stands:
+        if o.alive:
+            ox, oy = o.x, o.y
+            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+                obstacles.append((ox, oy, _TOO_CLOSE_SQ))
+    for o in force.stands:
+        if o.alive and o is not stand:
+            ox, oy = o.x, o.y
+            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+                obstacles.append((ox, oy, _CROWDED_SQ))
+    return obstacles
 
 
 def _closing_goal(
