@@ -142,20 +142,23 @@ def choose_target(
         visible, obscured = seen
         if not visible:
             continue
-        unit = target.unit
-        if plain and unit.defence is None:
-            count = obscured_dice if obscured else clear_dice
-            if count == 0:
-                continue
-            worth = _WORTH[count][target.status]
-            if count >= 4:
-                worth += 0.4 * _HIT_TAIL[count][4] * _crowd(target)
-            worth = worth * TARGET_VALUE.get(unit.name, 1.0)
+        if plain and target.unit.defence is None:
+            worth = _soft_worth(obscured_dice if obscured else clear_dice, target)
         else:
             worth = shot_value(state, side, weapon, target, obscured)
         if worth > best_worth:
             best_worth, best, best_obscured = worth, target, obscured
     return None if best is None else (best, best_obscured)
+
+
+def _soft_worth(count: int, target: Stand) -> float:
+    """``shot_value`` of ``count`` dice at a soft target, by table look-up."""
+    if count == 0:
+        return 0.0
+    worth = _WORTH[count][target.status]
+    if count >= 4:
+        worth += 0.4 * _HIT_TAIL[count][4] * _crowd(target)
+    return worth * TARGET_VALUE.get(target.unit.name, 1.0)
 
 
 def choose_indirect_target(
@@ -255,15 +258,23 @@ def _cover_here(state: BattleState, x: int, y: int) -> float:
     near = state.open_around.get((square.col, square.row))
     if near is None:
         near = state.open_around[square.col, square.row] = _open_around(field, square)
-    squared = 145  # more than 3" deep
-    for xmin, ymin, xmax, ymax in near:
+    squared = _nearest_squared(near, x, y, 145)  # 145: more than 3" deep
+    if squared == 0:
+        return 1.0  # on the very edge of its woods: cover, as cover_at says
+    return 2.5 if squared <= 9 else 2.0
+
+
+def _nearest_squared(
+    boxes: tuple[tuple[int, int, int, int], ...], x: int, y: int, squared: int
+) -> int:
+    """The least squared distance from (x, y) to any of ``boxes`` (xmin, ymin, xmax,
+    ymax), if under ``squared``; else ``squared``."""
+    for xmin, ymin, xmax, ymax in boxes:
         dx = xmin - x if x < xmin else (x - xmax if x > xmax else 0)
         dy = ymin - y if y < ymin else (y - ymax if y > ymax else 0)
         if dx * dx + dy * dy < squared:
             squared = dx * dx + dy * dy
-    if squared == 0:
-        return 1.0  # on the very edge of its woods: cover, as cover_at says
-    return 2.5 if squared <= 9 else 2.0
+    return squared
 
 
 def _open_around(field: Battlefield, square: Square) -> tuple[tuple[int, int, int, int], ...]:
@@ -913,17 +924,8 @@ def _charge(
     for target, group in plans:
         ready = [s for s in group if _may_move(state, s)]
         if len(ready) < len(group):
-            points = [_contact_point(state, s, target) for s in ready]
-            if not ready or None in points:
-                group.clear()
-                continue
-            chance, gain = _assault_prospect(
-                state, ready, [p for p in points if p is not None], target, enemies, loss_weight
-            )
-            if chance < threshold or gain <= 0:
-                group.clear()
-                continue
-            group[:] = ready
+            goes = _still_worth(state, ready, target, enemies, threshold, loss_weight)
+            group[:] = ready if goes else []
         for stand in list(group):
             point = _contact_point(state, stand, target)
             if point is None or not _try_move(state, stand, *point, purpose=f"assault {target.id}"):
@@ -931,6 +933,24 @@ def _charge(
             else:
                 moved.add(stand.id)
     return moved
+
+
+def _still_worth(
+    state: BattleState,
+    ready: list[Stand],
+    target: Stand,
+    enemies: list[Stand],
+    threshold: float,
+    loss_weight: float,
+) -> bool:
+    """Does the assault go ahead with the stands that passed their command rolls?"""
+    points = [_contact_point(state, s, target) for s in ready]
+    if not ready or None in points:
+        return False
+    chance, gain = _assault_prospect(
+        state, ready, [p for p in points if p is not None], target, enemies, loss_weight
+    )
+    return chance >= threshold and gain > 0
 
 
 def _has_support_target(state: BattleState, observer: Stand) -> bool:
