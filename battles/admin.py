@@ -20,10 +20,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from battles.forms import ResultForm
 from battles.models import Battle
-from campaign.admin import change_url, form_page
-from campaign.forms import ResultForm
-from campaign.services.turns import ResultRefused, enter_battle_result, fight_battle_now
+from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
+from config.adminpages import change_url, form_page
 from rules import names
 from rules.rulesets import narrate
 

@@ -79,38 +79,11 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.settings_doc import DOCS, adjustment_what, value_words
+from config.adminpages import change_url, form_page
 from notifications.invitations import invitation_url, invite_every_side
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.turn import OrderError
-
-
-def form_page(
-    model_admin: admin.ModelAdmin,
-    request: HttpRequest,
-    *,
-    title: str,
-    form: Any,
-    obj: Any = None,
-    submit: str = "Save",
-    intro: str = "",
-    multipart: bool = False,
-    also: tuple[tuple[str, str], ...] = (),
-) -> TemplateResponse:
-    """One GM form on an admin page (templates/admin/korona/form.html). ``also``: more
-    buttons, (label, address), each sending the same form to another view."""
-    context = {
-        "also": also,
-        **model_admin.admin_site.each_context(request),
-        "title": title,
-        "form": form,
-        "opts": model_admin.model._meta,
-        "original": obj,
-        "submit": submit,
-        "intro": intro,
-        "multipart": multipart,
-    }
-    return TemplateResponse(request, "admin/korona/form.html", context)
 
 
 def map_names(campaign: Campaign) -> dict[str, list[str]]:
@@ -120,10 +93,6 @@ def map_names(campaign: Campaign) -> dict[str, list[str]]:
         "areas": [name for name, _ in rows],
         "tracks": sorted({track for _, track in rows}),
     }
-
-
-def change_url(obj: Any) -> str:
-    return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
 
 
 class ReadOnlyInline(admin.TabularInline):

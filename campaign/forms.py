@@ -530,34 +530,6 @@ class CreateCampaignForm(SettingFields, ScheduleForm):
         return self.settings_json()
 
 
-class ResultForm(forms.Form):
-    """A tabletop battle's result: the winner and the stands each side lost per type."""
-
-    # Nothing is chosen for the GM: the winner and every loss are typed in from the table.
-    winner = forms.ChoiceField(
-        choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")]
-    )
-
-    def __init__(self, *args: Any, spec: dict[str, Any], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.units: dict[str, list[str]] = {}
-        for key in ("attacker", "defender"):
-            present = spec[key]["stands"]
-            self.units[key] = list(present)
-            for unit, count in present.items():
-                self.fields[f"{key}__{unit}"] = forms.IntegerField(
-                    min_value=0,
-                    label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
-                    f"{names.unit(unit, 2)} lost, of {count}",
-                )
-
-    def losses(self) -> dict[str, dict[str, int]]:
-        return {
-            key: {unit: self.cleaned_data[f"{key}__{unit}"] for unit in units}
-            for key, units in self.units.items()
-        }
-
-
 class StandsAdjustForm(SeenPage):
     unit_type = forms.ChoiceField()
     held = forms.IntegerField(min_value=0)

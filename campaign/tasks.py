@@ -10,7 +10,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from campaign.services import odds, schedule
-from campaign.services.turns import fight_pending_battle
 
 RETRY = {
     "autoretry_for": schedule.TRANSIENT_ERRORS,
@@ -35,14 +34,6 @@ def process_campaign_turn(self, campaign_id: int, turn_number: int) -> bool:  # 
         turn_number=turn_number,
         defer_battles=not self.request.is_eager,
     )
-
-
-@shared_task(name="campaign.fight_battle", **RETRY)
-def fight_battle(battle_id: int) -> bool:
-    """An auto battle of a turn in progress, or a tabletop one past its deadline."""
-    if fight_pending_battle(battle_id=battle_id) is not None:
-        return True
-    return schedule.resolve_unentered(battle_id=battle_id)
 
 
 @shared_task(name="campaign.odds_chunk")

@@ -12,5 +12,6 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("api/", include("campaign.api.urls")),
     path("", include("campaign.web.urls")),
+    path("", include("battles.web.urls")),
     path("", include("notifications.web")),
 ]

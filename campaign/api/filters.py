@@ -19,7 +19,6 @@ from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
 
-from battles.models import Battle
 from campaign.models import Area, Campaign, Company, Order, Turn
 from campaign.services.visibility import CampaignView
 from rules.campaign.state import COMPANY_KINDS, SIDE_KEYS, STANDING_ORDERS
@@ -170,17 +169,6 @@ class TurnFilter(django_filters.FilterSet):
     class Meta:
         model = Turn
         fields = ["status"]
-
-
-class BattleFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=Battle.Status.choices)
-    turn = IntegerFilter(field_name="turn__number", help_text="The turn number.")
-    area = IntegerFilter(field_name="area_id", help_text="The area's id.")
-    mode = django_filters.CharFilter()
-
-    class Meta:
-        model = Battle
-        fields = ["status", "turn", "area", "mode"]
 
 
 class OrderFilter(django_filters.FilterSet):

@@ -16,7 +16,6 @@ from rules.campaign.visibility import CompanyView
 BANDS = ("weak", "average", "strong")
 CAMPAIGN_STATUSES = ("active", "paused", "finished")
 TURN_STATUSES = ("queued", "rolling", "battles_pending", "done", "failed")
-BATTLE_STATUSES = ("pending", "fought", "entered")
 
 
 _CHOICE_FIELDS: dict[str, type[serializers.ChoiceField]] = {}
@@ -411,58 +410,6 @@ def turn_detail_data(view: CampaignView, turn: Any) -> dict[str, Any]:
     data["commitment"] = seen.data() if seen is not None else None
     if view.game_master:
         data["failure_reason"] = turn.failure_reason
-    return data
-
-
-# --- battles ----------------------------------------------------------------------------------
-
-
-class BattleSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    key = serializers.CharField()
-    turn = serializers.IntegerField(help_text="The turn it was fought in.")
-    area = PlaceSerializer()
-    attacker_side = choice("Side", SIDE_KEYS)
-    defender_side = choice("Side", SIDE_KEYS)
-    mode = serializers.CharField()
-    ruleset = serializers.CharField()
-    status = choice("BattleStatus", BATTLE_STATUSES)
-    deadline = serializers.DateTimeField(allow_null=True)
-    winner = serializers.CharField(
-        allow_null=True, help_text="attacker, defender or draw; null while pending."
-    )
-
-
-class BattleDetailSerializer(BattleSerializer):
-    result = serializers.DictField(allow_null=True, help_text="Null while pending.")
-    log = serializers.ListField(
-        child=serializers.DictField(),
-        allow_null=True,
-        help_text="Every die of the battle; null while pending (no log yet).",
-    )
-
-
-def battle_data(battle: Any, *, winner: str | None) -> dict[str, Any]:
-    return {
-        "id": battle.pk,
-        "key": battle.key,
-        "turn": battle.turn.number,
-        "area": {"id": battle.area_id, "name": battle.area.name},
-        "attacker_side": battle.attacker_side,
-        "defender_side": battle.defender_side,
-        "mode": battle.mode,
-        "ruleset": battle.ruleset,
-        "status": battle.status,
-        "deadline": battle.deadline,
-        "winner": winner,
-    }
-
-
-def battle_detail_data(battle: Any) -> dict[str, Any]:
-    pending = battle.status == "pending"
-    data = battle_data(battle, winner=None if pending else (battle.result or {}).get("winner"))
-    data["result"] = None if pending else battle.result
-    data["log"] = None if pending else battle.log
     return data
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
+from battles import api as battles
 from campaign.api import views
 
 app_name = "api"
@@ -27,8 +28,8 @@ urlpatterns: list[URLPattern] = [
     path(CAMPAIGN + "turns/<int:number>/file/", views.TurnFile.as_view(), name="turn-file"),
     path(CAMPAIGN + "commitments/", views.CommitmentList.as_view(), name="commitment-list"),
     path(CAMPAIGN + "adjustments/", views.AdjustmentList.as_view(), name="adjustment-list"),
-    path(CAMPAIGN + "battles/", views.BattleList.as_view(), name="battle-list"),
-    path(CAMPAIGN + "battles/<int:pk>/", views.BattleDetail.as_view(), name="battle-detail"),
+    path(CAMPAIGN + "battles/", battles.BattleList.as_view(), name="battle-list"),
+    path(CAMPAIGN + "battles/<int:pk>/", battles.BattleDetail.as_view(), name="battle-detail"),
     path(CAMPAIGN + "orders/", views.OrderList.as_view(), name="order-list"),
     path(CAMPAIGN + "orders/<int:pk>/", views.OrderDetail.as_view(), name="order-detail"),
     path(CAMPAIGN + "ready/", views.Ready.as_view(), name="ready"),

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
-from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
@@ -32,11 +31,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from battles.models import Battle
 from campaign.api import serializers as s
 from campaign.api.filters import (
     AreaFilter,
-    BattleFilter,
     CampaignFilter,
     CampaignFilterBackend,
     CompanyFilter,
@@ -526,58 +523,6 @@ class AdjustmentList(CampaignScoped):
             return self.get_paginated_response([s.adjustment_data(row) for row in rows])
 
         return self.respond_kept(request, build)
-
-
-# --- battles ----------------------------------------------------------------------------------
-
-
-class BattleList(CampaignScoped):
-    queryset = Battle.objects.none()
-    filterset_class = BattleFilter
-    ordering_fields = ["id", "turn__number"]
-    ordering = ["turn__number", "id"]
-
-    def get_queryset(self) -> QuerySet[Battle]:
-        if self.fake():
-            return Battle.objects.none()
-        return (
-            self.campaign_view.battles()
-            .select_related("turn", "area")
-            .annotate(winner=KT("result__winner"))
-            .defer("spec", "result", "log", "turn__log", "turn__report", "turn__start_state")
-        )
-
-    @extend_schema(
-        operation_id="battles_list",
-        parameters=[CAMPAIGN_PK],
-        responses={200: s.BattleSerializer(many=True), **READ_ERRORS},
-    )
-    def get(self, request: Request, campaign_pk: int) -> Response:
-        """The battles whose reports you may read: those your side fought."""
-        return self.respond_list(
-            self.get_queryset(), lambda row: s.battle_data(row, winner=row.winner)
-        )
-
-
-class BattleDetail(CampaignScoped):
-    @extend_schema(
-        operation_id="battles_retrieve",
-        parameters=[CAMPAIGN_PK, PK],
-        responses={200: s.BattleDetailSerializer, **DETAIL_ERRORS},
-    )
-    def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
-        """A battle your side fought: its result and every die of it (none while it waits
-        for the table)."""
-        battle = (
-            self.campaign_view.battles()
-            .filter(pk=row_id(pk))
-            .select_related("turn", "area")
-            .defer("turn__log", "turn__report", "turn__start_state")
-            .first()
-        )
-        if battle is None:
-            raise NotFound("No such battle.")
-        return Response(s.battle_detail_data(battle))
 
 
 # --- orders -----------------------------------------------------------------------------------

@@ -316,26 +316,3 @@ def _fail(campaign_id: int, number: int, reason: str) -> None:
             status__in=[Turn.Status.QUEUED, Turn.Status.ROLLING],
         ).update(status=Turn.Status.FAILED, failure_reason=reason[:2000])
         Campaign.objects.filter(pk=campaign_id, due_turn=number).update(claimed_at=None)
-
-
-# --- battles as their own tasks -----------------------------------------------------------
-
-
-def resolve_unentered(*, battle_id: int, now: datetime | None = None) -> bool:
-    """A tabletop battle past its deadline, in a campaign that says ``auto``: fought by
-    the rules. Nothing if it has its result or the campaign waits. True when fought."""
-    from campaign.services.turns import ResultRefused, fight_battle_now
-
-    now = now or django_timezone.now()
-    battle = (
-        Battle.objects.filter(pk=battle_id, status=Battle.Status.PENDING, deadline__lte=now)
-        .select_related("campaign")
-        .first()
-    )
-    if battle is None or battle.campaign.get_settings().unentered_tabletop != "auto":
-        return False
-    try:
-        fight_battle_now(battle_id=battle_id)
-    except ResultRefused:
-        return False  # entered or fought meanwhile
-    return True

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.services.fighting import fight
 from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services import commitments
@@ -29,9 +30,6 @@ from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
-from rules.ending import result_problem
-from rules.rulesets import resolve_battle
-from rules.spec import parse_battle
 
 
 class TurnRefused(Exception):
@@ -41,10 +39,6 @@ class TurnRefused(Exception):
 class TurnAlreadyPlayed(TurnRefused):
     """The turn asked for (``expected_turn``) is not the next one: it was played, or is
     waiting for its battles, already."""
-
-
-class ResultRefused(ValueError):
-    """A battle result that does not fit the battle; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,9 +276,9 @@ def advance_turn(
         if defer_battles and auto:
             for battle in auto:
                 enqueue_battle(battle.pk)
-            return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
-        update_rows(Battle, [_fight(battle) for battle in auto], ["result", "log", "status"])
-        return _complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+            return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+        update_rows(Battle, [fight(battle) for battle in auto], ["result", "log", "status"])
+        return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
 
 
 def _turn_row(campaign: Campaign, number: int) -> Turn:
@@ -299,15 +293,6 @@ def _turn_row(campaign: Campaign, number: int) -> Turn:
         if queued is not None:
             return queued
     return Turn(campaign=campaign, number=number)
-
-
-def _fight(battle: Battle) -> Battle:
-    """Resolve an auto battle through the rules; the caller saves it."""
-    result = resolve_battle(parse_battle(battle.spec), battle.seed)
-    battle.result = {k: v for k, v in result.items() if k != "log"}
-    battle.log = result["log"]
-    battle.status = Battle.Status.FOUGHT
-    return battle
 
 
 def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.TurnPlan:
@@ -331,7 +316,7 @@ def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.Tur
     )
 
 
-def _complete_if_ready(
+def complete_if_ready(
     *, campaign: Campaign, turn: Turn, plan: rules.TurnPlan | None = None
 ) -> TurnReport:
     """Finish the turn when its last battle has a result; otherwise mark it waiting."""
@@ -403,74 +388,6 @@ def _report(outcome: rules.TurnOutcome) -> dict[str, Any]:
     }
 
 
-# --- tabletop battles ---------------------------------------------------------------------
-
-
-def enter_battle_result(
-    *, battle_id: int, winner: str, losses: dict[str, dict[str, int]]
-) -> TurnReport:
-    """The GM enters a tabletop battle's result: the winner and the stands lost per unit
-    type on each side, checked against what was present. The turn completes when its
-    last battle has a result."""
-    with transaction.atomic():
-        battle = Battle.objects.select_related("turn", "campaign").get(pk=battle_id)
-        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
-        battle = Battle.objects.select_for_update().get(pk=battle_id)
-        if battle.status != Battle.Status.PENDING:
-            raise ResultRefused("this battle already has its result")
-        for key, lost in (losses or {}).items():
-            if key not in ("attacker", "defender") or not isinstance(lost, dict):
-                raise ResultRefused(f"losses are given per side (attacker, defender), not {key!r}")
-            for unit, count in lost.items():
-                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                    raise ResultRefused(
-                        f"{key} losses of {unit} must be a whole number >= 0, not {count!r}"
-                    )
-        result = {
-            "winner": winner,
-            "reason": "entered",
-            "losses": {
-                key: {unit: n for unit, n in ((losses or {}).get(key) or {}).items() if n}
-                for key in ("attacker", "defender")
-            },
-            "stands_present": {key: battle.spec[key]["stands"] for key in ("attacker", "defender")},
-        }
-        planned = rules.PlannedBattle(
-            key=battle.key,
-            area=battle.spec["area"]["name"],
-            attacker_side=battle.attacker_side,
-            defender_side=battle.defender_side,
-            attackers=[],
-            defenders=[],
-            seed=battle.seed,
-            spec=battle.spec,
-        )
-        try:
-            rules.check_result(planned, result)
-        except ValueError as bad:
-            raise ResultRefused(str(bad)) from bad
-        problem = entered_result_problem(battle.spec, result)
-        if problem is not None:
-            raise ResultRefused(problem)
-        battle.result = result
-        battle.status = Battle.Status.ENTERED
-        battle.save(update_fields=["result", "status"])
-        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
-        return _complete_if_ready(campaign=campaign, turn=turn)
-
-
-def entered_result_problem(spec: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """Why an entered result contradicts the battle's end condition (``result_problem``
-    of ``rules.ending``: a side that lost a third of its stands has lost), or None."""
-    present = {
-        key: sum(spec[key]["stands"].values())
-        + sum((spec[key].get("reinforcements") or {}).values())
-        for key in ("attacker", "defender")
-    }
-    lost = {key: sum(result["losses"][key].values()) for key in ("attacker", "defender")}
-    return result_problem(result["winner"], lost, present)
-
-
 def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
     """Play up to ``turns`` turns (both sides on their standing orders where they gave
     none), stopping when the campaign ends or a turn waits for a tabletop battle."""
@@ -481,38 +398,3 @@ def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
         if not report.done or Campaign.objects.get(pk=campaign_id).status == "finished":
             break
     return reports
-
-
-def fight_pending_battle(*, battle_id: int) -> TurnReport | None:
-    """Fight one auto battle a deferred turn left pending (a worker's share of the turn);
-    nothing if it has its result already. The dice are rolled outside any lock, so the
-    battles of one turn are fought side by side; the result is written, and the turn
-    completed when it is the last, under the campaign row lock."""
-    battle = Battle.objects.filter(pk=battle_id).first()
-    if battle is None or battle.status != Battle.Status.PENDING or battle.mode != "auto":
-        return None
-    _fight(battle)
-    with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
-        if not Battle.objects.filter(pk=battle_id, status=Battle.Status.PENDING).update(
-            result=battle.result, log=battle.log, status=battle.status
-        ):
-            return None  # another delivery wrote it first
-        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
-        return _complete_if_ready(campaign=campaign, turn=turn)
-
-
-def fight_battle_now(*, battle_id: int) -> TurnReport:
-    """The GM's choice, before a tabletop battle is fought: let the rules fight it (auto)
-    after all. The turn completes when its last battle has a result."""
-    with transaction.atomic():
-        battle = Battle.objects.get(pk=battle_id)
-        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
-        battle = Battle.objects.select_for_update().get(pk=battle_id)
-        if battle.status != Battle.Status.PENDING:
-            raise ResultRefused("this battle already has its result")
-        battle.mode = "auto"
-        _fight(battle)
-        battle.save(update_fields=["mode", "result", "log", "status"])
-        turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
-        return _complete_if_ready(campaign=campaign, turn=turn)

@@ -1,5 +1,5 @@
-"""The players' reports: the turn history, a turn's every roll, a battle's report with its
-replay, and the printable battle sheet.
+"""The players' reports: the turn history and a turn's every roll (a battle's report and
+sheet are the battles' own pages, ``battles.web.pages``).
 
 Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
 turn shows only the records ``view.records`` allows, and a battle only when
@@ -19,7 +19,7 @@ from battles.models import Battle
 from campaign.models import Turn
 from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
-from campaign.web import battleview, turnlog
+from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 
 # The big JSON columns a list does not need.
@@ -124,71 +124,7 @@ def _dice_context(view: CampaignView, turn: Turn) -> dict[str, Any]:
     }
 
 
-def _open_battle(view: CampaignView, battle_id: int) -> Battle:
-    battle = (
-        Battle.objects.filter(pk=battle_id, campaign=view.campaign)
-        .select_related("area", "turn")
-        .defer("turn__log", *(f"turn__{name}" for name in _TURN_HEAVY))
-        .prefetch_related("attackers", "defenders")
-        .first()
-    )
-    if battle is None or not view.battle_open(battle):
-        raise Http404("no such battle")
-    return battle
-
-
-def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
-    names = _side_names(view)
-    spec = view.battle_spec(battle)
-    companies = {
-        key: [(c.name, view.company_id(c.name)) for c in rows.all()]
-        for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
-    }
-    forces = battleview.forces_of(spec, battle.result, side_names=names, companies=companies)
-    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
-    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
-    return {
-        "battle": battle,
-        "seed": view.battle_seed(battle),  # None until it is fought (section 6)
-        "forces": forces,
-        "table": table,
-        "frames": frames,
-        "counters": battleview.counters(frames, forces, table.depth_in),
-        "outcome": battleview.outcome_words(battle.result, forces),
-        "spec": spec,
-        "area": spec.get("area", {}),
-    }
-
-
-@login_required
-def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    view = campaign_view(request, campaign_id)
-    battle = _open_battle(view, battle_id)
-    context = _battle_context(view, battle)
-    context["log_turns"] = battleview.log_turns(battle.log, context["table"])
-    return render(request, "battles/report.html", page_context(view, **context))
-
-
-@login_required
-def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    view = campaign_view(request, campaign_id)
-    battle = _open_battle(view, battle_id)
-    context = _battle_context(view, battle)
-    context.update(
-        rules=battleview.special_rules(context["spec"]),
-        support=battleview.support_available(battle.spec, _side_names(view)),
-        positions=battleview.deploy_positions(battle.log, context["table"]),
-    )
-    return render(request, "battles/sheet.html", page_context(view, **context))
-
-
 urlpatterns = [
     path("campaigns/<int:campaign_id>/turns/", turn_list, name="turns"),
     path("campaigns/<int:campaign_id>/turns/<int:number>/", turn_detail, name="turn"),
-    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", battle_report, name="battle"),
-    path(
-        "campaigns/<int:campaign_id>/battles/<int:battle_id>/sheet/",
-        battle_sheet,
-        name="battle-sheet",
-    ),
 ]

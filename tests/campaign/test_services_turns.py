@@ -13,15 +13,14 @@ import pytest
 from django.db import connection
 
 from battles.models import Battle
+from battles.services.results import ResultRefused, enter_battle_result
 from campaign.models import Area, Campaign, Company, CompanyStands, Order, Turn
 from campaign.services import turns as service
 from campaign.services.scenarios import create_campaign
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import (
-    ResultRefused,
     TurnRefused,
     advance_turn,
-    enter_battle_result,
     give_order,
     run_campaign,
     set_standing_order,

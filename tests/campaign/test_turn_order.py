@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from battles.models import Battle
+from battles.services.results import fight_pending_battle
 from campaign.models import Turn
 from campaign.services.scenarios import create_campaign
-from campaign.services.turns import advance_turn, fight_pending_battle
+from campaign.services.turns import advance_turn
 from rules.campaign import turn as rules
 from rules.campaign.scenario import parse_scenario
 from tests.campaign.conftest import korona_doc

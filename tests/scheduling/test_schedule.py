@@ -12,6 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.services.results import fight_pending_battle, resolve_unentered
 from campaign.models import Campaign, SideReady, Turn
 from campaign.services import schedule
 from campaign.services.campaigns import set_paused
@@ -23,7 +24,7 @@ from campaign.services.schedule import (
     set_schedule,
     sweep_due,
 )
-from campaign.services.turns import advance_turn, fight_pending_battle
+from campaign.services.turns import advance_turn
 from rules.campaign import turn as rules
 from rules.dice import derive_seed
 from tests.campaign.test_services_turns import (
@@ -369,10 +370,10 @@ def test_an_unentered_tabletop_battle_is_fought_by_the_rules_when_the_setting_sa
     battles = sorted(Battle.objects.filter(campaign=campaign).values_list("pk", flat=True))
     much_later = timezone.now() + timedelta(days=2)
 
-    assert schedule.resolve_unentered(battle_id=battles[0]) is False  # before its deadline
+    assert resolve_unentered(battle_id=battles[0]) is False  # before its deadline
     assert sorted(sweep_due(now=much_later, enqueue=False).tabletop) == battles
     for battle_id in battles:
-        assert schedule.resolve_unentered(battle_id=battle_id, now=much_later)
+        assert resolve_unentered(battle_id=battle_id, now=much_later)
 
     assert turn_rows(campaign) == [(1, "done")]
     assert set(Battle.objects.filter(campaign=campaign).values_list("mode", "status")) == {

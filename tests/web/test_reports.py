@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
+from battles.services.results import enter_battle_result
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
-from campaign.services.turns import enter_battle_result
 from campaign.services.visibility import CampaignView
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc

@@ -10,8 +10,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from battles.models import Battle
+from battles.web import battleview
 from campaign.models import Turn
-from campaign.web import battleview, turnlog
+from campaign.web import turnlog
 
 SIDE_NAMES = {"australian": "Australians", "japanese": "Japanese"}
 

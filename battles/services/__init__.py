@@ -1,0 +1,1 @@
+"""The battles' services: fighting one (``fighting``) and its result (``results``)."""

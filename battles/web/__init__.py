@@ -1,0 +1,1 @@
+"""The players' battle pages: a battle's report with its replay, and its printable sheet."""

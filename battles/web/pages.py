@@ -1,0 +1,94 @@
+"""The players' battle pages: a battle's report with its replay, and its printable sheet.
+
+Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
+battle is shown only when ``view.battle_open`` says so (404 otherwise, as for a
+stranger).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+
+from battles.models import Battle
+from battles.web import battleview
+from campaign.services.visibility import CampaignView
+from config.pages import campaign_view, login_required, page_context
+
+# The turn's big JSON columns a battle page does not need.
+_TURN_HEAVY = ("start_state", "report", "report_text")
+
+
+def _side_names(view: CampaignView) -> dict[str, str]:
+    return {key: side.name for key, side in view.state.sides.items()}
+
+
+def _open_battle(view: CampaignView, battle_id: int) -> Battle:
+    battle = (
+        Battle.objects.filter(pk=battle_id, campaign=view.campaign)
+        .select_related("area", "turn")
+        .defer("turn__log", *(f"turn__{name}" for name in _TURN_HEAVY))
+        .prefetch_related("attackers", "defenders")
+        .first()
+    )
+    if battle is None or not view.battle_open(battle):
+        raise Http404("no such battle")
+    return battle
+
+
+def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
+    names = _side_names(view)
+    spec = view.battle_spec(battle)
+    companies = {
+        key: [(c.name, view.company_id(c.name)) for c in rows.all()]
+        for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
+    }
+    forces = battleview.forces_of(spec, battle.result, side_names=names, companies=companies)
+    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
+    return {
+        "battle": battle,
+        "seed": view.battle_seed(battle),  # None until it is fought (section 6)
+        "forces": forces,
+        "table": table,
+        "frames": frames,
+        "counters": battleview.counters(frames, forces, table.depth_in),
+        "outcome": battleview.outcome_words(battle.result, forces),
+        "spec": spec,
+        "area": spec.get("area", {}),
+    }
+
+
+@login_required
+def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    battle = _open_battle(view, battle_id)
+    context = _battle_context(view, battle)
+    context["log_turns"] = battleview.log_turns(battle.log, context["table"])
+    return render(request, "battles/report.html", page_context(view, **context))
+
+
+@login_required
+def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    view = campaign_view(request, campaign_id)
+    battle = _open_battle(view, battle_id)
+    context = _battle_context(view, battle)
+    context.update(
+        rules=battleview.special_rules(context["spec"]),
+        support=battleview.support_available(battle.spec, _side_names(view)),
+        positions=battleview.deploy_positions(battle.log, context["table"]),
+    )
+    return render(request, "battles/sheet.html", page_context(view, **context))
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", battle_report, name="battle"),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/sheet/",
+        battle_sheet,
+        name="battle-sheet",
+    ),
+]
