@@ -164,7 +164,7 @@ def attack(
     cannot see or reach the target now, cannot locate it at night, or has no dice); a fire
     with no dice is not taken and not logged (3.4: "may no longer fire")."""
     die = shooter.current_tq
-    if die is None or not shooter.fighting or not target.fighting:
+    if die is None or not (shooter.fighting and target.fighting):
         return None
     if fire_problem(state, shooter, target, kind) is not None:
         return None
@@ -178,15 +178,10 @@ def attack(
         shooter.fires += 1
         return None
     shooter.fires += 1
-    if shooter.hidden:
-        shooter.hidden = False  # firing gives the position away (ruling)
+    shooter.hidden = False  # firing gives the position away (ruling)
     dfn_die = target.current_tq or t.DIE_LADDER[0]  # ruling: defence never below D6
-    dfn = f.defence(
-        target.healthy,
-        fp.dice,
-        cover=cover_of(state, target, shooter),
-        armour=target.profile.armour,
-    )
+    cover = cover_of(state, target, shooter)
+    dfn = f.defence(target.healthy, fp.dice, cover=cover, armour=target.profile.armour)
     ex = f.exchange(state.roller, fp.dice, die, dfn.dice, dfn_die)
     dice = [*ex.attack, *ex.defence]
     hits = min(ex.hits, target.healthy)

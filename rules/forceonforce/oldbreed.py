@@ -140,30 +140,38 @@ def _sniper_shot(state: BattleState, force: Force) -> str:
     sniper = Unit(f"{force.key[0]}.sniper.event", force, "sniper", "sniper")
     reach = optimum_reach(sniper)
     enemies = force.enemy.positions()
-    field = state.field
     for target in sorted(targets, key=lambda u: (worth(u), u.suppressed, u.id), reverse=True):
-        best: tuple[bool, float, int, int] | None = None
-        for x in range(0, field.width_in, 2):
-            for y in range(0, field.depth_in, 2):
-                away = hypot(x - target.x, y - target.y)
-                if away > reach or any(
-                    hypot(x - ex, y - ey) < oldbreed.SNIPER_KEEP_AWAY_IN for ex, ey in enemies
-                ):
-                    continue
-                sniper.x, sniper.y = x, y
-                if not state.sees(sniper, target):
-                    continue
-                key = (state.exposed(x, y), away, y, x)
-                if best is None or key < best:
-                    best = key
-        if best is None:
+        spot = _sniper_spot(state, sniper, target, reach, enemies)
+        if spot is None:
             continue
-        sniper.x, sniper.y = best[3], best[2]
+        sniper.x, sniper.y = spot
         record = attack(state, sniper, target, kind="combat event")
         if record is None:
             return f"the sniper has no shot at {target.id}"
         return f"a sniper fires at {target.id}: {record.get('effect', 'none')}"
     return "no place from which a sniper sees a target"
+
+
+def _sniper_spot(
+    state: BattleState, sniper: Unit, target: Unit, reach: float, enemies: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """Where the event's sniper shoots ``target`` from (see ``_sniper_shot``); None."""
+    field = state.field
+    best: tuple[bool, float, int, int] | None = None
+    for x in range(0, field.width_in, 2):
+        for y in range(0, field.depth_in, 2):
+            away = hypot(x - target.x, y - target.y)
+            if away > reach or any(
+                hypot(x - ex, y - ey) < oldbreed.SNIPER_KEEP_AWAY_IN for ex, ey in enemies
+            ):
+                continue
+            sniper.x, sniper.y = x, y
+            if not state.sees(sniper, target):
+                continue
+            key = (state.exposed(x, y), away, y, x)
+            if best is None or key < best:
+                best = key
+    return None if best is None else (best[3], best[2])
 
 
 # --- the Fog of War cup (16.2) ----------------------------------------------------------

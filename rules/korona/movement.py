@@ -57,11 +57,9 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
     width, depth = field.width_in, field.depth_in
     x = min(max(x, 0), width)
     y = min(max(y, 0), depth)
-    allowances = MOVEMENT[stand.unit.move_class]
     sx, sy = stand.x, stand.y
     dx, dy = x - sx, y - sy
     length = hypot(dx, dy)
-    known_going = state._going
     ceiling = inf  # the longest move the going of the line itself allows
     for inches in _TRIES[stand.unit.move_class]:
         if inches > ceiling:
@@ -74,30 +72,52 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
         low_x, low_y = floor(px), floor(py)
         xs = (low_x,) if low_x == px else (low_x, low_x + 1)
         ys = (low_y,) if low_y == py else (low_y, low_y + 1)
-        best: tuple[float, int, int] | None = None
-        for ex in xs:
-            for ey in ys:
-                if (ex == sx and ey == sy) or not (0 <= ex <= width and 0 <= ey <= depth):
-                    continue
-                moved = hypot(ex - sx, ey - sy)
-                if moved > inches:
-                    continue
-                index = known_going.get((sx, sy, ex, ey))
-                if index is None:
-                    index = state.going_index(sx, sy, ex, ey)
-                allowed = allowances[index]
-                if allowed is None or moved > allowed:
-                    if allowed is not None and allowed < ceiling and ex == xs[0] and ey == ys[0]:
-                        ceiling = allowed
-                    continue
-                key = (hypot(ex - x, ey - y), ex, ey)
-                if best is None or key < best:
-                    best = key
+        best, ceiling = _nearest_fit(state, stand, xs, ys, inches, (x, y), ceiling)
         if best is not None:
             if best[0] >= length:
                 return sx, sy  # no nearer the goal than staying put
             return best[1], best[2]
     return sx, sy
+
+
+def _nearest_fit(
+    state: BattleState,
+    stand: Stand,
+    xs: tuple[int, ...],
+    ys: tuple[int, ...],
+    inches: int,
+    goal: tuple[float, float],
+    ceiling: float,
+) -> tuple[tuple[float, int, int] | None, float]:
+    """Of the points (xs x ys) around one on the line, the one nearest ``goal`` whose own
+    path's worst going allows the move (distance to the goal, x, y), or None; and the
+    ceiling, lowered when the first point's going rules out this length."""
+    width, depth = state.field.width_in, state.field.depth_in
+    allowances = MOVEMENT[stand.unit.move_class]
+    known_going = state._going
+    sx, sy = stand.x, stand.y
+    x, y = goal
+    first = (xs[0], ys[0])
+    best: tuple[float, int, int] | None = None
+    for ex in xs:
+        for ey in ys:
+            if (ex, ey) == (sx, sy) or not (0 <= ex <= width and 0 <= ey <= depth):
+                continue
+            moved = hypot(ex - sx, ey - sy)
+            if moved > inches:
+                continue
+            index = known_going.get((sx, sy, ex, ey))
+            if index is None:
+                index = state.going_index(sx, sy, ex, ey)
+            allowed = allowances[index]
+            if allowed is None or moved > allowed:
+                if allowed is not None and (ex, ey) == first:
+                    ceiling = min(ceiling, allowed)
+                continue
+            key = (hypot(ex - x, ey - y), ex, ey)
+            if best is None or key < best:
+                best = key
+    return best, ceiling
 
 
 def within_allowance(state: BattleState, stand: Stand, x: int, y: int) -> bool:
