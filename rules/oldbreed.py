@@ -398,6 +398,22 @@ def edge_entry(
     return middle, y
 
 
+def _crowded(
+    x: int,
+    y: int,
+    origin: tuple[int, int],
+    others: Sequence[tuple[int, int]],
+    friends: Sequence[tuple[int, int]],
+) -> bool:
+    """An ambush place too near: in the hex the enemy just left, within a hex of another
+    enemy, or within 3" of a friend."""
+    return (
+        hypot(origin[0] - x, origin[1] - y) < HEX_IN / 2
+        or any(hypot(ox - x, oy - y) <= HEX_IN for ox, oy in others)
+        or any(hypot(fx - x, fy - y) < SPACING_IN for fx, fy in friends)
+    )
+
+
 def ambush_place(
     field: Battlefield,
     attacker: bool,
@@ -423,13 +439,7 @@ def ambush_place(
             cover = beneficial_cover(field, x, y)
             if cover == 0 or edge_distance(field, attacker, y) >= mover_edge:
                 continue
-            if hypot(origin[0] - x, origin[1] - y) < HEX_IN / 2:
-                continue  # not in the hex the enemy just left
-            if any(hypot(ox - x, oy - y) <= HEX_IN for ox, oy in others):
-                continue  # nor within a hex of another enemy
-            if any(hypot(fx - x, fy - y) < SPACING_IN for fx, fy in friends):
-                continue
-            if not aoc(x, y):
+            if _crowded(x, y, origin, others, friends) or not aoc(x, y):
                 continue
             sees = (
                 field.sight(x, y, mx, my) is not Sight.BLOCKED

@@ -200,6 +200,29 @@ class BattleState(kernel.BattleState[Force]):
 
     def _worst_going(self, x1: int, y1: int, x2: int, y2: int) -> int:
         field = self.field
+        block = self._block(x1, y1, x2, y2)
+        col_lo, col_hi, row_lo, row_hi = block
+        # The path touches only squares of this block, and it touches the squares the two
+        # ends stand in: when the worst of the block is no worse than the worst of those
+        # two, that is the answer without a segment test. A path within one row (or
+        # column) of squares touches every square of its span, so the block's worst is
+        # the answer too; squares are closed, as in going_along.
+        worst = self._block_worst.get(block)
+        if worst is None:
+            worst = max(
+                max(row[col_lo : col_hi + 1]) for row in self._going_grid[row_lo : row_hi + 1]
+            )
+            self._block_worst[block] = worst
+        if col_lo == col_hi or row_lo == row_hi or worst == 0:
+            return worst
+        grid = self._going_grid
+        first, last = field.square_at(x1, y1), field.square_at(x2, y2)
+        if max(grid[first.row][first.col], grid[last.row][last.col]) >= worst:
+            return worst
+        return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
+
+    def _block(self, x1: int, y1: int, x2: int, y2: int) -> tuple[int, int, int, int]:
+        """The squares' columns and rows (first, last) a path between two points touches."""
         if x1 <= x2:
             low_x, high_x = x1, x2
         else:
@@ -221,27 +244,9 @@ class BattleState(kernel.BattleState[Force]):
             col_lo, col_hi = self._col_first[low_x], self._col_last[high_x]
             row_lo, row_hi = self._row_first[low_y], self._row_last[high_y]
         else:
-            col_lo, col_hi = _span(low_x, high_x, field.width_ft)
-            row_lo, row_hi = _span(low_y, high_y, field.depth_ft)
-        # The path touches only squares of this block, and it touches the squares the two
-        # ends stand in: when the worst of the block is no worse than the worst of those
-        # two, that is the answer without a segment test. A path within one row (or
-        # column) of squares touches every square of its span, so the block's worst is
-        # the answer too; squares are closed, as in going_along.
-        block = (col_lo, col_hi, row_lo, row_hi)
-        worst = self._block_worst.get(block)
-        if worst is None:
-            worst = max(
-                max(row[col_lo : col_hi + 1]) for row in self._going_grid[row_lo : row_hi + 1]
-            )
-            self._block_worst[block] = worst
-        if col_lo == col_hi or row_lo == row_hi or worst == 0:
-            return worst
-        grid = self._going_grid
-        first, last = field.square_at(x1, y1), field.square_at(x2, y2)
-        if max(grid[first.row][first.col], grid[last.row][last.col]) >= worst:
-            return worst
-        return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
+            col_lo, col_hi = _span(low_x, high_x, self.field.width_ft)
+            row_lo, row_hi = _span(low_y, high_y, self.field.depth_ft)
+        return col_lo, col_hi, row_lo, row_hi
 
     def in_woods(self, stand: Stand) -> bool:
         return self.field.square_at(stand.x, stand.y).wooded
