@@ -43,7 +43,7 @@ Geometry rulings written down here (the texts are silent on them):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -330,6 +330,21 @@ def _exact(x1: float, y1: float, x2: float, y2: float) -> tuple[Coord, Coord, Co
     return Fraction(x1), Fraction(y1), Fraction(x2), Fraction(y2)
 
 
+def _high_ground_between(
+    ax: Coord, ay: Coord, bx: Coord, by: Coord, blocking: Iterable[Rect]
+) -> bool:
+    """Ridges and hills block the line, unless the firer or the target is in that square."""
+    for rect in blocking:
+        xmin, ymin, xmax, ymax = rect
+        if (xmin <= ax <= xmax and ymin <= ay <= ymax) or (
+            xmin <= bx <= xmax and ymin <= by <= ymax
+        ):
+            continue
+        if _segment_touches(ax, ay, bx, by, rect):
+            return True
+    return False
+
+
 def _segment_touches(x1: Coord, y1: Coord, x2: Coord, y2: Coord, rect: Rect) -> bool:
     """Whether the closed segment p1-p2 meets the closed rectangle.
 
@@ -348,13 +363,29 @@ def _segment_touches(x1: Coord, y1: Coord, x2: Coord, y2: Coord, rect: Rect) -> 
     above = dx * (ymax - y1)
     left = dy * (xmin - x1)
     right = dy * (xmax - x1)
-    c1 = below - left
-    c2 = below - right
-    c3 = above - left
-    c4 = above - right
-    if c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0:
-        return False
-    return not (c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0)
+    # Which side of the line each corner is on: the segment touches the box unless all
+    # four are strictly on one side.
+    sides = (below - left, below - right, above - left, above - right)
+    return min(sides) <= 0 <= max(sides)
+
+
+def _between(
+    x1: Coord, y1: Coord, x2: Coord, y2: Coord, rects: tuple[Rect, ...]
+) -> tuple[Rect, ...]:
+    """The squares of ``rects`` that overlap the box of the line p1-p2 and hold neither
+    end (those are the units' own, not between them)."""
+    lo_x, hi_x = (x1, x2) if x1 <= x2 else (x2, x1)
+    lo_y, hi_y = (y1, y2) if y1 <= y2 else (y2, y1)
+    return tuple(
+        rect
+        for rect in rects
+        if rect[0] <= hi_x
+        and rect[2] >= lo_x
+        and rect[1] <= hi_y
+        and rect[3] >= lo_y
+        and not _contains(rect, x1, y1)
+        and not _contains(rect, x2, y2)
+    )
 
 
 def _contains(rect: Rect, x: Coord, y: Coord) -> bool:
@@ -541,15 +572,8 @@ class Battlefield:
         else:
             ax, ay, bx, by = _exact(x1, y1, x2, y2)
 
-        # Ridges and hills block, unless the firer or the target is in that square.
-        for rect in candidates.blocking:
-            xmin, ymin, xmax, ymax = rect
-            if (xmin <= ax <= xmax and ymin <= ay <= ymax) or (
-                xmin <= bx <= xmax and ymin <= by <= ymax
-            ):
-                continue
-            if _segment_touches(ax, ay, bx, by, rect):
-                return _BOTH_BLOCKED
+        if _high_ground_between(ax, ay, bx, by, candidates.blocking):
+            return _BOTH_BLOCKED
 
         firer_wooded = firer.wooded
         target_wooded = target.wooded
@@ -570,19 +594,19 @@ class Battlefield:
         between = Sight.CLEAR if same_woods else self._woods_between(ax, ay, bx, by, wooded_between)
         if between is Sight.BLOCKED:
             return _BOTH_BLOCKED
-        if not target_wooded:
-            forward = between
-        elif same_woods or not self._woods_at(x2, y2)[1]:
-            forward = Sight.OBSCURED
-        else:
-            forward = Sight.BLOCKED
-        if not firer_wooded:
-            back = between
-        elif same_woods or not self._woods_at(x1, y1)[1]:
-            back = Sight.OBSCURED
-        else:
-            back = Sight.BLOCKED
-        return forward, back
+        forward = self._concealed(x2, y2, target_wooded, same_woods, between)
+        return forward, self._concealed(x1, y1, firer_wooded, same_woods, between)
+
+    def _concealed(
+        self, x: float, y: float, wooded: bool, same_woods: bool, between: Sight
+    ) -> Sight:
+        """How a unit at (x, y) is seen, the line being ``between``: in woods it is
+        obscured, and not seen at all more than 3" inside them (but from the same woods)."""
+        if not wooded:
+            return between
+        if same_woods or not self._woods_at(x, y)[1]:
+            return Sight.OBSCURED
+        return Sight.BLOCKED
 
     def cover_at(self, x: float, y: float) -> bool:
         """Whether a unit here is in cover: woods, and also ridges and hills.
@@ -641,18 +665,7 @@ class Battlefield:
         """
         if not wooded:
             return Sight.CLEAR
-        lo_x, hi_x = (x1, x2) if x1 <= x2 else (x2, x1)
-        lo_y, hi_y = (y1, y2) if y1 <= y2 else (y2, y1)
-        near = tuple(
-            rect
-            for rect in wooded
-            if rect[0] <= hi_x
-            and rect[2] >= lo_x
-            and rect[1] <= hi_y
-            and rect[3] >= lo_y
-            and not _contains(rect, x1, y1)
-            and not _contains(rect, x2, y2)
-        )
+        near = _between(x1, y1, x2, y2, wooded)
         if not near:
             return Sight.CLEAR
         inside_sq = _length_inside_squared(float(x1), float(y1), float(x2), float(y2), near)
