@@ -200,8 +200,10 @@ LOGGING = {
     },
 }
 
-# How often an open map asks whether a turn has been played (campaign/web/maps.py).
+# How often an open map asks whether a turn has been played (campaign/web/maps.py), and how
+# long a reader's answer (the campaign's stamp) is kept before the database is asked again.
 KORONA_MAP_POLL_SECONDS = read_number(os.environ, "KORONA_MAP_POLL_SECONDS", default=15, minimum=1)
+KORONA_STAMP_SECONDS = read_number(os.environ, "KORONA_STAMP_SECONDS", default=1, minimum=0)
 
 # --- The REST API (campaign/api) -------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -81,6 +81,9 @@ def own_cache(settings: Any) -> Any:
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"}
     }
+    # A test changes a campaign and reads the page at once: the map's stamp is asked of the
+    # database every time (tests/web/test_map_etag.py tests the second it is kept for).
+    settings.KORONA_STAMP_SECONDS = 0
     # The odds are fought in the asking process at once, as Celery's eager mode runs a
     # task (tests/campaign/test_odds.py drives the process pool, tests/scheduling a worker).
     settings.KORONA_ODDS_BACKEND = "inline"

@@ -252,3 +252,27 @@ def test_a_stranger_with_a_readers_etag_is_refused(
 ) -> None:
     first = reader(aussie).get(map_url(played))
     assert revalidate(reader(outsider), map_url(played), first).status_code == 404
+
+
+def test_the_stamp_is_kept_for_its_seconds_then_asked_again(
+    played: Campaign, aussie: Any, settings: Any, django_assert_num_queries: Any
+) -> None:
+    from django.core.cache import cache
+
+    settings.KORONA_STAMP_SECONDS = 1
+    client = reader(aussie)
+    first = client.get(map_url(played))
+    advance_turn(campaign_id=played.pk)
+    with django_assert_num_queries(0):  # the stamp, the session, the user: all kept
+        assert revalidate(client, map_url(played), first).status_code == 304
+    cache.delete(f"map-stamp:{played.pk}:{aussie.pk}")  # as its second runs out
+    again = revalidate(client, map_url(played), first)
+    assert again.status_code == 200
+    assert "Turn 3 played" in again.content.decode()
+
+
+def test_a_kept_refusal_is_still_a_refusal(played: Campaign, outsider: Any, settings: Any) -> None:
+    settings.KORONA_STAMP_SECONDS = 1
+    client = reader(outsider)
+    assert client.get(map_url(played)).status_code == 404
+    assert client.get(map_url(played)).status_code == 404
