@@ -9,8 +9,10 @@ creates are deleted at the end). For each number of worker processes: creates N
 campaigns whose deadline is now, starts the workers (``celery worker --pool=solo``, one
 process each, on a queue of their own), sweeps once as beat would, and waits until every
 campaign has played its turn. Prints campaigns a minute, deadline to done (median and
-p95), the queries of one turn, and checks that no turn was lost or played twice. The
-target: 1,000 due campaigns within 2 minutes on a 2-core machine.
+p95), how long the sweep took to claim them, and, for one turn played in-process, its
+queries and the share of its time spent in the database (what docs/campaign.md, "Scaling
+past one machine", works its limits out from); checks that no turn was lost or played
+twice. The target: 1,000 due campaigns within 2 minutes on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -57,15 +59,23 @@ def create(prefix: str, count: int) -> list[int]:
     return ids
 
 
-def queries_of_one_turn(prefix: str) -> int:
-    """A claimed turn played in this process, its battles fought at once."""
-    (campaign_id,) = create(f"{prefix} queries", 1)
+def one_turn(prefix: str, runs: int = 5) -> tuple[int, float, float]:
+    """Claimed turns played in this process, their battles fought at once: the queries
+    of one, and the median seconds of one in all and in the database (the sum of its
+    queries' round trips, as Django times them)."""
+    ids = create(f"{prefix} queries", runs)
     deadline = timezone.now()
-    Campaign.objects.filter(pk=campaign_id).update(next_deadline=deadline)
+    Campaign.objects.filter(pk__in=ids).update(next_deadline=deadline)
     sweep_due(now=deadline, enqueue=False)
-    with CaptureQueriesContext(connection) as queries:
-        process_turn(campaign_id=campaign_id, turn_number=1)
-    return len(queries)
+    counts, walls, database = [], [], []
+    for campaign_id in ids:
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            process_turn(campaign_id=campaign_id, turn_number=1)
+            walls.append(time.perf_counter() - started)
+        counts.append(len(queries))
+        database.append(sum(float(q["time"]) for q in queries.captured_queries))
+    return max(counts), statistics.median(walls), statistics.median(database)
 
 
 def start_workers(count: int, queue: str) -> list[subprocess.Popen[bytes]]:
@@ -97,6 +107,7 @@ def run(campaigns: int, workers: int, timeout: float) -> dict[str, float | int]:
         Campaign.objects.filter(pk__in=ids).update(next_deadline=deadline)
         start = time.perf_counter()
         sweep_due(now=deadline)  # what beat's sweep task does, here in-process
+        swept = time.perf_counter() - start
         done = 0
         while time.perf_counter() - start < timeout:
             done = Turn.objects.filter(campaign_id__in=ids, status="done").count()
@@ -117,6 +128,7 @@ def run(campaigns: int, workers: int, timeout: float) -> dict[str, float | int]:
             )
         )
         return {
+            "swept": swept,
             "done": done,
             "seconds": elapsed,
             "per_minute": done / elapsed * 60,
@@ -145,9 +157,13 @@ def main() -> int:
     celery_app.conf.task_always_eager = False
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     try:
-        print(f"queries of one turn (claimed, then played): {queries_of_one_turn(prefix)}")
+        queries, wall, database = one_turn(prefix)
     finally:
         Campaign.objects.filter(name__startswith=prefix).delete()
+    print(
+        f"one turn (claimed, then played here): {queries} queries, median {wall * 1000:.0f} ms, "
+        f"{database * 1000:.0f} ms of it in the database ({database / wall:.0%})"
+    )
     print(f"{args.campaigns} Korona campaigns due at once, {os.cpu_count()} cores")
     for workers in args.workers:
         result = run(args.campaigns, workers, args.timeout)
@@ -156,7 +172,9 @@ def main() -> int:
             f"{result['done']}/{args.campaigns} done in {result['seconds']:.1f} s, "
             f"{result['per_minute']:.0f} campaigns/minute; deadline to done median "
             f"{result['median']:.1f} s, p95 {result['p95']:.1f} s; "
-            f"{'none lost or doubled' if result['exactly_once'] else 'LOST OR DOUBLED'}",
+            f"{'none lost or doubled' if result['exactly_once'] else 'LOST OR DOUBLED'}; "
+            f"the sweep claimed them in {result['swept']:.2f} s "
+            f"({args.campaigns / result['swept']:.0f} a second)",
             flush=True,
         )
     return 0
