@@ -64,7 +64,7 @@ from campaign.services.visibility import (
     open_campaign,
     sides_of,
 )
-from campaign.web.maps import map_stamp
+from campaign.web.maps import MapStamp, map_stamp
 from rules.campaign.turn import OrderError
 
 CAMPAIGN_PK = OpenApiParameter(
@@ -126,13 +126,34 @@ class CampaignScoped(ApiView):
     A stranger's campaign and a campaign that does not exist give the same 404."""
 
     @cached_property
+    def stamp(self) -> MapStamp:
+        """The campaign's stamp for this reader (``map_stamp``: one query, kept a second
+        per reader); it also decides access: a stranger gets the 404 of no campaign."""
+        stamp = map_stamp(user=self.request.user, campaign_id=row_id(self.kwargs["campaign_pk"]))
+        if stamp is None:
+            raise NotFound("No such campaign.")
+        return stamp
+
+    @cached_property
     def campaign_view(self) -> CampaignView:
+        """The campaign as the reader may see it. A read (GET, HEAD) takes it from the
+        cache, kept under the campaign's stamp (whose token holds the reader's side, so
+        every reader of one side shares it, and nobody else): what the stamp covers is
+        what the view is built from, as for the kept map page. Anything else opens it
+        afresh (the services check again under the campaign's lock anyway)."""
+        read = self.request.method in ("GET", "HEAD")
+        key = f"api-view:{self.kwargs['campaign_pk']}:{self.stamp.token}" if read else None
+        if key is not None and (kept := cache.get(key)) is not None:
+            return kept
         try:
-            return open_campaign(
+            view = open_campaign(
                 user=self.request.user, campaign=row_id(self.kwargs["campaign_pk"])
             )
         except NotAMember:
             raise NotFound("No such campaign.") from None
+        if key is not None:
+            cache.set(key, view, KEPT_LIST_SECONDS)
+        return view
 
     def fake(self) -> bool:
         """drf-spectacular builds the schema without a campaign."""
@@ -146,9 +167,7 @@ class CampaignScoped(ApiView):
         The stamp's query (kept a second for the reader, ``map_stamp``) also decides
         access, before any cache: a stranger gets the same 404 as for no campaign. The key
         holds the reader, so no reader is answered another's list; only a 200 is kept."""
-        stamp = map_stamp(user=request.user, campaign_id=row_id(self.kwargs["campaign_pk"]))
-        if stamp is None:
-            raise NotFound("No such campaign.")
+        stamp = self.stamp
         text = "|".join(
             (stamp.token, str(request.user.pk), request.get_host(), request.get_full_path())
         )

@@ -10,7 +10,7 @@ import pytest
 
 from campaign.models import Campaign, Membership
 from campaign.services.adjustments import adjust_stands, set_control
-from campaign.services.turns import advance_turn
+from campaign.services.turns import advance_turn, give_order
 from tests.api.helpers import url
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +72,33 @@ def test_a_reader_who_lost_access_is_not_answered_from_the_cache(
     assert client.get(url(campaign, "areas/")).status_code == 200
     Membership.objects.filter(user=aussie, campaign=campaign).delete()
     assert client.get(url(campaign, "areas/")).status_code == 404
+
+
+def test_lists_read_afresh_see_a_change_the_stamp_does_not(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The orders list reads its rows each time; only the opened campaign is kept."""
+    client = login(aussie)
+    assert client.get(url(campaign, "orders/")).json()["count"] == 0
+    give_order(
+        company=campaign.companies.get(name="A Company"),
+        kind="hold",
+        target=None,
+        side="australian",
+    )
+    assert client.get(url(campaign, "orders/")).json()["count"] == 1
+
+
+def test_the_kept_campaign_is_one_sides_only(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    battles = {
+        side: login(user).get(url(played, "battles/?page_size=100")).json()
+        for side, user in (("australian", aussie), ("japanese", japanese))
+    }
+    for side, answer in battles.items():
+        assert answer["count"] > 0, "the played campaign has battles of both sides"
+        for battle in answer["results"]:
+            assert side in (battle["attacker_side"], battle["defender_side"]), battle
+    mine = login(aussie).get(url(played, "battles/?page_size=100")).json()
+    assert mine == battles["australian"]
