@@ -57,7 +57,9 @@ class BattleAdmin(admin.ModelAdmin):
             {"classes": ["collapse"], "fields": ["spec_json"]},
         ),
     ]
-    readonly_fields = [field for _, part in fieldsets for field in part["fields"]]
+    readonly_fields = [
+        field for _, part in fieldsets for field in part["fields"] if isinstance(field, str)
+    ]
     change_form_template = "admin/battles/battle/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:

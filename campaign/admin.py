@@ -179,8 +179,7 @@ class AdjustableAdmin:
 
 class TurnInline(ReadOnlyInline):
     model = Turn
-    fields = ["number", "status", "finished_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "status", "finished_at")
 
 
 class AdjustmentWords:
@@ -191,8 +190,7 @@ class AdjustmentWords:
 
 class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
     model = GmAdjustment
-    fields = ["before_turn", "what_words", "reason", "user", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("before_turn", "what_words", "reason", "user", "created_at")
     show_change_link = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GmAdjustment]:
@@ -274,7 +272,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="battles waiting", ordering="pending_battles")
     def battles_waiting(self, obj: Campaign) -> int:
-        return obj.pending_battles
+        return obj.pending_battles  # type: ignore[attr-defined]  # get_queryset's annotation
 
     @admin.display(description="settings")
     def settings_summary(self, obj: Campaign) -> str:
@@ -292,6 +290,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         if obj.schedule_kind == Campaign.ScheduleKind.EVERY_HOURS:
             return f"a turn every {obj.every_hours} hours"
         if obj.schedule_kind == Campaign.ScheduleKind.WEEKLY:
+            assert obj.weekday is not None  # a weekly schedule has its day (check_schedule)
             day = dict(WEEKDAYS)[obj.weekday]
             return f"a turn every {day} at {obj.time_of_day:%H:%M} ({obj.timezone})"
         return "none: the GM plays each turn"
@@ -646,7 +645,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 "for it stay. The players see the roll-back and your reason."
             ),
         )
-        if shown is not None:
+        if shown is not None and response.context_data is not None:
             response.context_data["preview_title"] = (
                 f"Rolling back to the start of turn {shown} undoes"
             )
@@ -693,8 +692,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
 class CompanyInArea(ReadOnlyInline):
     model = Company
     fk_name = "area"
-    fields = ["name", "side", "kind", "quality", "standing_order", "in_supply"]
-    readonly_fields = fields
+    fields = readonly_fields = ("name", "side", "kind", "quality", "standing_order", "in_supply")
     verbose_name_plural = "companies in the area"
 
 
@@ -746,8 +744,7 @@ class LinkAdmin(KeptByTheRules, admin.ModelAdmin):
 
 class StandsInline(ReadOnlyInline):
     model = CompanyStands
-    fields = ["unit", "held", "establishment"]
-    readonly_fields = fields
+    fields = readonly_fields = ("unit", "held", "establishment")
     show_change_link = False
 
     @admin.display(description="unit type")
@@ -799,7 +796,8 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="stands", ordering="stands_held")
     def stands(self, obj: Company) -> str:
-        return f"{obj.stands_held or 0}/{obj.stands_full or 0}"
+        held, full = obj.stands_held, obj.stands_full  # type: ignore[attr-defined]
+        return f"{held or 0}/{full or 0}"
 
     def _standing(self, request: HttpRequest, queryset: QuerySet[Company], order: str) -> None:
         changed = 0
@@ -880,8 +878,9 @@ class TurnAdmin(admin.ModelAdmin):
     list_display = ["__str__", "campaign", "number", "status", "battles", "finished_at"]
     list_filter = ["status", "campaign"]
     list_select_related = ["campaign"]
-    fields = ["campaign", "number", "status", "seed", "log_text", "failure_reason"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "campaign", "number", "status", "seed", "log_text", "failure_reason",
+    )  # fmt: skip
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
         return (
@@ -895,7 +894,7 @@ class TurnAdmin(admin.ModelAdmin):
 
     @admin.display(description="battles with a result", ordering="battle_count")
     def battles(self, obj: Turn) -> str:
-        return f"{obj.battles_in} of {obj.battle_count}"
+        return f"{obj.battles_in} of {obj.battle_count}"  # type: ignore[attr-defined]
 
     @admin.display(description="log")
     def log_text(self, obj: Turn) -> str:
@@ -932,8 +931,10 @@ class OrderAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the "Withdraw" action, for the coming turn's orders only
 
-    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
-        form = super().get_form(request, obj, **kwargs)
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
 
         class GivenOrderForm(form):  # type: ignore[misc, valid-type]
             def clean(inner) -> dict[str, Any]:  # noqa: N805 - the form, inside the admin

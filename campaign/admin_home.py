@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from battles.models import Battle
@@ -102,7 +103,7 @@ def install(site: admin.AdminSite) -> None:
 
     def index_with_attention(
         request: HttpRequest, extra_context: dict[str, Any] | None = None
-    ) -> HttpResponse:
+    ) -> TemplateResponse:
         context = dict(extra_context or {})
         if request.user.is_active and request.user.is_staff:
             context["attention"] = needs_attention()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
@@ -26,7 +26,6 @@ from rules.campaign.scenario import (
     DIE_FACES,
     EVENT_EFFECTS,
     INTEGER_SETTINGS,
-    MAX_SEED,
     SETTING_NAMES,
     settings_to_json,
 )
@@ -38,7 +37,14 @@ from rules.campaign.state import (
     Settings,
 )
 from rules.rulesets import RULESETS
-from rules.spec import MAX_DOCUMENT_CHARS, MAX_PLANES, MAX_TEXT, DocumentError, decode_json
+from rules.spec import (
+    MAX_DOCUMENT_CHARS,
+    MAX_PLANES,
+    MAX_SEED,
+    MAX_TEXT,
+    DocumentError,
+    decode_json,
+)
 
 DEFAULT_BALANCE_CAMPAIGNS = 100
 ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command goes higher
@@ -56,7 +62,8 @@ class SeenPage(forms.Form):
     seen = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("seen"):
             self.add_error(
                 None,
@@ -178,7 +185,8 @@ class ScheduleForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         kind = data.get("kind")
         if kind == "every_hours" and not data.get("every_hours"):
             self.add_error("every_hours", "give the number of hours between two turns")
@@ -346,7 +354,8 @@ class SettingFields(forms.Form):
             )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for key in self.setting_keys:
             if key not in EVENT_TABLES:
                 continue
@@ -425,7 +434,7 @@ class SettingFields(forms.Form):
 
     def problems(self) -> list[tuple[str, str, str]]:
         """Each field's problems, for the top of the page: (anchor, setting, message)."""
-        out = []
+        out: list[tuple[str, str, str]] = []
         for name, errors in self.errors.items():
             if name == "__all__":
                 continue
@@ -537,7 +546,7 @@ class StandsAdjustForm(SeenPage):
 
     def __init__(self, *args: Any, company: Company, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["unit_type"].choices = [
+        cast(forms.ChoiceField, self.fields["unit_type"]).choices = [
             (row.unit_type, f"{names.unit(row.unit_type, 2)} ({row.held} of {row.establishment})")
             for row in company.stand_counts.all()
         ]
@@ -568,7 +577,8 @@ class RollbackForm(SeenPage):
     def __init__(self, *args: Any, numbers: list[int], seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
-        self.fields["number"].choices = [(n, f"turn {n}") for n in reversed(numbers)]
+        number = cast(forms.ChoiceField, self.fields["number"])
+        number.choices = [(n, f"turn {n}") for n in reversed(numbers)]
         if numbers:  # the latest turn, the usual mistake
             self.fields["number"].initial = numbers[-1]
             self.fields["previewed"].initial = numbers[-1]
@@ -615,19 +625,21 @@ class OrderForm(forms.ModelForm):
         chosen = str(self.initial.get("campaign") or "")
         if chosen.isdigit():
             open_campaigns = open_campaigns.filter(pk=int(chosen))
-        company = self.fields["company"]
+        company = cast(forms.ModelChoiceField, self.fields["company"])
         company.queryset = (
             Company.objects.filter(campaign__in=open_campaigns)
             .select_related("campaign", "area")
             .order_by("campaign__name", "side", "name")
         )
-        company.label_from_instance = lambda row: (
+        company.label_from_instance = lambda row: (  # type: ignore[method-assign, assignment]
             f"{row.campaign.name} · {row.name} ({row.get_side_display()}, in {row.area.name})"
         )
-        target = self.fields["target"]
+        target = cast(forms.ModelChoiceField, self.fields["target"])
         target.queryset = (
             Area.objects.filter(campaign__in=open_campaigns)
             .select_related("campaign")
             .order_by("campaign__name", "zone", "name")
         )
-        target.label_from_instance = lambda row: f"{row.campaign.name} · {row.name}"
+        target.label_from_instance = (  # type: ignore[method-assign]
+            lambda row: f"{row.campaign.name} · {row.name}"  # type: ignore[assignment]
+        )

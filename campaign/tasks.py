@@ -7,11 +7,13 @@ services claim their work in the database, so a duplicate delivery does nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from campaign.services import odds, schedule
 
-RETRY = {
+RETRY: dict[str, Any] = {
     "autoretry_for": schedule.TRANSIENT_ERRORS,
     "retry_backoff": True,
     "retry_backoff_max": 60,

@@ -9,7 +9,12 @@ from django.http import Http404, HttpRequest
 
 from campaign.services.visibility import CampaignView, NotAMember, open_campaign
 
-__all__ = ["campaign_view", "login_required", "page_context"]
+__all__ = ["campaign_view", "htmx", "login_required", "page_context"]
+
+
+def htmx(request: HttpRequest) -> bool:
+    """Whether htmx sent the request (django-htmx's middleware sets ``request.htmx``)."""
+    return bool(request.htmx)  # type: ignore[attr-defined]
 
 
 def campaign_view(request: HttpRequest, campaign_id: int) -> CampaignView:

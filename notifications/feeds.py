@@ -68,11 +68,14 @@ def deadlines_calendar(user: Any) -> bytes:
     )
     for campaign in campaigns.order_by("next_deadline", "pk"):
         number = campaign.turn + 1
+        deadline = campaign.next_deadline
+        if deadline is None:  # filtered out above
+            continue
         event = icalendar.Event()
         event.add("uid", f"korona-{campaign.pk}-turn-{number}@korona")
         event.add("dtstamp", campaign.next_deadline)
         event.add("dtstart", campaign.next_deadline)
-        event.add("dtend", campaign.next_deadline + timedelta(minutes=15))
+        event.add("dtend", deadline + timedelta(minutes=15))
         event.add("summary", f"{campaign.name}: orders for turn {number} due")
         orders = services.absolute(reverse("orders", args=[campaign.pk]))
         event.add("description", f"Orders: {orders}")
@@ -88,6 +91,8 @@ def deadlines_calendar(user: Any) -> bytes:
             status=Battle.Status.PENDING, mode="tabletop", deadline__isnull=False
         ).select_related("campaign", "area")
         for battle in battles.order_by("deadline", "pk"):
+            if battle.deadline is None:  # filtered out above
+                continue
             event = icalendar.Event()
             event.add("uid", f"korona-battle-{battle.pk}@korona")
             event.add("dtstamp", battle.deadline)
@@ -131,7 +136,7 @@ class TurnsFeed(Feed):
         return "Every turn played in your campaigns, as your side saw it."
 
     def items(self, user: Any) -> list[dict[str, Any]]:
-        entries = []
+        entries: list[dict[str, Any]] = []
         for campaign in campaigns_for(user).order_by("pk"):
             view = open_campaign(user=user, campaign=campaign)
             names = {key: side.name for key, side in view.state.sides.items()}

@@ -44,7 +44,9 @@ def readable(view: CampaignView) -> QuerySet[Message]:
 def channels_for(view: CampaignView) -> list[tuple[str, str, str]]:
     """(channel, side, title) of every board the viewer reads, in the page's order."""
     sides = view.state.sides
-    boards = [(Channel.ANNOUNCEMENT, "", "Announcements from the game master")]
+    boards: list[tuple[str, str, str]] = [
+        (Channel.ANNOUNCEMENT, "", "Announcements from the game master")
+    ]
     boards.append((Channel.PUBLIC, "", "The public board, between the sides"))
     own = list(sides) if view.game_master else [view.side or ""]
     for side in own:

@@ -287,6 +287,7 @@ def _send(notice: Notice, send: Callable[[Notice], None]) -> bool:
 
 def send_email(notice: Notice) -> None:
     user = notice.user
+    assert user is not None, "an email notice is for a user"
     one_click = unsubscribe_url(user, notice.kind)
     message = EmailMessage(
         subject=notice.subject,
@@ -312,6 +313,7 @@ def post_webhook(notice: Notice) -> None:
         # Nobody is pinged by what a player wrote (no @everyone, no roles, no users).
         "allowed_mentions": {"parse": []},
     }
+    assert notice.webhook is not None, "a webhook notice is for a webhook"
     request = urllib.request.Request(
         notice.webhook.url,
         data=json.dumps(payload).encode(),
@@ -422,7 +424,7 @@ def turn_notices(*, turn_id: int) -> int:
 
         else:
 
-            def words() -> Words:
+            def words(hook: Webhook = hook) -> Words:  # the same signature as above
                 return public_turn_words(campaign, turn)
 
         kind = Kind.CAMPAIGN_END if ended else Kind.TURN_PLAYED
@@ -506,6 +508,8 @@ def deadline_reminders(*, now: datetime | None = None) -> int:
             if member.side in ready or member.side == SPECTATOR:
                 continue  # ready, or no side: no orders to remind of
             preference = preference_of(member.user)
+            if campaign.next_deadline is None:  # filtered out above
+                continue
             if campaign.next_deadline - now > timedelta(hours=preference.reminder_hours):
                 continue
             sent += _email_to(

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from campaign.services import schedule
 from notifications import services
 
-RETRY = {
+RETRY: dict[str, Any] = {
     "autoretry_for": schedule.TRANSIENT_ERRORS,
     "retry_backoff": True,
     "retry_backoff_max": 60,

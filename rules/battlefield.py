@@ -567,6 +567,10 @@ class Battlefield:
             candidates = self._pair_candidates(firer, target)
             self._pair_cache[key] = candidates
 
+        ax: Coord
+        ay: Coord
+        bx: Coord
+        by: Coord
         if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
             ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from rules.campaign.verify import TurnFileError, verify_turn
@@ -22,7 +23,7 @@ def _dump(data: Any, out: TextIO) -> None:
     out.write(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
 
 
-def _progress_bar(stream: TextIO):
+def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
     width = 40
 
     def show(done: int, total: int) -> None:

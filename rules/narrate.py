@@ -109,7 +109,7 @@ def describe_record(r: dict[str, Any]) -> str:
 
 
 def _words(r: dict[str, Any]) -> str:
-    kind = r["kind"]
+    kind: str = r["kind"]
     head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
     if kind == "terrain":
         col, row = r["square"]
@@ -175,11 +175,11 @@ def _words(r: dict[str, Any]) -> str:
             f"({_mods(r['modifiers'])}) needing {r['target']}+: {r['outcome']}"
         )
     if kind == "withdraw":
-        return head + r["outcome"]
+        return head + str(r["outcome"])
     if kind == "sniper":
-        return head + r["outcome"]
+        return head + str(r["outcome"])
     if kind in _FORCE_ON_FORCE_KINDS:
         return head + _force_on_force(r)
     if kind == "end":
-        return head + f"{r['winner']} wins ({r['reason'].replace('_', ' ')})"
+        return head + f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})"
     return head + kind

@@ -310,7 +310,7 @@ def _companies(
     if len(data) > MAX_COMPANIES:
         check.fail(where, f"more than {MAX_COMPANIES} companies")
         return ()
-    companies = []
+    companies: list[CompanySpec] = []
     for index, item in enumerate(data):
         spot = f"{where}[{index}]"
         raw = check.mapping(item, spot)

@@ -35,7 +35,7 @@ LARGEST = 2**31 - 1
 class IntegerFilter(django_filters.NumberFilter):
     """A whole number from 0 to ``LARGEST``."""
 
-    field_class = forms.IntegerField
+    field_class = forms.IntegerField  # type: ignore[assignment]  # a whole number, not Decimal
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 0)

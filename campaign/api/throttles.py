@@ -18,10 +18,11 @@ from config.proxies import client_ip
 
 
 class _LiveRate:
-    scope: str
+    scope: str | None
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+        return None if rate is None else str(rate)
 
     def get_ident(self, request: Any) -> str:
         """The client's address as django-axes reads it (``KORONA_TRUSTED_PROXIES``)."""

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -100,7 +101,9 @@ class DocsView(SpectacularSwaggerSplitView):
     HTML template, which has nothing to show for OPTIONS: that answers as a plain Django
     view does (an empty 200, with Allow)."""
 
-    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+    def options(  # type: ignore[override]  # Django's answer, not DRF's
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
         return View.options(self, request, *args, **kwargs)
 
 
@@ -190,7 +193,8 @@ class TokenView(ObtainAuthToken):
     the failures and locks the account out after too many, as on the sign-in page."""
 
     throttle_classes = API_THROTTLES
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # ObtainAuthToken has its own
+    # ObtainAuthToken has its own (the stubs type the setting as the unimported names)
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]
 
     @extend_schema(
         operation_id="token_obtain",

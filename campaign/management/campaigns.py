@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, OutputWrapper
 
 from campaign.models import Campaign
 
@@ -18,7 +18,7 @@ def find_campaign(ref: str) -> Campaign:
     return campaign
 
 
-def print_report(out: TextIO, report) -> None:  # noqa: ANN001 - a TurnReport
+def print_report(out: TextIO | OutputWrapper, report) -> None:  # noqa: ANN001 - a TurnReport
     turn = report.turn
     out.write(f"== {turn.campaign.name}, turn {turn.number}: {turn.status}")
     for record in turn.log:

@@ -70,8 +70,8 @@ def update_settings(
         if not changed:
             return None
         row.settings = after
-        row._change_reason = reason  # simple_history: the reason on the history row
-        row._history_user = user
+        row._change_reason = reason  # type: ignore[attr-defined]  # simple_history's
+        row._history_user = user  # type: ignore[attr-defined]
         row.save(update_fields=["settings", "updated_at"])
         campaign.settings = after
         return record(

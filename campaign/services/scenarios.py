@@ -17,7 +17,6 @@ from campaign.services.deadlines import Schedule, check_schedule
 from campaign.services.schedule import set_schedule
 from campaign.services.snapshot import company_row, load_snapshot, stand_rows
 from rules.campaign.scenario import (
-    MAX_SEED,
     campaign_name_problem,
     dump_scenario,
     parse_scenario,
@@ -25,6 +24,7 @@ from rules.campaign.scenario import (
     settings_to_json,
 )
 from rules.campaign.state import CampaignState
+from rules.spec import MAX_SEED
 
 # A drawn seed: every bit the database holds. A fought battle's seed and a played turn's
 # branch seeds are shown to players and derive from it, so a narrower one could be found

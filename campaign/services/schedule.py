@@ -236,7 +236,7 @@ def _claim_batch(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
 
 
 def _reissue_stale(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
-    reissued = []
+    reissued: list[tuple[int, int]] = []
     stale = list(
         Campaign.objects.filter(
             status=Campaign.Status.ACTIVE,
@@ -246,7 +246,7 @@ def _reissue_stale(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
     )
     with transaction.atomic():
         for campaign_id, number, claimed_at in stale:
-            if Campaign.objects.filter(
+            if number is not None and Campaign.objects.filter(
                 pk=campaign_id, due_turn=number, claimed_at=claimed_at
             ).update(claimed_at=now):
                 reissued.append((campaign_id, number))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.db import models, transaction
 
@@ -349,7 +350,7 @@ def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields:
     assignments: list[str] = []
     params: list[object] = []
     for name in fields:
-        field = model._meta.get_field(name)
+        field = cast("models.Field[Any, Any]", model._meta.get_field(name))  # a column
         whens = []
         for row in rows:
             whens.append("WHEN %s THEN %s")

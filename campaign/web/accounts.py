@@ -23,14 +23,16 @@ from rest_framework.authtoken.models import Token
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def account(request: HttpRequest) -> HttpResponse:
-    token = Token.objects.filter(user=request.user).only("created").first()
+    user = request.user  # signed in: login_required
+    token = Token.objects.filter(user=user).only("created").first()  # type: ignore[misc]
     return render(request, "registration/account.html", {"token": token})
 
 
 @login_required
 @require_POST
 def revoke_token(request: HttpRequest) -> HttpResponse:
-    revoked, _ = Token.objects.filter(user=request.user).delete()
+    user = request.user  # signed in: login_required
+    revoked, _ = Token.objects.filter(user=user).delete()  # type: ignore[misc]
     messages.success(
         request,
         "Your API token is revoked: it no longer opens the API."
@@ -45,7 +47,7 @@ class PasswordChange(auth_views.PasswordChangeView):
     template_name = "registration/change_password.html"
     success_url = reverse_lazy("account")
 
-    def form_valid(self, form):  # type: ignore[no-untyped-def]
+    def form_valid(self, form: Any) -> HttpResponse:
         answer = super().form_valid(form)
         messages.success(
             self.request, "Your password is changed; your API token and other sessions end."

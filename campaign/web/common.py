@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from config.pages import campaign_view, login_required, page_context
+from config.pages import campaign_view, htmx, login_required, page_context
 
-__all__ = ["campaign_view", "login_required", "page_context"]
+__all__ = ["campaign_view", "htmx", "login_required", "page_context"]

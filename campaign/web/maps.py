@@ -522,7 +522,7 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
     for number, start_state, log in turns:
         for row in (start_state or {}).get("companies", []):
             if row.get("name") == company.name:
-                played = int(start_state.get("turn", number - 1))
+                played = int((start_state or {}).get("turn", number - 1))
                 stands = dict(row.get("stands") or {})
                 points[played] = StandsPoint(
                     played, stands, dict(row.get("establishment") or stands)

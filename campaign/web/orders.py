@@ -42,7 +42,7 @@ from campaign.services.schedule import TurnRefused
 from campaign.services.turns import OrdersOutOfDate
 from campaign.services.visibility import CampaignView
 from campaign.web import areaodds
-from campaign.web.common import campaign_view, login_required, page_context
+from campaign.web.common import campaign_view, htmx, login_required, page_context
 from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
@@ -141,7 +141,7 @@ def _out_of_date(
     shows the page's turn notice (the rest of the page stays as the player saw it);
     without htmx, the page as it is now, with the notice on top."""
     view.campaign.refresh_from_db()
-    if not request.htmx:
+    if not htmx(request):
         context = _context(view, plan_side(view=view, side=side), moved=moved)
         return render(request, TEMPLATE, context, status=409)
     context = {
@@ -206,7 +206,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     # An enemy company, glimpsed or not, is a 404 (a glimpse is not found by its id: the
     # answer must not tell which company it is); nothing changes.
     company = _own_company(view, company_id)
-    before = plan_side(view=view, side=company.side) if request.htmx else None
+    before = plan_side(view=view, side=company.side) if htmx(request) else None
     action = request.POST.get("action", "give")
     error = None
     try:
@@ -228,12 +228,12 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
         return _out_of_date(request, view, company.side, moved)
     except OrderError as refused:
         error = str(refused)
-    if error is None and not request.htmx:
+    if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     plan = plan_side(view=view, side=company.side)
     context = _context(view, plan, errors={company_id: error} if error else None)
     status = 422 if error else 200
-    if not request.htmx:
+    if not htmx(request):
         return render(request, TEMPLATE, context, status=status)
     # The row itself, and out of band every other row whose planned battle the change may
     # have altered (an order into the same area joins or leaves its battle).
@@ -263,11 +263,11 @@ def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpR
     company = _own_company(view, company_id)
     row = plan_side(view=view, side=company.side).company(company_id)
     if row is None or row.attack is None:
-        if request.htmx:
+        if htmx(request):
             return render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
         raise Http404("that company's order leads to no battle")
     progress = odds_progress(attack=row.attack)
-    if not request.htmx:
+    if not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     return render(
         request,
@@ -292,13 +292,13 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _out_of_date(request, view, side, moved)
     except (ReadyRefused, TurnRefused, ValueError) as refused:
         error = str(refused)
-    if error is None and not request.htmx:
+    if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     view.campaign.refresh_from_db()  # mark_side_ready may have brought the deadline on
     plan = plan_side(view=view, side=side)
     context = _context(view, plan, ready_error=error)
     status = 409 if error else 200
-    if not request.htmx:
+    if not htmx(request):
         return render(request, TEMPLATE, context, status=status)
     return render(request, f"{TEMPLATE}#ready", context, status=422 if error else 200)
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from campaign.services import planning
 from campaign.services.planning import ReadyRefused, plan_side
 from campaign.services.turns import OrdersOutOfDate
-from campaign.web.common import campaign_view, login_required
+from campaign.web.common import campaign_view, htmx, login_required
 from campaign.web.orders import TEMPLATE, _context, _orders_url, _out_of_date, page_turn
 from rules.campaign.turn import OrderError
 
@@ -29,10 +29,10 @@ def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _out_of_date(request, view, side, moved)
     except (ReadyRefused, OrderError) as refused:
         error = str(refused)
-    if error is None and not request.htmx:
+    if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     context = _context(view, plan_side(view=view, side=side), ready_error=error)
-    if not request.htmx:
+    if not htmx(request):
         return render(request, TEMPLATE, context, status=409)
     return render(request, f"{TEMPLATE}#ready", context, status=422 if error else 200)
 

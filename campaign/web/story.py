@@ -127,9 +127,10 @@ def tell(campaign: Campaign, view: CampaignView) -> Story:
         result = battle.result or {}
         winner = result.get("winner")
         for role, side in (("attacker", battle.attacker_side), ("defender", battle.defender_side)):
-            tally = tallies.get(side)
-            if tally is None:
+            found = tallies.get(side)
+            if found is None:
                 continue
+            tally = found
             other = "defender" if role == "attacker" else "attacker"
             if winner == role:
                 tally.won += 1

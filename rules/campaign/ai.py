@@ -71,7 +71,7 @@ def _normalised(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The battle as the odds see it: without names (they change nothing), and with the
     defender's sniper as the AI expects it (a defender in wooded country swaps one): the
     planned spec's sniper comes from the real battle's terrain, which the side cannot see."""
-    out = json.loads(json.dumps(spec))
+    out: dict[str, Any] = json.loads(json.dumps(spec))
     out["area"]["name"] = "odds"
     for key in ("attacker", "defender"):
         out[key]["name"] = key

@@ -625,10 +625,10 @@ def _companies(
             )
     # Every battle force is made of one side's companies: bounding a side bounds a force.
     for key in SIDE_KEYS:
-        side = [c for c in companies.values() if c.side == key]
-        stands = sum(sum(c.stands.values()) for c in side)
-        if len(side) > MAX_COMPANIES:
-            check.fail("companies", f"{key} has {len(side)} companies, more than {MAX_COMPANIES}")
+        own = [c for c in companies.values() if c.side == key]
+        stands = sum(sum(c.stands.values()) for c in own)
+        if len(own) > MAX_COMPANIES:
+            check.fail("companies", f"{key} has {len(own)} companies, more than {MAX_COMPANIES}")
         if stands > MAX_FORCE_STANDS:
             check.fail(
                 "companies",

@@ -83,8 +83,11 @@ def check_salt(salt: object) -> str:
     return salt
 
 
-def commit(seed: int, salt: str) -> str:
-    """SHA-256 (hex) of ``korona-seed:<seed>:<salt>``: binds the seed, hides it."""
+def commit(seed: int, salt: object) -> str:
+    """SHA-256 (hex) of ``korona-seed:<seed>:<salt>``: binds the seed, hides it.
+
+    ``salt`` is checked here (a ValueError unless 64 lowercase hex digits), so a value read
+    from a file may be passed as it is."""
     text = f"korona-seed:{int(seed)}:{check_salt(salt)}"
     return hashlib.sha256(text.encode()).hexdigest()
 

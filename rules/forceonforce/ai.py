@@ -84,7 +84,7 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     for y in range(1, zone + 1, 2):
         for x in range(1, width, 2):
             square = field.square_at(x, y)
-            score = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
+            score: float = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
             score += 0.8 if square.wooded else 0
             score += 0.6 * y / zone - 0.02 * abs(x - width / 2)
             candidates.append((-score, y, x))
@@ -187,7 +187,7 @@ def _best_step(
             step = min(dist - 1.5, 12 * frac)
             x = int(round(unit.x + dx * step))
             y = int(round(unit.y + dy * step))
-            if not (0 <= x < field.width_in and 0 <= y < field.depth_in) or (x, y) == unit.position:
+            if not (0 <= x < field.width_in and 0 <= y < field.depth_in) or (x, y) == unit.position:  # type: ignore[comparison-overlap]
                 continue
             allowed = state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y))
             if hypot(x - unit.x, y - unit.y) > allowed:

@@ -52,7 +52,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "japanese_event_table": None,
 }
 
-_SIDE_MAPS = {
+_SIDE_MAPS: dict[str, set[object]] = {
     "morale_die": set(t.DIE_LADDER),
     "confidence": set(t.CONFIDENCE_LEVELS),
     "supply": set(t.SUPPLY_FIREPOWER),

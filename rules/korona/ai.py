@@ -97,7 +97,7 @@ def shot_value(
 ) -> float:
     """The expected worth of one fire action: chance of each effect times what it buys."""
     if target.unit.armoured:
-        if weapon.gun_attack is None:
+        if weapon.gun_attack is None or target.unit.defence is None:
             return 0.0
         needed = target.unit.defence - weapon.gun_attack
         return 0.5 * float(two_d6_at_least(needed)) * value_of(target)
@@ -199,6 +199,10 @@ class EnemyBox:
     cheap early out for ``choose_target`` while no stand moves (a fire phase)."""
 
     __slots__ = ("low_x", "low_y", "high_x", "high_y")
+    low_x: float
+    low_y: float
+    high_x: float
+    high_y: float
 
     def __init__(self, force: Force) -> None:
         stands = force.enemy.stands
@@ -693,6 +697,7 @@ def _best_step(
     cover = state.cover_cache
     follow = commander_at is not None and not stand.unit.commander
     if follow:
+        assert commander_at is not None  # follow says so
         cx, cy = commander_at
     start_distance = hypot(x0 - gx, y0 - gy)
     best_score, best = -inf, here

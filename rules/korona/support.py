@@ -17,7 +17,7 @@ from rules.units import OFF_TABLE_ARTILLERY, UNIT_TYPES, UnitType
 
 MAX_STRAFING_DICE = 3
 # Zones where each side's off-table support reaches (rulings section 4).
-SUPPORT_ZONES = {
+SUPPORT_ZONES: dict[str, dict[str, tuple[int, ...]]] = {
     "australian": {"artillery": (1, 2), "air": (6, 7)},
     "japanese": {"artillery": (6, 7), "air": ()},
 }

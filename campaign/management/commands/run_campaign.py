@@ -32,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         campaign = find_campaign(str(options["campaign"]))
-        turns = int(options["turns"])  # type: ignore[arg-type]
+        turns = int(str(options["turns"]))  # argparse's type=int
         if turns < 1:
             raise CommandError("--turns must be at least 1")
         if campaign.status == Campaign.Status.FINISHED:

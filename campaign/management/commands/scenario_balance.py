@@ -41,7 +41,7 @@ class Command(BaseCommand):
             for problem in error.problems:
                 self.stderr.write(problem)
             raise CommandError(f"{options['file']}: not a scenario that can be played") from error
-        orders = {
+        orders: dict[str, str] = {
             side: options[side]
             for side in ("australian", "japanese")
             if options.get(side) and side in state.sides
