@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -36,6 +37,7 @@ from rules.campaign.state import (
     UNENTERED_TABLETOP,
     Settings,
 )
+from rules.refusals import Problem
 from rules.rulesets import RULESETS
 from rules.spec import (
     MAX_DOCUMENT_CHARS,
@@ -408,10 +410,14 @@ class SettingFields(forms.Form):
                 out[key] = self.cleaned_data.get(key)
         return out
 
-    def show_problems(self, problems: list[str]) -> None:
-        """The service's problems (``settings.naval_table.3.side: ...``), each on its field."""
+    def show_problems(self, problems: Sequence[str]) -> None:
+        """The service's problems (``settings.naval_table.3.side: ...``), each on its field:
+        a refusal's problem by its path, a line of words by what it says before ": "."""
         for problem in problems:
-            place, _, message = problem.partition(": ")
+            if isinstance(problem, Problem) and problem.path:
+                place, message = problem.path, problem.message
+            else:
+                place, _, message = problem.partition(": ")
             parts = place.removeprefix("settings.").replace("[", ".").replace("]", "").split(".")
             key = parts[0]
             field = None

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.busy.DatabaseBusyMiddleware",  # SQLite's write lock waited for too long: 503
     "config.methods.WrongMethodPageMiddleware",  # a page for a GET to a form's address
+    "config.refusals.RefusalMiddleware",  # a refusal out of a view: 400 page / admin message
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -230,6 +231,8 @@ REST_FRAMEWORK = {
         "campaign.api.throttles.AnonThrottle",
         "campaign.api.throttles.UserThrottle",
     ],
+    # A refusal (rules.refusals.Refusal) answers 400 with its problems, in one place.
+    "EXCEPTION_HANDLER": "campaign.api.errors.exception_handler",
     "NUM_PROXIES": KORONA_TRUSTED_PROXIES,  # the throttles use config.proxies.client_ip
     "DEFAULT_THROTTLE_RATES": {
         "anon": read_rate(os.environ, "KORONA_API_ANON_RATE", default="60/minute"),

@@ -25,12 +25,13 @@ from django.views.decorators.http import require_http_methods
 from campaign.models import SPECTATOR, Membership, Side
 from notifications import services
 from notifications.models import Invitation
+from rules.refusals import Refusal
 
 VALID_FOR = timedelta(days=14)
 TEMPLATE = "notifications/invitation.html"
 
 
-class InvitationRefused(ValueError):
+class InvitationRefused(Refusal):
     """The invitation may not be used (as it stands, or by this user); says why."""
 
 

@@ -25,12 +25,13 @@ from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.maps import signed_in_or_sent_to_login
 from config.enqueue import enqueue_message_notices
 from notifications.models import Message
+from rules.refusals import Refusal
 
 MAX_LENGTH = 2000
 Channel = Message.Channel
 
 
-class MessageRefused(ValueError):
+class MessageRefused(Refusal):
     """A message that may not be written (where, or what); says why."""
 
 

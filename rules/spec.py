@@ -24,6 +24,7 @@ from rules.battlespec import (
     ForceSpec,
     SupportSpec,
 )
+from rules.refusals import Problem, Refusal
 from rules.rulesets import RULESETS
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
@@ -130,7 +131,7 @@ def text_problem(value: str, limit: int) -> str | None:
     return None
 
 
-class DocumentError(ValueError):
+class DocumentError(Refusal):
     """JSON text that cannot be read, or a document too big or too deep to check."""
 
 
@@ -159,12 +160,10 @@ def decode_json(text: str | bytes, where: str) -> Any:
     return data
 
 
-class BattleSpecError(ValueError):
+class BattleSpecError(Refusal):
     """A BATTLE.json that cannot be fought; ``problems`` names each fault and its place."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("invalid battle: " + "; ".join(problems))
+    prefix = "invalid battle: "
 
 
 class Checker:
@@ -172,19 +171,24 @@ class Checker:
     checks in ``rules.campaign.scenario``)."""
 
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
 
     def fail(self, where: str, message: str) -> None:
-        problem = f"{where}: {message}"
-        if len(problem) > MAX_PROBLEM:
-            problem = problem[: MAX_PROBLEM - 3] + "..."
+        problem = Problem(where, message)
+        if len(problem) > MAX_PROBLEM:  # the line cut to MAX_PROBLEM, the message with it
+            room = MAX_PROBLEM - 3 - (len(where) + 2 if where else 0)
+            problem = (
+                Problem(where, message[: max(room, 0)] + "...")
+                if room >= 0
+                else Problem("", problem[: MAX_PROBLEM - 3] + "...")
+            )
         self.problems.append(problem)
 
     def document(self, data: Any, what: str) -> bool:
         """Whether ``data`` is small and shallow enough to check (``document_problem``)."""
         problem = document_problem(data, what)
         if problem is not None:
-            self.problems.append(problem)
+            self.problems.append(Problem("", problem))
         return problem is None
 
     def mapping(self, value: Any, where: str) -> Mapping[str, Any]:

@@ -17,9 +17,10 @@ from campaign.models import Campaign, Turn
 from campaign.services.turns import TurnReport, complete_if_ready
 from rules.campaign import turn as rules
 from rules.ending import result_problem
+from rules.refusals import Refusal
 
 
-class ResultRefused(ValueError):
+class ResultRefused(Refusal):
     """A battle result that does not fit the battle; the message says why."""
 
 

@@ -44,14 +44,26 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-# A 400 is either {"detail": "reason"} (refused by the rules) or DRF's validation shape,
+# A 400 is either a refusal, {"detail": "reason", "problems": [{"path", "message"}]}
+# (refused by the rules: campaign.api.errors), or DRF's validation shape,
 # {"<field>": ["message", ...]} (a request field or a query filter that cannot be read).
 BAD_REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": (
-        'Refused by the rules: {"detail": "reason"}. Unreadable input: one key per field '
-        '(or "non_field_errors"), each a list of messages.'
+        'Refused by the rules: {"detail": "reason", "problems": [{"path": "where in the '
+        'input, or empty for all of it", "message": "what is wrong"}, ...]}. Unreadable '
+        'input: one key per field (or "non_field_errors"), each a list of messages.'
     ),
+    "properties": {
+        "problems": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["path", "message"],
+            },
+        },
+    },
     "additionalProperties": {
         "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
     },

@@ -53,9 +53,9 @@ from campaign.models import (
     Turn,
 )
 from campaign.services import commitments
-from campaign.services.planning import ReadyRefused, unmark_ready
+from campaign.services.planning import unmark_ready
 from campaign.services.schedule import mark_side_ready
-from campaign.services.turns import TurnRefused, give_order, withdraw_order
+from campaign.services.turns import give_order, withdraw_order
 from campaign.services.visibility import (
     MAX_ID,
     CampaignView,
@@ -66,7 +66,6 @@ from campaign.services.visibility import (
     sides_of,
 )
 from campaign.web.maps import MapStamp, map_stamp
-from rules.campaign.turn import OrderError
 
 CAMPAIGN_PK = OpenApiParameter(
     "campaign_pk", int, OpenApiParameter.PATH, description="The campaign's id."
@@ -573,17 +572,14 @@ class OrderScoped(CampaignScoped):
         self, *, company: Company, kind: str, target: Area | None, sniper: bool = False
     ) -> Order:
         view = self.campaign_view
-        try:
-            order = give_order(
-                company=company,
-                kind=kind,
-                target=target,
-                side=view.side,
-                user=self.request.user,
-                sniper=sniper,
-            )
-        except OrderError as refused:
-            raise ValidationError({"detail": str(refused)}) from None
+        order = give_order(  # an OrderError answers 400 (campaign.api.errors)
+            company=company,
+            kind=kind,
+            target=target,
+            side=view.side,
+            user=self.request.user,
+            sniper=sniper,
+        )
         return Order.objects.select_related("company", "target", "given_by").get(pk=order.pk)
 
 
@@ -714,10 +710,7 @@ class OrderDetail(OrderScoped):
     def delete(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """Withdraw an order: the company follows its standing order."""
         order = self.order(pk)
-        try:
-            withdraw_order(company=order.company)
-        except OrderError as refused:
-            raise ValidationError({"detail": str(refused)}) from None
+        withdraw_order(company=order.company)  # refused: 400 (campaign.api.errors)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -764,10 +757,7 @@ class Ready(CampaignScoped):
             raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
         else:
             side = view.side
-        try:
-            due = mark_side_ready(campaign=view.campaign, side=side)
-        except (TurnRefused, ValueError) as refused:
-            raise ValidationError({"detail": str(refused)}) from None
+        due = mark_side_ready(campaign=view.campaign, side=side)  # refused: 400
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "turn_due": due})
 
@@ -787,9 +777,6 @@ class Ready(CampaignScoped):
             raise PermissionDenied("ready is the players' word for their side")
         if view.side not in view.state.sides:
             raise PermissionDenied("a spectator has no side to mark ready or not")
-        try:
-            taken_back = unmark_ready(view=view)
-        except ReadyRefused as refused:
-            raise ValidationError({"detail": str(refused)}) from None
+        taken_back = unmark_ready(view=view)  # refused: 400 (campaign.api.errors)
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "taken_back": taken_back})

@@ -28,13 +28,14 @@ from campaign.models import (
     Turn,
 )
 from rules import names
+from rules.refusals import Refusal
 
 
 def _holder(side: str | None) -> str:
     return f"the {names.side_adjective(side)} side" if side else "nobody"
 
 
-class AdjustmentRefused(ValueError):
+class AdjustmentRefused(Refusal):
     """An adjustment that is not allowed; the message says why."""
 
 

@@ -13,9 +13,10 @@ from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
 from campaign.settings_doc import change_words
 from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
+from rules.refusals import Refusal
 
 
-class CampaignRefused(ValueError):
+class CampaignRefused(Refusal):
     """A change the campaign's state does not allow; the message says why."""
 
 

@@ -8,9 +8,11 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from rules.refusals import Refusal
+
 SCHEDULE_KINDS = ("none", "every_hours", "weekly")
 
-class ScheduleRefused(ValueError):
+class ScheduleRefused(Refusal):
     """A schedule that cannot be used; the message says why."""
 
 

@@ -39,12 +39,13 @@ from rules.campaign.state import Order as RulesOrder
 from rules.campaign.turn import OrderError, PlannedBattle
 from rules.campaign.visibility import CompanyView
 from rules.dice import derive_seed
+from rules.refusals import Refusal
 
 ODDS_RUNS = 1000  # battles per estimate: the 95% interval is about ±3 points at worst
 ODDS_CHUNK = 50  # battles per task: 20 tasks, shared by every core and worker
 
 
-class SideRefused(ValueError):
+class SideRefused(Refusal):
     """A side the viewer may not plan for (no such side, or the enemy's)."""
 
     def __init__(self, message: str, *, forbidden: bool) -> None:
@@ -52,7 +53,7 @@ class SideRefused(ValueError):
         self.forbidden = forbidden  # True: a real side, not the viewer's
 
 
-class ReadyRefused(ValueError):
+class ReadyRefused(Refusal):
     """The side may not mark its orders ready now; the message says why."""
 
 

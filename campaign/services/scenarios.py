@@ -24,6 +24,7 @@ from rules.campaign.scenario import (
     settings_to_json,
 )
 from rules.campaign.state import CampaignState
+from rules.refusals import Refusal
 from rules.spec import MAX_SEED
 
 # A drawn seed: every bit the database holds. A fought battle's seed and a played turn's
@@ -32,7 +33,7 @@ from rules.spec import MAX_SEED
 SEED_BITS = 63
 
 
-class CampaignExists(ValueError):
+class CampaignExists(Refusal):
     """A campaign of that name exists already."""
 
 

@@ -122,7 +122,7 @@ def mark_side_ready(
             raise TurnRefused(str(closed)) from None
         sides = set(Side.objects.filter(campaign=row).values_list("key", flat=True))
         if side not in sides:
-            raise ValueError(f"{side!r} is not a side of {row.name}")
+            raise TurnRefused(f"{side!r} is not a side of {row.name}")
         number = row.turn + 1
         SideReady.objects.get_or_create(campaign=row, side=side, turn_number=number)
         ready = set(

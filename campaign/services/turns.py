@@ -30,9 +30,10 @@ from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
 from rules.campaign.state import STANDING_ORDERS
 from rules.campaign.state import Order as RulesOrder
+from rules.refusals import Refusal
 
 
-class TurnRefused(Exception):
+class TurnRefused(Refusal):
     """A turn that may not be advanced now; the message says why."""
 
 

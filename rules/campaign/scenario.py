@@ -34,6 +34,7 @@ from rules.campaign.state import (
 )
 from rules.ending import MAX_TURN_LIMIT
 from rules.korona import events as combat_events
+from rules.refusals import Refusal
 from rules.rulesets import RULESETS
 from rules.spec import (
     MAX_COMPANIES,
@@ -142,12 +143,10 @@ _TABLE_SETTINGS = ("naval_table", "aerial_table")
 _COMBAT_TABLE_SETTINGS = ("combat_event_table", "japanese_event_table")  # Old Breed 17.0
 
 
-class ScenarioError(ValueError):
+class ScenarioError(Refusal):
     """A scenario that cannot be played; ``problems`` names each fault and its place."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("invalid scenario: " + "; ".join(problems))
+    prefix = "invalid scenario: "
 
 
 class _ScenarioChecker(Checker):

@@ -24,6 +24,7 @@ from rules.battlefield import SQUARE_IN, generate_battlefield
 from rules.campaign.seeds import INITIATIVE, PUBLIC, TurnDice, battle_seed, default_turn_seed
 from rules.campaign.state import CampaignState, Company, Order
 from rules.dice import Roller, derive_seed
+from rules.refusals import Refusal
 from rules.rulesets import RULESETS, resolve_battle
 from rules.spec import parse_battle
 from rules.units import STAND_TYPES
@@ -68,11 +69,11 @@ _UNIT_RANK = {unit: rank for rank, unit in enumerate(STAND_TYPES)}
 MAX_INITIATIVE_ROUNDS = 100
 
 
-class TurnError(ValueError):
+class TurnError(Refusal):
     """A turn that cannot be played (a finished campaign, say)."""
 
 
-class OrderError(ValueError):
+class OrderError(Refusal):
     """An order the rules do not allow; the message says why, in the game's words."""
 
 

@@ -30,6 +30,7 @@ from rules.campaign.scenario import ScenarioError, parse_scenario
 from rules.campaign.state import Order
 from rules.campaign.turn import PlannedBattle, TurnPlan, finish_turn, start_turn
 from rules.dice import Roller
+from rules.refusals import Refusal
 from rules.rulesets import resolve_battle
 from rules.spec import BattleSpecError, parse_battle
 
@@ -37,12 +38,8 @@ FORMAT = "korona-turn/1"
 CAMPAIGN_DIE = 6  # every die of the campaign turn is a d6
 
 
-class TurnFileError(ValueError):
+class TurnFileError(Refusal):
     """A TURN.json that cannot be checked at all; ``problems`` says what is wrong."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 @dataclass

@@ -11,9 +11,10 @@ from __future__ import annotations
 from rules.forceonforce import tables as t
 from rules.forceonforce.fire import shift_die
 from rules.forceonforce.state import BattleState, Unit
+from rules.refusals import Refusal
 
 
-class CohesionError(ValueError):
+class CohesionError(Refusal):
     pass
 
 

@@ -89,7 +89,11 @@ def test_order_the_rules_forbid_is_refused_with_the_reason(
 ) -> None:
     response = give(login(aussie), played, "C Company (militia)", "advance", "Kilu")
     assert response.status_code == 400
-    assert response.json() == {"detail": "Kilu is not linked to Isura"}
+    # The one mapping of a refusal (campaign.api.errors): the reason and its problems.
+    assert response.json() == {
+        "detail": "Kilu is not linked to Isura",
+        "problems": [{"path": "", "message": "Kilu is not linked to Isura"}],
+    }
     assert not Order.objects.exists()
 
 

@@ -87,10 +87,11 @@ def test_ready_is_refused_while_the_turn_waits_for_its_tabletop_battles(
     for user in (aussie, japanese):
         response = login(user).post(url(waiting, "ready/"), {}, JSON)
         assert response.status_code == 400
-        assert response.json() == {
-            "detail": "turn 1 is waiting for its tabletop battles; orders for turn 2 open "
+        reason = (
+            "turn 1 is waiting for its tabletop battles; orders for turn 2 open "
             "when their results are in"
-        }
+        )
+        assert response.json() == {"detail": reason, "problems": [{"path": "", "message": reason}]}
     with pytest.raises(TurnRefused, match="waiting for its tabletop battles"):
         mark_side_ready(campaign=waiting, side="japanese")
     assert not SideReady.objects.exists()

@@ -1,0 +1,23 @@
+"""The API's one mapping of a refusal: a 400 with its problems.
+
+Every refusal the rules or the services raise is a ``rules.refusals.Refusal``; a view lets
+it rise and this handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) answers
+``{"detail": message, "problems": [{"path": ..., "message": ...}, ...]}`` with 400. Every
+other exception is DRF's to answer as usual.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from rules.refusals import Refusal
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Refusal):
+        return Response(exc.as_json(), status=status.HTTP_400_BAD_REQUEST)
+    return drf_exception_handler(exc, context)
