@@ -46,6 +46,7 @@ class Ruleset:
     sheet_rules: Callable[[dict[str, Any]], list[tuple[str, str]]]
     event_die: str
     support_missions: Callable[[Mapping[str, Any], str], tuple[list[str], bool]]
+    short_label: str  # in a battle page's heading line: "Korona rules"
 
     def terrain(self, spec: BattleSpec, seed: int) -> Battlefield:
         """The table the battle is fought on, as the engine rolls it first from the seed
@@ -96,6 +97,7 @@ RULESETS: dict[str, Ruleset] = {
         sheet_rules=sheet.korona_rules,
         event_die="its first die",
         support_missions=sheet.korona_support,
+        short_label="Korona rules",
     ),
     "force_on_force": Ruleset(
         "force_on_force",
@@ -109,6 +111,7 @@ RULESETS: dict[str, Ruleset] = {
         sheet_rules=sheet.no_rules_of_its_own,
         event_die="its first firepower die",
         support_missions=sheet.force_on_force_support,
+        short_label="Force on Force",
     ),
 }
 

@@ -348,6 +348,12 @@ def forces_of(
     return forces
 
 
+def ruleset_label(name: str) -> str:
+    """The rule set in a battle page's heading line: "Korona rules", "Force on Force"."""
+    ruleset = rulesets.ruleset_of({"ruleset": name})
+    return ruleset.short_label if ruleset else name
+
+
 def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:
     """'The defender (Australians, A Company) wins: a third of its stands lost ...'."""
     if not result:

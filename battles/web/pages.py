@@ -57,6 +57,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "frames": frames,
         "counters": battleview.counters(frames, forces, table.depth_in),
         "outcome": battleview.outcome_words(battle.result, forces),
+        "ruleset_label": battleview.ruleset_label(battle.ruleset),
         "spec": spec,
         "area": spec.get("area", {}),
     }
