@@ -108,7 +108,8 @@ def replay_frames(
     board.hidden = set(deploy.get("hidden") or ())
     frames = [_frame(board, 0, "deployment", [], [], [words(deploy)])]
     start = list(log).index(deploy) + 1
-    turn, phase = None, None
+    turn: int | None = None
+    phase: str | None = None
     killed: list[str] = []
     moves: list[Any] = []
     lines: list[str] = []

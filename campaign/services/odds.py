@@ -40,6 +40,7 @@ import threading
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import get_context
 from typing import Any
 
@@ -200,7 +201,7 @@ def _pool_submit(job: OddsJob) -> None:
             _forget(key)
             _reset(executor)
             return  # the next request starts a new pool
-        future.add_done_callback(lambda done, key=key: _landed(done, key))
+        future.add_done_callback(partial(_landed, key=key))
 
 
 def _landed(done: Future[rules.Tally], key: str) -> None:

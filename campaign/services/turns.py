@@ -332,7 +332,9 @@ def complete_if_ready(
         return TurnReport(turn=turn, battles=battles)
     if plan is None:
         plan = _plan_of(campaign, turn, battles)
-    outcome = rules.finish_turn(plan, {b.key: b.result for b in battles})
+    # None is pending, answered above: every battle here has its result.
+    results = {b.key: b.result for b in battles if b.result is not None}
+    outcome = rules.finish_turn(plan, results)
     save_snapshot(campaign=campaign, state=outcome.state)
     if outcome.state.finished:
         campaign.status = Campaign.Status.FINISHED

@@ -137,7 +137,7 @@ def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None
 def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) -> SafeString:
     """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``)."""
     arrows = [drawn for move in moves if (drawn := arrow(view, move)) is not None]
-    marks = [drawn for mark in battles if (drawn := battle_drawing(view, mark)) is not None]
+    marks = [mark_at for mark in battles if (mark_at := battle_drawing(view, mark)) is not None]
     context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
     return render_to_string("campaign/svg/turn_overlay.svg", context)
 

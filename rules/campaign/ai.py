@@ -260,7 +260,7 @@ def _hold_objective(plan: _Plan, fighters: list[Company]) -> None:
     than that to attack elsewhere."""
     objective = plan.state.settings.objective
     staying = [c for c in fighters if c.area == objective and c.name in plan.staying]
-    if not staying:
+    if not staying or objective is None:
         return
     others = sorted(
         (c for c in fighters if c.area == objective and c.name not in plan.staying),

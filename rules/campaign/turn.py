@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules import names as naming
 from rules.battlefield import SQUARE_IN, generate_battlefield
@@ -180,7 +180,8 @@ class _Events:
 def _apply_event(
     state: CampaignState, mapping: _Map, event: dict[str, Any], events: _Events
 ) -> str:
-    effect, side = event["effect"], event.get("side")
+    # The scenario check gives a side to every effect that reads one (EVENT_EFFECTS).
+    effect, side = event["effect"], cast(str, event.get("side"))
     if effect == "ship_returns":
         back = [s for s in state.ships if s.side == side and not s.present]
         for ship in back:
@@ -348,7 +349,7 @@ def _supply_phase(
         distance, base = _supply_base_distance(state, mapping, company)
         roller, stream = dice.stream(company.side, f"supply:{company.name}")
         die = roller.d6()
-        modifiers = []
+        modifiers: list[dict[str, Any]] = []
         if company.side not in events.no_support and any(
             c.side == company.side
             and not c.fighting
@@ -605,7 +606,7 @@ def _movement_phase(
     log: list[dict[str, Any]],
     players: Collection[str] = (),
     planned_by_side: Mapping[str, Mapping[str, Order]] | None = None,
-) -> dict[str, int]:
+) -> dict[str, dict[str, int]]:
     """Move the companies, the initiative winner's first; returns each area's arrival
     rank per side (0 = there before movement), which decides who defends.
 
@@ -682,6 +683,7 @@ def _movement_phase(
                     source=source,
                 )
                 continue
+            assert order.target is not None  # check_order: a move names its area
             origin = company.area
             company.area = order.target
             rank += 1
@@ -700,7 +702,7 @@ def _movement_phase(
                 source=source,
                 **{"from": origin},
             )
-    return {area: ranks for area, ranks in arrival.items()}
+    return dict(arrival)
 
 
 # --- phase 6: battles --------------------------------------------------------------------------
@@ -768,7 +770,7 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
         return stands
 
     on_table, joining = (companies[:1], companies[1:]) if cup else (companies, [])
-    force = {
+    force: dict[str, Any] = {
         "side": lead.side,
         "name": " and ".join(c.name for c in companies),
         # Ruling: several companies fight at the quality of the strongest among them.

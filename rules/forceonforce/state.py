@@ -14,7 +14,8 @@ from rules.dice import Roller
 from rules.forceonforce import tables as t
 from rules.forceonforce.fire import shift_die
 from rules.kernel import state as kernel
-from rules.kernel.state import ATTACKER, DEFENDER
+from rules.kernel.state import ATTACKER as ATTACKER  # the rule set's own names for them
+from rules.kernel.state import DEFENDER as DEFENDER
 from rules.units import MOVEMENT, UNIT_TYPES
 
 

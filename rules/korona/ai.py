@@ -484,7 +484,7 @@ def time_against(state: BattleState, force: Force) -> bool:
     lost no smaller than the defender's), with fewer than PRESS_TURNS turns left?"""
     if force.key != ATTACKER:
         return False
-    left = state.options["turn_limit"] - state.turn
+    left: int = state.options["turn_limit"] - state.turn
     return left < PRESS_TURNS and force.fraction_lost() >= force.enemy.fraction_lost()
 
 

@@ -10,7 +10,8 @@ from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.kernel import state as kernel
-from rules.kernel.state import ATTACKER, DEFENDER
+from rules.kernel.state import ATTACKER as ATTACKER  # the rule set's own names for them
+from rules.kernel.state import DEFENDER as DEFENDER
 from rules.units import UNIT_TYPES, Quality, UnitType
 
 OK, PINNED, SUPPRESSED = 0, 1, 2
