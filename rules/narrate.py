@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rules import names
@@ -109,77 +110,91 @@ def describe_record(r: dict[str, Any]) -> str:
 
 
 def _words(r: dict[str, Any]) -> str:
-    kind: str = r["kind"]
     head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
-    if kind == "terrain":
-        col, row = r["square"]
-        dice = r["dice"]
-        text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {r['landform'].replace('_', ' ')}"
-        if len(dice) > 2:
-            text += f", d6 {dice[2]} = {r['vegetation'].replace('_', ' ')}"
-        return head + text + f"; {r['going']} going"
-    if kind == "deploy":
-        return (
-            head
-            + f"{len(r['positions'])} stands deployed"
-            + (f", {len(r['hidden'])} hidden" if r["hidden"] else "")
+    kind: str = r["kind"]
+    words = _KINDS.get(kind)
+    return head + (kind if words is None else words(r))
+
+
+def _terrain(r: dict[str, Any]) -> str:
+    col, row = r["square"]
+    dice = r["dice"]
+    text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {r['landform'].replace('_', ' ')}"
+    if len(dice) > 2:
+        text += f", d6 {dice[2]} = {r['vegetation'].replace('_', ' ')}"
+    return text + f"; {r['going']} going"
+
+
+def _deploy(r: dict[str, Any]) -> str:
+    hidden = f", {len(r['hidden'])} hidden" if r["hidden"] else ""
+    return f"{len(r['positions'])} stands deployed{hidden}"
+
+
+def _move(r: dict[str, Any]) -> str:
+    return (
+        f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
+        f"({r['purpose']}, {r['going']} going)"
+    )
+
+
+def _command(r: dict[str, Any]) -> str:
+    return (
+        f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
+        f"needing {r['target']}+: {r['outcome']}"
+    )
+
+
+def _cup_draw(r: dict[str, Any]) -> str:
+    roll = f"d{r['cup_size']} {_dice(r['dice'])}" if r["dice"] else "the last one, no die"
+    return f"{_stand(r['stand'])} is drawn from the cup of {r['cup_size']} ({r['when']}): {roll}"
+
+
+def _assault(r: dict[str, Any]) -> str:
+    who = ", ".join(_stand(s) for s in r["attackers"])
+    on = ", ".join(_stand(s) for s in r["defenders"])
+    text = f"{who} assault {on}"
+    if r["rolls"]:
+        parts = [f"{key} {_mods(mods)}" for key, mods in r["modifiers"].items()]
+        rolls = "; ".join(f"{x['attacker']} v {x['defender']}" for x in r["rolls"])
+        text += f": rolls {rolls} ({'; '.join(parts)}); totals " + ", ".join(
+            f"{k} {v}" for k, v in r["totals"].items()
         )
-    if kind == "move":
-        return head + (
-            f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
-            f"({r['purpose']}, {r['going']} going)"
-        )
-    if kind == "limber":
-        return head + f"{_stand(r['stand'])} {r['outcome']}"
-    if kind == "command":
-        return head + (
-            f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
-            f"needing {r['target']}+: {r['outcome']}"
-        )
-    if kind in ("fire", "support", "combat_event_fire"):
-        return head + _fire(r)
-    if kind == "combat_event_check":
-        return head + (
-            f"{_stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
-        )
-    if kind == "combat_event":
-        return head + (f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})")
-    if kind == "cup_draw":
-        roll = f"d{r['cup_size']} {_dice(r['dice'])}" if r["dice"] else "the last one, no die"
-        return head + (
-            f"{_stand(r['stand'])} is drawn from the cup of {r['cup_size']} ({r['when']}): {roll}"
-        )
-    if kind == "cup_place":
-        return head + f"{_stand(r['stand'])} is placed at {tuple(r['to'])}: {r['case']}"
-    if kind == "caught":
-        return head + f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}"
-    if kind == "assault":
-        who = ", ".join(_stand(s) for s in r["attackers"])
-        on = ", ".join(_stand(s) for s in r["defenders"])
-        text = f"{who} assault {on}"
-        if r["rolls"]:
-            parts = []
-            for key, mods in r["modifiers"].items():
-                parts.append(f"{key} {_mods(mods)}")
-            rolls = "; ".join(f"{x['attacker']} v {x['defender']}" for x in r["rolls"])
-            text += f": rolls {rolls} ({'; '.join(parts)}); totals " + ", ".join(
-                f"{k} {v}" for k, v in r["totals"].items()
-            )
-        text += f": {r['outcome']}"
-        if r["removed"]:
-            text += "; removed " + ", ".join(_stand(s) for s in r["removed"])
-        return head + text
-    if kind == "rally":
-        return head + (
-            f"{_stand(r['stand'])} ({r['status_before']}) rolls {_dice(r['dice'])} "
-            f"({_mods(r['modifiers'])}) needing {r['target']}+: {r['outcome']}"
-        )
-    if kind == "withdraw":
-        return head + str(r["outcome"])
-    if kind == "sniper":
-        return head + str(r["outcome"])
-    if kind in _FORCE_ON_FORCE_KINDS:
-        return head + _force_on_force(r)
-    if kind == "end":
-        return head + f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})"
-    return head + kind
+    text += f": {r['outcome']}"
+    if r["removed"]:
+        text += "; removed " + ", ".join(_stand(s) for s in r["removed"])
+    return text
+
+
+def _rally(r: dict[str, Any]) -> str:
+    return (
+        f"{_stand(r['stand'])} ({r['status_before']}) rolls {_dice(r['dice'])} "
+        f"({_mods(r['modifiers'])}) needing {r['target']}+: {r['outcome']}"
+    )
+
+
+def _outcome(r: dict[str, Any]) -> str:
+    return str(r["outcome"])
+
+
+# The words of each kind of record (without the turn and phase), by kind.
+_KINDS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "terrain": _terrain,
+    "deploy": _deploy,
+    "move": _move,
+    "limber": lambda r: f"{_stand(r['stand'])} {r['outcome']}",
+    "command": _command,
+    **dict.fromkeys(("fire", "support", "combat_event_fire"), _fire),
+    "combat_event_check": lambda r: (
+        f"{_stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
+    ),
+    "combat_event": lambda r: f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})",
+    "cup_draw": _cup_draw,
+    "cup_place": lambda r: f"{_stand(r['stand'])} is placed at {tuple(r['to'])}: {r['case']}",
+    "caught": lambda r: f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}",
+    "assault": _assault,
+    "rally": _rally,
+    "withdraw": _outcome,
+    "sniper": _outcome,
+    **dict.fromkeys(_FORCE_ON_FORCE_KINDS, _force_on_force),
+    "end": lambda r: f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})",
+}
