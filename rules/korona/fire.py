@@ -80,22 +80,39 @@ def fire(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One fire action at one target, recorded in the log with its dice."""
+    before = target.status
     if target.unit.armoured:
-        return _fire_at_armour(
-            state,
-            side=side,
-            firer=firer,
-            firer_type=firer_type,
-            weapon=weapon,
-            target=target,
-            obscured=obscured,
-            kind=kind,
-            extra=extra,
-        )
+        dice, hits, effect, fields = _at_armour(state, weapon, target)
+    else:
+        dice, hits, effect, fields = _at_soft(state, side, weapon, target, obscured)
+    return state.record(
+        kind,
+        side=side,
+        firer=firer,
+        firer_type=firer_type,
+        target=target.id,
+        target_type=target.unit.name,
+        dice=dice,
+        obscured=obscured,
+        hits=hits,
+        status_before=STATUS_NAMES[before],
+        effect=effect,
+        **{**(extra or {}), **fields},
+    )
+
+
+# What a fire did: its dice, its hits, its effect's name and the record's other fields.
+_Outcome = tuple[list[int], int, str, dict[str, Any]]
+
+
+def _at_soft(
+    state: BattleState, side: str, weapon: UnitType, target: Stand, obscured: bool
+) -> _Outcome:
+    """The firing table's dice at a stand that is not armoured."""
     count = dice_for(weapon, obscured)
     dice = state.roller.roll(count)
     before = target.status
-    fields: dict[str, Any] = dict(extra or {})
+    fields: dict[str, Any] = {}
     if weapon.sniper:
         hits = sum(1 for d in dice if d >= SNIPER_HIT_ON)
         # Each 6 is a hit, but a sniper kills at most the one stand it aims at.
@@ -109,20 +126,7 @@ def fire(
     _set_status(target, after)
     if after == KILLED and hits >= BLAST_HITS and not weapon.sniper:
         fields["blast"] = _blast(state, target)
-    return state.record(
-        kind,
-        side=side,
-        firer=firer,
-        firer_type=firer_type,
-        target=target.id,
-        target_type=target.unit.name,
-        dice=list(dice),
-        obscured=obscured,
-        hits=hits,
-        status_before=STATUS_NAMES[before],
-        effect="none" if hits == 0 else EFFECT_NAMES[after],
-        **fields,
-    )
+    return list(dice), hits, "none" if hits == 0 else EFFECT_NAMES[after], fields
 
 
 def _blast(state: BattleState, killed: Stand) -> list[dict[str, str]]:
@@ -144,18 +148,7 @@ def _blast(state: BattleState, killed: Stand) -> list[dict[str, str]]:
     return caught
 
 
-def _fire_at_armour(
-    state: BattleState,
-    *,
-    side: str,
-    firer: str,
-    firer_type: str,
-    weapon: UnitType,
-    target: Stand,
-    obscured: bool,
-    kind: str,
-    extra: dict[str, Any] | None,
-) -> dict[str, Any]:
+def _at_armour(state: BattleState, weapon: UnitType, target: Stand) -> _Outcome:
     """Guns roll one die hitting on 4+, then 2d6 + attack value against the defence value.
 
     Ruling: the one die is not lost to an obscured target (the text's "one less die" is
@@ -171,29 +164,16 @@ def _fire_at_armour(
         penetration = list(state.roller.roll(2))
         dice.extend(penetration)
         destroyed = sum(penetration) + weapon.gun_attack >= target.unit.defence
-    before = target.status
     if destroyed:
         target.alive = False
-    return state.record(
-        kind,
-        side=side,
-        firer=firer,
-        firer_type=firer_type,
-        target=target.id,
-        target_type=target.unit.name,
-        dice=dice,
-        obscured=obscured,
-        hits=1 if to_hit >= ARMOUR_HIT_ON else 0,
-        status_before=STATUS_NAMES[before],
-        effect="killed" if destroyed else "none",
-        armour={
-            "to_hit": to_hit,
-            "penetration": penetration,
-            "attack": weapon.gun_attack,
-            "defence": target.unit.defence,
-        },
-        **(extra or {}),
-    )
+    armour = {
+        "to_hit": to_hit,
+        "penetration": penetration,
+        "attack": weapon.gun_attack,
+        "defence": target.unit.defence,
+    }
+    hits = 1 if to_hit >= ARMOUR_HIT_ON else 0
+    return dice, hits, "killed" if destroyed else "none", {"armour": armour}
 
 
 def can_harm(weapon: UnitType, target: Stand) -> bool:
