@@ -5,14 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.korona.state import (
-    PINNED,
-    SUPPORT_RADIUS_IN,
-    SUPPRESSED,
-    BattleState,
-    Force,
-    Stand,
-)
+from rules.korona.state import PINNED, SUPPORT_RADIUS_IN, SUPPRESSED, BattleState, Force, Stand
 from rules.units import QUALITY_ASSAULT, Quality
 
 MAX_ROUNDS = 100  # ties are rolled again; this only guards against an impossible loop
@@ -70,11 +63,9 @@ def catch_unsupported(state: BattleState, stands: list[Stand]) -> list[Stand]:
     for stand in stands:
         if stand.unit.fragile_in_contact and not supported(stand):
             stand.alive = False
-            state.record(
+            state.record_stand(
                 "caught",
-                side=stand.force.side,
-                stand=stand.id,
-                stand_type=stand.unit.name,
+                stand,
                 outcome="destroyed",
                 reason=f'{stand.unit.label} in contact with no supporting stand within 2"',
             )

@@ -140,11 +140,9 @@ def command_roll(state: BattleState, stand: Stand) -> bool:
     die = state.roller.d6()
     passed = die >= target
     commander = stand.force.commander_of(stand)
-    state.record(
+    state.record_stand(
         "command",
-        side=stand.force.side,
-        stand=stand.id,
-        stand_type=stand.unit.name,
+        stand,
         dice=[die],
         target=target,
         reason="no commander"
@@ -167,11 +165,9 @@ def move(state: BattleState, stand: Stand, x: int, y: int, *, purpose: str) -> b
         if (x, y) == (stand.x, stand.y):
             return False
     going = state.going(stand.x, stand.y, x, y)
-    state.record(
+    state.record_stand(
         "move",
-        side=stand.force.side,
-        stand=stand.id,
-        stand_type=stand.unit.name,
+        stand,
         to=[x, y],
         going=str(going),
         purpose=purpose,
@@ -189,10 +185,8 @@ def limber(state: BattleState, stand: Stand, *, limbered: bool) -> None:
     """Limbering or unlimbering a heavy weapon takes the stand's whole move."""
     stand.limbered = limbered
     stand.moved = True
-    state.record(
+    state.record_stand(
         "limber",
-        side=stand.force.side,
-        stand=stand.id,
-        stand_type=stand.unit.name,
+        stand,
         outcome="limbered" if limbered else "unlimbered",
     )

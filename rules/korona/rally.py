@@ -20,11 +20,9 @@ def rally(state: BattleState, force: Force) -> None:
         bonus = 1 if force.commander_near(stand) else 0
         target = rally_target(force, stand.status)
         success = die + bonus >= target
-        state.record(
+        state.record_stand(
             "rally",
-            side=force.side,
-            stand=stand.id,
-            stand_type=stand.unit.name,
+            stand,
             status_before=STATUS_NAMES[stand.status],
             dice=[die],
             modifiers=[{"reason": 'commander within 2"', "value": 1}] if bonus else [],

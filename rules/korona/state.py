@@ -164,6 +164,12 @@ class BattleState(kernel.BattleState[Force]):
         # The AI's note of the open squares around each square, by (col, row).
         self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
 
+    def record_stand(self, kind: str, stand: Stand, **fields: Any) -> dict[str, Any]:
+        """A record of what ``stand`` did or what befell it: its side, id and type first."""
+        return self.record(
+            kind, side=stand.force.side, stand=stand.id, stand_type=stand.unit.name, **fields
+        )
+
     def sees(self, viewer: Stand, target: Stand) -> tuple[bool, bool]:
         """(visible, obscured) for ``viewer`` looking at ``target``.
 
