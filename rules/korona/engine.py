@@ -208,10 +208,7 @@ def _turn(state: BattleState) -> None:
     # a move made last turn must not stop this turn's fire.
     for force in state.forces:
         for stand in force.stands:
-            stand.moved = False
-            stand.stood_fast = False
-            stand.cleared = False
-            stand.fired = False
+            stand.new_turn()
     attacker, defender = state.attacker, state.defender
     _move_phase(state, attacker)
     _fire_phase(state, defender)

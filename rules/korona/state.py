@@ -59,12 +59,16 @@ class Stand(kernel.Piece):
         self.unit = unit
         self.status = OK
         self.alive = True
-        self.moved = False
         self.limbered = False
+        self.company = 0  # its company's index in the force (ForceSpec.companies)
+        self.new_turn()
+
+    def new_turn(self) -> None:
+        """What a stand did this turn, cleared as a turn begins."""
+        self.moved = False
         self.stood_fast = False  # failed its command roll: stays put for the rest of the move
         self.cleared = False  # passed its command roll: free to move for the rest of it
         self.fired = False  # fired this turn: a heavy or man-packed weapon may not move now
-        self.company = 0  # its company's index in the force (ForceSpec.companies)
 
     def distance_to(self, x: float, y: float) -> float:
         return hypot(self.x - x, self.y - y)
