@@ -126,7 +126,7 @@ def check_options(given: dict[str, Any]) -> list[str]:
 # --- the start of a turn ----------------------------------------------------------------
 
 
-def _first_aid(state: BattleState) -> None:
+def first_aid(state: BattleState) -> None:
     """5.3: a d6 per casualty of last turn, the unit's healthy figures tending them."""
     state.phase = "first aid"
     for force in state.forces:
@@ -557,7 +557,7 @@ def _turn(state: BattleState) -> None:
     for force in state.forces:
         for unit in force.units:
             unit.new_turn()
-    _first_aid(state)
+    first_aid(state)
     for force in (state.attacker, state.defender):
         state.phase = "withdrawal"
         if ai.hopeless(state, force):

@@ -236,7 +236,7 @@ def test_first_aid_advanced_turns_a_three_into_a_light_wound(
     state = make([3], advanced_first_aid=["australian"] if advanced else [])
     unit = state.defender.units[0]
     unit.healthy, unit.pending = 3, 1
-    engine._first_aid(state)
+    engine.first_aid(state)
     assert unit.healthy == healthy and unit.react_only is react_only
     assert state.log[-1]["results"] == ["light" if advanced else "serious"]
 
@@ -245,7 +245,7 @@ def test_a_dead_comrade_calls_for_a_tq_check() -> None:
     state = make([1, 2])
     unit = state.defender.units[0]
     unit.healthy, unit.pending = 3, 1
-    engine._first_aid(state)
+    engine.first_aid(state)
     assert unit.dead == 1 and unit.react_only
     assert [r["kind"] for r in state.log] == ["first_aid", "tq_check"]
 

@@ -114,7 +114,7 @@ def test_opportunity_fire_spends_an_activation_to_fire_first_at_a_reaction_move(
     move = ai.reaction_move(state, niu, iu)
     assert move == ((27, 10), "tactical") and ai.opportunity_fire(state, opp, niu, moving=True)
     assert not ai.opportunity_fire(state, opp, niu, moving=False)  # it would fire anyway
-    engine._react(state, iu, niu, will_fire=True, move=move)
+    engine.activate(state, iu)  # it fires at the squad, which reacts by that move
     assert kinds(state) == [
         ("reaction", engine.OPPORTUNITY_FIRE),
         ("fire", engine.OPPORTUNITY_FIRE),
@@ -131,7 +131,8 @@ def test_opportunity_fire_that_loses_its_test_fires_after_the_reaction_move() ->
     # Opportunity test 3 against 7: the mover goes first (its test: IU 3, NIU 7), and the
     # squad at (14, 4), still seeing it in the lee of the ridge, fires last.
     state, iu, opp, niu = opportunity_state([3, 7, 3, 7] + [1] * 10)
-    engine._react(state, iu, niu, will_fire=True, move=((27, 10), "tactical"))
+    assert ai.reaction_move(state, niu, iu) == ((27, 10), "tactical")
+    engine.activate(state, iu)
     assert kinds(state) == [
         ("reaction", engine.OPPORTUNITY_FIRE),
         ("reaction", "reaction move"),
