@@ -3,7 +3,9 @@
 Django loads the user of every signed-in request from the database. Answers that need
 only one query besides (the map's 304 to a browser that holds it, its live poll) then
 spend about half their time on that one query, so the user is kept in the cache for a
-minute. Saving or deleting a user drops it at once (the
+minute. (Measured for issue 16: with the user read from the database on every request,
+the map's 304 ran at 36% of a plain ``JsonResponse``'s rate instead of 66%: median CPU
+time per request in process.) Saving or deleting a user drops it at once (the
 signals below: a password change, a deactivation, a new permission); a change made
 without ``save`` (a queryset ``update``) takes effect within the minute.
 
