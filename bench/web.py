@@ -120,7 +120,7 @@ def start_gunicorn(port: int, workers: int) -> subprocess.Popen[bytes]:
         cwd=ROOT,
         env=os.environ.copy(),
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts the workers slowly
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
@@ -128,7 +128,7 @@ def start_gunicorn(port: int, workers: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("gunicorn did not answer /healthz within 30 s")
+    raise SystemExit("gunicorn did not answer /healthz within 120 s")
 
 
 def check_page(url: str, headers: dict[str, str]) -> str:
