@@ -1,0 +1,217 @@
+"""Phase 3: supply. Each fighting company rolls a d6 against its distance to its base
+(or to the airdrop base); in supply it regains half the die in lost stands, out of
+supply for long enough it loses as many."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.campaign.phases.common import Events, TurnInPlay, _Map, describe, record
+from rules.campaign.state import CampaignState, Company, Settings
+
+# Order in which supply losses strip a company, and (reversed) regains refill it.
+LOSS_ORDER = (
+    "rifle_squad",
+    "carrier",
+    "sniper",
+    "small_mortar",
+    "hmg",
+    "medium_mortar",
+    "at_gun",
+    "heavy_artillery",
+    "wheeled_vehicle",
+    "tracked_vehicle",
+    "light_tank",
+    "medium_tank",
+    "heavy_tank",
+    "forward_observer",
+    "commander",
+)
+REGAIN_ORDER = (
+    "commander",
+    "forward_observer",
+    "hmg",
+    "small_mortar",
+    "medium_mortar",
+    "at_gun",
+    "heavy_artillery",
+    "sniper",
+    "light_tank",
+    "medium_tank",
+    "heavy_tank",
+    "wheeled_vehicle",
+    "tracked_vehicle",
+    "rifle_squad",
+    "carrier",
+)
+
+
+def _supply_base_distance(state: CampaignState, mapping: _Map, company: Company) -> tuple[int, str]:
+    """Zones to the company's base, or to the airdrop base when an airdrop supplies it."""
+    side = state.sides[company.side]
+    distance, base = mapping.home(company.side, company.area), side.base
+    settings = state.settings
+    area = state.areas[company.area]
+    planes = sum(g.planes for g in state.air if g.side == company.side)
+    if (
+        company.side == settings.airdrop_side
+        and settings.airdrop_base in state.areas
+        and area.zone == settings.airdrop_zone
+        and planes > 0
+        and state.companies_in(company.area, side=company.side, fighting=False)
+    ):
+        airdrop = mapping.distance(company.area, settings.airdrop_base)
+        if airdrop < distance:
+            distance, base = airdrop, settings.airdrop_base
+    return distance, base
+
+
+def _strip(company: Company, count: int, order: tuple[str, ...]) -> dict[str, int]:
+    """Take ``count`` stands from the company in ``order``; returns what was taken."""
+    taken: dict[str, int] = {}
+    for unit in order:
+        while count and company.stands.get(unit, 0) > 0:
+            company.stands[unit] -= 1
+            taken[unit] = taken.get(unit, 0) + 1
+            count -= 1
+    return taken
+
+
+def _refill(company: Company, count: int) -> dict[str, int]:
+    """Give back up to ``count`` lost stands, commander first, never above establishment."""
+    given: dict[str, int] = {}
+    for unit in REGAIN_ORDER:
+        while count and company.stands.get(unit, 0) < company.establishment.get(unit, 0):
+            company.stands[unit] = company.stands.get(unit, 0) + 1
+            given[unit] = given.get(unit, 0) + 1
+            count -= 1
+    return given
+
+
+def _modifiers(state: CampaignState, company: Company, events: Events) -> list[dict[str, Any]]:
+    """A supply company of its side in or next to its area helps (unless an event says
+    not this turn); a rough track hinders."""
+    settings = state.settings
+    modifiers = []
+    if company.side not in events.no_support and any(
+        c.side == company.side
+        and not c.fighting
+        and (c.area == company.area or c.area in state.neighbours(company.area))
+        for c in state.companies.values()
+    ):
+        modifiers.append({"reason": "supply company", "value": settings.supply_company_bonus})
+    if state.areas[company.area].track in settings.rough_tracks:
+        modifiers.append({"reason": "a bastard of a track", "value": -settings.rough_track_penalty})
+    return modifiers
+
+
+def _forced_out(company: Company, events: Events) -> list[str]:
+    """Why the events put the company out of supply whatever its roll."""
+    reasons = []
+    if company.side in events.no_supply:
+        reasons.append("no company of its side is in supply this turn")
+    if company.name in events.strafed:
+        reasons.append("strafed")
+    return reasons
+
+
+@dataclass(slots=True)
+class _Roll:
+    """A company's supply roll and what came of it."""
+
+    die: int
+    modifiers: list[dict[str, Any]]
+    total: int
+    distance: int
+    base: str
+    reasons: list[str]
+    in_supply: bool
+    banzai: bool
+
+
+def _roll(turn: TurnInPlay, company: Company) -> tuple[_Roll, str]:
+    """Roll the company's supply; a Banzai! win puts it in supply on a failed roll."""
+    distance, base = _supply_base_distance(turn.state, turn.mapping, company)
+    roller, stream = turn.turn_dice.stream(company.side, f"supply:{company.name}")
+    die = roller.d6()
+    modifiers = _modifiers(turn.state, company, turn.events)
+    total = die + sum(m["value"] for m in modifiers)
+    by_roll = total >= distance
+    reasons = _forced_out(company, turn.events)
+    in_supply = by_roll and not reasons
+    banzai = bool(company.banzai and not by_roll and not reasons)
+    roll = _Roll(die, modifiers, total, distance, base, reasons, in_supply or banzai, banzai)
+    return roll, stream
+
+
+def _stands_change(company: Company, roll: _Roll, settings: Settings) -> tuple[dict[str, int], str]:
+    """Stands regained in supply, or lost after long enough out of it; and in words."""
+    if roll.in_supply:
+        change = _refill(company, roll.die // 2)
+        return change, f"regains {describe(change)}" if change else ""
+    if company.turns_out_of_supply >= settings.out_of_supply_turns_before_losses:
+        change = _strip(company, roll.die // 2, LOSS_ORDER)
+        return change, f"loses {describe(change)}" if change else ""
+    return {}, ""
+
+
+def _text(company: Company, roll: _Roll, verdict: str, effect: str) -> str:
+    mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in roll.modifiers)
+    why = " (Banzai!)" if roll.banzai else f" ({'; '.join(roll.reasons)})" if roll.reasons else ""
+    return (
+        f"{company.name}: supply roll {roll.die}{mods} = {roll.total} against distance "
+        f"{roll.distance} to {roll.base}: {verdict}{why}" + (f"; {effect}" if effect else "")
+    )
+
+
+def _supply_company(turn: TurnInPlay, company: Company) -> None:
+    roll, stream = _roll(turn, company)
+    company.banzai = False
+    company.in_supply = roll.in_supply
+    company.turns_out_of_supply = 0 if roll.in_supply else company.turns_out_of_supply + 1
+    change, effect = _stands_change(company, roll, turn.state.settings)
+    verdict = "in supply" if roll.in_supply else "out of supply"
+    record(
+        turn.log,
+        "supply",
+        "supply",
+        _text(company, roll, verdict, effect),
+        side=company.side,
+        company=company.name,
+        dice=[roll.die],
+        dice_streams=[stream],
+        modifiers=roll.modifiers,
+        target=roll.distance,
+        outcome=verdict,
+        total=roll.total,
+        base=roll.base,
+        forced=roll.reasons,
+        banzai=roll.banzai,
+        turns_out_of_supply=company.turns_out_of_supply,
+        stands_gained=change if roll.in_supply else {},
+        stands_lost={} if roll.in_supply else change,
+    )
+    if company.strength == 0:
+        del turn.state.companies[company.name]
+        record(
+            turn.log,
+            "supply",
+            "company_removed",
+            f"{company.name} has no stands left and is removed",
+            side=company.side,
+            company=company.name,
+            outcome="removed",
+        )
+
+
+def supply_phase(turn: TurnInPlay) -> None:
+    """Phase 3: every fighting company's supply roll, by side and name."""
+    state = turn.state
+    for ship in state.ships:
+        # Checked after the events: a ship brought back this turn no longer blocks.
+        if not ship.present and state.settings.ship_absence_blocks_supply:
+            turn.events.no_supply.add(ship.side)
+    for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
+        if company.fighting:
+            _supply_company(turn, company)
