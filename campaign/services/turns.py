@@ -201,85 +201,108 @@ def advance_turn(
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         number = campaign.turn + 1
-        if expected_turn is not None and expected_turn != number:
-            raise TurnAlreadyPlayed(
-                f"turn {expected_turn} of {campaign.name} is not the next turn ({number})"
-            )
-        if campaign.status == Campaign.Status.FINISHED:
-            raise TurnRefused(f"{campaign.name} has ended: no more turns are played")
-        waiting = Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
-        if waiting.exists():
-            pending = waiting.values_list("number", flat=True).first()
-            refusal = TurnAlreadyPlayed if pending == expected_turn else TurnRefused
-            raise refusal(
-                f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
-            )
-        state = load_snapshot(campaign=campaign)
-        orders = _orders_for(campaign, number)
-        seed = commitments.committed_seed(campaign=campaign, number=number)
-        players = played_sides(campaign)
-        plan = rules.start_turn(state, orders, seed=seed, players=players)
-        turn = _turn_row(campaign, number)
-        turn.status = Turn.Status.ROLLING
-        turn.seed = seed
-        turn.orders = [
-            {
-                "company": o.company,
-                "side": state.companies[o.company].side,
-                "kind": o.kind,
-                "target": o.target,
-                "sniper": o.sniper,
-            }
-            for o in sorted(orders.values(), key=lambda o: o.company)
-        ]
-        turn.players = sorted(players)
-        turn.log = plan.log
-        turn.start_state = dump_scenario(state)
-        turn.failure_reason = ""
-        turn.save()
+        _check_turn_may_start(campaign, number, expected_turn)
+        turn, plan = _start_turn(campaign, number)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway
-        settings = campaign.get_settings()
-        # A tabletop result is due by the time the next turn would have been.
-        tabletop_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
-        areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
-        companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
-        battles = Battle.objects.bulk_create(
-            Battle(
-                campaign=campaign,
-                turn=turn,
-                area_id=areas[planned.area],
-                key=planned.key,
-                attacker_side=planned.attacker_side,
-                defender_side=planned.defender_side,
-                mode=settings.battle_mode,
-                ruleset=settings.ruleset,
-                seed=planned.seed,
-                spec=planned.spec,
-                deadline=tabletop_deadline if settings.battle_mode == "tabletop" else None,
-            )
-            for planned in plan.battles
-        )
-        for relation, names in (("attackers", "attackers"), ("defenders", "defenders")):
-            through = getattr(Battle, relation).through
-            through.objects.bulk_create(
-                through(battle_id=battle.pk, company_id=companies[name])
-                for battle, planned in zip(battles, plan.battles, strict=True)
-                for name in getattr(planned, names)
-            )
+        battles = _battle_rows(campaign, turn, plan)
         # The map after movement is the map while its battles are fought.
         save_snapshot(campaign=campaign, state=plan.state)
-        if campaign.due_turn is not None:
-            # The scheduler's claim on this turn is spent (or stale, after a roll-back).
-            Campaign.objects.filter(pk=campaign.pk).update(due_turn=None, claimed_at=None)
-            campaign.due_turn = campaign.claimed_at = None
+        _spend_claim(campaign)
         auto = [battle for battle in battles if battle.mode == "auto"]
         if defer_battles and auto:
             for battle in auto:
                 enqueue_battle(battle.pk)
-            return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
-        update_rows(Battle, [fight(battle) for battle in auto], ["result", "log", "status"])
+        else:
+            update_rows(Battle, [fight(battle) for battle in auto], ["result", "log", "status"])
         return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+
+
+def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | None) -> None:
+    """Refuse a turn that is not the next one, of a finished campaign, or while a turn
+    waits for its tabletop battles (``TurnAlreadyPlayed`` when that is the one asked for)."""
+    if expected_turn is not None and expected_turn != number:
+        raise TurnAlreadyPlayed(
+            f"turn {expected_turn} of {campaign.name} is not the next turn ({number})"
+        )
+    if campaign.status == Campaign.Status.FINISHED:
+        raise TurnRefused(f"{campaign.name} has ended: no more turns are played")
+    waiting = Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
+    if waiting.exists():
+        pending = waiting.values_list("number", flat=True).first()
+        refusal = TurnAlreadyPlayed if pending == expected_turn else TurnRefused
+        raise refusal(
+            f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
+        )
+
+
+def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan]:
+    """The rules' start of the turn (up to its battles) from the committed seed, the
+    orders and the players, saved in its Turn row (rolling) with what it started from."""
+    state = load_snapshot(campaign=campaign)
+    orders = _orders_for(campaign, number)
+    seed = commitments.committed_seed(campaign=campaign, number=number)
+    players = played_sides(campaign)
+    plan = rules.start_turn(state, orders, seed=seed, players=players)
+    turn = _turn_row(campaign, number)
+    turn.status = Turn.Status.ROLLING
+    turn.seed = seed
+    turn.orders = [
+        {
+            "company": o.company,
+            "side": state.companies[o.company].side,
+            "kind": o.kind,
+            "target": o.target,
+            "sniper": o.sniper,
+        }
+        for o in sorted(orders.values(), key=lambda o: o.company)
+    ]
+    turn.players = sorted(players)
+    turn.log = plan.log
+    turn.start_state = dump_scenario(state)
+    turn.failure_reason = ""
+    turn.save()
+    return turn, plan
+
+
+def _battle_rows(campaign: Campaign, turn: Turn, plan: rules.TurnPlan) -> list[Battle]:
+    """A Battle row for each battle the turn paired, with its companies."""
+    settings = campaign.get_settings()
+    # A tabletop result is due by the time the next turn would have been.
+    tabletop_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
+    areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
+    companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
+    battles = Battle.objects.bulk_create(
+        Battle(
+            campaign=campaign,
+            turn=turn,
+            area_id=areas[planned.area],
+            key=planned.key,
+            attacker_side=planned.attacker_side,
+            defender_side=planned.defender_side,
+            mode=settings.battle_mode,
+            ruleset=settings.ruleset,
+            seed=planned.seed,
+            spec=planned.spec,
+            deadline=tabletop_deadline if settings.battle_mode == "tabletop" else None,
+        )
+        for planned in plan.battles
+    )
+    for relation, names in (("attackers", "attackers"), ("defenders", "defenders")):
+        through = getattr(Battle, relation).through
+        through.objects.bulk_create(
+            through(battle_id=battle.pk, company_id=companies[name])
+            for battle, planned in zip(battles, plan.battles, strict=True)
+            for name in getattr(planned, names)
+        )
+    return battles
+
+
+def _spend_claim(campaign: Campaign) -> None:
+    """The scheduler's claim on this turn is spent (or stale, after a roll-back)."""
+    if campaign.due_turn is not None:
+        Campaign.objects.filter(pk=campaign.pk).update(due_turn=None, claimed_at=None)
+        campaign.due_turn = campaign.claimed_at = None
 
 
 def _turn_row(campaign: Campaign, number: int) -> Turn:
