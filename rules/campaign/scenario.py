@@ -11,7 +11,7 @@ snapshot that ``parse_scenario`` can return. The format is described in docs/rul
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -289,6 +289,84 @@ def _event_table(check: _ScenarioChecker, value: Any, where: str) -> dict[int, d
     return {face: table[face] for face in DIE_FACES if face in table}
 
 
+# A setting's check reads its value (``item``, at ``spot``; ``where`` is the settings'
+# place) and returns it, or _INVALID after noting the problem (the setting keeps its
+# default).
+_INVALID = object()
+SettingCheck = Callable[[_ScenarioChecker, Any, str, str], Any]
+
+
+def _integer_setting(low: int, high: int) -> SettingCheck:
+    def read(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+        if item is None:
+            check.fail(spot, "must be a whole number, not null")
+            return _INVALID
+        return check.integer(item, spot, minimum=low, maximum=high)
+
+    return read
+
+
+def _boolean_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    if isinstance(item, bool):
+        return item
+    check.fail(spot, f"must be true or false, not {shown(item)}")
+    return _INVALID
+
+
+def _area_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    return check.optional_name(item, spot)
+
+
+def _table_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    return _event_table(check, item, spot)
+
+
+def _combat_table_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    problems = combat_events.check_table(item, spot)
+    for problem in problems:
+        check.fail(spot, problem.removeprefix(f"{spot} ").removeprefix(spot))
+    if problems:
+        return _INVALID
+    return {int(face): {str(k): v for k, v in entry.items()} for face, entry in item.items()}
+
+
+def _rough_tracks(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    items = check.sequence(item, spot, limit=MAX_TRACKS)
+    tracks = [check.name(track, f"{spot}[{i}]") for i, track in enumerate(items)]
+    return tuple(t for t in tracks if t is not None)
+
+
+def _choice_setting(choices: tuple[str, ...]) -> SettingCheck:
+    def read(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+        return check.choice(item, spot, choices)
+
+    return read
+
+
+def _airdrop_side(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
+    return None if item is None else check.choice(item, spot, SIDE_KEYS)
+
+
+def _landform_going(check: _ScenarioChecker, item: Any, _: str, where: str) -> Any:
+    return check_landform_going(check, item if item is not None else {}, where)
+
+
+# Every setting's check, by the kind of value it holds.
+_SETTING_CHECKS: dict[str, SettingCheck] = {
+    **{key: _integer_setting(low, high) for key, (low, high) in _INTEGER_SETTINGS.items()},
+    **{key: _boolean_setting for key in _BOOLEAN_SETTINGS},
+    **{key: _area_setting for key in _AREA_SETTINGS},
+    **{key: _table_setting for key in _TABLE_SETTINGS},
+    **{key: _combat_table_setting for key in _COMBAT_TABLE_SETTINGS},
+    "rough_tracks": _rough_tracks,
+    "battle_mode": _choice_setting(BATTLE_MODES),
+    "unentered_tabletop": _choice_setting(UNENTERED_TABLETOP),
+    "ruleset": _choice_setting(tuple(RULESETS)),
+    "airdrop_side": _airdrop_side,
+    "landform_going": _landform_going,
+}
+
+
 def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
     """Absent settings take the defaults; a present one must hold the right kind of value."""
     if value is None:
@@ -300,46 +378,12 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
     for key in SETTING_NAMES:
         if key not in raw:
             continue
-        item, spot = raw[key], f"{where}.{key}"
-        if key in _INTEGER_SETTINGS:
-            low, high = _INTEGER_SETTINGS[key]
-            if item is None:
-                check.fail(spot, "must be a whole number, not null")
-            else:
-                given[key] = check.integer(item, spot, minimum=low, maximum=high)
-        elif key in _BOOLEAN_SETTINGS:
-            if isinstance(item, bool):
-                given[key] = item
-            else:
-                check.fail(spot, f"must be true or false, not {shown(item)}")
-        elif key in _AREA_SETTINGS:
-            given[key] = check.optional_name(item, spot)
-        elif key in _TABLE_SETTINGS:
-            given[key] = _event_table(check, item, spot)
-        elif key in _COMBAT_TABLE_SETTINGS:
-            problems = combat_events.check_table(item, spot)
-            for problem in problems:
-                check.fail(spot, problem.removeprefix(f"{spot} ").removeprefix(spot))
-            if not problems:
-                given[key] = {
-                    int(face): {str(k): v for k, v in entry.items()} for face, entry in item.items()
-                }
-        elif key == "rough_tracks":
-            items = check.sequence(item, spot, limit=MAX_TRACKS)
-            tracks = [check.name(track, f"{spot}[{i}]") for i, track in enumerate(items)]
-            given[key] = tuple(t for t in tracks if t is not None)
-        elif key == "battle_mode":
-            given[key] = check.choice(item, spot, BATTLE_MODES)
-        elif key == "unentered_tabletop":
-            given[key] = check.choice(item, spot, UNENTERED_TABLETOP)
-        elif key == "ruleset":
-            given[key] = check.choice(item, spot, tuple(RULESETS))
-        elif key == "airdrop_side":
-            given[key] = None if item is None else check.choice(item, spot, SIDE_KEYS)
-        elif key == "landform_going":
-            given[key] = check_landform_going(check, item if item is not None else {}, where)
-        else:  # pragma: no cover - a new Settings field needs a line above
+        read = _SETTING_CHECKS.get(key)
+        if read is None:  # pragma: no cover - a new Settings field needs a check above
             raise AssertionError(f"setting {key!r} has no check")
+        item = read(check, raw[key], f"{where}.{key}", where)
+        if item is not _INVALID:
+            given[key] = item
     return Settings(**given)
 
 
@@ -548,81 +592,106 @@ def _cut_off(areas: Mapping[str, Area], links: list[tuple[str, str]]) -> list[st
     return [name for name in areas if name not in reached]
 
 
-def _companies(
-    check: _ScenarioChecker, value: Any, areas: Mapping[str, Area], settings: Settings
-) -> dict[str, Company]:
-    companies: dict[str, Company] = {}
-    seen: dict[str, str] = {}
+def _quality(check: _ScenarioChecker, raw: Mapping[str, Any], where: str, kind: Any) -> str | None:
+    """A fighting company's quality; a supply company has none."""
     qualities = tuple(str(q) for q in Quality)
-    for i, item in enumerate(check.sequence(value, "companies", limit=2 * MAX_COMPANIES)):
-        where = f"companies[{i}]"
-        raw = check.mapping(item, where)
-        name = check.name(raw.get("name"), f"{where}.name")
-        where = _labelled(where, name)
-        side = _side_ref(check, raw.get("side"), f"{where}.side")
-        kind = check.choice(raw.get("kind"), f"{where}.kind", COMPANY_KINDS)
-        quality: str | None = None
-        if kind == "fighting" and raw.get("quality") is None:
+    if kind == "fighting" and raw.get("quality") is None:
+        check.fail(
+            f"{where}.quality",
+            f"a fighting company needs a quality ({', '.join(qualities)})",
+        )
+    elif kind == "fighting":
+        return check.choice(raw.get("quality"), f"{where}.quality", qualities)
+    elif raw.get("quality") is not None:
+        check.fail(f"{where}.quality", "a supply company never fights and has no quality")
+    return None
+
+
+def _holdings(
+    check: _ScenarioChecker, raw: Mapping[str, Any], where: str, kind: Any, settings: Settings
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The stands a company holds and its establishment (by default what it holds):
+    never more held than established, at least one stand, and a fighting company within
+    the settings' establishment."""
+    held = _stand_counts(check, raw.get("stands"), f"{where}.stands")
+    if raw.get("establishment") is None:
+        full = dict(held)
+    else:
+        full = _stand_counts(check, raw.get("establishment"), f"{where}.establishment")
+    for unit, count in held.items():
+        if count > full.get(unit, 0):
             check.fail(
-                f"{where}.quality",
-                f"a fighting company needs a quality ({', '.join(qualities)})",
+                f"{where}.stands.{unit}",
+                f"held {count} is above establishment {full.get(unit, 0)}",
             )
-        elif kind == "fighting":
-            quality = check.choice(raw.get("quality"), f"{where}.quality", qualities)
-        elif raw.get("quality") is not None:
-            check.fail(f"{where}.quality", "a supply company never fights and has no quality")
-        area = _area_ref(check, raw.get("area"), f"{where}.area", areas)
-        held = _stand_counts(check, raw.get("stands"), f"{where}.stands")
-        if raw.get("establishment") is None:
-            full = dict(held)
-        else:
-            full = _stand_counts(check, raw.get("establishment"), f"{where}.establishment")
-        for unit, count in held.items():
-            if count > full.get(unit, 0):
-                check.fail(
-                    f"{where}.stands.{unit}",
-                    f"held {count} is above establishment {full.get(unit, 0)}",
-                )
-        if isinstance(raw.get("stands"), Mapping) and not sum(held.values()):
-            check.fail(f"{where}.stands", "a company needs at least one stand")
-        if kind == "fighting" and sum(full.values()) > settings.establishment:
-            check.fail(
-                f"{where}.establishment",
-                f"{sum(full.values())} stands is above a fighting company's establishment "
-                f"of {settings.establishment} (settings.establishment)",
-            )
-        units = [unit for unit in STAND_TYPES if unit in held or unit in full]
-        turns_out = check.integer(
+    if isinstance(raw.get("stands"), Mapping) and not sum(held.values()):
+        check.fail(f"{where}.stands", "a company needs at least one stand")
+    if kind == "fighting" and sum(full.values()) > settings.establishment:
+        check.fail(
+            f"{where}.establishment",
+            f"{sum(full.values())} stands is above a fighting company's establishment "
+            f"of {settings.establishment} (settings.establishment)",
+        )
+    return held, full
+
+
+def _company_condition(
+    check: _ScenarioChecker, raw: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    """A company's supply, Banzai! and standing order, as Company's fields."""
+    return {
+        "turns_out_of_supply": check.integer(
             raw.get("turns_out_of_supply"),
             f"{where}.turns_out_of_supply",
             minimum=0,
             maximum=MAX_TURNS,
             default=0,
-        )
-        banzai = check.boolean(raw.get("banzai"), f"{where}.banzai", default=False)
-        standing_order = check.choice(
+        ),
+        "banzai": check.boolean(raw.get("banzai"), f"{where}.banzai", default=False),
+        "standing_order": check.choice(
             raw.get("standing_order"),
             f"{where}.standing_order",
             STANDING_ORDERS,
             default="sensible",
-        )
-        in_supply = check.optional_boolean(raw.get("in_supply"), f"{where}.in_supply")
-        check.unknown_keys(raw, COMPANY_FIELDS, where, "a company")
-        if _record(check, seen, name, f"{where}.name", "company") and name:
-            companies[name] = Company(
-                name=name,
-                side=side,
-                kind=kind,
-                area=area or "",
-                stands={unit: held.get(unit, 0) for unit in units},
-                establishment={unit: full.get(unit, 0) for unit in units},
-                quality=quality,
-                turns_out_of_supply=turns_out,
-                banzai=banzai,
-                standing_order=standing_order,
-                in_supply=in_supply,
-            )
-    # Every battle force is made of one side's companies: bounding a side bounds a force.
+        ),
+        "in_supply": check.optional_boolean(raw.get("in_supply"), f"{where}.in_supply"),
+    }
+
+
+def _company(
+    check: _ScenarioChecker,
+    item: Any,
+    where: str,
+    areas: Mapping[str, Area],
+    settings: Settings,
+) -> tuple[str | None, Company]:
+    """One company of the list, and its name (None when it has no usable one)."""
+    raw = check.mapping(item, where)
+    name = check.name(raw.get("name"), f"{where}.name")
+    where = _labelled(where, name)
+    side = _side_ref(check, raw.get("side"), f"{where}.side")
+    kind = check.choice(raw.get("kind"), f"{where}.kind", COMPANY_KINDS)
+    quality = _quality(check, raw, where, kind)
+    area = _area_ref(check, raw.get("area"), f"{where}.area", areas)
+    held, full = _holdings(check, raw, where, kind, settings)
+    units = [unit for unit in STAND_TYPES if unit in held or unit in full]
+    condition = _company_condition(check, raw, where)
+    check.unknown_keys(raw, COMPANY_FIELDS, where, "a company")
+    company = Company(
+        name=name or "",
+        side=side,
+        kind=kind,
+        area=area or "",
+        stands={unit: held.get(unit, 0) for unit in units},
+        establishment={unit: full.get(unit, 0) for unit in units},
+        quality=quality,
+        **condition,
+    )
+    return name, company
+
+
+def _check_side_bounds(check: _ScenarioChecker, companies: Mapping[str, Company]) -> None:
+    """Every battle force is made of one side's companies: bounding a side bounds a force."""
     for key in SIDE_KEYS:
         own = [c for c in companies.values() if c.side == key]
         stands = sum(sum(c.stands.values()) for c in own)
@@ -634,6 +703,19 @@ def _companies(
                 f"{key} has {stands} stands, more than a battle force may hold "
                 f"({MAX_FORCE_STANDS})",
             )
+
+
+def _companies(
+    check: _ScenarioChecker, value: Any, areas: Mapping[str, Area], settings: Settings
+) -> dict[str, Company]:
+    companies: dict[str, Company] = {}
+    seen: dict[str, str] = {}
+    for i, item in enumerate(check.sequence(value, "companies", limit=2 * MAX_COMPANIES)):
+        name, company = _company(check, item, f"companies[{i}]", areas, settings)
+        where = _labelled(f"companies[{i}]", name)
+        if _record(check, seen, name, f"{where}.name", "company") and name:
+            companies[name] = company
+    _check_side_bounds(check, companies)
     return companies
 
 

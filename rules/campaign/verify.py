@@ -27,7 +27,7 @@ from typing import Any
 
 from rules.campaign import seeds
 from rules.campaign.scenario import ScenarioError, parse_scenario
-from rules.campaign.state import Order
+from rules.campaign.state import CampaignState, Order
 from rules.campaign.turn import PlannedBattle, TurnPlan, finish_turn, start_turn
 from rules.dice import Roller
 from rules.refusals import Refusal
@@ -202,6 +202,45 @@ def _fight(battle: Mapping[str, Any]) -> dict[str, Any]:
     return resolve_battle(parse_battle(battle["spec"]), battle["seed"])
 
 
+def _first_log_difference(where: str, mine: list[Any], theirs: list[Any], verdict: Verdict) -> None:
+    """The first record where a battle's log fought again differs from the published."""
+    for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+        if a != b:
+            verdict.differences.append(
+                f"{where}: record {index + 1} of its log differs "
+                f'(published "{str(b.get("text", b))[:100]}", '
+                f'the seed gives "{str(a.get("text", a))[:100]}")'
+            )
+            return
+    if len(mine) != len(theirs):
+        verdict.differences.append(
+            f"{where}: its log has {len(theirs)} records; fought again it has {len(mine)}"
+        )
+
+
+def _fight_again(
+    battle: Mapping[str, Any], published: Mapping[str, Any], where: str, verdict: Verdict
+) -> bool:
+    """Fight a battle again from its seed and compare its result and log with the
+    published ones; False when it cannot be fought from its sheet."""
+    try:
+        again = _fight(battle)
+    except (BattleSpecError, KeyError, TypeError, ValueError) as bad:
+        verdict.differences.append(f"{where} cannot be fought again from its sheet: {bad}")
+        return False
+    log = _plain(again.pop("log"))
+    mine = _plain({k: v for k, v in again.items()})
+    if mine != _plain({k: v for k, v in published.items() if k != "log"}):
+        changed = sorted(
+            k for k in mine.keys() | published.keys() if mine.get(k) != _plain(published.get(k))
+        )
+        verdict.differences.append(
+            f"{where}: fought again from its seed, its result differs ({', '.join(changed)})"
+        )
+    _first_log_difference(where, log, _plain(battle.get("log") or []), verdict)
+    return True
+
+
 def _check_battles(
     data: Mapping[str, Any], known: Mapping[str, int], verdict: Verdict
 ) -> dict[str, dict[str, Any]]:
@@ -226,35 +265,8 @@ def _check_battles(
                 "no dice to check"
             )
             continue
-        try:
-            again = _fight(battle)
-        except (BattleSpecError, KeyError, TypeError, ValueError) as bad:
-            verdict.differences.append(f"{where} cannot be fought again from its sheet: {bad}")
-            continue
-        fought += 1
-        log = _plain(again.pop("log"))
-        mine = _plain({k: v for k, v in again.items()})
-        if mine != _plain(results[str(key)]):
-            changed = sorted(
-                k for k in mine.keys() | published.keys() if mine.get(k) != _plain(published.get(k))
-            )
-            verdict.differences.append(
-                f"{where}: fought again from its seed, its result differs ({', '.join(changed)})"
-            )
-        theirs = _plain(battle.get("log") or [])
-        for index, (a, b) in enumerate(zip(log, theirs, strict=False)):
-            if a != b:
-                verdict.differences.append(
-                    f"{where}: record {index + 1} of its log differs "
-                    f'(published "{str(b.get("text", b))[:100]}", '
-                    f'the seed gives "{str(a.get("text", a))[:100]}")'
-                )
-                break
-        else:
-            if len(log) != len(theirs):
-                verdict.differences.append(
-                    f"{where}: its log has {len(theirs)} records; fought again it has {len(log)}"
-                )
+        if _fight_again(battle, published, where, verdict):
+            fought += 1
     if data["battles"]:
         verdict.checked.append(
             f"{fought} battle{'' if fought == 1 else 's'} fought again from their seeds"
@@ -289,33 +301,31 @@ def _check_orders(data: Mapping[str, Any], verdict: Verdict) -> None:
         verdict.checked.append(f"{len(data['orders'])} orders against the moves the turn made")
 
 
-def _check_whole_turn(
-    data: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]], verdict: Verdict
-) -> None:
-    turn_seed = data.get("turn_seed")
+def _start_state(data: Mapping[str, Any], verdict: Verdict) -> CampaignState | None:
+    """The campaign before the turn, if the file's start state is one and is before it;
+    and whether the turn seed is the campaign seed's."""
     try:
         state = parse_scenario(data["start_state"])
     except ScenarioError as bad:
         verdict.differences.append(f"the start state is not a campaign: {bad}")
-        return
+        return None
     if state.turn + 1 != data["turn"]:
         verdict.differences.append(
             f"the start state is after turn {state.turn}, not before turn {data['turn']}"
         )
-        return
-    if seeds.default_turn_seed(state.seed, data["turn"]) == turn_seed:
+        return None
+    if seeds.default_turn_seed(state.seed, data["turn"]) == data.get("turn_seed"):
         verdict.checked.append("the turn seed is the campaign seed's for this turn")
     else:
         verdict.notes.append(
             "the turn seed is not the campaign seed's for this turn: the GM changed it "
             "(the campaign's public log says when and why)"
         )
-    orders = {
-        o["company"]: Order(o["company"], o["kind"], o.get("target"), sniper=o.get("sniper"))
-        for o in data["orders"]
-    }
-    players = set(data.get("players") or [])
-    plan: TurnPlan = start_turn(state, orders, seed=turn_seed, players=players)
+    return state
+
+
+def _check_pairing(data: Mapping[str, Any], plan: TurnPlan, verdict: Verdict) -> None:
+    """The published battles are those the turn pairs, with their seeds and sheets."""
     published = {b.get("key"): b for b in data["battles"]}
     for planned in plan.battles:
         given = published.get(planned.key)
@@ -328,6 +338,21 @@ def _check_whole_turn(
     extra = sorted(set(published) - {b.key for b in plan.battles})
     if extra:
         verdict.differences.append(f"battles published but not paired by the turn: {extra}")
+
+
+def _check_whole_turn(
+    data: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]], verdict: Verdict
+) -> None:
+    state = _start_state(data, verdict)
+    if state is None:
+        return
+    orders = {
+        o["company"]: Order(o["company"], o["kind"], o.get("target"), sniper=o.get("sniper"))
+        for o in data["orders"]
+    }
+    players = set(data.get("players") or [])
+    plan: TurnPlan = start_turn(state, orders, seed=data.get("turn_seed"), players=players)
+    _check_pairing(data, plan, verdict)
     if verdict.differences:
         return
     battles: list[PlannedBattle] = plan.battles

@@ -286,23 +286,35 @@ def visible_log(
     seen_after = after.sight(side) if after is not None else set()
     shown = []
     for record in records:
-        phase = record.get("phase")
-        if record.get("battle") is not None:
-            if side in (record.get("attacker_side"), record.get("defender_side")):
-                shown.append(record)
-        elif phase == "initiative":
-            own = _own_initiative(record, state, side)
-            if own is not None:
-                shown.append(own)
-        elif phase == "control":
-            area = record.get("target")
-            if area in seen_before and area in seen_after:
-                shown.append(record)
-        elif phase in ("naval", "aerial"):
-            shown.append(_public_event(record, state, side, before, seen_before))
-        elif phase == "end" or record.get("side") == side:
-            shown.append(record)
+        seen = _record_as_seen(record, state, side, before, (seen_before, seen_after))
+        if seen is not None:
+            shown.append(seen)
     return shown
+
+
+def _record_as_seen(
+    record: dict[str, Any],
+    state: CampaignState,
+    side: str,
+    before: Boundary | None,
+    sight: tuple[set[str], set[str]],
+) -> dict[str, Any] | None:
+    """One record as ``side`` may read it (``visible_log``), or None when it may not;
+    ``sight``: the areas in its sight before and after the turn."""
+    phase = record.get("phase")
+    if record.get("battle") is not None:
+        fought = side in (record.get("attacker_side"), record.get("defender_side"))
+        return record if fought else None
+    if phase == "initiative":
+        return _own_initiative(record, state, side)
+    if phase == "control":
+        area = record.get("target")
+        return record if area in sight[0] and area in sight[1] else None
+    if phase in ("naval", "aerial"):
+        return _public_event(record, state, side, before, sight[0])
+    if phase == "end" or record.get("side") == side:
+        return record
+    return None
 
 
 def _own_initiative(
