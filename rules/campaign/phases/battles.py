@@ -36,7 +36,7 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
     companies that joined this battle as extras come as cup reinforcements."""
     lead = companies[0]
     on_table, joining = (companies[:1], companies[1:]) if cup else (companies, [])
-    force = {
+    force: dict[str, Any] = {
         "side": lead.side,
         "name": " and ".join(c.name for c in companies),
         # Ruling: several companies fight at the quality of the strongest among them.

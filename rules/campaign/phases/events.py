@@ -18,14 +18,14 @@ EffectHandler = Callable[[CampaignState, _Map, dict[str, Any], Events], str]
 
 
 def _ship_returns(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:
-    back = [s for s in state.ships if s.side == event.get("side") and not s.present]
+    back = [s for s in state.ships if s.side == event["side"] and not s.present]
     for ship in back:
         ship.present = True
     return f"{', '.join(s.name for s in back)} returns" if back else NO_IMPACT
 
 
 def _ship_departs(state: CampaignState, _: _Map, event: dict[str, Any], events: Events) -> str:
-    side = event.get("side")
+    side = event["side"]
     gone = [s for s in state.ships if s.side == side and s.present]
     for ship in gone:
         ship.present = False
@@ -35,19 +35,19 @@ def _ship_departs(state: CampaignState, _: _Map, event: dict[str, Any], events: 
 
 
 def _no_supply_support(_: CampaignState, __: _Map, event: dict[str, Any], events: Events) -> str:
-    side = event.get("side")
+    side = event["side"]
     events.no_support.add(side)
     return f"{naming.side_companies(side)} get no supply-company support this turn"
 
 
 def _side_out_of_supply(_: CampaignState, __: _Map, event: dict[str, Any], events: Events) -> str:
-    side = event.get("side")
+    side = event["side"]
     events.no_supply.add(side)
     return f"no {naming.side_adjective(side)} company is in supply this turn"
 
 
 def _air_of(state: CampaignState, event: dict[str, Any]) -> list[AirGroup]:
-    return [g for g in state.air if g.side == event.get("side")]
+    return [g for g in state.air if g.side == event["side"]]
 
 
 def _planes_lost(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:
@@ -77,7 +77,7 @@ def _bomber_arrives(state: CampaignState, _: _Map, event: dict[str, Any], __: Ev
 def _strafe_company(
     state: CampaignState, mapping: _Map, event: dict[str, Any], events: Events
 ) -> str:
-    side = event.get("side")
+    side = event["side"]
     enemy = state.enemy_of(side)
     candidates = [
         c
