@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from rules.campaign.verify import TurnFileError, verify_turn
 from rules.narrate import describe_record
 from rules.odds import battle_odds
+from rules.records import BattleResult
 from rules.rulesets import resolve_battle
 from rules.spec import MAX_SEED, BattleSpecError, load_battle
 
@@ -38,7 +39,7 @@ def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
     return show
 
 
-def _summary(result: dict[str, Any]) -> str:
+def _summary(result: BattleResult) -> str:
     forces = result["forces"]
     lines = [
         f"Battle at {result['area']} ({result['ruleset']} rules, seed {result['seed']})",
@@ -115,11 +116,11 @@ def main(
         return 2
 
     if args.command == "simulate":
-        result = resolve_battle(spec, args.seed)
+        fought = resolve_battle(spec, args.seed)
         if args.json:
-            _dump(result, stdout)
+            _dump(fought, stdout)
         else:
-            stdout.write(_summary(result) + "\n")
+            stdout.write(_summary(fought) + "\n")
         return 0
 
     progress = _progress_bar(stderr) if stderr.isatty() else None

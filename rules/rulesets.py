@@ -18,6 +18,7 @@ from rules.dice import Roller
 from rules.forceonforce import engine as force_on_force
 from rules.korona import engine as korona
 from rules.narrate import describe_record
+from rules.records import BattleResult
 
 if TYPE_CHECKING:
     from rules.battlefield import Battlefield
@@ -30,7 +31,7 @@ DEFAULT_RULESET = "korona"  # a BATTLE.json whose options name none
 class Ruleset:
     name: str
     label: str
-    resolve: Callable[[BattleSpec, int], dict[str, Any]]
+    resolve: Callable[[BattleSpec, int], BattleResult]
     check_options: Callable[[dict[str, Any]], list[str]]
     # The table as the engine rolls it first, from a roller of the battle's seed.
     roll_terrain: Callable[[BattleSpec, Roller], Battlefield]
@@ -161,6 +162,6 @@ def support_missions(spec: Mapping[str, Any], side: str) -> tuple[list[str], boo
     return missions(spec, side)
 
 
-def resolve_battle(spec: BattleSpec, seed: int) -> dict[str, Any]:
+def resolve_battle(spec: BattleSpec, seed: int) -> BattleResult:
     """Fight one battle under the rule set its options name."""
     return RULESETS[spec.ruleset].resolve(spec, seed)

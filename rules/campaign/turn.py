@@ -194,6 +194,6 @@ def play_turn(
 ) -> TurnOutcome:
     """A whole turn with every battle fought automatically."""
     plan = start_turn(state, orders, players=players, seed=seed)
-    fight = resolve or (lambda spec, seed: resolve_battle(parse_battle(spec), seed))
+    fight = resolve or (lambda spec, seed: dict(resolve_battle(parse_battle(spec), seed)))
     results = {b.key: fight(b.spec, b.seed) for b in plan.battles}
     return finish_turn(plan, results)

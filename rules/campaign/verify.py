@@ -30,6 +30,7 @@ from rules.campaign.scenario import ScenarioError, parse_scenario
 from rules.campaign.state import CampaignState, Order
 from rules.campaign.turn import PlannedBattle, TurnPlan, finish_turn, start_turn
 from rules.dice import Roller
+from rules.records import BattleResult
 from rules.refusals import Refusal
 from rules.rulesets import resolve_battle
 from rules.spec import BattleSpecError, parse_battle
@@ -198,7 +199,7 @@ def _battle_seed(known: Mapping[str, int], key: str) -> int | None:
     return seeds.stream_seed(known[seeds.PUBLIC], seeds.battle_label(key))
 
 
-def _fight(battle: Mapping[str, Any]) -> dict[str, Any]:
+def _fight(battle: Mapping[str, Any]) -> BattleResult:
     return resolve_battle(parse_battle(battle["spec"]), battle["seed"])
 
 
@@ -228,8 +229,8 @@ def _fight_again(
     except (BattleSpecError, KeyError, TypeError, ValueError) as bad:
         verdict.differences.append(f"{where} cannot be fought again from its sheet: {bad}")
         return False
-    log = _plain(again.pop("log"))
-    mine = _plain({k: v for k, v in again.items()})
+    log = _plain(again["log"])
+    mine = _plain({k: v for k, v in again.items() if k != "log"})
     if mine != _plain({k: v for k, v in published.items() if k != "log"}):
         changed = sorted(
             k for k in mine.keys() | published.keys() if mine.get(k) != _plain(published.get(k))

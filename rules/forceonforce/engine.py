@@ -30,6 +30,7 @@ from rules.forceonforce.combat import (
 from rules.forceonforce.state import ATTACKER, DEFENDER, BattleState, Force, Unit
 from rules.kernel import battle, options
 from rules.kernel.battle import Engine, withdraw
+from rules.records import BattleResult
 
 RULESET = "force_on_force"
 
@@ -598,6 +599,6 @@ ENGINE = Engine(RULESET, DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _t
 
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
-) -> dict[str, Any]:
+) -> BattleResult:
     """Fight the battle described by ``spec`` under Force on Force with dice from ``seed``."""
     return battle.resolve(ENGINE, spec, seed, battlefield)

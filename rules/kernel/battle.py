@@ -14,6 +14,7 @@ from rules.battlespec import BattleSpec
 from rules.dice import Roller
 from rules.ending import BattleOver
 from rules.kernel.state import ATTACKER, DEFENDER, BattleState, Force, pieces_of
+from rules.records import BattleResult
 
 State = BattleState[Any]
 
@@ -85,7 +86,7 @@ def _fight(engine: Engine, state: State) -> tuple[str, str]:
 
 def resolve(
     engine: Engine, spec: BattleSpec, seed: int, battlefield: Battlefield | None = None
-) -> dict[str, Any]:
+) -> BattleResult:
     """Fight the battle described by ``spec`` with dice from ``seed``; returns the result.
 
     ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
@@ -107,7 +108,7 @@ def resolve(
     return result(engine, state, seed, winner, reason)
 
 
-def result(engine: Engine, state: State, seed: int, winner: str, reason: str) -> dict[str, Any]:
+def result(engine: Engine, state: State, seed: int, winner: str, reason: str) -> BattleResult:
     """The result of a battle fought to its end."""
     return {
         "ruleset": engine.name,

@@ -20,6 +20,7 @@ from rules.korona.fire import INDIRECT_FIRE, fire
 from rules.korona.rally import rally
 from rules.korona.state import CONTACT_IN, SUPPRESSED, BattleState, Force, Stand
 from rules.korona.support import available_mission, call_mission
+from rules.records import BattleResult
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "turn_limit": 12,
@@ -224,7 +225,7 @@ ENGINE = Engine("korona", DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _
 
 def resolve(
     spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
-) -> dict[str, Any]:
+) -> BattleResult:
     """Fight the battle described by ``spec`` with dice from ``seed``; returns the result.
 
     ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
