@@ -60,35 +60,66 @@ def _combat_event(board: _Board, record: Record, killed: list[str]) -> None:
         board.set_status(stand, becomes)
 
 
-def _apply(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
-    kind = record["kind"]
-    if kind in ("move", "cup_place"):
-        stand = record["stand"]
-        start = board.positions.get(stand)
-        board.positions[stand] = list(record["to"])
-        moves.append([stand, list(record.get("from") or start or record["to"]), record["to"]])
-    elif kind in ("fire", "support", "combat_event_fire"):
-        if record.get("revealed") and isinstance(record.get("firer"), str):
-            board.hidden.discard(record["firer"])
-        effect = record.get("effect", "none")
-        if effect in LOST_EFFECTS:
-            board.kill(record["target"], killed)
-        elif effect in STATUS_EFFECTS:
-            board.set_status(record["target"], effect)
-        for caught in record.get("blast", ()):
-            if caught["effect"] in LOST_EFFECTS:
-                board.kill(caught["stand"], killed)
-            else:
-                board.set_status(caught["stand"], caught["effect"])
-    elif kind == "assault":
-        for stand in record.get("removed", ()):
-            board.kill(stand, killed)
-    elif kind == "caught":
-        board.kill(record["stand"], killed)
-    elif kind == "rally" and record.get("outcome") == "rallied":
+def _apply_move(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    stand = record["stand"]
+    start = board.positions.get(stand)
+    board.positions[stand] = list(record["to"])
+    moves.append([stand, list(record.get("from") or start or record["to"]), record["to"]])
+
+
+def _apply_fire(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    if record.get("revealed") and isinstance(record.get("firer"), str):
+        board.hidden.discard(record["firer"])
+    effect = record.get("effect", "none")
+    if effect in LOST_EFFECTS:
+        board.kill(record["target"], killed)
+    elif effect in STATUS_EFFECTS:
+        board.set_status(record["target"], effect)
+    for caught in record.get("blast", ()):
+        if caught["effect"] in LOST_EFFECTS:
+            board.kill(caught["stand"], killed)
+        else:
+            board.set_status(caught["stand"], caught["effect"])
+
+
+def _apply_assault(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    for stand in record.get("removed", ()):
+        board.kill(stand, killed)
+
+
+def _apply_caught(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    board.kill(record["stand"], killed)
+
+
+def _apply_rally(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    if record.get("outcome") == "rallied":
         board.set_status(record["stand"], "ok")
-    elif kind == "combat_event":
-        _combat_event(board, record, killed)
+
+
+def _apply_combat_event(
+    board: _Board, record: Record, killed: list[str], moves: list[Any]
+) -> None:
+    _combat_event(board, record, killed)
+
+
+# What each kind of record does to the board; a kind not listed changes nothing on it.
+_APPLY: dict[str, Callable[[_Board, Record, list[str], list[Any]], None]] = {
+    "move": _apply_move,
+    "cup_place": _apply_move,
+    "fire": _apply_fire,
+    "support": _apply_fire,
+    "combat_event_fire": _apply_fire,
+    "assault": _apply_assault,
+    "caught": _apply_caught,
+    "rally": _apply_rally,
+    "combat_event": _apply_combat_event,
+}
+
+
+def _apply(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
+    handler = _APPLY.get(record["kind"])
+    if handler is not None:
+        handler(board, record, killed, moves)
 
 
 def replay_frames(
@@ -108,12 +139,26 @@ def replay_frames(
     board.hidden = set(deploy.get("hidden") or ())
     frames = [_frame(board, 0, "deployment", [], [], [words(deploy)])]
     start = list(log).index(deploy) + 1
+    frames += _phase_frames(board, log[start:], words, statuses_end_with_turn)
+    for index, frame in enumerate(frames):
+        frame["step"] = index
+    return frames
+
+
+def _phase_frames(
+    board: _Board,
+    log: Sequence[Record],
+    words: Callable[[Record], str],
+    statuses_end_with_turn: bool,
+) -> list[dict[str, Any]]:
+    """One frame per phase of every turn after the deployment, in the log's order."""
+    frames: list[dict[str, Any]] = []
     turn: int | None = None
     phase: str | None = None
     killed: list[str] = []
     moves: list[Any] = []
     lines: list[str] = []
-    for record in log[start:]:
+    for record in log:
         key = (int(record.get("turn", 0)), str(record.get("phase", "")))
         if (turn, phase) != key and lines:
             frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
@@ -125,8 +170,6 @@ def replay_frames(
         lines.append(words(record))
     if lines:
         frames.append(_frame(board, turn or 0, phase or "", killed, moves, lines))
-    for index, frame in enumerate(frames):
-        frame["step"] = index
     return frames
 
 

@@ -358,19 +358,51 @@ def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
     return {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
 
 
+def _area(check: Checker, value: Any) -> AreaSpec:
+    area_raw = check.mapping(value, "area")
+    return AreaSpec(
+        name=check.text(area_raw.get("name"), "area.name"),
+        zone=check.integer(area_raw.get("zone"), "area.zone", minimum=0, maximum=MAX_ZONE),
+        vegetation=check.choice(area_raw.get("vegetation"), "area.vegetation", AREA_VEGETATION),
+        plains=check.boolean(area_raw.get("plains"), "area.plains", default=False),
+    )
+
+
+def _support(check: Checker, value: Any) -> SupportSpec:
+    support_raw = check.mapping(value, "support")
+    return SupportSpec(
+        buffalos=check.integer(
+            support_raw.get("buffalos"),
+            "support.buffalos",
+            minimum=0,
+            maximum=MAX_PLANES,
+            default=0,
+        ),
+        hurricane=check.boolean(support_raw.get("hurricane"), "support.hurricane", default=False),
+    )
+
+
+def _ruleset_and_options(check: Checker, value: Any) -> tuple[str, dict[str, Any]]:
+    """The battle's rule set (Korona unless named) and its other options, checked by it."""
+    options = dict(check.mapping(value, "options"))
+    ruleset = options.pop("ruleset", "korona")
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        check.fail(
+            "options.ruleset", f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})"
+        )
+    else:
+        for problem in RULESETS[ruleset].check_options(options):
+            check.fail("options", problem)
+    return ruleset, options
+
+
 def parse_battle(data: Any) -> BattleSpec:
     """Validate a decoded BATTLE.json document and build the spec."""
     check = Checker()
     if not check.document(data, "battle"):
         raise BattleSpecError(check.problems)
     doc = check.mapping(data, "battle")
-    area_raw = check.mapping(doc.get("area"), "area")
-    area = AreaSpec(
-        name=check.text(area_raw.get("name"), "area.name"),
-        zone=check.integer(area_raw.get("zone"), "area.zone", minimum=0, maximum=MAX_ZONE),
-        vegetation=check.choice(area_raw.get("vegetation"), "area.vegetation", AREA_VEGETATION),
-        plains=check.boolean(area_raw.get("plains"), "area.plains", default=False),
-    )
+    area = _area(check, doc.get("area"))
     table = check.mapping(doc.get("table", {}), "table")
     width = check.integer(
         table.get("width_ft"), "table.width_ft", minimum=1, maximum=MAX_TABLE_FT, default=3
@@ -390,26 +422,8 @@ def parse_battle(data: Any) -> BattleSpec:
     ]
     if len(sides) == 2 and sides[0] in SIDES and sides[0] == sides[1]:
         check.fail("defender.side", f"both forces are {attacker.side}; a battle needs both sides")
-    support_raw = check.mapping(doc.get("support", {}), "support")
-    support = SupportSpec(
-        buffalos=check.integer(
-            support_raw.get("buffalos"),
-            "support.buffalos",
-            minimum=0,
-            maximum=MAX_PLANES,
-            default=0,
-        ),
-        hurricane=check.boolean(support_raw.get("hurricane"), "support.hurricane", default=False),
-    )
-    options = dict(check.mapping(doc.get("options", {}), "options"))
-    ruleset = options.pop("ruleset", "korona")
-    if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        check.fail(
-            "options.ruleset", f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})"
-        )
-    else:
-        for problem in RULESETS[ruleset].check_options(options):
-            check.fail("options", problem)
+    support = _support(check, doc.get("support", {}))
+    ruleset, options = _ruleset_and_options(check, doc.get("options", {}))
     for key in sorted(set(doc) - {"area", "table", "attacker", "defender", "support", "options"}):
         check.fail(key, "is not a field of a battle")
     if check.problems:

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The rules' public modules, as the contract's comment lists them.
 PUBLIC = {
     "rules.rulesets", "rules.spec", "rules.names", "rules.units", "rules.battlefield",
-    "rules.dice", "rules.ending", "rules.campaign",
+    "rules.dice", "rules.ending", "rules.campaign", "rules.refusals", "rules.records",
 }  # fmt: skip
 CONTRACT = "campaign and battles import only the rules' public modules"
 
