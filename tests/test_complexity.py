@@ -10,6 +10,8 @@ import textwrap
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -101,3 +103,23 @@ def test_the_command_passes_code_within_the_limits(tmp_path: Path) -> None:
 
 def test_a_path_that_is_not_there_is_an_error_not_a_pass(tmp_path: Path) -> None:
     assert tool.main([str(tmp_path / "no-such-folder")]) == 2
+
+
+def test_dev_py_test_runs_the_check_on_rules_before_pytest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.test_dev import load_dev
+
+    dev = load_dev()
+    seen: list[list[tuple[str, list[str]]]] = []
+
+    def steps(given: list[tuple[str, list[str]]]) -> int:
+        seen.append(list(given))
+        return 0
+
+    monkeypatch.setattr(dev, "run_steps", steps)
+    assert dev.command_test(["-x"]) == 0  # type: ignore[attr-defined]
+    names = [name for name, _ in seen[0]]
+    assert names.index("complexity") < names.index("pytest")
+    command = dict(seen[0])["complexity"]
+    assert command[1:] == [str(ROOT / "tools/complexity.py"), "rules"]
