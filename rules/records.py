@@ -77,7 +77,7 @@ class Fire(Record):
     split_fire: NotRequired[dict[str, Any]]
 
 
-class Support(Record):  # Korona: an off-table or air fire mission
+class Shot(Record):  # Korona: one shot at one stand whose cover and status it reads
     side: str
     firer: str
     firer_type: str
@@ -87,21 +87,16 @@ class Support(Record):  # Korona: an off-table or air fire mission
     hits: int
     status_before: str
     effect: str
+
+
+class Support(Shot):  # Korona: an off-table or air fire mission
     mission: str
     called_by: str
     blast: NotRequired[list[dict[str, Any]]]
 
 
-class CombatEventFire(Record):  # Korona: a sniper's shot from a Combat Event
-    side: str
-    firer: str
-    firer_type: str
-    target: str
-    target_type: str
-    obscured: bool
-    hits: int
-    status_before: str
-    effect: str
+class CombatEventFire(Shot):  # Korona: a sniper's shot from a Combat Event
+    pass
 
 
 class Assault(Record):
