@@ -73,7 +73,7 @@ def fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def own_cache(settings: Any) -> Any:
+def own_cache(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Each test gets an empty cache of its own, never the shared Redis one: a cached map
     or odds chunk from one test must not answer another (ids repeat across tests)."""
     from django.core.cache import cache
@@ -87,6 +87,12 @@ def own_cache(settings: Any) -> Any:
     # The odds are fought in the asking process at once, as Celery's eager mode runs a
     # task (tests/campaign/test_odds.py drives the process pool, tests/scheduling a worker).
     settings.KORONA_ODDS_BACKEND = "inline"
+    # Inline, the page's 1,000 battles would be fought by every test that draws an orders
+    # page with an attack (minutes each): 20 in chunks of 10 unless a test sets its own.
+    from campaign.services import planning
+
+    monkeypatch.setattr(planning, "ODDS_RUNS", 20)
+    monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
     cache.clear()
     yield
     cache.clear()
