@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,22 @@ import pytest
 from django.core.cache import cache
 
 from campaign.services import odds
+from config.celery import app as celery_app
 from rules.campaign.planning import odds_of
 from rules.odds import battle_odds
 from rules.spec import parse_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = json.loads((ROOT / "fixtures/battles/korona-turn1.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks() -> Iterator[None]:
+    """The chunk tasks run in this process, also with REDIS_URL (CI): no worker here."""
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
 
 
 def job(runs: int = 30, chunk: int = 7, seed: int = 5) -> odds.OddsJob:
