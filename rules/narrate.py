@@ -63,41 +63,43 @@ def _fire(r: dict[str, Any]) -> str:
     return text
 
 
-def _force_on_force(r: dict[str, Any]) -> str:
-    kind = r["kind"]
-    if kind == "first_aid":
-        return f"{_stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
-    if kind == "initiative":
-        return f"initiative {_dice(r['dice'])}: {r['winner']}"
-    if kind == "reaction":
-        return (
-            f"{r['purpose']} test {_stand(r['initiative_unit'])} v "
-            f"{_stand(r['reacting_unit'])}: {_dice(r['dice'])}, {_stand(r['winner'])} first"
-        )
-    if kind == "fog_of_war":
-        return f"fog of war for {_stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
-    if kind == "overwatch":
-        units = ", ".join(_stand(u) for u in r["units"]) or "none"
-        return f"{r['side']} units on Overwatch: {units}"
-    if kind == "split":
-        return f"{_stand(r['stand'])} splits off {_stand(r['element'])} ({r['figures']} figures)"
-    if kind == "merge":
-        return f"{_stand(r['joined'])} merges into {_stand(r['stand'])} ({r['figures']} figures)"
-    if kind == "tq_check":
-        return (
-            f"{_stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
-            f" {'passed' if r['passed'] else 'failed'}"
-        )
-    return (
-        f"{_stand(r['spotter'])} looks for {_stand(r['hidden_unit'])}: {_dice(r['dice'])}"
-        f" {'spotted' if r['spotted'] else 'not spotted'}"
-    )
+def _overwatch(r: dict[str, Any]) -> str:
+    units = ", ".join(_stand(u) for u in r["units"]) or "none"
+    return f"{r['side']} units on Overwatch: {units}"
 
 
-_FORCE_ON_FORCE_KINDS = frozenset(
-    {"first_aid", "initiative", "reaction", "fog_of_war", "tq_check", "spot", "locate",
-     "overwatch", "split", "merge"}
-)  # fmt: skip
+# The words of the Force on Force records, by kind.
+_FORCE_ON_FORCE: dict[str, Callable[[dict[str, Any]], str]] = {
+    "first_aid": lambda r: (
+        f"{_stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
+    ),
+    "initiative": lambda r: f"initiative {_dice(r['dice'])}: {r['winner']}",
+    "reaction": lambda r: (
+        f"{r['purpose']} test {_stand(r['initiative_unit'])} v "
+        f"{_stand(r['reacting_unit'])}: {_dice(r['dice'])}, {_stand(r['winner'])} first"
+    ),
+    "fog_of_war": lambda r: (
+        f"fog of war for {_stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
+    ),
+    "overwatch": _overwatch,
+    "split": lambda r: (
+        f"{_stand(r['stand'])} splits off {_stand(r['element'])} ({r['figures']} figures)"
+    ),
+    "merge": lambda r: (
+        f"{_stand(r['joined'])} merges into {_stand(r['stand'])} ({r['figures']} figures)"
+    ),
+    "tq_check": lambda r: (
+        f"{_stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
+        f" {'passed' if r['passed'] else 'failed'}"
+    ),
+    **dict.fromkeys(
+        ("spot", "locate"),
+        lambda r: (
+            f"{_stand(r['spotter'])} looks for {_stand(r['hidden_unit'])}: {_dice(r['dice'])}"
+            f" {'spotted' if r['spotted'] else 'not spotted'}"
+        ),
+    ),
+}
 
 
 _STAND_ID = re.compile(r"\b[ad]\.[a-z_]+\.\d+\b")
@@ -128,20 +130,6 @@ def _terrain(r: dict[str, Any]) -> str:
 def _deploy(r: dict[str, Any]) -> str:
     hidden = f", {len(r['hidden'])} hidden" if r["hidden"] else ""
     return f"{len(r['positions'])} stands deployed{hidden}"
-
-
-def _move(r: dict[str, Any]) -> str:
-    return (
-        f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
-        f"({r['purpose']}, {r['going']} going)"
-    )
-
-
-def _command(r: dict[str, Any]) -> str:
-    return (
-        f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
-        f"needing {r['target']}+: {r['outcome']}"
-    )
 
 
 def _cup_draw(r: dict[str, Any]) -> str:
@@ -180,9 +168,15 @@ def _outcome(r: dict[str, Any]) -> str:
 _KINDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "terrain": _terrain,
     "deploy": _deploy,
-    "move": _move,
+    "move": lambda r: (
+        f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
+        f"({r['purpose']}, {r['going']} going)"
+    ),
     "limber": lambda r: f"{_stand(r['stand'])} {r['outcome']}",
-    "command": _command,
+    "command": lambda r: (
+        f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
+        f"needing {r['target']}+: {r['outcome']}"
+    ),
     **dict.fromkeys(("fire", "support", "combat_event_fire"), _fire),
     "combat_event_check": lambda r: (
         f"{_stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
@@ -195,6 +189,6 @@ _KINDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "rally": _rally,
     "withdraw": _outcome,
     "sniper": _outcome,
-    **dict.fromkeys(_FORCE_ON_FORCE_KINDS, _force_on_force),
+    **_FORCE_ON_FORCE,
     "end": lambda r: f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})",
 }

@@ -170,6 +170,10 @@ class Checker:
     """Collects problems instead of stopping at the first (shared with the scenario
     checks in ``rules.campaign.scenario``)."""
 
+    # A whole number left out with no default: said to be missing (the scenario's words)
+    # rather than to be no whole number (the battle's).
+    names_missing_integer = False
+
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
@@ -211,6 +215,9 @@ class Checker:
     ) -> int:
         if value is None and default is not None:
             return default
+        if value is None and self.names_missing_integer:
+            self.fail(where, "is missing")
+            return minimum
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"must be a whole number, not {shown(value)}")
             return minimum

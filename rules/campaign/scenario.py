@@ -152,19 +152,7 @@ class ScenarioError(Refusal):
 class _ScenarioChecker(Checker):
     """The battle checker's habits, plus the shapes a scenario has and a battle has not."""
 
-    def integer(
-        self,
-        value: Any,
-        where: str,
-        *,
-        minimum: int,
-        maximum: int,
-        default: int | None = None,
-    ) -> int:
-        if value is None and default is None:
-            self.fail(where, "is missing")
-            return minimum
-        return super().integer(value, where, minimum=minimum, maximum=maximum, default=default)
+    names_missing_integer = True
 
     def sequence(self, value: Any, where: str, *, limit: int) -> list[Any]:
         if value is None:

@@ -100,22 +100,26 @@ FINISH_PHASES: tuple[tuple[str, Phase], ...] = (
 
 
 @dataclass(slots=True)
-class TurnPlan:
-    """A turn after movement, its battles paired and waiting for their results."""
+class _Turn:
+    """What a turn carries from its start to its end: the state, the log, the battles."""
 
     number: int
     state: CampaignState
     log: list[dict[str, Any]]
     battles: list[PlannedBattle]
+
+
+@dataclass(slots=True)
+class TurnPlan(_Turn):
+    """A turn after movement, its battles paired and waiting for their results."""
+
     initiative: str
 
 
 @dataclass(slots=True)
-class TurnOutcome:
-    number: int
-    state: CampaignState
-    log: list[dict[str, Any]]
-    battles: list[PlannedBattle]
+class TurnOutcome(_Turn):
+    """A turn played to its end, with its battles' results."""
+
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 

@@ -282,36 +282,47 @@ def visible_log(
     if sees_everything(state, viewer):
         return list(records)
     side = viewer.side or ""
-    seen_before = before.sight(side) if before is not None else set()
-    seen_after = after.sight(side) if after is not None else set()
+    reader = _Reader(
+        state,
+        side,
+        before,
+        before.sight(side) if before is not None else set(),
+        after.sight(side) if after is not None else set(),
+    )
     shown = []
     for record in records:
-        seen = _record_as_seen(record, state, side, before, (seen_before, seen_after))
+        seen = _record_as_seen(record, reader)
         if seen is not None:
             shown.append(seen)
     return shown
 
 
-def _record_as_seen(
-    record: dict[str, Any],
-    state: CampaignState,
-    side: str,
-    before: Boundary | None,
-    sight: tuple[set[str], set[str]],
-) -> dict[str, Any] | None:
-    """One record as ``side`` may read it (``visible_log``), or None when it may not;
-    ``sight``: the areas in its sight before and after the turn."""
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """A side reading a turn's log (``visible_log``): the campaign now and as the turn
+    began, and the areas in its sight before and after the turn."""
+
+    state: CampaignState
+    side: str
+    before: Boundary | None
+    seen_before: set[str]
+    seen_after: set[str]
+
+
+def _record_as_seen(record: dict[str, Any], reader: _Reader) -> dict[str, Any] | None:
+    """One record as the reader may read it, or None when it may not."""
     phase = record.get("phase")
+    side = reader.side
     if record.get("battle") is not None:
         fought = side in (record.get("attacker_side"), record.get("defender_side"))
         return record if fought else None
     if phase == "initiative":
-        return _own_initiative(record, state, side)
+        return _own_initiative(record, reader.state, side)
     if phase == "control":
         area = record.get("target")
-        return record if area in sight[0] and area in sight[1] else None
+        return record if area in reader.seen_before and area in reader.seen_after else None
     if phase in ("naval", "aerial"):
-        return _public_event(record, state, side, before, sight[0])
+        return _public_event(record, reader)
     if phase == "end" or record.get("side") == side:
         return record
     return None
@@ -346,22 +357,17 @@ def _own_initiative(
     return shown
 
 
-def _public_event(
-    record: dict[str, Any],
-    state: CampaignState,
-    side: str,
-    before: Boundary | None,
-    seen: set[str],
-) -> dict[str, Any]:
+def _public_event(record: dict[str, Any], reader: _Reader) -> dict[str, Any]:
     """A naval or aerial record; the strafing of an enemy company as section 6 allows:
     its area and band when it was in sight as the turn began, else nothing about it."""
-    if record.get("effect") != "strafe_company" or record.get("side") == side:
+    if record.get("effect") != "strafe_company" or record.get("side") == reader.side:
         return record
     target = record.get("company")
+    before = reader.before
     glimpse = before.companies.get(target) if before is not None and target else None
-    enemy = state.sides.get(record.get("side") or "")
+    enemy = reader.state.sides.get(record.get("side") or "")
     enemy_name = enemy.name if enemy else "enemy"
-    if glimpse is not None and glimpse[2] in seen:
+    if glimpse is not None and glimpse[2] in reader.seen_before:
         outcome = (
             f"a {enemy_name} fighting company ({glimpse[3]}) in {glimpse[2]} is strafed "
             "and out of supply this turn"

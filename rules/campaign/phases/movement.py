@@ -188,33 +188,53 @@ def _misfiled(turn: TurnInPlay, company: Company) -> bool:
     given = turn.orders.get(company.name)
     if given is None or given.company == company.name:
         return False
-    record(
-        turn.log,
-        "movement",
-        "order",
+    _order_record(
+        turn,
+        company,
         f"an order for {given.company} was filed under {company.name} and is ignored; it holds",
-        side=company.side,
-        company=company.name,
+        kind=given.kind,
         outcome="refused",
-        order=given.kind,
-        reason="the order names another company",
         source="order",
+        reason="the order names another company",
     )
     return True
 
 
-def _hold(turn: TurnInPlay, company: Company, source: str) -> None:
+def _order_record(
+    turn: TurnInPlay,
+    company: Company,
+    text: str,
+    *,
+    kind: str,
+    outcome: str,
+    source: str,
+    target: str | None = None,
+    reason: str | None = None,
+    moved_from: str | None = None,
+) -> None:
+    """A company's order as it was played (moved, held or refused), in the log."""
+    fields: dict[str, str] = {} if reason is None else {"reason": reason}
+    fields["source"] = source
+    if moved_from is not None:
+        fields["from"] = moved_from
     record(
         turn.log,
         "movement",
         "order",
-        f"{company.name} holds in {company.area} ({source})",
+        text,
         side=company.side,
         company=company.name,
-        target=company.area,
-        outcome="hold",
-        order="hold",
-        source=source,
+        target=target,
+        outcome=outcome,
+        order=kind,
+        **fields,
+    )
+
+
+def _hold(turn: TurnInPlay, company: Company, source: str) -> None:
+    text = f"{company.name} holds in {company.area} ({source})"
+    _order_record(
+        turn, company, text, kind="hold", outcome="hold", source=source, target=company.area
     )
 
 
@@ -223,19 +243,16 @@ def _refused(turn: TurnInPlay, company: Company, order: Order, source: str) -> b
     try:
         check_order(turn.state, order, in_supply=company.in_supply)
     except OrderError as refused:
-        record(
-            turn.log,
-            "movement",
-            "order",
+        _order_record(
+            turn,
+            company,
             f"{company.name}'s order to {order.kind} to "
             f"{order.target} is refused: {refused}; it holds",
-            side=company.side,
-            company=company.name,
-            target=order.target,
+            kind=order.kind,
             outcome="refused",
-            order=order.kind,
-            reason=str(refused),
             source=source,
+            target=order.target,
+            reason=str(refused),
         )
         return True
     return False
@@ -246,18 +263,16 @@ def _move(turn: TurnInPlay, company: Company, order: Order, source: str) -> None
     if target is None:
         raise AssertionError("check_order let a move through with no area")  # a bug
     company.area = target
-    record(
-        turn.log,
-        "movement",
-        "order",
-        f"{company.name} {order.kind}s from {origin} to {order.target} ({source})",
-        side=company.side,
-        company=company.name,
-        target=order.target,
+    text = f"{company.name} {order.kind}s from {origin} to {order.target} ({source})"
+    _order_record(
+        turn,
+        company,
+        text,
+        kind=order.kind,
         outcome="moved",
-        order=order.kind,
         source=source,
-        **{"from": origin},
+        target=order.target,
+        moved_from=origin,
     )
 
 
