@@ -17,7 +17,6 @@ from rules.kernel import oldbreed as kernel
 from rules.kernel.oldbreed import area_of_control
 
 __all__ = ["after_fire", "apply_event", "area_of_control", "enemy_moved", "own_phase", "worth"]
-from rules.units import UNIT_TYPES
 
 _SUPPORT_WORTH = {"light": 1.0, "medium": 2.0, "heavy": 3.0}
 
@@ -50,7 +49,7 @@ def _pin_own_squad(state: BattleState, force: Force) -> str | oldbreed.EventOutc
 
 
 def _suppress_own_weapon(state: BattleState, force: Force) -> str | oldbreed.EventOutcome:
-    weapons = [u for u in force.fighting() if UNIT_TYPES[u.stand_type].crew_served]
+    weapons = [u for u in force.fighting() if u.unit.crew_served]
     return _worsen(state, weapons, "suppressed")
 
 

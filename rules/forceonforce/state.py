@@ -16,7 +16,7 @@ from rules.forceonforce.fire import shift_die
 from rules.kernel import state as kernel
 from rules.kernel.state import ATTACKER as ATTACKER  # the rule set's own names for them
 from rules.kernel.state import DEFENDER as DEFENDER
-from rules.units import MOVEMENT, UNIT_TYPES
+from rules.units import MOVEMENT
 
 
 class Placed(Protocol):
@@ -30,7 +30,7 @@ class Unit(kernel.Piece):
     """One Force on Force unit (a Korona stand) on the table."""
 
     __slots__ = (
-        "stand_type", "profile", "healthy", "wounded_light", "pending", "serious", "dead", "leader",
+        "profile", "healthy", "wounded_light", "pending", "serious", "dead", "leader",
         "morale_shift", "pinned", "suppressed", "pulled_back", "regrouping", "lost",
         "shaken_off", "in_cover", "spotted_by", "smoke",
         "activated", "reacted", "may_react", "overwatch", "fires", "penalty_moves",
@@ -41,10 +41,8 @@ class Unit(kernel.Piece):
 
     force: Force
 
-    def __init__(self, unit_id: str, force: Force, stand_type: str, report_type: str) -> None:
-        super().__init__(unit_id, force, report_type)
-        self.stand_type = stand_type
-        self.profile = t.PROFILES[stand_type]
+    def muster(self) -> None:
+        self.profile = t.PROFILES[self.stand_type]
         self.healthy = t.FIGURES_PER_STAND  # figures that fight (light wounds included)
         self.wounded_light = 0  # 5.3: light wounds fight on; the unit bears the penalty
         self.pending = 0  # hit, awaiting next turn's First Aid Check
@@ -63,7 +61,6 @@ class Unit(kernel.Piece):
         self.smoke = False
         self.element_of: str | None = None  # 1.4: split off from this roster unit
         self.merged_into: str | None = None  # 1.4: merged back; off the table, not lost
-        self.new_turn()
 
     def new_turn(self) -> None:
         self.activated = False
@@ -254,7 +251,7 @@ class BattleState(kernel.BattleState[Force]):
         if mover is None:
             return 0
         base = (t.TACTICAL_MOVE_IN if speed == "tactical" else t.RAPID_MOVE_IN)[mover]
-        row = MOVEMENT[UNIT_TYPES[unit.stand_type].move_class]
+        row = MOVEMENT[unit.unit.move_class]
         good, here = row[0], row[going.rank]
         if here is None or not good:
             return 0

@@ -11,6 +11,7 @@ from rules.battlefield import Battlefield
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.ending import end_on_a_third_lost
+from rules.units import UNIT_TYPES
 
 ATTACKER, DEFENDER = "attacker", "defender"
 
@@ -19,11 +20,16 @@ class Piece:
     """A piece on the table (a Korona stand, a Force on Force unit): what the kernel reads
     of it. Positions are whole inches from the defender's left corner."""
 
-    __slots__ = ("id", "force", "report_type", "x", "y", "hidden", "returned", "extra")
+    __slots__ = (
+        "id", "force", "stand_type", "unit", "report_type", "x", "y", "hidden", "returned",
+        "extra",
+    )  # fmt: skip
 
-    def __init__(self, piece_id: str, force: Any, report_type: str) -> None:
+    def __init__(self, piece_id: str, force: Any, stand_type: str, report_type: str) -> None:
         self.id = piece_id
         self.force = force
+        self.stand_type = stand_type  # its key in ``rules.units.UNIT_TYPES``
+        self.unit = UNIT_TYPES[stand_type]
         # The type the campaign knows it by: a sniper swapped in for a squad is a squad.
         self.report_type = report_type
         self.x = 0
@@ -31,6 +37,14 @@ class Piece:
         self.hidden = False
         self.returned = False  # brought back by a Combat Event: still counts as lost
         self.extra = False  # appeared by a Combat Event: not on the roster, its loss no loss
+        self.muster()
+        self.new_turn()
+
+    def muster(self) -> None:
+        """The rule set's own state of a piece as it is mustered."""
+
+    def new_turn(self) -> None:
+        """What a piece did this turn, cleared as a turn begins."""
 
     def distance(self, other: Piece) -> float:
         return hypot(self.x - other.x, self.y - other.y)

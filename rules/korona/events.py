@@ -111,7 +111,7 @@ def _return_lost_squad(state: BattleState, force: Force) -> str | EventOutcome:
 
 def _sniper_appears(state: BattleState, force: Force) -> str | EventOutcome:
     def sniper(stand_id: str, at: tuple[int, int]) -> Stand:
-        stand = Stand(stand_id, force, UNIT_TYPES["sniper"], "sniper")
+        stand = Stand(stand_id, force, "sniper", "sniper")
         stand.x, stand.y = at
         return stand
 

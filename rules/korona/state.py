@@ -12,7 +12,7 @@ from rules.dice import Roller
 from rules.kernel import state as kernel
 from rules.kernel.state import ATTACKER as ATTACKER  # the rule set's own names for them
 from rules.kernel.state import DEFENDER as DEFENDER
-from rules.units import UNIT_TYPES, Quality, UnitType
+from rules.units import Quality
 
 OK, PINNED, SUPPRESSED = 0, 1, 2
 STATUS_NAMES = ("ok", "pinned", "suppressed")
@@ -48,20 +48,16 @@ class Stand(kernel.Piece):
     """One stand on the table. Positions are whole inches from the defender's left corner."""
 
     __slots__ = (
-        "unit", "status", "alive", "moved", "limbered", "stood_fast", "cleared", "fired",
-        "company",
+        "status", "alive", "moved", "limbered", "stood_fast", "cleared", "fired", "company",
     )  # fmt: skip
 
     force: Force
 
-    def __init__(self, stand_id: str, force: Force, unit: UnitType, report_type: str) -> None:
-        super().__init__(stand_id, force, report_type)
-        self.unit = unit
+    def muster(self) -> None:
         self.status = OK
         self.alive = True
         self.limbered = False
         self.company = 0  # its company's index in the force (ForceSpec.companies)
-        self.new_turn()
 
     def new_turn(self) -> None:
         """What a stand did this turn, cleared as a turn begins."""
@@ -87,8 +83,8 @@ class Force(kernel.Force[Stand]):
         self.quality = Quality(spec.quality)
         muster = kernel.Muster(key, spec.sniper)
         # On the table (alive or not), and the reinforcements not yet drawn (16.2).
-        self.stands = [Stand(i, self, UNIT_TYPES[u], r) for i, u, r in muster(spec.stands)]
-        self.cup = [Stand(i, self, UNIT_TYPES[u], r) for i, u, r in muster(spec.reinforcements)]
+        self.stands = [Stand(i, self, u, r) for i, u, r in muster(spec.stands)]
+        self.cup = [Stand(i, self, u, r) for i, u, r in muster(spec.reinforcements)]
         # Each stand belongs to a company: the table's stands go to the companies in order,
         # each taking what is left of its own count of that type, then the cup's.
         left = [dict(c.stands) for c in spec.companies]
