@@ -1,6 +1,6 @@
 """The campaign's story, told when it has ended: who won and why, control of each area
 over time, each side's strength over time, the battles won and lost, the losses, and the
-turning points. Charts are SVG drawn here, on the server, like the map.
+turning points. Charts are SVG drawn on the server from templates, like the map.
 
 Nothing is hidden once a campaign has ended (rulings, section 6), so the page reads the
 whole record; while a campaign is played it shows a player only that the story is told at
@@ -15,9 +15,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from battles.models import Battle
 from campaign.models import Campaign, Turn
@@ -232,102 +232,122 @@ def _x_labels(points: list[Point]) -> set[int]:
     return {i for i in range(len(points)) if i % every == 0 or i == len(points) - 1}
 
 
+@dataclass(frozen=True, slots=True)
+class ControlCell:
+    x: int
+    fill: str
+    turn: int
+    label: str  # the turn in words: "start", "3"
+    side: str  # the holder's key, "" for nobody
+    name: str  # the holder's name, "nobody"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRow:
+    area: str
+    y: int
+    label_y: str
+    cells: list[ControlCell]
+
+
 def control_chart(story: Story) -> SafeString:
-    """A grid: a row per area, a column per turn, each cell in its holder's colour."""
+    """A grid: a row per area, a column per turn, each cell in its holder's colour
+    (``templates/campaign/svg/control_chart.svg``)."""
     points = story.points
     if not points:
-        return mark_safe("")
+        return SafeString("")
     label_w, cell_w, cell_h, top = 130, 26, 24, 30
-    width = label_w + len(points) * cell_w + 8
-    height = top + len(story.areas) * cell_h + 8
     labelled = _x_labels(points)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="story-chart control-chart" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="control-title">'
-        '<title id="control-title">Who held each area, turn by turn</title>'
-        "<style>text{font:15px system-ui,sans-serif;fill:#1d2521}</style>"
+    columns = [
+        (_num(label_w + i * cell_w + cell_w / 2), point.turns_played)
+        for i, point in enumerate(points)
+        if i in labelled
     ]
-    for i, point in enumerate(points):
-        if i in labelled:
-            x = label_w + i * cell_w + cell_w / 2
-            parts.append(
-                f'<text x="{_num(x)}" y="{top - 10}" text-anchor="middle">'
-                f"{point.turns_played}</text>"
-            )
+    rows = []
     for row, area in enumerate(story.areas):
         y = top + row * cell_h
-        parts.append(
-            f'<text x="{label_w - 8}" y="{_num(y + cell_h * 0.7)}" text-anchor="end">'
-            f"{escape(area)}</text>"
-        )
+        cells = []
         for i, point in enumerate(points):
-            side = point.control.get(area)
-            name = story.sides.get(side or "", "nobody")
-            fill = SIDE_COLOURS.get(side or "", NOBODY_TINT)
-            parts.append(
-                f'<rect x="{label_w + i * cell_w}" y="{y}" width="{cell_w - 2}" '
-                f'height="{cell_h - 2}" fill="{fill}" data-area="{escape(area)}" '
-                f'data-turn="{point.turns_played}" data-side="{escape(side or "")}">'
-                f"<title>{escape(area)}, turn {escape(point.label)}: {escape(name)}</title></rect>"
+            side = point.control.get(area) or ""
+            name = story.sides.get(side, "nobody")
+            fill = SIDE_COLOURS.get(side, NOBODY_TINT)
+            cells.append(
+                ControlCell(label_w + i * cell_w, fill, point.turns_played, point.label, side, name)
             )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+        rows.append(ControlRow(area, y, _num(y + cell_h * 0.7), cells))
+    context = {
+        "width": label_w + len(points) * cell_w + 8,
+        "height": top + len(story.areas) * cell_h + 8,
+        "columns": columns,
+        "columns_y": top - 10,
+        "labels_x": label_w - 8,
+        "rows": rows,
+        "cell_width": cell_w - 2,
+        "cell_height": cell_h - 2,
+    }
+    return render_to_string("campaign/svg/control_chart.svg", context)
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthDot:
+    x: str
+    y: str
+    turn: int
+    label: str  # the turn in words
+    held: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthLine:
+    key: str
+    name: str
+    colour: str
+    points: str  # the polyline's "x,y x,y ..."
+    dots: list[StrengthDot]
 
 
 def strength_chart(story: Story) -> SafeString:
-    """A line per side: the stands it held after each turn."""
+    """A line per side: the stands it held after each turn
+    (``templates/campaign/svg/strength_chart.svg``)."""
     points = story.points
     if not points:
-        return mark_safe("")
+        return SafeString("")
     left, right, top, plot_h = 48, 16, 16, 200
     plot_w = 380  # narrow, so the words stay readable when a phone scales it down
     step = plot_w / max(1, len(points) - 1) if len(points) > 1 else 0
     width = left + plot_w + right
-    height = top + plot_h + 40
     peak = max((n for p in points for n in p.strength.values()), default=0) or 1
     scale = plot_h / peak
     base = top + plot_h
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="story-chart strength-chart" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="strength-title">'
-        '<title id="strength-title">Each side\'s stands, turn by turn</title>'
-        "<style>text{font:15px system-ui,sans-serif;fill:#1d2521}</style>"
-    ]
     tick = max(1, round(peak / 4))
-    for value in range(0, peak + 1, tick):
-        y = base - value * scale
-        parts.append(
-            f'<line x1="{left - 4}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" '
-            f'stroke="#c9c3b2" stroke-width="1"/>'
-            f'<text x="{left - 8}" y="{_num(y + 5)}" text-anchor="end">{value}</text>'
-        )
-    for i in _x_labels(points):
-        x = left + i * step
-        parts.append(
-            f'<text x="{_num(x)}" y="{base + 24}" text-anchor="middle">'
-            f"{escape(points[i].label)}</text>"
-        )
+    ticks = [
+        (value, _num(base - value * scale), _num(base - value * scale + 5))
+        for value in range(0, peak + 1, tick)
+    ]
+    labels = [(_num(left + i * step), points[i].label) for i in _x_labels(points)]
+    lines = []
     for key, name in story.sides.items():
-        colour = SIDE_COLOURS.get(key, NOBODY_COLOUR)
         coords = [
             (left + i * step, base - p.strength.get(key, 0) * scale) for i, p in enumerate(points)
         ]
+        dots = [
+            StrengthDot(_num(x), _num(y), p.turns_played, p.label, p.strength.get(key, 0))
+            for (x, y), p in zip(coords, points, strict=True)
+        ]
         line = " ".join(f"{_num(x)},{_num(y)}" for x, y in coords)
-        parts.append(
-            f'<g class="side-line" data-side="{escape(key)}"><title>{escape(name)}</title>'
-            f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="4" '
-            f'stroke-linejoin="round"/>'
-        )
-        for (x, y), point in zip(coords, points, strict=True):
-            held = point.strength.get(key, 0)
-            parts.append(
-                f'<circle cx="{_num(x)}" cy="{_num(y)}" r="5" fill="{colour}" '
-                f'data-turn="{point.turns_played}" data-stands="{held}">'
-                f"<title>{escape(name)}, turn {escape(point.label)}: {held} stands</title></circle>"
-            )
-        parts.append("</g>")
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+        lines.append(StrengthLine(key, name, SIDE_COLOURS.get(key, NOBODY_COLOUR), line, dots))
+    context = {
+        "width": width,
+        "height": top + plot_h + 40,
+        "ticks": ticks,
+        "tick_x1": left - 4,
+        "tick_x2": width - right,
+        "tick_text_x": left - 8,
+        "labels": labels,
+        "labels_y": base + 24,
+        "lines": lines,
+    }
+    return render_to_string("campaign/svg/strength_chart.svg", context)
 
 
 def legend(story: Story) -> list[tuple[str, str, str]]:
