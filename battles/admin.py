@@ -8,22 +8,20 @@ the GM may enter its tabletop result (checked against the forces present by
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
-from config.adminpages import change_url, form_page
+from config.adminpages import admin_page, admin_routes, change_url, form_page
 from rules import names
 from rules.rulesets import narrate
 
@@ -100,14 +98,14 @@ class BattleAdmin(admin.ModelAdmin):
         return format_html("<pre>{}</pre>", json.dumps(obj.spec, indent=2))
 
     def get_urls(self) -> list[Any]:
-        def view(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-            return self.admin_site.admin_view(func)
-
         return [
-            path("<int:pk>/report/", view(self.report_view), name="battles_battle_report"),
-            path("<int:pk>/sheet/", view(self.sheet_view), name="battles_battle_sheet"),
-            path("<int:pk>/result/", view(self.result_view), name="battles_battle_result"),
-            path("<int:pk>/fight/", view(self.fight_view), name="battles_battle_fight"),
+            *admin_routes(
+                self,
+                ("<int:pk>/report/", self.report_view, "report"),
+                ("<int:pk>/sheet/", self.sheet_view, "sheet"),
+                ("<int:pk>/result/", self.result_view, "result"),
+                ("<int:pk>/fight/", self.fight_view, "fight"),
+            ),
             *super().get_urls(),
         ]
 
@@ -123,14 +121,7 @@ class BattleAdmin(admin.ModelAdmin):
         return battle
 
     def _page(self, request: HttpRequest, battle: Battle, template: str, **extra: Any) -> Any:
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": battle,
-            "battle": battle,
-            **extra,
-        }
-        return TemplateResponse(request, template, context)
+        return admin_page(self, request, template, original=battle, battle=battle, **extra)
 
     def report_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         battle = self._battle(request, pk)

@@ -17,8 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
@@ -79,7 +78,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.settings_doc import DOCS, adjustment_what, value_words
-from config.adminpages import change_url, form_page
+from config.adminpages import admin_page, admin_routes, change_url, form_page
 from notifications.invitations import invitation_url, invite_every_side
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
@@ -137,13 +136,8 @@ class AdjustableAdmin:
         raise NotImplementedError
 
     def get_urls(self) -> list[Any]:
-        meta = self.model._meta  # type: ignore[attr-defined]
         return [
-            path(
-                "<int:pk>/adjust/",
-                self.admin_site.admin_view(self.adjust_view),  # type: ignore[attr-defined]
-                name=f"{meta.app_label}_{meta.model_name}_adjust",
-            ),
+            *admin_routes(self, ("<int:pk>/adjust/", self.adjust_view, "adjust")),  # type: ignore[arg-type]
             *super().get_urls(),  # type: ignore[misc]
         ]
 
@@ -206,7 +200,6 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
-
 def created_message(campaign: Campaign, user: Any) -> str:
     """The GM's next step after creating a campaign: one invitation link per side, made
     now (a walk-through created a campaign and found no way to invite its players)."""
@@ -223,6 +216,7 @@ def created_message(campaign: Campaign, user: Any) -> str:
         campaign.seed,
         format_html_join(", ", '{}: <a href="{}">{}</a>', ((n, u, u) for n, u in links)),
     )
+
 
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
@@ -296,25 +290,21 @@ class CampaignAdmin(SimpleHistoryAdmin):
         return "none: the GM plays each turn"
 
     def get_urls(self) -> list[Any]:
-        def view(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-            return self.admin_site.admin_view(func)
-
         return [
-            path("create/", view(self.create_view), name="campaign_campaign_create"),
-            path("balance/", view(self.balance_view), name="campaign_campaign_balance"),
-            path(
-                "balance/<str:job>/",
-                view(self.balance_job_view),
-                name="campaign_campaign_balance_job",
+            *admin_routes(
+                self,
+                ("create/", self.create_view, "create"),
+                ("balance/", self.balance_view, "balance"),
+                ("balance/<str:job>/", self.balance_job_view, "balance_job"),
+                ("<int:pk>/advance/", self.advance_view, "advance"),
+                ("<int:pk>/pause/", self.pause_view, "pause"),
+                ("<int:pk>/resume/", self.resume_view, "resume"),
+                ("<int:pk>/export/", self.export_view, "export"),
+                ("<int:pk>/settings/", self.settings_view, "settings"),
+                ("<int:pk>/schedule/", self.schedule_view, "schedule"),
+                ("<int:pk>/rollback/", self.rollback_view, "rollback"),
+                ("<int:pk>/seed/", self.seed_view, "seed"),
             ),
-            path("<int:pk>/advance/", view(self.advance_view), name="campaign_campaign_advance"),
-            path("<int:pk>/pause/", view(self.pause_view), name="campaign_campaign_pause"),
-            path("<int:pk>/resume/", view(self.resume_view), name="campaign_campaign_resume"),
-            path("<int:pk>/export/", view(self.export_view), name="campaign_campaign_export"),
-            path("<int:pk>/settings/", view(self.settings_view), name="campaign_campaign_settings"),
-            path("<int:pk>/schedule/", view(self.schedule_view), name="campaign_campaign_schedule"),
-            path("<int:pk>/rollback/", view(self.rollback_view), name="campaign_campaign_rollback"),
-            path("<int:pk>/seed/", view(self.seed_view), name="campaign_campaign_seed"),
             *super().get_urls(),
         ]
 
@@ -408,14 +398,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
             raise Http404("no such balance job (it may have expired)")
         if request.GET.get("format") == "json":
             return JsonResponse(status)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Balance of {status['scenario']}",
-            "opts": self.model._meta,
-            "status": status,
-            "poll": reverse("admin:campaign_campaign_balance_job", args=[job]) + "?format=json",
-        }
-        return TemplateResponse(request, "admin/korona/balance.html", context)
+        return admin_page(
+            self,
+            request,
+            "admin/korona/balance.html",
+            title=f"Balance of {status['scenario']}",
+            status=status,
+            poll=reverse("admin:campaign_campaign_balance_job", args=[job]) + "?format=json",
+        )
 
     # Turn, pause, resume, export: buttons on the change page and changelist actions.
 

@@ -1,13 +1,39 @@
-"""What the apps' admin pages share: one GM form on an admin page, a row's change page."""
+"""What the apps' admin pages share: their own addresses, a page in the admin's frame, one
+GM form on an admin page, a row's change page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
+
+
+def admin_routes(
+    model_admin: admin.ModelAdmin, *routes: tuple[str, Callable[..., HttpResponse], str]
+) -> list[URLPattern]:
+    """A model admin's own pages, each (route, view, name) behind the admin's login
+    (``admin_view``) and named ``<app>_<model>_<name>`` as the admin names its own."""
+    meta = model_admin.model._meta
+    return [
+        path(
+            route,
+            model_admin.admin_site.admin_view(view),
+            name=f"{meta.app_label}_{meta.model_name}_{name}",
+        )
+        for route, view, name in routes
+    ]
+
+
+def admin_page(
+    model_admin: admin.ModelAdmin, request: HttpRequest, template: str, **context: Any
+) -> TemplateResponse:
+    """A page of the model admin's own in the admin's frame (its header, its site)."""
+    frame = {**model_admin.admin_site.each_context(request), "opts": model_admin.model._meta}
+    return TemplateResponse(request, template, {**frame, **context})
 
 
 def form_page(
@@ -24,18 +50,18 @@ def form_page(
 ) -> TemplateResponse:
     """One GM form on an admin page (templates/admin/korona/form.html). ``also``: more
     buttons, (label, address), each sending the same form to another view."""
-    context = {
-        "also": also,
-        **model_admin.admin_site.each_context(request),
-        "title": title,
-        "form": form,
-        "opts": model_admin.model._meta,
-        "original": obj,
-        "submit": submit,
-        "intro": intro,
-        "multipart": multipart,
-    }
-    return TemplateResponse(request, "admin/korona/form.html", context)
+    return admin_page(
+        model_admin,
+        request,
+        "admin/korona/form.html",
+        also=also,
+        title=title,
+        form=form,
+        original=obj,
+        submit=submit,
+        intro=intro,
+        multipart=multipart,
+    )
 
 
 def change_url(obj: Any) -> str:
