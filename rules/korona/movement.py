@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from math import floor, hypot, inf
+from math import ceil, floor, hypot, inf
 
 from rules.korona import cup
 from rules.korona.state import (
@@ -52,16 +52,46 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
     going allows that distance. Every candidate is checked against the going of its own
     path: a rounded point may touch a corner of worse going than the line it came from.
     The start is the answer when nothing fits or nothing is nearer (x, y).
+
+    The answer depends only on the start, the stand's movement row and (x, y): the
+    battle keeps it (``BattleState.reach_cache``).
     """
-    field = state.field
-    width, depth = field.width_in, field.depth_in
+    key = (stand.x, stand.y, stand.unit.move_class, x, y)
+    found = state.reach_cache.get(key)
+    if found is None:
+        found = state.reach_cache[key] = _reachable_point(state, stand, x, y)
+    return found
+
+
+def _reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
+    """``reachable_point`` worked out."""
+    width, depth = state.width_in, state.depth_in
     x = min(max(x, 0), width)
     y = min(max(y, 0), depth)
     sx, sy = stand.x, stand.y
     dx, dy = x - sx, y - sy
     length = hypot(dx, dy)
+    tries = _TRIES[stand.unit.move_class]
+    allowances = MOVEMENT[stand.unit.move_class]
+    # Every try's points lie in the box of the start and the first try's points (they
+    # are nearer the start on the same line): when all the squares that box touches have
+    # one going, every path among them has it, and none need be looked at on its own.
+    if length > tries[0]:
+        scale = tries[0] / length
+        px, py = sx + dx * scale, sy + dy * scale
+    else:
+        px, py = x, y
+    shared = state.uniform_going(
+        min(sx, floor(px)), min(sy, floor(py)), max(sx, ceil(px)), max(sy, ceil(py))
+    )
+    reach: float = inf  # the going of the whole box's allowance, when it has one going
+    if shared is not None:
+        allowed = allowances[shared]
+        if allowed is None:
+            return sx, sy  # the going of the whole box is closed to it
+        reach = allowed
     ceiling = inf  # the longest move the going of the line itself allows
-    for inches in _TRIES[stand.unit.move_class]:
+    for inches in tries:
         if inches > ceiling:
             continue
         if length > inches:
@@ -70,54 +100,78 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
         else:
             px, py = x, y
         low_x, low_y = floor(px), floor(py)
-        xs = (low_x,) if low_x == px else (low_x, low_x + 1)
-        ys = (low_y,) if low_y == py else (low_y, low_y + 1)
-        best, ceiling = _nearest_fit(state, stand, xs, ys, inches, (x, y), ceiling)
-        if best is not None:
-            if best[0] >= length:
-                return sx, sy  # no nearer the goal than staying put
+        best = None
+        # Points within 1.42" of one ``inches`` from the start, farther than the going of
+        # the whole box allows (``reach``): none fits, and none need be looked at.
+        if length <= inches or inches - 1.5 <= reach:
+            xs = (low_x,) if low_x == px else (low_x, low_x + 1)
+            ys = (low_y,) if low_y == py else (low_y, low_y + 1)
+            best = _nearest_fit(state, sx, sy, xs, ys, inches, x, y, allowances, shared)
+        if best is None:
+            ceiling = _ceiling(state, sx, sy, low_x, low_y, inches, allowances, shared, ceiling)
+        elif best[0] >= length:
+            return sx, sy  # no nearer the goal than staying put
+        else:
             return best[1], best[2]
     return sx, sy
 
 
 def _nearest_fit(
     state: BattleState,
-    stand: Stand,
+    sx: int,
+    sy: int,
     xs: tuple[int, ...],
     ys: tuple[int, ...],
     inches: int,
-    goal: tuple[float, float],
-    ceiling: float,
-) -> tuple[tuple[float, int, int] | None, float]:
-    """Of the points (xs x ys) around one on the line, the one nearest ``goal`` whose own
-    path's worst going allows the move (distance to the goal, x, y), or None; and the
-    ceiling, lowered when the first point's going rules out this length."""
-    width, depth = state.field.width_in, state.field.depth_in
-    allowances = MOVEMENT[stand.unit.move_class]
-    known_going = state._going
-    sx, sy = stand.x, stand.y
-    x, y = goal
-    first = (xs[0], ys[0])
+    x: float,
+    y: float,
+    allowances: tuple[int | None, ...],
+    shared: int | None,
+) -> tuple[float, int, int] | None:
+    """Of the points (xs x ys) around one on the line, the one nearest (x, y) whose own
+    path from (sx, sy) is no longer than ``inches`` and whose worst going allows it (its
+    distance to (x, y), x, y), or None. ``shared``: the going index of every such path,
+    when they share one."""
+    width, depth = state.width_in, state.depth_in
     best: tuple[float, int, int] | None = None
     for ex in xs:
         for ey in ys:
-            if (ex, ey) == (sx, sy) or not (0 <= ex <= width and 0 <= ey <= depth):
+            if (ex == sx and ey == sy) or not (0 <= ex <= width and 0 <= ey <= depth):
                 continue
             moved = hypot(ex - sx, ey - sy)
             if moved > inches:
                 continue
-            index = known_going.get((sx, sy, ex, ey))
-            if index is None:
-                index = state.going_index(sx, sy, ex, ey)
-            allowed = allowances[index]
+            allowed = allowances[state.going_index(sx, sy, ex, ey) if shared is None else shared]
             if allowed is None or moved > allowed:
-                if allowed is not None and (ex, ey) == first:
-                    ceiling = min(ceiling, allowed)
                 continue
             key = (hypot(ex - x, ey - y), ex, ey)
             if best is None or key < best:
                 best = key
-    return best, ceiling
+    return best
+
+
+def _ceiling(
+    state: BattleState,
+    sx: int,
+    sy: int,
+    ex: int,
+    ey: int,
+    inches: int,
+    allowances: tuple[int | None, ...],
+    shared: int | None,
+    ceiling: float,
+) -> float:
+    """The ceiling after a length that nothing fitted: lowered to the allowance of the
+    going of the path to its first point (ex, ey), when that going is what ruled it out."""
+    if (ex == sx and ey == sy) or not (0 <= ex <= state.width_in and 0 <= ey <= state.depth_in):
+        return ceiling
+    moved = hypot(ex - sx, ey - sy)
+    if moved > inches:
+        return ceiling
+    allowed = allowances[state.going_index(sx, sy, ex, ey) if shared is None else shared]
+    if allowed is not None and moved > allowed:
+        return min(ceiling, allowed)
+    return ceiling
 
 
 def within_allowance(state: BattleState, stand: Stand, x: int, y: int) -> bool:

@@ -160,6 +160,13 @@ class BattleState(kernel.BattleState[Force]):
         self._col_first, self._col_last = _span_table(battlefield.width_ft)
         self._row_first, self._row_last = _span_table(battlefield.depth_ft)
         self._block_worst: dict[tuple[int, int, int, int], int] = {}
+        # The table's size in inches (the field works it out on every call).
+        self.width_in, self.depth_in = battlefield.width_in, battlefield.depth_in
+        # movement.reachable_point's answers: (start x, y, movement row, goal x, y) -> end.
+        self.reach_cache: dict[tuple[int, int, Any, float, float], tuple[int, int]] = {}
+        # The going of every square of a block (squares' first and last column and row)
+        # when they all share one (its GOING_INDEX), else None.
+        self._block_uniform: dict[tuple[int, int, int, int], int | None] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
         # The AI's note of the open squares around each square, by (col, row).
         self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
@@ -227,6 +234,20 @@ class BattleState(kernel.BattleState[Force]):
         if max(grid[first.row][first.col], grid[last.row][last.col]) >= worst:
             return worst
         return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
+
+    def uniform_going(self, low_x: int, low_y: int, high_x: int, high_y: int) -> int | None:
+        """The going index every path within the box shares, when every square the box
+        touches has the same going (a path touches only squares its box touches); else
+        None."""
+        block = self._block(low_x, low_y, high_x, high_y)
+        uniform = self._block_uniform.get(block, -1)
+        if uniform == -1:
+            col_lo, col_hi, row_lo, row_hi = block
+            goings = {
+                g for row in self._going_grid[row_lo : row_hi + 1] for g in row[col_lo : col_hi + 1]
+            }
+            uniform = self._block_uniform[block] = goings.pop() if len(goings) == 1 else None
+        return uniform
 
     def _block(self, x1: int, y1: int, x2: int, y2: int) -> tuple[int, int, int, int]:
         """The squares' columns and rows (first, last) a path between two points touches."""
