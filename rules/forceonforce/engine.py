@@ -253,7 +253,7 @@ def _interrupt(
     return watcher, action
 
 
-def _react(
+def react(
     state: BattleState,
     iu: Unit,
     niu: Unit,
@@ -346,13 +346,13 @@ def _ambush(state: BattleState, hidden: Unit, mover: Unit) -> bool:
     the mover has already spotted makes a normal reaction."""
     if mover.id in hidden.spotted_by:
         return False
-    if mover.distance(hidden) <= f.optimum_range(mover.tq) and _spot(state, mover, hidden):
+    if mover.distance(hidden) <= f.optimum_range(mover.tq) and spot(state, mover, hidden):
         return False
     hidden.hidden = False
     return tq_check(state, hidden, "spring an ambush")
 
 
-def _spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
+def spot(state: BattleState, spotter: Unit, hidden: Unit) -> bool:
     """4.2: opposed TQ test; the spotter must pass and roll higher."""
     mod = t.SPOT_RAPID_DETECTOR if spotter.movement == "rapid" else 0
     mod += t.SPOT_STEALTHY_HIDDEN if hidden.profile.stealthy else 0
@@ -389,7 +389,7 @@ def activate(state: BattleState, unit: Unit, *, end_phase: bool = False) -> None
     if target is None and moving is None and _hides(state, unit):
         return  # 3.11a: hiding is the activation, and no one may react to it
     if target is None and unit.can_fire:
-        target = next((h for h in ai.hidden_enemies(state, unit) if _spot(state, unit, h)), None)
+        target = next((h for h in ai.hidden_enemies(state, unit) if spot(state, unit, h)), None)
     if end_phase:
         _end_phase_action(state, unit, target, moved=moving is not None)
     else:
@@ -486,7 +486,7 @@ def _declared_fire(
         if not unit.fighting:
             return
         logged = len(state.log)
-        _react(state, unit, niu, niu in pending, move)
+        react(state, unit, niu, niu in pending, move)
         if niu in pending and any(
             r["kind"] == "fire" and r["firer"] == unit.id and r["target"] == niu.id
             for r in state.log[logged:]

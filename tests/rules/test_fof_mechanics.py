@@ -153,7 +153,7 @@ def test_an_unspotted_ambush_fires_first_without_a_reaction_test() -> None:
     state = make(faces)
     mover, hidden = at(state.attacker.units[0], 2, 15), state.defender.units[0]
     hidden.hidden = True
-    engine._react(state, mover, hidden, will_fire=False)
+    engine.react(state, mover, hidden, will_fire=False)
     kinds = [(r["kind"], r.get("purpose") or r.get("action")) for r in state.log]
     assert kinds == [("tq_check", "spring an ambush"), ("fire", "ambush")]
     assert used(state) == len(faces)
@@ -165,7 +165,7 @@ def test_a_spotted_ambush_is_a_normal_reaction() -> None:
     state = make([6, 2, 7, 3])
     mover, hidden = at(state.attacker.units[0], 2, 9), state.defender.units[0]
     hidden.hidden = True
-    engine._react(state, mover, hidden, will_fire=False)
+    engine.react(state, mover, hidden, will_fire=False)
     assert [r["kind"] for r in state.log] == ["spot", "reaction"]
     assert mover.id in hidden.spotted_by and not hidden.may_react
 
@@ -174,8 +174,8 @@ def test_spotting_needs_a_pass_and_a_higher_roll() -> None:
     state = make([5, 5, 6, 5])
     spotter, hidden = state.attacker.units[0], state.defender.units[0]
     hidden.hidden = True
-    assert not engine._spot(state, spotter, hidden)
-    assert engine._spot(state, spotter, hidden)
+    assert not engine.spot(state, spotter, hidden)
+    assert engine.spot(state, spotter, hidden)
     assert spotter.id in hidden.spotted_by
 
 
@@ -302,7 +302,7 @@ def test_overwatch_fires_before_the_reaction_it_interrupts() -> None:
     at(mover, 20, 20)
     faces_after = [1] * 7 + [1] * 4
     state.roller = ScriptedRoller(faces + faces_after)  # type: ignore[assignment]
-    engine._react(state, mover, niu, will_fire=False)
+    engine.react(state, mover, niu, will_fire=False)
     kinds = [(r["kind"], r.get("purpose") or r.get("action")) for r in state.log]
     assert kinds[:3] == [("reaction", "overwatch"), ("fire", "overwatch"), ("reaction", "reaction")]
     assert kinds[3] == ("fire", "reaction fire")

@@ -73,7 +73,7 @@ def test_a_rapid_reaction_move_takes_the_rapid_movers_minus_one() -> None:
     # NIU 4 - 1 = 3 fails: the IU (3) wins the tie and fires first (6d10 against 4d8);
     # then the squad makes its Rapid move, 9".
     state, iu, niu = ridge_state([3, 4] + [1] * 10)
-    engine._react(state, iu, niu, will_fire=True, move=((30, 10), "rapid"))
+    engine.react(state, iu, niu, will_fire=True, move=((30, 10), "rapid"))
     assert state.log[0]["totals"] == [3, 3] and state.log[0]["winner"] == iu.id
     assert state.log[-1]["purpose"] == "reaction move (rapid)" and niu.movement == "rapid"
 
