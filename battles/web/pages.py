@@ -1,7 +1,7 @@
 """The players' battle pages: a battle's report with its replay, and its printable sheet.
 
 Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
-battle is shown only when ``view.battle_open`` says so (404 otherwise, as for a
+battle is shown only when ``battles.services.reading.battle_open`` says so (404 otherwise, as for a
 stranger).
 """
 
@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.urls import path
 
 from battles.models import Battle
+from battles.services.reading import battle_open, battle_seed, battle_spec
 from battles.web import battleview
 from campaign.services.visibility import CampaignView
 from config.pages import campaign_view, login_required, page_context
@@ -34,14 +35,14 @@ def _open_battle(view: CampaignView, battle_id: int) -> Battle:
         .prefetch_related("attackers", "defenders")
         .first()
     )
-    if battle is None or not view.battle_open(battle):
+    if battle is None or not battle_open(view, battle):
         raise Http404("no such battle")
     return battle
 
 
 def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
     names = _side_names(view)
-    spec = view.battle_spec(battle)
+    spec = battle_spec(view, battle)
     companies = {
         key: [(c.name, view.company_id(c.name)) for c in rows.all()]
         for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
@@ -51,7 +52,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
     frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
     return {
         "battle": battle,
-        "seed": view.battle_seed(battle),  # None until it is fought (section 6)
+        "seed": battle_seed(view, battle),  # None until it is fought (section 6)
         "forces": forces,
         "table": table,
         "frames": frames,

@@ -284,34 +284,6 @@ class CampaignView:
         )
         return fog.visible_log(list(records), self.state, self.viewer, before=before, after=after)
 
-    def battle_seed(self, battle: Battle) -> int | None:
-        """A battle's seed, shown only with its report once fought (the GM: always): the
-        seed of a battle not yet fought would tell its result in advance."""
-        if self.game_master or battle.status != Battle.Status.PENDING:
-            return battle.seed
-        return None
-
-    def battle_spec(self, battle: Battle) -> dict[str, Any]:
-        """A battle's spec as the viewer may read it. Until the battle is fought, the
-        defender's sniper choice is its own order (section 6: never the enemy's orders):
-        the attacker's players read the defending force without it."""
-        spec = dict(battle.spec or {})
-        hidden = (
-            not self.game_master
-            and battle.status == Battle.Status.PENDING
-            and battle.defender_side != self.side
-        )
-        defender = spec.get("defender")
-        if hidden and isinstance(defender, dict) and "sniper" in defender:
-            spec["defender"] = {k: v for k, v in defender.items() if k != "sniper"}
-        return spec
-
-    def battle_open(self, battle: Battle) -> bool:
-        """May the viewer read this battle's report (both forces, the log)?"""
-        return battle.campaign_id == self.campaign.pk and fog.battle_visible(
-            battle.attacker_side, battle.defender_side, self.state, self.viewer
-        )
-
     def battles(self) -> QuerySet[Battle]:
         """The campaign's battles whose reports the viewer may read."""
         rows = Battle.objects.filter(campaign=self.campaign)

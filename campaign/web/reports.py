@@ -3,7 +3,7 @@ sheet are the battles' own pages, ``battles.web.pages``).
 
 Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
 turn shows only the records ``view.records`` allows, and a battle only when
-``view.battle_open`` says so (404 otherwise, as for a stranger).
+``battles.services.reading.battle_open`` says so (404 otherwise, as for a stranger).
 """
 
 from __future__ import annotations

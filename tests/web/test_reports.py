@@ -17,7 +17,6 @@ from battles.models import Battle
 from battles.services.results import enter_battle_result
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
-from campaign.services.visibility import CampaignView
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
@@ -142,7 +141,7 @@ def test_a_battle_the_viewer_may_not_read_is_404(
     client = login(aussie)
     for name in ("battle", "battle-sheet"):
         assert client.get(reverse(name, args=[played.pk, battle.pk])).status_code == 200
-    monkeypatch.setattr(CampaignView, "battle_open", lambda self, battle: False)
+    monkeypatch.setattr("battles.web.pages.battle_open", lambda view, battle: False)
     for name in ("battle", "battle-sheet"):
         assert client.get(reverse(name, args=[played.pk, battle.pk])).status_code == 404
 
