@@ -28,7 +28,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone as django_timezone
 
-from battles.models import Battle
+from battles.services.fighting import stalled_auto_battles, tabletop_past_deadline
 from campaign.models import Campaign, Side, SideReady, Turn
 from campaign.services.deadlines import (
     Schedule,
@@ -177,23 +177,8 @@ def sweep_due(*, now: datetime | None = None, enqueue: bool = True) -> Sweep:
         if len(batch) < SWEEP_BATCH:
             break
     reissued = _reissue_stale(now, enqueue=enqueue)
-    tabletop = list(
-        Battle.objects.filter(
-            status=Battle.Status.PENDING,
-            mode="tabletop",
-            deadline__lte=now,
-            campaign__status=Campaign.Status.ACTIVE,
-            campaign__settings__unentered_tabletop="auto",
-        ).values_list("pk", flat=True)
-    )
-    stalled = list(
-        Battle.objects.filter(
-            status=Battle.Status.PENDING,
-            mode="auto",
-            turn__status=Turn.Status.BATTLES_PENDING,
-            turn__created_at__lte=now - STALE_CLAIM,
-        ).values_list("pk", flat=True)
-    )
+    tabletop = tabletop_past_deadline(now)
+    stalled = stalled_auto_battles(now - STALE_CLAIM)
     if enqueue:
         for battle_id in tabletop + stalled:
             enqueue_battle(battle_id)
