@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.fighting import fight
+from battles.services.planned import planned_battles, store_battles
 from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services import commitments
@@ -266,36 +267,17 @@ def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan]:
 
 
 def _battle_rows(campaign: Campaign, turn: Turn, plan: rules.TurnPlan) -> list[Battle]:
-    """A Battle row for each battle the turn paired, with its companies."""
+    """A Battle row for each battle the turn paired (``battles.services.planned``)."""
     settings = campaign.get_settings()
-    # A tabletop result is due by the time the next turn would have been.
-    tabletop_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
-    areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
-    companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
-    battles = Battle.objects.bulk_create(
-        Battle(
-            campaign=campaign,
-            turn=turn,
-            area_id=areas[planned.area],
-            key=planned.key,
-            attacker_side=planned.attacker_side,
-            defender_side=planned.defender_side,
-            mode=settings.battle_mode,
-            ruleset=settings.ruleset,
-            seed=planned.seed,
-            spec=planned.spec,
-            deadline=tabletop_deadline if settings.battle_mode == "tabletop" else None,
-        )
-        for planned in plan.battles
+    return store_battles(
+        campaign=campaign,
+        turn=turn,
+        planned=plan.battles,
+        mode=settings.battle_mode,
+        ruleset=settings.ruleset,
+        # A tabletop result is due by the time the next turn would have been.
+        tabletop_deadline=next_deadline_after(Schedule.of(campaign), timezone.now()),
     )
-    for relation, names in (("attackers", "attackers"), ("defenders", "defenders")):
-        through = getattr(Battle, relation).through
-        through.objects.bulk_create(
-            through(battle_id=battle.pk, company_id=companies[name])
-            for battle, planned in zip(battles, plan.battles, strict=True)
-            for name in getattr(planned, names)
-        )
-    return battles
 
 
 def _spend_claim(campaign: Campaign) -> None:
@@ -322,19 +304,7 @@ def _turn_row(campaign: Campaign, number: int) -> Turn:
 def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.TurnPlan:
     """Rebuild a waiting turn's plan from what was saved when it started."""
     state = load_snapshot(campaign=campaign)
-    planned = [
-        rules.PlannedBattle(
-            key=b.key,
-            area=b.spec["area"]["name"],
-            attacker_side=b.attacker_side,
-            defender_side=b.defender_side,
-            attackers=[c.name for c in b.attackers.all()],
-            defenders=[c.name for c in b.defenders.all()],
-            seed=b.seed,
-            spec=b.spec,
-        )
-        for b in battles
-    ]
+    planned = planned_battles(battles)
     return rules.TurnPlan(
         number=turn.number, state=state, log=list(turn.log), battles=planned, initiative=""
     )

@@ -1,0 +1,67 @@
+"""The battles a campaign turn paired: stored as Battle rows with their companies when
+the turn starts, and read back as the rules' ``PlannedBattle`` when it finishes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from battles.models import Battle
+from campaign.models import Area, Campaign, Company, Turn
+from rules.campaign.turn import PlannedBattle
+
+
+def store_battles(
+    *,
+    campaign: Campaign,
+    turn: Turn,
+    planned: Sequence[PlannedBattle],
+    mode: str,
+    ruleset: str,
+    tabletop_deadline: datetime | None,
+) -> list[Battle]:
+    """A Battle row for each battle the turn paired, with its companies (the campaign's
+    area and company ids read once)."""
+    areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
+    companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
+    battles = Battle.objects.bulk_create(
+        Battle(
+            campaign=campaign,
+            turn=turn,
+            area_id=areas[battle.area],
+            key=battle.key,
+            attacker_side=battle.attacker_side,
+            defender_side=battle.defender_side,
+            mode=mode,
+            ruleset=ruleset,
+            seed=battle.seed,
+            spec=battle.spec,
+            deadline=tabletop_deadline if mode == "tabletop" else None,
+        )
+        for battle in planned
+    )
+    for relation in ("attackers", "defenders"):
+        through = getattr(Battle, relation).through
+        through.objects.bulk_create(
+            through(battle_id=row.pk, company_id=companies[name])
+            for row, battle in zip(battles, planned, strict=True)
+            for name in getattr(battle, relation)
+        )
+    return battles
+
+
+def planned_battles(battles: Sequence[Battle]) -> list[PlannedBattle]:
+    """The rules' pairing back from the rows (their companies prefetched)."""
+    return [
+        PlannedBattle(
+            key=b.key,
+            area=b.spec["area"]["name"],
+            attacker_side=b.attacker_side,
+            defender_side=b.defender_side,
+            attackers=[c.name for c in b.attackers.all()],
+            defenders=[c.name for c in b.defenders.all()],
+            seed=b.seed,
+            spec=b.spec,
+        )
+        for b in battles
+    ]
