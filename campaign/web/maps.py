@@ -30,7 +30,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.cache import cache_control
 from django.views.decorators.vary import vary_on_cookie
 
-from battles.models import Battle
+from battles.web.lists import battle_line
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import (
     CampaignView,
@@ -406,30 +406,6 @@ class Neighbour:
     name: str
     area_id: int
     track: str
-
-
-@dataclass(frozen=True, slots=True)
-class BattleLine:
-    battle: Battle
-    turn: int
-    attacker: str
-    defender: str
-    outcome: str
-
-
-def battle_line(battle: Battle, side_names: dict[str, str]) -> BattleLine:
-    attacker = side_names.get(battle.attacker_side, battle.attacker_side)
-    defender = side_names.get(battle.defender_side, battle.defender_side)
-    winner = (battle.result or {}).get("winner") if battle.status != "pending" else None
-    if winner == "attacker":
-        outcome = f"{attacker} won"
-    elif winner == "defender":
-        outcome = f"{defender} held"
-    elif battle.status == Battle.Status.PENDING:
-        outcome = "to be fought" if battle.mode == "auto" else "waiting for the table"
-    else:
-        outcome = "drawn"
-    return BattleLine(battle, battle.turn.number, attacker, defender, outcome)
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.urls import path
 
 from battles.models import Battle
+from battles.web.lists import readable_battles
 from campaign.models import Turn
 from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
@@ -24,24 +25,10 @@ from campaign.web.common import campaign_view, login_required, page_context
 
 # The big JSON columns a list does not need.
 _TURN_HEAVY = ("start_state", "report", "report_text")
-_BATTLE_LIST_FIELDS = ("id", "key", "turn_id", "status", "mode", "area__name", "deadline")
 
 
 def _side_names(view: CampaignView) -> dict[str, str]:
     return {key: side.name for key, side in view.state.sides.items()}
-
-
-def _readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
-    """The battles the viewer may read, as small rows (no spec, result or log), each
-    with a label: its area, and its number when one area saw several ("Korona (battle
-    2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
-    rows = list(
-        view.battles().filter(**filters).order_by("turn_id", "id").values(*_BATTLE_LIST_FIELDS)
-    )
-    for row in rows:
-        parts = row["key"].split(":")
-        row["label"] = row["area__name"] + (f" (battle {parts[2]})" if len(parts) > 2 else "")
-    return rows
 
 
 @login_required
@@ -51,7 +38,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         Turn.objects.filter(campaign=view.campaign).defer(*_TURN_HEAVY).order_by("-number")
     )
     battles: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in _readable_battles(view):
+    for row in readable_battles(view):
         battles[row["turn_id"]].append(row)
     names = _side_names(view)
     adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
@@ -92,7 +79,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
     turn = rows.get(number)
     if turn is None:
         raise Http404("no such turn")
-    battles = _readable_battles(view, turn=turn)
+    battles = readable_battles(view, turn=turn)
     records = view.records(turn.log, number=turn.number)
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles})
     return render(

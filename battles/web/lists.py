@@ -1,0 +1,51 @@
+"""The battles as the campaign's pages list them: a turn's battles (the turn list and a
+turn's page) and an area's (the area page). Only those the reader may read, through
+``CampaignView.battles``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from battles.models import Battle
+from campaign.services.visibility import CampaignView
+
+_BATTLE_LIST_FIELDS = ("id", "key", "turn_id", "status", "mode", "area__name", "deadline")
+
+
+def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
+    """The battles the viewer may read, as small rows (no spec, result or log), each
+    with a label: its area, and its number when one area saw several ("Korona (battle
+    2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
+    rows = list(
+        view.battles().filter(**filters).order_by("turn_id", "id").values(*_BATTLE_LIST_FIELDS)
+    )
+    for row in rows:
+        parts = row["key"].split(":")
+        row["label"] = row["area__name"] + (f" (battle {parts[2]})" if len(parts) > 2 else "")
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class BattleLine:
+    battle: Battle
+    turn: int
+    attacker: str
+    defender: str
+    outcome: str
+
+
+def battle_line(battle: Battle, side_names: dict[str, str]) -> BattleLine:
+    """One battle in an area's list: who attacked whom, and how it went."""
+    attacker = side_names.get(battle.attacker_side, battle.attacker_side)
+    defender = side_names.get(battle.defender_side, battle.defender_side)
+    winner = (battle.result or {}).get("winner") if battle.status != "pending" else None
+    if winner == "attacker":
+        outcome = f"{attacker} won"
+    elif winner == "defender":
+        outcome = f"{defender} held"
+    elif battle.status == Battle.Status.PENDING:
+        outcome = "to be fought" if battle.mode == "auto" else "waiting for the table"
+    else:
+        outcome = "drawn"
+    return BattleLine(battle, battle.turn.number, attacker, defender, outcome)
