@@ -107,8 +107,12 @@ class BattleList(CampaignScoped):
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
         """The battles whose reports you may read: those your side fought."""
-        return self.respond_list(
-            self.get_queryset(), lambda row: battle_data(row, winner=row.winner)
+        return self.respond_digested(
+            request,
+            "battles",
+            lambda: self.respond_list(
+                self.get_queryset(), lambda row: battle_data(row, winner=row.winner)
+            ),
         )
 
 

@@ -4,12 +4,14 @@ through the services (``give_order``, ``withdraw_order``, ``mark_side_ready``)."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from hashlib import sha256
 from typing import Any
 
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
@@ -60,6 +62,8 @@ from campaign.services.visibility import (
     MAX_ID,
     CampaignView,
     NotAMember,
+    campaign_stamp,
+    campaigns_digest,
     campaigns_for,
     is_game_master,
     open_campaign,
@@ -78,6 +82,25 @@ READ_ERRORS = s.error_responses(400, 401, 403, 404, 429)
 KEPT_LIST_SECONDS = 60 * 60
 DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
 WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """A transaction whose reads all see the database at one moment: SQLite's does; on
+    PostgreSQL, repeatable read (inside an outer transaction, as in the tests, it is that
+    one's savepoint)."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def digested_token(read: dict[str, Any]) -> str:
+    """The token of a stamp read with its list's digest (``campaign_stamp(rows=...)``)."""
+    stamp = MapStamp(**{name: value for name, value in read.items() if name != "digest"})
+    return f"{stamp.token}:{sha256(read['digest'].encode()).hexdigest()}"
 
 
 def row_id(value: Any) -> int:
@@ -147,15 +170,19 @@ class CampaignScoped(ApiView):
         key = f"api-view:{self.kwargs['campaign_pk']}:{self.stamp.token}" if read else None
         if key is not None and (kept := cache.get(key)) is not None:
             return kept
+        view = self.open_view()
+        if key is not None:
+            cache.set(key, view, KEPT_LIST_SECONDS)
+        return view
+
+    def open_view(self) -> CampaignView:
+        """The campaign opened afresh for the reader (a stranger: the 404 of no campaign)."""
         try:
-            view = open_campaign(
+            return open_campaign(
                 user=self.request.user, campaign=row_id(self.kwargs["campaign_pk"])
             )
         except NotAMember:
             raise NotFound("No such campaign.") from None
-        if key is not None:
-            cache.set(key, view, KEPT_LIST_SECONDS)
-        return view
 
     def fake(self) -> bool:
         """drf-spectacular builds the schema without a campaign."""
@@ -169,16 +196,51 @@ class CampaignScoped(ApiView):
         The stamp's query (kept a second for the reader, ``map_stamp``) also decides
         access, before any cache: a stranger gets the same 404 as for no campaign. The key
         holds the reader, so no reader is answered another's list; only a 200 is kept."""
-        stamp = self.stamp
-        text = "|".join(
-            (stamp.token, str(request.user.pk), request.get_host(), request.get_full_path())
-        )
-        key = f"api-list:{self.kwargs['campaign_pk']}:{sha256(text.encode()).hexdigest()}"
+        key = self.kept_key(request, self.stamp.token)
         if (data := cache.get(key)) is not None:
             return Response(data)
         response = build()
         if response.status_code == status.HTTP_200_OK:
             cache.set(key, response.data, KEPT_LIST_SECONDS)
+        return response
+
+    def kept_key(self, request: Request, token: str) -> str:
+        """The cache key of a kept answer: the campaign, ``token`` (its stamp, with the
+        reader's side) and the reader: the user, the host and the full path with its query
+        string (filters, ordering, page, format)."""
+        text = "|".join((token, str(request.user.pk), request.get_host(), request.get_full_path()))
+        return f"api-list:{self.kwargs['campaign_pk']}:{sha256(text.encode()).hexdigest()}"
+
+    def respond_digested(
+        self, request: Request, rows: str, build: Callable[[], Response]
+    ) -> Response:
+        """A list that changes without the stamp (``rows``: orders, battles, commitments),
+        kept for its reader under the stamp and the digest of its rows, both read afresh
+        by every request in one query (``campaign_stamp(rows=...)``, never the second-long
+        kept stamp): an order given or a result entered is in the very next answer, the
+        writer's own first of all. That query decides access too, before any cache.
+
+        On a miss the answer is built inside one transaction that reads the stamp and its
+        digest again, opens the campaign afresh and reads the rows, so what is kept under
+        a digest is what the database held when it was read (on PostgreSQL in repeatable
+        read: a write between the two would otherwise be kept under the digest of before,
+        and answered again if the rows went back to it)."""
+        campaign_id = row_id(self.kwargs["campaign_pk"])
+        read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows=rows)
+        if read is None:
+            raise NotFound("No such campaign.")
+        if (data := cache.get(self.kept_key(request, digested_token(read)))) is not None:
+            return Response(data)
+        with one_snapshot():
+            read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows=rows)
+            if read is None:
+                raise NotFound("No such campaign.")
+            self.__dict__["campaign_view"] = self.open_view()
+            response = build()
+        if response.status_code == status.HTTP_200_OK:
+            cache.set(
+                self.kept_key(request, digested_token(read)), response.data, KEPT_LIST_SECONDS
+            )
         return response
 
 
@@ -248,12 +310,27 @@ class CampaignList(ApiView):
     )
     def get(self, request: Request) -> Response:
         """The campaigns you may open: those you play in (all of them for the GM)."""
+        # Kept for the reader under the digest of every campaign they may open, read
+        # afresh by each request (one query): a change to any of them is in the next answer.
         game_master = is_game_master(request.user)
-        sides = sides_of(request.user) if not game_master else {}
-        return self.respond_list(
-            self.get_queryset(),
-            lambda row: s.campaign_data(row, side=sides.get(row.pk), game_master=game_master),
-        )
+
+        def key(digest: str) -> str:
+            reader = (str(request.user.pk), str(game_master), request.get_host())
+            text = "|".join((sha256(digest.encode()).hexdigest(), *reader, request.get_full_path()))
+            return f"api-campaigns:{sha256(text.encode()).hexdigest()}"
+
+        if (data := cache.get(key(campaigns_digest(request.user)))) is not None:
+            return Response(data)
+        with one_snapshot():  # kept under the digest read with its rows (respond_digested)
+            digest = campaigns_digest(request.user)
+            sides = sides_of(request.user) if not game_master else {}
+            response = self.respond_list(
+                self.get_queryset(),
+                lambda row: s.campaign_data(row, side=sides.get(row.pk), game_master=game_master),
+            )
+        if response.status_code == status.HTTP_200_OK:
+            cache.set(key(digest), response.data, KEPT_LIST_SECONDS)
+        return response
 
 
 class CampaignDetail(CampaignScoped):
@@ -520,9 +597,13 @@ class CommitmentList(CampaignScoped):
     def get(self, request: Request, campaign_pk: int) -> Response:
         """Each turn's dice commitment, the coming turn's included (published before its
         orders open); a played turn's with the seeds and salts your side may see."""
-        rows = self.paginate_queryset(commitments.commitments_for(self.campaign_view))
-        assert rows is not None, "every API list is paginated"
-        return self.get_paginated_response([row.data() for row in rows])
+
+        def build() -> Response:
+            rows = self.paginate_queryset(commitments.commitments_for(self.campaign_view))
+            assert rows is not None, "every API list is paginated"
+            return self.get_paginated_response([row.data() for row in rows])
+
+        return self.respond_digested(request, "commitments", build)
 
 
 class AdjustmentList(CampaignScoped):
@@ -603,7 +684,9 @@ class OrderList(OrderScoped):
     def get(self, request: Request, campaign_pk: int) -> Response:
         """Your side's orders for the coming turn (the GM: every side's). A company with no
         order follows its standing order."""
-        return self.respond_list(self.get_queryset(), s.order_data)
+        return self.respond_digested(
+            request, "orders", lambda: self.respond_list(self.get_queryset(), s.order_data)
+        )
 
     @extend_schema(
         operation_id="orders_create",

@@ -23,10 +23,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from battles.models import Battle
-from campaign.models import Campaign, GmAdjustment, Membership, Order, Turn
+from campaign.models import (
+    Campaign,
+    Company,
+    GmAdjustment,
+    Membership,
+    Order,
+    SeedCommitment,
+    Turn,
+)
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
 from campaign.settings_doc import adjustment_what
 from rules.campaign import visibility as fog
@@ -66,14 +75,21 @@ def campaigns_for(user: Any) -> QuerySet[Campaign]:
 MAX_ID = 2**63 - 1
 
 
-def campaign_stamp(*, user: Any, campaign_id: int) -> dict[str, Any] | None:
+def campaign_stamp(
+    *, user: Any, campaign_id: int, rows: str | None = None
+) -> dict[str, Any] | None:
     """What a campaign's pages were drawn from, or None if the user may not open it (with
     the same access as ``campaigns_for``).
 
     One query: the campaign's turn, status, deadline and last change, the side the user
     plays there (None for the GM), its last turn and that turn's status, and its last GM
     adjustment. Every open map asks it every few seconds, so it is written in SQL rather
-    than built by the ORM each time."""
+    than built by the ORM each time.
+
+    ``rows`` (one of ``LIST_DIGESTS``) adds, in the same query, ``digest``: every row of
+    that list the reader may see, each with every column its answer shows, joined in one
+    string (``list_digest``), so a list that changes without the stamp (an order given, a
+    result entered) is kept under it and never answered stale."""
     if not 0 < campaign_id <= MAX_ID:
         return None
     names = {
@@ -92,6 +108,7 @@ def campaign_stamp(*, user: Any, campaign_id: int) -> dict[str, Any] | None:
         access = "JOIN {membership} m ON m.campaign_id = c.id AND m.user_id = %s"
         params.append(user.pk)
     params.append(campaign_id)
+    digest = "" if rows is None else f", ({list_digest(rows, side=side)}) AS digest"
     sql = (
         "SELECT c.id, c.turn, c.status, c.next_deadline, c.updated_at, " + side + " AS side,"
         " (SELECT t.number FROM {turn} t WHERE t.campaign_id = c.id"
@@ -99,14 +116,142 @@ def campaign_stamp(*, user: Any, campaign_id: int) -> dict[str, Any] | None:
         " (SELECT t.status FROM {turn} t WHERE t.campaign_id = c.id"
         "  ORDER BY t.number DESC LIMIT 1) AS last_turn_status,"
         " (SELECT MAX(a.id) FROM {adjustment} a WHERE a.campaign_id = c.id) AS last_adjustment"
-        " FROM {campaign} c " + access + " WHERE c.id = %s"
+        + digest.replace("{", "{{").replace("}", "}}")
+        + " FROM {campaign} c "
+        + access
+        + " WHERE c.id = %s"
     ).format(**names)
     row = next(iter(Campaign.objects.raw(sql, params)), None)
     if row is None:
         return None
     fields = ("turn", "status", "next_deadline", "updated_at")
     extra = ("side", "last_turn", "last_turn_status", "last_adjustment")
-    return {name: getattr(row, name) for name in fields + extra}
+    stamp = {name: getattr(row, name) for name in fields + extra}
+    if rows is not None:
+        stamp["digest"] = row.digest or ""
+    return stamp
+
+
+def _text(column: str) -> str:
+    """A column as text in a digest's line: '=' and its value, '-' for NULL."""
+    return f"COALESCE('=' || CAST({column} AS TEXT), '-')"
+
+
+# The rows of each list kept under ``campaign_stamp(rows=...)``, as SQL: every column its
+# answer shows (or that decides it), for the rows the reader may see (``{side}``: the
+# reader's side, NULL for the GM). Only columns of the rows themselves: the names of the
+# companies and areas they point to are the campaign's, set when it is created.
+LIST_DIGESTS = {
+    "orders": (
+        "SELECT {row} AS line FROM {order} o JOIN {company} k ON k.id = o.company_id"
+        " WHERE o.campaign_id = c.id AND o.turn_number = c.turn + 1"
+        " AND ({side} IS NULL OR k.side = {side})",
+        (
+            "o.id",
+            "o.company_id",
+            "o.kind",
+            "o.target_id",
+            "o.sniper",
+            "o.given_by_id",
+            "o.created_at",
+        ),
+    ),
+    "battles": (
+        "SELECT {row} AS line FROM {battle} b WHERE b.campaign_id = c.id"
+        " AND ({side} IS NULL OR b.attacker_side = {side} OR b.defender_side = {side})",
+        (
+            "b.id",
+            "b.turn_id",
+            "b.area_id",
+            "b.attacker_side",
+            "b.defender_side",
+            "b.mode",
+            "b.ruleset",
+            "b.status",
+            "b.deadline",
+            "{winner}",
+            "{key}",
+        ),
+    ),
+    "commitments": (
+        "SELECT {row} AS line FROM {commitment} s WHERE s.campaign_id = c.id"
+        " AND s.number <= c.turn + 1",
+        ("s.id", "s.number", "s.commitment", "s.changes", "s.created_at", "s.revealed_at"),
+    ),
+}
+
+
+def list_digest(rows: str, *, side: str) -> str:
+    """The SQL of one list's digest (``LIST_DIGESTS``): its rows' columns, each row one
+    line, the lines joined. The same rows give the same string, in whatever order the
+    database joins them; any other rows another (each line starts with its row's id, and
+    the one free text, a battle's key, comes with its length), so it misses no change."""
+    select, columns = LIST_DIGESTS[rows]
+    postgres = connection.vendor == "postgresql"
+    winner = "b.result ->> 'winner'" if postgres else "json_extract(b.result, '$.winner')"
+    inner = select.format(
+        row=_line(column.format(winner=winner, key=_sized("b.key")) for column in columns),
+        side=side,
+        order=Order._meta.db_table,
+        company=Company._meta.db_table,
+        battle=Battle._meta.db_table,
+        commitment=SeedCommitment._meta.db_table,
+    )
+    return f"SELECT {_joined()} FROM ({inner}) lines"
+
+
+def _line(columns: Iterable[str]) -> str:
+    return " || '|' || ".join(_text(column) for column in columns)
+
+
+def _joined() -> str:
+    return (
+        "string_agg(line, ';')" if connection.vendor == "postgresql" else "group_concat(line, ';')"
+    )
+
+
+def _sized(column: str) -> str:
+    """A free text column, with its length first: no text it holds reads as two columns."""
+    return f"LENGTH(CAST({column} AS TEXT)) || ':' || CAST({column} AS TEXT)"
+
+
+# What the campaign list shows of each campaign (``campaign.api.serializers.campaign_data``).
+CAMPAIGN_LIST_COLUMNS = (
+    "c.id",
+    "c.turn",
+    "c.status",
+    "c.next_deadline",
+    "c.winner",
+    "c.schedule_kind",
+    "c.every_hours",
+    "c.weekday",
+    "c.time_of_day",
+    "c.timezone",
+    _sized("c.name"),
+    _sized("c.end_reason"),
+    _sized("c.settings"),
+)
+
+
+def campaigns_digest(user: Any) -> str:
+    """Every campaign the user may open (``campaigns_for``), each with every column the
+    campaign list shows and the user's side there, in one string (one query; as
+    ``list_digest``): the same string, the same campaigns shown the same."""
+    if is_game_master(user):
+        columns, access, params = CAMPAIGN_LIST_COLUMNS, "", []
+    elif getattr(user, "is_authenticated", False) and user.is_active:
+        columns = (*CAMPAIGN_LIST_COLUMNS, "m.side")
+        access = f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id AND m.user_id = %s"
+        params = [user.pk]
+    else:
+        return ""
+    sql = (
+        f"SELECT {_joined()} AS digest FROM (SELECT {_line(columns)} AS line"
+        f" FROM {Campaign._meta.db_table} c {access}) lines"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()[0] or ""
 
 
 def viewer_for(*, user: Any, campaign: Campaign) -> Viewer:

@@ -1,6 +1,8 @@
 """The API lists kept for their reader until the campaign's stamp changes (areas,
-companies, turns, adjustments; ``CampaignScoped.respond_kept``): a kept list is never
-stale, never another reader's, and never answers a reader who lost access."""
+companies, turns, adjustments; ``CampaignScoped.respond_kept``), and those kept under the
+digest of their rows too (campaigns, orders, battles, commitments;
+``CampaignScoped.respond_digested``): a kept list is never stale, never another reader's,
+and never answers a reader who lost access."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Campaign, Membership
+from battles.models import Battle
+from campaign.models import Campaign, Membership, SeedCommitment
 from campaign.services.adjustments import adjust_stands, set_control
 from campaign.services.turns import advance_turn, give_order
-from tests.api.helpers import url
+from campaign.services.visibility import campaign_stamp
+from tests.api.helpers import area_id, company_id, url
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +106,72 @@ def test_the_kept_campaign_is_one_sides_only(
             assert side in (battle["attacker_side"], battle["defender_side"]), battle
     mine = login(aussie).get(url(played, "battles/?page_size=100")).json()
     assert mine == battles["australian"]
+
+
+def test_a_writers_order_is_in_their_next_answer_at_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """Given, changed, withdrawn and given again: each answer of the list follows the last
+    write, also where the rows go back to what an earlier answer was kept under."""
+    client = login(aussie)
+    orders = url(played, "orders/")
+
+    def listed() -> list[tuple[str, str | None]]:
+        rows = client.get(orders).json()["results"]
+        return [(row["kind"], (row["target"] or {}).get("name")) for row in rows]
+
+    assert listed() == []
+    body = {"company": company_id(played, "C Company (militia)"), "kind": "hold"}
+    given = client.post(orders, body, "application/json").json()
+    assert listed() == [("hold", None)]
+    change = {"kind": "withdraw", "target": area_id(played, "Ioro")}
+    client.patch(url(played, f"orders/{given['id']}/"), change, "application/json")
+    assert listed() == [("withdraw", "Ioro")]
+    client.delete(url(played, f"orders/{given['id']}/"))
+    assert listed() == []
+    client.post(orders, body, "application/json")
+    assert listed() == [("hold", None)]
+
+
+def test_the_enemys_orders_are_not_in_a_sides_digest(played: Campaign, aussie: Any) -> None:
+    """An enemy's order leaves the side's kept list (and its digest) as it was: the key of
+    the side's answer holds only what the side may see."""
+    before = campaign_stamp(user=aussie, campaign_id=played.pk, rows="orders")
+    give_order(company=played.companies.get(name="1st Company"), kind="hold", side="japanese")
+    assert campaign_stamp(user=aussie, campaign_id=played.pk, rows="orders") == before
+    give_order(company=played.companies.get(name="A Company"), kind="hold", side="australian")
+    assert campaign_stamp(user=aussie, campaign_id=played.pk, rows="orders") != before
+
+
+def test_any_write_to_a_battle_or_a_commitment_is_in_the_next_answer(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The digest reads the rows, so even a write that bypasses the services (a plain
+    update, as a data migration or the shell would make) is answered at once."""
+    client = login(aussie)
+    battles = url(played, "battles/?page_size=100")
+    first = client.get(battles).json()["results"][0]
+    Battle.objects.filter(pk=first["id"]).update(result={"winner": "draw"})
+    again = client.get(battles).json()["results"][0]
+    assert (first["winner"] != "draw", again["winner"]) == (True, "draw")
+    commitments = url(played, "commitments/")
+    assert client.get(commitments).json()["results"][-1]["seed_changes"] == 0
+    SeedCommitment.objects.filter(campaign=played, number=played.turn + 1).update(changes=2)
+    assert client.get(commitments).json()["results"][-1]["seed_changes"] == 2
+
+
+def test_the_campaign_list_follows_any_change_at_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    assert [row["name"] for row in client.get("/api/campaigns/").json()["results"]] == [
+        "Korona played"
+    ]
+    Campaign.objects.filter(pk=played.pk).update(name="Korona renamed")  # updated_at unchanged
+    assert [row["name"] for row in client.get("/api/campaigns/").json()["results"]] == [
+        "Korona renamed"
+    ]
+    Membership.objects.filter(user=aussie, campaign=played).update(side="japanese")
+    assert client.get("/api/campaigns/").json()["results"][0]["side"] == "japanese"
+    Membership.objects.filter(user=aussie, campaign=played).delete()
+    assert client.get("/api/campaigns/").json()["count"] == 0
