@@ -3,10 +3,11 @@ the turn starts, and read back as the rules' ``PlannedBattle`` when it finishes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from battles.models import Battle
+from battles.services.fighting import fight
 from campaign.models import Area, Campaign, Company, Turn
 from rules.campaign.turn import PlannedBattle
 
@@ -19,16 +20,23 @@ def store_battles(
     mode: str,
     ruleset: str,
     tabletop_deadline: datetime | None,
+    area_ids: Mapping[str, int] | None = None,
+    company_ids: Mapping[str, int] | None = None,
+    fought: bool = False,
 ) -> list[Battle]:
     """A Battle row for each battle the turn paired, with its companies (the campaign's
-    area and company ids read once)."""
-    areas = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
-    companies = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
-    battles = Battle.objects.bulk_create(
+    area and company ids read once, unless given: ``area_ids``, ``company_ids`` by name).
+    ``fought``: each fought by the rules first, so its row is written once, with its
+    result."""
+    if area_ids is None:
+        area_ids = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
+    if company_ids is None:
+        company_ids = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
+    rows = [
         Battle(
             campaign=campaign,
             turn=turn,
-            area_id=areas[battle.area],
+            area_id=area_ids[battle.area],
             key=battle.key,
             attacker_side=battle.attacker_side,
             defender_side=battle.defender_side,
@@ -39,11 +47,12 @@ def store_battles(
             deadline=tabletop_deadline if mode == "tabletop" else None,
         )
         for battle in planned
-    )
+    ]
+    battles = Battle.objects.bulk_create([fight(row) for row in rows] if fought else rows)
     for relation in ("attackers", "defenders"):
         through = getattr(Battle, relation).through
         through.objects.bulk_create(
-            through(battle_id=row.pk, company_id=companies[name])
+            through(battle_id=row.pk, company_id=company_ids[name])
             for row, battle in zip(battles, planned, strict=True)
             for name in getattr(battle, relation)
         )

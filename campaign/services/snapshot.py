@@ -9,7 +9,7 @@ table written.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.db import models, transaction
@@ -36,10 +36,14 @@ COMPANY_FIELDS = [
 
 @dataclass(frozen=True, slots=True)
 class SnapshotIds:
-    """The row ids behind a snapshot's names, for links to the pages and the API."""
+    """The row ids behind a snapshot's names, for links to the pages and the API, and for
+    ``save_snapshot`` to write over the rows it was loaded from without reading them again."""
 
     areas: dict[str, int]
     companies: dict[str, int]
+    stands: dict[tuple[int, str], int] = field(default_factory=dict)  # (company, unit)
+    ships: dict[str, int] = field(default_factory=dict)
+    air: dict[str, int] = field(default_factory=dict)  # by side
 
 
 def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
@@ -94,12 +98,14 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
         Link.objects.filter(campaign=campaign).order_by("id").values_list("a__name", "b__name")
     )
     counts: dict[int, list[tuple[str, int, int]]] = {}
-    for company_id, unit, held, full in (
+    stand_ids: dict[tuple[int, str], int] = {}
+    for company_id, unit, held, full, stand_id in (
         CompanyStands.objects.filter(company__campaign=campaign)
         .order_by("id")
-        .values_list("company_id", "unit_type", "held", "establishment")
+        .values_list("company_id", "unit_type", "held", "establishment", "id")
     ):
         counts.setdefault(company_id, []).append((unit, held, full))
+        stand_ids[company_id, unit] = stand_id
     companies: dict[str, rules.Company] = {}
     for row in (
         Company.objects.filter(campaign=campaign)
@@ -122,17 +128,23 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
             standing_order=order,
             in_supply=in_supply,
         )
+    ship_rows = list(
+        Ship.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("name", "side", "port__name", "present", "id")
+    )
     ships = [
         rules.Ship(name=name, side=side, port=port, present=present)
-        for name, side, port, present in Ship.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list("name", "side", "port__name", "present")
+        for name, side, port, present, _ in ship_rows
     ]
+    air_rows = list(
+        AirGroup.objects.filter(campaign=campaign)
+        .order_by("id")
+        .values_list("side", "base__name", "buffalos", "bombers", "id")
+    )
     air = [
         rules.AirGroup(side=side, base=base, buffalos=buffalos, bombers=bombers)
-        for side, base, buffalos, bombers in AirGroup.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list("side", "base__name", "buffalos", "bombers")
+        for side, base, buffalos, bombers, _ in air_rows
     ]
     state = rules.CampaignState(
         name=campaign.name,
@@ -149,11 +161,23 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
         winner=campaign.winner,
         end_reason=campaign.end_reason or None,
     )
-    return state, SnapshotIds(areas=area_ids, companies=company_ids)
+    return state, SnapshotIds(
+        areas=area_ids,
+        companies=company_ids,
+        stands=stand_ids,
+        ships={row[0]: row[-1] for row in ship_rows},
+        air={row[0]: row[-1] for row in air_rows},
+    )
 
 
-def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
+def save_snapshot(
+    *, campaign: Campaign, state: rules.CampaignState, ids: SnapshotIds | None = None
+) -> None:
     """Write what a turn changes back over the campaign's rows.
+
+    ``ids``: the rows' ids as ``load_snapshot_with_ids`` read them, when nothing has
+    written the campaign's companies, stands, ships or air groups since (in the same
+    transaction): the 5 reads below are then saved.
 
     Must be called inside the caller's ``transaction.atomic()``, which should also hold
     the campaign row (``select_for_update``): the turn's outcome is then written whole or
@@ -166,7 +190,8 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
     itself (areas, links, sides) is fixed for a campaign: a state naming an area, ship or
     air group the campaign lacks is a ``ValueError`` and nothing is written.
 
-    Queries: 5 reads (areas, companies, stand rows, ships, air groups), one UPDATE each
+    Queries: 5 reads (areas, companies, stand rows, ships, air groups; none given
+    ``ids``), one UPDATE each
     for companies, stand rows, areas, ships, air groups and the campaign, plus, only when
     needed, the deletion of removed companies (with their stands, orders and places in
     battles), the deletion of unit types a company no longer has, one INSERT of new
@@ -178,20 +203,28 @@ def save_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
         )
     # A turn's writes are recorded by the turn itself, not row by row (campaign.history).
     with quiet_history():
-        _write_snapshot(campaign=campaign, state=state)
+        _write_snapshot(campaign=campaign, state=state, ids=ids or _read_ids(campaign))
 
 
-def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState) -> None:
-    area_ids = dict(Area.objects.filter(campaign=campaign).values_list("name", "id"))
-    company_ids = dict(Company.objects.filter(campaign=campaign).values_list("name", "id"))
-    stand_ids = {
-        (company_id, unit): row_id
-        for row_id, company_id, unit in CompanyStands.objects.filter(
-            company__campaign=campaign
-        ).values_list("id", "company_id", "unit_type")
-    }
-    ship_ids = dict(Ship.objects.filter(campaign=campaign).values_list("name", "id"))
-    air_ids = dict(AirGroup.objects.filter(campaign=campaign).values_list("side", "id"))
+def _read_ids(campaign: Campaign) -> SnapshotIds:
+    return SnapshotIds(
+        areas=dict(Area.objects.filter(campaign=campaign).values_list("name", "id")),
+        companies=dict(Company.objects.filter(campaign=campaign).values_list("name", "id")),
+        stands={
+            (company_id, unit): row_id
+            for row_id, company_id, unit in CompanyStands.objects.filter(
+                company__campaign=campaign
+            ).values_list("id", "company_id", "unit_type")
+        },
+        ships=dict(Ship.objects.filter(campaign=campaign).values_list("name", "id")),
+        air=dict(AirGroup.objects.filter(campaign=campaign).values_list("side", "id")),
+    )
+
+
+def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState, ids: SnapshotIds) -> None:
+    # Copies: the writes below add and take ids.
+    area_ids, company_ids, stand_ids = dict(ids.areas), dict(ids.companies), dict(ids.stands)
+    ship_ids, air_ids = ids.ships, ids.air
     _check_known(state, area_ids=area_ids, ship_ids=ship_ids, air_ids=air_ids)
 
     removed = [cid for name, cid in company_ids.items() if name not in state.companies]

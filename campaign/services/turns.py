@@ -18,13 +18,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle
-from battles.services.fighting import fight
 from battles.services.planned import planned_battles, store_battles
 from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services import commitments
 from campaign.services.deadlines import Schedule, next_deadline_after
-from campaign.services.snapshot import load_snapshot, save_snapshot, update_rows
+from campaign.services.snapshot import (
+    SnapshotIds,
+    load_snapshot,
+    load_snapshot_with_ids,
+    save_snapshot,
+)
 from config.enqueue import enqueue_battle
 from notifications.hooks import turn_changed
 from rules.campaign import turn as rules
@@ -203,20 +207,25 @@ def advance_turn(
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         number = campaign.turn + 1
         _check_turn_may_start(campaign, number, expected_turn)
-        turn, plan = _start_turn(campaign, number)
+        turn, plan, ids = _start_turn(campaign, number)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway
-        battles = _battle_rows(campaign, turn, plan)
-        # The map after movement is the map while its battles are fought.
-        save_snapshot(campaign=campaign, state=plan.state)
+        # Every battle fought here, before its row is written: the turn ends in this
+        # transaction, whose last write of the map is the only one anyone sees, over the
+        # rows as they were loaded.
+        auto = campaign.get_settings().battle_mode == "auto"
+        ends_now = not plan.battles or (auto and not defer_battles)
+        battles = _battle_rows(campaign, turn, plan, ids, fought=ends_now)
+        if not ends_now:
+            # The map after movement is the map while its battles wait to be fought.
+            save_snapshot(campaign=campaign, state=plan.state, ids=ids)
         _spend_claim(campaign)
-        auto = [battle for battle in battles if battle.mode == "auto"]
         if defer_battles and auto:
-            for battle in auto:
+            for battle in battles:
                 enqueue_battle(battle.pk)
-        else:
-            update_rows(Battle, [fight(battle) for battle in auto], ["result", "log", "status"])
-        return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+        if not ends_now:
+            return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
+        return complete_if_ready(campaign=campaign, turn=turn, plan=plan, ids=ids, battles=battles)
 
 
 def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | None) -> None:
@@ -237,10 +246,11 @@ def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | 
         )
 
 
-def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan]:
+def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan, SnapshotIds]:
     """The rules' start of the turn (up to its battles) from the committed seed, the
-    orders and the players, saved in its Turn row (rolling) with what it started from."""
-    state = load_snapshot(campaign=campaign)
+    orders and the players, saved in its Turn row (rolling) with what it started from;
+    and the ids of the rows the state was loaded from."""
+    state, ids = load_snapshot_with_ids(campaign=campaign)
     orders = _orders_for(campaign, number)
     seed = commitments.committed_seed(campaign=campaign, number=number)
     players = played_sides(campaign)
@@ -263,11 +273,15 @@ def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan]:
     turn.start_state = dump_scenario(state)
     turn.failure_reason = ""
     turn.save()
-    return turn, plan
+    return turn, plan, ids
 
 
-def _battle_rows(campaign: Campaign, turn: Turn, plan: rules.TurnPlan) -> list[Battle]:
-    """A Battle row for each battle the turn paired (``battles.services.planned``)."""
+def _battle_rows(
+    campaign: Campaign, turn: Turn, plan: rules.TurnPlan, ids: SnapshotIds, *, fought: bool
+) -> list[Battle]:
+    """A Battle row for each battle the turn paired (``battles.services.planned``), by
+    the ids the snapshot was loaded with; ``fought``: each fought first, written with its
+    result."""
     settings = campaign.get_settings()
     return store_battles(
         campaign=campaign,
@@ -277,6 +291,9 @@ def _battle_rows(campaign: Campaign, turn: Turn, plan: rules.TurnPlan) -> list[B
         ruleset=settings.ruleset,
         # A tabletop result is due by the time the next turn would have been.
         tabletop_deadline=next_deadline_after(Schedule.of(campaign), timezone.now()),
+        area_ids=ids.areas,
+        company_ids=ids.companies,
+        fought=fought,
     )
 
 
@@ -311,13 +328,23 @@ def _plan_of(campaign: Campaign, turn: Turn, battles: list[Battle]) -> rules.Tur
 
 
 def complete_if_ready(
-    *, campaign: Campaign, turn: Turn, plan: rules.TurnPlan | None = None
+    *,
+    campaign: Campaign,
+    turn: Turn,
+    plan: rules.TurnPlan | None = None,
+    ids: SnapshotIds | None = None,
+    battles: list[Battle] | None = None,
 ) -> TurnReport:
-    """Finish the turn when its last battle has a result; otherwise mark it waiting."""
+    """Finish the turn when its last battle has a result; otherwise mark it waiting.
+    ``ids``: the map's rows as ``plan`` was loaded from them (``save_snapshot``);
+    ``battles``: the turn's battles, every one with its result, as the caller wrote them."""
     turn_changed(turn)  # its notices go once this commits
-    battles = list(
-        Battle.objects.filter(turn=turn).prefetch_related("attackers", "defenders").order_by("id")
-    )
+    if battles is None:
+        battles = list(
+            Battle.objects.filter(turn=turn)
+            .prefetch_related("attackers", "defenders")
+            .order_by("id")
+        )
     pending = [b for b in battles if b.status == Battle.Status.PENDING]
     if pending:
         turn.status = Turn.Status.BATTLES_PENDING
@@ -328,7 +355,7 @@ def complete_if_ready(
     # None is pending, answered above: every battle here has its result.
     results = {b.key: b.result for b in battles if b.result is not None}
     outcome = rules.finish_turn(plan, results)
-    save_snapshot(campaign=campaign, state=outcome.state)
+    save_snapshot(campaign=campaign, state=outcome.state, ids=ids)
     if outcome.state.finished:
         campaign.status = Campaign.Status.FINISHED
         with quiet_history():

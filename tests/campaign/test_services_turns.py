@@ -41,20 +41,22 @@ LOG_FIELDS = {"phase", "kind", "side", "company", "dice", "modifiers", "target",
 #   SAVEPOINT (the service's atomic, nested in the test's transaction),
 #   SELECT ... FOR UPDATE of the campaign row,
 #   SELECT of a turn waiting for its battles,
-#   7 for load_snapshot (sides, areas, links, stand counts, companies, ships, air groups),
+#   7 for load_snapshot (sides, areas, links, stand counts, companies, ships, air groups;
+#   with the rows' ids, so nothing is read again to write the map or the battles' rows),
 #   SELECT of the orders for the turn,
 #   SELECT of the sides with a player (the rest are the AI's),
 #   SELECT of the turn's seed commitment,
 #   INSERT of the Turn row,
-#   SELECT of the area ids and SELECT of the company ids (for the battles' rows),
-#   11 for save_snapshot of the map after movement (5 reads, then one UPDATE each of
-#   companies, stand rows, areas, ships, air groups and the campaign row),
-#   SELECT of the turn's battles (none, so nothing is prefetched),
-#   11 for save_snapshot of the finished turn,
+#   6 for save_snapshot of the finished turn, over the rows as loaded (one UPDATE each of
+#   companies, stand rows, areas, ships, air groups and the campaign row; the map after
+#   movement is not written when the turn ends in the same transaction: nobody sees it),
 #   UPDATE of the Turn row (log, report, status),
 #   UPDATE of its commitment (revealed) and INSERT of the next turn's,
 #   RELEASE SAVEPOINT.
-ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 1 + 1 + 2 + 11 + 1 + 11 + 1 + 2 + 1
+ADVANCE_TURN_QUERIES = 1 + 1 + 1 + 7 + 1 + 1 + 1 + 1 + 6 + 1 + 2 + 1
+# With auto battles, each fought before its row is written: one INSERT of the battles
+# (with their results), one of their attackers and one of their defenders.
+BATTLE_QUERIES = 3
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -693,6 +695,22 @@ def test_advance_turn_takes_the_same_queries_however_many_companies(
     assert report.done
     assert report.battles == []
     assert Company.objects.filter(campaign=campaign).count() == 8 * times
+
+
+@pytest.mark.parametrize("times", [1, 10])
+def test_a_turn_with_battles_takes_the_same_queries_however_many_companies(
+    times: int, django_assert_num_queries: Any
+) -> None:
+    doc = with_more_companies(korona_doc(), times=times)
+    for row in doc["companies"]:  # the Japanese rifle companies meet the Australians
+        if row["side"] == "japanese" and row["kind"] == "fighting":
+            row["area"] = "Korona"
+    campaign = new_campaign(doc=doc)
+    with django_assert_num_queries(ADVANCE_TURN_QUERIES + BATTLE_QUERIES):
+        report = advance_turn(campaign_id=campaign.pk)
+    assert report.done
+    assert len(report.battles) >= times
+    assert all(battle.status == "fought" and battle.result for battle in report.battles)
 
 
 # --- two callers at once ---------------------------------------------------------------------
