@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
-from config.adminpages import admin_page, admin_routes, change_url, form_page
+from config.adminpages import admin_page, back_to_change, change_url, form_page, row_pages
 from rules import names
 from rules.rulesets import narrate
 
@@ -98,16 +98,7 @@ class BattleAdmin(admin.ModelAdmin):
         return format_html("<pre>{}</pre>", json.dumps(obj.spec, indent=2))
 
     def get_urls(self) -> list[Any]:
-        return [
-            *admin_routes(
-                self,
-                ("<int:pk>/report/", self.report_view, "report"),
-                ("<int:pk>/sheet/", self.sheet_view, "sheet"),
-                ("<int:pk>/result/", self.result_view, "result"),
-                ("<int:pk>/fight/", self.fight_view, "fight"),
-            ),
-            *super().get_urls(),
-        ]
+        return [*row_pages(self, "report", "sheet", "result", "fight"), *super().get_urls()]
 
     def _battle(self, request: HttpRequest, pk: int, *, change: bool = False) -> Battle:
         battle = get_object_or_404(Battle.objects.select_related("campaign", "turn", "area"), pk=pk)
@@ -221,8 +212,7 @@ class BattleAdmin(admin.ModelAdmin):
                 return self._gone(request, pk, "entered") or HttpResponseRedirect(request.path)
             else:
                 done = " The turn is complete." if report.done else ""
-                self.message_user(request, f"Result entered for {battle}.{done}")
-                return HttpResponseRedirect(change_url(battle))
+                return back_to_change(self, request, battle, f"Result entered for {battle}.{done}")
         return form_page(
             self,
             request,

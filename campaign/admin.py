@@ -78,7 +78,14 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.settings_doc import DOCS, adjustment_what, value_words
-from config.adminpages import admin_page, admin_routes, change_url, form_page
+from config.adminpages import (
+    admin_page,
+    admin_routes,
+    back_to_change,
+    change_url,
+    form_page,
+    row_pages,
+)
 from notifications.invitations import invitation_url, invite_every_side
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
@@ -137,7 +144,7 @@ class AdjustableAdmin:
 
     def get_urls(self) -> list[Any]:
         return [
-            *admin_routes(self, ("<int:pk>/adjust/", self.adjust_view, "adjust")),  # type: ignore[arg-type]
+            *row_pages(self, "adjust"),  # type: ignore[arg-type]
             *super().get_urls(),  # type: ignore[misc]
         ]
 
@@ -157,8 +164,7 @@ class AdjustableAdmin:
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                self.message_user(request, self.adjust_done.format(obj=obj))  # type: ignore[attr-defined]
-                return HttpResponseRedirect(change_url(obj))
+                return back_to_change(self, request, obj, self.adjust_done.format(obj=obj))
         return form_page(
             self,  # type: ignore[arg-type]
             request,
@@ -296,14 +302,17 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 ("create/", self.create_view, "create"),
                 ("balance/", self.balance_view, "balance"),
                 ("balance/<str:job>/", self.balance_job_view, "balance_job"),
-                ("<int:pk>/advance/", self.advance_view, "advance"),
-                ("<int:pk>/pause/", self.pause_view, "pause"),
-                ("<int:pk>/resume/", self.resume_view, "resume"),
-                ("<int:pk>/export/", self.export_view, "export"),
-                ("<int:pk>/settings/", self.settings_view, "settings"),
-                ("<int:pk>/schedule/", self.schedule_view, "schedule"),
-                ("<int:pk>/rollback/", self.rollback_view, "rollback"),
-                ("<int:pk>/seed/", self.seed_view, "seed"),
+            ),
+            *row_pages(
+                self,
+                "advance",
+                "pause",
+                "resume",
+                "export",
+                "settings",
+                "schedule",
+                "rollback",
+                "seed",
             ),
             *super().get_urls(),
         ]
@@ -339,8 +348,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ValueError as bad:
                 form.add_error(None, str(bad))
             else:
-                self.message_user(request, created_message(campaign, request.user))
-                return HttpResponseRedirect(change_url(campaign))
+                done = created_message(campaign, request.user)
+                return back_to_change(self, request, campaign, done)
         response = form_page(
             self,
             request,
@@ -523,8 +532,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 form.add_error(None, str(refused))
             else:
                 said = "settings saved" if adjustment else "nothing was changed"
-                self.message_user(request, f"{campaign.name}: {said}.")
-                return HttpResponseRedirect(change_url(campaign))
+                return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
         response = form_page(
             self,
             request,
@@ -564,8 +572,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ScheduleRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                self.message_user(request, f"{campaign.name}: schedule saved.")
-                return HttpResponseRedirect(change_url(campaign))
+                return back_to_change(self, request, campaign, f"{campaign.name}: schedule saved.")
         return form_page(
             self,
             request,
@@ -615,10 +622,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 except AdjustmentRefused as refused:
                     form.add_error(None, str(refused))
                 else:
-                    self.message_user(
-                        request, f"{campaign.name} is back at the start of turn {number}."
-                    )
-                    return HttpResponseRedirect(change_url(campaign))
+                    done = f"{campaign.name} is back at the start of turn {number}."
+                    return back_to_change(self, request, campaign, done)
         elif request.method == "POST":
             previewed = form["previewed"].value()
             shown = int(previewed) if str(previewed).isdigit() else shown
@@ -656,10 +661,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                self.message_user(
-                    request, f"Turn {campaign.turn + 1} of {campaign.name} has a new seed."
-                )
-                return HttpResponseRedirect(change_url(campaign))
+                done = f"Turn {campaign.turn + 1} of {campaign.name} has a new seed."
+                return back_to_change(self, request, campaign, done)
         return form_page(
             self,
             request,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
@@ -26,6 +26,15 @@ def admin_routes(
         )
         for route, view, name in routes
     ]
+
+
+def row_pages(model_admin: admin.ModelAdmin, *names: str) -> list[URLPattern]:
+    """A model admin's pages of one row each: ``<int:pk>/<name>/``, served by its
+    ``<name>_view`` and named as ``admin_routes`` names them."""
+    return admin_routes(
+        model_admin,
+        *((f"<int:pk>/{name}/", getattr(model_admin, f"{name}_view"), name) for name in names),
+    )
 
 
 def admin_page(
@@ -62,6 +71,14 @@ def form_page(
         intro=intro,
         multipart=multipart,
     )
+
+
+def back_to_change(
+    model_admin: Any, request: HttpRequest, obj: Any, message: str
+) -> HttpResponseRedirect:
+    """A GM form done: say so, and go back to the row's change page."""
+    model_admin.message_user(request, message)
+    return HttpResponseRedirect(change_url(obj))
 
 
 def change_url(obj: Any) -> str:
