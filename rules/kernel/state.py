@@ -182,8 +182,9 @@ class BattleState(Generic[F]):
 
     def record(self, kind: str, **fields: Any) -> dict[str, Any]:
         # Every record carries its dice, if only an empty list: the log accounts for all.
-        entry: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "kind": kind, "dice": []}
-        entry.update(fields)
+        entry: dict[str, Any] = {
+            "turn": self.turn, "phase": self.phase, "kind": kind, "dice": [], **fields
+        }  # fmt: skip
         self.log.append(entry)
         return entry
 

@@ -124,41 +124,35 @@ def choose_target(
     vx, vy = viewer.x, viewer.y
     longest = inf if weapon.range_in is None else weapon.range_in
     shortest = weapon.min_range_in
-    # Against soft targets most weapons are worth a table look-up (as in shot_value).
+    # Against soft targets most weapons are worth a table look-up (as in shot_value): the
+    # rows of _WORTH for the dice in clear view and obscured (as dice_for).
     plain = not weapon.sniper and weapon.name != "small_mortar"
-    clear_dice = max(weapon.fire_dice, 0)  # as dice_for
+    clear_dice = max(weapon.fire_dice, 0)
     obscured_dice = max(weapon.fire_dice - 1, 0)
     sight = state._sight
     for target in viewer.force.enemy.stands:
         if not target.alive or target.hidden:
             continue
         tx, ty = target.x, target.y
-        distance = hypot(tx - vx, ty - vy)
-        if distance > longest or distance < shortest:  # the weapon's range, as in_range
+        if not shortest <= hypot(tx - vx, ty - vy) <= longest:  # the weapon's range, as in_range
             continue
         seen = sight.get((vx, vy, tx, ty))
         if seen is None:
             seen = state.sees(viewer, target)
-        visible, obscured = seen
-        if not visible:
+        if not seen[0]:
             continue
+        obscured = seen[1]
         if plain and target.unit.defence is None:
-            worth = _soft_worth(obscured_dice if obscured else clear_dice, target)
+            count = obscured_dice if obscured else clear_dice  # _WORTH[0] is all 0.0
+            worth = _WORTH[count][target.status]
+            if count >= 4:
+                worth += 0.4 * _HIT_TAIL[count][4] * _crowd(target)
+            worth *= TARGET_VALUE.get(target.unit.name, 1.0)
         else:
             worth = shot_value(state, side, weapon, target, obscured)
         if worth > best_worth:
             best_worth, best, best_obscured = worth, target, obscured
     return None if best is None else (best, best_obscured)
-
-
-def _soft_worth(count: int, target: Stand) -> float:
-    """``shot_value`` of ``count`` dice at a soft target, by table look-up."""
-    if count == 0:
-        return 0.0
-    worth = _WORTH[count][target.status]
-    if count >= 4:
-        worth += 0.4 * _HIT_TAIL[count][4] * _crowd(target)
-    return worth * TARGET_VALUE.get(target.unit.name, 1.0)
 
 
 def choose_indirect_target(
@@ -751,12 +745,14 @@ def _obstacles(stand: Stand) -> list[tuple[int, int, float]]:
     for o in force.enemy.stands:
         if o.alive:
             ox, oy = o.x, o.y
-            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+            dx, dy = ox - x0, oy - y0
+            if dx * dx + dy * dy <= reach_sq:
                 obstacles.append((ox, oy, _TOO_CLOSE_SQ))
     for o in force.stands:
         if o.alive and o is not stand:
             ox, oy = o.x, o.y
-            if (ox - x0) ** 2 + (oy - y0) ** 2 <= reach_sq:
+            dx, dy = ox - x0, oy - y0
+            if dx * dx + dy * dy <= reach_sq:
                 obstacles.append((ox, oy, _CROWDED_SQ))
     return obstacles
 

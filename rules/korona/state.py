@@ -117,6 +117,16 @@ class Force(kernel.Force[Stand]):
     def type_of(self, piece: Stand) -> str:
         return piece.unit.name
 
+    @property
+    def lost(self) -> int:
+        """The stands lost from the roster (``roster_lost``) in one pass: the battle asks
+        after every fire and assault whether a side has lost a third."""
+        count = 0
+        for stand in self.stands:
+            if (not stand.alive or stand.returned) and not stand.extra:
+                count += 1
+        return count
+
     def report_row(self, piece: Stand) -> dict[str, Any]:
         # With several companies (BATTLE.json ``companies``), the one it belongs to.
         return {"company": self.spec.companies[piece.company].name} if self.spec.companies else {}
@@ -172,10 +182,20 @@ class BattleState(kernel.BattleState[Force]):
         self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
 
     def record_stand(self, kind: str, stand: Stand, **fields: Any) -> dict[str, Any]:
-        """A record of what ``stand`` did or what befell it: its side, id and type first."""
-        return self.record(
-            kind, side=stand.force.side, stand=stand.id, stand_type=stand.unit.name, **fields
-        )
+        """A record of what ``stand`` did or what befell it: its side, id and type first
+        (``record``'s, built in one go)."""
+        entry: dict[str, Any] = {
+            "turn": self.turn,
+            "phase": self.phase,
+            "kind": kind,
+            "dice": [],
+            "side": stand.force.spec.side,
+            "stand": stand.id,
+            "stand_type": stand.unit.name,
+            **fields,
+        }
+        self.log.append(entry)
+        return entry
 
     def sees(self, viewer: Stand, target: Stand) -> tuple[bool, bool]:
         """(visible, obscured) for ``viewer`` looking at ``target``.
