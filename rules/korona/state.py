@@ -280,20 +280,22 @@ class BattleState(kernel.BattleState[Force]):
         else:
             low_y, high_y = y2, y1
         if (
-            type(low_x) is int
-            and type(high_x) is int
-            and type(low_y) is int
-            and type(high_y) is int
-            and low_x >= 0
+            low_x >= 0
             and high_x < len(self._col_last)
             and low_y >= 0
             and high_y < len(self._row_last)
         ):
-            col_lo, col_hi = self._col_first[low_x], self._col_last[high_x]
-            row_lo, row_hi = self._row_first[low_y], self._row_last[high_y]
-        else:
-            col_lo, col_hi = _span(low_x, high_x, self.field.width_ft)
-            row_lo, row_hi = _span(low_y, high_y, self.field.depth_ft)
+            try:  # whole inches: by table look-up (a float index is a TypeError)
+                return (
+                    self._col_first[low_x],
+                    self._col_last[high_x],
+                    self._row_first[low_y],
+                    self._row_last[high_y],
+                )
+            except TypeError:
+                pass
+        col_lo, col_hi = _span(low_x, high_x, self.field.width_ft)
+        row_lo, row_hi = _span(low_y, high_y, self.field.depth_ft)
         return col_lo, col_hi, row_lo, row_hi
 
     def in_woods(self, stand: Stand) -> bool:
