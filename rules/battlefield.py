@@ -108,6 +108,8 @@ class Going(StrEnum):
 
 
 _GOING_RANK: dict[Going, int] = {Going.GOOD: 0, Going.ROUGH: 1, Going.BAD: 2}
+_GOING_BY_RANK: tuple[Going, ...] = (Going.GOOD, Going.ROUGH, Going.BAD)
+_BAD_RANK = 2
 
 worse = Going.worse
 
@@ -419,6 +421,11 @@ class Battlefield:
     squares: tuple[tuple[Square, ...], ...]
     _blocking_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
     _open_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
+    _cover_cells: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
+    # Each square's going rank and closed bounds, by row and column, for going_along.
+    _going_cells: tuple[tuple[tuple[int, Rect], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
     _pair_cache: dict[tuple[int, int, int, int], _PairCandidates] = field(
         init=False, repr=False, compare=False
     )
@@ -442,11 +449,19 @@ class Battlefield:
                         f"square ({square.col}, {square.row}) is stored at "
                         f"({col_index}, {row_index})"
                     )
+        self._tabulate()
+
+    def _tabulate(self) -> None:
+        """The answers that depend on the squares alone, worked out once per table."""
         every = [square for row in self.squares for square in row]
         object.__setattr__(
             self, "_blocking_rects", tuple(s.bounds for s in every if s.blocks_sight)
         )
         object.__setattr__(self, "_open_rects", tuple(s.bounds for s in every if not s.wooded))
+        cells = tuple(tuple((s.going.rank, s.bounds) for s in row) for row in self.squares)
+        object.__setattr__(self, "_going_cells", cells)
+        cover = tuple(tuple(s.wooded or s.blocks_sight for s in row) for row in self.squares)
+        object.__setattr__(self, "_cover_cells", cover)
         object.__setattr__(self, "_pair_cache", {})
         object.__setattr__(self, "_wood_depth_memo", {})
 
@@ -494,13 +509,23 @@ class Battlefield:
         )
 
     def going_along(self, x1: float, y1: float, x2: float, y2: float) -> Going:
-        """The worst going of every square a straight move touches, start and end included."""
-        going = Going.GOOD
-        for square in self.squares_along(x1, y1, x2, y2):
-            if square.going is Going.BAD:
-                return Going.BAD
-            going = Going.worse(going, square.going)
-        return going
+        """The worst going of every square a straight move touches, start and end included.
+
+        The squares holding the two ends are touched; of the others in the move's span,
+        only those worse than the ends' going are tested against the line.
+        """
+        going = max(self.square_at(x1, y1).going.rank, self.square_at(x2, y2).going.rank)
+        if going < _BAD_RANK:
+            col_lo, col_hi = _span(min(x1, x2), max(x1, x2), self.width_ft)
+            row_lo, row_hi = _span(min(y1, y2), max(y1, y2), self.depth_ft)
+            ax, ay, bx, by = _exact(x1, y1, x2, y2)
+            for row in self._going_cells[row_lo : row_hi + 1]:
+                for rank, rect in row[col_lo : col_hi + 1]:
+                    if rank > going and _segment_touches(ax, ay, bx, by, rect):
+                        going = rank
+                        if going == _BAD_RANK:
+                            return Going.BAD
+        return _GOING_BY_RANK[going]
 
     def wood_depth(self, x: float, y: float) -> float:
         """How far inside its woods a point is, in inches.
@@ -611,6 +636,11 @@ class Battlefield:
         if same_woods or not self._woods_at(x, y)[1]:
             return Sight.OBSCURED
         return Sight.BLOCKED
+
+    @property
+    def cover_by_square(self) -> tuple[tuple[bool, ...], ...]:
+        """``cover_at`` for each square, by row and column (``[row][col]``)."""
+        return self._cover_cells
 
     def cover_at(self, x: float, y: float) -> bool:
         """Whether a unit here is in cover: woods, and also ridges and hills.

@@ -26,16 +26,16 @@ def _p(die: int) -> float:
 
 def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     """Rough expected hits of a shot: dice x chance of a 4+, less what the defence saves."""
-    fp = f.firepower(shot_for(state, shooter, target))
-    if fp.dice == 0 or shooter.current_tq is None:
+    dice = f.firepower_dice(shot_for(state, shooter, target))
+    if dice == 0 or shooter.current_tq is None:
         return 0.0
     cover = 0
     if target.in_cover:
         cover += 1
     if state.solid_cover(target):
         cover += 1
-    dfn = min(target.healthy, fp.dice) + cover
-    value = fp.dice * _p(shooter.current_tq) - 0.6 * dfn * _p(target.current_tq or 6)
+    dfn = min(target.healthy, dice) + cover
+    value = dice * _p(shooter.current_tq) - 0.6 * dfn * _p(target.current_tq or 6)
     # Finish weakened units; pinned ones first; support weapons are worth more.
     value += 0.3 * (t.FIGURES_PER_STAND - target.healthy) + (0.3 if target.pinned else 0)
     value += 0.4 if target.profile.support in ("medium", "heavy") else 0
@@ -136,11 +136,11 @@ def wants_to_advance(state: BattleState, unit: Unit) -> bool:
         return False
     if not unit.profile.fires:
         return unit.distance(_friend_centre(unit)) > 6
-    reach = optimum_reach(unit)
-    in_reach = [e for e in visible_enemies(state, unit) if unit.distance(e) <= reach]
+    visible = visible_enemies(state, unit)
     if unit.profile.support in ("medium", "heavy"):
-        return not visible_enemies(state, unit)  # a weapon with a target stays and fires
-    return not in_reach
+        return not visible  # a weapon with a target stays and fires
+    reach = optimum_reach(unit)
+    return not any(unit.distance(e) <= reach for e in visible)
 
 
 def _friend_centre(unit: Unit) -> Unit:
@@ -160,10 +160,10 @@ def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | N
     seen = any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
     rapid_ok = not seen and unit.wounded_light == 0 and unit.pending == 0
     speed = "rapid" if rapid_ok and unit.profile.support != "heavy" else "tactical"
-    going = state.going(unit.x, unit.y, int(gx), int(gy))
-    reach = state.move_allowance(unit, speed, going)
-    if reach <= 0 and speed == "rapid":
-        speed = "tactical"
+    if speed == "rapid":
+        going = state.going(unit.x, unit.y, int(gx), int(gy))
+        if state.move_allowance(unit, speed, going) <= 0:
+            speed = "tactical"
     best = _best_step(state, unit, (gx, gy), dist, speed)
     if best is None:
         return None
@@ -192,8 +192,7 @@ def _best_step(
             here = (x, y) == unit.position  # type: ignore[comparison-overlap]
             if not (0 <= x < field.width_in and 0 <= y < field.depth_in) or here:
                 continue
-            allowed = state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y))
-            if hypot(x - unit.x, y - unit.y) > allowed:
+            if not state.within_move(unit, speed, x, y, hypot(x - unit.x, y - unit.y)):
                 continue
             if any(hypot(x - fx, y - fy) < 2 for fx, fy in friends):
                 continue
@@ -320,7 +319,7 @@ def _reaction_spot(
         if not (out_of_sight or (into_cover and covered)):
             continue
         dist = hypot(x - unit.x, y - unit.y)
-        if dist > state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y)):
+        if not state.within_move(unit, speed, x, y, dist):
             continue
         key = (out_of_sight, covered, -dist)
         if best_key is None or key > best_key:
@@ -379,9 +378,9 @@ def _could_suppress(state: BattleState, shooter: Unit, target: Unit) -> bool:
     confidence = target.force.confidence
     if confidence == "high" or target.pinned or target.suppressed:
         return False
-    suppressing = f.firepower(shot_for(state, shooter, target, suppression=True))
-    return suppressing.dice > 0 and not (
-        confidence == "confident" and suppressing.dice < t.SUPPRESSION_MIN_FIREPOWER
+    suppressing = f.firepower_dice(shot_for(state, shooter, target, suppression=True))
+    return suppressing > 0 and not (
+        confidence == "confident" and suppressing < t.SUPPRESSION_MIN_FIREPOWER
     )
 
 

@@ -361,7 +361,7 @@ def cover_within_reach(state: BattleState, unit: Unit, cause: Unit) -> tuple[int
         if state.exposed(x, y):
             continue
         dist = hypot(x - unit.x, y - unit.y)
-        if dist > state.move_allowance(unit, "tactical", state.going(unit.x, unit.y, x, y)):
+        if not state.within_move(unit, "tactical", x, y, dist):
             continue
         key = (dist, state.sees(cause, Spot(x, y)))
         if best_key is None or key < best_key:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from rules.battlefield import Battlefield, Going, Sight, Vegetation
+from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight, Vegetation
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.forceonforce import tables as t
@@ -175,6 +175,7 @@ class BattleState(kernel.BattleState[Force]):
         self._sight: dict[tuple[int, int, int, int], bool] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
+        self._allowances: dict[tuple[str, str], tuple[int, int]] = {}
         self._intervening: dict[tuple[int, int, int, int], bool] = {}
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
 
@@ -187,11 +188,10 @@ class BattleState(kernel.BattleState[Force]):
         key = (a.x, a.y, b.x, b.y)
         found = self._sight.get(key)
         if found is None:
-            field = self.field
-            found = (
-                field.sight(a.x, a.y, b.x, b.y) is not Sight.BLOCKED
-                and field.sight(b.x, b.y, a.x, a.y) is not Sight.BLOCKED
-            )
+            # One call for both ways: on whole inches the geometry is exact, so the answer
+            # from b is the one sight(b, a) gives.
+            forward, back = self.field.mutual_sight(a.x, a.y, b.x, b.y)
+            found = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
             self._sight[key] = found
             self._sight[(b.x, b.y, a.x, a.y)] = found
         return found
@@ -204,19 +204,27 @@ class BattleState(kernel.BattleState[Force]):
         return found
 
     def exposed(self, x: int, y: int) -> bool:
-        """3.9: in open ground and not within 2" of cover (woods, ridges, hills)."""
+        """3.9: in open ground and not within 2" of cover (woods, ridges, hills): no
+        cover at the spot nor 2" from it in any of the four directions, those clamped to
+        the table."""
         key = (x, y)
         found = self._exposed.get(key)
         if found is None:
             field = self.field
             reach = t.EXPOSED_DISTANCE_IN
-            found = True
-            for dx, dy in ((0, 0), (reach, 0), (-reach, 0), (0, reach), (0, -reach)):
-                px = min(max(x + dx, 0), field.width_in - 1e-6)
-                py = min(max(y + dy, 0), field.depth_in - 1e-6)
-                if field.cover_at(px, py):
-                    found = False
-                    break
+            last_col, last_row = field.width_ft - 1, field.depth_ft - 1
+            cover = field.cover_by_square
+            # The square of a spot clamped to the table: column min(x // 12, last).
+            col = min(int(max(x, 0) // SQUARE_IN), last_col)
+            row = min(int(max(y, 0) // SQUARE_IN), last_row)
+            here = cover[row]
+            found = not (
+                here[col]
+                or here[min(int(max(x + reach, 0) // SQUARE_IN), last_col)]
+                or here[min(int(max(x - reach, 0) // SQUARE_IN), last_col)]
+                or cover[min(int(max(y + reach, 0) // SQUARE_IN), last_row)][col]
+                or cover[min(int(max(y - reach, 0) // SQUARE_IN), last_row)][col]
+            )
             self._exposed[key] = found
         return found
 
@@ -243,6 +251,22 @@ class BattleState(kernel.BattleState[Force]):
             self._intervening[key] = found
             self._intervening[(target.x, target.y, shooter.x, shooter.y)] = found
         return found
+
+    def within_move(self, unit: Unit, speed: str, x: int, y: int, dist: float) -> bool:
+        """Whether ``unit`` moving at ``speed`` reaches ``(x, y)``, ``dist`` away, by its
+        allowance in the going along the way. A spot within the least allowance of any
+        going is reached whatever the going, one beyond the greatest is not: only those
+        between need the going (issue 17: the going is the dear part)."""
+        key = (unit.stand_type, speed)  # the allowances depend on nothing else
+        bounds = self._allowances.get(key)
+        if bounds is None:
+            allowances = [self.move_allowance(unit, speed, going) for going in Going]
+            bounds = self._allowances[key] = (min(allowances), max(allowances))
+        if dist <= bounds[0]:
+            return True
+        if dist > bounds[1]:
+            return False
+        return dist <= self.move_allowance(unit, speed, self.going(unit.x, unit.y, x, y))
 
     def move_allowance(self, unit: Unit, speed: str, going: Going) -> int:
         """2.1/2.2 in the open, scaled by the Korona movement table for the going (ruling):

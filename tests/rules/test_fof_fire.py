@@ -372,3 +372,9 @@ def test_morale_check_points_for_being_fired_on() -> None:
 def test_the_fog_of_war_table_has_a_card_for_every_face() -> None:
     assert [e.face for e in t.FOG_OF_WAR_TABLE] == [1, 2, 3, 4, 5, 6]
     assert f.fog_of_war_event(6).key == "none"
+
+
+@given(shots, st.none() | st.integers(0, 12))
+def test_firepower_dice_are_the_dice_of_firepower(shot: f.Shot, allotted: int | None) -> None:
+    shot = shot._replace(allotted=allotted)
+    assert f.firepower_dice(shot) == f.firepower(shot).dice
