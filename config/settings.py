@@ -209,7 +209,7 @@ KORONA_STAMP_SECONDS = read_number(os.environ, "KORONA_STAMP_SECONDS", default=1
 # --- The REST API (campaign/api) -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

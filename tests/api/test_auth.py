@@ -58,6 +58,28 @@ def test_bad_token_is_refused_with_401(played: Campaign) -> None:
     assert client.get("/api/campaigns/").status_code == 401
 
 
+def test_a_token_is_checked_afresh_on_every_request_in_one_query(
+    played: Campaign, aussie: Any, django_assert_num_queries: Any
+) -> None:
+    """config.tokens: the token and its user in one query, every time; a deactivated
+    user or a revoked token is refused on the very next request, as DRF's own check does."""
+    token = Token.objects.create(user=aussie)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get("/api/campaigns/").status_code == 200
+    with django_assert_num_queries(2):  # the token with its user, the campaigns' digest
+        response = client.get("/api/campaigns/")
+    assert response.json()["results"][0]["side"] == "australian"
+    type(aussie).objects.filter(pk=aussie.pk).update(is_active=False)  # no signal, no save
+    refused = client.get("/api/campaigns/")
+    assert (refused.status_code, refused.json()["detail"]) == (401, "User inactive or deleted.")
+    type(aussie).objects.filter(pk=aussie.pk).update(is_active=True)
+    assert client.get("/api/campaigns/").status_code == 200
+    Token.objects.filter(pk=token.pk).delete()
+    refused = client.get("/api/campaigns/")
+    assert (refused.status_code, refused.json()["detail"]) == (401, "Invalid token.")
+
+
 def test_session_of_the_pages_works_too(played: Campaign, japanese: Any, login: Any) -> None:
     assert login(japanese).get(url(played)).json()["side"] == "japanese"
 
