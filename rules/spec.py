@@ -58,8 +58,9 @@ def shown(value: Any) -> str:
 
 
 def key_label(key: Any) -> str:
-    """A key as a problem's place names it: a string as it is (cut short), else its repr."""
-    return key[:MAX_NAME] if isinstance(key, str) else shown(key)
+    """A key as a problem's place names it: a string as it is (cut short), else its repr
+    (so the empty string reads ``''``, and the problem still has a place)."""
+    return key[:MAX_NAME] if isinstance(key, str) and key else shown(key)
 
 
 _SHORT = reprlib.Repr()
@@ -432,7 +433,7 @@ def parse_battle(data: Any) -> BattleSpec:
     support = _support(check, doc.get("support", {}))
     ruleset, options = _ruleset_and_options(check, doc.get("options", {}))
     for key in sorted(set(doc) - {"area", "table", "attacker", "defender", "support", "options"}):
-        check.fail(key, "is not a field of a battle")
+        check.fail(key_label(key), "is not a field of a battle")
     if check.problems:
         raise BattleSpecError(check.problems)
     return BattleSpec(

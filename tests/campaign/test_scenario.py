@@ -681,6 +681,18 @@ def test_unknown_keys_are_reported_at_every_level(place: tuple[Any, ...], what: 
     assert problem.startswith(str(place[0]) if place else "morale")
 
 
+def test_an_empty_key_is_reported_with_its_place() -> None:
+    """A key that is the empty string is named ``''``: the problem keeps its place (it
+    read "is not a field of a scenario" with no place, which hypothesis found)."""
+    doc = korona_doc()
+    doc[""] = 1
+    doc["sides"][0][""] = 1
+    assert sorted(problems_of(doc)) == [
+        "'': is not a field of a scenario",
+        "sides[0] (australian).'': is not a field of a side",
+    ]
+
+
 def test_unknown_settings_and_event_fields_are_reported() -> None:
     doc = korona_doc()
     table = {str(face): dict(entry) for face, entry in DEFAULT_NAVAL_TABLE.items()}

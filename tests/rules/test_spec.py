@@ -220,6 +220,12 @@ def test_unknown_fields_are_named() -> None:
     ]
 
 
+def test_an_empty_key_is_named_with_its_place() -> None:
+    doc = battle_doc()
+    doc[""] = 1
+    assert problems_of(doc) == ["'': is not a field of a battle"]
+
+
 def test_a_document_that_is_not_an_object_is_refused() -> None:
     assert problems_of([1, 2])[0] == "battle: must be an object, not list"
 
