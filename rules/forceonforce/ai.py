@@ -10,7 +10,7 @@ from math import cos, hypot, radians, sin
 
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import Spot, optimum_reach, shot_for, spots_away
+from rules.forceonforce.combat import SUPPRESSING, Spot, optimum_reach, shot_for, spots_away
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 
 SPACING_IN = 3
@@ -378,7 +378,7 @@ def _could_suppress(state: BattleState, shooter: Unit, target: Unit) -> bool:
     confidence = target.force.confidence
     if confidence == "high" or target.pinned or target.suppressed:
         return False
-    suppressing = f.firepower_dice(shot_for(state, shooter, target, suppression=True))
+    suppressing = f.firepower_dice(shot_for(state, shooter, target, SUPPRESSING))
     return suppressing > 0 and not (
         confidence == "confident" and suppressing < t.SUPPRESSION_MIN_FIREPOWER
     )

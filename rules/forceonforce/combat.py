@@ -6,6 +6,7 @@ that attack's one ``fire`` record; Fog of War draws and reaction tests have thei
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import hypot
 from typing import Any
 
@@ -43,19 +44,25 @@ def band(shooter: Unit, target: Unit, night: bool) -> tuple[str, bool]:
     return ("optimum" if within else "beyond"), dark and not within
 
 
-def shot_for(
-    state: BattleState,
-    shooter: Unit,
-    target: Unit,
-    *,
-    suppression: bool = False,
-    allotted: int | None = None,
-    support: bool = True,
-) -> f.Shot:
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """How a fire was declared: as Suppression Fire (3.7), or as one part of a split fire
+    (3.6): the figures allotted to it, and whether the support weapon fires in it."""
+
+    suppression: bool = False
+    allotted: int | None = None
+    support: bool = True
+
+
+AIMED = Declared()  # a plain fire: all its figures at one target, the support weapon too
+SUPPRESSING = Declared(suppression=True)
+
+
+def shot_for(state: BattleState, shooter: Unit, target: Unit, declared: Declared = AIMED) -> f.Shot:
     rng, night_beyond = band(shooter, target, state.night)
     return f.Shot(
         figures=shooter.healthy,
-        support=shooter.profile.support if support else None,
+        support=shooter.profile.support if declared.support else None,
         support_jammed=shooter.jammed,
         movement=shooter.movement,
         band=rng,
@@ -64,12 +71,12 @@ def shot_for(
         target_moving_rapidly=target.movement == "rapid",
         supply=shooter.force.supply,
         earlier_actions=shooter.fires + shooter.penalty_moves,
-        suppression=suppression,
+        suppression=declared.suppression,
         outgunned=shooter.force.key in state.options["outgunned_by"],
         suppressed_weapons=False,
         out_of_smoke=shooter.smoke,
         night_beyond=night_beyond,
-        allotted=allotted,
+        allotted=declared.allotted,
         extra=shooter.fp_extra,
     )
 
@@ -156,9 +163,7 @@ def attack(
     target: Unit,
     *,
     kind: str,
-    suppression: bool = False,
-    allotted: int | None = None,
-    support: bool = True,
+    declared: Declared = AIMED,
 ) -> dict[str, Any] | None:
     """One fire action by ``shooter`` at ``target`` (3.0-5.2). None: no fire (the firer
     cannot see or reach the target now, cannot locate it at night, or has no dice); a fire
@@ -168,9 +173,7 @@ def attack(
         return None
     if fire_problem(state, shooter, target, kind) is not None:
         return None
-    shot = shot_for(
-        state, shooter, target, suppression=suppression, allotted=allotted, support=support
-    )
+    shot = shot_for(state, shooter, target, declared)
     fp = f.firepower(shot)
     if fp.dice == 0:
         return None
@@ -197,8 +200,8 @@ def attack(
         hits=hits, suppressing=fp.suppressing, firer_at=shooter.position,
         target_at=target.position,
     )  # fmt: skip
-    if allotted is not None:
-        record["split_fire"] = {"figures": allotted, "support": support}
+    if declared.allotted is not None:
+        record["split_fire"] = {"figures": declared.allotted, "support": declared.support}
     if struck:
         record["who_got_hit"] = struck
     if target.healthy == 0:

@@ -19,6 +19,9 @@ from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
 from rules.forceonforce.combat import (
+    AIMED,
+    SUPPRESSING,
+    Declared,
     attack,
     fog_of_war,
     hide,
@@ -201,15 +204,17 @@ def _fire(state: BattleState, shooter: Unit, target: Unit, kind: str) -> bool:
         later_part = bool(shooter.split_done)
         shooter.split_done.add(target.id)
         shooter.fires -= later_part
-        record = attack(state, shooter, target, kind=kind, allotted=part[0], support=part[1])
+        declared = Declared(allotted=part[0], support=part[1])
+        record = attack(state, shooter, target, kind=kind, declared=declared)
         if record is None:
             shooter.fires += later_part
         if record is not None:
             oldbreed.after_fire(state, shooter, record)
         state.end_check()
         return record is not None
-    suppression = kind != "ambush" and ai.suppression_fire(state, shooter, target)
-    record = attack(state, shooter, target, kind=kind, suppression=suppression)
+    suppressing = kind != "ambush" and ai.suppression_fire(state, shooter, target)
+    declared = SUPPRESSING if suppressing else AIMED
+    record = attack(state, shooter, target, kind=kind, declared=declared)
     if record is not None:
         oldbreed.after_fire(state, shooter, record)  # Combat Events (17.0)
     state.end_check()

@@ -137,7 +137,7 @@ def test_suppression_fire_throws_two_dice_fewer_and_a_single_four_suppresses() -
     faces = [4, 1, 1, 1] + [5, 1, 1, 1] + [1, 1, 1, 1] + [3]
     state = make(faces)
     shooter, target = at(state.attacker.units[0], 2, 9), state.defender.units[0]
-    record = combat.attack(state, shooter, target, kind="activation", suppression=True)
+    record = combat.attack(state, shooter, target, kind="activation", declared=combat.SUPPRESSING)
     assert record is not None and record["hits"] == 0 and len(record["attack"]) == 4
     assert ["suppression fire", -2] in record["firepower"]
     assert record["morale"]["reason"] == "suppression fire"
@@ -152,7 +152,7 @@ def test_low_confidence_units_test_suppression_at_a_minus_one_shift() -> None:
     faces = [4, 1, 1, 1] + [5, 1, 1, 1] + [1, 1, 1, 1] + [3]
     state = make(faces, confidence={"australian": "low"})
     shooter, target = at(state.attacker.units[0], 2, 9), state.defender.units[0]
-    record = combat.attack(state, shooter, target, kind="activation", suppression=True)
+    record = combat.attack(state, shooter, target, kind="activation", declared=combat.SUPPRESSING)
     assert record is not None
     assert record["morale"]["reason"] == "suppression fire" and record["morale"]["die"] == 6
     assert record["effect"] == "suppressed" and not target.pinned
@@ -188,7 +188,7 @@ def test_casualties_morale_checks_take_precedence_over_suppression() -> None:
     faces = [10, 1, 1, 1] + [1, 1, 1, 1] + [1, 1, 1]
     state = make(faces + [5])
     shooter, target = at(state.attacker.units[0], 2, 9), state.defender.units[0]
-    record = combat.attack(state, shooter, target, kind="activation", suppression=True)
+    record = combat.attack(state, shooter, target, kind="activation", declared=combat.SUPPRESSING)
     assert record is not None and record["hits"] == 1
     assert record["morale"]["reason"] == "casualties"
     assert record["effect"] == "pinned" and target.pinned and not target.suppressed
