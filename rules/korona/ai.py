@@ -246,16 +246,17 @@ def _cover_here(state: BattleState, x: int, y: int) -> float:
     else (open ground, or the very edge of a wood at depth 0) 1.0 if in cover at all."""
     field = state.field
     square = field.square_at(x, y)
-    if not square.wooded:
-        return 1.0 if square.blocks_sight else 0.0
+    # Per square, once a battle: an open square's worth, or a wooded one's open neighbours.
+    near = state.open_around.get((square.col, square.row))
+    if near is None:
+        near = state.open_around[square.col, square.row] = _open_around(field, square)
+    if isinstance(near, float):
+        return near
     if type(x) is not int or type(y) is not int:
         depth = field.wood_depth(x, y)
         return 2.5 if 0 < depth <= 3 else 2.0 if depth > 3 else 1.0
     # Only the depth's side of 0 and 3" matters, and every square but the eight around
     # this one is at least 12" away: the nearest open one of those eight decides it.
-    near = state.open_around.get((square.col, square.row))
-    if near is None:
-        near = state.open_around[square.col, square.row] = _open_around(field, square)
     squared = _nearest_squared(near, x, y, 145)  # 145: more than 3" deep
     if squared == 0:
         return 1.0  # on the very edge of its woods: cover, as cover_at says
@@ -275,8 +276,13 @@ def _nearest_squared(
     return squared
 
 
-def _open_around(field: Battlefield, square: Square) -> tuple[tuple[int, int, int, int], ...]:
-    """The bounds of the squares around ``square`` (diagonals too) that are not wooded."""
+def _open_around(
+    field: Battlefield, square: Square
+) -> float | tuple[tuple[int, int, int, int], ...]:
+    """An open square's worth as cover (a ridge or hill 1.0, else 0.0); for a wooded one,
+    the bounds of the squares around it (diagonals too) that are not wooded."""
+    if not square.wooded:
+        return 1.0 if square.blocks_sight else 0.0
     return tuple(
         other.bounds
         for row in field.squares[max(square.row - 1, 0) : square.row + 2]

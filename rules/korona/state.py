@@ -178,8 +178,9 @@ class BattleState(kernel.BattleState[Force]):
         # when they all share one (its GOING_INDEX), else None.
         self._block_uniform: dict[tuple[int, int, int, int], int | None] = {}
         self.cover_cache: dict[tuple[int, int], float] = {}  # the AI's worth of a spot
-        # The AI's note of the open squares around each square, by (col, row).
-        self.open_around: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
+        # The AI's note of each square, by (col, row): an open one's worth as cover, or the
+        # open squares around a wooded one.
+        self.open_around: dict[tuple[int, int], float | tuple[tuple[int, int, int, int], ...]] = {}
 
     def record_stand(self, kind: str, stand: Stand, **fields: Any) -> dict[str, Any]:
         """A record of what ``stand`` did or what befell it: its side, id and type first
