@@ -17,11 +17,17 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+KEY_LENGTH = Token._meta.get_field("key").max_length or 40
+
 
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, checked in one query written in SQL."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        if not (key.isascii() and key.isalnum() and len(key) <= KEY_LENGTH):
+            # Never a token (DRF's are 40 hex digits); a NUL would be a database error on
+            # PostgreSQL, a 500 where a bad token is a 401.
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         user_model = get_user_model()
         users, tokens = user_model._meta.db_table, Token._meta.db_table
         pk = user_model._meta.pk.column
