@@ -157,8 +157,10 @@ LIST_DIGESTS = {
         ),
     ),
     "battles": (
-        "SELECT {row} AS line FROM {battle} b WHERE b.campaign_id = c.id"
-        " AND ({side} IS NULL OR b.attacker_side = {side} OR b.defender_side = {side})",
+        # Every battle of the campaign, whoever fought it: a spectator, and every reader
+        # of an ended campaign or one without the fog, reads them all (with two sides,
+        # each is a player's own anyway).
+        "SELECT {row} AS line FROM {battle} b WHERE b.campaign_id = c.id",
         (
             "b.id",
             "b.turn_id",

@@ -175,3 +175,19 @@ def test_the_campaign_list_follows_any_change_at_once(
     assert client.get("/api/campaigns/").json()["results"][0]["side"] == "japanese"
     Membership.objects.filter(user=aussie, campaign=played).delete()
     assert client.get("/api/campaigns/").json()["count"] == 0
+
+
+def test_a_spectator_without_the_fog_sees_a_battle_change_at_once(
+    played: Campaign, login: Any, django_user_model: Any
+) -> None:
+    """Without the fog of war a spectator reads every battle, none of them its side's:
+    the battles' digest holds them all."""
+    Campaign.objects.filter(pk=played.pk).update(settings={**played.settings, "fog_of_war": False})
+    watcher = django_user_model.objects.create_user("watcher", password="x")
+    Membership.objects.create(user=watcher, campaign=played, side="spectator")
+    client = login(watcher)
+    battles = url(played, "battles/?page_size=100")
+    first = client.get(battles).json()["results"]
+    assert first, "the spectator reads the played campaign's battles"
+    Battle.objects.filter(pk=first[0]["id"]).update(result={"winner": "draw"})
+    assert client.get(battles).json()["results"][0]["winner"] == "draw"
