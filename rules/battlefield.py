@@ -367,8 +367,10 @@ def _segment_touches(x1: Coord, y1: Coord, x2: Coord, y2: Coord, rect: Rect) -> 
     right = dy * (xmax - x1)
     # Which side of the line each corner is on: the segment touches the box unless all
     # four are strictly on one side.
-    sides = (below - left, below - right, above - left, above - right)
-    return min(sides) <= 0 <= max(sides)
+    a, b, c, d = below - left, below - right, above - left, above - right
+    if (a > 0) + (b > 0) + (c > 0) + (d > 0) == 4:
+        return False
+    return (a < 0) + (b < 0) + (c < 0) + (d < 0) != 4
 
 
 def _between(
@@ -625,6 +627,42 @@ class Battlefield:
             return _BOTH_BLOCKED
         forward = self._concealed(x2, y2, target_wooded, same_woods, between)
         return forward, self._concealed(x1, y1, firer_wooded, same_woods, between)
+
+    def sees_both_ways(self, x1: float, y1: float, x2: float, y2: float) -> bool:
+        """Whether neither way of ``mutual_sight(x1, y1, x2, y2)`` is BLOCKED (woods between
+        off): a sight that is mutual asks only this. The same geometry, asked lazily: the
+        woods' depth only for a wooded end, "the same woods" only for a deep one."""
+        firer = self.square_at(x1, y1)
+        target = self.square_at(x2, y2)
+        key = (firer.col, firer.row, target.col, target.row)
+        candidates = self._pair_cache.get(key)
+        if candidates is None:
+            candidates = self._pair_candidates(firer, target)
+            self._pair_cache[key] = candidates
+        ax: Coord
+        ay: Coord
+        bx: Coord
+        by: Coord
+        if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
+            ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
+        else:
+            ax, ay, bx, by = _exact(x1, y1, x2, y2)
+        if _high_ground_between(ax, ay, bx, by, candidates.blocking):
+            return False
+        # Not seen only more than 3" inside its woods, and then only from outside them.
+        firer_wooded, target_wooded = firer.wooded, target.wooded
+        deep = (firer_wooded and self._woods_at(x1, y1)[1]) or (
+            target_wooded and self._woods_at(x2, y2)[1]
+        )
+        if not deep:
+            return True
+        if not (firer_wooded and target_wooded):
+            return False
+        dx = bx - ax
+        dy = by - ay
+        return dx * dx + dy * dy <= SAME_WOODS_SIGHT_IN * SAME_WOODS_SIGHT_IN and (
+            self._within_woods(ax, ay, bx, by, candidates.open_ground)
+        )
 
     def _concealed(
         self, x: float, y: float, wooded: bool, same_woods: bool, between: Sight

@@ -43,11 +43,7 @@ def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
 
 
 def visible_enemies(state: BattleState, unit: Unit) -> list[Unit]:
-    return [
-        e
-        for e in unit.force.enemy.units
-        if e.fighting and (not e.hidden or unit.id in e.spotted_by) and state.sees(unit, e)
-    ]
+    return state.seen_of(unit, unit.force.enemy.units)
 
 
 def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
@@ -92,7 +88,7 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     taken: list[tuple[int, int]] = []
     for unit in force.units:
         for _, y, x in candidates:
-            if all(hypot(x - tx, y - ty) >= SPACING_IN for tx, ty in taken):
+            if not _near(x, y, taken, SPACING_IN):
                 unit.x, unit.y = x, y
                 break
         else:
@@ -177,31 +173,54 @@ def _best_step(
     out of the open and on high ground first; never within 2" of a friend."""
     field = state.field
     gx, gy = goal_at
-    ux, uy = (gx - unit.x) / dist, (gy - unit.y) / dist
     best: tuple[int, int] | None = None
     best_score = -1e9
     friends = [(u.x, u.y) for u in unit.force.units if u.fighting and u is not unit]
+    for x, y in _step_spots(state, unit, goal_at, dist):
+        if not state.within_move(unit, speed, x, y, hypot(x - unit.x, y - unit.y)):
+            continue
+        if _near(x, y, friends, 2):
+            continue
+        progress = dist - hypot(gx - x, gy - y)
+        if progress + 3 + 1.5 <= best_score:
+            continue  # not even out of the open and on high ground would it gain more
+        score = progress + (0 if state.exposed(x, y) else 3)
+        score += 1.5 if field.square_at(x, y).blocks_sight else 0
+        if score > best_score:
+            best, best_score = (x, y), score
+    return best
+
+
+def _step_spots(
+    state: BattleState, unit: Unit, goal_at: tuple[float, float], dist: float
+) -> list[tuple[int, int]]:
+    """The spots on the table a step toward ``goal_at`` may end on, in the order tried:
+    five directions about the goal's, each a whole, two thirds and a third of 12"."""
+    gx, gy = goal_at
+    ux, uy = (gx - unit.x) / dist, (gy - unit.y) / dist
+    width, depth = state.field.width_in, state.field.depth_in
+    position = unit.position
+    steps = [min(dist - 1.5, 12 * frac) for frac in (1.0, 0.66, 0.33)]
+    spots = []
     for c, s in _DIRECTIONS:
         dx, dy = ux * c - uy * s, ux * s + uy * c
-        for frac in (1.0, 0.66, 0.33):
-            step = min(dist - 1.5, 12 * frac)
+        for step in steps:
             x = int(round(unit.x + dx * step))
             y = int(round(unit.y + dy * step))
             # Never true: Unit.position is a list, and a tuple never equals a list. Making
             # it compare would change battles: left for a fix of its own, named as such.
-            here = (x, y) == unit.position  # type: ignore[comparison-overlap]
-            if not (0 <= x < field.width_in and 0 <= y < field.depth_in) or here:
-                continue
-            if not state.within_move(unit, speed, x, y, hypot(x - unit.x, y - unit.y)):
-                continue
-            if any(hypot(x - fx, y - fy) < 2 for fx, fy in friends):
-                continue
-            progress = dist - hypot(gx - x, gy - y)
-            score = progress + (0 if state.exposed(x, y) else 3)
-            score += 1.5 if field.square_at(x, y).blocks_sight else 0
-            if score > best_score:
-                best, best_score = (x, y), score
-    return best
+            here = (x, y) == position  # type: ignore[comparison-overlap]
+            if 0 <= x < width and 0 <= y < depth and not here:
+                spots.append((x, y))
+    return spots
+
+
+def _near(x: int, y: int, spots: list[tuple[int, int]], reach: float) -> bool:
+    """Whether a spot of ``spots`` is nearer than ``reach`` to ``(x, y)``."""
+    for sx, sy in spots:  # noqa: SIM110 (a loop, not a generator a call: issue 17)
+        if hypot(x - sx, y - sy) < reach:
+            return True
+    return False
 
 
 def overwatch(state: BattleState, unit: Unit) -> bool:

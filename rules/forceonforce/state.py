@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight, Vegetation
+from rules.battlefield import SQUARE_IN, Battlefield, Going, Vegetation
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.forceonforce import tables as t
@@ -24,6 +24,12 @@ class Placed(Protocol):
 
     x: int
     y: int
+
+
+# current_tq of each Troop Quality die: (steady, Pinned or Suppressed), from shift_die.
+_CURRENT_TQ: dict[int, tuple[int | None, int | None]] = {
+    die: (shift_die(die, 0), shift_die(die, -1)) for die in t.DIE_LADDER
+}
 
 
 class Unit(kernel.Piece):
@@ -94,7 +100,11 @@ class Unit(kernel.Piece):
     def current_tq(self) -> int | None:
         """5.2: Pinned (and 3.7 Suppressed) units throw a die one shift lower; None: below
         D6, may not fire."""
-        return shift_die(self.force.tq, -1 if (self.pinned or self.suppressed) else 0)
+        tq = self.force.tq
+        row = _CURRENT_TQ.get(tq)
+        if row is None:
+            return shift_die(tq, -1 if (self.pinned or self.suppressed) else 0)
+        return row[1] if (self.pinned or self.suppressed) else row[0]
 
     @property
     def morale_die(self) -> int | None:
@@ -190,11 +200,24 @@ class BattleState(kernel.BattleState[Force]):
         if found is None:
             # One call for both ways: on whole inches the geometry is exact, so the answer
             # from b is the one sight(b, a) gives.
-            forward, back = self.field.mutual_sight(a.x, a.y, b.x, b.y)
-            found = forward is not Sight.BLOCKED and back is not Sight.BLOCKED
+            found = self.field.sees_both_ways(a.x, a.y, b.x, b.y)
             self._sight[key] = found
             self._sight[(b.x, b.y, a.x, a.y)] = found
         return found
+
+    def seen_of(self, unit: Unit, units: list[Unit]) -> list[Unit]:
+        """Those of ``units`` fighting and known to ``unit`` (not Hidden, or spotted by
+        it) that it sees: ``sees`` for each, its memo read here."""
+        memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
+        seen = []
+        for other in units:
+            if other.fighting and (not other.hidden or me in other.spotted_by):
+                found = memo.get((ux, uy, other.x, other.y))
+                if found is None:
+                    found = self.sees(unit, other)
+                if found:
+                    seen.append(other)
+        return seen
 
     def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
         key = (x1, y1, x2, y2)

@@ -950,3 +950,23 @@ def test_generated_squares_always_have_the_going_of_their_terrain(
         if plains:
             assert square.landform not in RIDGES
     assert roller.dice_rolled == sum(2 + (s.vegetation_die is not None) for s in bf)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(AREA_VEGETATION),
+    st.lists(st.tuples(st.integers(0, 72), st.integers(0, 72)), min_size=2, max_size=12),
+)
+def test_sees_both_ways_is_neither_sight_blocked(
+    seed: int, vegetation: str, halves: list[tuple[int, int]]
+) -> None:
+    # Points on the 0.5" grid of a 3 x 3 ft table, as the engines place units and spots.
+    field = generate_battlefield(Roller(seed), vegetation=vegetation, plains=False)
+    points = [(x / 2, y / 2) for x, y in halves] + [(x // 2, y // 2) for x, y in halves]
+    for (x1, y1), (x2, y2) in product(points, points):
+        expected = (
+            field.sight(x1, y1, x2, y2) is not Sight.BLOCKED
+            and field.sight(x2, y2, x1, y1) is not Sight.BLOCKED
+        )
+        assert field.sees_both_ways(x1, y1, x2, y2) is expected
