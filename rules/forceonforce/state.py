@@ -174,6 +174,18 @@ class Force(kernel.Force[Unit]):
     def fighting(self) -> list[Unit]:
         return [u for u in self.units if u.fighting]
 
+    @property
+    def lost(self) -> int:
+        """The units lost from the roster (``roster_lost``) in one pass: the battle asks
+        after every fire whether a side has lost a third."""
+        if self.has_elements:
+            return sum(1 for u in self.units if self.roster_lost(u))
+        return sum(
+            1
+            for u in self.units
+            if u.element_of is None and not u.extra and (u.returned or u.lost)
+        )
+
 
 class BattleState(kernel.BattleState[Force]):
     def __init__(
