@@ -154,8 +154,11 @@ class _Plan:
         return self.state.enemy_of(self.side)
 
     def legal(self, order: Order) -> bool:
+        """Would the turn allow ``order``, the company in supply this turn? Planned
+        before the supply rolls, an advance is given as if it will be: refused for
+        supply when carried out, the company only holds."""
         try:
-            check_order(self.state, order, side=self.side)
+            check_order(self.state, order, side=self.side, in_supply=True)
         except OrderError:
             return False
         return True
@@ -214,7 +217,7 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
     """Orders for every ``sensible`` company of ``side`` (those it leaves out hold)."""
     plan = _Plan(
         state=state,
-        view=planning.as_seen_by(state, side),
+        view=_hopeful(planning.as_seen_by(state, side), side),
         side=side,
         mapping=_Map(state),
         rng=random.Random(derive_seed(state.seed, "ai", state.turn + 1, side)),
@@ -236,6 +239,16 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
     _advances(plan, fighters)
     _supply_companies(plan, [c for c in mine if not c.fighting])
     return plan.orders
+
+
+def _hopeful(view: CampaignState, side: str) -> CampaignState:
+    """The view with the side's own companies taken as in supply this turn (the plan is
+    made before the supply rolls; an advance the roll then refuses only holds), so the
+    battles it plans count every company it sends."""
+    for company in view.companies.values():
+        if company.side == side:
+            company.in_supply = None if company.in_supply is False else company.in_supply
+    return view
 
 
 def _free(plan: _Plan, fighters: list[Company]) -> list[Company]:
@@ -490,14 +503,12 @@ def _fall_back(plan: _Plan, company: Company) -> None:
 
 
 def _advances(plan: _Plan, fighters: list[Company]) -> None:
-    """A free company in supply moves one area toward the objective (then toward the
-    enemy base) into an area without enemies, if it will be in supply there and would
-    not lose the battle the enemy could bring to it."""
+    """A free company (as if in supply this turn) moves one area toward the objective
+    (then toward the enemy base) into an area without enemies, if it will be in supply
+    there and would not lose the battle the enemy could bring to it."""
     settings = plan.state.settings
     objective = settings.objective if settings.objective in plan.state.areas else None
     for company in _free(plan, fighters):
-        if company.in_supply is False:
-            continue
         if objective is not None and company.area == objective:
             continue  # on the objective: it holds it
         options = _advance_options(plan, company, fighters, objective)

@@ -243,10 +243,13 @@ def test_it_withdraws_from_a_battle_it_would_lose_badly(odds: Any) -> None:
         fighting_company("1st Company", "japanese", "Far"),
         objective="Enemy Home",
     )
-    # Attacking at 90% is tempting; it attacks (the enemy is in reach) ...
+    # Attacking at 90% is tempting; it attacks (the enemy is in reach), even out of
+    # supply last turn: planned before this turn's roll, refused for supply it holds.
     assert ai.plan_side(state, "australian")["A Company"].kind == "advance"
-    # ... but out of supply it may not: it withdraws out of the enemy's reach.
     state.companies["A Company"].in_supply = False
+    assert ai.plan_side(state, "australian")["A Company"].kind == "advance"
+    # Where its attack would fail, it withdraws out of the enemy's reach.
+    odds(lambda spec: 0.9 if spec["attacker"]["side"] == "japanese" else 0.1)
     assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "withdraw", "Near")
 
 
@@ -257,8 +260,10 @@ def test_it_holds_a_battle_it_may_win(odds: Any) -> None:
         fighting_company("1st Company", "japanese", "Enemy Home"),
         objective="Enemy Home",
     )
-    state.companies["A Company"].in_supply = False  # it may not advance
-    assert "A Company" not in ai.plan_side(state, "australian")
+    state.companies["A Company"].in_supply = False
+    # Planned as if in supply this turn, it advances (refused for supply, it holds); it
+    # does not withdraw.
+    assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Far")
 
 
 def test_it_holds_the_objective_even_against_bad_odds(odds: Any) -> None:
