@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q, QuerySet
 
 from battles.models import Battle
 from campaign.models import (
+    Area,
     Campaign,
     Company,
     GmAdjustment,
@@ -139,11 +141,12 @@ def _text(column: str) -> str:
 
 # The rows of each list kept under ``campaign_stamp(rows=...)``, as SQL: every column its
 # answer shows (or that decides it), for the rows the reader may see (``{side}``: the
-# reader's side, NULL for the GM). Only columns of the rows themselves: the names of the
-# companies and areas they point to are the campaign's, set when it is created.
+# reader's side, NULL for the GM), with the names of the companies, areas and users they
+# show.
 LIST_DIGESTS = {
     "orders": (
         "SELECT {row} AS line FROM {order} o JOIN {company} k ON k.id = o.company_id"
+        " LEFT JOIN {area} a ON a.id = o.target_id LEFT JOIN {user} u ON u.id = o.given_by_id"
         " WHERE o.campaign_id = c.id AND o.turn_number = c.turn + 1"
         " AND ({side} IS NULL OR k.side = {side})",
         (
@@ -154,13 +157,17 @@ LIST_DIGESTS = {
             "o.sniper",
             "o.given_by_id",
             "o.created_at",
+            "{k.name}",
+            "{a.name}",
+            "{u.username}",
         ),
     ),
     "battles": (
         # Every battle of the campaign, whoever fought it: a spectator, and every reader
         # of an ended campaign or one without the fog, reads them all (with two sides,
         # each is a player's own anyway).
-        "SELECT {row} AS line FROM {battle} b WHERE b.campaign_id = c.id",
+        "SELECT {row} AS line FROM {battle} b JOIN {area} a ON a.id = b.area_id"
+        " WHERE b.campaign_id = c.id",
         (
             "b.id",
             "b.turn_id",
@@ -172,7 +179,8 @@ LIST_DIGESTS = {
             "b.status",
             "b.deadline",
             "{winner}",
-            "{key}",
+            "{b.key}",
+            "{a.name}",
         ),
     ),
     "commitments": (
@@ -192,14 +200,28 @@ def list_digest(rows: str, *, side: str) -> str:
     postgres = connection.vendor == "postgresql"
     winner = "b.result ->> 'winner'" if postgres else "json_extract(b.result, '$.winner')"
     inner = select.format(
-        row=_line(column.format(winner=winner, key=_sized("b.key")) for column in columns),
+        row=_line(_column(column, winner=winner) for column in columns),
         side=side,
         order=Order._meta.db_table,
         company=Company._meta.db_table,
         battle=Battle._meta.db_table,
+        area=Area._meta.db_table,
+        user=get_user_model()._meta.db_table,
         commitment=SeedCommitment._meta.db_table,
     )
     return f"SELECT {_joined()} FROM ({inner}) lines"
+
+
+def _column(column: str, *, winner: str) -> str:
+    """A digest's column: ``{winner}`` the battle's winner, ``{x.name}`` a free text."""
+    if column == "{winner}":
+        return winner
+    if column.startswith("{"):
+        name = column.strip("{}")
+        if name == "u.username":
+            name = f"u.{get_user_model().USERNAME_FIELD}"
+        return _sized(name)
+    return column
 
 
 def _line(columns: Iterable[str]) -> str:

@@ -191,3 +191,21 @@ def test_a_spectator_without_the_fog_sees_a_battle_change_at_once(
     assert first, "the spectator reads the played campaign's battles"
     Battle.objects.filter(pk=first[0]["id"]).update(result={"winner": "draw"})
     assert client.get(battles).json()["results"][0]["winner"] == "draw"
+
+
+def test_a_renamed_giver_or_target_is_in_the_orders_list_at_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The names an order shows (its company's, its target's, its giver's) are in the
+    digest too: a rename (the admin, a plain update) is answered at once."""
+    client = login(aussie)
+    body = {"company": company_id(played, "C Company (militia)"), "kind": "withdraw"}
+    client.post(
+        url(played, "orders/"), {**body, "target": area_id(played, "Ioro")}, "application/json"
+    )
+    first = client.get(url(played, "orders/")).json()["results"][0]
+    assert (first["given_by"], first["target"]["name"]) == ("aussie", "Ioro")
+    type(aussie).objects.filter(pk=aussie.pk).update(username="digger")
+    played.areas.filter(name="Ioro").update(name="Ioro Creek")
+    row = client.get(url(played, "orders/")).json()["results"][0]
+    assert (row["given_by"], row["target"]["name"]) == ("digger", "Ioro Creek")
