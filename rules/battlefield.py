@@ -408,6 +408,7 @@ class _PairCandidates:
     blocking: tuple[Rect, ...]
     open_ground: tuple[Rect, ...]
     wooded: tuple[Rect, ...]  # woods that may lie between the two units
+    ends_wooded: tuple[bool, bool] = (False, False)  # the firer's square's, the target's
 
 
 @dataclass(frozen=True, slots=True)
@@ -647,10 +648,10 @@ class Battlefield:
             ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
         else:
             ax, ay, bx, by = _exact(x1, y1, x2, y2)
-        if _high_ground_between(ax, ay, bx, by, candidates.blocking):
+        if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return False
         # Not seen only more than 3" inside its woods, and then only from outside them.
-        firer_wooded, target_wooded = firer.wooded, target.wooded
+        firer_wooded, target_wooded = candidates.ends_wooded
         deep = (firer_wooded and self._woods_at(x1, y1)[1]) or (
             target_wooded and self._woods_at(x2, y2)[1]
         )
@@ -723,7 +724,12 @@ class Battlefield:
                     wooded.append(square.bounds)
                 else:
                     open_ground.append(square.bounds)
-        return _PairCandidates(tuple(blocking), tuple(open_ground), tuple(wooded))
+        return _PairCandidates(
+            tuple(blocking),
+            tuple(open_ground),
+            tuple(wooded),
+            (firer.wooded, target.wooded),
+        )
 
     @staticmethod
     def _woods_between(
