@@ -24,9 +24,17 @@ def _p(die: int) -> float:
     return (die - t.SUCCESS + 1) / die
 
 
+# firepower_dice's answers by shot: a pure function of a small domain, and the AI weighs
+# the same few shots over and over (issue 17).
+_SHOT_DICE: dict[f.Shot, int] = {}
+
+
 def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     """Rough expected hits of a shot: dice x chance of a 4+, less what the defence saves."""
-    dice = f.firepower_dice(shot_for(state, shooter, target))
+    shot = shot_for(state, shooter, target)
+    dice = _SHOT_DICE.get(shot)
+    if dice is None:
+        dice = _SHOT_DICE[shot] = f.firepower_dice(shot)
     if dice == 0 or shooter.current_tq is None:
         return 0.0
     cover = 0
@@ -132,11 +140,10 @@ def wants_to_advance(state: BattleState, unit: Unit) -> bool:
         return False
     if not unit.profile.fires:
         return unit.distance(_friend_centre(unit)) > 6
-    visible = visible_enemies(state, unit)
+    enemies = unit.force.enemy.units
     if unit.profile.support in ("medium", "heavy"):
-        return not visible  # a weapon with a target stays and fires
-    reach = optimum_reach(unit)
-    return not any(unit.distance(e) <= reach for e in visible)
+        return not state.sees_any(unit, enemies)  # a weapon with a target stays and fires
+    return not state.sees_any(unit, enemies, optimum_reach(unit))
 
 
 def _friend_centre(unit: Unit) -> Unit:

@@ -6,6 +6,7 @@ inches from the defender's left corner, as in the Korona engine, on the same bat
 
 from __future__ import annotations
 
+from math import hypot, inf
 from typing import Any, Protocol
 
 from rules.battlefield import SQUARE_IN, Battlefield, Going, Vegetation
@@ -230,6 +231,24 @@ class BattleState(kernel.BattleState[Force]):
                 if found:
                     seen.append(other)
         return seen
+
+    def sees_any(self, unit: Unit, units: list[Unit], reach: float = inf) -> bool:
+        """Whether ``seen_of(unit, units)`` would list one within ``reach`` of ``unit``:
+        the distance asked before the sight, and no more sight once one is seen (the
+        sight is the dear part: issue 17)."""
+        memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
+        for other in units:
+            if (
+                other.fighting
+                and (not other.hidden or me in other.spotted_by)
+                and hypot(ux - other.x, uy - other.y) <= reach
+            ):
+                found = memo.get((ux, uy, other.x, other.y))
+                if found is None:
+                    found = self.sees(unit, other)
+                if found:
+                    return True
+        return False
 
     def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
         key = (x1, y1, x2, y2)
