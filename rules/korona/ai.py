@@ -735,7 +735,13 @@ def _step_ends(
         dx, dy = sx * c - sy * s, sx * s + sy * c
         far = reachable_point(state, stand, x0 + dx, y0 + dy)
         candidates[far] = None
-        # Half way: its rounding may touch other squares, so it is checked as any move.
+        fx, fy = far[0] - x0, far[1] - y0
+        if fx % 2 == 0 and fy % 2 == 0:
+            # Half way is a whole-inch point on the path to ``far``: its path is part of
+            # that one (no worse going, half as long), so it is reached as it is.
+            candidates[(x0 + fx // 2, y0 + fy // 2)] = None
+            continue
+        # Half way rounds: a rounding may touch other squares, so it is checked as any move.
         candidates[reachable_point(state, stand, (x0 + far[0]) / 2, (y0 + far[1]) / 2)] = None
     return candidates
 
