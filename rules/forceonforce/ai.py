@@ -183,17 +183,23 @@ def _best_step(
     best: tuple[int, int] | None = None
     best_score = -1e9
     friends = [(u.x, u.y) for u in unit.force.units if u.fighting and u is not unit]
+    # Whether the move reaches a spot is asked by its allowances first, by the going along
+    # the way (the dear part) last, only of a spot that would be the best so far: the same
+    # best (issue 17).
+    least, most = state.move_bounds(unit, speed)
     for x, y in _step_spots(state, unit, goal_at, dist):
-        if not state.within_move(unit, speed, x, y, hypot(x - unit.x, y - unit.y)):
-            continue
-        if _near(x, y, friends, 2):
+        away = hypot(x - unit.x, y - unit.y)
+        if away > most or _near(x, y, friends, 2):
             continue
         progress = dist - hypot(gx - x, gy - y)
         if progress + 3 + 1.5 <= best_score:
             continue  # not even out of the open and on high ground would it gain more
         score = progress + (0 if state.exposed(x, y) else 3)
         score += 1.5 if field.square_at(x, y).blocks_sight else 0
-        if score > best_score:
+        if score > best_score and (
+            away <= least
+            or away <= state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y))
+        ):
             best, best_score = (x, y), score
     return best
 

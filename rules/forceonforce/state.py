@@ -311,16 +311,21 @@ class BattleState(kernel.BattleState[Force]):
         allowance in the going along the way. A spot within the least allowance of any
         going is reached whatever the going, one beyond the greatest is not: only those
         between need the going (issue 17: the going is the dear part)."""
-        key = (unit.stand_type, speed)  # the allowances depend on nothing else
-        bounds = self._allowances.get(key)
-        if bounds is None:
-            allowances = [self.move_allowance(unit, speed, going) for going in Going]
-            bounds = self._allowances[key] = (min(allowances), max(allowances))
+        bounds = self.move_bounds(unit, speed)
         if dist <= bounds[0]:
             return True
         if dist > bounds[1]:
             return False
         return dist <= self.move_allowance(unit, speed, self.going(unit.x, unit.y, x, y))
+
+    def move_bounds(self, unit: Unit, speed: str) -> tuple[int, int]:
+        """The least and the greatest allowance of ``unit`` moving at ``speed`` in any going."""
+        key = (unit.stand_type, speed)  # the allowances depend on nothing else
+        bounds = self._allowances.get(key)
+        if bounds is None:
+            allowances = [self.move_allowance(unit, speed, going) for going in Going]
+            bounds = self._allowances[key] = (min(allowances), max(allowances))
+        return bounds
 
     def move_allowance(self, unit: Unit, speed: str, going: Going) -> int:
         """2.1/2.2 in the open, scaled by the Korona movement table for the going (ruling):
