@@ -24,6 +24,9 @@ def _p(die: int) -> float:
     return (die - t.SUCCESS + 1) / die
 
 
+_P: dict[int, float] = {die: _p(die) for die in t.DIE_LADDER}  # _p of each die, read by worth
+
+
 # firepower_dice's answers by shot: a pure function of a small domain, and the AI weighs
 # the same few shots over and over (issue 17).
 _SHOT_DICE: dict[f.Shot, int] = {}
@@ -35,7 +38,8 @@ def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     dice = _SHOT_DICE.get(shot)
     if dice is None:
         dice = _SHOT_DICE[shot] = f.firepower_dice(shot)
-    if dice == 0 or shooter.current_tq is None:
+    die = shooter.current_tq
+    if dice == 0 or die is None:
         return 0.0
     cover = 0
     if target.in_cover:
@@ -43,7 +47,7 @@ def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     if state.solid_cover(target):
         cover += 1
     dfn = min(target.healthy, dice) + cover
-    value = dice * _p(shooter.current_tq) - 0.6 * dfn * _p(target.current_tq or 6)
+    value = dice * _P[die] - 0.6 * dfn * _P[target.current_tq or 6]
     # Finish weakened units; pinned ones first; support weapons are worth more.
     value += 0.3 * (t.FIGURES_PER_STAND - target.healthy) + (0.3 if target.pinned else 0)
     value += 0.4 if target.profile.support in ("medium", "heavy") else 0

@@ -198,6 +198,7 @@ class BattleState(kernel.BattleState[Force]):
         self._sight: dict[tuple[int, int, int, int], bool] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
+        self._solid: dict[tuple[int, int], bool] = {}  # solid_cover by spot
         self._allowances: dict[tuple[str, str], tuple[int, int]] = {}
         self._intervening: dict[tuple[int, int, int, int], bool] = {}
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
@@ -284,8 +285,13 @@ class BattleState(kernel.BattleState[Force]):
 
     def solid_cover(self, unit: Unit) -> bool:
         """Ruling: heavy woods and high ground (ridges, hills) are Solid Cover (3.9)."""
-        square = self.field.square_at(unit.x, unit.y)
-        return square.vegetation is Vegetation.HEAVY_WOODS or square.blocks_sight
+        key = (unit.x, unit.y)
+        found = self._solid.get(key)
+        if found is None:
+            square = self.field.square_at(unit.x, unit.y)
+            found = square.vegetation is Vegetation.HEAVY_WOODS or square.blocks_sight
+            self._solid[key] = found
+        return found
 
     def intervening_cover(self, shooter: Placed, target: Placed) -> bool:
         """3.9 Intervening Cover: "If enemy fire passes over an intervening terrain feature
