@@ -10,7 +10,14 @@ from math import cos, hypot, radians, sin
 
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
-from rules.forceonforce.combat import SUPPRESSING, Spot, optimum_reach, shot_for, spots_away
+from rules.forceonforce.combat import (
+    SUPPRESSING,
+    Spot,
+    band,
+    optimum_reach,
+    shot_for,
+    spots_away,
+)
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 
 SPACING_IN = 3
@@ -34,10 +41,20 @@ _SHOT_DICE: dict[f.Shot, int] = {}
 
 def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     """Rough expected hits of a shot: dice x chance of a 4+, less what the defence saves."""
+    return _worth_of(state, shooter, target, _shot_dice(state, shooter, target))
+
+
+def _shot_dice(state: BattleState, shooter: Unit, target: Unit) -> int:
+    """``firepower_dice`` of the shooter's plain shot at ``target``, from the table."""
     shot = shot_for(state, shooter, target)
     dice = _SHOT_DICE.get(shot)
     if dice is None:
         dice = _SHOT_DICE[shot] = f.firepower_dice(shot)
+    return dice
+
+
+def _worth_of(state: BattleState, shooter: Unit, target: Unit, dice: int) -> float:
+    """``worth`` of a shot of ``dice`` dice."""
     die = shooter.current_tq
     if dice == 0 or die is None:
         return 0.0
@@ -71,9 +88,21 @@ def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
 def best_target(state: BattleState, unit: Unit) -> Unit | None:
     if not unit.can_fire:
         return None
+    # One shooter's shots differ by the target only in what the key holds: their dice are
+    # worked out once a key (issue 17), and the same as worth's.
+    dice_by: dict[tuple[str, bool, bool, bool], int] = {}
+    night = state.night
     best, best_value = None, 0.0
     for enemy in visible_enemies(state, unit):
-        value = worth(state, unit, enemy)
+        key = (
+            *band(unit, enemy, night),
+            state.exposed(enemy.x, enemy.y) and not enemy.smoke,
+            enemy.movement == "rapid",
+        )
+        dice = dice_by.get(key)
+        if dice is None:
+            dice = dice_by[key] = _shot_dice(state, unit, enemy)
+        value = _worth_of(state, unit, enemy, dice)
         if value > best_value:
             best, best_value = enemy, value
     return best
