@@ -225,7 +225,13 @@ class BattleState(kernel.BattleState[Force]):
         memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
         seen = []
         for other in units:
-            if other.fighting and (not other.hidden or me in other.spotted_by):
+            # Unit.fighting, spelt out: this loop asks it most (issue 17).
+            if (
+                not other.lost
+                and other.healthy > 0
+                and other.merged_into is None
+                and (not other.hidden or me in other.spotted_by)
+            ):
                 found = memo.get((ux, uy, other.x, other.y))
                 if found is None:
                     found = self.sees(unit, other)
@@ -240,7 +246,9 @@ class BattleState(kernel.BattleState[Force]):
         memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
         for other in units:
             if (
-                other.fighting
+                not other.lost  # Unit.fighting, spelt out, as in seen_of
+                and other.healthy > 0
+                and other.merged_into is None
                 and (not other.hidden or me in other.spotted_by)
                 and hypot(ux - other.x, uy - other.y) <= reach
             ):
