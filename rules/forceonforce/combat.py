@@ -45,8 +45,11 @@ def band(shooter: Unit, target: Unit, night: bool) -> tuple[str, bool]:
     """The range band of a shot and whether, at night, the target is beyond the reduced
     optimum range (4.4)."""
     dark = night and not shooter.force.night_vision
-    reach = optimum_reach(shooter, night=night)
-    within = shooter.distance(target) <= reach
+    # optimum_reach's table read here: the AI asks the band of every shot it weighs.
+    reach = _REACH.get((shooter.force.tq, shooter.stand_type, dark))
+    if reach is None:
+        reach = optimum_reach(shooter, night=night)
+    within = hypot(shooter.x - target.x, shooter.y - target.y) <= reach
     if shooter.profile.always_optimum:
         return "optimum", dark and not within
     return ("optimum" if within else "beyond"), dark and not within
