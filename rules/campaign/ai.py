@@ -453,7 +453,9 @@ def _guard_base(plan: _Plan, fighters: list[Company]) -> None:
 
 def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
     """Withdraw from a battle it would lose badly, or from an area where a second turn
-    out of supply would cost stands, unless the ground is worth holding."""
+    out of supply would cost stands, unless the ground is worth holding. From a battle,
+    never into its own base: the enemy can follow it there, and a defender beaten on its
+    base has nowhere to retreat and is destroyed."""
     settings = plan.state.settings
     by_area: dict[str, list[Company]] = {}
     for c in _free(plan, fighters):
@@ -467,8 +469,10 @@ def _withdrawals(plan: _Plan, fighters: list[Company]) -> None:
         share = _threat_to(plan, area, staying)
         lose_badly = share is not None and share < WITHDRAW_BELOW
         for company in here:
-            if lose_badly or (not last_turns and _starving(plan, company)):
+            if not last_turns and _starving(plan, company):
                 _fall_back(plan, company)
+            elif lose_badly:
+                _fall_back(plan, company, avoid=plan.state.sides[plan.side].base)
 
 
 def _starving(plan: _Plan, company: Company) -> bool:
@@ -483,13 +487,13 @@ def _starving(plan: _Plan, company: Company) -> bool:
     )
 
 
-def _fall_back(plan: _Plan, company: Company) -> None:
-    """Withdraw to the linked area without enemies with the best supply chance (then
-    the nearest its base), if there is one."""
+def _fall_back(plan: _Plan, company: Company, avoid: str | None = None) -> None:
+    """Withdraw to the linked area without enemies (and not ``avoid``) with the best
+    supply chance (then the nearest its base), if there is one."""
     backs = [
         a
         for a in plan.state.neighbours(company.area)
-        if plan.legal(Order(company.name, "withdraw", a)) and not plan.enemies_in(a)
+        if plan.legal(Order(company.name, "withdraw", a)) and not plan.enemies_in(a) and a != avoid
     ]
     if backs:
         best = plan.pick(

@@ -287,6 +287,17 @@ def test_it_holds_its_own_base(odds: Any) -> None:
     assert "A Company" not in ai.plan_side(state, "australian")
 
 
+def test_it_does_not_withdraw_from_a_battle_into_its_own_base(odds: Any) -> None:
+    # Beaten on its base it would be destroyed, and the enemy can follow it there.
+    odds(lambda spec: 0.9 if spec["attacker"]["side"] == "japanese" else 0.1)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Far",
+    )
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
 def test_an_engaged_company_is_given_no_move(odds: Any) -> None:
     odds(lambda spec: 0.0)
     state = line(
