@@ -117,7 +117,9 @@ class Unit(kernel.Piece):
 
     @property
     def can_fire(self) -> bool:
-        return self.fighting and self.profile.fires and self.current_tq is not None
+        # fighting spelt out: the AI asks this of every unit it weighs (issue 17).
+        fighting = not self.lost and self.healthy > 0 and self.merged_into is None
+        return fighting and self.profile.fires and self.current_tq is not None
 
     def __repr__(self) -> str:
         return f"<Unit {self.id} at {self.x},{self.y} {self.healthy} fig>"
