@@ -130,7 +130,7 @@ def campaign_stamp(
     extra = ("side", "last_turn", "last_turn_status", "last_adjustment")
     stamp = {name: getattr(row, name) for name in fields + extra}
     if rows is not None:
-        stamp["digest"] = row.digest or ""
+        stamp["digest"] = getattr(row, "digest", None) or ""  # raw(): a column of the row
     return stamp
 
 
@@ -261,6 +261,7 @@ def campaigns_digest(user: Any) -> str:
     """Every campaign the user may open (``campaigns_for``), each with every column the
     campaign list shows and the user's side there, in one string (one query; as
     ``list_digest``): the same string, the same campaigns shown the same."""
+    columns: tuple[str, ...]
     if is_game_master(user):
         columns, access, params = CAMPAIGN_LIST_COLUMNS, "", []
     elif getattr(user, "is_authenticated", False) and user.is_active:
