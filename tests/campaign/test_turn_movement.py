@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.campaign.state import CampaignState, Order
@@ -402,3 +404,52 @@ def test_a_supply_company_entered_by_the_enemy_may_not_move_away_on_its_own_orde
     (caught,) = records(plan.log, "supply_company_withdraws")
     assert (caught["from"], caught["target"]) == ("Camp", "Road")
     assert where(plan, "1st Supply Company") == "Road"
+
+
+# A fork: from Fork, North and South are both two areas from the Japanese base; Ridge is a
+# spur off South, out of the sight of a company in Fork (which watches Base, North, South).
+FORK_AREAS = ["Base", "Fork", "North", "South", "Ridge", "Pass", "Far"]
+FORK_LINKS = [
+    ("Base", "Fork"),
+    ("Fork", "North"),
+    ("Fork", "South"),
+    ("North", "Pass"),
+    ("South", "Pass"),
+    ("South", "Ridge"),
+    ("Pass", "Far"),
+]
+
+
+def fork_state(enemy_area: str, **settings: Any) -> CampaignState:
+    scout = fighting_company("A Company", "australian", "Fork", standing_order="aggressive")
+    enemy = fighting_company("1st Company", "japanese", enemy_area)
+    return line_state(FORK_AREAS, [scout, enemy], links=FORK_LINKS, **settings)
+
+
+@pytest.mark.parametrize("enemy_area", ["Ridge", "Far"])
+def test_an_aggressive_company_breaks_a_tie_on_no_enemy_it_cannot_see(enemy_area: str) -> None:
+    # Twin campaigns that differ only in where an enemy out of sight stands: the
+    # Australian company's standing order takes the same road in both (by name: North),
+    # or its player would learn from its move where the enemy is.
+    state = fork_state(enemy_area)
+
+    plan = scripted_turn(state, supply_dice(state))
+
+    assert where(plan, "A Company") == "North"
+
+
+def test_without_the_fog_of_war_an_aggressive_company_heads_for_the_enemy() -> None:
+    state = fork_state("Ridge", fog_of_war=False)
+
+    plan = scripted_turn(state, supply_dice(state))
+
+    assert where(plan, "A Company") == "South"
+
+
+def test_an_aggressive_company_heads_for_an_enemy_it_sees() -> None:
+    # The enemy in South itself is watched from Fork: the tie goes its way.
+    state = fork_state("South")
+
+    plan = scripted_turn(state, supply_dice(state))
+
+    assert where(plan, "A Company") == "South"

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping
 
 from rules.campaign.phases.common import OrderError, TurnInPlay, _Map, engaged, record
 from rules.campaign.state import CampaignState, Company, Order
+from rules.campaign.visibility import watched_areas
 
 ORDER_KINDS = ("hold", "advance", "withdraw")
 
@@ -103,8 +104,8 @@ def _advance(state: CampaignState, mapping: _Map, company: Company) -> Order:
     if not forward:
         return Order(company.name, "hold")
     # Nearest the enemy base first; between equal routes, toward the enemy's fighting
-    # companies, then off the rough tracks, then by name.
-    enemies = [c.area for c in state.companies.values() if c.fighting and c.side != company.side]
+    # companies its side can see, then off the rough tracks, then by name.
+    enemies = _seen_enemy_areas(state, company.side)
 
     def preference(area: str) -> tuple[int, int, bool, str]:
         nearest = min((mapping.distance(area, e) for e in enemies), default=0)
@@ -112,6 +113,19 @@ def _advance(state: CampaignState, mapping: _Map, company: Company) -> Order:
         return (mapping.enemy_base(company.side, area), nearest, rough, area)
 
     return Order(company.name, "advance", min(forward, key=preference))
+
+
+def _seen_enemy_areas(state: CampaignState, side: str) -> list[str]:
+    """The areas of the enemy fighting companies ``side`` can see now: under the fog of
+    war only those in the areas its companies watch. A standing order breaks ties on no
+    more than the side knows, or its player would learn from their own company's move
+    where an enemy out of sight stands."""
+    watched = watched_areas(state, side) if state.settings.fog_of_war else None
+    return [
+        c.area
+        for c in state.companies.values()
+        if c.fighting and c.side != side and (watched is None or c.area in watched)
+    ]
 
 
 def _supply_follow(state: CampaignState, mapping: _Map, company: Company) -> Order:
