@@ -314,6 +314,14 @@ Coord = float | Fraction
 _FINE_GRID = 1024.0
 
 
+def _line(x1: float, y1: float, x2: float, y2: float) -> tuple[Coord, Coord, Coord, Coord]:
+    """The points as they are when whole numbers (the geometry is exact on them), else
+    as ``_exact`` makes them."""
+    if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
+        return x1, y1, x2, y2
+    return _exact(x1, y1, x2, y2)
+
+
 def _exact(x1: float, y1: float, x2: float, y2: float) -> tuple[Coord, Coord, Coord, Coord]:
     """The points as numbers the geometry can use without rounding.
 
@@ -566,6 +574,19 @@ class Battlefield:
         memo[key] = known
         return known
 
+    def _pair(
+        self, x1: float, y1: float, x2: float, y2: float
+    ) -> tuple[Square, Square, _PairCandidates]:
+        """The two points' squares and what may stand between them (kept per pair)."""
+        firer = self.square_at(x1, y1)
+        target = self.square_at(x2, y2)
+        key = (firer.col, firer.row, target.col, target.row)
+        candidates = self._pair_cache.get(key)
+        if candidates is None:
+            candidates = self._pair_candidates(firer, target)
+            self._pair_cache[key] = candidates
+        return firer, target, candidates
+
     def sight(
         self, x1: float, y1: float, x2: float, y2: float, *, woods_between: bool = False
     ) -> Sight:
@@ -587,22 +608,8 @@ class Battlefield:
         What blocks the line and whether it stays in the same woods do not depend on the
         direction (the geometry is exact); only the target's concealment does.
         """
-        firer = self.square_at(x1, y1)
-        target = self.square_at(x2, y2)
-        key = (firer.col, firer.row, target.col, target.row)
-        candidates = self._pair_cache.get(key)
-        if candidates is None:
-            candidates = self._pair_candidates(firer, target)
-            self._pair_cache[key] = candidates
-
-        ax: Coord
-        ay: Coord
-        bx: Coord
-        by: Coord
-        if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
-            ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
-        else:
-            ax, ay, bx, by = _exact(x1, y1, x2, y2)
+        firer, target, candidates = self._pair(x1, y1, x2, y2)
+        ax, ay, bx, by = _line(x1, y1, x2, y2)
 
         if _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return _BOTH_BLOCKED
@@ -633,21 +640,8 @@ class Battlefield:
         """Whether neither way of ``mutual_sight(x1, y1, x2, y2)`` is BLOCKED (woods between
         off): a sight that is mutual asks only this. The same geometry, asked lazily: the
         woods' depth only for a wooded end, "the same woods" only for a deep one."""
-        firer = self.square_at(x1, y1)
-        target = self.square_at(x2, y2)
-        key = (firer.col, firer.row, target.col, target.row)
-        candidates = self._pair_cache.get(key)
-        if candidates is None:
-            candidates = self._pair_candidates(firer, target)
-            self._pair_cache[key] = candidates
-        ax: Coord
-        ay: Coord
-        bx: Coord
-        by: Coord
-        if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
-            ax, ay, bx, by = x1, y1, x2, y2  # whole numbers: the geometry is exact on them
-        else:
-            ax, ay, bx, by = _exact(x1, y1, x2, y2)
+        _, _, candidates = self._pair(x1, y1, x2, y2)
+        ax, ay, bx, by = _line(x1, y1, x2, y2)
         if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return False
         # Not seen only more than 3" inside its woods, and then only from outside them.
