@@ -213,14 +213,10 @@ class BattleAdmin(admin.ModelAdmin):
             else:
                 done = " The turn is complete." if report.done else ""
                 return back_to_change(self, request, battle, f"Result entered for {battle}.{done}")
+        intro = "The stands each side lost, per unit type; no more than were present."
+        title = f"Result of {battle}"
         return form_page(
-            self,
-            request,
-            title=f"Result of {battle}",
-            form=form,
-            obj=battle,
-            submit="Enter result",
-            intro="The stands each side lost, per unit type; no more than were present.",
+            self, request, title=title, form=form, obj=battle, intro=intro, submit="Enter result"
         )
 
     def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:

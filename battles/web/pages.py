@@ -86,11 +86,9 @@ def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> Http
     return render(request, "battles/sheet.html", page_context(view, **context))
 
 
+BATTLE = "campaigns/<int:campaign_id>/battles/<int:battle_id>/"
+
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", battle_report, name="battle"),
-    path(
-        "campaigns/<int:campaign_id>/battles/<int:battle_id>/sheet/",
-        battle_sheet,
-        name="battle-sheet",
-    ),
+    path(BATTLE, battle_report, name="battle"),
+    path(f"{BATTLE}sheet/", battle_sheet, name="battle-sheet"),
 ]
