@@ -737,6 +737,8 @@ class Battlefield:
         """
         if not wooded:
             return Sight.CLEAR
+        if type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int:
+            return _woods_between_whole(x1, y1, x2, y2, wooded)
         near = _between(x1, y1, x2, y2, wooded)
         if not near:
             return Sight.CLEAR
@@ -765,6 +767,76 @@ class Battlefield:
             if _segment_touches(x1, y1, x2, y2, rect):
                 return False
         return True
+
+
+def _woods_between_whole(x1: int, y1: int, x2: int, y2: int, wooded: tuple[Rect, ...]) -> Sight:
+    """``Battlefield._woods_between`` for whole-inch ends, in integers: exact, so it needs
+    neither the floats' check nor Fractions.
+
+    Every bound of the line's parameter t inside a square is a multiple of 1/``scale``
+    (|dx| |dy|, or the one that is not 0), so t times ``scale`` is a whole number: the
+    pieces are merged in those units, ``inside`` of them, and the squared length inside
+    is (inside / scale)^2 (dx^2 + dy^2), compared with 0 and 3" squared without division.
+    """
+    dx, dy = x2 - x1, y2 - y1
+    scale = abs(dx * dy) or abs(dx) or abs(dy)
+    if scale == 0:
+        return Sight.CLEAR  # a point: no length inside anything
+    pieces = _pieces_whole(x1, y1, x2, y2, scale, wooded)
+    if not pieces:
+        return Sight.CLEAR
+    inside = _union_length(pieces)  # more than 0: every piece has some length
+    if inside * inside * (dx * dx + dy * dy) <= WOODS_EDGE_IN * WOODS_EDGE_IN * scale * scale:
+        return Sight.OBSCURED
+    return Sight.BLOCKED
+
+
+def _pieces_whole(
+    x1: int, y1: int, x2: int, y2: int, scale: int, wooded: tuple[Rect, ...]
+) -> list[tuple[int, int]]:
+    """The line's parameter inside each of the closed squares ``wooded`` between the two
+    ends (as ``_between``: overlapping the line's box, holding neither end), times
+    ``scale`` (whole numbers), where it has some length."""
+    dx, dy = x2 - x1, y2 - y1
+    lo_x, hi_x = (x1, x2) if x1 <= x2 else (x2, x1)
+    lo_y, hi_y = (y1, y2) if y1 <= y2 else (y2, y1)
+    pieces = []
+    for rect in wooded:
+        xmin, ymin, xmax, ymax = rect
+        if xmin > hi_x or xmax < lo_x or ymin > hi_y or ymax < lo_y:
+            continue
+        if _contains(rect, x1, y1) or _contains(rect, x2, y2):
+            continue
+        low, high = 0, scale
+        if dx:
+            step = scale // dx  # exact: dx divides scale (negative when dx is)
+            a, b = (xmin - x1) * step, (xmax - x1) * step
+            low, high = max(low, min(a, b)), min(high, max(a, b))
+        elif not xmin <= x1 <= xmax:
+            continue
+        if dy:
+            step = scale // dy
+            a, b = (ymin - y1) * step, (ymax - y1) * step
+            low, high = max(low, min(a, b)), min(high, max(a, b))
+        elif not ymin <= y1 <= ymax:
+            continue
+        if high > low:
+            pieces.append((low, high))
+    return pieces
+
+
+def _union_length(pieces: list[tuple[int, int]]) -> int:
+    """The length of the union of the intervals ``pieces`` (a shared end counts once)."""
+    pieces.sort()
+    inside = 0
+    start, end = pieces[0]
+    for low, high in pieces[1:]:
+        if low > end:
+            inside += end - start
+            start, end = low, high
+        elif high > end:
+            end = high
+    return inside + end - start
 
 
 def _length_inside_squared(x1: Any, y1: Any, x2: Any, y2: Any, rects: tuple[Rect, ...]) -> Any:
