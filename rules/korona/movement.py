@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from math import ceil, floor, hypot, inf
+from math import floor, hypot, inf
 
 from rules.korona import cup
 from rules.korona.state import (
@@ -40,6 +40,8 @@ _TRIES = {
     move_class: tuple(sorted({inches for inches in row if inches}, reverse=True))
     for move_class, row in MOVEMENT.items()
 }
+# Each movement row's lengths to try and its allowances by going, in one look-up.
+_ROWS = {move_class: (_TRIES[move_class], row) for move_class, row in MOVEMENT.items()}
 
 
 def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
@@ -56,6 +58,16 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
     The answer depends only on the start, the stand's movement row and (x, y): the
     battle keeps it (``BattleState.reach_cache``).
     """
+    # On the table (as min(max(x, 0), width), without the calls): the answer is the
+    # same for every goal that comes to the same point here.
+    if x < 0:
+        x = 0
+    elif x > state.width_in:
+        x = state.width_in
+    if y < 0:
+        y = 0
+    elif y > state.depth_in:
+        y = state.depth_in
     key = (stand.x, stand.y, stand.unit.move_class, x, y)
     found = state.reach_cache.get(key)
     if found is None:
@@ -64,15 +76,11 @@ def reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tup
 
 
 def _reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tuple[int, int]:
-    """``reachable_point`` worked out."""
-    width, depth = state.width_in, state.depth_in
-    x = min(max(x, 0), width)
-    y = min(max(y, 0), depth)
+    """``reachable_point`` worked out, for a goal (x, y) on the table."""
     sx, sy = stand.x, stand.y
     dx, dy = x - sx, y - sy
     length = hypot(dx, dy)
-    tries = _TRIES[stand.unit.move_class]
-    allowances = MOVEMENT[stand.unit.move_class]
+    tries, allowances = _ROWS[stand.unit.move_class]
     # Every try's points lie in the box of the start and the first try's points (they
     # are nearer the start on the same line): when all the squares that box touches have
     # one going, every path among them has it, and none need be looked at on its own.
@@ -81,9 +89,7 @@ def _reachable_point(state: BattleState, stand: Stand, x: float, y: float) -> tu
         px, py = sx + dx * scale, sy + dy * scale
     else:
         px, py = x, y
-    shared = state.uniform_going(
-        min(sx, floor(px)), min(sy, floor(py)), max(sx, ceil(px)), max(sy, ceil(py))
-    )
+    shared = state.box_going(sx, sy, px, py)
     reach: float = inf  # the going of the whole box's allowance, when it has one going
     if shared is not None:
         allowed = allowances[shared]
@@ -133,15 +139,23 @@ def _nearest_fit(
     distance to (x, y), x, y), or None. ``shared``: the going index of every such path,
     when they share one."""
     width, depth = state.width_in, state.depth_in
+    known = state.going_cache  # going_index's answers, looked up here first
     best: tuple[float, int, int] | None = None
     for ex in xs:
+        if not 0 <= ex <= width:
+            continue
         for ey in ys:
-            if (ex == sx and ey == sy) or not (0 <= ex <= width and 0 <= ey <= depth):
+            if (ex == sx and ey == sy) or not 0 <= ey <= depth:
                 continue
             moved = hypot(ex - sx, ey - sy)
             if moved > inches:
                 continue
-            allowed = allowances[state.going_index(sx, sy, ex, ey) if shared is None else shared]
+            going = shared
+            if going is None:
+                going = known.get((sx, sy, ex, ey))
+                if going is None:
+                    going = state.going_index(sx, sy, ex, ey)
+            allowed = allowances[going]
             if allowed is None or moved > allowed:
                 continue
             key = (hypot(ex - x, ey - y), ex, ey)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from math import hypot
+from math import ceil, floor, hypot
 from typing import Any
 
 from rules.battlefield import SQUARE_IN, Battlefield, Going, Sight
@@ -163,7 +163,7 @@ class BattleState(kernel.BattleState[Force]):
         forces = (Force(ATTACKER, spec.attacker), Force(DEFENDER, spec.defender))
         super().__init__(spec, roller, battlefield, options, forces)
         self._sight: dict[tuple[int, int, int, int], tuple[bool, bool]] = {}
-        self._going: dict[tuple[int, int, int, int], int] = {}  # the worst going's index
+        self.going_cache: dict[tuple[int, int, int, int], int] = {}  # the worst going's index
         # GOING_INDEX of every square, rows first: the going look-ups read this grid.
         self._going_grid = [[GOING_INDEX[sq.going] for sq in row] for row in battlefield.squares]
         # The squares a whole-inch interval touches, by its ends: _span by table look-up.
@@ -228,9 +228,9 @@ class BattleState(kernel.BattleState[Force]):
     def going_index(self, x1: int, y1: int, x2: int, y2: int) -> int:
         """``GOING_INDEX`` of ``going(x1, y1, x2, y2)``: 0 good, 1 rough, 2 bad (cached)."""
         key = (x1, y1, x2, y2)
-        found = self._going.get(key)
+        found = self.going_cache.get(key)
         if found is None:
-            found = self._going[key] = self._worst_going(x1, y1, x2, y2)
+            found = self.going_cache[key] = self._worst_going(x1, y1, x2, y2)
         return found
 
     def _worst_going(self, x1: int, y1: int, x2: int, y2: int) -> int:
@@ -256,11 +256,17 @@ class BattleState(kernel.BattleState[Force]):
             return worst
         return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
 
-    def uniform_going(self, low_x: int, low_y: int, high_x: int, high_y: int) -> int | None:
-        """The going index every path within the box shares, when every square the box
-        touches has the same going (a path touches only squares its box touches); else
-        None."""
-        block = self._block(low_x, low_y, high_x, high_y)
+    def box_going(self, x: int, y: int, px: float, py: float) -> int | None:
+        """The going index every path within the box of (x, y) and the whole-inch points
+        around (px, py) shares, when every square the box touches has the same going (a
+        path touches only squares its box touches); else None."""
+        low_x, low_y, high_x, high_y = floor(px), floor(py), ceil(px), ceil(py)
+        block = self._block(
+            x if x < low_x else low_x,
+            y if y < low_y else low_y,
+            x if x > high_x else high_x,
+            y if y > high_y else high_y,
+        )
         uniform = self._block_uniform.get(block, -1)
         if uniform == -1:
             col_lo, col_hi, row_lo, row_hi = block
@@ -280,20 +286,15 @@ class BattleState(kernel.BattleState[Force]):
             low_y, high_y = y1, y2
         else:
             low_y, high_y = y2, y1
-        if (
-            low_x >= 0
-            and high_x < len(self._col_last)
-            and low_y >= 0
-            and high_y < len(self._row_last)
-        ):
-            try:  # whole inches: by table look-up (a float index is a TypeError)
+        if low_x >= 0 and low_y >= 0:  # a negative index would count from the end
+            try:  # whole inches on the table: by table look-up (a float is a TypeError)
                 return (
                     self._col_first[low_x],
                     self._col_last[high_x],
                     self._row_first[low_y],
                     self._row_last[high_y],
                 )
-            except TypeError:
+            except (TypeError, IndexError):
                 pass
         col_lo, col_hi = _span(low_x, high_x, self.field.width_ft)
         row_lo, row_hi = _span(low_y, high_y, self.field.depth_ft)
