@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from math import cos, hypot, radians, sin
 
+from rules.battlefield import SQUARE_IN
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
 from rules.forceonforce.combat import (
@@ -25,6 +26,17 @@ HOPELESS_RATIO = 3  # as the Korona AI: pull out against three times this side's
 HARMLESS = 0.5  # expected hits below which a unit cannot hurt the unit it would react to
 HEAVY_FIRE = 1.5  # expected hits of incoming fire that make a unit in the open run for it
 _DIRECTIONS = [(cos(radians(a)), sin(radians(a))) for a in (0, 35, -35, 70, -70)]
+FRIEND_GAP_IN = 2  # a step never ends nearer than this to a friend
+
+
+def _within(reach: float) -> tuple[tuple[int, int], ...]:
+    """The whole-inch offsets nearer than ``reach`` to a spot: ``_near`` as a set lookup
+    (positions are whole inches)."""
+    span = range(-int(reach), int(reach) + 1)
+    return tuple((dx, dy) for dx in span for dy in span if hypot(dx, dy) < reach)
+
+
+_WITHIN_SPACING = _within(SPACING_IN)
 
 
 def _p(die: int) -> float:
@@ -117,24 +129,28 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     field = state.field
     width, depth = field.width_in, field.depth_in
     zone = max(depth // 3, 2)
+    squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
     candidates = []
     for y in range(1, zone + 1, 2):
+        row = squares[min(y // SQUARE_IN, last_row)]  # field.square_at's, for whole inches
         for x in range(1, width, 2):
-            square = field.square_at(x, y)
+            square = row[min(x // SQUARE_IN, last_col)]
             score: float = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
             score += 0.8 if square.wooded else 0
             score += 0.6 * y / zone - 0.02 * abs(x - width / 2)
             candidates.append((-score, y, x))
     candidates.sort()
-    taken: list[tuple[int, int]] = []
+    spots = [(x, y) for _, y, x in candidates]
+    # The spots within 3" of a unit placed, as a set: the best spot free of them is the
+    # first not in it. A spot passed over stays taken, so the next unit looks on from the
+    # last one's (issue 17: the same spots as a search from the top).
+    taken: set[tuple[int, int]] = set()
+    free = 0
     for unit in force.units:
-        for _, y, x in candidates:
-            if not _near(x, y, taken, SPACING_IN):
-                unit.x, unit.y = x, y
-                break
-        else:
-            unit.x, unit.y = width // 2, 1
-        taken.append((unit.x, unit.y))
+        while free < len(spots) and spots[free] in taken:
+            free += 1
+        unit.x, unit.y = spots[free] if free < len(spots) else (width // 2, 1)
+        taken.update((unit.x + dx, unit.y + dy) for dx, dy in _WITHIN_SPACING)
         unit.in_cover = not state.exposed(unit.x, unit.y)
         in_woods = field.square_at(unit.x, unit.y).wooded
         if in_woods and (unit.profile.stealthy or state.options["defender_hidden"]):
@@ -219,16 +235,22 @@ def _best_step(
     # Whether the move reaches a spot is asked by its allowances first, by the going along
     # the way (the dear part) last, only of a spot that would be the best so far: the same
     # best (issue 17).
+    # A spot next to a friend is asked after the gain: both only pass a spot over.
     least, most = state.move_bounds(unit, speed)
+    squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
     for x, y in _step_spots(state, unit, goal_at, dist):
         away = hypot(x - unit.x, y - unit.y)
-        if away > most or _near(x, y, friends, 2):
+        if away > most:
             continue
         progress = dist - hypot(gx - x, gy - y)
         if progress + 3 + 1.5 <= best_score:
             continue  # not even out of the open and on high ground would it gain more
+        if _near(x, y, friends, FRIEND_GAP_IN):
+            continue
         score = progress + (0 if state.exposed(x, y) else 3)
-        score += 1.5 if field.square_at(x, y).blocks_sight else 0
+        # field.square_at's square: the spots are whole inches on the table.
+        square = squares[min(y // SQUARE_IN, last_row)][min(x // SQUARE_IN, last_col)]
+        score += 1.5 if square.blocks_sight else 0
         if score > best_score and (
             away <= least
             or away <= state.move_allowance(unit, speed, state.going(unit.x, unit.y, x, y))
