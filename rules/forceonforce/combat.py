@@ -417,19 +417,30 @@ def spots_away(state: BattleState, unit: Unit, cause: Unit, reach: int) -> list[
     """Whole-inch spots on the table within ``reach`` of ``unit`` on a 2" grid, none nearer
     to ``cause`` (5.2: never toward the enemy); the unit's own spot first among equals."""
     field = state.field
-    away = unit.distance(cause)
+    width, depth = field.width_in, field.depth_in
+    ux, uy, cx, cy = unit.x, unit.y, cause.x, cause.y
+    away = hypot(ux - cx, uy - cy)  # unit.distance(cause)
     spots = []
-    for dx in range(-reach, reach + 1, 2):
-        for dy in range(-reach, reach + 1, 2):
-            if hypot(dx, dy) > reach:
-                continue
-            x, y = unit.x + dx, unit.y + dy
-            if not (0 <= x < field.width_in and 0 <= y < field.depth_in):
-                continue
-            if hypot(x - cause.x, y - cause.y) < away:
-                continue  # never toward the enemy
+    for dx, dy in _grid_within(reach):
+        x, y = ux + dx, uy + dy
+        if 0 <= x < width and 0 <= y < depth and hypot(x - cx, y - cy) >= away:
             spots.append((x, y))
     return spots
+
+
+# _grid_within's answers by reach: a table of a few reaches (issue 17).
+_GRID: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _grid_within(reach: int) -> tuple[tuple[int, int], ...]:
+    """The offsets on a 2" grid within ``reach``, in the order spots_away tries them."""
+    found = _GRID.get(reach)
+    if found is None:
+        span = range(-reach, reach + 1, 2)
+        found = _GRID[reach] = tuple(
+            (dx, dy) for dx in span for dy in span if hypot(dx, dy) <= reach
+        )
+    return found
 
 
 def fall_back(state: BattleState, unit: Unit, cause: Unit) -> None:
