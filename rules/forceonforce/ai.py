@@ -26,6 +26,7 @@ HOPELESS_RATIO = 3  # as the Korona AI: pull out against three times this side's
 HARMLESS = 0.5  # expected hits below which a unit cannot hurt the unit it would react to
 HEAVY_FIRE = 1.5  # expected hits of incoming fire that make a unit in the open run for it
 _DIRECTIONS = [(cos(radians(a)), sin(radians(a))) for a in (0, 35, -35, 70, -70)]
+_STEPS = [12 * frac for frac in (1.0, 0.66, 0.33)]  # a whole, two thirds and a third of 12"
 FRIEND_GAP_IN = 2  # a step never ends nearer than this to a friend
 
 
@@ -231,12 +232,19 @@ def _best_step(
     gx, gy = goal_at
     best: tuple[int, int] | None = None
     best_score = -1e9
-    friends = [(u.x, u.y) for u in unit.force.units if u.fighting and u is not unit]
     # Whether the move reaches a spot is asked by its allowances first, by the going along
     # the way (the dear part) last, only of a spot that would be the best so far: the same
     # best (issue 17).
-    # A spot next to a friend is asked after the gain: both only pass a spot over.
     least, most = state.move_bounds(unit, speed)
+    # A spot next to a friend is asked after the gain (both only pass a spot over), and only
+    # of the friends that could be next to a spot within the move: the others are over
+    # FRIEND_GAP_IN from all of them (with an inch to spare for the rounding).
+    ux, uy, reach = unit.x, unit.y, most + FRIEND_GAP_IN + 1
+    friends = [
+        (u.x, u.y)
+        for u in unit.force.units
+        if u.fighting and u is not unit and hypot(u.x - ux, u.y - uy) < reach
+    ]
     squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
     for x, y in _step_spots(state, unit, goal_at, dist):
         away = hypot(x - unit.x, y - unit.y)
@@ -265,16 +273,18 @@ def _step_spots(
     """The spots on the table a step toward ``goal_at`` may end on, in the order tried:
     five directions about the goal's, each a whole, two thirds and a third of 12"."""
     gx, gy = goal_at
-    ux, uy = (gx - unit.x) / dist, (gy - unit.y) / dist
+    px, py = unit.x, unit.y
+    ux, uy = (gx - px) / dist, (gy - py) / dist
     width, depth = state.field.width_in, state.field.depth_in
     position = unit.position
-    steps = [min(dist - 1.5, 12 * frac) for frac in (1.0, 0.66, 0.33)]
+    short = dist - 1.5
+    steps = [min(short, step) for step in _STEPS]
     spots = []
     for c, s in _DIRECTIONS:
         dx, dy = ux * c - uy * s, ux * s + uy * c
         for step in steps:
-            x = int(round(unit.x + dx * step))
-            y = int(round(unit.y + dy * step))
+            x = round(px + dx * step)  # round of a float is an int
+            y = round(py + dy * step)
             # Never true: Unit.position is a list, and a tuple never equals a list. Making
             # it compare would change battles: left for a fix of its own, named as such.
             here = (x, y) == position  # type: ignore[comparison-overlap]
