@@ -14,7 +14,6 @@ from rules.forceonforce import tables as t
 from rules.forceonforce.combat import (
     SUPPRESSING,
     Spot,
-    band,
     optimum_reach,
     shot_for,
     spots_away,
@@ -54,7 +53,10 @@ _SHOT_DICE: dict[f.Shot, int] = {}
 
 def worth(state: BattleState, shooter: Unit, target: Unit) -> float:
     """Rough expected hits of a shot: dice x chance of a 4+, less what the defence saves."""
-    return _worth_of(state, shooter, target, _shot_dice(state, shooter, target))
+    die = shooter.current_tq
+    if die is None:
+        return 0.0
+    return _worth_of(state, _P[die], target, _shot_dice(state, shooter, target))
 
 
 def _shot_dice(state: BattleState, shooter: Unit, target: Unit) -> int:
@@ -66,10 +68,10 @@ def _shot_dice(state: BattleState, shooter: Unit, target: Unit) -> int:
     return dice
 
 
-def _worth_of(state: BattleState, shooter: Unit, target: Unit, dice: int) -> float:
-    """``worth`` of a shot of ``dice`` dice."""
-    die = shooter.current_tq
-    if dice == 0 or die is None:
+def _worth_of(state: BattleState, hit: float, target: Unit, dice: int) -> float:
+    """``worth`` of a shot of ``dice`` dice by a shooter who hits on a die with ``hit``'s
+    chance (its Troop Quality die's ``_P``)."""
+    if dice == 0:
         return 0.0
     cover = 0
     if target.in_cover:
@@ -77,7 +79,7 @@ def _worth_of(state: BattleState, shooter: Unit, target: Unit, dice: int) -> flo
     if state.solid_cover(target):
         cover += 1
     dfn = min(target.healthy, dice) + cover
-    value = dice * _P[die] - 0.6 * dfn * _P[target.current_tq or 6]
+    value = dice * hit - 0.6 * dfn * _P[target.current_tq or 6]
     # Finish weakened units; pinned ones first; support weapons are worth more.
     value += 0.3 * (t.FIGURES_PER_STAND - target.healthy) + (0.3 if target.pinned else 0)
     value += 0.4 if target.profile.support in ("medium", "heavy") else 0
@@ -99,23 +101,30 @@ def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
 
 
 def best_target(state: BattleState, unit: Unit) -> Unit | None:
-    if not unit.can_fire:
+    die = unit.current_tq
+    if die is None or not unit.can_fire:
         return None
     # One shooter's shots differ by the target only in what the key holds: their dice are
-    # worked out once a key (issue 17), and the same as worth's.
+    # worked out once a key (issue 17), and the same as worth's. What the shooter brings
+    # to each (its chance to hit, its reach: band's) is asked once.
     dice_by: dict[tuple[str, bool, bool, bool], int] = {}
-    night = state.night
+    hit, night = _P[die], state.night
+    dark = night and not unit.force.night_vision
+    reach, always = optimum_reach(unit, night=night), unit.profile.always_optimum
+    ux, uy, exposed = unit.x, unit.y, state.exposed
     best, best_value = None, 0.0
     for enemy in visible_enemies(state, unit):
+        within = hypot(ux - enemy.x, uy - enemy.y) <= reach
         key = (
-            *band(unit, enemy, night),
-            state.exposed(enemy.x, enemy.y) and not enemy.smoke,
+            "optimum" if always or within else "beyond",  # band(unit, enemy, night)
+            dark and not within,
+            exposed(enemy.x, enemy.y) and not enemy.smoke,
             enemy.movement == "rapid",
         )
         dice = dice_by.get(key)
         if dice is None:
             dice = dice_by[key] = _shot_dice(state, unit, enemy)
-        value = _worth_of(state, unit, enemy, dice)
+        value = _worth_of(state, hit, enemy, dice)
         if value > best_value:
             best, best_value = enemy, value
     return best
