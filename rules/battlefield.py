@@ -443,6 +443,8 @@ class Battlefield:
     _wood_depth_memo: dict[tuple[float, float], tuple[float, bool]] = field(
         init=False, repr=False, compare=False
     )
+    # square_at of every whole-inch point, by y then x (rows of one square row shared).
+    _by_inch: tuple[tuple[Square, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_table_side("width_ft", self.width_ft)
@@ -475,6 +477,15 @@ class Battlefield:
         object.__setattr__(self, "_cover_cells", cover)
         object.__setattr__(self, "_pair_cache", {})
         object.__setattr__(self, "_wood_depth_memo", {})
+        last_col, last_row = self.width_ft - 1, self.depth_ft - 1
+        by_row = [
+            tuple(row[min(x // SQUARE_IN, last_col)] for x in range(self.width_ft * SQUARE_IN + 1))
+            for row in self.squares
+        ]
+        by_inch = tuple(
+            by_row[min(y // SQUARE_IN, last_row)] for y in range(self.depth_ft * SQUARE_IN + 1)
+        )
+        object.__setattr__(self, "_by_inch", by_inch)
 
     @property
     def width_in(self) -> int:
@@ -491,6 +502,11 @@ class Battlefield:
 
     def square_at(self, x: float, y: float) -> Square:
         """The square a unit at ``(x, y)`` stands in; a point off the table is an error."""
+        if type(x) is int and type(y) is int and x >= 0 and y >= 0:
+            try:  # a whole-inch point: by table look-up
+                return self._by_inch[y][x]
+            except IndexError:
+                pass  # off the far edge: the error below
         width, depth = self.width_ft, self.depth_ft
         if not (0.0 <= x <= width * SQUARE_IN and 0.0 <= y <= depth * SQUARE_IN):
             raise ValueError(f'({x!r}, {y!r}) is off the {self.width_in}" x {self.depth_in}" table')
@@ -574,18 +590,15 @@ class Battlefield:
         memo[key] = known
         return known
 
-    def _pair(
-        self, x1: float, y1: float, x2: float, y2: float
-    ) -> tuple[Square, Square, _PairCandidates]:
-        """The two points' squares and what may stand between them (kept per pair)."""
+    def _pair(self, x1: float, y1: float, x2: float, y2: float) -> _PairCandidates:
+        """What may stand between the two points' squares (kept per pair of squares)."""
         firer = self.square_at(x1, y1)
         target = self.square_at(x2, y2)
         key = (firer.col, firer.row, target.col, target.row)
         candidates = self._pair_cache.get(key)
         if candidates is None:
-            candidates = self._pair_candidates(firer, target)
-            self._pair_cache[key] = candidates
-        return firer, target, candidates
+            candidates = self._pair_cache[key] = self._pair_candidates(firer, target)
+        return candidates
 
     def sight(
         self, x1: float, y1: float, x2: float, y2: float, *, woods_between: bool = False
@@ -608,14 +621,13 @@ class Battlefield:
         What blocks the line and whether it stays in the same woods do not depend on the
         direction (the geometry is exact); only the target's concealment does.
         """
-        firer, target, candidates = self._pair(x1, y1, x2, y2)
+        candidates = self._pair(x1, y1, x2, y2)
         ax, ay, bx, by = _line(x1, y1, x2, y2)
 
-        if _high_ground_between(ax, ay, bx, by, candidates.blocking):
+        if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return _BOTH_BLOCKED
 
-        firer_wooded = firer.wooded
-        target_wooded = target.wooded
+        firer_wooded, target_wooded = candidates.ends_wooded
         wooded_between = candidates.wooded if woods_between else ()
         if not (firer_wooded or target_wooded):
             between = self._woods_between(ax, ay, bx, by, wooded_between)
@@ -640,7 +652,7 @@ class Battlefield:
         """Whether neither way of ``mutual_sight(x1, y1, x2, y2)`` is BLOCKED (woods between
         off): a sight that is mutual asks only this. The same geometry, asked lazily: the
         woods' depth only for a wooded end, "the same woods" only for a deep one."""
-        _, _, candidates = self._pair(x1, y1, x2, y2)
+        candidates = self._pair(x1, y1, x2, y2)
         ax, ay, bx, by = _line(x1, y1, x2, y2)
         if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return False
