@@ -618,8 +618,10 @@ _TURNS = [(cos(radians(a)), sin(radians(a))) for a in (0, 40, -40)]
 
 
 # Squared distances between whole-inch points: "< 6.25" is "within 2.5 inches".
-_TOO_CLOSE_SQ = (CONTACT_IN + 1) ** 2
-_CROWDED_SQ = 2**2
+_TOO_CLOSE_IN = CONTACT_IN + 1
+_TOO_CLOSE_SQ = _TOO_CLOSE_IN**2
+_CROWDED_IN = 2
+_CROWDED_SQ = _CROWDED_IN**2
 
 
 def _too_close(force: Force, x: int, y: int) -> bool:
@@ -693,34 +695,48 @@ def _best_step(
     candidates = _step_ends(state, stand, step)
     if len(candidates) == 1:
         return here  # nowhere to go: staying is the only choice
-    obstacles = _obstacles(stand)
     cover = state.cover_cache
     follow = commander_at is not None and not stand.unit.commander
     if follow:
         assert commander_at is not None  # follow says so
         cx, cy = commander_at
     start_distance = hypot(x0 - gx, y0 - gy)
-    best_score, best = -inf, here
-    for point in candidates:
+    points = list(candidates)
+    scores = []
+    for point in points:
         x, y = point
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))
         value = cover.get(point)
         score += cover_value(state, x, y) if value is None else value
         if follow and hypot(x - cx, y - cy) > COMMAND_RADIUS_IN:
             score -= 1.5
-        if score <= best_score:
-            continue  # no better than the best so far: whether it is free does not matter
-        if point != here:
-            blocked = False
-            for ox, oy, limit_sq in obstacles:
-                dx, dy = ox - x, oy - y
-                if dx * dx + dy * dy < limit_sq:
-                    blocked = True
-                    break
-            if blocked:
-                continue
-        best_score, best = score, point
-    return best
+        scores.append(score)
+    # The first of the best scores whose end is free of other stands (here always is):
+    # only the best are looked at for stands in the way.
+    while True:
+        best_score = max(scores)
+        index = scores.index(best_score)
+        if index == 0 or not _in_the_way(stand, *points[index]):
+            return points[index]
+        scores[index] = -inf
+
+
+def _in_the_way(stand: Stand, x: int, y: int) -> bool:
+    """Would a stand be in the way of ``stand`` ending its move at (x, y): an enemy too
+    close (contact is an assault, chosen on purpose), a friend too crowded?"""
+    # Only a stand nearer than the limit across (dx) can be nearer than it: the cheap
+    # test first (dx * dx alone is already no less than the limit squared otherwise).
+    for o in stand.force.enemy.stands:
+        if -_TOO_CLOSE_IN < o.x - x < _TOO_CLOSE_IN and o.alive:
+            dx, dy = o.x - x, o.y - y
+            if dx * dx + dy * dy < _TOO_CLOSE_SQ:
+                return True
+    for o in stand.force.stands:
+        if -_CROWDED_IN < o.x - x < _CROWDED_IN and o.alive and o is not stand:
+            dx, dy = o.x - x, o.y - y
+            if dx * dx + dy * dy < _CROWDED_SQ:
+                return True
+    return False
 
 
 def _step_ends(
@@ -744,29 +760,6 @@ def _step_ends(
         # Half way rounds: a rounding may touch other squares, so it is checked as any move.
         candidates[reachable_point(state, stand, (x0 + far[0]) / 2, (y0 + far[1]) / 2)] = None
     return candidates
-
-
-def _obstacles(stand: Stand) -> list[tuple[int, int, float]]:
-    """(x, y, the least distance squared) of the stands that can be in the way of
-    ``stand``'s move: only those within a move (plus the margins) of it, enemies too
-    close to (contact is an assault, chosen on purpose), friends too crowded."""
-    force = stand.force
-    x0, y0 = stand.x, stand.y
-    reach_sq = (_longest_move(stand) + CONTACT_IN + 1) ** 2
-    obstacles = []
-    for o in force.enemy.stands:
-        if o.alive:
-            ox, oy = o.x, o.y
-            dx, dy = ox - x0, oy - y0
-            if dx * dx + dy * dy <= reach_sq:
-                obstacles.append((ox, oy, _TOO_CLOSE_SQ))
-    for o in force.stands:
-        if o.alive and o is not stand:
-            ox, oy = o.x, o.y
-            dx, dy = ox - x0, oy - y0
-            if dx * dx + dy * dy <= reach_sq:
-                obstacles.append((ox, oy, _CROWDED_SQ))
-    return obstacles
 
 
 def _closing_goal(
