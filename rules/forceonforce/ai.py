@@ -219,9 +219,14 @@ def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | N
     dist = hypot(gx - unit.x, gy - unit.y)
     if dist < 1:
         return None
-    seen = any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
-    rapid_ok = not seen and unit.wounded_light == 0 and unit.pending == 0
-    speed = "rapid" if rapid_ok and unit.profile.support != "heavy" else "tactical"
+    # Whether an enemy sees it (the dear part, issue 17) is asked last.
+    rapid_ok = (
+        unit.wounded_light == 0
+        and unit.pending == 0
+        and unit.profile.support != "heavy"
+        and not any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
+    )
+    speed = "rapid" if rapid_ok else "tactical"
     if speed == "rapid":
         going = state.going(unit.x, unit.y, int(gx), int(gy))
         if state.move_allowance(unit, speed, going) <= 0:
@@ -417,20 +422,28 @@ def _reaction_spot(
     mover = unit.profile.mover
     assert mover is not None
     reach = (t.TACTICAL_MOVE_IN if speed == "tactical" else t.RAPID_MOVE_IN)[mover]
-    best: tuple[int, int] | None = None
-    best_key: tuple[bool, bool, float] | None = None
-    for x, y in spots_away(state, unit, actor, reach):
-        out_of_sight = not state.sees(actor, Spot(x, y))
-        covered = not state.exposed(x, y)
-        if not (out_of_sight or (into_cover and covered)):
-            continue
-        dist = hypot(x - unit.x, y - unit.y)
-        if not state.within_move(unit, speed, x, y, dist):
-            continue
-        key = (out_of_sight, covered, -dist)
-        if best_key is None or key > best_key:
-            best, best_key = (x, y), key
-    return best
+    # The spots best first: out of the open, then the nearest, then in the order found (a
+    # best found later never replaced one found first). The first out of sight that the
+    # move reaches is the best; failing one, the first out of the open it reaches. The
+    # sight (the dear part, issue 17) is asked no further.
+    ux, uy, exposed = unit.x, unit.y, state.exposed
+    ranked = sorted(
+        (exposed(x, y), hypot(x - ux, y - uy), index, x, y)
+        for index, (x, y) in enumerate(spots_away(state, unit, actor, reach))
+    )
+    in_sight: tuple[int, int] | None = None  # the best in sight, out of the open
+    for in_open, dist, _, x, y in ranked:
+        if state.sees(actor, Spot(x, y)):
+            if (
+                in_sight is None
+                and into_cover
+                and not in_open
+                and state.within_move(unit, speed, x, y, dist)
+            ):
+                in_sight = (x, y)
+        elif state.within_move(unit, speed, x, y, dist):
+            return x, y
+    return in_sight
 
 
 SPLIT_DICE_PER_FIGURE = 2  # figures' dice the AI leaves on a nearly finished target
