@@ -95,7 +95,7 @@ def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
     return [
         e
         for e in unit.force.enemy.units
-        if e.fighting and e.hidden and unit.id not in e.spotted_by
+        if e.hidden and e.fighting and unit.id not in e.spotted_by
         and unit.distance(e) <= reach and state.sees(unit, e)
     ]  # fmt: skip
 
@@ -206,10 +206,18 @@ def wants_to_advance(state: BattleState, unit: Unit) -> bool:
 
 
 def _friend_centre(unit: Unit) -> Unit:
-    friends = [u for u in unit.force.units if u.fighting and u.profile.fires]
-    if not friends:
-        return unit
-    return min(friends, key=lambda u: (abs(u.y - unit.y) + abs(u.x - unit.x) == 0, u.id))
+    """The friend that fires with the least id off the unit's spot, else with the least id
+    (the least of their (on the spot, id)); the unit itself with no friend that fires."""
+    x, y = unit.x, unit.y
+    best: Unit | None = None
+    best_on_spot = True
+    for u in unit.force.units:
+        if not u.profile.fires or not u.fighting:
+            continue
+        on_spot = u.x == x and u.y == y  # abs(u.y - y) + abs(u.x - x) == 0, on whole inches
+        if best is None or (on_spot, u.id) < (best_on_spot, best.id):
+            best, best_on_spot = u, on_spot
+    return unit if best is None else best
 
 
 def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | None:
@@ -257,7 +265,7 @@ def _best_step(
     friends = [
         (u.x, u.y)
         for u in unit.force.units
-        if u.fighting and u is not unit and hypot(u.x - ux, u.y - uy) < reach
+        if u is not unit and hypot(u.x - ux, u.y - uy) < reach and u.fighting
     ]
     squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
     for x, y in _step_spots(state, unit, goal_at, dist):
