@@ -261,12 +261,25 @@ class BattleState(kernel.BattleState[Force]):
         around (px, py) shares, when every square the box touches has the same going (a
         path touches only squares its box touches); else None."""
         low_x, low_y, high_x, high_y = floor(px), floor(py), ceil(px), ceil(py)
-        block = self._block(
-            x if x < low_x else low_x,
-            y if y < low_y else low_y,
-            x if x > high_x else high_x,
-            y if y > high_y else high_y,
-        )
+        if x < low_x:
+            low_x = x
+        if y < low_y:
+            low_y = y
+        if x > high_x:
+            high_x = x
+        if y > high_y:
+            high_y = y
+        try:  # the box's ends are in order: _block's table look-up without its sorting
+            if low_x < 0 or low_y < 0:
+                raise IndexError  # a negative index would count from the end
+            block = (
+                self._col_first[low_x],
+                self._col_last[high_x],
+                self._row_first[low_y],
+                self._row_last[high_y],
+            )
+        except (TypeError, IndexError):
+            block = self._block(low_x, low_y, high_x, high_y)
         uniform = self._block_uniform.get(block, -1)
         if uniform == -1:
             col_lo, col_hi, row_lo, row_hi = block
