@@ -336,7 +336,7 @@ def overwatch(state: BattleState, unit: Unit) -> bool:
 
 def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bool:
     """Whether a non-initiative unit reacts with fire to ``actor``'s activation."""
-    if not reactor.can_fire or not reactor.may_react:
+    if not reactor.may_react or not reactor.can_fire:  # the attribute before the property
         return False
     if (reactor.regrouping or reactor.react_only) and not fired_on:
         return False  # 5.2 regrouping, 5.3 "may only react to fire": only return fire

@@ -118,8 +118,15 @@ class Unit(kernel.Piece):
     @property
     def can_fire(self) -> bool:
         # fighting spelt out: the AI asks this of every unit it weighs (issue 17).
-        fighting = not self.lost and self.healthy > 0 and self.merged_into is None
-        return fighting and self.profile.fires and self.current_tq is not None
+        if self.lost or self.healthy <= 0 or self.merged_into is not None:
+            return False
+        if not self.profile.fires:
+            return False
+        # current_tq is not None, its table read here.
+        row = _CURRENT_TQ.get(self.force.tq)
+        if row is None:
+            return self.current_tq is not None
+        return row[1 if (self.pinned or self.suppressed) else 0] is not None
 
     def __repr__(self) -> str:
         return f"<Unit {self.id} at {self.x},{self.y} {self.healthy} fig>"
