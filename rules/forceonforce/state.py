@@ -33,6 +33,24 @@ _CURRENT_TQ: dict[int, tuple[int | None, int | None]] = {
 }
 
 
+# _squares_about's answers by (inches, last square): the few a table has (issue 17).
+_ABOUT: dict[tuple[float, int], tuple[int, int, int]] = {}
+
+
+def _squares_about(inches: float, last: int) -> tuple[int, int, int]:
+    """The squares (columns or rows, 0 to ``last``) of a spot ``inches`` along the table and
+    of the spots EXPOSED_DISTANCE_IN beyond it and short of it, clamped to the table."""
+    found = _ABOUT.get((inches, last))
+    if found is None:
+        reach = t.EXPOSED_DISTANCE_IN
+        found = _ABOUT[(inches, last)] = (
+            min(int(max(inches, 0) // SQUARE_IN), last),
+            min(int(max(inches + reach, 0) // SQUARE_IN), last),
+            min(int(max(inches - reach, 0) // SQUARE_IN), last),
+        )
+    return found
+
+
 class Unit(kernel.Piece):
     """One Force on Force unit (a Korona stand) on the table."""
 
@@ -283,19 +301,12 @@ class BattleState(kernel.BattleState[Force]):
         found = self._exposed.get(key)
         if found is None:
             field = self.field
-            reach = t.EXPOSED_DISTANCE_IN
-            last_col, last_row = field.width_ft - 1, field.depth_ft - 1
             cover = field.cover_by_square
-            # The square of a spot clamped to the table: column min(x // 12, last).
-            col = min(int(max(x, 0) // SQUARE_IN), last_col)
-            row = min(int(max(y, 0) // SQUARE_IN), last_row)
+            col, right, left = _squares_about(x, field.width_ft - 1)
+            row, below, above = _squares_about(y, field.depth_ft - 1)
             here = cover[row]
             found = not (
-                here[col]
-                or here[min(int(max(x + reach, 0) // SQUARE_IN), last_col)]
-                or here[min(int(max(x - reach, 0) // SQUARE_IN), last_col)]
-                or cover[min(int(max(y + reach, 0) // SQUARE_IN), last_row)][col]
-                or cover[min(int(max(y - reach, 0) // SQUARE_IN), last_row)][col]
+                here[col] or here[right] or here[left] or cover[below][col] or cover[above][col]
             )
             self._exposed[key] = found
         return found
