@@ -78,12 +78,14 @@ def _worth_of(state: BattleState, hit: float, target: Unit, dice: int) -> float:
         cover += 1
     if state.solid_cover(target):
         cover += 1
-    dfn = min(target.healthy, dice) + cover
+    # min and max spelt out: each call of either costs as much as the rest (issue 17).
+    healthy = target.healthy
+    dfn = (healthy if healthy <= dice else dice) + cover
     value = dice * hit - 0.6 * dfn * _P[target.current_tq or 6]
     # Finish weakened units; pinned ones first; support weapons are worth more.
     value += 0.3 * (t.FIGURES_PER_STAND - target.healthy) + (0.3 if target.pinned else 0)
     value += 0.4 if target.profile.support in ("medium", "heavy") else 0
-    return max(value, 0.05)
+    return value if value >= 0.05 else 0.05
 
 
 def visible_enemies(state: BattleState, unit: Unit) -> list[Unit]:
@@ -139,12 +141,12 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     field = state.field
     width, depth = field.width_in, field.depth_in
     zone = max(depth // 3, 2)
-    squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
+    squares = field.squares
     candidates = []
     for y in range(1, zone + 1, 2):
-        row = squares[min(y // SQUARE_IN, last_row)]  # field.square_at's, for whole inches
+        row = squares[y // SQUARE_IN]  # field.square_at's: whole inches on the table
         for x in range(1, width, 2):
-            square = row[min(x // SQUARE_IN, last_col)]
+            square = row[x // SQUARE_IN]
             score: float = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
             score += 0.8 if square.wooded else 0
             score += 0.6 * y / zone - 0.02 * abs(x - width / 2)
@@ -267,7 +269,7 @@ def _best_step(
         for u in unit.force.units
         if u is not unit and hypot(u.x - ux, u.y - uy) < reach and u.fighting
     ]
-    squares, last_col, last_row = field.squares, field.width_ft - 1, field.depth_ft - 1
+    squares = field.squares
     for x, y in _step_spots(state, unit, goal_at, dist):
         away = hypot(x - unit.x, y - unit.y)
         if away > most:
@@ -279,7 +281,7 @@ def _best_step(
             continue
         score = progress + (0 if state.exposed(x, y) else 3)
         # field.square_at's square: the spots are whole inches on the table.
-        square = squares[min(y // SQUARE_IN, last_row)][min(x // SQUARE_IN, last_col)]
+        square = squares[y // SQUARE_IN][x // SQUARE_IN]
         score += 1.5 if square.blocks_sight else 0
         if score > best_score and (
             away <= least
@@ -300,7 +302,7 @@ def _step_spots(
     width, depth = state.field.width_in, state.field.depth_in
     position = unit.position
     short = dist - 1.5
-    steps = [min(short, step) for step in _STEPS]
+    steps = [short if short <= step else step for step in _STEPS]  # min, spelt out
     spots = []
     for c, s in _DIRECTIONS:
         dx, dy = ux * c - uy * s, ux * s + uy * c

@@ -345,7 +345,7 @@ def sweep_step(hits: int, spare: int, attack_count: int, defence_count: int) -> 
     """One face of the sweep in ``unmatched``: this face's defence dice join the spares,
     then cancel as many of this face's attack dice as they can."""
     spare += defence_count
-    cancelled = min(spare, attack_count)
+    cancelled = spare if spare <= attack_count else attack_count  # min, without its call
     return hits + attack_count - cancelled, spare - cancelled
 
 
