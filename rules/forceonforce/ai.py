@@ -190,7 +190,13 @@ def goal(state: BattleState, unit: Unit) -> tuple[float, float]:
     enemies = [e for e in unit.force.enemy.units if e.fighting and not e.hidden]
     if not enemies:
         return state.field.width_in / 2, 1.0
-    nearest = min(enemies, key=lambda e: (unit.distance(e), e.id))
+    # The least (distance, id), in a loop rather than by a key function a unit (issue 17).
+    ux, uy = unit.x, unit.y
+    nearest, least = enemies[0], (hypot(ux - enemies[0].x, uy - enemies[0].y), enemies[0].id)
+    for e in enemies:
+        key = (hypot(ux - e.x, uy - e.y), e.id)  # (unit.distance(e), e.id)
+        if key < least:
+            nearest, least = e, key
     return nearest.x, nearest.y
 
 
@@ -234,7 +240,7 @@ def plan_move(state: BattleState, unit: Unit) -> tuple[tuple[int, int], str] | N
         unit.wounded_light == 0
         and unit.pending == 0
         and unit.profile.support != "heavy"
-        and not any(state.sees(unit, e) for e in unit.force.enemy.units if e.fighting)
+        and not state.sees_fighting(unit, unit.force.enemy.units)
     )
     speed = "rapid" if rapid_ok else "tactical"
     if speed == "rapid":

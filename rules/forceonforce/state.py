@@ -208,11 +208,11 @@ class Force(kernel.Force[Unit]):
         after every fire whether a side has lost a third."""
         if self.has_elements:
             return sum(1 for u in self.units if self.roster_lost(u))
-        return sum(
-            1
-            for u in self.units
-            if u.element_of is None and not u.extra and (u.returned or u.lost)
-        )
+        lost = 0
+        for u in self.units:  # a loop, not sum over a generator (issue 17)
+            if (u.lost or u.returned) and u.element_of is None and not u.extra:
+                lost += 1
+        return lost
 
 
 class BattleState(kernel.BattleState[Force]):
@@ -279,6 +279,19 @@ class BattleState(kernel.BattleState[Force]):
                 and (not other.hidden or me in other.spotted_by)
                 and hypot(ux - other.x, uy - other.y) <= reach
             ):
+                found = memo.get((ux, uy, other.x, other.y))
+                if found is None:
+                    found = self.sees(unit, other)
+                if found:
+                    return True
+        return False
+
+    def sees_fighting(self, unit: Unit, units: list[Unit]) -> bool:
+        """Whether ``unit`` sees one of ``units`` still fighting, Hidden or not: ``any`` of
+        ``sees`` in a loop, its memo read here (issue 17)."""
+        memo, ux, uy = self._sight, unit.x, unit.y
+        for other in units:
+            if not other.lost and other.healthy > 0 and other.merged_into is None:
                 found = memo.get((ux, uy, other.x, other.y))
                 if found is None:
                     found = self.sees(unit, other)
