@@ -367,7 +367,14 @@ def _zone(user: Any) -> str:
 def turn_notices(*, turn_id: int) -> int:
     """A turn that committed: played (to each player, their side's summary; to the
     channels), the end of the campaign, or battles waiting for the GM. The number sent."""
-    turn = Turn.objects.filter(pk=turn_id).select_related("campaign").first()
+    # Not the large columns the notices never read: the map the turn began from, its
+    # report and its orders.
+    turn = (
+        Turn.objects.filter(pk=turn_id)
+        .select_related("campaign")
+        .defer("start_state", "report", "report_text", "orders")
+        .first()
+    )
     if turn is None:
         return 0
     campaign = turn.campaign

@@ -33,7 +33,7 @@ from config.enqueue import enqueue_battle
 from notifications.hooks import turn_changed
 from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario
-from rules.campaign.state import STANDING_ORDERS
+from rules.campaign.state import STANDING_ORDERS, Settings
 from rules.campaign.state import Order as RulesOrder
 from rules.refusals import Refusal
 
@@ -207,15 +207,15 @@ def advance_turn(
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         number = campaign.turn + 1
         _check_turn_may_start(campaign, number, expected_turn)
-        turn, plan, ids = _start_turn(campaign, number)
+        turn, plan, ids, settings = _start_turn(campaign, number)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway
         # Every battle fought here, before its row is written: the turn ends in this
         # transaction, whose last write of the map is the only one anyone sees, over the
         # rows as they were loaded.
-        auto = campaign.get_settings().battle_mode == "auto"
+        auto = settings.battle_mode == "auto"
         ends_now = not plan.battles or (auto and not defer_battles)
-        battles = _battle_rows(campaign, turn, plan, ids, fought=ends_now)
+        battles = _battle_rows(campaign, turn, plan, ids, settings, fought=ends_now)
         if not ends_now:
             # The map after movement is the map while its battles wait to be fought.
             save_snapshot(campaign=campaign, state=plan.state, ids=ids)
@@ -246,10 +246,13 @@ def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | 
         )
 
 
-def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan, SnapshotIds]:
+def _start_turn(
+    campaign: Campaign, number: int
+) -> tuple[Turn, rules.TurnPlan, SnapshotIds, Settings]:
     """The rules' start of the turn (up to its battles) from the committed seed, the
     orders and the players, saved in its Turn row (rolling) with what it started from;
-    and the ids of the rows the state was loaded from."""
+    the ids of the rows the state was loaded from, and the campaign's settings as loaded
+    (read from the row once a turn)."""
     state, ids = load_snapshot_with_ids(campaign=campaign)
     orders = _orders_for(campaign, number)
     seed = commitments.committed_seed(campaign=campaign, number=number)
@@ -273,16 +276,21 @@ def _start_turn(campaign: Campaign, number: int) -> tuple[Turn, rules.TurnPlan, 
     turn.start_state = dump_scenario(state)
     turn.failure_reason = ""
     turn.save()
-    return turn, plan, ids
+    return turn, plan, ids, state.settings
 
 
 def _battle_rows(
-    campaign: Campaign, turn: Turn, plan: rules.TurnPlan, ids: SnapshotIds, *, fought: bool
+    campaign: Campaign,
+    turn: Turn,
+    plan: rules.TurnPlan,
+    ids: SnapshotIds,
+    settings: Settings,
+    *,
+    fought: bool,
 ) -> list[Battle]:
     """A Battle row for each battle the turn paired (``battles.services.planned``), by
     the ids the snapshot was loaded with; ``fought``: each fought first, written with its
     result."""
-    settings = campaign.get_settings()
     return store_battles(
         campaign=campaign,
         turn=turn,
