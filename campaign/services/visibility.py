@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, router
 from django.db.models import Q, QuerySet
 
 from battles.models import Battle
@@ -40,6 +40,7 @@ from campaign.models import (
 )
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
 from campaign.settings_doc import adjustment_what
+from config.rows import Column, fetch_row
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState
 from rules.campaign.visibility import Boundary, CompanyView, SeenControl, Viewer
@@ -123,14 +124,18 @@ def campaign_stamp(
         + access
         + " WHERE c.id = %s"
     ).format(**names)
-    row = next(iter(Campaign.objects.raw(sql, params)), None)
-    if row is None:
-        return None
+    # Read on a plain cursor (config.rows), the campaign's columns converted as the ORM
+    # would (on SQLite a date-time is text until then), the others as they come.
     fields = ("turn", "status", "next_deadline", "updated_at")
     extra = ("side", "last_turn", "last_turn_status", "last_adjustment")
-    stamp = {name: getattr(row, name) for name in fields + extra}
+    by_name = {f.name: f for f in Campaign._meta.concrete_fields}
+    columns: list[Column] = [(by_name[name], "c") for name in ("id", *fields)]
+    row = fetch_row(router.db_for_read(Campaign), sql, params, columns)
+    if row is None:
+        return None
+    stamp = dict(zip(fields + extra, row[1:], strict=False))
     if rows is not None:
-        stamp["digest"] = getattr(row, "digest", None) or ""  # raw(): a column of the row
+        stamp["digest"] = row[len(fields) + len(extra) + 1] or ""
     return stamp
 
 
