@@ -231,6 +231,8 @@ REST_FRAMEWORK = {
         "campaign.api.throttles.AnonThrottle",
         "campaign.api.throttles.UserThrottle",
     ],
+    # DRF's negotiation, with Accept */* (or none) answered without parsing the header.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "campaign.api.negotiation.ContentNegotiation",
     # A refusal (rules.refusals.Refusal) answers 400 with its problems, in one place.
     "EXCEPTION_HANDLER": "campaign.api.errors.exception_handler",
     "NUM_PROXIES": KORONA_TRUSTED_PROXIES,  # the throttles use config.proxies.client_ip
