@@ -30,6 +30,7 @@ from rest_framework.exceptions import (
 )
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -129,10 +130,49 @@ class DocsView(SpectacularSwaggerSplitView):
         return View.options(self, request, *args, **kwargs)
 
 
+class KeptJSON(Response):
+    """A kept answer's JSON, as it was rendered when it was kept: answered as is, rather
+    than its data unpickled and rendered again (only to a reader whose answer is that
+    JSON: ``ApiView.kept_answer``)."""
+
+    def __init__(self, content: bytes) -> None:
+        super().__init__()
+        self.kept_content = content
+
+    @property
+    def rendered_content(self) -> bytes:  # type: ignore[override]  # DRF renders bytes
+        renderer = self.accepted_renderer
+        assert type(renderer) is JSONRenderer, "kept JSON is only for the JSON renderer"
+        self["Content-Type"] = self.content_type or renderer.media_type  # as DRF sets it
+        return self.kept_content
+
+
 class ApiView(GenericAPIView):
     throttle_classes = API_THROTTLES
     filter_backends = [CampaignFilterBackend, OrderingFilter]
     tie_break = "pk"
+
+    def kept_answer(self, key: str) -> Response | None:
+        """The answer kept under ``key``, or None. A reader answered in plain JSON (the
+        JSON renderer, no parameter such as ``indent``: nearly every client) gets the JSON
+        rendered when it was kept; any other (the browsable API) its data, rendered anew."""
+        renderer = getattr(self.request, "accepted_renderer", None)
+        if (
+            type(renderer) is JSONRenderer
+            and self.request.accepted_media_type == JSONRenderer.media_type
+            and (content := cache.get(f"{key}:json")) is not None
+        ):
+            return KeptJSON(content)
+        data = cache.get(key)
+        return None if data is None else Response(data)
+
+    def keep_answer(self, key: str, response: Response) -> None:
+        """Keep a 200's data under ``key``, and its plain JSON beside it (``kept_answer``),
+        rendered as DRF renders it for such a reader."""
+        if response.status_code != status.HTTP_200_OK:
+            return
+        content = JSONRenderer().render(response.data, JSONRenderer.media_type, {})
+        cache.set_many({key: response.data, f"{key}:json": content}, KEPT_LIST_SECONDS)
 
     def respond_list(self, queryset: QuerySet, to_data: Any) -> Response:
         """Filter, order and page ``queryset``, answering each row as ``to_data(row)``."""
@@ -197,11 +237,10 @@ class CampaignScoped(ApiView):
         access, before any cache: a stranger gets the same 404 as for no campaign. The key
         holds the reader, so no reader is answered another's list; only a 200 is kept."""
         key = self.kept_key(request, self.stamp.token)
-        if (data := cache.get(key)) is not None:
-            return Response(data)
+        if (kept := self.kept_answer(key)) is not None:
+            return kept
         response = build()
-        if response.status_code == status.HTTP_200_OK:
-            cache.set(key, response.data, KEPT_LIST_SECONDS)
+        self.keep_answer(key, response)
         return response
 
     def kept_key(self, request: Request, token: str) -> str:
@@ -229,18 +268,15 @@ class CampaignScoped(ApiView):
         read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows=rows)
         if read is None:
             raise NotFound("No such campaign.")
-        if (data := cache.get(self.kept_key(request, digested_token(read)))) is not None:
-            return Response(data)
+        if (kept := self.kept_answer(self.kept_key(request, digested_token(read)))) is not None:
+            return kept
         with one_snapshot():
             read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows=rows)
             if read is None:
                 raise NotFound("No such campaign.")
             self.__dict__["campaign_view"] = self.open_view()
             response = build()
-        if response.status_code == status.HTTP_200_OK:
-            cache.set(
-                self.kept_key(request, digested_token(read)), response.data, KEPT_LIST_SECONDS
-            )
+        self.keep_answer(self.kept_key(request, digested_token(read)), response)
         return response
 
 
@@ -319,8 +355,8 @@ class CampaignList(ApiView):
             text = "|".join((sha256(digest.encode()).hexdigest(), *reader, request.get_full_path()))
             return f"api-campaigns:{sha256(text.encode()).hexdigest()}"
 
-        if (data := cache.get(key(campaigns_digest(request.user)))) is not None:
-            return Response(data)
+        if (kept := self.kept_answer(key(campaigns_digest(request.user)))) is not None:
+            return kept
         with one_snapshot():  # kept under the digest read with its rows (respond_digested)
             digest = campaigns_digest(request.user)
             sides = sides_of(request.user) if not game_master else {}
@@ -328,8 +364,7 @@ class CampaignList(ApiView):
                 self.get_queryset(),
                 lambda row: s.campaign_data(row, side=sides.get(row.pk), game_master=game_master),
             )
-        if response.status_code == status.HTTP_200_OK:
-            cache.set(key(digest), response.data, KEPT_LIST_SECONDS)
+        self.keep_answer(key(digest), response)
         return response
 
 
