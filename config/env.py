@@ -106,31 +106,13 @@ def read_secret_key(env: Mapping[str, str], *, production: bool) -> str:
 # write lock when it begins (IMMEDIATE), so a second writer waits for the first (up to
 # KORONA_SQLITE_TIMEOUT seconds) instead of failing with "database is locked" when it
 # tries to upgrade a read lock midway; WAL lets pages read while a turn is written.
-#
-# synchronous=NORMAL (KORONA_SQLITE_SYNCHRONOUS): in WAL mode a commit is then written to
-# the log without waiting for the disk (fsync) at each commit, only at checkpoints. Every
-# transaction still commits whole or not at all, and a crash of the server process loses
-# nothing; only a crash of the machine itself (power, kernel) may lose the last commits
-# before it, whole ones, never part of a turn (SQLite's documentation, "PRAGMA
-# synchronous"). FULL waits for the disk at every commit: measured on this 2-core
-# machine's disk, about 4 ms a commit against 0.02 ms, a tenth of a Korona turn.
 SQLITE_TIMEOUT = 60.0
-SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+SQLITE_INIT = "PRAGMA journal_mode=WAL"
 
 
 def sqlite_options(env: Mapping[str, str]) -> dict[str, Any]:
     timeout = read_number(env, "KORONA_SQLITE_TIMEOUT", default=SQLITE_TIMEOUT, minimum=1)
-    synchronous = env.get("KORONA_SQLITE_SYNCHRONOUS", "").strip().upper() or "NORMAL"
-    if synchronous not in SQLITE_SYNCHRONOUS:
-        raise ImproperlyConfigured(
-            f"KORONA_SQLITE_SYNCHRONOUS={env['KORONA_SQLITE_SYNCHRONOUS']!r} is not "
-            f"{' or '.join(SQLITE_SYNCHRONOUS)}"
-        )
-    return {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": timeout,
-        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={synchronous}",
-    }
+    return {"transaction_mode": "IMMEDIATE", "timeout": timeout, "init_command": SQLITE_INIT}
 
 
 def read_database(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:

@@ -54,35 +54,9 @@ def test_sqlite_beside_the_code_when_database_url_unset(tmp_path: Path) -> None:
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 60.0,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "init_command": "PRAGMA journal_mode=WAL",
         },
     }
-
-
-def test_sqlite_waits_for_the_disk_at_every_commit_only_when_asked(tmp_path: Path) -> None:
-    """synchronous=NORMAL by default (WAL: whole commits, none lost when the process
-    dies); KORONA_SQLITE_SYNCHRONOUS=FULL waits for the disk at every commit."""
-    options = read_database({"KORONA_SQLITE_SYNCHRONOUS": "full"}, base_dir=tmp_path)["OPTIONS"]
-    assert options["init_command"] == "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL"
-    with pytest.raises(ImproperlyConfigured, match="KORONA_SQLITE_SYNCHRONOUS='off'"):
-        read_database({"KORONA_SQLITE_SYNCHRONOUS": "off"}, base_dir=tmp_path)
-
-
-def test_sqlite_options_are_in_force_on_the_connection(tmp_path: Path) -> None:
-    """Both pragmas of the init command take, run as Django's SQLite backend runs it
-    (one statement at a time, split at ";")."""
-    import sqlite3
-
-    command = read_database({}, base_dir=tmp_path)["OPTIONS"]["init_command"]
-    connection = sqlite3.connect(tmp_path / "pragmas.sqlite3")
-    try:
-        for statement in command.split(";"):
-            if statement.strip():
-                connection.execute(statement.strip())
-        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert connection.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize("url", ["", "sqlite:////tmp/korona.sqlite3"])
