@@ -837,18 +837,20 @@ def _pieces_whole(
     return pieces
 
 
-def _union_length(pieces: list[tuple[int, int]]) -> int:
-    """The length of the union of the intervals ``pieces`` (a shared end counts once)."""
+def _union_length(pieces: list[tuple[Any, Any]], zero: Any = 0) -> Any:
+    """The length of the union of the intervals ``pieces`` (a shared end counts once),
+    summed from ``zero`` in the pieces' own numbers (ints, floats or Fractions)."""
     pieces.sort()
-    inside = 0
+    total = zero
     start, end = pieces[0]
     for low, high in pieces[1:]:
         if low > end:
-            inside += end - start
+            total += end - start
             start, end = low, high
         elif high > end:
             end = high
-    return inside + end - start
+    total += end - start
+    return total
 
 
 def _length_inside_squared(x1: Any, y1: Any, x2: Any, y2: Any, rects: tuple[Rect, ...]) -> Any:
@@ -876,16 +878,7 @@ def _length_inside_squared(x1: Any, y1: Any, x2: Any, y2: Any, rects: tuple[Rect
             pieces.append((low, high))
     if not pieces:
         return zero
-    pieces.sort()
-    total = zero
-    start, end = pieces[0]
-    for low, high in pieces[1:]:
-        if low > end:
-            total += end - start
-            start, end = low, high
-        elif high > end:
-            end = high
-    total += end - start
+    total = _union_length(pieces, zero)
     return total * total * (dx * dx + dy * dy)
 
 

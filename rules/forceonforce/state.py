@@ -270,33 +270,31 @@ class BattleState(kernel.BattleState[Force]):
         """Whether ``seen_of(unit, units)`` would list one within ``reach`` of ``unit``:
         the distance asked before the sight, and no more sight once one is seen (the
         sight is the dear part: issue 17)."""
-        memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
-        for other in units:
-            if (
-                not other.lost  # Unit.fighting, spelt out, as in seen_of
-                and other.healthy > 0
-                and other.merged_into is None
-                and (not other.hidden or me in other.spotted_by)
-                and hypot(ux - other.x, uy - other.y) <= reach
-            ):
-                found = memo.get((ux, uy, other.x, other.y))
-                if found is None:
-                    found = self.sees(unit, other)
-                if found:
-                    return True
-        return False
+        return self._sees_one_of(unit, units, reach, unit.id)
 
     def sees_fighting(self, unit: Unit, units: list[Unit]) -> bool:
         """Whether ``unit`` sees one of ``units`` still fighting, Hidden or not: ``any`` of
         ``sees`` in a loop, its memo read here (issue 17)."""
+        return self._sees_one_of(unit, units, inf, None)
+
+    def _sees_one_of(
+        self, unit: Unit, units: list[Unit], reach: float, known_to: str | None
+    ) -> bool:
+        """Whether ``unit`` sees one of ``units`` fighting (Unit.fighting, spelt out) within
+        ``reach``; a Hidden one counts only if spotted by ``known_to``, any if it is None."""
         memo, ux, uy = self._sight, unit.x, unit.y
         for other in units:
-            if not other.lost and other.healthy > 0 and other.merged_into is None:
-                found = memo.get((ux, uy, other.x, other.y))
-                if found is None:
-                    found = self.sees(unit, other)
-                if found:
-                    return True
+            if other.lost or other.healthy <= 0 or other.merged_into is not None:
+                continue
+            if known_to is not None and other.hidden and known_to not in other.spotted_by:
+                continue
+            if reach < inf and hypot(ux - other.x, uy - other.y) > reach:
+                continue
+            found = memo.get((ux, uy, other.x, other.y))
+            if found is None:
+                found = self.sees(unit, other)
+            if found:
+                return True
         return False
 
     def going(self, x1: int, y1: int, x2: int, y2: int) -> Going:
