@@ -269,17 +269,7 @@ class BattleState(kernel.BattleState[Force]):
             high_x = x
         if y > high_y:
             high_y = y
-        try:  # the box's ends are in order: _block's table look-up without its sorting
-            if low_x < 0 or low_y < 0:
-                raise IndexError  # a negative index would count from the end
-            block = (
-                self._col_first[low_x],
-                self._col_last[high_x],
-                self._row_first[low_y],
-                self._row_last[high_y],
-            )
-        except (TypeError, IndexError):
-            block = self._block(low_x, low_y, high_x, high_y)
+        block = self._ordered_block(low_x, low_y, high_x, high_y)  # the ends are in order
         uniform = self._block_uniform.get(block, -1)
         if uniform == -1:
             col_lo, col_hi, row_lo, row_hi = block
@@ -299,6 +289,12 @@ class BattleState(kernel.BattleState[Force]):
             low_y, high_y = y1, y2
         else:
             low_y, high_y = y2, y1
+        return self._ordered_block(low_x, low_y, high_x, high_y)
+
+    def _ordered_block(
+        self, low_x: int, low_y: int, high_x: int, high_y: int
+    ) -> tuple[int, int, int, int]:
+        """``_block`` of a box whose ends are in order (low <= high)."""
         if low_x >= 0 and low_y >= 0:  # a negative index would count from the end
             try:  # whole inches on the table: by table look-up (a float is a TypeError)
                 return (
