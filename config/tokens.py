@@ -18,20 +18,21 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
-from django.db.models import Field
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from config.rows import fetch_row
+from config.rows import Column, fetch_row
 
 KEY_LENGTH = Token._meta.get_field("key").max_length or 40
 
-# By database and user model (tests may swap it): the SQL and its columns' fields.
-_queries: dict[tuple[str, Any], tuple[str, list[Field[Any, Any]]]] = {}
+# By database and user model (tests may swap it): the SQL, its columns for fetch_row,
+# and the user's field names (attnames) in the order of its columns.
+_Query = tuple[str, list[Column], list[str]]
+_queries: dict[tuple[str, Any], _Query] = {}
 
 
-def _query(alias: str, user_model: Any) -> tuple[str, list[Field[Any, Any]]]:
+def _query(alias: str, user_model: Any) -> _Query:
     if (known := _queries.get((alias, user_model))) is not None:
         return known
     ops = connections[alias].ops
@@ -48,7 +49,9 @@ def _query(alias: str, user_model: Any) -> tuple[str, list[Field[Any, Any]]]:
         f" ON {column('t', token.get_field('user'))} = {column('u', user_model._meta.pk)}"
         f" WHERE {column('t', token.get_field('key'))} = %s"
     )
-    known = _queries[alias, user_model] = (sql, fields)
+    read: list[Column] = [(field, "u") for field in fields]
+    read.append((token.get_field("created"), "t"))
+    known = _queries[alias, user_model] = (sql, read, [f.attname for f in fields])
     return known
 
 
@@ -62,12 +65,11 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user_model = get_user_model()
         alias = router.db_for_read(user_model)
-        sql, fields = _query(alias, user_model)
-        columns = [(field, "u") for field in fields] + [(Token._meta.get_field("created"), "t")]
+        sql, columns, attnames = _query(alias, user_model)
         values = fetch_row(alias, sql, [key], columns)
         if values is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = user_model.from_db(alias, [f.attname for f in fields], values[:-1])
+        user = user_model.from_db(alias, attnames, values[:-1])
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return user, Token(key=key, user=user, created=values[-1])

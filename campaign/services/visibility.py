@@ -78,6 +78,18 @@ def campaigns_for(user: Any) -> QuerySet[Campaign]:
 MAX_ID = 2**63 - 1
 
 
+# campaign_stamp's columns: the campaign's id and fields (converted as the ORM would),
+# then the reader's extras as they come.
+_STAMP_FIELDS = ("turn", "status", "next_deadline", "updated_at")
+_STAMP_EXTRA = ("side", "last_turn", "last_turn_status", "last_adjustment")
+_STAMP_COLUMNS: list[Column] = [
+    (field, "c")
+    for name in ("id", *_STAMP_FIELDS)
+    for field in Campaign._meta.concrete_fields
+    if field.name == name
+]
+
+
 def campaign_stamp(
     *, user: Any, campaign_id: int, rows: str | None = None
 ) -> dict[str, Any] | None:
@@ -126,16 +138,12 @@ def campaign_stamp(
     ).format(**names)
     # Read on a plain cursor (config.rows), the campaign's columns converted as the ORM
     # would (on SQLite a date-time is text until then), the others as they come.
-    fields = ("turn", "status", "next_deadline", "updated_at")
-    extra = ("side", "last_turn", "last_turn_status", "last_adjustment")
-    by_name = {f.name: f for f in Campaign._meta.concrete_fields}
-    columns: list[Column] = [(by_name[name], "c") for name in ("id", *fields)]
-    row = fetch_row(router.db_for_read(Campaign), sql, params, columns)
+    row = fetch_row(router.db_for_read(Campaign), sql, params, _STAMP_COLUMNS)
     if row is None:
         return None
-    stamp = dict(zip(fields + extra, row[1:], strict=False))
+    stamp = dict(zip(_STAMP_FIELDS + _STAMP_EXTRA, row[1:], strict=False))
     if rows is not None:
-        stamp["digest"] = row[len(fields) + len(extra) + 1] or ""
+        stamp["digest"] = row[len(_STAMP_FIELDS) + len(_STAMP_EXTRA) + 1] or ""
     return stamp
 
 
