@@ -310,23 +310,45 @@ def _attack_at(plan: _Plan, target: str, attackers: list[Company]) -> float:
 
 
 def _attack_odds(plan: _Plan, attackers: list[Company], target: str) -> float | None:
-    """Our win share in the battle these companies' move into ``target`` leads to: as the
-    attacker, or as the defender where we were there first (an area both sides hold)."""
+    """Our chance that these companies' move into ``target`` wins every battle it leads
+    to (the turn pairs them strongest against strongest, so two against two are two
+    battles, and the area is taken only if both are won): the product of each battle's
+    share, as the attacker, or as the defender where we were there first (an area both
+    sides hold). None if the move leads to no battle."""
     orders = {c.name: Order(c.name, "advance", target) for c in attackers}
-    battle = planning.planned_battle(plan.view, company=attackers[0].name, orders=orders)
-    if battle is None:
-        return None
-    share = attacker_win_share(battle.spec)
-    return share if battle.attacker_side == plan.side else 1 - share
+    chance, fought = 1.0, set()
+    for company in attackers:
+        battle = planning.planned_battle(plan.view, company=company.name, orders=orders)
+        if battle is None or battle.key in fought:
+            continue
+        fought.add(battle.key)
+        share = attacker_win_share(battle.spec)
+        chance *= share if battle.attacker_side == plan.side else 1 - share
+    return chance if fought else None
+
+
+def _group_odds(plan: _Plan, group: list[Company], target: str) -> float | None:
+    """``_attack_odds`` for ``group``, and no better than those of its members that were
+    in supply at the last roll: the plan is made before this turn's roll, and a member
+    out of supply then may be refused its advance, leaving the rest to go in alone."""
+    share = _attack_odds(plan, group, target)
+    sure = [c for c in group if c.in_supply is not False]
+    if share is None or len(group) == 1 or len(sure) == len(group):
+        return share
+    if not sure:
+        return share
+    alone = _attack_odds(plan, sure, target)
+    return share if alone is None else min(share, alone)
 
 
 def _attacks(plan: _Plan, fighters: list[Company]) -> None:
-    """Attack each enemy-held area nearby with the fewest companies that make the odds
-    good enough; the objective first, then the areas nearest the enemy base."""
+    """Attack each enemy-held area nearby with the fewest companies (strongest first)
+    that make the odds good enough; the objective first, then the areas nearest the
+    enemy base."""
     targets = sorted(
         {
             area
-            for c in _free(plan, fighters)
+            for c in _movable(plan, fighters)
             for area in plan.state.neighbours(c.area)
             if plan.enemies_in(area)
         },
@@ -341,26 +363,46 @@ def _attacks(plan: _Plan, fighters: list[Company]) -> None:
         if not able:
             continue
         needed = _attack_at(plan, target, able)
-        # All of them first: if that is not good enough, fewer will not be.
-        share = _attack_odds(plan, able, target)
-        if share is None or share < needed:
-            continue
-        group = able
-        if len(able) > 1:
-            alone = _attack_odds(plan, able[:1], target)
-            if alone is not None and alone >= needed:
-                group = able[:1]  # the others stay free for other work
-        for company in group:
-            plan.orders[company.name] = Order(company.name, "advance", target)
+        for size in range(1, len(able) + 1):
+            share = _group_odds(plan, able[:size], target)
+            if share is not None and share >= needed:
+                for company in able[:size]:
+                    plan.orders[company.name] = Order(company.name, "advance", target)
+                    plan.staying.discard(company.name)
+                break
+
+
+def _movable(plan: _Plan, fighters: list[Company]) -> list[Company]:
+    """The companies without an order that are not engaged (some may be kept)."""
+    return [c for c in fighters if c.name not in plan.orders and not engaged(plan.state, c)]
+
+
+def _sortie(plan: _Plan, company: Company, target: str) -> bool:
+    """May ``company``, kept on its side's base, attack ``target``? Only when every
+    visible enemy company next to the base (not engaged elsewhere) is in ``target``:
+    moving first, the attack engages them all; moving second, it is engaged on its base
+    by whoever attacks it, and defends it as if it had stayed. Sitting on the base is
+    the worst place to be beaten (nowhere to retreat: destroyed), and it wins nothing."""
+    base = plan.state.sides[plan.side].base
+    if company.area != base:
+        return False
+    return not any(
+        not engaged(plan.view, enemy)
+        for link in plan.state.neighbours(base)
+        if link != target
+        for enemy in plan.enemies_in(link)
+    )
 
 
 def _able_to_attack(plan: _Plan, fighters: list[Company], target: str) -> list[Company]:
-    """The free companies that may attack ``target`` (next to it, the advance allowed,
-    some chance of supply there), strongest first, at most ``MAX_ATTACKERS``."""
+    """The companies that may attack ``target`` (free, or kept on the base for a sortie;
+    next to it, the advance allowed, some chance of supply there), strongest first, at
+    most ``MAX_ATTACKERS``."""
     able = [
         c
-        for c in _free(plan, fighters)
-        if target in plan.state.neighbours(c.area)
+        for c in _movable(plan, fighters)
+        if (c.name not in plan.staying or _sortie(plan, c, target))
+        and target in plan.state.neighbours(c.area)
         and plan.legal(Order(c.name, "advance", target))
         and supply_chance(plan.state, plan.mapping, c, target, plan.depots()) > 0
     ]

@@ -112,6 +112,79 @@ def test_it_sends_only_one_when_one_is_enough(odds: Any) -> None:
     )
 
 
+def test_two_against_two_counts_both_battles(odds: Any) -> None:
+    # Two against two are two battles (strongest against strongest), and the area is
+    # taken only if both are won: the weak company's battle counts too.
+    def stronger_wins(spec: dict[str, Any]) -> float:
+        defender = sum(spec["defender"]["stands"].values())
+        return 0.9 if attacker_strength(spec) >= defender else 0.1
+
+    odds(stronger_wins)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company(
+            "B Company", "australian", "Near", stands={"commander": 1, "rifle_squad": 2}
+        ),
+        fighting_company("1st Company", "japanese", "Middle"),
+        fighting_company("2nd Company", "japanese", "Middle"),
+        objective="Home",
+    )
+    # A alone against both: 10%. Together: A's battle 90%, B's 10%: 9% for the area.
+    assert ai.plan_side(state, "australian") == {}
+    state.companies["B Company"].stands = dict(state.companies["A Company"].stands)
+    # B as strong as A: 90% x 90% = 81%.
+    assert set(ai.plan_side(state, "australian")) == {"A Company", "B Company"}
+
+
+def test_a_group_is_judged_without_a_member_that_may_be_refused_for_supply(
+    odds: Any,
+) -> None:
+    # A and B together: 70%. B alone: 10%. A was out of supply at the last roll, so its
+    # advance may be refused and B would go in alone: no attack.
+    odds(lambda spec: 0.7 if attacker_strength(spec) > 12 else 0.1)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Home",
+    )
+    state.companies["A Company"].in_supply = False
+    assert ai.plan_side(state, "australian") == {}
+    state.companies["A Company"].in_supply = True
+    assert set(ai.plan_side(state, "australian")) == {"A Company", "B Company"}
+
+
+def test_it_sorties_from_its_base_against_the_only_enemy_next_to_it(odds: Any) -> None:
+    # Every enemy next to the base is in the area attacked: moving first, the attack
+    # engages it; moving second, the company is attacked on its base and defends it.
+    odds(lambda spec: 0.8 if spec["attacker"]["side"] == "australian" else 0.3)
+    state = line(
+        fighting_company("A Company", "australian", "Home"),
+        fighting_company("1st Company", "japanese", "Near"),
+        objective="Far",
+    )
+    assert ai.plan_side(state, "australian") == {"A Company": Order("A Company", "advance", "Near")}
+
+
+def test_no_sortie_while_another_enemy_could_walk_into_the_base(odds: Any) -> None:
+    odds(lambda spec: 0.8 if spec["attacker"]["side"] == "australian" else 0.3)
+    state = line_state(
+        ("Home", "Near", "Side", "Enemy Home"),
+        (
+            fighting_company("A Company", "australian", "Home"),
+            fighting_company("1st Company", "japanese", "Near"),
+            fighting_company("2nd Company", "japanese", "Side"),
+        ),
+        links=[("Home", "Near"), ("Home", "Side"), ("Near", "Enemy Home"), ("Side", "Enemy Home")],
+        objective="Enemy Home",
+        airdrop_base=None,
+    )
+    for c in state.companies.values():
+        c.in_supply = True
+    sensible(state, "australian")
+    assert "A Company" not in ai.plan_side(state, "australian")
+
+
 def test_the_companies_on_the_objective_stay_while_the_enemy_could_take_it(odds: Any) -> None:
     # Anybody attacking wins 80%: one defender left on the objective would lose it.
     odds(lambda spec: 0.8)
@@ -277,7 +350,8 @@ def test_it_holds_the_objective_even_against_bad_odds(odds: Any) -> None:
 
 
 def test_it_holds_its_own_base(odds: Any) -> None:
-    odds(lambda spec: 0.95)
+    # The enemy next to it would win an attack either way: the base is kept.
+    odds(lambda spec: 0.95 if spec["attacker"]["side"] == "japanese" else 0.05)
     state = line(
         fighting_company("A Company", "australian", "Home"),
         fighting_company("1st Company", "japanese", "Near"),
