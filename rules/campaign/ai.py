@@ -333,9 +333,7 @@ def _group_odds(plan: _Plan, group: list[Company], target: str) -> float | None:
     out of supply then may be refused its advance, leaving the rest to go in alone."""
     share = _attack_odds(plan, group, target)
     sure = [c for c in group if c.in_supply is not False]
-    if share is None or len(group) == 1 or len(sure) == len(group):
-        return share
-    if not sure:
+    if share is None or not sure or len(sure) == len(group):
         return share
     alone = _attack_odds(plan, sure, target)
     return share if alone is None else min(share, alone)

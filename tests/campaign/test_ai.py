@@ -52,6 +52,15 @@ def line(*companies: Any, objective: str = "Middle", **settings: Any) -> Campaig
     return sensible(state, "australian")
 
 
+def on_base_with_enemy_next_to_it() -> CampaignState:
+    """A Company alone on its base (Home), 1st Company next to it, the objective Far."""
+    return line(
+        fighting_company("A Company", "australian", "Home"),
+        fighting_company("1st Company", "japanese", "Near"),
+        objective="Far",
+    )
+
+
 def attacker_strength(spec: dict[str, Any]) -> int:
     return sum(spec["attacker"]["stands"].values())
 
@@ -158,11 +167,7 @@ def test_it_sorties_from_its_base_against_the_only_enemy_next_to_it(odds: Any) -
     # Every enemy next to the base is in the area attacked: moving first, the attack
     # engages it; moving second, the company is attacked on its base and defends it.
     odds(lambda spec: 0.8 if spec["attacker"]["side"] == "australian" else 0.3)
-    state = line(
-        fighting_company("A Company", "australian", "Home"),
-        fighting_company("1st Company", "japanese", "Near"),
-        objective="Far",
-    )
+    state = on_base_with_enemy_next_to_it()
     assert ai.plan_side(state, "australian") == {"A Company": Order("A Company", "advance", "Near")}
 
 
@@ -352,11 +357,7 @@ def test_it_holds_the_objective_even_against_bad_odds(odds: Any) -> None:
 def test_it_holds_its_own_base(odds: Any) -> None:
     # The enemy next to it would win an attack either way: the base is kept.
     odds(lambda spec: 0.95 if spec["attacker"]["side"] == "japanese" else 0.05)
-    state = line(
-        fighting_company("A Company", "australian", "Home"),
-        fighting_company("1st Company", "japanese", "Near"),
-        objective="Far",
-    )
+    state = on_base_with_enemy_next_to_it()
     state.companies["A Company"].in_supply = False
     assert "A Company" not in ai.plan_side(state, "australian")
 
