@@ -100,6 +100,21 @@ DEFAULT_AERIAL_TABLE: dict[int, dict[str, Any]] = {
     },
 }
 
+# What a copy of a snapshot shares with its original: values nothing can change.
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+def _copy_data(value: Any) -> Any:
+    """Plain data (an event table, as the GM wrote it) copied all the way down: dicts and
+    lists anew, immutable values shared, anything else deep-copied."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if isinstance(value, dict):
+        return {key: _copy_data(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_data(item) for item in value]
+    return copy.deepcopy(value)
+
 
 @dataclass(slots=True)
 class Settings:
@@ -147,12 +162,48 @@ class Settings:
         default_factory=lambda: copy.deepcopy(DEFAULT_AERIAL_TABLE)
     )
 
+    def copy(self) -> Settings:
+        return Settings(
+            turn_limit=self.turn_limit,
+            naval_trigger=self.naval_trigger,
+            aerial_trigger=self.aerial_trigger,
+            ship_absence_blocks_supply=self.ship_absence_blocks_supply,
+            supply_company_bonus=self.supply_company_bonus,
+            rough_tracks=self.rough_tracks,
+            rough_track_penalty=self.rough_track_penalty,
+            out_of_supply_turns_before_losses=self.out_of_supply_turns_before_losses,
+            airdrop_zone=self.airdrop_zone,
+            airdrop_base=self.airdrop_base,
+            airdrop_side=self.airdrop_side,
+            objective=self.objective,
+            max_bombers=self.max_bombers,
+            establishment=self.establishment,
+            battle_mode=self.battle_mode,
+            ruleset=self.ruleset,
+            tactical_turn_limit=self.tactical_turn_limit,
+            table_width_ft=self.table_width_ft,
+            table_depth_ft=self.table_depth_ft,
+            landform_going=dict(self.landform_going),
+            fog_of_war=self.fog_of_war,
+            combat_events=self.combat_events,
+            combat_event_table=_copy_data(self.combat_event_table),
+            japanese_event_table=_copy_data(self.japanese_event_table),
+            fog_of_war_cup=self.fog_of_war_cup,
+            supply_replaces_battle_losses=self.supply_replaces_battle_losses,
+            unentered_tabletop=self.unentered_tabletop,
+            naval_table=_copy_data(self.naval_table),
+            aerial_table=_copy_data(self.aerial_table),
+        )
+
 
 @dataclass(slots=True)
 class Side:
     key: str  # australian / japanese
     name: str  # "Australians"
     base: str  # area name
+
+    def copy(self) -> Side:
+        return Side(key=self.key, name=self.name, base=self.base)
 
 
 @dataclass(slots=True)
@@ -166,6 +217,19 @@ class Area:
     x: float = 0.0  # map coordinates for drawing, 0-1000 across and down
     y: float = 0.0
     controller: str | None = None  # the side that last held it alone with a fighting company
+
+    def copy(self) -> Area:
+        return Area(
+            name=self.name,
+            zone=self.zone,
+            track=self.track,
+            vegetation=self.vegetation,
+            plains=self.plains,
+            features=self.features,
+            x=self.x,
+            y=self.y,
+            controller=self.controller,
+        )
 
 
 @dataclass(slots=True)
@@ -181,6 +245,21 @@ class Company:
     banzai: bool = False  # won a battle last turn: counts as in supply this turn
     standing_order: str = "hold"  # hold / aggressive / sensible (rules.campaign.ai)
     in_supply: bool | None = None  # the last supply result, for players to read
+
+    def copy(self) -> Company:
+        return Company(
+            name=self.name,
+            side=self.side,
+            kind=self.kind,
+            area=self.area,
+            stands=dict(self.stands),
+            establishment=dict(self.establishment),
+            quality=self.quality,
+            turns_out_of_supply=self.turns_out_of_supply,
+            banzai=self.banzai,
+            standing_order=self.standing_order,
+            in_supply=self.in_supply,
+        )
 
     @property
     def fighting(self) -> bool:
@@ -198,6 +277,9 @@ class Ship:
     port: str  # area name
     present: bool = True
 
+    def copy(self) -> Ship:
+        return Ship(name=self.name, side=self.side, port=self.port, present=self.present)
+
 
 @dataclass(slots=True)
 class AirGroup:
@@ -205,6 +287,11 @@ class AirGroup:
     base: str  # area name
     buffalos: int = 0
     bombers: int = 0  # Hurricane-bombers
+
+    def copy(self) -> AirGroup:
+        return AirGroup(
+            side=self.side, base=self.base, buffalos=self.buffalos, bombers=self.bombers
+        )
 
     @property
     def planes(self) -> int:
@@ -237,7 +324,25 @@ class CampaignState:
     end_reason: str | None = None
 
     def copy(self) -> CampaignState:
-        return copy.deepcopy(self)
+        """A copy that shares nothing that can change with this state (what
+        ``copy.deepcopy`` gives, built field by field: a turn copies its state many times
+        over, the AI's sketches too). Each class's ``copy`` names every field:
+        tests/campaign/test_state_copy.py fails for one left out."""
+        return CampaignState(
+            name=self.name,
+            seed=self.seed,
+            settings=self.settings.copy(),
+            sides={key: side.copy() for key, side in self.sides.items()},
+            areas={name: area.copy() for name, area in self.areas.items()},
+            links=list(self.links),  # pairs of names: immutable, shared
+            companies={name: company.copy() for name, company in self.companies.items()},
+            ships=[ship.copy() for ship in self.ships],
+            air=[group.copy() for group in self.air],
+            turn=self.turn,
+            finished=self.finished,
+            winner=self.winner,
+            end_reason=self.end_reason,
+        )
 
     def neighbours(self, area: str) -> list[str]:
         """The areas linked to ``area``, by name, in a stable order."""
