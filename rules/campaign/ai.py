@@ -360,14 +360,28 @@ def _attacks(plan: _Plan, fighters: list[Company]) -> None:
         able = _able_to_attack(plan, fighters, target)
         if not able:
             continue
-        needed = _attack_at(plan, target, able)
-        for size in range(1, len(able) + 1):
-            share = _group_odds(plan, able[:size], target)
-            if share is not None and share >= needed:
-                for company in able[:size]:
-                    plan.orders[company.name] = Order(company.name, "advance", target)
-                    plan.staying.discard(company.name)
-                break
+        group = _attack_group(plan, able, target, _attack_at(plan, target, able))
+        for company in group:
+            plan.orders[company.name] = Order(company.name, "advance", target)
+            plan.staying.discard(company.name)
+
+
+def _attack_group(plan: _Plan, able: list[Company], target: str, needed: float) -> list[Company]:
+    """The companies to send against ``target`` (none if no group is good enough): the
+    fewest, strongest first, whose chance is at least ``needed``; pressing on at worse
+    odds than a free choice (``needed`` under ``ATTACK_AT``: the objective to retake, the
+    last chance), the group with the best chance, the fewest among equals (one company
+    sent alone against three would fight all three at once)."""
+    best: tuple[float, int] | None = None
+    for size in range(1, len(able) + 1):
+        share = _group_odds(plan, able[:size], target)
+        if share is None or share < needed:
+            continue
+        if needed >= ATTACK_AT:
+            return able[:size]
+        if best is None or share > best[0]:
+            best = (share, size)
+    return able[: best[1]] if best else []
 
 
 def _movable(plan: _Plan, fighters: list[Company]) -> list[Company]:
@@ -647,8 +661,13 @@ def _steps_toward(plan: _Plan, company: Company, goal: str, safe: list[str]) -> 
 def _depot_value(plan: _Plan, fighters: list[Company], others: list[str], area: str) -> float:
     """The fighting companies' total chance of supply next turn, at their planned
     destinations, with a supply company in ``area`` (and the others in ``others``),
-    less half a company's chance if ``area`` is next to a visible enemy."""
-    exposed = any(plan.enemies_in(link) for link in plan.state.neighbours(area))
+    less half a company's chance if ``area`` is next to a visible enemy that could move
+    into it this turn (an engaged one cannot)."""
+    exposed = any(
+        not engaged(plan.view, enemy)
+        for link in plan.state.neighbours(area)
+        for enemy in plan.enemies_in(link)
+    )
     total = sum(
         supply_chance(plan.state, plan.mapping, c, plan.destination(c), [*others, area])
         for c in fighters

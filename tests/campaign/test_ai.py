@@ -246,6 +246,24 @@ def test_it_presses_on_for_the_objective_the_enemy_holds_at_the_end(odds: Any) -
     assert ai.plan_side(state, "australian")["A Company"] == Order("A Company", "advance", "Middle")
 
 
+def test_pressing_on_at_the_end_it_sends_the_group_with_the_best_chance(odds: Any) -> None:
+    # Any chance is taken in the last turns, but one company alone (10%) is a worse
+    # chance than the two together (30%): both go.
+    odds(lambda spec: 0.3 if attacker_strength(spec) > 12 else 0.1)
+    state = line(
+        fighting_company("A Company", "australian", "Near"),
+        fighting_company("B Company", "australian", "Near"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        turn_limit=20,
+    )
+    state.areas["Middle"].controller = "japanese"
+    state.turn = 20 - ai.LAST_CHANCE_TURNS
+    assert ai.plan_side(state, "australian") == {
+        "A Company": Order("A Company", "advance", "Middle"),
+        "B Company": Order("B Company", "advance", "Middle"),
+    }
+
+
 def test_the_engine_decides_a_one_sided_attack() -> None:
     # Three full companies against two stands: the real odds, from the real engine.
     state = line(
@@ -501,6 +519,20 @@ def test_the_supply_company_keeps_out_of_enemy_areas(odds: Any) -> None:
     state.companies["Supply"] = supply_company("Supply", "australian", "Near")
     sensible(state, "australian")
     assert "Supply" not in ai.plan_side(state, "australian")
+
+
+def test_the_supply_company_goes_next_to_an_enemy_that_is_engaged(odds: Any) -> None:
+    # 1st Company is in a battle with A Company in Middle: it cannot move this turn, so
+    # Near is safe, and from there the supply company helps A Company's roll.
+    odds(lambda spec: 0.5)
+    state = line(
+        fighting_company("A Company", "australian", "Middle"),
+        fighting_company("1st Company", "japanese", "Middle"),
+        objective="Middle",
+    )
+    state.companies["Supply"] = supply_company("Supply", "australian", "Home")
+    sensible(state, "australian")
+    assert ai.plan_side(state, "australian")["Supply"] == Order("Supply", "advance", "Near")
 
 
 def test_the_southern_track_is_avoided_when_the_korona_track_is_as_short(odds: Any) -> None:
