@@ -112,8 +112,6 @@ TUNED_QUALITIES = {
     "A Company": "veteran",
     "B Company": "veteran",
     "C Company (militia)": "trained",
-    "2nd Company": "trained",
-    "3rd Company": "raw",
 }
 
 
@@ -156,8 +154,8 @@ def test_the_korona_forces_are_the_rulings_starting_forces_tuned() -> None:
             "sensible",
         ),
         "1st Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
-        "2nd Company": ("japanese", "fighting", "trained", "Oivi", JAPANESE_RIFLES, "sensible"),
-        "3rd Company": ("japanese", "fighting", "raw", "Kilu", JAPANESE_RIFLES, "sensible"),
+        "2nd Company": ("japanese", "fighting", "veteran", "Oivi", JAPANESE_RIFLES, "sensible"),
+        "3rd Company": ("japanese", "fighting", "trained", "Kilu", JAPANESE_RIFLES, "sensible"),
         "Supply Company": ("japanese", "supply", None, "Kilu", {"carrier": 6}, "sensible"),
     }
     for c in state.companies.values():
