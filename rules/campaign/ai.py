@@ -175,6 +175,17 @@ class _Plan:
     def enemies_in(self, area: str) -> list[Company]:
         return self.view.companies_in(area, side=self.enemy, fighting=True)
 
+    def free_enemies_next_to(self, area: str, *, besides: str | None = None) -> list[Company]:
+        """The visible enemy companies next to ``area`` (those in ``besides`` left out)
+        that are not engaged, so may move this turn."""
+        return [
+            enemy
+            for link in self.state.neighbours(area)
+            if link != besides
+            for enemy in self.enemies_in(link)
+            if not engaged(self.view, enemy)
+        ]
+
     def depots(self) -> list[str]:
         """Where the side's supply companies will be (planned moves included)."""
         out = []
@@ -398,12 +409,7 @@ def _sortie(plan: _Plan, company: Company, target: str) -> bool:
     base = plan.state.sides[plan.side].base
     if company.area != base:
         return False
-    return not any(
-        not engaged(plan.view, enemy)
-        for link in plan.state.neighbours(base)
-        if link != target
-        for enemy in plan.enemies_in(link)
-    )
+    return not plan.free_enemies_next_to(base, besides=target)
 
 
 def _able_to_attack(plan: _Plan, fighters: list[Company], target: str) -> list[Company]:
@@ -454,12 +460,7 @@ def _reinforce_objective(plan: _Plan, fighters: list[Company]) -> None:
 def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None:
     """Our defenders' win share if every enemy company that could reach ``area`` attacks
     it; None if none could."""
-    attackers = [
-        e
-        for link in plan.state.neighbours(area)
-        for e in plan.enemies_in(link)
-        if not engaged(plan.view, e) and _enemy_may_advance(plan, e, area)
-    ]
+    attackers = [e for e in plan.free_enemies_next_to(area) if _enemy_may_advance(plan, e, area)]
     if not attackers or not defenders:
         return None
     orders = {e.name: Order(e.name, "advance", area) for e in attackers}
@@ -663,11 +664,7 @@ def _depot_value(plan: _Plan, fighters: list[Company], others: list[str], area: 
     destinations, with a supply company in ``area`` (and the others in ``others``),
     less half a company's chance if ``area`` is next to a visible enemy that could move
     into it this turn (an engaged one cannot)."""
-    exposed = any(
-        not engaged(plan.view, enemy)
-        for link in plan.state.neighbours(area)
-        for enemy in plan.enemies_in(link)
-    )
+    exposed = bool(plan.free_enemies_next_to(area))
     total = sum(
         supply_chance(plan.state, plan.mapping, c, plan.destination(c), [*others, area])
         for c in fighters
