@@ -148,6 +148,9 @@ class CommitmentView:
     changes: int
     revealed: dict[str, dict[str, Any]]  # branch -> {"seed", "salt"}; empty before the turn
     turn_seed: int | None  # only to whom sees everything, after the turn
+    # Shown when the turn was played, and the GM has rolled the campaign back to before it:
+    # the coming turn again, to be played with these same dice unless its seed is replaced.
+    rolled_back: bool = False
 
     @property
     def played(self) -> bool:
@@ -189,6 +192,7 @@ def visible_commitment(view: Any, row: SeedCommitment) -> CommitmentView:
         changes=row.changes,
         revealed=revealed,
         turn_seed=turn_seed,
+        rolled_back=bool(revealed) and row.number > view.campaign.turn,
     )
 
 

@@ -7,11 +7,12 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from campaign.models import Campaign, GmAdjustment, Order, Turn
+from campaign.models import Campaign, GmAdjustment, Order, SeedCommitment, SideReady, Turn
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.snapshot import save_snapshot
 from campaign.settings_doc import adjustment_what
 from rules.campaign.scenario import parse_scenario
+from rules.names import join
 
 
 def rollback_to_turn(
@@ -20,7 +21,10 @@ def rollback_to_turn(
     """Restore the campaign as it stood when turn ``number`` began (``Turn.start_state``).
 
     Turns ``number`` and later go, with their battles; orders for later turns go too,
-    while the orders given for turn ``number`` stay, so it can be played again. Companies
+    while the orders given for turn ``number`` stay, so it can be played again. The
+    sides' "ready" marks for turn ``number`` and later go: each player looks at the
+    campaign as it now stands and marks ready again (kept, every side ready would wait
+    for a trigger already spent, and no player could take the mark back). Companies
     destroyed since come back (as new rows), those created since go. The campaign is
     active afterwards, and a ``GmAdjustment`` records the roll-back.
 
@@ -45,6 +49,7 @@ def rollback_to_turn(
         if row.due_turn is not None:  # a turn the scheduler claimed is gone with the rest
             Campaign.objects.filter(pk=row.pk).update(due_turn=None, claimed_at=None)
         Order.objects.filter(campaign=row, turn_number__gt=number).delete()
+        SideReady.objects.filter(campaign=row, turn_number__gte=number).delete()
         undone = _undone(row, number)
         gone = [
             {
@@ -103,6 +108,25 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
         lines.append(
             f"{later} order{'s' if later != 1 else ''} given for turn {number + 1} or later: "
             "deleted."
+        )
+    ready = sorted(
+        SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
+            "side", flat=True
+        )
+    )
+    if ready:
+        names = dict(campaign.sides.values_list("key", "name"))
+        lines.append(
+            f"Marked ready for turn {number}: {join(names.get(s, s) for s in ready)}. "
+            "Unmarked: each side marks its orders ready again."
+        )
+    if SeedCommitment.objects.filter(
+        campaign=campaign, number=number, revealed_at__isnull=False
+    ).exists():
+        lines.append(
+            f"Turn {number}'s seeds were shown to the players when it was played: played "
+            "again, it rolls the same dice. To keep the replay from being foreseen, replace "
+            'its seed afterwards (the campaign\'s page, "Replace seed").'
         )
     for adjustment in _undone(campaign, number).order_by("id"):
         what = adjustment_what(adjustment.what, adjustment.details)

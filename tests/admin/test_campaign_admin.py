@@ -436,6 +436,9 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert page.context["preview"] == [
         f"Turn 3 (played), its {fought} battles: deleted.",
         "1 order given for turn 4 or later: deleted.",
+        "Turn 3's seeds were shown to the players when it was played: played again, it rolls "
+        'the same dice. To keep the replay from being foreseen, replace its seed afterwards '
+        '(the campaign\'s page, "Replace seed").',
     ]
     data = {
         **opened(gm, url(campaign, "rollback")),
@@ -446,8 +449,9 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     # Another turn than the page showed: its effects are shown first, nothing is changed.
     response = gm.post(url(campaign, "rollback"), data)
     assert response.status_code == 200
-    assert response.context["preview"][-1] == "1 order given for turn 3 or later: deleted."
-    assert [line.split(" (")[0] for line in response.context["preview"][:-1]] == [
+    assert response.context["preview"][-2] == "1 order given for turn 3 or later: deleted."
+    assert response.context["preview"][-1].startswith("Turn 2's seeds were shown")
+    assert [line.split(" (")[0] for line in response.context["preview"][:-2]] == [
         "Turn 2",
         "Turn 3",
     ]

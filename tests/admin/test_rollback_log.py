@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Company, CompanyStands, GmAdjustment, Membership
+from campaign.models import Company, CompanyStands, GmAdjustment, Membership, SideReady
 from campaign.services.adjustments import adjust_stands, set_control
-from campaign.services.rollback import rollback_to_turn
+from campaign.services.rollback import rollback_preview, rollback_to_turn
+from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
 from tests.admin.conftest import new_campaign, waiting_campaign
@@ -99,3 +100,39 @@ def test_changes_made_before_the_turn_began_stay() -> None:
     assert area.controller == "australian"
     assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["before turn 2", "again"]
     assert GmAdjustment.objects.get(reason="again").what == "rolled back to the start of turn 2"
+
+
+# --- the sides' ready marks and the turn's dice -----------------------------------------------
+
+
+def test_a_roll_back_unmarks_the_sides_ready_and_says_so_first() -> None:
+    """Kept, the marks of a turn rolled back to would read "every side is ready" with
+    nothing left to play it (the trigger was spent when the last side marked), and no
+    player could take a mark back. The preview names them and the replay's known dice."""
+    campaign = new_campaign()
+    for side in ("australian", "japanese"):
+        mark_side_ready(campaign=campaign, side=side)
+    advance_turn(campaign_id=campaign.pk)  # turn 1, every side ready for it
+    mark_side_ready(campaign=campaign, side="japanese")  # ready for turn 2 already
+
+    preview = rollback_preview(campaign=campaign, number=1)
+    assert (
+        "Marked ready for turn 1: Australians and Japanese. Unmarked: each side marks its "
+        "orders ready again."
+    ) in preview
+    assert any(line.startswith("Turn 1's seeds were shown to the players") for line in preview)
+
+    rollback_to_turn(campaign=campaign, number=1, reason="a wrong order")
+    assert not SideReady.objects.filter(campaign=campaign).exists()
+    for side in ("australian", "japanese"):
+        made_due = mark_side_ready(campaign=campaign, side=side)
+    assert made_due  # the last side's mark makes turn 1 due again, as the first time
+
+
+def test_a_roll_back_preview_names_no_marks_or_seeds_that_are_not_there() -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    preview = rollback_preview(campaign=campaign, number=2)
+    assert not any(line.startswith("Marked ready") for line in preview)
+    assert any(line.startswith("Turn 2's seeds were shown") for line in preview)

@@ -262,6 +262,23 @@ def test_a_roll_back_keeps_the_committed_seed_and_replays_the_same_dice(war: Cam
     assert (again.seed, again.log) == (first.seed, first.log)
 
 
+def test_after_a_roll_back_the_orders_page_says_the_coming_turns_seeds_were_shown_before(
+    war: Campaign, aussie: Any, login: Any
+) -> None:
+    """The seeds stay on the page (the players saw them when the turn was played), but it
+    no longer says the turn is played: it is the coming turn again, with the same dice."""
+    advance_turn(campaign_id=war.pk)
+    browser = login(aussie)
+    before = browser.get(f"/campaigns/{war.pk}/turns/1/").content.decode()
+    assert "Its seeds, shown now that the turn is played:" in before
+
+    rollback_to_turn(campaign=war, number=1, reason="a typo in an order")
+    orders = browser.get(f"/campaigns/{war.pk}/orders/").content.decode()
+    assert "Its seeds, shown now that the turn is played:" not in orders
+    assert "shown when the turn was played, before the GM rolled the campaign back" in orders
+    assert "it rolls these same dice, unless the GM replaces its seed" in orders
+
+
 def test_the_gm_replacing_a_seed_is_a_logged_break_with_a_reason(
     war: Campaign, token_client: Any, aussie: Any
 ) -> None:
