@@ -366,7 +366,11 @@ def _zone(user: Any) -> str:
 
 def turn_notices(*, turn_id: int) -> int:
     """A turn that committed: played (to each player, their side's summary; to the
-    channels), the end of the campaign, or battles waiting for the GM. The number sent."""
+    channels), the end of the campaign, or battles waiting for the GM. The number sent.
+
+    Each is told once per turn row (``ref``: the turn's id): a turn played again after a
+    roll-back is a new row, and its players are told again, since what they were told
+    of it before is undone."""
     # Not the large columns the notices never read: the map the turn began from, its
     # report and its orders.
     turn = (
@@ -392,7 +396,7 @@ def turn_notices(*, turn_id: int) -> int:
                     Kind.BATTLE_WAITING,
                     campaign,
                     turn.number,
-                    0,
+                    turn.pk,
                     lambda: battles_waiting_words(campaign, turn, waiting),
                 )
         return sent
@@ -410,7 +414,7 @@ def turn_notices(*, turn_id: int) -> int:
             Kind.TURN_PLAYED,
             campaign,
             turn.number,
-            0,
+            turn.pk,
             lambda user=user, read=as_reader: turn_words(read(), turn, zone=_zone(user)),
         )
         if ended:
@@ -419,7 +423,7 @@ def turn_notices(*, turn_id: int) -> int:
                 Kind.CAMPAIGN_END,
                 campaign,
                 turn.number,
-                0,
+                turn.pk,
                 lambda read=as_reader: end_words(read()),
             )
     for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
@@ -435,7 +439,7 @@ def turn_notices(*, turn_id: int) -> int:
                 return public_turn_words(campaign, turn)
 
         kind = Kind.CAMPAIGN_END if ended else Kind.TURN_PLAYED
-        sent += _post_to(hook, kind, campaign, turn.number, 0, words)
+        sent += _post_to(hook, kind, campaign, turn.number, turn.pk, words)
     return sent
 
 

@@ -159,14 +159,21 @@ def test_two_deliveries_racing_past_the_check_still_send_once(
     assert mail.outbox == []
 
 
-def test_a_turn_played_again_after_a_roll_back_is_not_told_again(
+def test_a_turn_played_again_after_a_roll_back_is_told_again_once(
     campaign: Campaign, django_capture_on_commit_callbacks: Any
 ) -> None:
+    """What the players were told of the turn is undone by the roll-back: its replay is
+    news (a new turn row), told once like any turn."""
     play(campaign, django_capture_on_commit_callbacks)
+    first = sorted(m.to[0] for m in mail.outbox if "Turn 1 played" in m.subject)
+    assert first  # the players were told the first time
     rollback_to_turn(campaign=campaign, number=1, reason="a wrong order")
     mail.outbox.clear()
-    play(campaign, django_capture_on_commit_callbacks)
-    assert [m.subject for m in mail.outbox if "Turn 1 played" in m.subject] == []
+    replayed = play(campaign, django_capture_on_commit_callbacks)
+    assert sorted(m.to[0] for m in mail.outbox if "Turn 1 played" in m.subject) == first
+    mail.outbox.clear()
+    assert services.turn_notices(turn_id=replayed.pk) == 0  # a retried task tells no one
+    assert mail.outbox == []
 
 
 def test_a_failed_send_is_kept_and_sent_again_later(
