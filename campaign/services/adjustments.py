@@ -150,14 +150,15 @@ def adjust_stands(
             .first()
         )
         if row is None:
-            raise AdjustmentRefused(f"{company.name} has no {unit_type} stands")
+            raise AdjustmentRefused(f"{company.name} has no {names.unit(unit_type, 2)}")
         if (
             isinstance(held, bool)
             or not isinstance(held, int)
             or not (0 <= held <= row.establishment)
         ):
             raise AdjustmentRefused(
-                f"{company.name} holds 0 to {row.establishment} {unit_type} stands, not {held!r}"
+                f"{company.name} holds 0 to {row.establishment} {names.unit(unit_type, 2)}, "
+                f"not {held!r}"
             )
         before = row.held
         row.held = held

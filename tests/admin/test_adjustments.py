@@ -92,12 +92,12 @@ def test_stands_stay_within_the_establishment(gm: Client) -> None:
             "reason": "reinforcements",
         },
     )
-    assert f"holds 0 to {full} rifle_squad stands" in str(
+    assert f"holds 0 to {full} rifle squads, not {full + 1}" in str(
         response.context["form"].non_field_errors()
     )
     with pytest.raises(AdjustmentRefused):
         adjust_stands(company=company, unit_type="rifle_squad", held=-1, reason="r")
-    with pytest.raises(AdjustmentRefused, match="has no tank stands"):
+    with pytest.raises(AdjustmentRefused, match="has no tanks"):
         adjust_stands(company=company, unit_type="tank", held=1, reason="r")
     assert GmAdjustment.objects.count() == 0
 
