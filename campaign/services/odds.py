@@ -180,7 +180,9 @@ def pool() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=settings.KORONA_ODDS_WORKERS, mp_context=get_context("spawn")
+                max_workers=settings.KORONA_ODDS_WORKERS,
+                mp_context=get_context("spawn"),
+                initializer=rules.ignore_interrupts,
             )
         return _pool
 

@@ -17,6 +17,7 @@ Pure functions over a ``CampaignState``, for the players' orders page:
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -264,6 +265,14 @@ class Tally:
             lost=dict(data["lost"]),
             turns=int(data["turns"]),
         )
+
+
+def ignore_interrupts() -> None:
+    """The start of a process that fights odds runs for another (a pool's initializer).
+
+    Ctrl-C at a terminal reaches the whole process group; the pool's owner stops its
+    processes itself, so they let it pass rather than each print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def fight_runs(spec: BattleSpec, *, seed: int, start: int, stop: int) -> Tally:

@@ -6,6 +6,8 @@ tests/scheduling/test_odds_worker.py), or inline. Whichever fights them, the est
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,6 +100,28 @@ def test_a_pool_whose_process_died_is_started_again(settings: Any) -> None:
         same_as_battle_odds(estimate)
     finally:
         odds.shutdown()
+
+
+def test_the_pools_processes_let_ctrl_c_pass_to_their_owner(settings: Any) -> None:
+    """Ctrl-C at the terminal of ``dev.py run`` reaches the whole process group: a pool
+    process that took it would die printing a traceback, and break the pool. They ignore
+    it; the owner shuts them down."""
+    settings.KORONA_ODDS_BACKEND = "pool"
+    settings.KORONA_ODDS_WORKERS = 1
+    # As at a terminal: a process started in the background by a shell inherits SIGINT
+    # ignored, and its children with it, which would hide what is tested here.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        executor = odds.pool()
+        executor.submit(time.sleep, 0).result()
+        (process,) = executor._processes.values()
+        os.kill(process.pid, signal.SIGINT)
+        time.sleep(0.5)  # time for the signal to land before the next job
+        assert executor.submit(pow, 2, 10).result(timeout=30) == 1024
+        assert process.is_alive()
+    finally:
+        odds.shutdown()
+        signal.signal(signal.SIGINT, before)
 
 
 def test_celery_tasks_are_sent_once_per_missing_chunk(
