@@ -190,7 +190,9 @@ class ScheduleForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         kind = data.get("kind")
-        if kind == "every_hours" and not data.get("every_hours"):
+        # A number given but refused (0, say) has its own error already: one is enough.
+        refused = "every_hours" in self.errors
+        if kind == "every_hours" and not data.get("every_hours") and not refused:
             self.add_error("every_hours", "give the number of hours between two turns")
         if kind == "weekly":
             if data.get("weekday") in (None, ""):

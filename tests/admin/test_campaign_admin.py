@@ -167,6 +167,15 @@ def test_create_with_a_bad_schedule_creates_nothing(
     assert Campaign.objects.count() == 0
 
 
+def test_a_refused_number_of_hours_gets_one_error_not_two(gm: Client) -> None:
+    schedule = {"kind": "every_hours", "every_hours": "0", "timezone": "UTC"}
+    response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", **schedule})
+    assert list(response.context["form"].errors["every_hours"]) == [
+        "Ensure this value is greater than or equal to 1."
+    ]
+    assert Campaign.objects.count() == 0
+
+
 def test_create_with_a_choice_the_scenario_refuses_creates_nothing(gm: Client) -> None:
     response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", "ruleset": "chess"})
     assert "chess is not one of the available choices" in str(
