@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign.models import Campaign, SideReady, Turn
+from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 
 
 @dataclass
@@ -40,7 +40,8 @@ class Coming:
     campaign: Campaign
     url: str
     deadline: datetime | None
-    not_ready: list[str] = field(default_factory=list)
+    not_ready: list[str] = field(default_factory=list)  # sides a player plays
+    by_ai: list[str] = field(default_factory=list)  # sides no player plays: always ready
     paused: bool = False
     waiting: bool = False  # its turn waits for tabletop results
 
@@ -77,6 +78,11 @@ def needs_attention() -> dict[str, Any]:
     coming = []
     waiting_ids = {item.campaign.pk for item in waiting}
     campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED).prefetch_related("sides")
+    played = set(
+        Membership.objects.filter(campaign__in=campaigns)
+        .exclude(side=SPECTATOR)
+        .values_list("campaign_id", "side")
+    )
     for campaign in campaigns:
         ready = set(
             SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
@@ -88,7 +94,12 @@ def needs_attention() -> dict[str, Any]:
                 campaign=campaign,
                 url=reverse("admin:campaign_campaign_change", args=[campaign.pk]),
                 deadline=campaign.next_deadline,
-                not_ready=[s.name for s in campaign.sides.all() if s.key not in ready],
+                not_ready=[
+                    s.name
+                    for s in campaign.sides.all()
+                    if (campaign.pk, s.key) in played and s.key not in ready
+                ],
+                by_ai=[s.name for s in campaign.sides.all() if (campaign.pk, s.key) not in played],
                 paused=campaign.status == Campaign.Status.PAUSED,
                 waiting=campaign.pk in waiting_ids,
             )

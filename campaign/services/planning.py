@@ -19,14 +19,14 @@ the same information always gives the same odds, whoever asks and however often.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
 from campaign.services import odds as offline
-from campaign.services.schedule import mark_side_ready
+from campaign.services.schedule import awaited_sides, mark_side_ready
 from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
@@ -184,15 +184,25 @@ class SidePlan:
     closed: str | None  # why orders are closed; None when open
     companies: list[CompanyPlan]
     ready_sides: list[str]  # sides marked ready for the coming turn
+    # The sides no player plays (the campaign AI's, always ready), read once when first
+    # asked: the pages that never show the sides (the odds poll) make no query for it.
+    _by_ai: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def side_name(self) -> str:
         return self.view.state.sides[self.side].name
 
     @property
-    def sides(self) -> list[tuple[str, str, bool]]:
-        """(key, name, ready) for every side."""
-        return [(key, s.name, key in self.ready_sides) for key, s in self.view.state.sides.items()]
+    def sides(self) -> list[tuple[str, str, bool, bool]]:
+        """(key, name, ready, played by the campaign AI) for every side."""
+        keys = set(self.view.state.sides)
+        if not self._by_ai:
+            self._by_ai.append(frozenset(keys - awaited_sides(self.view.campaign, keys)))
+        (by_ai,) = self._by_ai
+        return [
+            (key, s.name, key in self.ready_sides, key in by_ai)
+            for key, s in self.view.state.sides.items()
+        ]
 
     @property
     def ready(self) -> bool:
@@ -479,7 +489,7 @@ def unmark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
         )
         if view.side not in ready:
             return False
-        if ready >= set(view.state.sides):
+        if ready >= awaited_sides(row, set(view.state.sides)):
             raise ReadyRefused(
                 f"every side is ready: turn {number} is being played now, too late to take it back"
             )

@@ -42,6 +42,7 @@ from campaign.services.turns import (
     advance_turn,
     check_orders_open,
     check_page_turn,
+    played_sides,
 )
 from config.enqueue import enqueue_battle, enqueue_turn
 from rules.campaign.turn import OrderError
@@ -101,9 +102,10 @@ def set_schedule(
 def mark_side_ready(
     *, campaign: Campaign, side: str, now: datetime | None = None, page_turn: int | None = None
 ) -> bool:
-    """A side's orders for the coming turn are ready. When every side is, the turn is due
-    at once (the next sweep claims it); a side that gave no orders plays its standing
-    orders. True when this made the turn due.
+    """A side's orders for the coming turn are ready. When every side a player plays is,
+    the turn is due at once (the next sweep claims it): a side with no player is played by
+    the campaign AI, which is always ready, so a solo player's "ready" plays the turn. A
+    side that gave no orders plays its standing orders. True when this made the turn due.
 
     The one rule for the page and the API: refused (``TurnRefused``) once the campaign has
     ended, and while a turn waits for its tabletop battles (orders for the next are not
@@ -130,12 +132,18 @@ def mark_side_ready(
                 "side", flat=True
             )
         )
-        if ready < sides or row.due_turn is not None:
+        if not awaited_sides(row, sides) <= ready or row.due_turn is not None:
             return False
         if row.next_deadline is None or row.next_deadline > now:
             Campaign.objects.filter(pk=row.pk).update(next_deadline=now)
             campaign.next_deadline = now
         return True
+
+
+def awaited_sides(campaign: Campaign, sides: set[str]) -> set[str]:
+    """The sides of ``sides`` whose "ready" the coming turn waits for: those a player
+    plays (the campaign AI plays the others, and is always ready)."""
+    return sides & played_sides(campaign)
 
 
 def due_campaigns(now: datetime) -> Any:

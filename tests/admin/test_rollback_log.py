@@ -105,11 +105,14 @@ def test_changes_made_before_the_turn_began_stay() -> None:
 # --- the sides' ready marks and the turn's dice -----------------------------------------------
 
 
-def test_a_roll_back_unmarks_the_sides_ready_and_says_so_first() -> None:
+def test_a_roll_back_unmarks_the_sides_ready_and_says_so_first(django_user_model: Any) -> None:
     """Kept, the marks of a turn rolled back to would read "every side is ready" with
     nothing left to play it (the trigger was spent when the last side marked), and no
     player could take a mark back. The preview names them and the replay's known dice."""
     campaign = new_campaign()
+    for side in ("australian", "japanese"):
+        user = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
     for side in ("australian", "japanese"):
         mark_side_ready(campaign=campaign, side=side)
     advance_turn(campaign_id=campaign.pk)  # turn 1, every side ready for it
@@ -124,9 +127,8 @@ def test_a_roll_back_unmarks_the_sides_ready_and_says_so_first() -> None:
 
     rollback_to_turn(campaign=campaign, number=1, reason="a wrong order")
     assert not SideReady.objects.filter(campaign=campaign).exists()
-    for side in ("australian", "japanese"):
-        made_due = mark_side_ready(campaign=campaign, side=side)
-    assert made_due  # the last side's mark makes turn 1 due again, as the first time
+    assert not mark_side_ready(campaign=campaign, side="australian")
+    assert mark_side_ready(campaign=campaign, side="japanese")  # due again, as the first time
 
 
 def test_a_roll_back_preview_names_no_marks_or_seeds_that_are_not_there() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from campaign.models import Campaign, SideReady, Turn
+from campaign.models import Campaign, Membership, SideReady, Turn
 from tests.admin.conftest import new_campaign, waiting_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +32,13 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     Campaign.objects.filter(pk=scheduled.pk).update(
         schedule_kind="every_hours", every_hours=48, next_deadline=deadline
     )
+    for side in ("australian", "japanese"):
+        player = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=scheduled, user=player, side=side)
     SideReady.objects.create(campaign=scheduled, side="japanese", turn_number=1)
+    solo = new_campaign("Korona solo")
+    player = django_user_model.objects.create_user("solo", password="pw")
+    Membership.objects.create(campaign=solo, user=player, side="australian")
     django_user_model.objects.create_superuser("gm", "gm@example.com", "a long gm password")
 
     page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -57,6 +63,11 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     assert "Australians" in row.text_content() and "Japanese" not in row.text_content()
     assert "from now" in row.text_content()
     assert "every side" not in row.text_content()
+    # A side no player plays is the campaign AI's, always ready: never "not ready".
+    solo_row = box.locator("tr", has_text="Korona solo").text_content()
+    assert "the campaign AI plays Japanese" in solo_row and "Australians" in solo_row
+    broken_row = box.locator("tr", has_text="Korona broken").text_content()
+    assert "no player: the campaign AI plays every side" in broken_row
     # Soonest deadline first: the scheduled campaign before those the GM plays by hand.
     rows = box.locator("tbody tr")
     assert "Korona weekly" in rows.first.text_content()

@@ -8,12 +8,13 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.results import fight_pending_battle, resolve_unentered
-from campaign.models import Campaign, SideReady, Turn
+from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services import schedule
 from campaign.services.campaigns import set_paused
 from campaign.services.deadlines import ScheduleRefused
@@ -269,8 +270,16 @@ def test_a_turn_that_breaks_is_failed_with_the_reason_and_the_gm_can_play_it(
 # --- sides ready ----------------------------------------------------------------------------
 
 
+def players(campaign: Campaign, *sides: str) -> None:
+    """A player for each of ``sides`` (the others are played by the campaign AI)."""
+    for side in sides:
+        user = get_user_model().objects.create_user(f"{side}-{campaign.pk}", password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
+
+
 def test_the_turn_is_due_at_once_when_every_side_is_ready() -> None:
     campaign = new_campaign()
+    players(campaign, "australian", "japanese")
     set_schedule(campaign=campaign, kind="every_hours", every_hours=48, now=NOW)
 
     assert not mark_side_ready(campaign=campaign, side="japanese", now=NOW)
@@ -283,8 +292,27 @@ def test_the_turn_is_due_at_once_when_every_side_is_ready() -> None:
     assert sweep_due(now=NOW, enqueue=False).claimed == [(campaign.pk, 1)]
 
 
+def test_a_solo_players_ready_plays_the_turn_the_campaign_ai_is_always_ready() -> None:
+    """A side no player plays is played by the campaign AI: the turn waits only for the
+    sides a player plays. With no schedule, the solo player's "ready" is what plays it."""
+    campaign = new_campaign()
+    players(campaign, "australian")
+    assert mark_side_ready(campaign=campaign, side="australian", now=NOW)
+    assert list(due_campaigns(NOW)) == [campaign]
+    assert sweep_due(now=NOW, enqueue=False).claimed == [(campaign.pk, 1)]
+
+
+def test_a_spectator_is_no_player_to_wait_for() -> None:
+    campaign = new_campaign()
+    players(campaign, "japanese")
+    viewer = get_user_model().objects.create_user("onlooker", password="pw")
+    Membership.objects.create(campaign=campaign, user=viewer, side=SPECTATOR)
+    assert mark_side_ready(campaign=campaign, side="japanese", now=NOW)
+
+
 def test_an_unscheduled_campaign_is_played_when_every_side_is_ready() -> None:
     campaign = new_campaign()
+    players(campaign, "australian", "japanese")
     mark_side_ready(campaign=campaign, side="japanese", now=NOW)
     mark_side_ready(campaign=campaign, side="australian", now=NOW)
     sweep_due(now=NOW, enqueue=False)

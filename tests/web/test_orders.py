@@ -13,10 +13,12 @@ from django.test import Client
 
 from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
 from campaign.services import odds, planning
+from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
 from rules.campaign.turn import OrderError
 from tests.admin.conftest import waiting_campaign
+from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -298,6 +300,23 @@ def test_ready_marks_the_side_and_orders_may_still_change(
     assert "Japanese: <strong>ready</strong>" in page and "The turn is due now" in page
 
 
+def test_a_solo_players_ready_plays_the_turn_against_the_campaign_ai(
+    aussie: Any, login: Any
+) -> None:
+    """The Japanese have no player: the campaign AI plays them, always ready, and the
+    page says so; the Australians' "ready" makes the turn due at once."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    client = login(aussie)
+    page = client.get(url(solo)).content.decode()
+    assert "Japanese: played by the campaign AI, always ready" in page
+    assert "Australians: not ready yet" in page
+    assert client.post(url(solo, "ready")).status_code == 302
+    solo.refresh_from_db()
+    assert solo.next_deadline is not None  # due at once
+    assert "The turn is due now" in client.get(url(solo)).content.decode()
+
+
 def test_the_gm_does_not_mark_a_side_ready(campaign: Campaign, gm_user: Any, login: Any) -> None:
     response = login(gm_user).post(url(campaign, "ready"), **HTMX)
     assert response.status_code == 422
@@ -475,14 +494,15 @@ def test_the_orders_page_queries_are_pinned(
     client = login(aussie)
     # user (the session comes from the cache), campaign, membership, the snapshot's 7
     # (sides, areas, links, companies, stands, ships, air groups), the side's orders, the
-    # orders-closed check (a turn waiting for battles), the sides ready, the turns'
-    # start states (the fog of war), the coming turn's dice commitment: 15, whatever the
+    # orders-closed check (a turn waiting for battles), the sides ready, the sides a
+    # player plays (the others are the campaign AI's, always ready), the turns' start
+    # states (the fog of war), the coming turn's dice commitment: 16, whatever the
     # companies.
-    with django_assert_num_queries(15):
+    with django_assert_num_queries(16):
         assert client.get(url(big_campaign)).status_code == 200
     gm = login(gm_user)
-    # The GM needs no membership and sees through the fog: 13.
-    with django_assert_num_queries(13):
+    # The GM needs no membership and sees through the fog: 14.
+    with django_assert_num_queries(14):
         assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
 
 
