@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.admin_history import SimpleHistoryAdmin
 from campaign.admin_home import install as install_home_page
+from campaign.admin_home import sides_not_ready
 from campaign.forms import (
     WEEKDAYS,
     BalanceForm,
@@ -244,6 +245,20 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a campaign comes from a scenario file: "Create a campaign"
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """The campaign's page; "Advance turn now" names the sides not ready yet."""
+        context = dict(extra_context or {})
+        campaign = Campaign.objects.filter(pk=object_id).first() if object_id.isdigit() else None
+        if campaign is not None:
+            context["not_ready"] = sides_not_ready(campaign)
+        return super().change_view(request, object_id, form_url, context)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return (

@@ -108,6 +108,22 @@ def needs_attention() -> dict[str, Any]:
     return {"waiting": waiting, "failed": failed, "coming": coming}
 
 
+def sides_not_ready(campaign: Campaign) -> list[str]:
+    """The names of the sides a player plays that have not marked the coming turn ready
+    (the GM's "Advance turn now" says them before it plays the turn)."""
+    played = set(
+        Membership.objects.filter(campaign=campaign).exclude(side=SPECTATOR).values_list(
+            "side", flat=True
+        )
+    )
+    ready = set(
+        SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
+            "side", flat=True
+        )
+    )
+    return [s.name for s in campaign.sides.all() if s.key in played - ready]
+
+
 def install(site: admin.AdminSite) -> None:
     """The site's index page gets ``attention`` in its context."""
     index = site.index

@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from campaign.models import Campaign, Company, GmAdjustment, Order, Turn
+from campaign.models import Campaign, Company, GmAdjustment, Membership, Order, Turn
 from campaign.services.scenarios import export_campaign
+from campaign.services.schedule import mark_side_ready
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
@@ -574,3 +575,22 @@ def test_bad_table_settings_are_shown_and_nothing_changes(
     assert problem in str(response.context["form"].errors[field])
     assert Campaign.objects.get().settings == before
     assert GmAdjustment.objects.count() == 0
+
+
+def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The GM's confirmation says whose orders may be unfinished; a side no player
+    plays (the campaign AI's) is never among them."""
+    campaign = new_campaign()
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    alone = "Play turn 1 of Korona 1 now? Its dice are rolled at once"
+    assert alone in gm.get(page).content.decode()  # no player: nobody to wait for
+    for side in ("australian", "japanese"):
+        user = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
+    mark_side_ready(campaign=campaign, side="australian")
+    assert (
+        "Play turn 1 of Korona 1 now? Not ready yet: Japanese. Its dice are rolled at once"
+        in gm.get(page).content.decode()
+    )
