@@ -10,11 +10,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
 from battles.services.results import enter_battle_result
+from battles.web.battleview import forces_of
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from tests.admin.conftest import waiting_campaign
@@ -391,3 +393,24 @@ def test_two_battles_in_one_area_are_listed_by_number_in_words(
     page = login(aussie).get(f"/campaigns/{campaign.pk}/turns/1/").content.decode()
     assert re.search(r">Korona \(battle 1\)</a>.*>Korona \(battle 2\)</a>", page, re.S), page
     assert ">Korona, 1<" not in page
+
+
+def test_a_force_of_several_companies_says_whose_quality_it_fights_at() -> None:
+    """Several companies in one battle fight at the quality of the strongest (our
+    ruling, docs/campaign.md): the report says so, or the veteran company among them
+    reads as if it fought as the force's trained."""
+    side = {"quality": "trained", "stands": {"commander": 1, "rifle_squad": 6}}
+    spec = {
+        "attacker": {**side, "side": "japanese", "name": "1st Company"},
+        "defender": {**side, "side": "australian", "name": "C Company and A Company"},
+    }
+    companies = {
+        "attacker": [("1st Company", None)],
+        "defender": [("C Company", None), ("A Company", None)],
+    }
+    names = {"japanese": "Japanese", "australian": "Australians"}
+    forces = forces_of(spec, None, side_names=names, companies=companies)
+    html = render_to_string("battles/_forces.html", {"forces": forces, "campaign": None})
+    merged = "C Company, A Company, trained: several companies fight at the quality of the"
+    assert merged + " strongest among them" in html
+    assert "1st Company, trained</p>" in html  # one company: nothing to explain
