@@ -429,6 +429,8 @@ def hatches() -> list[tuple[str, str]]:
 
 
 SAMPLE_STANDS = ({"rifle_squad": 10}, {"rifle_squad": 12})  # the legend's made-up figures
+# The legend's made-up name, as each side names its companies (the Japanese by number).
+SAMPLE_NAMES = {"japanese": "1st Company"}
 
 
 def sample_chip(side: str, *, glimpse: bool) -> SafeString:
@@ -436,7 +438,7 @@ def sample_chip(side: str, *, glimpse: bool) -> SafeString:
     company's): a company of the reader's own side, or an enemy in sight."""
     held, full = SAMPLE_STANDS
     sample = CompanyView(
-        name="A Company",
+        name=SAMPLE_NAMES.get(side, "A Company"),
         side=side,
         kind="fighting",
         area="",
