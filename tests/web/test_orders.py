@@ -13,6 +13,7 @@ from django.test import Client
 
 from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
 from campaign.services import odds, planning
+from campaign.services.campaigns import set_paused
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
@@ -315,6 +316,15 @@ def test_a_solo_players_ready_plays_the_turn_against_the_campaign_ai(
     solo.refresh_from_db()
     assert solo.next_deadline is not None  # due at once
     assert "The turn is due now" in client.get(url(solo)).content.decode()
+
+
+def test_while_paused_the_ready_button_says_no_turn_is_played(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    set_paused(campaign=campaign, paused=True)
+    page = login(aussie).get(url(campaign)).content.decode()
+    assert "The campaign is paused: no turn is played until the GM resumes it" in page
+    assert "When every side is ready the turn is played at once" not in page
 
 
 def test_the_gm_does_not_mark_a_side_ready(campaign: Campaign, gm_user: Any, login: Any) -> None:
