@@ -53,6 +53,10 @@ def test_a_player_opens_a_past_turns_map_and_steps_the_time_lapse(
     frames = page.locator("#timelapse .frame")
     assert frames.count() == 3
     assert counter.text_content() == "Step 1 of 3: Turn 1"
+    # The frame takes the page's width, not the browser's figure margins (40px a side
+    # left a phone's map 276px wide).
+    frame_box, main_box = frames.nth(0).bounding_box(), page.locator("main").bounding_box()
+    assert frame_box["width"] >= main_box["width"] - 50
     assert frames.nth(0).is_visible() and not frames.nth(1).is_visible()
     assert page.locator("[data-step=prev]").is_disabled()
     page.click("[data-step=next]")
