@@ -887,8 +887,18 @@ class TurnAdmin(admin.ModelAdmin):
     list_filter = ["status", "campaign"]
     list_select_related = ["campaign"]
     fields = readonly_fields = (
-        "campaign", "number", "status", "seed", "log_text", "failure_reason",
+        "campaign", "number", "status", "seed", "turn_page", "log_text", "failure_reason",
     )  # fmt: skip
+
+    @admin.display(description="as the players read it")
+    def turn_page(self, obj: Turn) -> str:
+        """The players' page of the turn, by phase and with its battles (the GM's view of
+        it shows every side); the log below is every record as one list."""
+        return format_html(
+            '<a href="{}">The turn\'s page: its rolls by phase, and its battles</a> '
+            "(you see every side; each player sees what the fog of war lets them see)",
+            reverse("turn", args=[obj.campaign_id, obj.number]),
+        )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
         return (

@@ -153,6 +153,11 @@ def test_a_turn_is_read_only_with_its_log_in_words(gm: Client) -> None:
     page = response.content.decode()
     assert turn.log[0]["text"] in page
     assert 'name="_save"' not in page
+    # The players' page of the turn (by phase, with its battles) is one click away, and
+    # opens for the GM.
+    link = f'href="/campaigns/{campaign.pk}/turns/1/"'
+    assert link in page and "its rolls by phase, and its battles" in page
+    assert gm.get(f"/campaigns/{campaign.pk}/turns/1/").status_code == 200
     before = turn.status
     gm.post(f"/admin/campaign/turn/{turn.pk}/change/", {"status": "failed"})
     assert Turn.objects.get().status == before
