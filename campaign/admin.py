@@ -784,11 +784,24 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "quality",
         "area",
         "turns_out_of_supply",
-        "banzai",
+        "banzai_words",
         "standing_order",
         "in_supply",
     ]
     inlines = [StandsInline]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Banzai! is the Japanese side's alone: not shown on an Australian company."""
+        fields = [f for f in super().get_fields(request, obj) if f != "banzai"]  # in words
+        if obj is not None and obj.side != "japanese":
+            fields.remove("banzai_words")
+        return fields
+
+    @admin.display(description="Banzai!")
+    def banzai_words(self, obj: Company) -> str:
+        if obj.banzai:
+            return "yes: it won a battle, and counts as in supply next turn whatever its roll"
+        return "no (a company that won a battle counts as in supply next turn whatever its roll)"
     actions = ["standing_order_hold", "standing_order_aggressive", "standing_order_sensible"]
     change_form_template = "admin/campaign/adjustable_change_form.html"
 

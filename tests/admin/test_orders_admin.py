@@ -182,3 +182,12 @@ def test_the_order_form_sets_the_sniper_option(gm: Client) -> None:
     assert Order.objects.get().sniper is True
     gm.post(ADD, {"company": a.pk, "kind": "hold"})  # a new order, unticked: none
     assert Order.objects.get().sniper is False
+
+
+def test_banzai_is_shown_in_words_on_japanese_companies_only(gm: Client) -> None:
+    campaign = new_campaign()
+    japanese = company(campaign, "1st Company")
+    page = gm.get(f"/admin/campaign/company/{japanese.pk}/change/").content.decode()
+    assert "Banzai!" in page and "counts as in supply next turn whatever its roll" in page
+    page = gm.get(f"/admin/campaign/company/{company(campaign, 'A Company').pk}/change/")
+    assert "Banzai" not in page.content.decode()
