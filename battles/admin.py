@@ -25,6 +25,13 @@ from config.adminpages import admin_page, back_to_change, change_url, form_page,
 from rules import names
 from rules.rulesets import narrate
 
+# The battle's state on the GM's report, in words.
+STATUS_WORDS: dict[str, str] = {
+    Battle.Status.PENDING: "not fought yet",
+    Battle.Status.FOUGHT: "fought",
+    Battle.Status.ENTERED: "fought at the table, its result entered",
+}
+
 
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
@@ -116,6 +123,7 @@ class BattleAdmin(admin.ModelAdmin):
 
     def report_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         battle = self._battle(request, pk)
+        sides = dict(battle.campaign.sides.values_list("key", "name"))
         return self._page(
             request,
             battle,
@@ -123,6 +131,10 @@ class BattleAdmin(admin.ModelAdmin):
             title=f"Report: {battle}",
             result=self.result_text(battle),
             mode=names.battle_mode(battle.mode),
+            attacker=sides.get(battle.attacker_side, battle.attacker_side),
+            defender=sides.get(battle.defender_side, battle.defender_side),
+            state=STATUS_WORDS.get(battle.status, battle.status),
+            page=reverse("battle", args=[battle.campaign_id, battle.pk]),
             lines=[narrate(record) for record in battle.log],
         )
 
