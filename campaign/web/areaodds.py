@@ -49,18 +49,19 @@ class AreaOdds:
 def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     """Companies in words: one's own by name and stands, the enemy as the viewer sees it."""
     words = []
+    unnamed: dict[str, int] = {}  # "strong company": how many, for a glimpse (no name)
     for name in names:
         seen = view.company(name) or view.glimpse_of(name)
         if seen is not None and seen.full and (own or view.sees_everything):
             words.append(f"{seen.name} ({seen.strength} stands)")
-        elif seen is not None:
-            words.append(naming.article(f"{seen.strength_band} company"))
         else:
-            words.append("a company")
-    if not own:
-        # The enemy in the order of what is seen of it, never in the order of its names.
-        words.sort()
-    return " and ".join(words)
+            kind = f"{seen.strength_band} company" if seen is not None else "company"
+            unnamed[kind] = unnamed.get(kind, 0) + 1
+    # The unnamed in the order of what is seen of them, never in the order of their names:
+    # "a strong company", "2 average companies".
+    for kind, n in sorted(unnamed.items()):
+        words.append(naming.article(kind) if n == 1 else f"{n} {kind[: -len('y')]}ies")
+    return naming.join(words)
 
 
 def pairing_line(area: AreaPlan, count: int) -> str:
@@ -76,10 +77,11 @@ def pairing_line(area: AreaPlan, count: int) -> str:
             f"The turn pairs the companies in {name} strongest against strongest into "
             f"{count} battles, each side's extra companies joining its largest"
         )
+        every = "both" if count == 2 else f"all {count}"
         need = (
-            f"you take {name} only by winning all {count}"
+            f"you take {name} only by winning {every}"
             if area.attacking
-            else f"you keep {name} unless you lose all {count}"
+            else f"you keep {name} unless you lose {every}"
         )
     return f"{paired}; {need}."
 

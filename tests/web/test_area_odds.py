@@ -3,6 +3,7 @@ and the chance the side takes the area (campaign/services/planning.py, web/areao
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from campaign.models import Campaign
 from campaign.services import planning
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
-from campaign.web.areaodds import area_odds
+from campaign.web.areaodds import _who, area_odds
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_two_companies_are_paired_into_two_battles_shown_together(
     assert [a.battle.key for a in oivi.attacks] == ["1:Oivi:1", "1:Oivi:2"]
     assert sorted(name for a in oivi.attacks for name in a.friends) == ["A Company", "B Company"]
     item = finished(campaign, aussie)
-    assert "into 2 battles" in item.pairing and "only by winning all 2" in item.pairing
+    assert "into 2 battles" in item.pairing and "only by winning both" in item.pairing
 
 
 def test_the_chance_to_take_the_area_is_winning_every_battle_there(
@@ -154,3 +155,27 @@ def test_the_gm_sees_the_enemy_by_name(campaign: Campaign, gm_user: Any, login: 
     html = login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian").content
     section = html.decode().split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
     assert "1st Company (" in section and "2nd Company (" in section
+
+
+def test_unseen_enemies_are_counted_by_what_is_seen_of_them_never_by_name() -> None:
+    """Three strong glimpses read "3 strong companies", not "a strong company and a
+    strong company and a strong company"; the order never follows their names."""
+    bands = {"1st": "strong", "2nd": "average", "3rd": "strong", "4th": "strong"}
+
+    class Glimpses:
+        sees_everything = False
+
+        def company(self, name: str) -> None:
+            return None
+
+        def glimpse_of(self, name: str) -> Any:
+            return SimpleNamespace(full=False, strength_band=bands[name])
+
+    view: Any = Glimpses()
+    assert _who(view, ["1st", "2nd", "3rd", "4th"], own=False) == (
+        "an average company and 3 strong companies"
+    )
+    assert _who(view, ["4th", "3rd", "2nd", "1st"], own=False) == (
+        "an average company and 3 strong companies"
+    )
+    assert _who(view, ["1st"], own=False) == "a strong company"
