@@ -452,11 +452,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
             if now.turn == int(seen):  # the page is right: the turn waits for its battles
                 self.message_user(request, str(refused), messages.ERROR)
                 return
+            coming = int(seen) + 1
+            since = (
+                f"turn {now.turn} has" if now.turn == coming else f"turns {coming}-{now.turn} have"
+            )
             self.message_user(
                 request,
-                f"{campaign.name}: nothing was played: your page showed turn {seen}, and "
-                f"the campaign is at turn {now.turn} now. Check the page as it is before "
-                "you advance.",
+                f"{campaign.name}: nothing was played: your page was for turn {coming}, and "
+                f"{since} been played since. Check the page as it is before you advance.",
                 messages.ERROR,
             )
             return

@@ -51,8 +51,8 @@ def test_advance_from_a_stale_tab_plays_nothing(gm: Client) -> None:
     assert Campaign.objects.get().turn == 3
     assert list(Turn.objects.values_list("number", flat=True)) == [1, 2, 3]
     assert messages_of(response) == [
-        "Korona 1: nothing was played: your page showed turn 2, and the campaign is at "
-        "turn 3 now. Check the page as it is before you advance."
+        "Korona 1: nothing was played: your page was for turn 3, and turn 3 has been "
+        "played since. Check the page as it is before you advance."
     ]
 
 
