@@ -168,6 +168,11 @@ def may_fire_at(state: BattleState, shooter: Unit, target: Unit, kind: str = "fi
     return fire_problem(state, shooter, target, kind) is None
 
 
+# f.firepower's answers by shot: a pure function of a small domain, its answer immutable,
+# and the same few shots are fired over and over (issue 17).
+_FIREPOWER: dict[f.Shot, f.Firepower] = {}
+
+
 def attack(
     state: BattleState,
     shooter: Unit,
@@ -185,7 +190,9 @@ def attack(
     if fire_problem(state, shooter, target, kind) is not None:
         return None
     shot = shot_for(state, shooter, target, declared)
-    fp = f.firepower(shot)
+    fp = _FIREPOWER.get(shot)
+    if fp is None:
+        fp = _FIREPOWER[shot] = f.firepower(shot)
     if fp.dice == 0:
         return None
     if shot.night_beyond and not locate(state, shooter, target):

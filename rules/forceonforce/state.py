@@ -9,7 +9,7 @@ from __future__ import annotations
 from math import hypot, inf
 from typing import Any, Protocol
 
-from rules.battlefield import SQUARE_IN, Battlefield, Going, Vegetation
+from rules.battlefield import SQUARE_IN, Battlefield, Going, Square, Vegetation
 from rules.battlespec import BattleSpec, ForceSpec
 from rules.dice import Roller
 from rules.forceonforce import tables as t
@@ -228,6 +228,9 @@ class BattleState(kernel.BattleState[Force]):
         self._solid: dict[tuple[int, int], bool] = {}  # solid_cover by spot
         self._allowances: dict[tuple[str, str], tuple[int, int]] = {}
         self._intervening: dict[tuple[int, int, int, int], bool] = {}
+        # The table's heavy woods squares, worked out for the table they are of (a test may
+        # lay another table on the state before the battle asks).
+        self._heavy_woods: tuple[Battlefield | None, tuple[Square, ...]] = (None, ())
         self.fog_table: tuple[t.FogOfWarEvent, ...] = t.FOG_OF_WAR_TABLE
 
     @property
@@ -343,13 +346,31 @@ class BattleState(kernel.BattleState[Force]):
         if found is None:
             field = self.field
             ends = (field.square_at(shooter.x, shooter.y), field.square_at(target.x, target.y))
-            found = any(
+            found = self._heavy_woods_near(*ends) and any(
                 square.vegetation is Vegetation.HEAVY_WOODS and all(square is not e for e in ends)
                 for square in field.squares_along(shooter.x, shooter.y, target.x, target.y)
             )
             self._intervening[key] = found
             self._intervening[(target.x, target.y, shooter.x, shooter.y)] = found
         return found
+
+    def _heavy_woods_near(self, first: Square, second: Square) -> bool:
+        """Whether heavy woods other than the two squares lie in the block of squares from
+        one to the other or in the ring about it: where a line of fire between points in
+        them can touch (issue 17: most tables have none, and the line is the dear part)."""
+        of, heavy = self._heavy_woods
+        if of is not self.field:
+            heavy = tuple(s for s in self.field if s.vegetation is Vegetation.HEAVY_WOODS)
+            self._heavy_woods = (self.field, heavy)
+        left, right = min(first.col, second.col) - 1, max(first.col, second.col) + 1
+        top, bottom = min(first.row, second.row) - 1, max(first.row, second.row) + 1
+        return any(
+            left <= square.col <= right
+            and top <= square.row <= bottom
+            and square is not first
+            and square is not second
+            for square in heavy
+        )
 
     def within_move(self, unit: Unit, speed: str, x: int, y: int, dist: float) -> bool:
         """Whether ``unit`` moving at ``speed`` reaches ``(x, y)``, ``dist`` away, by its
