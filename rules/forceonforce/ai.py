@@ -187,16 +187,20 @@ def deploy_attacker(state: BattleState, force: Force) -> None:
 
 
 def goal(state: BattleState, unit: Unit) -> tuple[float, float]:
-    enemies = [e for e in unit.force.enemy.units if e.fighting and not e.hidden]
-    if not enemies:
-        return state.field.width_in / 2, 1.0
-    # The least (distance, id), in a loop rather than by a key function a unit (issue 17).
+    """Where the nearest enemy fighting and not Hidden stands (the least (distance, id)),
+    else the middle of the defender's edge."""
     ux, uy = unit.x, unit.y
-    nearest, least = enemies[0], (hypot(ux - enemies[0].x, uy - enemies[0].y), enemies[0].id)
-    for e in enemies:
-        key = (hypot(ux - e.x, uy - e.y), e.id)  # (unit.distance(e), e.id)
-        if key < least:
-            nearest, least = e, key
+    nearest: Unit | None = None
+    least = 0.0
+    # One loop, Unit.fighting spelt out, the id compared only on a tie (issue 17).
+    for e in unit.force.enemy.units:
+        if e.lost or e.healthy <= 0 or e.merged_into is not None or e.hidden:
+            continue
+        away = hypot(ux - e.x, uy - e.y)  # unit.distance(e)
+        if nearest is None or away < least or (away == least and e.id < nearest.id):
+            nearest, least = e, away
+    if nearest is None:
+        return state.field.width_in / 2, 1.0
     return nearest.x, nearest.y
 
 

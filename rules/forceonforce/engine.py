@@ -471,11 +471,12 @@ def _reactions(
     ruling: at most three reactions to one activation."""
     reactions = []
     for e in unit.force.enemy.units:
-        if not e.fighting:
+        if e.lost or e.healthy <= 0 or e.merged_into is not None:  # Unit.fighting, spelt out
             continue
+        fired_on = e in pending
         # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
-        move = ai.reaction_move(state, e, unit) if e in pending else None
-        if move is not None or ai.reacts(state, e, unit, fired_on=e in pending):
+        move = ai.reaction_move(state, e, unit) if fired_on else None
+        if move is not None or ai.reacts(state, e, unit, fired_on=fired_on):
             reactions.append((e, move))
     reactions.sort(key=lambda r: (r[0] not in pending, r[0] is not target, unit.distance(r[0]),
                                   r[0].id))  # fmt: skip
