@@ -26,6 +26,7 @@ HARMLESS = 0.5  # expected hits below which a unit cannot hurt the unit it would
 HEAVY_FIRE = 1.5  # expected hits of incoming fire that make a unit in the open run for it
 _DIRECTIONS = [(cos(radians(a)), sin(radians(a))) for a in (0, 35, -35, 70, -70)]
 _STEPS = [12 * frac for frac in (1.0, 0.66, 0.33)]  # a whole, two thirds and a third of 12"
+_ROUNDED_OFF = 0.75  # over what a step loses to its end rounded to whole inches (0.707")
 FRIEND_GAP_IN = 2  # a step never ends nearer than this to a friend
 
 
@@ -273,15 +274,11 @@ def _best_step(
     # A spot next to a friend is asked after the gain (both only pass a spot over), and only
     # of the friends that could be next to a spot within the move: the others are over
     # FRIEND_GAP_IN from all of them (with an inch to spare for the rounding).
-    ux, uy, reach = unit.x, unit.y, most + FRIEND_GAP_IN + 1
-    friends = [
-        (u.x, u.y)
-        for u in unit.force.units
-        if u is not unit and hypot(u.x - ux, u.y - uy) < reach and u.fighting
-    ]
+    ux, uy = unit.x, unit.y
+    friends = _friends_within(unit, most + FRIEND_GAP_IN + 1)
     squares = field.squares
-    for x, y in _step_spots(state, unit, goal_at, dist):
-        away = hypot(x - unit.x, y - unit.y)
+    for x, y in _step_spots(state, unit, goal_at, dist, most):
+        away = hypot(x - ux, y - uy)
         if away > most:
             continue
         progress = dist - hypot(gx - x, gy - y)
@@ -301,18 +298,37 @@ def _best_step(
     return best
 
 
+def _friends_within(unit: Unit, reach: float) -> list[tuple[int, int]]:
+    """Where the unit's friends still fighting stand nearer than ``reach`` to it."""
+    ux, uy = unit.x, unit.y
+    return [
+        (u.x, u.y)
+        for u in unit.force.units
+        if u is not unit
+        and hypot(u.x - ux, u.y - uy) < reach
+        and not (u.lost or u.healthy <= 0 or u.merged_into is not None)  # u.fighting
+    ]
+
+
 def _step_spots(
-    state: BattleState, unit: Unit, goal_at: tuple[float, float], dist: float
+    state: BattleState, unit: Unit, goal_at: tuple[float, float], dist: float, most: float
 ) -> list[tuple[int, int]]:
     """The spots on the table a step toward ``goal_at`` may end on, in the order tried:
-    five directions about the goal's, each a whole, two thirds and a third of 12"."""
+    five directions about the goal's, each a whole, two thirds and a third of 12"; but
+    not the steps too long to end within ``most`` of the unit: the step's end rounded to
+    whole inches is nearer by half an inch's diagonal (0.71") at most (issue 17)."""
     gx, gy = goal_at
     px, py = unit.x, unit.y
     ux, uy = (gx - px) / dist, (gy - py) / dist
     width, depth = state.field.width_in, state.field.depth_in
     position = unit.position
     short = dist - 1.5
-    steps = [short if short <= step else step for step in _STEPS]  # min, spelt out
+    reach = most + _ROUNDED_OFF
+    steps = []
+    for step in _STEPS:
+        step = short if short <= step else step  # min, spelt out
+        if step <= reach:
+            steps.append(step)
     spots = []
     for c, s in _DIRECTIONS:
         dx, dy = ux * c - uy * s, ux * s + uy * c
