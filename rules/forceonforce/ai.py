@@ -140,20 +140,7 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     """In cover in its third of the table, 3" apart; stealthy units (the sniper) and, with
     the option ``defender_hidden``, every unit in woods sets up Hidden."""
     field = state.field
-    width, depth = field.width_in, field.depth_in
-    zone = max(depth // 3, 2)
-    squares = field.squares
-    candidates = []
-    for y in range(1, zone + 1, 2):
-        row = squares[y // SQUARE_IN]  # field.square_at's: whole inches on the table
-        for x in range(1, width, 2):
-            square = row[x // SQUARE_IN]
-            score: float = (0 if state.exposed(x, y) else 2) + (1 if square.blocks_sight else 0)
-            score += 0.8 if square.wooded else 0
-            score += 0.6 * y / zone - 0.02 * abs(x - width / 2)
-            candidates.append((-score, y, x))
-    candidates.sort()
-    spots = [(x, y) for _, y, x in candidates]
+    spots = _defender_spots(state)
     # The spots within 3" of a unit placed, as a set: the best spot free of them is the
     # first not in it. A spot passed over stays taken, so the next unit looks on from the
     # last one's (issue 17: the same spots as a search from the top).
@@ -162,12 +149,41 @@ def deploy_defender(state: BattleState, force: Force) -> None:
     for unit in force.units:
         while free < len(spots) and spots[free] in taken:
             free += 1
-        unit.x, unit.y = spots[free] if free < len(spots) else (width // 2, 1)
-        taken.update((unit.x + dx, unit.y + dy) for dx, dy in _WITHIN_SPACING)
+        unit.x, unit.y = spots[free] if free < len(spots) else (field.width_in // 2, 1)
+        ux, uy = unit.x, unit.y
+        taken |= {(ux + dx, uy + dy) for dx, dy in _WITHIN_SPACING}
         unit.in_cover = not state.exposed(unit.x, unit.y)
         in_woods = field.square_at(unit.x, unit.y).wooded
         if in_woods and (unit.profile.stealthy or state.options["defender_hidden"]):
             unit.hidden = True
+
+
+def _defender_spots(state: BattleState) -> list[tuple[int, int]]:
+    """The defender's spots on a 2" grid in its third of the table, best first: out of the
+    open, on high ground, in woods, back from the front and near the middle."""
+    field = state.field
+    width, depth = field.width_in, field.depth_in
+    zone = max(depth // 3, 2)
+    xs = range(1, width, 2)
+    # What each score adds up, asked once a square, a row, a column (issue 17); the sums are
+    # made in the same order, so they are the same floats.
+    off_centre = [0.02 * abs(x - width / 2) for x in xs]
+    candidates = []
+    for y in range(1, zone + 1, 2):
+        # field.square_at's squares: whole inches on the table.
+        ground = [
+            (1 if s.blocks_sight else 0, 0.8 if s.wooded else 0)
+            for s in field.squares[y // SQUARE_IN]
+        ]
+        back = 0.6 * y / zone
+        for x, exposed, side in zip(xs, state.exposed_row(xs, y), off_centre, strict=True):
+            high, woods = ground[x // SQUARE_IN]
+            score: float = (0 if exposed else 2) + high
+            score += woods
+            score += back - side
+            candidates.append((-score, y, x))
+    candidates.sort()
+    return [(x, y) for _, y, x in candidates]
 
 
 def deploy_attacker(state: BattleState, force: Force) -> None:

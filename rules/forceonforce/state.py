@@ -325,6 +325,22 @@ class BattleState(kernel.BattleState[Force]):
             self._exposed[key] = found
         return found
 
+    def exposed_row(self, xs: range, y: int) -> list[bool]:
+        """``exposed(x, y)`` for each x of ``xs``, in one pass (deployment weighs a grid of
+        spots once: issue 17); not kept."""
+        field = self.field
+        cover = field.cover_by_square
+        row, below, above = _squares_about(y, field.depth_ft - 1)
+        here, nearer, farther = cover[row], cover[below], cover[above]
+        last = field.width_ft - 1
+        found = []
+        for x in xs:
+            col, right, left = _squares_about(x, last)
+            found.append(
+                not (here[col] or here[right] or here[left] or nearer[col] or farther[col])
+            )
+        return found
+
     def solid_cover(self, unit: Unit) -> bool:
         """Ruling: heavy woods and high ground (ridges, hills) are Solid Cover (3.9)."""
         key = (unit.x, unit.y)
