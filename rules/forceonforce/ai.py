@@ -549,7 +549,10 @@ def _could_suppress(state: BattleState, shooter: Unit, target: Unit) -> bool:
     confidence = target.force.confidence
     if confidence == "high" or target.pinned or target.suppressed:
         return False
-    suppressing = f.firepower_dice(shot_for(state, shooter, target, SUPPRESSING))
+    shot = shot_for(state, shooter, target, SUPPRESSING)
+    suppressing = _SHOT_DICE.get(shot)
+    if suppressing is None:
+        suppressing = _SHOT_DICE[shot] = f.firepower_dice(shot)
     return suppressing > 0 and not (
         confidence == "confident" and suppressing < t.SUPPRESSION_MIN_FIREPOWER
     )
