@@ -71,24 +71,27 @@ SUPPRESSING = Declared(suppression=True)
 
 def shot_for(state: BattleState, shooter: Unit, target: Unit, declared: Declared = AIMED) -> f.Shot:
     rng, night_beyond = band(shooter, target, state.night)
+    # The fields by place, in Shot's order, not by keyword: the AI weighs a shot at every
+    # target it considers (issue 17).
     return f.Shot(
-        figures=shooter.healthy,
-        support=shooter.profile.support if declared.support else None,
-        support_jammed=shooter.jammed,
-        movement=shooter.movement,
-        band=rng,
-        small_arms=shooter.profile.small_arms,
-        target_exposed=state.exposed(target.x, target.y) and not target.smoke,
-        target_moving_rapidly=target.movement == "rapid",
-        supply=shooter.force.supply,
-        earlier_actions=shooter.fires + shooter.penalty_moves,
-        suppression=declared.suppression,
-        outgunned=shooter.force.key in state.options["outgunned_by"],
-        suppressed_weapons=False,
-        out_of_smoke=shooter.smoke,
-        night_beyond=night_beyond,
-        allotted=declared.allotted,
-        extra=shooter.fp_extra,
+        shooter.healthy,  # figures
+        shooter.profile.support if declared.support else None,  # support
+        shooter.jammed,  # support_jammed
+        shooter.movement,  # movement
+        rng,  # band
+        shooter.profile.small_arms,  # small_arms
+        state.exposed(target.x, target.y) and not target.smoke,  # target_exposed
+        target.movement == "rapid",  # target_moving_rapidly
+        shooter.force.supply,  # supply
+        shooter.fires + shooter.penalty_moves,  # earlier_actions
+        declared.suppression,  # suppression
+        False,  # defending_close_assault
+        shooter.force.key in state.options["outgunned_by"],  # outgunned
+        False,  # suppressed_weapons
+        shooter.smoke,  # out_of_smoke
+        night_beyond,  # night_beyond
+        declared.allotted,  # allotted
+        shooter.fp_extra,  # extra
     )
 
 
