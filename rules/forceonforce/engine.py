@@ -476,7 +476,7 @@ def _reactions(
         fired_on = e in pending
         # 3.13: the AI moves only a unit fired on, and only out of sight or the open.
         move = ai.reaction_move(state, e, unit) if fired_on else None
-        if move is not None or ai.reacts(state, e, unit, fired_on=fired_on):
+        if move is not None or ai.reacts(state, e, unit, fired_on):
             reactions.append((e, move))
     reactions.sort(key=lambda r: (r[0] not in pending, r[0] is not target, unit.distance(r[0]),
                                   r[0].id))  # fmt: skip
