@@ -16,7 +16,7 @@ from rules.forceonforce.combat import (
     Spot,
     optimum_reach,
     shot_for,
-    spots_away,
+    spots_away_nearest,
 )
 from rules.forceonforce.state import ATTACKER, BattleState, Force, Unit
 
@@ -477,23 +477,22 @@ def _reaction_spot(
     # The spots best first: out of the open, then the nearest, then in the order found (a
     # best found later never replaced one found first). The first out of sight that the
     # move reaches is the best; failing one, the first out of the open it reaches. The
-    # sight (the dear part, issue 17) is asked no further.
-    ux, uy, exposed = unit.x, unit.y, state.exposed
-    ranked = sorted(
-        (exposed(x, y), hypot(x - ux, y - uy), index, x, y)
-        for index, (x, y) in enumerate(spots_away(state, unit, actor, reach))
-    )
+    # sight (the dear part, issue 17) is asked no further, and whether a spot is out of
+    # the open no further than the first out of it and of sight (the nearest come first:
+    # those in the open are kept for after the others).
+    exposed = state.exposed
     in_sight: tuple[int, int] | None = None  # the best in sight, out of the open
-    for in_open, dist, _, x, y in ranked:
-        if state.sees(actor, Spot(x, y)):
-            if (
-                in_sight is None
-                and into_cover
-                and not in_open
-                and state.within_move(unit, speed, x, y, dist)
-            ):
+    in_open = []
+    for dist, x, y in spots_away_nearest(state, unit, actor, reach):
+        if exposed(x, y):
+            in_open.append((dist, x, y))
+        elif state.sees(actor, Spot(x, y)):
+            if in_sight is None and into_cover and state.within_move(unit, speed, x, y, dist):
                 in_sight = (x, y)
         elif state.within_move(unit, speed, x, y, dist):
+            return x, y
+    for dist, x, y in in_open:
+        if not state.sees(actor, Spot(x, y)) and state.within_move(unit, speed, x, y, dist):
             return x, y
     return in_sight
 

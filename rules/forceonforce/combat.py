@@ -438,8 +438,27 @@ def spots_away(state: BattleState, unit: Unit, cause: Unit, reach: int) -> list[
     return spots
 
 
-# _grid_within's answers by reach: a table of a few reaches (issue 17).
+def spots_away_nearest(
+    state: BattleState, unit: Unit, cause: Unit, reach: int
+) -> list[tuple[float, int, int]]:
+    """``spots_away``'s spots nearest the unit first, those as near in spots_away's order,
+    each as (its distance from the unit, x, y): the grid taken in that order, so not
+    sorted a call (issue 17)."""
+    field = state.field
+    width, depth = field.width_in, field.depth_in
+    ux, uy, cx, cy = unit.x, unit.y, cause.x, cause.y
+    away = hypot(ux - cx, uy - cy)  # unit.distance(cause)
+    spots = []
+    for dist, dx, dy in _grid_nearest(reach):
+        x, y = ux + dx, uy + dy
+        if 0 <= x < width and 0 <= y < depth and hypot(x - cx, y - cy) >= away:
+            spots.append((dist, x, y))
+    return spots
+
+
+# _grid_within's and _grid_nearest's answers by reach: tables of a few reaches (issue 17).
 _GRID: dict[int, tuple[tuple[int, int], ...]] = {}
+_NEAREST: dict[int, tuple[tuple[float, int, int], ...]] = {}
 
 
 def _grid_within(reach: int) -> tuple[tuple[int, int], ...]:
@@ -450,6 +469,18 @@ def _grid_within(reach: int) -> tuple[tuple[int, int], ...]:
         found = _GRID[reach] = tuple(
             (dx, dy) for dx in span for dy in span if hypot(dx, dy) <= reach
         )
+    return found
+
+
+def _grid_nearest(reach: int) -> tuple[tuple[float, int, int], ...]:
+    """``_grid_within(reach)`` as (distance, dx, dy), nearest first, as near in its order
+    (an offset's distance is the distance of its spot from the unit: whole inches)."""
+    found = _NEAREST.get(reach)
+    if found is None:
+        ranked = sorted(
+            (hypot(dx, dy), index, dx, dy) for index, (dx, dy) in enumerate(_grid_within(reach))
+        )
+        found = _NEAREST[reach] = tuple((dist, dx, dy) for dist, _, dx, dy in ranked)
     return found
 
 
