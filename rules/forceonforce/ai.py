@@ -104,19 +104,32 @@ def hidden_enemies(state: BattleState, unit: Unit) -> list[Unit]:
 
 
 def best_target(state: BattleState, unit: Unit) -> Unit | None:
+    """The visible enemy (``visible_enemies``) worth most to ``unit`` (``worth``), the first
+    of them on a tie; None if it cannot fire or no enemy is worth more than nothing."""
     die = unit.current_tq
     if die is None or not unit.can_fire:
         return None
+    return _best_seen(state, unit, _P[die])
+
+
+def _best_seen(state: BattleState, unit: Unit, hit: float) -> Unit | None:
+    """``best_target`` of a unit that hits with ``hit``'s chance (its die's ``_P``)."""
     # One shooter's shots differ by the target only in what the key holds: their dice are
     # worked out once a key (issue 17), and the same as worth's. What the shooter brings
     # to each (its chance to hit, its reach: band's) is asked once.
     dice_by: dict[tuple[str, bool, bool, bool], int] = {}
-    hit, night = _P[die], state.night
+    night = state.night
     dark = night and not unit.force.night_vision
     reach, always = optimum_reach(unit, night=night), unit.profile.always_optimum
-    ux, uy, exposed = unit.x, unit.y, state.exposed
+    ux, uy, exposed, sees, me = unit.x, unit.y, state.exposed, state.sees, unit.id
     best, best_value = None, 0.0
-    for enemy in visible_enemies(state, unit):
+    for enemy in unit.force.enemy.units:
+        # visible_enemies' test in the same loop (issue 17): Unit.fighting spelt out,
+        # known to the unit (not Hidden, or spotted by it), seen.
+        if enemy.lost or enemy.healthy <= 0 or enemy.merged_into is not None:
+            continue
+        if (enemy.hidden and me not in enemy.spotted_by) or not sees(unit, enemy):
+            continue
         within = hypot(ux - enemy.x, uy - enemy.y) <= reach
         key = (
             "optimum" if always or within else "beyond",  # band(unit, enemy, night)
