@@ -232,14 +232,13 @@ def _interrupt(
     Fire). Winning the reaction test it fires first; losing it, it fires after the
     reaction: returned with its action. An Overwatch unit that loses falls off Overwatch."""
     units = state.initiative.units
-    watcher = next(
-        (ow for ow in units if ow.overwatch and ow.can_fire and may_fire_at(state, ow, niu)),
-        None,
-    )
+    watcher = _overwatcher(units, state, niu)
     action = "overwatch"
     if watcher is None:
         if iu is None:
             return None  # the End Phase: Overwatch units only
+        if not moving:
+            return None  # ai.opportunity_fire: the AI fires so only at a reaction move
         watcher = next(
             (u for u in units if u is not iu and ai.opportunity_fire(state, u, niu, moving)),
             None,
@@ -256,6 +255,14 @@ def _interrupt(
         return None
     watcher.overwatch = False  # fallen off Overwatch
     return watcher, action
+
+
+def _overwatcher(units: list[Unit], state: BattleState, niu: Unit) -> Unit | None:
+    """The first of ``units`` on Overwatch that may fire at ``niu``, if any."""
+    for ow in units:  # a loop, not next() over a generator (issue 17)
+        if ow.overwatch and ow.can_fire and may_fire_at(state, ow, niu):
+            return ow
+    return None
 
 
 def react(
