@@ -572,11 +572,12 @@ def _could_suppress(state: BattleState, shooter: Unit, target: Unit) -> bool:
 
 def _covers_a_move(state: BattleState, shooter: Unit, target: Unit) -> bool:
     """The target sees a friend of the shooter still to activate that means to advance."""
+    if state.initiative is not shooter.force:
+        return False  # no friend of the shooter is still to activate (asked once: issue 17)
     return any(
         friend is not shooter
         and friend.fighting
         and not friend.activated
-        and state.initiative is shooter.force
         and wants_to_advance(state, friend)
         and state.sees(target, friend)
         for friend in shooter.force.units
