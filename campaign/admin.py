@@ -792,6 +792,8 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "in_supply",
     ]
     inlines = [StandsInline]
+    actions = ["standing_order_hold", "standing_order_aggressive", "standing_order_sensible"]
+    change_form_template = "admin/campaign/adjustable_change_form.html"
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """Banzai! is the Japanese side's alone: not shown on an Australian company."""
@@ -805,8 +807,6 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         if obj.banzai:
             return "yes: it won a battle, and counts as in supply next turn whatever its roll"
         return "no (a company that won a battle counts as in supply next turn whatever its roll)"
-    actions = ["standing_order_hold", "standing_order_aggressive", "standing_order_sensible"]
-    change_form_template = "admin/campaign/adjustable_change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Company]:
         return (

@@ -60,7 +60,7 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     # The unnamed in the order of what is seen of them, never in the order of their names:
     # "a strong company", "2 average companies".
     for kind, n in sorted(unnamed.items()):
-        words.append(naming.article(kind) if n == 1 else f"{n} {kind[: -len('y')]}ies")
+        words.append(naming.article(kind) if n == 1 else f"{n} {kind.removesuffix('y')}ies")
     return naming.join(words)
 
 
