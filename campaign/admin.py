@@ -246,19 +246,20 @@ class CampaignAdmin(SimpleHistoryAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a campaign comes from a scenario file: "Create a campaign"
 
-    def change_view(
+    def render_change_form(
         self,
         request: HttpRequest,
-        object_id: str,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
         form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
+        obj: Campaign | None = None,
     ) -> HttpResponse:
-        """The campaign's page; "Advance turn now" names the sides not ready yet."""
-        context = dict(extra_context or {})
-        campaign = Campaign.objects.filter(pk=object_id).first() if object_id.isdigit() else None
-        if campaign is not None:
-            context["not_ready"] = sides_not_ready(campaign)
-        return super().change_view(request, object_id, form_url, context)
+        """The campaign's page; "Advance turn now" names the sides not ready yet (of the
+        campaign the page already read)."""
+        if obj is not None:
+            context["not_ready"] = sides_not_ready(obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return (

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
+from campaign.services.turns import played_sides
 
 
 @dataclass
@@ -84,11 +85,7 @@ def needs_attention() -> dict[str, Any]:
         .values_list("campaign_id", "side")
     )
     for campaign in campaigns:
-        ready = set(
-            SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
-                "side", flat=True
-            )
-        )
+        ready = _ready(campaign)
         coming.append(
             Coming(
                 campaign=campaign,
@@ -108,19 +105,17 @@ def needs_attention() -> dict[str, Any]:
     return {"waiting": waiting, "failed": failed, "coming": coming}
 
 
+def _ready(campaign: Campaign) -> set[str]:
+    """The sides marked ready for the campaign's coming turn."""
+    marks = SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1)
+    return set(marks.values_list("side", flat=True))
+
+
 def sides_not_ready(campaign: Campaign) -> list[str]:
     """The names of the sides a player plays that have not marked the coming turn ready
     (the GM's "Advance turn now" says them before it plays the turn)."""
-    played = set(
-        Membership.objects.filter(campaign=campaign).exclude(side=SPECTATOR).values_list(
-            "side", flat=True
-        )
-    )
-    ready = set(
-        SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
-            "side", flat=True
-        )
-    )
+    played = played_sides(campaign)
+    ready = _ready(campaign)
     return [s.name for s in campaign.sides.all() if s.key in played - ready]
 
 
