@@ -21,9 +21,9 @@ from django.views.decorators.http import require_POST
 from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
+from battles.web import battleview
 from config.adminpages import admin_page, back_to_change, change_url, form_page, row_pages
 from rules import names
-from rules.rulesets import narrate
 
 # The battle's state on the GM's report, in words.
 STATUS_WORDS: dict[str, str] = {
@@ -135,7 +135,14 @@ class BattleAdmin(admin.ModelAdmin):
             defender=sides.get(battle.defender_side, battle.defender_side),
             state=STATUS_WORDS.get(battle.status, battle.status),
             page=reverse("battle", args=[battle.campaign_id, battle.pk]),
-            lines=[narrate(record) for record in battle.log],
+            # The log in the players' words, turn by turn (squares by the sheet's names,
+            # B3), not the rules' inches and indices.
+            log_turns=battleview.log_turns(
+                battle.log,
+                battleview.table_of(battle.spec, battle.seed, battle.log, battle.result),
+            )
+            if battle.log
+            else [],
         )
 
     def sheet_view(self, request: HttpRequest, pk: int) -> HttpResponse:

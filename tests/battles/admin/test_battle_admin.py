@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from battles.models import Battle
+from battles.web import battleview
 from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
-from rules.narrate import describe_record
 from tests.admin.conftest import assert_refused, meeting_doc, new_campaign, waiting_campaign
 
 pytestmark = pytest.mark.django_db
@@ -107,8 +108,13 @@ def test_report_shows_the_log_in_words(gm: Client) -> None:
     battle = Battle.objects.filter(campaign=campaign).first()
     response = gm.get(url(battle, "report"))
     assert response.status_code == 200
-    assert response.context["lines"] == [describe_record(r) for r in battle.log]
-    assert response.context["lines"][-1] in response.content.decode()
+    # Every record, in order, in the words of the players' battle page.
+    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+    lines = [
+        line.text for turn in response.context["log_turns"] for p in turn.phases for line in p.lines
+    ]
+    assert lines == [battleview.line_of(r, table) for r in battle.log]
+    assert escape(lines[-1]) in response.content.decode()
 
 
 def test_report_and_sheet_are_refused_to_a_player(player: Client) -> None:
