@@ -480,8 +480,16 @@ def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None
 
 
 def _enemy_may_advance(plan: _Plan, enemy: Company, area: str) -> bool:
+    """Could ``enemy`` advance into ``area`` this turn, as far as the side can tell? One
+    it knows was out of supply at its last roll is taken as unable to (a guess at a roll
+    it cannot see; without fog of war it sees the last one)."""
     try:
-        check_order(plan.view, Order(enemy.name, "advance", area), side=plan.enemy)
+        check_order(
+            plan.view,
+            Order(enemy.name, "advance", area),
+            side=plan.enemy,
+            in_supply=enemy.in_supply,
+        )
     except OrderError:
         return False
     return True

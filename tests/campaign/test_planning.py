@@ -124,11 +124,18 @@ def test_refusals_name_the_rules_reasons() -> None:
     assert {r.reasons for r in engaged.refused} == {
         ("A Company is engaged by the enemy in Korona and may not move",)
     }
-    out = {r.area: r.reasons for r in legal_moves(state, "C Company (militia)", side=None).refused}
-    assert out["Korona"] == (
-        "C Company (militia) is out of supply and may not advance",
-        "Korona is not closer to C Company (militia)'s base: that is not a withdrawal",
-    )
+    moves = legal_moves(state, "C Company (militia)", side=None)
+    assert "Korona" not in moves.withdrawals
+    assert "Korona" not in {r.area for r in moves.refused}
+
+
+def test_a_company_out_of_supply_at_the_last_roll_is_offered_its_advances() -> None:
+    # The turn rolls supply before anything moves, and checks the advance against that
+    # roll: last turn's does not bar it (as it does not bar the campaign AI's).
+    state = _states()[1]
+    militia = state.companies["C Company (militia)"]
+    assert militia.fighting and militia.in_supply is False
+    assert "Korona" in legal_moves(state, militia.name, side=None).advances
 
 
 def test_the_enemys_companies_are_refused_by_the_rules() -> None:

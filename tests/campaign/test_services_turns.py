@@ -570,18 +570,15 @@ def test_a_player_may_not_order_the_other_sides_companies() -> None:
     assert Order.objects.count() == 2
 
 
-def test_a_company_out_of_supply_may_not_advance() -> None:
+def test_a_company_out_of_supply_at_the_last_roll_may_be_ordered_to_advance() -> None:
+    # The turn rolls supply first and carries the advance out only if that roll puts the
+    # company in supply (else it holds): the order is the player's to give.
     campaign = new_campaign()
     Company.objects.filter(campaign=campaign, name="A Company").update(in_supply=False)
-    with pytest.raises(rules.OrderError, match="^A Company is out of supply and may not advance$"):
-        give_order(
-            company=company(campaign, "A Company"), kind="advance", target=area(campaign, "Oivi")
-        )
-    assert Order.objects.count() == 0
-    # It may still withdraw.
     give_order(
-        company=company(campaign, "A Company"), kind="withdraw", target=area(campaign, "Isura")
+        company=company(campaign, "A Company"), kind="advance", target=area(campaign, "Oivi")
     )
+    assert Order.objects.get().kind == "advance"
 
 
 def test_a_company_engaged_by_the_enemy_may_not_move() -> None:

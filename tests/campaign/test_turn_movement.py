@@ -109,14 +109,21 @@ def supplied_korona() -> CampaignState:
     return state
 
 
-def test_a_company_out_of_supply_may_not_advance() -> None:
+def test_a_company_out_of_supply_this_turn_may_not_advance() -> None:
     state = supplied_korona()
-    state.companies["C Company (militia)"].in_supply = False
 
     with pytest.raises(
         OrderError, match=r"C Company \(militia\) is out of supply and may not advance"
     ):
-        check_order(state, Order("C Company (militia)", "advance", "Korona"))
+        check_order(state, Order("C Company (militia)", "advance", "Korona"), in_supply=False)
+
+
+def test_before_the_supply_roll_an_advance_is_not_refused_for_the_last_roll() -> None:
+    # Orders are given before the turn rolls supply; the turn checks its own roll.
+    state = supplied_korona()
+    state.companies["C Company (militia)"].in_supply = False
+
+    check_order(state, Order("C Company (militia)", "advance", "Korona"))
 
 
 def test_the_supply_of_this_turn_can_be_given_to_check_order() -> None:

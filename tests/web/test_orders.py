@@ -96,6 +96,9 @@ def test_a_player_sees_their_companies_with_only_the_legal_orders(
 def test_areas_a_company_may_not_move_to_are_listed_with_the_reason(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
+    # The 3rd Company comes into A Company's area: A Company is engaged, and may not move.
+    a_company = company(played, "A Company")
+    Company.objects.filter(pk=company(played, "3rd Company").pk).update(area=a_company.area)
     html = login(aussie).get(url(played)).content.decode()
     reasons = re.findall(r"<li>Not to ([^:]+): ([^<]+)</li>", html)
     assert reasons, "the played campaign has refusals to show"

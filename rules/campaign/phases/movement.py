@@ -18,7 +18,12 @@ def check_order(
     """Raise OrderError with the reason if the rules forbid ``order`` now.
 
     ``side`` is the side giving the order (None: the GM, who may order anyone).
-    ``in_supply`` is the company's supply this turn; None uses its last known supply.
+    ``in_supply`` is the company's supply this turn, once the turn has rolled it. None:
+    not rolled yet (an order is given before its turn), and an advance is not refused
+    for supply, since the turn rolls supply before anything moves and checks the advance
+    again against that roll (out of supply then, the company holds). Refusing it on the
+    last turn's roll would bar a player from advancing a company the coming roll may well
+    put back in supply, as the campaign AI may (``ai._hopeful``).
     """
     company = state.companies.get(order.company)
     if company is None:
@@ -50,8 +55,7 @@ def _check_move(
         )
     mapping = _Map(state)
     if order.kind == "advance":
-        supplied = company.in_supply if in_supply is None else in_supply
-        if company.fighting and supplied is False:
+        if company.fighting and in_supply is False:
             raise OrderError(f"{company.name} is out of supply and may not advance")
         if mapping.enemy_base(company.side, order.target) > mapping.enemy_base(
             company.side, company.area
