@@ -122,3 +122,18 @@ def test_a_deadline_is_also_shown_in_the_readers_own_time_zone(
         assert "20:00" in mine.text_content(), (path, mine.text_content())
         assert "10:00" in page.locator("time.deadline").first.text_content()  # Berlin, +1
     context.close()
+
+
+def test_the_notices_page_fits_a_phone(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    # The feeds' links are shown as their addresses, which are long: they wrap.
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    campaign = create_campaign(data=meeting_doc(), name="Korona on a phone", seed=7)
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, "aussie", PASSWORD)
+    page.goto(f"{live_server.url}/accounts/notices/")
+    assert page.locator("#feed-calendar").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot("notices-phone")
