@@ -299,7 +299,10 @@ def _check_orders(data: Mapping[str, Any], verdict: Verdict) -> None:
                 f"what {_describe(index, record)} played"
             )
     if data["orders"]:
-        verdict.checked.append(f"{len(data['orders'])} orders against the moves the turn made")
+        given = len(data["orders"])
+        verdict.checked.append(
+            f"{given} order{'' if given == 1 else 's'} against the moves the turn made"
+        )
 
 
 def _start_state(data: Mapping[str, Any], verdict: Verdict) -> CampaignState | None:

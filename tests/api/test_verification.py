@@ -92,6 +92,9 @@ def test_every_turn_verifies_from_the_apis_turn_json_alone(
             assert done.stdout.startswith(f"verified: turn {number} is as published")
             if who == "gm_user":
                 assert "the whole turn played again" in done.stdout
+    # Turn 1's one order is checked, and counted in words.
+    checked = verify_turn(turn_file(clients["gm_user"], war, 1)).checked
+    assert "1 order against the moves the turn made" in checked
     # A side is shown the public seeds and its own, never the other side's.
     data = turn_file(clients["aussie"], war, 1)
     assert set(data["revealed"]) == {"public", "australian"}
