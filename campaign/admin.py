@@ -225,6 +225,15 @@ def created_message(campaign: Campaign, user: Any) -> str:
     )
 
 
+def _waiting(campaign: Campaign) -> bool:
+    """Has the campaign's turn begun and does it wait for its battles' results? By
+    ``CampaignAdmin.get_queryset``'s count of pending battles when the row has it."""
+    pending = getattr(campaign, "pending_battles", None)
+    if pending is None:
+        return Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING).exists()
+    return bool(pending)
+
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn_shown", "status", "battles_waiting", "winner"]
@@ -270,9 +279,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="turns")
     def turn_words(self, obj: Campaign) -> str:
-        """The turns in the words of the GM's home page: "0 played; next: turn 1"."""
+        """The turns in the words of the GM's home page: "0 played; next: turn 1"; a turn
+        begun and waiting for its battles' results says so ("next" would read as a turn
+        still to be played, whose orders are still open)."""
         if obj.status == Campaign.Status.FINISHED:
             return f"{obj.turn} played; the campaign has ended"
+        if _waiting(obj):
+            return f"{obj.turn} played; turn {obj.turn + 1} waits for its battles' results"
         return f"{obj.turn} played; next: turn {obj.turn + 1}"
 
     @admin.display(description="turns", ordering="turn")

@@ -91,7 +91,11 @@ def needs_attention() -> dict[str, Any]:
                 campaign=campaign,
                 url=reverse("admin:campaign_campaign_change", args=[campaign.pk]),
                 deadline=campaign.next_deadline,
-                not_ready=[
+                # A turn waiting for its results began with the orders it had: no side
+                # is waited for.
+                not_ready=[]
+                if campaign.pk in waiting_ids
+                else [
                     s.name
                     for s in campaign.sides.all()
                     if (campaign.pk, s.key) in played and s.key not in ready

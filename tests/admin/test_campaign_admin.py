@@ -594,3 +594,21 @@ def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
         "Play turn 1 of Korona 1 now? Not ready yet: Japanese. Its dice are rolled at once"
         in gm.get(page).content.decode()
     )
+
+
+def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_players(
+    gm: Client, django_user_model: Any
+) -> None:
+    """Turn 1 has begun and waits for its tabletop results: the campaign's pages say so,
+    and no side is "not ready" (its orders were in when it began)."""
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    campaign, _ = waiting_campaign()
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    change = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert "0 played; turn 1 waits for its battles&#x27; results" in change
+    assert "next: turn 1" not in change
+    listed = gm.get("/admin/campaign/campaign/").content.decode()
+    assert "0 played; turn 1 waits for its battles&#x27; results" in listed
+    home = gm.get("/admin/").content.decode()
+    assert "nobody: the turn has begun, with the orders it had" in home
+    assert "Not ready yet</span>" not in home and ">Australians</td>" not in home
