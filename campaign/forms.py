@@ -50,7 +50,10 @@ from rules.spec import (
 
 DEFAULT_BALANCE_CAMPAIGNS = 100
 ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command goes higher
-REASON_HELP = "Shown to the players in the campaign's log of GM adjustments."
+REASON_HELP = (
+    "Shown word for word to every side, the enemy's players too, in the campaign's log of GM "
+    "adjustments: name nothing the fog of war hides from them (which company, where)."
+)
 
 
 def reason_field() -> forms.CharField:
