@@ -52,7 +52,7 @@ def test_a_player_steps_through_and_plays_a_battle_replay(
 
     page.click('[data-replay="next"]')
     assert counter.inner_text() == f"Step 2 of {steps}"
-    assert page.locator('[data-replay="where"]').inner_text().startswith("Turn 1: ")
+    assert page.locator('[data-replay="where"]').inner_text().startswith("Battle turn 1: ")
     for _ in range(6):
         if mover.get_attribute("transform") != start:
             break

@@ -26,7 +26,7 @@
 
   function title(frame) {
     if (frame.turn === 0) return "Set-up: " + frame.phase;
-    return "Turn " + frame.turn + ": " + frame.phase;
+    return "Battle turn " + frame.turn + ": " + frame.phase; // the battle's own, not the campaign's
   }
 
   function show(i) {
