@@ -265,9 +265,10 @@ class CampaignAdmin(SimpleHistoryAdmin):
         obj: Campaign | None = None,
     ) -> HttpResponse:
         """The campaign's page; "Advance turn now" names the sides not ready yet (of the
-        campaign the page already read)."""
+        campaign the page already read) and, in tabletop mode, that the battles wait."""
         if obj is not None:
             context["not_ready"] = sides_not_ready(obj)
+            context["tabletop"] = obj.get_settings().battle_mode == "tabletop"
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:

@@ -447,7 +447,7 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
         f"Turn 3 (played), its {fought} battles: deleted.",
         "1 order given for turn 4 or later: deleted.",
         "Turn 3's seeds were shown to the players when it was played: played again, it rolls "
-        'the same dice. To keep the replay from being foreseen, replace its seed afterwards '
+        "the same dice. To keep the replay from being foreseen, replace its seed afterwards "
         '(the campaign\'s page, "Replace seed").',
     ]
     data = {
@@ -591,8 +591,8 @@ def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
         Membership.objects.create(campaign=campaign, user=user, side=side)
     mark_side_ready(campaign=campaign, side="australian")
     assert (
-        "Play turn 1 of Korona 1 now? Not ready yet: Japanese. Its dice are rolled at once"
-        in gm.get(page).content.decode()
+        "Play turn 1 of Korona 1 now? Not ready yet: Japanese (a company given no order "
+        "follows its standing order). Its dice are rolled at once" in gm.get(page).content.decode()
     )
 
 
@@ -612,3 +612,14 @@ def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_pla
     home = gm.get("/admin/").content.decode()
     assert "nobody: the turn has begun, with the orders it had" in home
     assert "Not ready yet</span>" not in home and ">Australians</td>" not in home
+
+
+def test_advance_turn_now_in_tabletop_mode_says_the_battles_will_wait(gm: Client) -> None:
+    campaign = new_campaign(battle_mode="tabletop")
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert "every player sees the result. Its battles then wait for you to enter" in page
+    auto = new_campaign("Korona 2")
+    assert (
+        "Its battles then wait"
+        not in gm.get(f"/admin/campaign/campaign/{auto.pk}/change/").content.decode()
+    )
