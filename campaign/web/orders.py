@@ -130,6 +130,7 @@ def _moved_context(
         "moved": str(moved),
         "moved_refused": refused,
         "moved_turn": moved.next_turn,
+        "moved_from": moved.page_turn,
         "moved_url": _orders_url(view, side),
     }
 

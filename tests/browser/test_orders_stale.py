@@ -54,6 +54,9 @@ def test_the_page_says_by_itself_that_its_turn_has_been_played(
         "This page was for turn 1, and turn 1 has been played since: orders now go to "
         "turn 2. Open the orders for turn 2"
     )
+    # Nor does the page still say turn 1's seeds are secret: they are on its page now.
+    assert "stay secret" not in page.locator("#dice-commitment").inner_text()
+    assert "was drawn before turn 1 was played" in page.locator("#dice-commitment").inner_text()
     notice.scroll_into_view_if_needed()
     shot(f"orders-stale-noticed-{size}")
     notice.locator("a").click()
