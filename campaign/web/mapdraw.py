@@ -91,6 +91,8 @@ class MapArea:
     area_id: int
     style: TrackStyle
     controller_name: str = "nobody"  # "the Australians", "the Japanese (last seen ...)"
+    # Out of the reader's sight: the turn its control was last seen (0: at the start).
+    last_seen: int | None = None
     base_of: list[str] = field(default_factory=list)  # names of the sides whose base it is
     companies: list[MapCompany] = field(default_factory=list)
     ships: list[Ship] = field(default_factory=list)
@@ -183,6 +185,7 @@ def map_areas(view: CampaignView) -> list[MapArea]:
             area_id=view.ids.areas[name],
             style=styles[area.track],
             controller_name=control_words(view, name, side_names),
+            last_seen=view.last_seen(name),
         )
         for name, area in sorted(state.areas.items(), key=lambda kv: (kv[1].zone, kv[0]))
     }
@@ -476,6 +479,15 @@ def link_drawing(link: MapLink) -> LinkDrawing:
     )
 
 
+def _area_fill(row: MapArea) -> str:
+    """An area's fill: its controller's tint; hatched in the controller's colour when that
+    is only who held it when the reader last saw it (it may have changed hands since)."""
+    controller = row.area.controller or ""
+    if row.last_seen is not None and controller in SIDE_COLOURS:
+        return f"url(#glimpse-{controller})"
+    return SIDE_TINTS.get(controller, NOBODY_TINT)
+
+
 def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str]) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
     when there are more than one more)."""
@@ -515,7 +527,7 @@ def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str
         x=_num(area.x),
         y=_num(area.y),
         radius=AREA_RADIUS,
-        tint=SIDE_TINTS.get(area.controller or "", NOBODY_TINT),
+        tint=_area_fill(row),
         name=area.name,
         controller=area.controller or "",
         zone=area.zone,

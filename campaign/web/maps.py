@@ -259,6 +259,7 @@ class Legend:
     qualities: list[str]
     weak_below: int
     strong_from: int
+    last_seen: bool = False  # some area's control is only as the reader last saw it
 
 
 def legend_chips(view: CampaignView) -> list[SampleChip]:
@@ -300,6 +301,7 @@ def legend(view: CampaignView) -> Legend:
         qualities=list(QUALITIES),
         weak_below=round(WEAK_BELOW * 100),
         strong_from=round(STRONG_FROM * 100),
+        last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
     )
 
 

@@ -222,6 +222,26 @@ def test_the_map_shows_the_turn_and_every_area_with_links_to_their_pages(
     assert "Korona track" in page and "southern track" in page  # the legend
 
 
+def test_an_areas_control_known_only_from_when_it_was_last_seen_is_drawn_hatched(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    view = open_campaign(user=aussie, campaign=played)
+    page = text(login(aussie).get(map_url(played)))
+    fills = {
+        name: fill for fill, name in re.findall(r'fill="([^"]+)" data-area="([^"]+)"', svg_of(page))
+    }
+    seen = {name for name in view.state.areas if view.last_seen(name) is not None}
+    assert seen and seen != set(view.state.areas), "the played campaign has both kinds"
+    for name, area in view.state.areas.items():
+        hatched = fills[name].startswith("url(#glimpse-")
+        assert hatched == (name in seen and area.controller is not None), name
+    assert "hatched: held by that side when you last saw it" in page
+    # The GM sees every area as it is: nothing hatched, and no such line in the legend.
+    gm_page = text(login(gm_user).get(map_url(played)))
+    assert not re.search(r'fill="url\(#glimpse-[^"]*" data-area', svg_of(gm_page))
+    assert "hatched: held by that side" not in gm_page
+
+
 def test_the_map_lists_own_companies_in_full_below_the_map(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
