@@ -248,6 +248,17 @@ class SampleChip:
     own: bool  # a company seen in full (the reader's own; for the GM, every side's)
 
 
+# What a standing order does, in words, never its key (as the orders page says it).
+STANDING_WORDS = {
+    "hold": "given no order, it holds",
+    "aggressive": "given no order, it advances towards the enemy by itself",
+    "sensible": (
+        "given no order, it holds while its side has a player (on a side with none, the "
+        "campaign AI moves it)"
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Legend:
     tracks: list[TrackStyle]
@@ -589,6 +600,7 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             held=shown.strength,
             establishment=sum((shown.establishment or {}).values()),
             supply=supply_word(shown),
+            standing=STANDING_WORDS.get(shown.standing_order or "", shown.standing_order),
             history=history,
             chart=draw_stands_chart(history.points),
             units=[(unit_label(unit), colour) for unit, colour in colours.items()],
