@@ -230,12 +230,33 @@ class BattleAdmin(admin.ModelAdmin):
             except Battle.DoesNotExist:
                 return self._gone(request, pk, "entered") or HttpResponseRedirect(request.path)
             else:
-                done = " The turn is complete." if report.done else ""
-                return back_to_change(self, request, battle, f"Result entered for {battle}.{done}")
+                return back_to_change(self, request, battle, self._entered(battle, report.done))
         intro = "The stands each side lost, per unit type; no more than were present."
         title = f"Result of {battle}"
         return form_page(
             self, request, title=title, form=form, obj=battle, intro=intro, submit="Enter result"
+        )
+
+    def _entered(self, battle: Battle, done: bool) -> str:
+        """What entering a result says: the turn complete, or the next battle of the
+        turn still waiting for its result, with the way to its form."""
+        if done:
+            return f"Result entered for {battle}. The turn is complete."
+        waiting = (
+            Battle.objects.filter(turn_id=battle.turn_id, status=Battle.Status.PENDING)
+            .select_related("campaign", "turn", "area")
+            .order_by("id")
+            .first()
+        )
+        if waiting is None:
+            return f"Result entered for {battle}."
+        url = reverse("admin:battles_battle_result", args=[waiting.pk])
+        return format_html(
+            'Result entered for {}. Still waiting in this turn: {} (<a href="{}">enter its '
+            "result</a>).",
+            battle,
+            waiting,
+            url,
         )
 
     def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:

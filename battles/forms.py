@@ -19,6 +19,20 @@ class ResultForm(forms.Form):
 
     def __init__(self, *args: Any, spec: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Each side by its force's name and side, as the table knew them.
+        winner = self.fields["winner"]
+        assert isinstance(winner, forms.ChoiceField)  # the class attribute above
+        winner.choices = [
+            ("", "choose the winner"),
+            *(
+                (
+                    key,
+                    f"{key}: {spec[key].get('name', key)} "
+                    f"({names.side_adjective(spec[key].get('side', ''))})",
+                )
+                for key in ("attacker", "defender")
+            ),
+        ]
         self.units: dict[str, list[str]] = {}
         for key in ("attacker", "defender"):
             present = spec[key]["stands"]

@@ -48,6 +48,27 @@ def test_entering_both_results_completes_the_turn(gm: Client) -> None:
     assert Campaign.objects.get().turn == 1
 
 
+def test_a_result_entered_names_the_battle_still_waiting_and_links_its_form(
+    gm: Client,
+) -> None:
+    _, battles = waiting_campaign()
+    first, second = battles["1:Korona:1"], battles["1:Korona:2"]
+    form = gm.get(url(first, "result")).context["form"]
+    attacker, defender = first.spec["attacker"], first.spec["defender"]
+    assert dict(form.fields["winner"].choices) == {
+        "": "choose the winner",
+        "attacker": f"attacker: {attacker['name']} (Japanese)",
+        "defender": f"defender: {defender['name']} (Australian)",
+    }
+    data = {"winner": "defender"}
+    for side in ("attacker", "defender"):
+        for unit in first.spec[side]["stands"]:
+            data[f"{side}__{unit}"] = 0
+    page = gm.post(url(first, "result"), data, follow=True).content.decode()
+    assert f"Result entered for {first}. Still waiting in this turn: {second}" in page
+    assert f'<a href="{url(second, "result")}">enter its result</a>' in page
+
+
 def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None:
     _, battles = waiting_campaign()
     battle = battles["1:Korona:1"]
