@@ -918,8 +918,18 @@ class TurnAdmin(admin.ModelAdmin):
     list_filter = ["status", "campaign"]
     list_select_related = ["campaign"]
     fields = readonly_fields = (
-        "campaign", "number", "status", "seed", "turn_page", "log_text", "failure_reason",
+        "campaign", "number", "status", "turn_seed", "turn_page", "log_text", "failure_reason",
     )  # fmt: skip
+
+    @admin.display(description="turn seed")
+    def turn_seed(self, obj: Turn) -> str:
+        """The seed with a word on why the players never see this number: theirs (the
+        public tables', each side's) are drawn from it, each with its own salt."""
+        return (
+            f"{obj.seed} (the turn's own seed: the seeds the players are shown, for the "
+            "public tables and each side's rolls, are drawn from it; it is shown to them "
+            "only once the campaign has ended)"
+        )
 
     @admin.display(description="as the players read it")
     def turn_page(self, obj: Turn) -> str:
