@@ -276,6 +276,18 @@ def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+def home_across(view: CampaignView, areas: list[MapArea]) -> str:
+    """Where the reader's own base lies across the map, as a share of its width ("0.87"),
+    for the map's frame to open there on a narrow screen (``map.js``); "" for the GM or
+    a side without a base on the map. A side's base is no secret."""
+    side = view.state.sides.get(view.side or "")
+    base = next((row for row in areas if side is not None and row.name == side.base), None)
+    if base is None:
+        return ""
+    x, _, width, _ = _bounds(areas)
+    return f"{min(max((base.area.x - x) / width, 0.0), 1.0):.3f}"
+
+
 def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
     """The viewBox (x, y, width, height) around the areas and what is drawn at them."""
     if not areas:

@@ -103,3 +103,29 @@ def test_the_map_redraws_itself_when_a_turn_is_played(
     assert page.locator("svg.campaign-map").count() == 1
     assert page.locator("#live-map").count() == 1
     shot("map-5-after-turn")
+
+
+def test_on_a_phone_the_map_opens_at_the_readers_own_base(
+    page: Any, live_server: Any, korona: Campaign, django_user_model: Any, shot: Any
+) -> None:
+    # Port Murray, the Australians' base, is the map's left end; Kilu, the Japanese
+    # base, its right end: each side's player finds its own base in view.
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, f"/campaigns/{korona.pk}/")
+    frame = page.locator(".map-frame")
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth")
+    assert frame.evaluate("f => f.scrollLeft") == 0
+    page.locator("form[action$='/logout/'] button").click()
+    page.wait_for_load_state()
+    japanese = django_user_model.objects.create_user("nippon", "j@example.com", PASSWORD)
+    join(japanese, korona, "japanese")
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{korona.pk}/")
+    page.fill("#id_username", "nippon")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/campaigns/{korona.pk}/")
+    frame = page.locator(".map-frame")
+    kilu = page.locator("svg.campaign-map circle[data-area='Kilu']").bounding_box()
+    assert frame.evaluate("f => f.scrollLeft") > 0
+    assert kilu is not None and kilu["x"] >= 0 and kilu["x"] + kilu["width"] <= 390
+    shot("map-7-japanese-phone")

@@ -32,3 +32,27 @@
   tick();
   setInterval(tick, 1000);
 })();
+
+// On a screen narrower than the map, its frame opens at the reader's own base
+// (data-home-across: the base's place across the map, 0 to 1), not at the map's left
+// edge, which is the other side's end for one of the two sides. Only when the page
+// loads: a map redrawn while it is read keeps where its reader had scrolled.
+(function () {
+  "use strict";
+
+  function openAtHome() {
+    document.querySelectorAll(".map-frame[data-home-across]").forEach(function (frame) {
+      const across = parseFloat(frame.getAttribute("data-home-across"));
+      if (Number.isNaN(across) || frame.scrollWidth <= frame.clientWidth) {
+        return;
+      }
+      frame.scrollLeft = across * frame.scrollWidth - frame.clientWidth / 2;
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", openAtHome);
+  } else {
+    openAtHome();
+  }
+})();
