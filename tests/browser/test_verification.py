@@ -41,9 +41,13 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
     box = page.locator("#dice-commitment")
     assert "The dice of turn 1" in box.inner_text()
-    assert box.locator("code.hash").first.inner_text() == committed.commitment
+    assert box.locator("code.hash").first.text_content() == committed.commitment
     assert "seeds stay secret until the turn is played" in box.inner_text()
     assert str(committed.seed) not in page.content()
+    # The hash itself is folded away, for those who check it.
+    assert not box.locator("code.hash").first.is_visible()
+    box.locator("summary", has_text="Check the dice yourself").click()
+    assert box.locator("code.hash").first.is_visible()
     shot("verify-1-commitment-before-desktop")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     assert box.locator("code.hash").first.is_visible()
@@ -53,9 +57,10 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     advance_turn(campaign_id=campaign.pk)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/turns/1/")
     box = page.locator("#dice-commitment")
-    assert box.locator("code.hash").first.inner_text() == committed.commitment
+    assert box.locator("code.hash").first.text_content() == committed.commitment
     verdict = box.locator(".verdict.verified")
-    assert verdict.inner_text().startswith("Verified")
+    assert verdict.inner_text().startswith("Verified")  # in view, unfolded
+    box.locator("summary", has_text="Check the dice yourself").click()
     assert "the public tables and the battles" in box.inner_text()
     assert "the Australian side's rolls" in box.inner_text()
     assert "Japanese" not in box.locator(".seeds").inner_text()  # never the enemy's seed
