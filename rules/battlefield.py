@@ -417,6 +417,9 @@ class _PairCandidates:
     open_ground: tuple[Rect, ...]
     wooded: tuple[Rect, ...]  # woods that may lie between the two units
     ends_wooded: tuple[bool, bool] = (False, False)  # the firer's square's, the target's
+    # Nothing can block the line and neither end is in woods: seen both ways, whatever the
+    # points in the two squares (sees_both_ways asks this first: issue 17).
+    clear: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,7 +440,7 @@ class Battlefield:
     _going_cells: tuple[tuple[tuple[int, Rect], ...], ...] = field(
         init=False, repr=False, compare=False
     )
-    _pair_cache: dict[tuple[int, int, int, int], _PairCandidates] = field(
+    _pair_cache: dict[tuple[int, int], _PairCandidates] = field(
         init=False, repr=False, compare=False
     )
     _wood_depth_memo: dict[tuple[float, float], tuple[float, bool]] = field(
@@ -445,6 +448,8 @@ class Battlefield:
     )
     # square_at of every whole-inch point, by y then x (rows of one square row shared).
     _by_inch: tuple[tuple[Square, ...], ...] = field(init=False, repr=False, compare=False)
+    # The same squares by number (row * width_ft + col): _pair's key, without the squares.
+    _cell_by_inch: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_table_side("width_ft", self.width_ft)
@@ -477,15 +482,9 @@ class Battlefield:
         object.__setattr__(self, "_cover_cells", cover)
         object.__setattr__(self, "_pair_cache", {})
         object.__setattr__(self, "_wood_depth_memo", {})
-        last_col, last_row = self.width_ft - 1, self.depth_ft - 1
-        by_row = [
-            tuple(row[min(x // SQUARE_IN, last_col)] for x in range(self.width_ft * SQUARE_IN + 1))
-            for row in self.squares
-        ]
-        by_inch = tuple(
-            by_row[min(y // SQUARE_IN, last_row)] for y in range(self.depth_ft * SQUARE_IN + 1)
-        )
+        by_inch, cell_by_inch = _by_inch(self.squares, self.width_ft, self.depth_ft)
         object.__setattr__(self, "_by_inch", by_inch)
+        object.__setattr__(self, "_cell_by_inch", cell_by_inch)
 
     @property
     def width_in(self) -> int:
@@ -591,10 +590,25 @@ class Battlefield:
         return known
 
     def _pair(self, x1: float, y1: float, x2: float, y2: float) -> _PairCandidates:
-        """What may stand between the two points' squares (kept per pair of squares)."""
+        """What may stand between the two points' squares (kept per pair of squares, by
+        their numbers: row * width_ft + col)."""
+        if (
+            type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int
+            and x1 >= 0 and y1 >= 0 and x2 >= 0 and y2 >= 0
+        ):  # fmt: skip
+            cells = self._cell_by_inch
+            try:  # whole-inch points: by table look-up (square_at's)
+                key = (cells[y1][x1], cells[y2][x2])
+            except IndexError:
+                pass  # off the far edge: square_at's error below
+            else:
+                candidates = self._pair_cache.get(key)
+                if candidates is not None:
+                    return candidates
         firer = self.square_at(x1, y1)
         target = self.square_at(x2, y2)
-        key = (firer.col, firer.row, target.col, target.row)
+        width = self.width_ft
+        key = (firer.row * width + firer.col, target.row * width + target.col)
         candidates = self._pair_cache.get(key)
         if candidates is None:
             candidates = self._pair_cache[key] = self._pair_candidates(firer, target)
@@ -653,6 +667,8 @@ class Battlefield:
         off): a sight that is mutual asks only this. The same geometry, asked lazily: the
         woods' depth only for a wooded end, "the same woods" only for a deep one."""
         candidates = self._pair(x1, y1, x2, y2)
+        if candidates.clear:
+            return True
         ax, ay, bx, by = _line(x1, y1, x2, y2)
         if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return False
@@ -735,6 +751,7 @@ class Battlefield:
             tuple(open_ground),
             tuple(wooded),
             (firer.wooded, target.wooded),
+            not blocking and not firer.wooded and not target.wooded,
         )
 
     @staticmethod
@@ -880,6 +897,21 @@ def _length_inside_squared(x1: Any, y1: Any, x2: Any, y2: Any, rects: tuple[Rect
         return zero
     total = _union_length(pieces, zero)
     return total * total * (dx * dx + dy * dy)
+
+
+def _by_inch(
+    squares: tuple[tuple[Square, ...], ...], width_ft: int, depth_ft: int
+) -> tuple[tuple[tuple[Square, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The square of every whole-inch point on the table, by y then x, and its number
+    (row * width_ft + col); the points of one row of squares share their rows."""
+    last_col, last_row = width_ft - 1, depth_ft - 1
+    by_row = [
+        tuple(row[min(x // SQUARE_IN, last_col)] for x in range(width_ft * SQUARE_IN + 1))
+        for row in squares
+    ]
+    numbered = [tuple(s.row * width_ft + s.col for s in row) for row in by_row]
+    rows = [min(y // SQUARE_IN, last_row) for y in range(depth_ft * SQUARE_IN + 1)]
+    return tuple(by_row[r] for r in rows), tuple(numbered[r] for r in rows)
 
 
 def _span(lo: float, hi: float, count: int) -> tuple[int, int]:
