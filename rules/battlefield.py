@@ -589,16 +589,19 @@ class Battlefield:
         memo[key] = known
         return known
 
-    def _pair(self, x1: float, y1: float, x2: float, y2: float) -> _PairCandidates:
+    def _pair(
+        self, x1: float, y1: float, x2: float, y2: float, whole: bool | None = None
+    ) -> _PairCandidates:
         """What may stand between the two points' squares (kept per pair of squares, by
-        their numbers: row * width_ft + col)."""
-        if (
-            type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int
-            and x1 >= 0 and y1 >= 0 and x2 >= 0 and y2 >= 0
-        ):  # fmt: skip
+        their numbers: row * width_ft + col). ``whole``: whether the four are ints, if the
+        caller has asked already (sees_both_ways: issue 17)."""
+        if whole is None:
+            whole = type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int
+        if whole and x1 >= 0 and y1 >= 0 and x2 >= 0 and y2 >= 0:
             cells = self._cell_by_inch
             try:  # whole-inch points: by table look-up (square_at's)
-                key = (cells[y1][x1], cells[y2][x2])
+                # ints, as ``whole`` says (mypy cannot follow it there).
+                key = (cells[y1][x1], cells[y2][x2])  # type: ignore[call-overload]
             except IndexError:
                 pass  # off the far edge: square_at's error below
             else:
@@ -666,10 +669,12 @@ class Battlefield:
         """Whether neither way of ``mutual_sight(x1, y1, x2, y2)`` is BLOCKED (woods between
         off): a sight that is mutual asks only this. The same geometry, asked lazily: the
         woods' depth only for a wooded end, "the same woods" only for a deep one."""
-        candidates = self._pair(x1, y1, x2, y2)
+        # _line's test, asked once for _pair too.
+        whole = type(x1) is int and type(y1) is int and type(x2) is int and type(y2) is int
+        candidates = self._pair(x1, y1, x2, y2, whole)
         if candidates.clear:
             return True
-        ax, ay, bx, by = _line(x1, y1, x2, y2)
+        ax, ay, bx, by = (x1, y1, x2, y2) if whole else _exact(x1, y1, x2, y2)
         if candidates.blocking and _high_ground_between(ax, ay, bx, by, candidates.blocking):
             return False
         # Not seen only more than 3" inside its woods, and then only from outside them.
