@@ -107,9 +107,10 @@ def best_target(state: BattleState, unit: Unit) -> Unit | None:
     """The visible enemy (``visible_enemies``) worth most to ``unit`` (``worth``), the first
     of them on a tie; None if it cannot fire or no enemy is worth more than nothing."""
     die = unit.current_tq
-    if die is None or not unit.can_fire:
+    # unit.can_fire, spelt out but for its current_tq, which is the die (issue 17).
+    if die is None or unit.lost or unit.healthy <= 0 or unit.merged_into is not None:
         return None
-    return _best_seen(state, unit, _P[die])
+    return _best_seen(state, unit, _P[die]) if unit.profile.fires else None
 
 
 def _best_seen(state: BattleState, unit: Unit, hit: float) -> Unit | None:
@@ -585,6 +586,15 @@ def _covers_a_move(state: BattleState, shooter: Unit, target: Unit) -> bool:
 
 
 def hopeless(state: BattleState, force: Force) -> bool:
-    ours = sum(1 for u in force.units if u.fighting and u.profile.fires)
-    theirs = sum(1 for u in force.enemy.units if u.fighting and u.profile.fires)
-    return ours == 0 or ours * HOPELESS_RATIO < theirs
+    ours = _firing(force.units)
+    return ours == 0 or ours * HOPELESS_RATIO < _firing(force.enemy.units)
+
+
+def _firing(units: list[Unit]) -> int:
+    """How many of ``units`` are fighting and fire: a loop, Unit.fighting spelt out, not a
+    sum over a generator (issue 17)."""
+    count = 0
+    for u in units:
+        if not (u.lost or u.healthy <= 0 or u.merged_into is not None) and u.profile.fires:
+            count += 1
+    return count
