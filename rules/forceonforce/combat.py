@@ -140,10 +140,12 @@ def fog_of_war(state: BattleState, unit: Unit, cause: str) -> None:
 def tq_check(state: BattleState, unit: Unit, purpose: str, modifier: int = 0) -> bool:
     die = unit.current_tq or t.DIE_LADDER[0]
     check = f.tq_check(state.roller, die, modifier)
-    state.record(
-        "tq_check", side=unit.force.side, stand=unit.id, purpose=purpose, die=die,
-        dice=[check.face], modifier=modifier, passed=check.passed,
-    )  # fmt: skip
+    # state.record's entry, made here as a fire's is (attack; issue 17).
+    state.log.append({
+        "turn": state.turn, "phase": state.phase, "kind": "tq_check", "dice": [check.face],
+        "side": unit.force.side, "stand": unit.id, "purpose": purpose, "die": die,
+        "modifier": modifier, "passed": check.passed,
+    })  # fmt: skip
     if check.fog_of_war:
         fog_of_war(state, unit, purpose)
     return check.passed
@@ -213,14 +215,18 @@ def attack(
     target.healthy -= hits
     target.pending += hits
     target.fired_at_by = shooter.id
-    record = state.record(
-        "fire", side=shooter.force.side, firer=shooter.id, firer_type=shooter.stand_type,
-        target=target.id, target_type=target.stand_type, action=kind, dice=dice,
-        attack_die=die, attack=list(ex.attack), firepower=fp.to_json(),
-        defence_die=dfn_die, defence=list(ex.defence), defence_dice=dfn.to_json(),
-        hits=hits, suppressing=fp.suppressing, firer_at=shooter.position,
-        target_at=target.position,
-    )  # fmt: skip
+    # state.record's entry, its keys in the same order, made here: binding its keywords
+    # was the dear part of the record of every fire (issue 17).
+    record: dict[str, Any] = {
+        "turn": state.turn, "phase": state.phase, "kind": "fire", "dice": dice,
+        "side": shooter.force.side, "firer": shooter.id, "firer_type": shooter.stand_type,
+        "target": target.id, "target_type": target.stand_type, "action": kind,
+        "attack_die": die, "attack": list(ex.attack), "firepower": fp.to_json(),
+        "defence_die": dfn_die, "defence": list(ex.defence), "defence_dice": dfn.to_json(),
+        "hits": hits, "suppressing": fp.suppressing, "firer_at": shooter.position,
+        "target_at": target.position,
+    }  # fmt: skip
+    state.log.append(record)
     if declared.allotted is not None:
         record["split_fire"] = {"figures": declared.allotted, "support": declared.support}
     if struck:
@@ -409,8 +415,12 @@ def move_unit(
         unit.hidden = False
     if speed == "rapid":
         purpose += " (rapid)"
-    state.record("move", side=unit.force.side, stand=unit.id, dice=[], **{"from": start},
-                 to=unit.position, speed=speed, going=str(going), purpose=purpose)  # fmt: skip
+    # state.record's entry, made here as the fire's is (issue 17).
+    state.log.append({
+        "turn": state.turn, "phase": state.phase, "kind": "move", "dice": [],
+        "side": unit.force.side, "stand": unit.id, "from": start, "to": unit.position,
+        "speed": speed, "going": str(going), "purpose": purpose,
+    })  # fmt: skip
 
 
 def shaken(state: BattleState, unit: Unit, cause: Unit) -> str:

@@ -182,9 +182,12 @@ def _reaction_test(
         state.roller, iu.current_tq or 6, niu.current_tq or 6,
         _reaction_modifier(iu), _reaction_modifier(niu) + niu_modifier, ties_to_a=True,
     )  # fmt: skip
-    state.record("reaction", purpose=purpose, initiative_unit=iu.id, reacting_unit=niu.id,
-                 dice=list(test.faces), totals=list(test.totals),
-                 winner=iu.id if test.first_wins else niu.id)  # fmt: skip
+    # state.record's entry, made here as a fire's is (combat.attack; issue 17).
+    state.log.append({
+        "turn": state.turn, "phase": state.phase, "kind": "reaction", "dice": list(test.faces),
+        "purpose": purpose, "initiative_unit": iu.id, "reacting_unit": niu.id,
+        "totals": list(test.totals), "winner": iu.id if test.first_wins else niu.id,
+    })  # fmt: skip
     for unit, one in zip((iu, niu), test.fog_of_war, strict=True):
         if one:
             fog_of_war(state, unit, "reaction test")
