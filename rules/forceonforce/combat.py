@@ -131,10 +131,12 @@ def fog_of_war(state: BattleState, unit: Unit, cause: str) -> None:
         unit.pinned = unit.suppressed = False
     elif event.key == "nerves":
         unit.pinned = True
-    state.record(
-        "fog_of_war", side=unit.force.side, stand=unit.id, cause=cause, dice=[face],
-        event=event.key, outcome=event.text,
-    )  # fmt: skip
+    # state.record's entry, made here as a fire's is (attack; issue 17).
+    state.log.append({
+        "turn": state.turn, "phase": state.phase, "kind": "fog_of_war", "dice": [face],
+        "side": unit.force.side, "stand": unit.id, "cause": cause, "event": event.key,
+        "outcome": event.text,
+    })  # fmt: skip
 
 
 def tq_check(state: BattleState, unit: Unit, purpose: str, modifier: int = 0) -> bool:

@@ -150,8 +150,12 @@ def first_aid(state: BattleState) -> None:
                     unit.wounded_light += result == "light"
             if "serious" in results:
                 unit.react_only = True
-            state.record("first_aid", side=force.side, stand=unit.id, dice=faces,
-                         advanced=force.advanced_first_aid, results=results)  # fmt: skip
+            # state.record's entry, made here as a fire's is (combat.attack; issue 17).
+            state.log.append({
+                "turn": state.turn, "phase": state.phase, "kind": "first_aid", "dice": faces,
+                "side": force.side, "stand": unit.id, "advanced": force.advanced_first_aid,
+                "results": results,
+            })  # fmt: skip
             if "dead" in results and not tq_check(state, unit, "a comrade dead"):
                 unit.react_only = True
 
@@ -188,9 +192,11 @@ def _reaction_test(
         "purpose": purpose, "initiative_unit": iu.id, "reacting_unit": niu.id,
         "totals": list(test.totals), "winner": iu.id if test.first_wins else niu.id,
     })  # fmt: skip
-    for unit, one in zip((iu, niu), test.fog_of_war, strict=True):
-        if one:
-            fog_of_war(state, unit, "reaction test")
+    iu_draws, niu_draws = test.fog_of_war  # the two in turn, not a zip (issue 17)
+    if iu_draws:
+        fog_of_war(state, iu, "reaction test")
+    if niu_draws:
+        fog_of_war(state, niu, "reaction test")
     return test
 
 
