@@ -400,7 +400,9 @@ def reacts(state: BattleState, reactor: Unit, actor: Unit, fired_on: bool) -> bo
         return False  # 5.2 regrouping, 5.3 "may only react to fire": only return fire
     if not reactor.force.regular and reactor.reacted:
         return False  # 3.14: Irregulars react once a turn
-    if not state.sees(reactor, actor):
+    # sees, its memo read first: the reactor has looked at the actor already (issue 17).
+    seen = state.known_sight.get((reactor.x, reactor.y, actor.x, actor.y))
+    if not (state.sees(reactor, actor) if seen is None else seen):
         return False  # 3.11b: only to units in their line of sight
     if reactor.hidden and not fired_on:
         # Hidden units spring an ambush (4.1) within twice their Troop Quality.

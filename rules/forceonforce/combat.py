@@ -162,7 +162,9 @@ def fire_problem(state: BattleState, shooter: Unit, target: Unit, kind: str) -> 
     3.13, 3.14, 3.16: "in their line of sight"); a Hidden target must have been spotted by
     the firer (4.2: "may not engage the hidden unit"); an ambush reaches twice the
     ambusher's unmodified Troop Quality in inches (4.1). There is no other maximum range."""
-    if not state.sees(shooter, target):
+    # sees, its memo read first: the AI has looked at the target already (issue 17).
+    seen = state.known_sight.get((shooter.x, shooter.y, target.x, target.y))
+    if not (state.sees(shooter, target) if seen is None else seen):
         return "no line of sight"
     if target.hidden and shooter.id not in target.spotted_by:
         return "the target is hidden and not spotted"

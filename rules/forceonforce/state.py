@@ -222,7 +222,9 @@ class BattleState(kernel.BattleState[Force]):
         forces = (Force(ATTACKER, spec.attacker, options), Force(DEFENDER, spec.defender, options))
         super().__init__(spec, roller, battlefield, options, forces)
         self.initiative: Force = self.attacker
-        self._sight: dict[tuple[int, int, int, int], bool] = {}
+        # sees' answers by (a.x, a.y, b.x, b.y), kept both ways; read directly where the
+        # answer is nearly always known already (issue 17).
+        self.known_sight: dict[tuple[int, int, int, int], bool] = {}
         self._going: dict[tuple[int, int, int, int], Going] = {}
         self._exposed: dict[tuple[int, int], bool] = {}
         self._solid: dict[tuple[int, int], bool] = {}  # solid_cover by spot
@@ -240,19 +242,19 @@ class BattleState(kernel.BattleState[Force]):
     def sees(self, a: Placed, b: Placed) -> bool:
         """Line of sight, mutual as in the Korona engine (a ruling shared with it)."""
         key = (a.x, a.y, b.x, b.y)
-        found = self._sight.get(key)
+        found = self.known_sight.get(key)
         if found is None:
             # One call for both ways: on whole inches the geometry is exact, so the answer
             # from b is the one sight(b, a) gives.
             found = self.field.sees_both_ways(a.x, a.y, b.x, b.y)
-            self._sight[key] = found
-            self._sight[(b.x, b.y, a.x, a.y)] = found
+            self.known_sight[key] = found
+            self.known_sight[(b.x, b.y, a.x, a.y)] = found
         return found
 
     def seen_of(self, unit: Unit, units: list[Unit]) -> list[Unit]:
         """Those of ``units`` fighting and known to ``unit`` (not Hidden, or spotted by
         it) that it sees: ``sees`` for each, its memo read here."""
-        memo, me, ux, uy = self._sight, unit.id, unit.x, unit.y
+        memo, me, ux, uy = self.known_sight, unit.id, unit.x, unit.y
         seen = []
         for other in units:
             # Unit.fighting, spelt out: this loop asks it most (issue 17).
@@ -285,7 +287,7 @@ class BattleState(kernel.BattleState[Force]):
     ) -> bool:
         """Whether ``unit`` sees one of ``units`` fighting (Unit.fighting, spelt out) within
         ``reach``; a Hidden one counts only if spotted by ``known_to``, any if it is None."""
-        memo, ux, uy = self._sight, unit.x, unit.y
+        memo, ux, uy = self.known_sight, unit.x, unit.y
         for other in units:
             if other.lost or other.healthy <= 0 or other.merged_into is not None:
                 continue
