@@ -909,13 +909,10 @@ def _by_inch(
 ) -> tuple[tuple[tuple[Square, ...], ...], tuple[tuple[int, ...], ...]]:
     """The square of every whole-inch point on the table, by y then x, and its number
     (row * width_ft + col); the points of one row of squares share their rows."""
-    last_col, last_row = width_ft - 1, depth_ft - 1
-    by_row = [
-        tuple(row[min(x // SQUARE_IN, last_col)] for x in range(width_ft * SQUARE_IN + 1))
-        for row in squares
-    ]
+    # Each square SQUARE_IN times, then the last once more: the far edge is in it.
+    by_row = [(*(s for s in row for _ in range(SQUARE_IN)), row[-1]) for row in squares]
     numbered = [tuple(s.row * width_ft + s.col for s in row) for row in by_row]
-    rows = [min(y // SQUARE_IN, last_row) for y in range(depth_ft * SQUARE_IN + 1)]
+    rows = [*(r for r in range(depth_ft) for _ in range(SQUARE_IN)), depth_ft - 1]
     return tuple(by_row[r] for r in rows), tuple(numbered[r] for r in rows)
 
 
