@@ -436,6 +436,10 @@ class Battlefield:
     _blocking_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
     _open_rects: tuple[Rect, ...] = field(init=False, repr=False, compare=False)
     _cover_cells: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
+    # Each square's (blocks_sight, wooded, bounds), by row and column, for _pair_candidates.
+    _sight_cells: tuple[tuple[tuple[bool, bool, Rect], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
     # Each square's going rank and closed bounds, by row and column, for going_along.
     _going_cells: tuple[tuple[tuple[int, Rect], ...], ...] = field(
         init=False, repr=False, compare=False
@@ -471,14 +475,20 @@ class Battlefield:
 
     def _tabulate(self) -> None:
         """The answers that depend on the squares alone, worked out once per table."""
-        every = [square for row in self.squares for square in row]
-        object.__setattr__(
-            self, "_blocking_rects", tuple(s.bounds for s in every if s.blocks_sight)
+        # Each square's properties asked once (issue 17: the table is rolled per battle).
+        sight = tuple(
+            tuple((s.blocks_sight, s.wooded, s.bounds) for s in row) for row in self.squares
         )
-        object.__setattr__(self, "_open_rects", tuple(s.bounds for s in every if not s.wooded))
-        cells = tuple(tuple((s.going.rank, s.bounds) for s in row) for row in self.squares)
+        object.__setattr__(self, "_sight_cells", sight)
+        every = [cell for row in sight for cell in row]
+        object.__setattr__(self, "_blocking_rects", tuple(b for high, _, b in every if high))
+        object.__setattr__(self, "_open_rects", tuple(b for _, woods, b in every if not woods))
+        cells = tuple(
+            tuple((s.going.rank, cell[2]) for s, cell in zip(row, cells, strict=True))
+            for row, cells in zip(self.squares, sight, strict=True)
+        )
         object.__setattr__(self, "_going_cells", cells)
-        cover = tuple(tuple(s.wooded or s.blocks_sight for s in row) for row in self.squares)
+        cover = tuple(tuple(woods or high for high, woods, _ in row) for row in sight)
         object.__setattr__(self, "_cover_cells", cover)
         object.__setattr__(self, "_pair_cache", {})
         object.__setattr__(self, "_wood_depth_memo", {})
@@ -741,16 +751,19 @@ class Battlefield:
         blocking: list[Rect] = []
         open_ground: list[Rect] = []
         wooded: list[Rect] = []
-        for row in self.squares[row_lo : row_hi + 1]:
-            for square in row[col_lo : col_hi + 1]:
-                if square is firer or square is target:
-                    continue
-                if square.blocks_sight:
-                    blocking.append(square.bounds)
-                if square.wooded:
-                    wooded.append(square.bounds)
+        ends = ((firer.col, firer.row), (target.col, target.row))
+        for row_index in range(row_lo, row_hi + 1):
+            row = self._sight_cells[row_index]
+            for col_index in range(col_lo, col_hi + 1):
+                if (col_index, row_index) in ends:
+                    continue  # the firer's or the target's own square
+                high, woods, bounds = row[col_index]
+                if high:
+                    blocking.append(bounds)
+                if woods:
+                    wooded.append(bounds)
                 else:
-                    open_ground.append(square.bounds)
+                    open_ground.append(bounds)
         return _PairCandidates(
             tuple(blocking),
             tuple(open_ground),
