@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from rules.dice import Roller
 
@@ -922,11 +922,22 @@ def _by_inch(
 ) -> tuple[tuple[tuple[Square, ...], ...], tuple[tuple[int, ...], ...]]:
     """The square of every whole-inch point on the table, by y then x, and its number
     (row * width_ft + col); the points of one row of squares share their rows."""
-    # Each square SQUARE_IN times, then the last once more: the far edge is in it.
-    by_row = [(*(s for s in row for _ in range(SQUARE_IN)), row[-1]) for row in squares]
-    numbered = [tuple(s.row * width_ft + s.col for s in row) for row in by_row]
-    rows = [*(r for r in range(depth_ft) for _ in range(SQUARE_IN)), depth_ft - 1]
-    return tuple(by_row[r] for r in rows), tuple(numbered[r] for r in rows)
+    by_row = [_by_inches(row) for row in squares]
+    numbered = [_by_inches([s.row * width_ft + s.col for s in row]) for row in squares]
+    return _by_inches(by_row), _by_inches(numbered)
+
+
+_T = TypeVar("_T")
+
+
+def _by_inches(by_foot: Sequence[_T]) -> tuple[_T, ...]:
+    """What holds at each whole inch along a row or column of squares, from what holds in
+    each square: each SQUARE_IN times, then the last once more (the far edge is in it)."""
+    inches: list[_T] = []
+    for one in by_foot:  # lists repeated, not a generator an inch (issue 17)
+        inches += [one] * SQUARE_IN
+    inches.append(by_foot[-1])
+    return tuple(inches)
 
 
 def _span(lo: float, hi: float, count: int) -> tuple[int, int]:
