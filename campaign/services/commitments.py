@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, GmAdjustment, SeedCommitment, Turn
 from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.prepared import PreparedRead
 from rules.campaign import seeds
 from rules.campaign.state import SIDE_KEYS
 from rules.campaign.verify import FORMAT, Verdict, verify_turn
@@ -69,16 +70,20 @@ def ensure_commitment(*, campaign: Campaign, number: int) -> SeedCommitment:
     return row
 
 
+# Read by every turn: compiled once (``prepared``). One row at most (unique per turn).
+_SEED = PreparedRead(
+    lambda campaign_id, number: SeedCommitment.objects.filter(
+        campaign_id=campaign_id, number=number
+    ).values_list("seed")[:1]
+)
+
+
 def committed_seed(*, campaign: Campaign, number: int) -> int:
     """The seed turn ``number`` is played from (the turn service's one source of it):
     only its seed read when it is committed to already (the salts and hashes are not
     needed to play it)."""
-    seed = (
-        SeedCommitment.objects.filter(campaign=campaign, number=number)
-        .values_list("seed", flat=True)
-        .first()
-    )
-    return ensure_commitment(campaign=campaign, number=number).seed if seed is None else seed
+    found = _SEED.rows(campaign.pk, number)
+    return ensure_commitment(campaign=campaign, number=number).seed if not found else found[0][0]
 
 
 def turn_played(*, campaign: Campaign, number: int, finished: bool) -> None:

@@ -16,6 +16,7 @@ from django.db import models, transaction
 
 from campaign.history import quiet_history
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
+from campaign.services.prepared import PreparedRead
 from rules.campaign import state as rules
 from rules.campaign.scenario import settings_to_json
 from rules.units import STAND_TYPES
@@ -55,19 +56,18 @@ def load_snapshot(*, campaign: Campaign) -> rules.CampaignState:
     return load_snapshot_with_ids(campaign=campaign)[0]
 
 
-def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, SnapshotIds]:
-    """``load_snapshot`` and the row ids of its areas and companies, in the same 7 queries."""
-    area_ids: dict[str, int] = {}
-    company_ids: dict[str, int] = {}
-    sides = {
-        key: rules.Side(key=key, name=name, base=base or "")
-        for key, name, base in Side.objects.filter(campaign=campaign)
+# The snapshot's reads, by the campaign's id: compiled once (``prepared``), as a turn
+# makes them every time.
+_SIDES = PreparedRead(
+    lambda campaign_id: (
+        Side.objects.filter(campaign_id=campaign_id)
         .order_by("id")
         .values_list("key", "name", "base__name")
-    }
-    areas: dict[str, rules.Area] = {}
-    for row in (
-        Area.objects.filter(campaign=campaign)
+    )
+)
+_AREAS = PreparedRead(
+    lambda campaign_id: (
+        Area.objects.filter(campaign_id=campaign_id)
         .order_by("id")
         .values_list(
             "name",
@@ -81,7 +81,55 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
             "controller",
             "id",
         )
-    ):
+    )
+)
+_LINKS = PreparedRead(
+    lambda campaign_id: (
+        Link.objects.filter(campaign_id=campaign_id)
+        .order_by("id")
+        .values_list("a__name", "b__name")
+    )
+)
+_STANDS = PreparedRead(
+    lambda campaign_id: (
+        CompanyStands.objects.filter(company__campaign_id=campaign_id)
+        .order_by("id")
+        .values_list("company_id", "unit_type", "held", "establishment", "id")
+    )
+)
+_COMPANIES = PreparedRead(
+    lambda campaign_id: (
+        Company.objects.filter(campaign_id=campaign_id)
+        .order_by("id")
+        .values_list("id", "area__name", *(f for f in COMPANY_FIELDS if f != "area"), "name")
+    )
+)
+_SHIPS = PreparedRead(
+    lambda campaign_id: (
+        Ship.objects.filter(campaign_id=campaign_id)
+        .order_by("id")
+        .values_list("name", "side", "port__name", "present", "id")
+    )
+)
+_AIR = PreparedRead(
+    lambda campaign_id: (
+        AirGroup.objects.filter(campaign_id=campaign_id)
+        .order_by("id")
+        .values_list("side", "base__name", "buffalos", "bombers", "id")
+    )
+)
+
+
+def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, SnapshotIds]:
+    """``load_snapshot`` and the row ids of its areas and companies, in the same 7 queries."""
+    area_ids: dict[str, int] = {}
+    company_ids: dict[str, int] = {}
+    sides = {
+        key: rules.Side(key=key, name=name, base=base or "")
+        for key, name, base in _SIDES.rows(campaign.pk)
+    }
+    areas: dict[str, rules.Area] = {}
+    for row in _AREAS.rows(campaign.pk):
         areas[row[0]] = rules.Area(
             name=row[0],
             zone=row[1],
@@ -94,24 +142,14 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
             controller=row[8],
         )
         area_ids[row[0]] = row[9]
-    links = list(
-        Link.objects.filter(campaign=campaign).order_by("id").values_list("a__name", "b__name")
-    )
+    links = _LINKS.rows(campaign.pk)
     counts: dict[int, list[tuple[str, int, int]]] = {}
     stand_ids: dict[tuple[int, str], int] = {}
-    for company_id, unit, held, full, stand_id in (
-        CompanyStands.objects.filter(company__campaign=campaign)
-        .order_by("id")
-        .values_list("company_id", "unit_type", "held", "establishment", "id")
-    ):
+    for company_id, unit, held, full, stand_id in _STANDS.rows(campaign.pk):
         counts.setdefault(company_id, []).append((unit, held, full))
         stand_ids[company_id, unit] = stand_id
     companies: dict[str, rules.Company] = {}
-    for row in (
-        Company.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list("id", "area__name", *(f for f in COMPANY_FIELDS if f != "area"), "name")
-    ):
+    for row in _COMPANIES.rows(campaign.pk):
         company_id, area, side, kind, quality, turns_out, banzai, order, in_supply, name = row
         company_ids[name] = company_id
         stands = sorted(counts.get(company_id, []), key=lambda c: _STAND_ORDER.get(c[0], 99))
@@ -128,20 +166,12 @@ def load_snapshot_with_ids(*, campaign: Campaign) -> tuple[rules.CampaignState, 
             standing_order=order,
             in_supply=in_supply,
         )
-    ship_rows = list(
-        Ship.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list("name", "side", "port__name", "present", "id")
-    )
+    ship_rows = _SHIPS.rows(campaign.pk)
     ships = [
         rules.Ship(name=name, side=side, port=port, present=present)
         for name, side, port, present, _ in ship_rows
     ]
-    air_rows = list(
-        AirGroup.objects.filter(campaign=campaign)
-        .order_by("id")
-        .values_list("side", "base__name", "buffalos", "bombers", "id")
-    )
+    air_rows = _AIR.rows(campaign.pk)
     air = [
         rules.AirGroup(side=side, base=base, buffalos=buffalos, bombers=bombers)
         for side, base, buffalos, bombers, _ in air_rows

@@ -23,6 +23,7 @@ from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services import commitments
 from campaign.services.deadlines import Schedule, next_deadline_after
+from campaign.services.prepared import PreparedRead
 from campaign.services.snapshot import (
     SnapshotIds,
     load_snapshot,
@@ -171,23 +172,38 @@ def set_standing_order(*, company: Company, standing_order: str) -> Company:
     return company
 
 
+# The turn's reads of its orders, its players and a waiting turn, by the campaign's id
+# (and the turn's number): compiled once (``prepared``), as every turn makes them.
+_ORDERS = PreparedRead(
+    lambda campaign_id, number: Order.objects.filter(
+        campaign_id=campaign_id, turn_number=number
+    ).values_list("company__name", "kind", "target__name", "sniper")
+)
+_PLAYED_SIDES = PreparedRead(
+    lambda campaign_id: (
+        Membership.objects.filter(campaign_id=campaign_id)
+        .exclude(side=SPECTATOR)
+        .values_list("side")
+    )
+)
+_WAITING = PreparedRead(
+    lambda campaign_id: Turn.objects.filter(
+        campaign_id=campaign_id, status=Turn.Status.BATTLES_PENDING
+    ).values_list("number")[:1]
+)
+
+
 def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
     return {
         name: RulesOrder(name, kind, target, sniper=sniper)
-        for name, kind, target, sniper in Order.objects.filter(
-            campaign=campaign, turn_number=number
-        ).values_list("company__name", "kind", "target__name", "sniper")
+        for name, kind, target, sniper in _ORDERS.rows(campaign.pk, number)
     }
 
 
 def played_sides(campaign: Campaign) -> set[str]:
     """The sides a player plays (a membership; a spectator plays none): the rest are
     played by the AI."""
-    return set(
-        Membership.objects.filter(campaign=campaign)
-        .exclude(side=SPECTATOR)
-        .values_list("side", flat=True)
-    )
+    return {side for (side,) in _PLAYED_SIDES.rows(campaign.pk)}
 
 
 # --- the turn -----------------------------------------------------------------------------
@@ -237,9 +253,9 @@ def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | 
         )
     if campaign.status == Campaign.Status.FINISHED:
         raise TurnRefused(f"{campaign.name} has ended: no more turns are played")
-    waiting = Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
-    if waiting.exists():
-        pending = waiting.values_list("number", flat=True).first()
+    waiting = _WAITING.rows(campaign.pk)
+    if waiting:
+        (pending,) = waiting[0]
         refusal = TurnAlreadyPlayed if pending == expected_turn else TurnRefused
         raise refusal(
             f"turn {pending} of {campaign.name} is still waiting for its tabletop battles"
