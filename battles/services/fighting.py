@@ -8,12 +8,15 @@ from datetime import datetime
 from battles.models import Battle
 from campaign.models import Campaign, Turn
 from rules.rulesets import resolve_battle
-from rules.spec import parse_battle
+from rules.spec import BattleSpec, parse_battle
 
 
-def fight(battle: Battle) -> Battle:
-    """Resolve an auto battle through the rules; the caller saves it."""
-    result = resolve_battle(parse_battle(battle.spec), battle.seed)
+def fight(battle: Battle, parsed: BattleSpec | None = None) -> Battle:
+    """Resolve an auto battle through the rules; the caller saves it. ``parsed``: its
+    spec as ``parse_battle`` read it already (the turn pairing it checks each one), else
+    it is read here."""
+    spec = parse_battle(battle.spec) if parsed is None else parsed
+    result = resolve_battle(spec, battle.seed)
     battle.result = {k: v for k, v in result.items() if k != "log"}
     battle.log = result["log"]
     battle.status = Battle.Status.FOUGHT

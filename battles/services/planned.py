@@ -48,7 +48,10 @@ def store_battles(
         )
         for battle in planned
     ]
-    battles = Battle.objects.bulk_create([fight(row) for row in rows] if fought else rows)
+    if fought:
+        # Each spec as the pairing read it (the same dict, unchanged since): not again.
+        rows = [fight(row, battle.parsed) for row, battle in zip(rows, planned, strict=True)]
+    battles = Battle.objects.bulk_create(rows)
     for relation in ("attackers", "defenders"):
         through = getattr(Battle, relation).through
         through.objects.bulk_create(

@@ -69,8 +69,9 @@ _ODDS: OrderedDict[str, float] = OrderedDict()  # digest of a spec -> attacker w
 
 def _normalised(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The battle as the odds see it: without names (they change nothing), and with the
-    defender's sniper as the AI expects it (a defender in wooded country swaps one): the
-    planned spec's sniper comes from the real battle's terrain, which the side cannot see."""
+    defender's sniper as the AI expects it (a defender in wooded country swaps one): a
+    real battle's sniper comes from its terrain, which the side cannot see (so the AI's
+    sketches leave it out: ``planned_battle``'s ``for_odds``)."""
     out: dict[str, Any] = json.loads(json.dumps(spec))
     out["area"]["name"] = "odds"
     for key in ("attacker", "defender"):
@@ -329,7 +330,9 @@ def _attack_odds(plan: _Plan, attackers: list[Company], target: str) -> float | 
     orders = {c.name: Order(c.name, "advance", target) for c in attackers}
     chance, fought = 1.0, set()
     for company in attackers:
-        battle = planning.planned_battle(plan.view, company=company.name, orders=orders)
+        battle = planning.planned_battle(
+            plan.view, company=company.name, orders=orders, for_odds=True
+        )
         if battle is None or battle.key in fought:
             continue
         fought.add(battle.key)
@@ -473,7 +476,9 @@ def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None
     }
     for company in defenders:
         sketch.companies[company.name].area = area  # those coming in defend with them
-    battle = planning.planned_battle(sketch, company=attackers[0].name, orders=orders)
+    battle = planning.planned_battle(
+        sketch, company=attackers[0].name, orders=orders, for_odds=True
+    )
     if battle is None:
         return None
     return 1 - attacker_win_share(battle.spec)

@@ -171,7 +171,7 @@ def as_seen_by(state: CampaignState, side: str | None) -> CampaignState:
 
 
 def planned_battle(
-    state: CampaignState, *, company: str, orders: Mapping[str, Order]
+    state: CampaignState, *, company: str, orders: Mapping[str, Order], for_odds: bool = False
 ) -> PlannedBattle | None:
     """The battle ``company`` would fight if its order is carried out and the enemy
     stays where ``state`` has it; None if its order leads to no battle.
@@ -180,6 +180,11 @@ def planned_battle(
     into the same area goes there too; the battle is paired and built as the turn pairs
     and builds it (``pair_battles``): strongest against strongest, extras joining the
     largest battle. The side already in the area defends (both there: its controller).
+
+    ``for_odds``: the battle as the campaign AI's odds read it (``ai.attacker_win_share``),
+    which decide the defender's sniper themselves and check the battle they fight: the
+    sniper is left out (so no table is rolled to choose it) and the spec is not checked
+    here. The same battle otherwise, paired and keyed alike.
     """
     mover = state.companies.get(company)
     order = orders.get(company)
@@ -192,14 +197,20 @@ def planned_battle(
     arriving = _arriving(state, orders, side, target)
     if company not in arriving:
         return None
-    return _paired(state, company, side, target, arriving)
+    return _paired(state, company, side, target, arriving, for_odds=for_odds)
 
 
 def _paired(
-    state: CampaignState, company: str, side: str, target: str, arriving: list[str]
+    state: CampaignState,
+    company: str,
+    side: str,
+    target: str,
+    arriving: list[str],
+    *,
+    for_odds: bool,
 ) -> PlannedBattle | None:
     """The battle of ``company`` once ``arriving`` have moved into ``target``, as the
-    turn pairs it."""
+    turn pairs it (``for_odds`` as for ``planned_battle``)."""
     there = {c.name for c in state.companies_in(target, fighting=True)}
     arrival = {target: {state.companies[name].side: 0 for name in there}}
     arrival[target].setdefault(side, 1)
@@ -209,7 +220,10 @@ def _paired(
     }
     for name in arriving:
         sketch.companies[name].area = target
-    for battle in pair_battles(sketch, arrival, state.turn + 1, []):
+    # For the odds, every company declines the sniper: with no choice left to the AI,
+    # pairing rolls no table for it.
+    snipers = dict.fromkeys(sketch.companies, False) if for_odds else None
+    for battle in pair_battles(sketch, arrival, state.turn + 1, [], snipers, check=not for_odds):
         if company in battle.attackers or company in battle.defenders:
             return battle
     return None

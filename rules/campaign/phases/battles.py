@@ -181,6 +181,7 @@ def _plan_battle(
     pair: tuple[list[Company], list[Company]],
     snipers: Mapping[str, bool | None],
     turn_seed: int | None,
+    check: bool,
 ) -> PlannedBattle:
     a_cos, d_cos = pair
     spec = _spec(state, area, a_cos, d_cos)
@@ -190,7 +191,8 @@ def _plan_battle(
     on_table = d_cos[:1] if state.settings.fog_of_war_cup else d_cos
     if _sniper_choice(spec["defender"], on_table, snipers, spec, seed):
         spec["defender"]["sniper"] = True
-    parse_battle(spec)  # a battle the rules cannot fight is a bug here, not later
+    # A battle the rules cannot fight is a bug here, not later.
+    parsed = parse_battle(spec) if check else None
     return PlannedBattle(
         key=key,
         area=area.name,
@@ -200,6 +202,7 @@ def _plan_battle(
         defenders=[c.name for c in d_cos],
         seed=seed,
         spec=spec,
+        parsed=parsed,
     )
 
 
@@ -231,11 +234,14 @@ def pair_battles(
     snipers: Mapping[str, bool | None] | None = None,
     *,
     turn_seed: int | None = None,
+    check: bool = True,
 ) -> list[PlannedBattle]:
     """Pair the battles of every contested area. ``snipers``: each company's sniper
     choice (True, False, None for the AI's); a company missing from it takes the AI's.
     Each battle is seeded from ``turn_seed``'s public branch (without one, a sketch's:
-    from the campaign seed, never a real battle's seed)."""
+    from the campaign seed, never a real battle's seed). ``check``: each BATTLE.json is
+    checked (``parse_battle``) as it is made; only a sketch whose caller checks the
+    battle it fights itself (the AI's odds) goes without."""
     battles = []
     for area_name in sorted(state.areas):
         if len({c.side for c in state.companies_in(area_name, fighting=True)}) < 2:
@@ -245,7 +251,7 @@ def pair_battles(
         for index, pair in enumerate(pairs):
             key = f"{number}:{area_name}" + (f":{index + 1}" if len(pairs) > 1 else "")
             battle = _plan_battle(
-                state, key, state.areas[area_name], pair, snipers or {}, turn_seed
+                state, key, state.areas[area_name], pair, snipers or {}, turn_seed, check
             )
             battles.append(battle)
             _record_battle(log, battle)

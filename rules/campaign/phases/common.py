@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import names as naming
+from rules.battlespec import BattleSpec
 from rules.campaign.seeds import TurnDice
 from rules.campaign.state import CampaignState, Company, Order
 from rules.refusals import Refusal
@@ -32,6 +33,9 @@ class PlannedBattle:
     defenders: list[str]
     seed: int
     spec: dict[str, Any]  # the BATTLE.json the battle is fought from
+    # ``spec`` as ``parse_battle`` read it when the turn paired the battle (None for one
+    # read back from its row): fought at once, it is not read a second time.
+    parsed: BattleSpec | None = field(default=None, compare=False, repr=False)
 
 
 def distances_from(state: CampaignState, origin: str) -> dict[str, int]:
