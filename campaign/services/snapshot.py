@@ -267,21 +267,34 @@ def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState, ids: Snap
         )
         company_ids.update({row.name: row.pk for row in created})
 
+    # Written as plain values (a row's pk, then its fields), not model instances: a turn
+    # writes every company, stand row and area, and building a model for each cost more
+    # than its part of the UPDATE.
     new_names = {c.name for c in new}
-    kept = [
-        company_row(campaign=campaign, company=c, area_ids=area_ids, pk=company_ids[c.name])
-        for c in state.companies.values()
-        if c.name not in new_names
-    ]
-    update_rows(Company, kept, COMPANY_FIELDS)
+    update_rows(
+        Company,
+        [
+            (company_ids[c.name], *_company_values(c, area_ids))
+            for c in state.companies.values()
+            if c.name not in new_names
+        ],
+        COMPANY_FIELDS,
+    )
 
-    stand_updates: list[CompanyStands] = []
+    stand_updates: list[tuple[int, int, int]] = []
     stand_inserts: list[CompanyStands] = []
     for company in state.companies.values():
         company_id = company_ids[company.name]
-        for row in stand_rows(company_id=company_id, company=company):
-            row.pk = stand_ids.pop((company_id, row.unit_type), None)
-            (stand_inserts if row.pk is None else stand_updates).append(row)
+        for unit, held, full in _stand_counts(company):
+            row_id = stand_ids.pop((company_id, unit), None)
+            if row_id is None:
+                stand_inserts.append(
+                    CompanyStands(
+                        company_id=company_id, unit_type=unit, held=held, establishment=full
+                    )
+                )
+            else:
+                stand_updates.append((row_id, held, full))
     # Rows left over are unit types the state no longer gives a company (neither held nor
     # in its establishment), besides the rows of removed companies, gone with them.
     removed_ids = set(removed)
@@ -294,28 +307,17 @@ def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState, ids: Snap
 
     update_rows(
         Area,
-        [Area(pk=area_ids[a.name], controller=a.controller) for a in state.areas.values()],
+        [(area_ids[a.name], a.controller) for a in state.areas.values()],
         ["controller"],
     )
     update_rows(
         Ship,
-        [
-            Ship(pk=ship_ids[s.name], side=s.side, port_id=area_ids[s.port], present=s.present)
-            for s in state.ships
-        ],
+        [(ship_ids[s.name], s.side, area_ids[s.port], s.present) for s in state.ships],
         ["side", "port", "present"],
     )
     update_rows(
         AirGroup,
-        [
-            AirGroup(
-                pk=air_ids[g.side],
-                base_id=area_ids[g.base],
-                buffalos=g.buffalos,
-                bombers=g.bombers,
-            )
-            for g in state.air
-        ],
+        [(air_ids[g.side], area_ids[g.base], g.buffalos, g.bombers) for g in state.air],
         ["base", "buffalos", "bombers"],
     )
 
@@ -355,15 +357,32 @@ def company_row(
     )
 
 
+def _company_values(company: rules.Company, area_ids: dict[str, int]) -> tuple[Any, ...]:
+    """The company's value of each of ``COMPANY_FIELDS``, in order (its area by id), as
+    ``company_row`` gives them."""
+    values = {
+        "side": company.side,
+        "kind": company.kind,
+        "quality": company.quality,
+        "area": area_ids[company.area],
+        "turns_out_of_supply": company.turns_out_of_supply,
+        "banzai": company.banzai,
+        "standing_order": company.standing_order,
+        "in_supply": company.in_supply,
+    }
+    return tuple(values[field] for field in COMPANY_FIELDS)
+
+
 def stand_rows(*, company_id: int, company: rules.Company) -> Iterable[CompanyStands]:
     """A ``CompanyStands`` row (not saved) per unit type the company has."""
+    for unit, held, full in _stand_counts(company):
+        yield CompanyStands(company_id=company_id, unit_type=unit, held=held, establishment=full)
+
+
+def _stand_counts(company: rules.Company) -> Iterable[tuple[str, int, int]]:
+    """(unit type, held, establishment) per unit type the company has."""
     for unit in dict.fromkeys([*company.establishment, *company.stands]):
-        yield CompanyStands(
-            company_id=company_id,
-            unit_type=unit,
-            held=company.stands.get(unit, 0),
-            establishment=company.establishment.get(unit, 0),
-        )
+        yield unit, company.stands.get(unit, 0), company.establishment.get(unit, 0)
 
 
 def _check_known(
@@ -390,8 +409,11 @@ def _check_known(
         raise ValueError("the campaign has no " + ", no ".join(problems))
 
 
-def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: list[str]) -> None:
-    """Write ``fields`` of every row (matched by pk) in one UPDATE, however many rows.
+def update_rows(
+    model: type[models.Model], rows: Sequence[tuple[Any, ...]], fields: list[str]
+) -> None:
+    """Write ``fields`` of every row in one UPDATE, however many rows. Each row is its pk
+    and then its value of each field, in order (a foreign key's by the id).
 
     ``QuerySet.bulk_update`` would do the same in batches, and on SQLite Django sizes them
     for 999 parameters (a batch can be made smaller, never larger), so the query count
@@ -412,17 +434,16 @@ def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields:
     pk_column = quote(model._meta.pk.column)
     assignments: list[str] = []
     params: list[object] = []
-    for name in fields:
+    whens = " ".join(["WHEN %s THEN %s"] * len(rows))
+    for position, name in enumerate(fields, start=1):
         field = cast("models.Field[Any, Any]", model._meta.get_field(name))  # a column
-        whens = []
         for row in rows:
-            whens.append("WHEN %s THEN %s")
-            params += [row.pk, field.get_db_prep_value(getattr(row, field.attname), connection)]
+            params += [row[0], field.get_db_prep_value(row[position], connection)]
         assignments.append(
-            f"{quote(field.column)} = CAST(CASE {pk_column} {' '.join(whens)} END "
+            f"{quote(field.column)} = CAST(CASE {pk_column} {whens} END "
             f"AS {field.cast_db_type(connection)})"
         )
-    params += [row.pk for row in rows]
+    params += [row[0] for row in rows]
     placeholders = ", ".join(["%s"] * len(rows))
     sql = (
         f"UPDATE {quote(model._meta.db_table)} SET {', '.join(assignments)} "
