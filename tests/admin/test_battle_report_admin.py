@@ -32,6 +32,11 @@ def test_a_fought_battles_report_says_who_attacked_whom_and_links_the_players_pa
     )
     assert f'href="/campaigns/{campaign.pk}/battles/{battle.pk}/"' in page
     assert gm.get(f"/campaigns/{campaign.pk}/battles/{battle.pk}/").status_code == 200
+    # Its log, turn by turn in the players' page's words: the first terrain square by its
+    # name on the sheet, never by its indices; moves between squares, not inches.
+    assert "<summary>Set-up</summary>" in page and "<summary>Turn 1</summary>" in page
+    assert "square A1: 2d6" in page and "square 0,0" not in page
+    assert " moves from (" not in page
 
 
 def test_a_tabletop_battle_not_fought_yet_says_so(gm: Client) -> None:
@@ -42,19 +47,3 @@ def test_a_tabletop_battle_not_fought_yet_says_so(gm: Client) -> None:
         "this one: not fought yet." in page
     )
     assert "No log: not fought yet." in page
-
-
-def test_a_fought_battles_log_reads_turn_by_turn_with_squares_by_the_sheets_names(
-    gm: Client,
-) -> None:
-    campaign = new_campaign(doc=meeting_doc())
-    advance_turn(campaign_id=campaign.pk)
-    battle = Battle.objects.filter(campaign=campaign).order_by("key").first()
-    page = report(gm, battle)
-    assert "<summary>Set-up</summary>" in page
-    assert "<summary>Turn 1</summary>" in page
-    # The first terrain square by its name on the sheet, never by its indices.
-    assert "square A1: 2d6" in page
-    assert "square 0,0" not in page
-    # Moves by the squares they go between, as the players' page words them.
-    assert " moves from (" not in page
