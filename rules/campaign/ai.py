@@ -229,7 +229,7 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
     """Orders for every ``sensible`` company of ``side`` (those it leaves out hold)."""
     plan = _Plan(
         state=state,
-        view=_hopeful(planning.as_seen_by(state, side), side),
+        view=planning.as_seen_by(state, side),
         side=side,
         mapping=_Map(state),
         rng=random.Random(derive_seed(state.seed, "ai", state.turn + 1, side)),
@@ -251,16 +251,6 @@ def plan_side(state: CampaignState, side: str) -> dict[str, Order]:
     _advances(plan, fighters)
     _supply_companies(plan, [c for c in mine if not c.fighting])
     return plan.orders
-
-
-def _hopeful(view: CampaignState, side: str) -> CampaignState:
-    """The view with the side's own companies taken as in supply this turn (the plan is
-    made before the supply rolls; an advance the roll then refuses only holds), so the
-    battles it plans count every company it sends."""
-    for company in view.companies.values():
-        if company.side == side:
-            company.in_supply = None if company.in_supply is False else company.in_supply
-    return view
 
 
 def _free(plan: _Plan, fighters: list[Company]) -> list[Company]:

@@ -22,8 +22,8 @@ def check_order(
     not rolled yet (an order is given before its turn), and an advance is not refused
     for supply, since the turn rolls supply before anything moves and checks the advance
     again against that roll (out of supply then, the company holds). Refusing it on the
-    last turn's roll would bar a player from advancing a company the coming roll may well
-    put back in supply, as the campaign AI may (``ai._hopeful``).
+    last turn's roll would bar a company (a player's, or the campaign AI's) from an
+    advance the coming roll may well allow.
     """
     company = state.companies.get(order.company)
     if company is None:
