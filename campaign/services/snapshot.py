@@ -342,25 +342,21 @@ def company_row(
     pk: int | None = None,
 ) -> Company:
     """The ``Company`` row for a snapshot's company (not saved)."""
-    return Company(
-        pk=pk,
-        campaign=campaign,
-        name=company.name,
-        side=company.side,
-        kind=company.kind,
-        quality=company.quality,
-        area_id=area_ids[company.area],
-        turns_out_of_supply=company.turns_out_of_supply,
-        banzai=company.banzai,
-        standing_order=company.standing_order,
-        in_supply=company.in_supply,
-    )
+    fields = _company_fields(company, area_ids)
+    fields["area_id"] = fields.pop("area")  # by id: the area rows are not read
+    return Company(pk=pk, campaign=campaign, name=company.name, **fields)
 
 
 def _company_values(company: rules.Company, area_ids: dict[str, int]) -> tuple[Any, ...]:
-    """The company's value of each of ``COMPANY_FIELDS``, in order (its area by id), as
-    ``company_row`` gives them."""
-    values = {
+    """The company's value of each of ``COMPANY_FIELDS``, in order (its area by id)."""
+    fields = _company_fields(company, area_ids)
+    return tuple(fields[name] for name in COMPANY_FIELDS)
+
+
+def _company_fields(company: rules.Company, area_ids: dict[str, int]) -> dict[str, Any]:
+    """What a turn may change of a company: each of ``COMPANY_FIELDS`` by name, its area
+    by id (the one list both a new row and an update are made from)."""
+    return {
         "side": company.side,
         "kind": company.kind,
         "quality": company.quality,
@@ -370,7 +366,6 @@ def _company_values(company: rules.Company, area_ids: dict[str, int]) -> tuple[A
         "standing_order": company.standing_order,
         "in_supply": company.in_supply,
     }
-    return tuple(values[field] for field in COMPANY_FIELDS)
 
 
 def stand_rows(*, company_id: int, company: rules.Company) -> Iterable[CompanyStands]:
