@@ -87,6 +87,7 @@ from config.adminpages import (
     form_page,
     row_pages,
 )
+from config.numbers import whole_number
 from notifications.invitations import invitation_url, invite_every_side
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
@@ -448,11 +449,12 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     # Turn, pause, resume, export: buttons on the change page and changelist actions.
 
-    def _advance(self, request: HttpRequest, campaign: Campaign, seen: str | None) -> None:
-        """Play the turn after the one the GM's page showed (``seen``, sent back by the
+    def _advance(self, request: HttpRequest, campaign: Campaign, page: str | None) -> None:
+        """Play the turn after the one the GM's page showed (``page``, sent back by the
         button): a second click, a stale tab, or the schedule playing it at the same
         moment, does not play the turn after it too."""
-        if seen is None or not seen.isdigit():
+        seen = whole_number(page)
+        if seen is None:
             self.message_user(
                 request,
                 f"{campaign.name}: nothing was played: the page did not say which turn it "
@@ -461,13 +463,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
             )
             return
         try:
-            report = advance_turn(campaign_id=campaign.pk, expected_turn=int(seen) + 1)
+            report = advance_turn(campaign_id=campaign.pk, expected_turn=seen + 1)
         except TurnAlreadyPlayed as refused:
             now = Campaign.objects.get(pk=campaign.pk)
-            if now.turn == int(seen):  # the page is right: the turn waits for its battles
+            if now.turn == seen:  # the page is right: the turn waits for its battles
                 self.message_user(request, str(refused), messages.ERROR)
                 return
-            coming = int(seen) + 1
+            coming = seen + 1
             since = (
                 f"turn {now.turn} has" if now.turn == coming else f"turns {coming}-{now.turn} have"
             )
@@ -659,7 +661,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     return back_to_change(self, request, campaign, done)
         elif request.method == "POST":
             previewed = form["previewed"].value()
-            shown = int(previewed) if str(previewed).isdigit() else shown
+            number = whole_number(str(previewed))
+            shown = shown if number is None else number
         response = form_page(
             self,
             request,

@@ -21,6 +21,7 @@ from campaign.settings_doc import (
     LANDFORM_WORDS,
     MAIN_CHOICES,
 )
+from config.numbers import whole_number
 from rules import names
 from rules.battlefield import RULINGS_LANDFORM_GOING, Going
 from rules.campaign.scenario import (
@@ -633,9 +634,9 @@ class OrderForm(forms.ModelForm):
         its campaign; ``?campaign=<id>`` in the add page's address narrows both to one."""
         super().__init__(*args, **kwargs)
         open_campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED)
-        chosen = str(self.initial.get("campaign") or "")
-        if chosen.isdigit():
-            open_campaigns = open_campaigns.filter(pk=int(chosen))
+        chosen = whole_number(str(self.initial.get("campaign") or ""))
+        if chosen is not None:
+            open_campaigns = open_campaigns.filter(pk=chosen)
         company = cast(forms.ModelChoiceField, self.fields["company"])
         company.queryset = (
             Company.objects.filter(campaign__in=open_campaigns)

@@ -7,11 +7,13 @@ from typing import TextIO
 from django.core.management.base import CommandError, OutputWrapper
 
 from campaign.models import Campaign
+from config.numbers import whole_number
 
 
 def find_campaign(ref: str) -> Campaign:
     """A campaign by id or by name; a clear error when there is none."""
-    found = Campaign.objects.filter(pk=int(ref)) if ref.isdigit() else Campaign.objects.none()
+    number = whole_number(ref)
+    found = Campaign.objects.filter(pk=number) if number is not None else Campaign.objects.none()
     campaign = found.first() or Campaign.objects.filter(name=ref).first()
     if campaign is None:
         raise CommandError(f"there is no campaign {ref!r}")

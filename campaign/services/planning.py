@@ -34,6 +34,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from campaign.services.visibility import CampaignView
+from config.numbers import whole_number
 from rules.campaign import planning as rules
 from rules.campaign.state import Order as RulesOrder
 from rules.campaign.turn import OrderError, PlannedBattle
@@ -352,8 +353,9 @@ def parse_choice(*, view: CampaignView, choice: str) -> tuple[str, int | None]:
     kind, _, target = (choice or "").partition(":")
     if kind == "hold" and not target:
         return "hold", None
-    if kind in rules.MOVES and target.isdigit() and view.area_by_id(int(target)) is not None:
-        return kind, int(target)
+    area = whole_number(target)
+    if kind in rules.MOVES and area is not None and view.area_by_id(area) is not None:
+        return kind, area
     raise OrderError(f"{choice!r} is not an order: choose hold, or an area to move to")
 
 

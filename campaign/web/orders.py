@@ -44,6 +44,7 @@ from campaign.services.visibility import CampaignView
 from campaign.web import areaodds
 from campaign.web.common import campaign_view, htmx, login_required, page_context
 from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
+from config.numbers import whole_number
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
 
@@ -114,9 +115,10 @@ def page_turn(request: HttpRequest) -> int | None:
     raw = request.POST.get("turn")
     if raw is None:
         return None
-    if not raw.isdigit() or not 0 < int(raw) < 1_000_000:
+    number = whole_number(raw)
+    if number is None or not 0 < number < 1_000_000:
         raise OrderError(f"{raw!r} is not a turn: open the orders page again")
-    return int(raw)
+    return number
 
 
 def _moved_context(
@@ -165,10 +167,10 @@ def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
     stamp = map_stamp(user=request.user, campaign_id=campaign_id)
     if stamp is None:
         raise Http404("no such campaign")
-    asked = request.GET.get("turn", "")
-    if not asked.isdigit():
+    asked = whole_number(request.GET.get("turn", ""))
+    if asked is None:
         return HttpResponseBadRequest("turn: a turn number", content_type="text/plain")
-    if int(asked) == stamp.turn + 1:
+    if asked == stamp.turn + 1:
         return HttpResponse(status=204)
     view = campaign_view(request, campaign_id)
     try:
@@ -176,7 +178,7 @@ def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
     except SideRefused as refused:
         response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
         return response(str(refused), content_type="text/plain")
-    moved = OrdersOutOfDate(page_turn=int(asked), next_turn=stamp.turn + 1)
+    moved = OrdersOutOfDate(page_turn=asked, next_turn=stamp.turn + 1)
     context = {
         "campaign": view.campaign,
         "stale_page": True,
