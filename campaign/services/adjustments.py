@@ -27,7 +27,9 @@ from campaign.models import (
     Ship,
     Turn,
 )
+from campaign.services.snapshot import load_snapshot
 from rules import names
+from rules.campaign import visibility as fog
 from rules.refusals import Refusal
 
 
@@ -170,6 +172,7 @@ def adjust_stands(
             user=user,
             details={
                 "company": company.name,
+                "side": company.side,
                 "unit_type": unit_type,
                 "before": before,
                 "after": held,
@@ -188,6 +191,10 @@ def set_control(
     with transaction.atomic():
         campaign = _open_campaign(area.campaign_id, seen)
         row = Area.objects.select_for_update().get(pk=area.pk)
+        # Which sides have the area in sight as the GM changes it: the others' public log
+        # says neither who held it nor who holds it now (rulings section 6).
+        state = load_snapshot(campaign=campaign)
+        in_sight_of = [key for key in state.sides if row.name in fog.watched_areas(state, key)]
         before = row.controller
         row.controller = side
         _save(row, ["controller"], reason=reason, user=user)
@@ -197,7 +204,7 @@ def set_control(
             what=f"{row.name}: held by {_holder(before)}, now by {_holder(side)}",
             reason=reason,
             user=user,
-            details={"area": row.name, "before": before, "after": side},
+            details={"area": row.name, "before": before, "after": side, "in_sight_of": in_sight_of},
         )
 
 

@@ -488,23 +488,42 @@ class CampaignView:
         change to the stands of a company the reader does not see in full shows without
         its numbers or its name, and without saying whether it is in sight ("an enemy
         company (Japanese): stands adjusted"): the fog of war hides an enemy's exact strength and
-        which company a glimpse is, and a GM's change must not give either away.
+        which company a glimpse is, and a GM's change must not give either away. A change
+        of who holds an area the reader's side did not have in sight when it was made
+        names neither holder ("Munara: who holds it was changed, out of your sight"): the
+        reader knows only the holder it last saw there.
         """
         shown = []
         for row in GmAdjustment.objects.filter(campaign=self.campaign).order_by("id"):
-            what = adjustment_what(row.what, row.details)
-            company = (row.details or {}).get("company")
-            # Neither its name, nor whether it is in sight (glimpsed) now.
-            if company is not None and not self.sees_everything and self.company(company) is None:
-                actual = self.state.companies.get(company)
-                side = self.state.sides.get(actual.side) if actual else None
-                what = f"an enemy company{f' ({side.name})' if side else ''}: stands adjusted"
+            details = row.details or {}
+            what = adjustment_what(row.what, details)
+            if not self.sees_everything:
+                what = self._fogged_adjustment(what, details)
             shown.append(
                 PublicAdjustment(
                     before_turn=row.before_turn, when=row.created_at, what=what, reason=row.reason
                 )
             )
         return shown
+
+    def _fogged_adjustment(self, what: str, details: dict[str, Any]) -> str:
+        """An adjustment's line as a reader who does not see everything may read it."""
+        company = details.get("company")
+        if company is not None and self.company(company) is None:
+            # Neither its name, nor whether it is in sight (glimpsed) now, nor whether it
+            # is still on the map: its side as the change recorded it (a row from before
+            # sides were recorded: the one side that is not the reader's).
+            actual = self.state.companies.get(company)
+            key = details.get("side") or (actual.side if actual else None)
+            others = [s for s in self.state.sides if s != self.side]
+            if key is None and self.side is not None and len(others) == 1:
+                key = others[0]
+            side = self.state.sides.get(key) if key else None
+            return f"an enemy company{f' ({side.name})' if side else ''}: stands adjusted"
+        area = details.get("area")
+        if area is not None and self.side not in details.get("in_sight_of", ()):
+            return f"{area}: who holds it was changed, out of your sight"
+        return what
 
     def may_order(self, company: CompanyView) -> bool:
         """The viewer may give this company orders: its own side's; the GM any."""

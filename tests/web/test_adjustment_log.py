@@ -13,6 +13,8 @@ from campaign.models import Area, Campaign, Company
 from campaign.services.adjustments import adjust_stands, set_control
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
+from notifications.services import adjustment_words
+from rules.campaign import visibility as fog
 
 pytestmark = pytest.mark.django_db
 
@@ -32,25 +34,51 @@ def cut_stands(campaign: Campaign, name: str, gm: Any) -> None:
     )
 
 
-def test_a_control_change_is_read_by_every_player_before_and_after_the_turn(
+def test_a_control_change_is_read_before_and_after_the_turn(
     played: Campaign, gm_user: Any, aussie: Any, japanese: Any, login: Any
 ) -> None:
-    set_control(
-        area=Area.objects.get(campaign=played, name="Ioro"),
-        side=None,
-        reason="the villagers rose",
-        user=gm_user,
-    )
-    for user in (aussie, japanese, gm_user):
+    """In full by the GM and by the side that has the area in sight; the other side reads
+    that its holder was changed, and neither holder (section 6: it knows only the holder
+    it last saw there)."""
+    ioro = Area.objects.get(campaign=played, name="Ioro")
+    state = open_campaign(user=gm_user, campaign=played).state
+    assert "Ioro" in fog.watched_areas(state, "australian")
+    assert "Ioro" not in fog.watched_areas(state, "japanese")
+    set_control(area=ioro, side=None, reason="the villagers rose", user=gm_user)
+    full = "Ioro: held by the Australian side, now by nobody"
+    fogged = "Ioro: who holds it was changed, out of your sight"
+    for user, line in ((aussie, full), (gm_user, full), (japanese, fogged)):
         page = turns_page(login(user), played)
-        assert "Before turn 3: the GM's changes" in page
-        assert "Ioro: held by the Australian side, now by nobody" in page
-        assert "the villagers rose" in page
+        assert (
+            "Before turn 3: the GM&#x27;s changes" in page
+            or "Before turn 3: the GM's changes" in page
+        )
+        assert line in page and "the villagers rose" in page
+        if line == fogged:
+            assert "Australian side" not in page and "by nobody" not in page
     advance_turn(campaign_id=played.pk)
-    for user in (aussie, japanese):
+    for user, line in ((aussie, full), (japanese, fogged)):
         page = turn_page(login(user), played, 3)
-        assert "Ioro: held by the Australian side, now by nobody" in page
+        assert line in page
         assert "Before turn 4" not in turns_page(login(user), played)
+
+
+@pytest.mark.parametrize("holder", ["australian", "japanese", None])
+def test_who_held_an_area_out_of_sight_never_shows_in_the_log_nor_the_mail(
+    played: Campaign, gm_user: Any, japanese: Any, login: Any, holder: str | None
+) -> None:
+    """Whoever really held Ioro (hidden from the Japanese), the Japanese read one line,
+    on the page, in the API and in the e-mail of the change."""
+    ioro = Area.objects.get(campaign=played, name="Ioro")
+    Area.objects.filter(pk=ioro.pk).update(controller=holder)
+    change = set_control(area=ioro, side="australian", reason="a patrol's report", user=gm_user)
+    view = open_campaign(user=japanese, campaign=played)
+    (line,) = [row.what for row in view.adjustments()]
+    assert line == "Ioro: who holds it was changed, out of your sight"
+    words = adjustment_words(view, change.pk)
+    assert words is not None and "held by" not in words.subject + words.body
+    api = login(japanese).get(f"/api/campaigns/{played.pk}/adjustments/").json()
+    assert [row["what"] for row in api["results"]] == [line]
 
 
 def test_a_change_to_a_companys_stands_shows_its_numbers_to_its_own_side_and_the_gm(
@@ -94,3 +122,16 @@ def test_once_the_campaign_has_ended_every_number_shows(
     cut_stands(played, "1st Company", gm_user)
     Campaign.objects.filter(pk=played.pk).update(status="finished")
     assert "1st Company: rifle squads from" in turns_page(login(aussie), played)
+
+
+def test_a_change_to_an_enemy_since_gone_still_names_its_side(
+    played: Campaign, gm_user: Any, aussie: Any
+) -> None:
+    """A company removed from the map since (its last stands lost out of sight) reads as
+    any hidden enemy does: the line does not drop its side, which would tell it is gone."""
+    cut_stands(played, "1st Company", gm_user)
+    Company.objects.filter(campaign=played, name="1st Company").delete()
+    view = open_campaign(user=aussie, campaign=played)
+    assert [row.what for row in view.adjustments()] == [
+        "an enemy company (Japanese): stands adjusted"
+    ]
