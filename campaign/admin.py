@@ -709,8 +709,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
             intro=(
                 "Every die of the coming turn comes from its seed, committed to before the "
                 "turn so the players can check it afterwards. Replacing it breaks that chain "
-                "on purpose: the public log says so, with your reason. A turn replayed after a "
-                "roll-back keeps its seed (and so its dice) unless you replace it here."
+                "on purpose: the public log says so, with your reason. A turn to be played "
+                "again after a roll-back has a new seed already (its dice had been shown)."
             ),
         )
 

@@ -447,9 +447,9 @@ class SeedCommitment(models.Model):
 
     ``campaign.services.commitments`` makes it (when the campaign is made and when each
     turn completes) and reveals it (when its turn is played); ``rules.campaign.seeds``
-    says how the dice derive from it. It outlives a roll-back, so a turn played again
-    rolls the same dice; only the GM's ``change_turn_seed`` replaces it, with a reason in
-    the public log."""
+    says how the dice derive from it. The GM's ``change_turn_seed`` replaces it, with a
+    reason in the public log; so does a roll-back, for each turn it undoes whose seeds
+    were shown (``reseed_shown``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="commitments")
     number = models.PositiveIntegerField(help_text="The turn it drives.")

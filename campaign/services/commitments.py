@@ -15,8 +15,10 @@
   or anything a player sees: the commitment hides its seed.
 - ``turn_file`` is the TURN.json of a played turn as the viewer may see it, which
   ``python -m rules verify`` checks with no database.
-- A roll-back keeps the commitments (replaying a turn rolls the same dice); only
-  ``change_turn_seed``, with a reason, replaces one, and says so in the public log.
+- ``change_turn_seed``, with a reason, replaces the coming turn's, and says so in the
+  public log. A roll-back replaces the seed of every turn it undoes whose seeds were
+  shown (``reseed_shown``): played again from the same seed, its dice would be known
+  before its orders are given (section 6: no seed of a turn not yet played).
 """
 
 from __future__ import annotations
@@ -139,6 +141,22 @@ def change_turn_seed(
         )
 
 
+def reseed_shown(*, campaign: Campaign, first: int) -> list[int]:
+    """Draw a new seed, committed to afresh, for turn ``first`` and every later turn
+    whose seeds have been shown: a roll-back to the start of turn ``first`` makes them
+    turns not yet played. The numbers of the turns given a new seed, in order."""
+    shown = SeedCommitment.objects.select_for_update().filter(
+        campaign=campaign, number__gte=first, revealed_at__isnull=False
+    )
+    numbers = []
+    for row in shown.order_by("number"):
+        _fill(row, secrets.randbits(SEED_BITS))
+        row.changes += 1
+        row.save()
+        numbers.append(row.number)
+    return numbers
+
+
 # --- what a viewer may see -----------------------------------------------------------------
 
 
@@ -154,7 +172,8 @@ class CommitmentView:
     revealed: dict[str, dict[str, Any]]  # branch -> {"seed", "salt"}; empty before the turn
     turn_seed: int | None  # only to whom sees everything, after the turn
     # Shown when the turn was played, and the GM has rolled the campaign back to before it:
-    # the coming turn again, to be played with these same dice unless its seed is replaced.
+    # a roll-back from before roll-backs drew new seeds (docs/campaign.md), whose coming
+    # turn is played with these same dice unless its seed is replaced.
     rolled_back: bool = False
 
     @property

@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from campaign.models import Campaign, GmAdjustment, Order, SeedCommitment, SideReady, Turn
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
+from campaign.services.commitments import reseed_shown
 from campaign.services.snapshot import save_snapshot
 from campaign.settings_doc import adjustment_what
 from rules.campaign.scenario import parse_scenario
@@ -31,8 +32,11 @@ def rollback_to_turn(
     The public log tells what is true afterwards: the GM's changes made after turn
     ``number`` began (before a later turn, or while it waited for its battles) are undone
     with it and leave the log; the roll-back's own line, with its reason, says so, and
-    keeps them in its ``details`` (``undone``) for the GM. ``seen``: the page's
-    ``campaign_version``, refused (``StaleChange``) if the campaign has moved on."""
+    keeps them in its ``details`` (``undone``) for the GM. Each undone turn whose seeds
+    were shown gets a new seed, committed to at once (``reseed_shown``): played again
+    from the shown one, its dice would be known before its orders (section 6); the line
+    says so too. ``seen``: the page's ``campaign_version``, refused (``StaleChange``) if
+    the campaign has moved on."""
     reason = check_reason(reason)
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -63,6 +67,7 @@ def rollback_to_turn(
             for a in undone.order_by("id")
         ]
         undone.delete()
+        reseeded = reseed_shown(campaign=row, first=number)
         save_snapshot(campaign=row, state=state)
         row.status = Campaign.Status.ACTIVE
         row.save(update_fields=["status", "updated_at"])
@@ -70,10 +75,16 @@ def rollback_to_turn(
         return record(
             campaign=row,
             what=f"rolled back to the start of turn {number}"
-            + (f"; {_changes(len(gone))} made since undone with it" if gone else ""),
+            + (f"; {_changes(len(gone))} made since undone with it" if gone else "")
+            + (f"; {_new_seeds(reseeded)}" if reseeded else ""),
             reason=reason,
             user=user,
-            details={"to_turn": number, "turns_played_before": played, "undone": gone},
+            details={
+                "to_turn": number,
+                "turns_played_before": played,
+                "undone": gone,
+                "reseeded": reseeded,
+            },
         )
 
 
@@ -120,20 +131,31 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
             f"Marked ready for turn {number}: {join(names.get(s, s) for s in ready)}. "
             "Unmarked: each side marks its orders ready again."
         )
-    if SeedCommitment.objects.filter(
-        campaign=campaign, number=number, revealed_at__isnull=False
-    ).exists():
+    shown = list(
+        SeedCommitment.objects.filter(
+            campaign=campaign, number__gte=number, revealed_at__isnull=False
+        )
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if shown:
         lines.append(
-            f"Turn {number}'s seeds were shown to the players when it was played: played "
-            "again, it rolls the same dice. To keep the replay from being foreseen, replace "
-            'its seed afterwards (the campaign\'s page, "Replace seed").'
+            f"{_new_seeds(shown).capitalize()}: drawn at random and committed to at once, "
+            "so that no player knows the dice of a turn before giving its orders."
         )
     for adjustment in _undone(campaign, number).order_by("id"):
         what = adjustment_what(adjustment.what, adjustment.details)
-        lines.append(f"Your change \"{what}\" ({adjustment.reason}): undone.")
+        lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
     if campaign.status == Campaign.Status.FINISHED:
         lines.append("The campaign's end: undone; it is active again.")
     return lines
+
+
+def _new_seeds(numbers: list[int]) -> str:
+    """'turn 2 has a new seed (its dice had been shown)', or 'turns 2 and 3 have...'"""
+    if len(numbers) == 1:
+        return f"turn {numbers[0]} has a new seed (its dice had been shown)"
+    return f"turns {join(str(n) for n in numbers)} have new seeds (their dice had been shown)"
 
 
 def _changes(count: int) -> str:

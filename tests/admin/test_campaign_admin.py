@@ -12,7 +12,15 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from campaign.models import Campaign, Company, GmAdjustment, Membership, Order, Turn
+from campaign.models import (
+    Campaign,
+    Company,
+    GmAdjustment,
+    Membership,
+    Order,
+    SeedCommitment,
+    Turn,
+)
 from campaign.services.scenarios import export_campaign
 from campaign.services.schedule import mark_side_ready
 from campaign.services.snapshot import load_snapshot
@@ -446,9 +454,8 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert page.context["preview"] == [
         f"Turn 3 (played), its {fought} battles: deleted.",
         "1 order given for turn 4 or later: deleted.",
-        "Turn 3's seeds were shown to the players when it was played: played again, it rolls "
-        "the same dice. To keep the replay from being foreseen, replace its seed afterwards "
-        '(the campaign\'s page, "Replace seed").',
+        "Turn 3 has a new seed (its dice had been shown): drawn at random and committed to at "
+        "once, so that no player knows the dice of a turn before giving its orders.",
     ]
     data = {
         **opened(gm, url(campaign, "rollback")),
@@ -460,7 +467,7 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     response = gm.post(url(campaign, "rollback"), data)
     assert response.status_code == 200
     assert response.context["preview"][-2] == "1 order given for turn 3 or later: deleted."
-    assert response.context["preview"][-1].startswith("Turn 2's seeds were shown")
+    assert response.context["preview"][-1].startswith("Turns 2 and 3 have new seeds")
     assert [line.split(" (")[0] for line in response.context["preview"][:-2]] == [
         "Turn 2",
         "Turn 3",
@@ -478,15 +485,17 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert not Order.objects.filter(campaign=campaign, turn_number__gt=2).exists()
     adjustment = GmAdjustment.objects.get()
     assert (adjustment.what, adjustment.reason, adjustment.before_turn) == (
-        "rolled back to the start of turn 2",
+        "rolled back to the start of turn 2; turns 2 and 3 have new seeds (their dice had "
+        "been shown)",
         "wrong orders",
         2,
     )
-    # The campaign plays on from there, and turn 2 again rolls the dice it committed to.
+    # The campaign plays on from there, turn 2 from the new seed it was committed to.
     advance_turn(campaign_id=campaign.pk)
     assert Campaign.objects.get().turn == 2
     again = Turn.objects.get(campaign=campaign, number=2)
-    assert (again.seed, again.log) == (turn_2.seed, turn_2.log)
+    assert again.seed != turn_2.seed
+    assert again.seed == SeedCommitment.objects.get(campaign=campaign, number=2).seed
 
 
 def test_roll_back_needs_the_confirmation_and_a_reason(gm: Client) -> None:

@@ -38,24 +38,25 @@ def test_changes_made_after_the_roll_back_point_leave_the_public_log(
     company = Company.objects.get(campaign=campaign, name="A Company")
     advance_turn(campaign_id=campaign.pk)
     set_control(area=campaign.areas.get(name="Oivi"), side="australian", reason="kept")
+    at_two = CompanyStands.objects.get(company=company, unit_type="rifle_squad").held
     advance_turn(campaign_id=campaign.pk)
     full = CompanyStands.objects.get(company=company, unit_type="rifle_squad").held
     adjust_stands(company=company, unit_type="rifle_squad", held=full - 1, reason="a typo")
     advance_turn(campaign_id=campaign.pk)  # turn 3, with the stand adjusted away
 
     rollback_to_turn(campaign=campaign, number=2, reason="the typo cost a stand")
-    advance_turn(campaign_id=campaign.pk)  # turn 2 played again
-
     rifles = CompanyStands.objects.get(
         company__campaign=campaign, company__name="A Company", unit_type="rifle_squad"
     )
-    assert rifles.held == full
+    assert rifles.held == at_two  # as turn 2 began: the stand adjusted away before 3 is back
+    advance_turn(campaign_id=campaign.pk)  # turn 2 played again
     log = players_log(campaign, australian)
     assert log == [
         (2, "Oivi: held by the Japanese side, now by the Australian side", "kept"),
         (
             2,
-            "rolled back to the start of turn 2; the GM change made since undone with it",
+            "rolled back to the start of turn 2; the GM change made since undone with it; "
+            "turns 2 and 3 have new seeds (their dice had been shown)",
             "the typo cost a stand",
         ),
     ]
@@ -99,7 +100,9 @@ def test_changes_made_before_the_turn_began_stay() -> None:
     area.refresh_from_db()
     assert area.controller == "australian"
     assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["before turn 2", "again"]
-    assert GmAdjustment.objects.get(reason="again").what == "rolled back to the start of turn 2"
+    assert GmAdjustment.objects.get(reason="again").what == (
+        "rolled back to the start of turn 2; turn 2 has a new seed (its dice had been shown)"
+    )
 
 
 # --- the sides' ready marks and the turn's dice -----------------------------------------------
@@ -123,7 +126,9 @@ def test_a_roll_back_unmarks_the_sides_ready_and_says_so_first(django_user_model
         "Marked ready for turn 1: Australians and Japanese. Unmarked: each side marks its "
         "orders ready again."
     ) in preview
-    assert any(line.startswith("Turn 1's seeds were shown to the players") for line in preview)
+    assert any(
+        line.startswith("Turn 1 has a new seed (its dice had been shown)") for line in preview
+    )
 
     rollback_to_turn(campaign=campaign, number=1, reason="a wrong order")
     assert not SideReady.objects.filter(campaign=campaign).exists()
@@ -137,4 +142,4 @@ def test_a_roll_back_preview_names_no_marks_or_seeds_that_are_not_there() -> Non
     advance_turn(campaign_id=campaign.pk)
     preview = rollback_preview(campaign=campaign, number=2)
     assert not any(line.startswith("Marked ready") for line in preview)
-    assert any(line.startswith("Turn 2's seeds were shown") for line in preview)
+    assert any(line.startswith("Turn 2 has a new seed") for line in preview)

@@ -251,35 +251,58 @@ def test_once_the_campaign_ends_everything_is_checked(
     assert "the turn seed is the campaign seed's for this turn" in done.stdout
 
 
-def test_a_roll_back_keeps_the_committed_seed_and_replays_the_same_dice(war: Campaign) -> None:
-    for _ in range(2):
+def test_a_roll_back_gives_every_turn_it_undoes_whose_seeds_were_shown_a_new_seed(
+    war: Campaign, token_client: Any, aussie: Any
+) -> None:
+    """Played again from the seed shown when it was played, a turn's dice would be known
+    before its orders (section 6: no seed of a turn not yet played): each such turn gets
+    a new seed, committed to at once, and the roll-back's public line says so. The turn
+    not yet played (4) keeps its commitment: its seeds were never shown."""
+    for _ in range(3):
         advance_turn(campaign_id=war.pk)
-    first = Turn.objects.get(campaign=war, number=2)
-    commitment = SeedCommitment.objects.get(campaign=war, number=2).commitment
+    before = {row.number: row for row in SeedCommitment.objects.filter(campaign=war)}
+    assert sorted(before) == [1, 2, 3, 4]
 
     rollback_to_turn(campaign=war, number=2, reason="a typo in an order")
+
+    after = {row.number: row for row in SeedCommitment.objects.filter(campaign=war)}
+    for number in (2, 3):
+        assert after[number].commitment != before[number].commitment
+        assert after[number].seed != before[number].seed
+        assert after[number].revealed_at is None and after[number].changes == 1
+    for number in (1, 4):
+        assert (after[number].commitment, after[number].seed, after[number].revealed_at) == (
+            before[number].commitment,
+            before[number].seed,
+            before[number].revealed_at,
+        )
+    line = GmAdjustment.objects.get(campaign=war)
+    assert line.what.endswith("turns 2 and 3 have new seeds (their dice had been shown)")
+    shown = published(token_client(aussie), war)
+    assert "revealed" not in shown[2] or not shown[2]["revealed"]
+    assert shown[2]["commitment"] == after[2].commitment
+    # Played again, turn 2 rolls from its new seed, and turn 3 is committed to before it.
     advance_turn(campaign_id=war.pk)
-
-    again = Turn.objects.get(campaign=war, number=2)
-    assert SeedCommitment.objects.get(campaign=war, number=2).commitment == commitment
-    assert (again.seed, again.log) == (first.seed, first.log)
+    assert Turn.objects.get(campaign=war, number=2).seed == after[2].seed
+    assert SeedCommitment.objects.get(campaign=war, number=3).commitment == after[3].commitment
 
 
-def test_after_a_roll_back_the_orders_page_says_the_coming_turns_seeds_were_shown_before(
+def test_after_a_roll_back_the_orders_page_shows_the_new_commitment_and_no_seed(
     war: Campaign, aussie: Any, login: Any
 ) -> None:
-    """The seeds stay on the page (the players saw them when the turn was played), but it
-    no longer says the turn is played: it is the coming turn again, with the same dice."""
     advance_turn(campaign_id=war.pk)
     browser = login(aussie)
     before = browser.get(f"/campaigns/{war.pk}/turns/1/").content.decode()
     assert "Its seeds, shown now that the turn is played:" in before
+    shown = SeedCommitment.objects.get(campaign=war, number=1)
 
     rollback_to_turn(campaign=war, number=1, reason="a typo in an order")
     orders = browser.get(f"/campaigns/{war.pk}/orders/").content.decode()
-    assert "Its seeds, shown now that the turn is played:" not in orders
-    assert "shown when the turn was played, before the GM rolled the campaign back" in orders
-    assert "it rolls these same dice, unless the GM replaces its seed" in orders
+    assert "Its seeds, shown" not in orders
+    assert str(shown.seed) not in orders
+    for branch, salt in shown.salts.items():
+        assert str(seeds.branch_seed(shown.seed, branch)) not in orders and salt not in orders
+    assert SeedCommitment.objects.get(campaign=war, number=1).commitment in orders
 
 
 def test_the_gm_replacing_a_seed_is_a_logged_break_with_a_reason(
