@@ -8,6 +8,8 @@ campaign); sides are stored by key (``australian``, ``japanese``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import F, Q
@@ -371,8 +373,23 @@ class SideReady(models.Model):
         return f"{self.campaign}: {self.get_side_display()} ready for turn {self.turn_number}"
 
 
+# An order's id is its company's and its turn's (``order_id``): a number drawn from a
+# sequence both sides share would let a side count, by the gaps between its own orders'
+# ids, the orders the enemy gave in between (rulings section 6). One order per company
+# and turn makes it unique; a turn number is below ORDER_TURN_SPAN (MAX_TURNS is 1,000).
+ORDER_TURN_SPAN = 2**20
+
+
+def order_id(company_id: int, turn_number: int) -> int:
+    """The id of the order for company ``company_id`` in turn ``turn_number``."""
+    if not 0 <= turn_number < ORDER_TURN_SPAN:
+        raise ValueError(f"turn {turn_number} is out of an order's range")
+    return company_id * ORDER_TURN_SPAN + turn_number
+
+
 class Order(models.Model):
-    """A player's order for one company in one turn; a company with none holds."""
+    """A player's order for one company in one turn; a company with none holds. Its id
+    is ``order_id(company, turn)``, set when it is first saved."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
     company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="orders")
@@ -409,6 +426,11 @@ class Order(models.Model):
     def __str__(self) -> str:
         where = f" to {self.target}" if self.target_id else ""
         return f"{self.company}: {self.kind}{where} (turn {self.turn_number})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is None:
+            self.pk = order_id(self.company_id, self.turn_number)
+        super().save(*args, **kwargs)
 
 
 class GmAdjustment(models.Model):

@@ -30,10 +30,13 @@ def test_every_player_reads_the_gms_changes_with_their_reasons(
         reason="the villagers rose",
         user=gm_user,
     )
-    for user in (aussie, japanese, gm_user):
+    full = "Ioro: held by the Australian side, now by nobody"
+    # Ioro is out of the Japanese's sight: they read neither holder (section 6).
+    fogged = "Ioro: who holds it was changed, out of your sight"
+    for user, what in ((aussie, full), (japanese, fogged), (gm_user, full)):
         (row,) = adjustments(login(user), played)
         assert row["before_turn"] == 3
-        assert row["what"] == "Ioro: held by the Australian side, now by nobody"
+        assert row["what"] == what
         assert row["reason"] == "the villagers rose"
 
 

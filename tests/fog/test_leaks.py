@@ -175,6 +175,31 @@ def test_seed_of_the_turns_not_yet_played() -> None:
     assert_twins_look_the_same(pair)
 
 
+def test_how_many_orders_the_enemy_gave() -> None:
+    """The Japanese give three orders for the coming turn in one twin and none in the
+    other, before the Australians give theirs: the Australians' orders, their ids (on
+    the orders page, the company pages, the API) included, must not tell."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        orders=((), (("A Company", "hold", None), ("B Company", "advance", "Kilu"))),
+        twins=(
+            Hidden(),
+            Hidden(
+                orders=(
+                    (),
+                    (
+                        ("1st Company", "hold", None),
+                        ("2nd Company", "hold", None),
+                        ("3rd Company", "hold", None),
+                    ),
+                )
+            ),
+        ),
+    )
+    assert_twins_look_the_same(pair)
+
+
 def test_ready_is_public_on_pages_and_api(django_user_model: Any) -> None:
     """Leak 5: whether each side has marked its orders ready is public (section 6): the
     orders page and the API tell each player the same, both sides included."""

@@ -11,8 +11,9 @@ rolls the viewer may not see follow from those.
 Both twins are built in the same database, one after the other, each inside a
 savepoint that is rolled back (``twin``): so their rows get the same ids (PostgreSQL's
 sequences, which a rollback does not rewind, are set back too), and the clock is the
-same fixed instant for both (``frozen_clock``). A hidden difference never changes an id
-the viewer can see: the viewer's own orders are given before the enemy's.
+same fixed instant for both (``frozen_clock``). The enemy's orders are given before the
+viewer's own, so that ids drawn from a sequence both sides share would show (an
+order's id is its company's and turn's: ``campaign.models.order_id``).
 
 The salts of the dice commitments are fresh randomness in the product (``secrets``);
 in each twin they come from the same fixed sequence instead (``twin_salts``), so both
@@ -248,14 +249,15 @@ def build(pair: Pair, index: int) -> Built:
     for side in SIDES:
         Membership.objects.create(user=users[side], campaign=campaign, side=side)
     for number in range(pair.turns + 1):
-        # The viewer's orders first: the enemy's orders never shift the viewer's ids.
+        # The enemy's orders first: an order's id is its company's and turn's, so the
+        # enemy's orders (which the twins differ in) must not shift the viewer's ids.
         own = pair.orders[number] if number < len(pair.orders) else ()
         theirs = hidden.orders[number] if number < len(hidden.orders) else ()
         campaign.refresh_from_db()
         if campaign.status == Campaign.Status.FINISHED or _waiting(campaign):
             break
-        _give(campaign, own, pair.viewer)
         _give(campaign, theirs, pair.enemy)
+        _give(campaign, own, pair.viewer)
         if number == pair.turns:
             break
         advance_turn(campaign_id=campaign.pk)
