@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.campaign.phases.common import distances_from
 from rules.campaign.seeds import INITIATIVE, split_stream
 from rules.campaign.state import CampaignState, Company
 
@@ -359,7 +360,9 @@ def _own_initiative(
 
 def _public_event(record: dict[str, Any], reader: _Reader) -> dict[str, Any]:
     """A naval or aerial record; the strafing of an enemy company as section 6 allows:
-    its area and band when it was in sight as the turn began, else nothing about it."""
+    its area and band when it was in sight as the turn began, and so was every area of
+    its track at most as near the strafing side's base (``_nearest_in_sight``); else
+    nothing about it."""
     if record.get("effect") != "strafe_company" or record.get("side") == reader.side:
         return record
     target = record.get("company")
@@ -367,7 +370,7 @@ def _public_event(record: dict[str, Any], reader: _Reader) -> dict[str, Any]:
     glimpse = before.companies.get(target) if before is not None and target else None
     enemy = reader.state.sides.get(record.get("side") or "")
     enemy_name = enemy.name if enemy else "enemy"
-    if glimpse is not None and glimpse[2] in reader.seen_before:
+    if glimpse is not None and _nearest_in_sight(reader, str(record.get("side")), glimpse[2]):
         outcome = (
             f"a {enemy_name} fighting company ({glimpse[3]}) in {glimpse[2]} is strafed "
             "and out of supply this turn"
@@ -378,6 +381,25 @@ def _public_event(record: dict[str, Any], reader: _Reader) -> dict[str, Any]:
     shown = {k: v for k, v in record.items() if k != "company"}
     shown.update(outcome=outcome, text=f"{text} ({outcome})")
     return shown
+
+
+def _nearest_in_sight(reader: _Reader, side: str, area: str) -> bool:
+    """Did the reader see, as the turn began, ``area`` and every other area of its track
+    at most as near the enemy of ``side``'s base? The strafing hits the company of
+    ``side`` on the track nearest that base (by name on a tie): naming the one in
+    ``area`` tells that none stood nearer, which says something of an area out of sight
+    unless every such area was in sight (section 6: "not even that it is empty")."""
+    state = reader.state
+    if area not in reader.seen_before or area not in state.areas or side not in state.sides:
+        return False
+    to_base = distances_from(state, state.sides[state.enemy_of(side)].base)
+    track = state.areas[area].track
+    limit = to_base.get(area, 10**6)
+    return all(
+        name in reader.seen_before
+        for name, other in state.areas.items()
+        if other.track == track and to_base.get(name, 10**6) <= limit
+    )
 
 
 def battle_visible(

@@ -86,6 +86,31 @@ def test_strafing_out_of_sight() -> None:
     assert_twins_look_the_same(pair)
 
 
+def strafing_on(track: str) -> dict[str, Any]:
+    """STRAFING, on another track."""
+    table = {
+        face: {**event, "track": track, "text": f"A strafing attack on the {track}."}
+        for face, event in STRAFING["aerial_table"].items()
+    }
+    return {**STRAFING, "aerial_table": table}
+
+
+def test_strafing_of_a_company_in_sight_with_a_nearer_area_out_of_sight() -> None:
+    """The strafing hits the Japanese company on the Korona track nearest Port Murray.
+    With C Company moved to Korona, Ioro is out of the Australians' sight, Oivi (two
+    glimpsed companies) in it; the 3rd Company stands in Ioro in one twin, in Kilu in the
+    other. Naming the strafed company in Oivi would tell that Ioro, nearer Port Murray,
+    held none: the twins must look the same."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        settings=strafing_on("Korona track"),
+        starts={"C Company (militia)": "Korona"},
+        twins=(Hidden(starts={"3rd Company": "Ioro"}), Hidden(starts={"3rd Company": "Kilu"})),
+    )
+    assert_twins_look_the_same(pair)
+
+
 def _initiative_seed() -> int:
     """The first seed for which the 3rd Company, out of the Australians' sight, is out of
     supply in Erida and in supply in Kerna, with the same side moving first after as many
