@@ -146,36 +146,11 @@ class BattleAdmin(admin.ModelAdmin):
         )
 
     def sheet_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The players' battle sheet, which the GM opens as the game master (every side,
+        the defender's sniper and the seed shown): one sheet for the table, not a
+        shorter copy here that could contradict it."""
         battle = self._battle(request, pk)
-        forces = [
-            {
-                "key": key,
-                "name": battle.spec[key].get("name", key),
-                "side": names.side_adjective(battle.spec[key].get("side", "")),
-                "quality": battle.spec[key].get("quality", ""),
-                "stands": [
-                    (names.unit(unit, count), count)
-                    for unit, count in battle.spec[key]["stands"].items()
-                ],
-            }
-            for key in ("attacker", "defender")
-        ]
-        support = battle.spec.get("support", {})
-        buffalos = support.get("buffalos") or 0
-        air = [
-            f"{buffalos} Buffalo{'' if buffalos == 1 else 's'}" if buffalos else "",
-            "a Hurricane-bomber" if support.get("hurricane") else "",
-        ]
-        return self._page(
-            request,
-            battle,
-            "admin/battles/battle/sheet.html",
-            title=f"Battle sheet: {battle}",
-            forces=forces,
-            area=battle.spec.get("area", {}),
-            support=names.join(air),
-            ruleset=names.ruleset(battle.ruleset),
-        )
+        return HttpResponseRedirect(reverse("battle-sheet", args=[battle.campaign_id, battle.pk]))
 
     def _gone(self, request: HttpRequest, pk: int, action: str) -> HttpResponse | None:
         """A page opened before a roll-back names a battle that is no more: say so (and

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 RAW_KEY = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b")
 
 
-def raw_keys(page: Any) -> list[str]:
-    return RAW_KEY.findall(page.locator("#content").inner_text())
+def raw_keys(page: Any, content: str = "#content") -> list[str]:
+    return RAW_KEY.findall(page.locator(content).inner_text())
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
@@ -68,11 +68,16 @@ def test_the_gm_reads_words_not_keys(
     assert raw_keys(page) == []
 
     battle = Battle.objects.filter(campaign=campaign).order_by("key").first()
-    for part, name in (("change", "battle"), ("report", "report"), ("sheet", "sheet")):
+    for part, name in (("change", "battle"), ("report", "report")):
         page.goto(f"{admin}/battles/battle/{battle.pk}/{part}/")
         shot(f"words-4-{name}-{tag}")
         # The battle's input (BATTLE.json), for the technically minded, is folded away.
         assert raw_keys(page) == [], name
+    # The GM's "Battle sheet" is the players' sheet, seen as the game master.
+    page.goto(f"{admin}/battles/battle/{battle.pk}/sheet/")
+    page.wait_for_url(f"**/campaigns/{campaign.pk}/battles/{battle.pk}/sheet/")
+    shot(f"words-4-sheet-{tag}")
+    assert raw_keys(page, "main") == [], "sheet"
     page.goto(f"{admin}/battles/battle/{battle.pk}/change/")
     result = page.locator("div.field-result_text").inner_text()
     why = "|".join(re.escape(words) for words in names.BATTLE_END_NAMES.values())

@@ -3,8 +3,11 @@ after all, the report in words and the battle sheet."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils.html import escape
 
 from battles.models import Battle
@@ -144,13 +147,28 @@ def test_report_and_sheet_are_refused_to_a_player(player: Client) -> None:
     assert_refused(player.get(url(battles["1:Korona:1"], "sheet")))
 
 
-def test_battle_sheet_lists_the_forces(gm: Client) -> None:
-    _, battles = waiting_campaign()
+def test_battle_sheet_is_the_full_sheet_with_the_defenders_sniper(gm: Client) -> None:
+    """The GM's "Battle sheet" is the players' sheet seen as the game master: the
+    terrain squares, the table's size, the turn limit, the off-table support, and the
+    defender's sniper, which the attacker's players do not see before the battle."""
+    campaign, battles = waiting_campaign()
     battle = battles["1:Korona:1"]
-    page = gm.get(url(battle, "sheet")).content.decode()
+    Battle.objects.filter(pk=battle.pk).update(
+        spec={**battle.spec, "defender": {**battle.spec["defender"], "sniper": True}}
+    )
+    response = gm.get(url(battle, "sheet"))
+    assert response.status_code == 302
+    assert response.url == reverse("battle-sheet", args=[campaign.pk, battle.pk])
+    page = gm.get(response.url).content.decode()
     assert battle.spec["attacker"]["name"] in page
     assert battle.spec["defender"]["name"] in page
-    assert "rifle squads" in page and "rifle_squad" not in page
+    assert "rifle squad" in page.lower() and "rifle_squad" not in page
+    assert len(re.findall(r'<tr><th scope="row">[A-C][1-3]</th>', page)) == 9
+    assert re.search(r"Squares \(\d+ × \d+ ft\)", page)
+    assert "<dt>Turn limit</dt><dd>12 turns;" in page
+    assert "Off-table support (zone 5)" in page
+    assert "one rifle squad fights as a sniper" in page
+    assert f"Seed {battle.seed}." in page
 
 
 def test_battle_page_is_read_only_with_its_tools(gm: Client) -> None:
