@@ -655,3 +655,9 @@ class OrderForm(forms.ModelForm):
         target.label_from_instance = (  # type: ignore[method-assign]
             lambda row: f"{row.campaign.name} · {row.name}"  # type: ignore[assignment]
         )
+
+    def _post_clean(self) -> None:
+        """No model validation: ``give_order`` (called by the admin's ``clean``) checks the
+        order and refuses it in the rules' words; the model's constraints would repeat
+        that refusal in the database's ("Constraint … is violated"). The admin saves the
+        order ``give_order`` saved, never this form's instance."""

@@ -191,3 +191,15 @@ def test_banzai_is_shown_in_words_on_japanese_companies_only(gm: Client) -> None
     assert "Banzai!" in page and "counts as in supply next turn whatever its roll" in page
     page = gm.get(f"/admin/campaign/company/{company(campaign, 'A Company').pk}/change/")
     assert "Banzai" not in page.content.decode()
+
+
+def test_an_advance_with_no_target_says_so_in_plain_words_only(gm: Client) -> None:
+    """The rules' refusal alone: not the database's constraint repeating it."""
+    campaign = new_campaign()
+    response = gm.post(ADD, {"company": company(campaign, "3rd Company").pk, "kind": "advance"})
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.non_field_errors()
+    assert len(errors) == 1, errors
+    assert "Constraint" not in response.content.decode()
+    assert Order.objects.count() == 0
+
