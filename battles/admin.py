@@ -206,7 +206,10 @@ class BattleAdmin(admin.ModelAdmin):
                 return self._gone(request, pk, "entered") or HttpResponseRedirect(request.path)
             else:
                 return back_to_change(self, request, battle, self._entered(battle, report.done))
-        intro = "The stands each side lost, per unit type; no more than were present."
+        intro = (
+            "The stands each side lost, per unit type; no more than were present. An empty "
+            "box counts as none lost."
+        )
         title = f"Result of {battle}"
         return form_page(
             self, request, title=title, form=form, obj=battle, intro=intro, submit="Enter result"

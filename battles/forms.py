@@ -12,7 +12,7 @@ from rules import names
 class ResultForm(forms.Form):
     """A tabletop battle's result: the winner and the stands each side lost per type."""
 
-    # Nothing is chosen for the GM: the winner and every loss are typed in from the table.
+    # The winner is never chosen for the GM: it is typed in from the table.
     winner = forms.ChoiceField(
         choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")]
     )
@@ -38,14 +38,16 @@ class ResultForm(forms.Form):
             present = spec[key]["stands"]
             self.units[key] = list(present)
             for unit, count in present.items():
+                # An empty box is none lost: the GM types only the losses there were.
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,
+                    required=False,
                     label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
                     f"{names.unit(unit, 2)} lost, of {count}",
                 )
 
     def losses(self) -> dict[str, dict[str, int]]:
         return {
-            key: {unit: self.cleaned_data[f"{key}__{unit}"] for unit in units}
+            key: {unit: self.cleaned_data[f"{key}__{unit}"] or 0 for unit in units}
             for key, units in self.units.items()
         }

@@ -15,6 +15,7 @@ from battles.models import Battle
 from battles.services.fighting import fight
 from campaign.models import Campaign, Turn
 from campaign.services.turns import TurnReport, complete_if_ready
+from rules import names
 from rules.campaign import turn as rules
 from rules.ending import result_problem
 from rules.refusals import Refusal
@@ -42,7 +43,8 @@ def enter_battle_result(
             for unit, count in lost.items():
                 if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                     raise ResultRefused(
-                        f"{key} losses of {unit} must be a whole number >= 0, not {count!r}"
+                        f"the {key}'s losses of {names.unit(unit, 2)} must be a whole number "
+                        f">= 0, not {count!r}"
                     )
         result = {
             "winner": winner,

@@ -414,8 +414,12 @@ def test_the_last_tabletop_result_completes_the_turn() -> None:
 @pytest.mark.parametrize(
     ("winner", "losses", "reason"),
     [
-        ("defender", {"attacker": {"rifle_squad": 10}}, "attacker lost 10 rifle_squad but had 9"),
-        ("defender", {"defender": {"hmg": 1}}, "defender lost 1 hmg but had 0"),
+        (
+            "defender",
+            {"attacker": {"rifle_squad": 10}},
+            "the attacker lost 10 rifle squads but had only 9",
+        ),
+        ("defender", {"defender": {"hmg": 1}}, "the defender lost 1 HMG but had none"),
         ("attacker", {"defender": {"rifle_squad": -1}}, "must be a whole number >= 0"),
         # Not rounded down to a whole stand, and refused as a result, not a crash in int().
         ("attacker", {"defender": {"rifle_squad": 1.5}}, "must be a whole number >= 0"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules import names as naming
 from rules.campaign.phases.common import (
     PlannedBattle,
     TurnError,
@@ -57,9 +58,15 @@ def check_result(battle: PlannedBattle, result: Mapping[str, Any]) -> None:
         present = battle.spec[key]["stands"]
         for unit, count in (losses.get(key) or {}).items():
             if not isinstance(count, int) or count < 0:
-                raise ValueError(f"{key} losses of {unit} must be a whole number >= 0")
-            if count > present.get(unit, 0):
-                raise ValueError(f"{key} lost {count} {unit} but had {present.get(unit, 0)}")
+                raise ValueError(
+                    f"the {key}'s losses of {naming.unit(unit, 2)} must be a whole number >= 0"
+                )
+            had = present.get(unit, 0)
+            if count > had:
+                raise ValueError(
+                    f"the {key} lost {naming.count(count, unit)} but had "
+                    f"{f'only {had}' if had else 'none'}"
+                )
 
 
 def battle_order(battle: PlannedBattle) -> tuple[str, int]:

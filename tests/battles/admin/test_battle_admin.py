@@ -84,8 +84,25 @@ def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None
     response = gm.post(url(battle, "result"), data)
     assert response.status_code == 200
     errors = response.context["form"].non_field_errors()
-    assert len(errors) == 1 and "rifle_squad" in errors[0]
+    assert list(errors) == [
+        f"the defender lost {present + 1} rifle squads but had only {present}"
+    ]
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
+
+
+def test_empty_loss_boxes_count_as_none_lost(gm: Client) -> None:
+    """Only the losses there were are typed in; the other boxes may stay empty."""
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    data = {"winner": "defender", "attacker__rifle_squad": "2"}
+    for side in ("attacker", "defender"):
+        for unit in battle.spec[side]["stands"]:
+            data.setdefault(f"{side}__{unit}", "")
+    response = gm.post(url(battle, "result"), data)
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.ENTERED
+    assert battle.result["losses"] == {"attacker": {"rifle_squad": 2}, "defender": {}}
 
 
 def test_a_result_needs_a_winner(gm: Client) -> None:
