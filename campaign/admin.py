@@ -1003,6 +1003,12 @@ class OrderAdmin(admin.ModelAdmin):
                 data = super().clean()
                 if inner.errors:
                     return data
+                company = data["company"]
+                inner.earlier = (
+                    Order.objects.filter(company=company, turn_number=company.campaign.turn + 1)
+                    .select_related("company", "target", "given_by")
+                    .first()
+                )
                 try:
                     inner.given = give_order(
                         company=data["company"],
@@ -1018,7 +1024,18 @@ class OrderAdmin(admin.ModelAdmin):
         return GivenOrderForm
 
     def save_form(self, request: HttpRequest, form: Any, change: bool) -> Order:
-        return form.given  # give_order saved it, replacing any earlier order
+        # give_order saved it, replacing the company's earlier order for the turn (the
+        # same row, updated): the GM is told which order is gone, and who gave it.
+        given, earlier = form.given, form.earlier
+        if earlier is not None and earlier.pk == given.pk:
+            by = f", given by {earlier.given_by}" if earlier.given_by else ""
+            self.message_user(
+                request,
+                f"This order replaced the earlier order “{earlier}”{by}: a company has one "
+                "order a turn.",
+                messages.WARNING,
+            )
+        return given
 
     def save_model(self, request: HttpRequest, obj: Order, form: Any, change: bool) -> None:
         pass

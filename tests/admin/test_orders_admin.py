@@ -76,6 +76,23 @@ def test_a_new_order_replaces_the_old(gm: Client) -> None:
     assert list(Order.objects.values_list("kind", flat=True)) == ["hold"]
 
 
+def test_a_new_order_says_which_earlier_order_it_replaced(gm: Client) -> None:
+    campaign = new_campaign()
+    third = company(campaign, "3rd Company")
+    first = gm.post(
+        ADD,
+        {"company": third.pk, "kind": "advance", "target": area(campaign, "Oivi").pk},
+        follow=True,
+    )
+    assert not any("replaced" in str(m) for m in first.context["messages"])
+    second = gm.post(ADD, {"company": third.pk, "kind": "hold"}, follow=True)
+    said = [str(m) for m in second.context["messages"]]
+    assert (
+        "This order replaced the earlier order “3rd Company: advance to Oivi (turn 1)”, "
+        "given by gm: a company has one order a turn." in said
+    )
+
+
 def test_an_order_the_rules_refuse_is_a_form_error(gm: Client) -> None:
     campaign = new_campaign()
     third = company(campaign, "3rd Company")
