@@ -12,8 +12,13 @@ from campaign.services.adjustments import AdjustmentRefused, check_reason, check
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
 from campaign.settings_doc import change_words
-from rules.campaign.scenario import dump_scenario, parse_scenario, settings_to_json
-from rules.refusals import Refusal
+from rules.campaign.scenario import (
+    ScenarioError,
+    dump_scenario,
+    parse_scenario,
+    settings_to_json,
+)
+from rules.refusals import Problem, Refusal
 
 
 class CampaignRefused(Refusal):
@@ -54,7 +59,8 @@ def update_settings(
 
     The players' log gets the change in words (campaign.settings_doc.change_words: the
     settings' names and values as the settings page gives them, never their keys); a
-    save that changes nothing records nothing and returns None."""
+    save that changes nothing records nothing and returns None. A campaign length that
+    the turns played have reached is refused (``check_length``)."""
     reason = check_reason(reason)
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -70,6 +76,7 @@ def update_settings(
         changed = sorted(key for key in after if before.get(key) != after[key])
         if not changed:
             return None
+        check_length(row, before["turn_limit"], after["turn_limit"])
         row.settings = after
         row._change_reason = reason  # type: ignore[attr-defined]  # simple_history's
         row._history_user = user  # type: ignore[attr-defined]
@@ -84,4 +91,24 @@ def update_settings(
                 "before": {k: before.get(k) for k in changed},
                 "after": {k: after[k] for k in changed},
             },
+        )
+
+
+def check_length(campaign: Campaign, before: int, after: int) -> None:
+    """A new campaign length must leave a turn to play. The end phase ends the campaign
+    after the turn whose number reaches the length, and the turns played did not reach
+    it: a length of at most the turns played would end it only after the next turn,
+    longer than it says. So the shortest is the turns played + 1 (the next turn is the
+    last; a turn waiting for its battles is that one, finished with today's settings)."""
+    shortest = campaign.turn + 1
+    if after != before and after < shortest:
+        played = "1 turn has" if campaign.turn == 1 else f"{campaign.turn} turns have"
+        raise ScenarioError(
+            [
+                Problem(
+                    "settings.turn_limit",
+                    f"{played} been played: the campaign's length must be at least "
+                    f"{shortest} (with {shortest}, it ends after turn {shortest}, the next).",
+                )
+            ]
         )

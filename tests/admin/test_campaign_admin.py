@@ -364,6 +364,30 @@ def test_settings_problems_are_each_shown_on_their_field_and_nothing_changes(
     assert '<a href="#setting-aerial_table">Aerial event table</a>' in page
 
 
+def test_a_campaign_length_the_turns_played_have_reached_is_refused(gm: Client) -> None:
+    """The end phase ends a campaign after the turn that reaches its length: a length of
+    the turns played or fewer would go on for another turn, so the next is the shortest."""
+    campaign = new_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    before = Campaign.objects.get().settings
+    for short in (2, 3):
+        response = gm.post(url(campaign, "settings"), settings_post(campaign, gm, turn_limit=short))
+        assert response.status_code == 200
+        errors = response.context["form"].errors
+        assert list(errors) == ["turn_limit"]
+        assert errors["turn_limit"] == [
+            "3 turns have been played: the campaign's length must be at least 4 (with 4, it "
+            "ends after turn 4, the next)."
+        ]
+    assert Campaign.objects.get().settings == before
+    assert GmAdjustment.objects.count() == 0
+    response = gm.post(url(campaign, "settings"), settings_post(campaign, gm, turn_limit=4))
+    assert response.status_code == 302
+    advance_turn(campaign_id=campaign.pk)
+    assert Campaign.objects.get().status == Campaign.Status.FINISHED
+
+
 def test_a_problem_the_rules_find_is_shown_on_its_field(gm: Client) -> None:
     """The form lets the text through; the scenario check refuses its control character,
     and the page puts the problem on that face's words."""
