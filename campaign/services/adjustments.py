@@ -41,6 +41,11 @@ class AdjustmentRefused(Refusal):
     """An adjustment that is not allowed; the message says why."""
 
 
+class NothingChanged(AdjustmentRefused):
+    """An adjustment to what the row already is: refused, so the players' log never
+    reads "from 9 to 9" (a settings save that changes nothing records nothing too)."""
+
+
 class StaleChange(AdjustmentRefused):
     """The page the change came from showed the campaign as it no longer is."""
 
@@ -163,6 +168,10 @@ def adjust_stands(
                 f"not {held!r}"
             )
         before = row.held
+        if held == before:
+            raise NothingChanged(
+                f"Nothing changed: {company.name} already holds {names.count(held, unit_type)}."
+            )
         row.held = held
         _save(row, ["held"], reason=reason, user=user)
         return record(
@@ -196,6 +205,8 @@ def set_control(
         state = load_snapshot(campaign=campaign)
         in_sight_of = [key for key in state.sides if row.name in fog.watched_areas(state, key)]
         before = row.controller
+        if side == before:
+            raise NothingChanged(f"Nothing changed: {row.name} is already held by {_holder(side)}.")
         row.controller = side
         _save(row, ["controller"], reason=reason, user=user)
         area.controller = side
@@ -219,10 +230,12 @@ def set_ship_present(
         campaign = _open_campaign(ship.campaign_id, seen)
         row = Ship.objects.select_for_update().get(pk=ship.pk)
         before = row.present
+        where = "in port" if present else "away"
+        if present == before:
+            raise NothingChanged(f"Nothing changed: {row.name} is already {where}.")
         row.present = present
         _save(row, ["present"], reason=reason, user=user)
         ship.present = present
-        where = "in port" if present else "away"
         return record(
             campaign=campaign,
             what=f"{row.name}: {where}",

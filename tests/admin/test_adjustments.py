@@ -102,6 +102,30 @@ def test_stands_stay_within_the_establishment(gm: Client) -> None:
     assert GmAdjustment.objects.count() == 0
 
 
+def test_an_adjustment_that_changes_nothing_is_refused_and_recorded_nowhere(gm: Client) -> None:
+    campaign = new_campaign()
+    company = a_company(campaign)
+    adjust = f"/admin/campaign/company/{company.pk}/adjust/"
+    held = rifles(company).held
+    response = gm.post(
+        adjust,
+        {**opened(gm, adjust), "unit_type": "rifle_squad", "held": held, "reason": "a check"},
+    )
+    assert response.status_code == 200
+    assert list(response.context["form"].non_field_errors()) == [
+        f"Nothing changed: A Company already holds {held} rifle squads."
+    ]
+    korona = Area.objects.get(campaign=campaign, name="Korona")
+    with pytest.raises(AdjustmentRefused, match="Nothing changed: Korona is already held by"):
+        set_control(area=korona, side=korona.controller, reason="r")
+    ship = Ship.objects.filter(campaign=campaign).first()
+    assert ship is not None
+    with pytest.raises(AdjustmentRefused, match=f"Nothing changed: {ship.name} is already"):
+        set_ship_present(ship=ship, present=ship.present, reason="r")
+    assert GmAdjustment.objects.count() == 0
+    assert rifles(company).history.count() == 1  # its creation only
+
+
 def test_adjusting_stands_is_refused_to_a_player(player: Client) -> None:
     company = a_company(new_campaign())
     assert_refused(
