@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.admin_history import SimpleHistoryAdmin
 from campaign.admin_home import install as install_home_page
-from campaign.admin_home import sides_not_ready
+from campaign.admin_home import results_to_enter, sides_not_ready
 from campaign.forms import (
     WEEKDAYS,
     BalanceForm,
@@ -266,8 +266,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
         obj: Campaign | None = None,
     ) -> HttpResponse:
         """The campaign's page; "Advance turn now" names the sides not ready yet (of the
-        campaign the page already read) and, in tabletop mode, that the battles wait."""
+        campaign the page already read) and, in tabletop mode, that the battles wait.
+        While a turn waits for its battles' results there is no turn to advance: the page
+        links each battle's result form instead of offering the button."""
         if obj is not None:
+            context["waiting"] = results_to_enter(obj)
             context["not_ready"] = sides_not_ready(obj)
             context["tabletop"] = obj.get_settings().battle_mode == "tabletop"
         return super().render_change_form(request, context, add, change, form_url, obj)

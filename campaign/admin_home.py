@@ -47,23 +47,34 @@ class Coming:
     waiting: bool = False  # its turn waits for tabletop results
 
 
+def _results_to_enter(turn: Turn) -> Waiting:
+    pending = Battle.objects.filter(turn=turn, status=Battle.Status.PENDING).order_by("pk")
+    return Waiting(
+        campaign=turn.campaign,
+        turn=turn.number,
+        battles=[(str(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending],
+    )
+
+
+def results_to_enter(campaign: Campaign) -> Waiting | None:
+    """The campaign's turn waiting for its battles' results, each battle with the way to
+    its result form; None when no turn waits (the campaign's page offers "Advance turn
+    now" then, and these links instead while a turn waits)."""
+    turn = (
+        Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
+        .select_related("campaign")
+        .first()
+    )
+    return None if turn is None else _results_to_enter(turn)
+
+
 def needs_attention() -> dict[str, Any]:
-    waiting = []
-    for turn in (
-        Turn.objects.filter(status=Turn.Status.BATTLES_PENDING)
+    waiting = [
+        _results_to_enter(turn)
+        for turn in Turn.objects.filter(status=Turn.Status.BATTLES_PENDING)
         .select_related("campaign")
         .order_by("created_at")
-    ):
-        pending = Battle.objects.filter(turn=turn, status=Battle.Status.PENDING).order_by("pk")
-        waiting.append(
-            Waiting(
-                campaign=turn.campaign,
-                turn=turn.number,
-                battles=[
-                    (str(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
-                ],
-            )
-        )
+    ]
     failed = [
         Failed(
             campaign=turn.campaign,

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
+from battles.services.results import fight_battle_now
 from campaign.models import (
     Campaign,
     Company,
@@ -212,8 +213,9 @@ def test_advance_turn_now_plays_a_turn(gm: Client) -> None:
 
 
 def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> None:
+    """From a page opened before the turn began (a waiting turn's page has no button)."""
     campaign, _ = waiting_campaign()
-    response = gm.post(url(campaign, "advance"), opened(gm, change(campaign)), follow=True)
+    response = gm.post(url(campaign, "advance"), {"turn": "0"}, follow=True)
     assert messages_of(response) == ["turn 1 of Korona 1 is still waiting for its tabletop battles"]
     assert Turn.objects.filter(campaign=campaign).count() == 1
 
@@ -645,6 +647,23 @@ def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_pla
     home = gm.get("/admin/").content.decode()
     assert "nobody: the turn has begun, with the orders it had" in home
     assert "Not ready yet</span>" not in home and ">Australians</td>" not in home
+
+
+def test_a_turn_waiting_for_its_results_offers_its_result_forms_not_advance(gm: Client) -> None:
+    """Advancing is refused while a turn waits for its battles: the page does not offer
+    it, and links each battle's result form instead."""
+    campaign, battles = waiting_campaign()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert "Advance turn now" not in page
+    assert "Turn 1 waits for its battles' results</strong>" in page
+    for key in ("1:Korona:1", "1:Korona:2"):
+        battle = battles[key]
+        result = f"/admin/battles/battle/{battle.pk}/result/"
+        assert f'<a href="{result}">Enter the result of {battle}</a>' in page
+    for battle in battles.values():
+        fight_battle_now(battle_id=battle.pk)
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert 'value="Advance turn now"' in page and "waits for its battles" not in page
 
 
 def test_advance_turn_now_in_tabletop_mode_says_the_battles_will_wait(gm: Client) -> None:
