@@ -47,8 +47,8 @@ class BattleAdmin(admin.ModelAdmin):
                     "campaign",
                     "turn",
                     "area",
-                    "attacker_side",
-                    "defender_side",
+                    "attacker_words",
+                    "defender_words",
                     "mode_words",
                     "ruleset_words",
                     "seed",
@@ -79,6 +79,19 @@ class BattleAdmin(admin.ModelAdmin):
     @admin.display(description="turn", ordering="turn__number")
     def turn_number(self, obj: Battle) -> int:
         return obj.turn.number
+
+    def _side_name(self, obj: Battle, key: str) -> str:
+        """The side by its name in the campaign ("Australians"), as every other page says it."""
+        side = obj.campaign.sides.filter(key=key).values_list("name", flat=True).first()
+        return side or names.side_adjective(key)
+
+    @admin.display(description="attacker side")
+    def attacker_words(self, obj: Battle) -> str:
+        return self._side_name(obj, obj.attacker_side)
+
+    @admin.display(description="defender side")
+    def defender_words(self, obj: Battle) -> str:
+        return self._side_name(obj, obj.defender_side)
 
     @admin.display(description="battles are", ordering="mode")
     def mode_words(self, obj: Battle) -> str:

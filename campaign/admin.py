@@ -322,7 +322,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:
         if obj.schedule_kind == Campaign.ScheduleKind.EVERY_HOURS:
-            return f"a turn every {obj.every_hours} hours"
+            hours = obj.every_hours
+            return "a turn every hour" if hours == 1 else f"a turn every {hours} hours"
         if obj.schedule_kind == Campaign.ScheduleKind.WEEKLY:
             assert obj.weekday is not None  # a weekly schedule has its day (check_schedule)
             day = dict(WEEKDAYS)[obj.weekday]
@@ -926,6 +927,13 @@ class TurnAdmin(admin.ModelAdmin):
     fields = readonly_fields = (
         "campaign", "number", "status", "turn_seed", "turn_page", "log_text", "failure_reason",
     )  # fmt: skip
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A failure reason only on a turn that failed: "-" on every other said nothing."""
+        fields = list(super().get_fields(request, obj))
+        if obj is None or obj.status != Turn.Status.FAILED:
+            fields.remove("failure_reason")
+        return fields
 
     @admin.display(description="turn seed")
     def turn_seed(self, obj: Turn) -> str:

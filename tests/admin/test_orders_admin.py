@@ -180,6 +180,20 @@ def test_a_turn_is_read_only_with_its_log_in_words(gm: Client) -> None:
     assert Turn.objects.get().status == before
 
 
+def test_a_failure_reason_is_shown_only_on_a_turn_that_failed(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    done = Turn.objects.get()
+    page = gm.get(f"/admin/campaign/turn/{done.pk}/change/").content.decode()
+    assert "Failure reason" not in page
+    failed = Turn.objects.create(
+        campaign=campaign, number=2, seed=1, status=Turn.Status.FAILED,
+        failure_reason="database went away mid-turn",
+    )  # fmt: skip
+    page = gm.get(f"/admin/campaign/turn/{failed.pk}/change/").content.decode()
+    assert "Failure reason" in page and "database went away mid-turn" in page
+
+
 def test_company_and_area_pages_show_their_inlines(gm: Client) -> None:
     campaign = new_campaign()
     a = company(campaign, "A Company")

@@ -38,6 +38,17 @@ def test_the_gm_sets_a_weekly_schedule(gm: Client) -> None:
     assert "a turn every Friday at 18:00 (Europe/Berlin)" in page
 
 
+@pytest.mark.parametrize(
+    ("hours", "words"), [(1, "a turn every hour"), (48, "a turn every 48 hours")]
+)
+def test_an_hourly_schedule_is_said_in_words(gm: Client, hours: int, words: str) -> None:
+    campaign = new_campaign()
+    form = {"kind": "every_hours", "every_hours": str(hours), "timezone": "UTC"}
+    assert gm.post(schedule_url(campaign), form).status_code == 302
+    page = gm.get(reverse("admin:campaign_campaign_change", args=[campaign.pk])).content.decode()
+    assert f"{words}<" in page and "every 1 hours" not in page
+
+
 def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None:
     campaign = new_campaign()
     response = gm.post(

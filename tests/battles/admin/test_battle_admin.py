@@ -193,6 +193,9 @@ def test_battle_page_is_read_only_with_its_tools(gm: Client) -> None:
     page = gm.get(url(battles["1:Korona:1"], "change")).content.decode()
     assert "Enter result" in page and "Fight it now (auto)" in page
     assert 'name="_save"' not in page
+    # Each side by its name, as every other page says it: "Australians", not "Australian".
+    assert re.search(r"Attacker side:</label>\s*<div class=\"readonly\">Japanese</div>", page)
+    assert re.search(r"Defender side:</label>\s*<div class=\"readonly\">Australians</div>", page)
 
 
 def test_a_result_against_the_end_condition_is_a_form_error(gm: Client) -> None:
