@@ -200,13 +200,13 @@ def set_control(
     with transaction.atomic():
         campaign = _open_campaign(area.campaign_id, seen)
         row = Area.objects.select_for_update().get(pk=area.pk)
+        before = row.controller
+        if side == before:
+            raise NothingChanged(f"Nothing changed: {row.name} is already held by {_holder(side)}.")
         # Which sides have the area in sight as the GM changes it: the others' public log
         # says neither who held it nor who holds it now (rulings section 6).
         state = load_snapshot(campaign=campaign)
         in_sight_of = [key for key in state.sides if row.name in fog.watched_areas(state, key)]
-        before = row.controller
-        if side == before:
-            raise NothingChanged(f"Nothing changed: {row.name} is already held by {_holder(side)}.")
         row.controller = side
         _save(row, ["controller"], reason=reason, user=user)
         area.controller = side
