@@ -98,7 +98,8 @@ def orders_closed(*, campaign: Campaign) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class PlannedAttack:
-    """The battle a company's order leads to, as its side may foresee it."""
+    """The battle a company's order leads to, or the one it is already engaged in, as
+    its side may foresee it."""
 
     battle: PlannedBattle
     side: str  # the side planning it
@@ -260,8 +261,10 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
                 company_id=company_id,
                 order=order,
                 moves=rules.legal_moves(view.state, company.name, side=side),
+                # An order into an enemy's area, or a company already standing with
+                # the enemy (engaged: a battle whatever its order, or with none).
                 attack=None
-                if closed or order is None
+                if closed
                 else _attack(view, foreseen, side, company.name, company_id, by_name),
                 area_ids=ids.areas,
             )
@@ -284,7 +287,7 @@ def _attack(
     company_id: int,
     orders: dict[str, RulesOrder],
 ) -> PlannedAttack | None:
-    battle = rules.planned_battle(foreseen, company=company, orders=orders)
+    battle = rules.foreseen_battle(foreseen, company=company, orders=orders)
     if battle is None:
         return None
     number = view.campaign.turn + 1

@@ -249,10 +249,15 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
         for r in (before.company(company_id) if before else None, changed)
         if r and r.order and r.order.target_id
     }
+    # A company standing with the enemy in the area fights there with or without an order.
     context["others"] = [
         _row(r, oob=True)
         for r in plan.companies
-        if r.company_id != company_id and r.order and r.order.target_id in touched
+        if r.company_id != company_id
+        and (
+            (r.order and r.order.target_id in touched)
+            or (r.attack and r.attack.target_id in touched)
+        )
     ]
     return render(request, f"{TEMPLATE}#row_response", context, status=status)
 

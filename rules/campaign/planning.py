@@ -10,7 +10,8 @@ Pure functions over a ``CampaignState``, for the players' orders page:
   its real stands, establishment, losses, quality or which company it is;
 - ``planned_battle`` builds the BATTLE.json an attack would be fought from, with the
   turn's own pairing (``pair_battles``), so the odds are those of the battle the turn
-  would really set up on that information;
+  would really set up on that information; ``foreseen_battle`` adds the battle already
+  certain where a company stands with the enemy in its area (both engaged);
 - ``fight_runs`` and ``odds_of`` split ``rules.odds.battle_odds`` into chunks a page can
   compute a few at a time, with the same seeds: the chunks add up to ``battle_odds``.
 """
@@ -198,6 +199,28 @@ def planned_battle(
     if company not in arriving:
         return None
     return _paired(state, company, side, target, arriving, for_odds=for_odds)
+
+
+def foreseen_battle(
+    state: CampaignState, *, company: str, orders: Mapping[str, Order]
+) -> PlannedBattle | None:
+    """The battle ``company`` will fight this turn as far as its side can foresee it: the
+    one its order leads to (``planned_battle``), or, for a fighting company that already
+    stands in an area with enemy fighting companies, the battle there. Such a company is
+    engaged and may not move (``check_order``), nor may the enemy there, so the turn
+    fights that battle whatever either side orders; the side's companies ordered into
+    the area join it, paired as the turn pairs them (both sides there before movement:
+    the area's controller defends). None if no battle is certain.
+
+    For the orders page only: the campaign AI asks ``planned_battle`` about moves."""
+    mover = state.companies.get(company)
+    if mover is None or not mover.fighting:
+        return None
+    here = mover.area
+    if not state.companies_in(here, side=state.enemy_of(mover.side), fighting=True):
+        return planned_battle(state, company=company, orders=orders)
+    arriving = _arriving(state, orders, mover.side, here)
+    return _paired(state, company, mover.side, here, arriving, for_odds=False)
 
 
 def _paired(

@@ -11,9 +11,12 @@ from django.core.cache import cache
 
 from campaign.models import Campaign
 from campaign.services import planning
+from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
 from campaign.web.areaodds import _who, area_odds
+from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
@@ -179,3 +182,76 @@ def test_unseen_enemies_are_counted_by_what_is_seen_of_them_never_by_name() -> N
         "an average company and 3 strong companies"
     )
     assert _who(view, ["1st"], own=False) == "a strong company"
+
+
+# --- a battle already certain: both sides stand in one area --------------------------------
+
+
+@pytest.fixture
+def standoff(db: Any, aussie: Any, japanese: Any) -> Campaign:
+    """A and B Company and the Japanese 2nd Company all in Oivi, which the Australians
+    hold (the 1st Company back in Kilu, C Company next door in Korona): every one of
+    them is engaged and may not move, so the turn fights there whatever anyone orders."""
+    doc = korona_doc()
+    where = {
+        "A Company": "Oivi",
+        "B Company": "Oivi",
+        "C Company (militia)": "Korona",
+        "1st Company": "Kilu",
+    }
+    for company in doc["companies"]:
+        company["area"] = where.get(company["name"], company["area"])
+    for area in doc["areas"]:
+        if area["name"] == "Oivi":
+            area["controller"] = "australian"
+    campaign = create_campaign(data=doc, name="Standoff", seed=1)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+def test_a_battle_both_sides_already_stand_in_is_planned_without_any_order(
+    standoff: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    (oivi,) = areas(standoff, aussie)
+    (battle,) = oivi.attacks
+    assert oivi.area == "Oivi" and not oivi.attacking  # the Australians hold it: they defend
+    assert sorted(battle.friends) == ["A Company", "B Company"]
+    assert battle.enemies == ["2nd Company"]
+    html = login(aussie).get(f"/campaigns/{standoff.pk}/orders/").content.decode()
+    section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert 'data-area="Oivi"' in section and "2nd Company" not in section
+    for name in ("A Company", "B Company"):
+        row = html.split(f'id="company-{standoff.companies.get(name=name).pk}"', 1)[1]
+        assert "Battle at Oivi" in row.split("</article>", 1)[0]
+    # The Japanese side sees its own attack there too, the Australians as glimpses.
+    view = open_campaign(user=japanese, campaign=standoff)
+    (theirs,) = planning.planned_areas(planning.plan_side(view=view, side="japanese"))
+    (attack,) = theirs.attacks
+    assert theirs.attacking and attack.friends == ["2nd Company"]
+    page = login(japanese).get(f"/campaigns/{standoff.pk}/orders/").content.decode()
+    section = page.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert "A Company" not in section and "B Company" not in section
+
+
+def test_a_company_ordered_into_its_sides_standoff_joins_that_battle(
+    standoff: Campaign, aussie: Any, login: Any
+) -> None:
+    c = standoff.companies.get(name="C Company (militia)").pk
+    answer = login(aussie).post(
+        f"/campaigns/{standoff.pk}/orders/{c}/",
+        {"action": "give", "order": f"advance:{standoff.areas.get(name='Oivi').pk}"},
+        **HTMX,
+    )
+    # The rows of the companies already there come out of band: their battle changed.
+    html = answer.content.decode()
+    for name in ("A Company", "B Company"):
+        pk = standoff.companies.get(name=name).pk
+        assert f'id="company-{pk}" hx-swap-oob="true"' in html
+    (oivi,) = areas(standoff, aussie)
+    (battle,) = oivi.attacks
+    assert sorted(battle.friends) == ["A Company", "B Company", "C Company (militia)"]
+    view = open_campaign(user=aussie, campaign=standoff)
+    plan = planning.plan_side(view=view, side="australian")
+    keys = {row.company.name: row.attack.battle.key for row in plan.companies if row.attack}
+    assert keys == dict.fromkeys(["A Company", "B Company", "C Company (militia)"], "1:Oivi")
