@@ -298,10 +298,12 @@ def _attack(
         turn_number=number,
         company_id=company_id,
         target_id=view.ids.areas[battle.area],
-        # Its own stream, from the campaign's id and never its seed: the odds must say
-        # nothing of the dice of the turns not yet played (rulings section 6), and their
-        # first run is not the battle the turn will fight.
-        seed=derive_seed(view.campaign.pk, "planning", number, company, battle.area),
+        # The battle's stream, from the campaign's id and never its seed: the odds must
+        # say nothing of the dice of the turns not yet played (rulings section 6), and
+        # their first run is not the battle the turn will fight. From the battle's key
+        # (turn, area, pairing), never the company's name: every company in one battle,
+        # and the area's section, read one estimate.
+        seed=derive_seed(view.campaign.pk, "planning", battle.key),
         estimated=not view.sees_everything,
         runs=ODDS_RUNS,
         chunk=ODDS_CHUNK,

@@ -300,6 +300,37 @@ def test_the_odds_seed_is_not_the_battles_seed(korona: Campaign, players: dict[s
     }
 
 
+def test_one_battle_has_one_estimate_whichever_company_asks(
+    db: Any, players: dict[str, Any]
+) -> None:
+    """The 1st and 2nd Company both into Korona, where A Company stands alone: one battle,
+    so one seed and one cached estimate for both cards and the area's section (the seed
+    was the company's: two cards of one battle read 80% and 83%)."""
+    doc = korona_doc()
+    for company in doc["companies"]:
+        if company["name"] == "B Company":
+            company["area"] = "Isura"
+    korona = _korona(players, doc)
+    for name in ("1st Company", "2nd Company"):
+        give_order(
+            company=korona.companies.get(name=name),
+            kind="advance",
+            target=korona.areas.get(name="Korona"),
+            side="japanese",
+        )
+    view = open_campaign(user=players["japanese"], campaign=korona)
+    first, second = (_attack(view, name) for name in ("1st Company", "2nd Company"))
+    assert first.battle.key == second.battle.key == "1:Korona"
+    assert first.seed == second.seed == derive_seed(korona.pk, "planning", "1:Korona")
+    assert first.job == second.job  # one cache key: fought once, read by both
+    (area,) = planning.planned_areas(planning.plan_side(view=view, side="japanese"))
+    (shown,) = area.attacks
+    assert shown.job.key == planning.plan_side(view=view, side="japanese").company(
+        view.ids.companies["2nd Company"]
+    ).attack.job.key  # type: ignore[union-attr]
+    assert _all_odds(first).odds == _all_odds(second).odds
+
+
 # --- sides, closed orders, ready ----------------------------------------------------------
 
 
