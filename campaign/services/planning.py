@@ -111,6 +111,7 @@ class PlannedAttack:
     estimated: bool  # the enemy is an estimate (fog of war), not its real forces
     runs: int
     chunk: int
+    held: bool = False  # the side holds the area (as it sees it): so it defends there
 
     @property
     def area(self) -> str:
@@ -307,6 +308,7 @@ def _attack(
         estimated=not view.sees_everything,
         runs=ODDS_RUNS,
         chunk=ODDS_CHUNK,
+        held=foreseen.areas[battle.area].controller == side,
     )
 
 
@@ -334,6 +336,13 @@ class OddsProgress:
     def attacker_win(self) -> dict[str, float]:
         """The attacker's chance of winning and its 95% interval, in percent."""
         return {key: value * 100 for key, value in self.odds["attacker_win"].items()}
+
+    @property
+    def side_win(self) -> dict[str, float]:
+        """The planning side's chance of winning (attacking or defending) and its 95%
+        interval, in percent: the one way the pages word odds, "you win N%"."""
+        key = "attacker_win" if self.attack.attacking else "defender_win"
+        return {name: value * 100 for name, value in self.odds[key].items()}
 
 
 def odds_progress(*, attack: PlannedAttack, start: bool = True) -> OddsProgress:
@@ -429,6 +438,8 @@ class AreaPlan:
     area_id: int
     side: str
     attacks: list[PlannedAttack]  # one per battle there, in the turn's order
+    present: bool = False  # some of the side's companies stand there already
+    arriving: bool = True  # some are ordered there
 
     @property
     def attacking(self) -> bool:
@@ -438,15 +449,19 @@ class AreaPlan:
 def planned_areas(plan: SidePlan) -> list[AreaPlan]:
     """The areas the side's orders lead to battle in, each with all its battles."""
     by_area: dict[str, dict[str, PlannedAttack]] = {}
+    here: dict[str, set[bool]] = {}  # per area: is each of its companies there already
     for row in plan.companies:
         if row.attack is not None:
             by_area.setdefault(row.attack.area, {}).setdefault(row.attack.battle.key, row.attack)
+            here.setdefault(row.attack.area, set()).add(row.company.area == row.attack.area)
     return [
         AreaPlan(
             area=area,
             area_id=plan.view.ids.areas[area],
             side=plan.side,
             attacks=[battles[key] for key in sorted(battles)],
+            present=True in here[area],
+            arriving=False in here[area],
         )
         for area, battles in sorted(by_area.items())
     ]

@@ -67,8 +67,14 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
 def pairing_line(area: AreaPlan, count: int) -> str:
     """How the turn pairs the battles of the area, and what holding it takes, in a line."""
     name = area.area
+    if area.present and area.arriving:
+        yours = f"Your companies in {name} and those going there"
+    elif area.present:
+        yours = f"Your companies in {name}"
+    else:
+        yours = f"Your companies going to {name}"
     if count == 1:
-        paired = f"Your companies going to {name} and the enemy's there fight one battle"
+        paired = f"{yours} and the enemy's there fight one battle"
         need = (
             f"you take {name} if you win it" if area.attacking else f"you keep {name} if you win it"
         )

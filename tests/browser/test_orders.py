@@ -80,7 +80,7 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
         timeout=240_000,
     )
     text = row.locator(".odds-text").inner_text()
-    assert text.startswith("200 of 200 battles — attacker wins ")
+    assert text.startswith("200 of 200 battles — you win ")
     assert text.endswith(").")
     shot("orders-3-odds-done")
 

@@ -255,3 +255,30 @@ def test_a_company_ordered_into_its_sides_standoff_joins_that_battle(
     plan = planning.plan_side(view=view, side="australian")
     keys = {row.company.name: row.attack.battle.key for row in plan.companies if row.attack}
     assert keys == dict.fromkeys(["A Company", "B Company", "C Company (militia)"], "1:Oivi")
+
+
+def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
+    standoff: Campaign, aussie: Any, login: Any
+) -> None:
+    """C Company ordered into Oivi, which the Australians hold with A and B there: the card
+    says the side holds it, the line says who is there and who is going, and every odds
+    figure reads "you win N%" (it read "the enemy wins" in the section and "attacker
+    wins" on the card, the same number)."""
+    order(standoff, "C Company (militia)")
+    client = login(aussie)
+    for _ in range(5):  # the tests fight the odds inline: a poll or two brings them all in
+        html = client.get(f"/campaigns/{standoff.pk}/orders/").content.decode()
+    item = finished(standoff, aussie)
+    assert item.pairing.startswith("Your companies in Oivi and those going there ")
+    (battle,) = item.battles
+    ours = battle.progress.side_win
+    assert ours["p"] == pytest.approx(100 - battle.progress.attacker_win["p"])
+    assert ours["low"] == pytest.approx(100 - battle.progress.attacker_win["high"])
+    words = f"you win {ours['p']:.0f}% (likely {ours['low']:.0f}–{ours['high']:.0f}%)"
+    section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert words in section and "enemy wins" not in section
+    for name in ("A Company", "B Company", "C Company (militia)"):
+        row = html.split(f'id="company-{standoff.companies.get(name=name).pk}"', 1)[1]
+        row = row.split("</article>", 1)[0]
+        assert "(you hold it: you defend)" in row and "the enemy holds it" not in row
+        assert words in row and "attacker wins" not in row

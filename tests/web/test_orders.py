@@ -373,7 +373,7 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
         seen.append(poll.content.decode())
     assert '<progress max="20" value="10">' in seen[0] and "hx-get" in seen[0]
     assert '<progress max="20" value="20">' in seen[1] and "hx-get" not in seen[1]
-    done = re.search(r"20 of 20 battles — attacker wins (\d+)% \(likely (\d+)–(\d+)%\)\.", seen[1])
+    done = re.search(r"20 of 20 battles — you win (\d+)% \(likely (\d+)–(\d+)%\)\.", seen[1])
     assert done, seen[1]
     low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
     assert low <= p <= high
