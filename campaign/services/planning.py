@@ -218,6 +218,12 @@ class SidePlan:
         return deadline is not None and deadline <= django_timezone.now()
 
     @property
+    def every_side_ready(self) -> bool:
+        """Every side a player plays is ready (the campaign AI's always are): the turn is
+        due, and the scheduler's next sweep, seconds away, plays it."""
+        return all(is_ready or by_ai for _, _, is_ready, by_ai in self.sides)
+
+    @property
     def may_mark_ready(self) -> bool:
         """A player whose orders are open and not yet marked ready (the GM plays the turn
         from the admin instead)."""

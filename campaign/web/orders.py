@@ -128,12 +128,17 @@ def _moved_context(
     a turn has been played (or rolled back), that, and the link to the coming turn's."""
     if moved is None:
         return {"moved": None}
+    played = moved.page_turn < moved.next_turn  # else rolled back: nothing to read
     return {
         "moved": str(moved),
         "moved_refused": refused,
         "moved_turn": moved.next_turn,
         "moved_from": moved.page_turn,
         "moved_url": _orders_url(view, side),
+        # The played turn's page (the last one, when several were), to read what happened.
+        "played_url": reverse("turn", args=[view.campaign.pk, moved.next_turn - 1])
+        if played
+        else None,
     }
 
 

@@ -52,7 +52,7 @@ def test_the_page_says_by_itself_that_its_turn_has_been_played(
     notice.wait_for(timeout=10_000)
     assert " ".join(notice.inner_text().split()) == (
         "This page was for turn 1, and turn 1 has been played since: orders now go to "
-        "turn 2. Open the orders for turn 2"
+        "turn 2. Read what happened in turn 1 · Open the orders for turn 2"
     )
     # Nor does the page still say turn 1's seeds are secret: they are on its page now.
     assert "stay secret" not in page.locator("#dice-commitment").inner_text()

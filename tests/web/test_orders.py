@@ -5,16 +5,19 @@ every way fog of war could leak through it."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
 from campaign.services import odds, planning
 from campaign.services.campaigns import set_paused
 from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import process_turn, sweep_due
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
 from rules.campaign.turn import OrderError
@@ -302,6 +305,34 @@ def test_ready_marks_the_side_and_orders_may_still_change(
     assert campaign.next_deadline is not None
     page = client.get(url(campaign)).content.decode()
     assert "Japanese: <strong>ready</strong>" in page and "The turn is due now" in page
+
+
+def test_the_last_ready_says_the_turn_is_being_played_then_that_it_was_with_links(
+    campaign: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """The last side's "ready" makes the turn due, and the scheduler plays it within
+    seconds: the answer no longer offers changes "until the turn is played" as if nothing
+    were happening; it says the turn is being played and polls, and the poll says once it
+    has been, with links to the turn and to the next turn's orders (the page went on
+    offering "Change order" for a turn already played)."""
+    assert login(japanese).post(url(campaign, "ready")).status_code == 302
+    client = login(aussie)
+    answer = client.post(url(campaign, "ready"), {"turn": "1"}, **HTMX).content.decode()
+    assert "turn 1 is being played now" in answer
+    assert "You may still change them until the turn is played" not in answer
+    poll = f'hx-get="/campaigns/{campaign.pk}/orders/turn/?turn=1" hx-trigger="every 2s"'
+    assert poll in answer and 'hx-target="#turn-watch"' in answer
+    assert client.get(url(campaign, "turn") + "?turn=1", **HTMX).status_code == 204
+    # The scheduler's sweep claims the turn, and a worker plays it.
+    assert sweep_due(now=timezone.now() + timedelta(seconds=1), enqueue=False).claimed
+    assert process_turn(campaign_id=campaign.pk, turn_number=1)
+    campaign.refresh_from_db()
+    assert campaign.turn == 1
+    played = client.get(url(campaign, "turn") + "?turn=1", **HTMX).content.decode()
+    assert "turn 1 has been played" in played
+    assert f'href="/campaigns/{campaign.pk}/turns/1/"' in played
+    assert f'href="/campaigns/{campaign.pk}/orders/"' in played and "orders for turn 2" in played
+    assert 'id="order-cards" hx-swap-oob="true"></div>' in played  # no forms for turn 1
 
 
 def test_a_solo_players_ready_plays_the_turn_against_the_campaign_ai(
