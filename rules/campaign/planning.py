@@ -151,12 +151,15 @@ def estimated_company(company: Company, band: str) -> Company:
 
 def as_seen_by(state: CampaignState, side: str | None) -> CampaignState:
     """The campaign as ``side`` may know it. The GM (None), a finished campaign and fog
-    of war off see it whole; otherwise enemy companies out of sight are left out and
-    those in sight are estimates (``estimated_company``)."""
+    of war off see it whole; otherwise enemy companies out of sight are left out,
+    those in sight are estimates (``estimated_company``), and the seed is 0."""
     viewer = fog.Viewer(side)
     if fog.sees_everything(state, viewer):
         return state.copy()
     seen = state.copy()
+    # Nor the campaign seed (section 6: no seed of a turn not yet played): a sketch's
+    # battles are seeded from it, and the AI's sniper choice rolls its table from that.
+    seen.seed = 0
     glimpsed = fog.glimpse_handles(state, viewer)
     companies: dict[str, Company] = {}
     for name, company in seen.companies.items():

@@ -173,6 +173,30 @@ def test_hidden_enemy_companies_are_left_out_and_glimpsed_ones_estimated() -> No
     assert as_seen_by(state, None).companies == state.companies  # the GM
 
 
+def test_the_battles_a_side_foresees_do_not_depend_on_the_campaign_seed() -> None:
+    """The seed of the turns not yet played is hidden (section 6). A sketch's battles are
+    seeded from the state's seed, and an AI defender's sniper is chosen by rolling the
+    table from it: in an area of light woods the foreseen battle, and so its odds, told
+    something of the seed. The side's view has no seed."""
+    orders = {"A Company": RulesOrder("A Company", "advance", "Oivi")}
+    specs = set()
+    snipers = set()
+    for seed in range(1, 41):
+        state = load_scenario(KORONA)
+        state.areas["Oivi"].vegetation = "light"  # woods in some deployments, not all
+        state.seed = seed
+        seen = as_seen_by(state, "australian")
+        assert seen.seed == 0
+        battle = planned_battle(seen, company="A Company", orders=orders)
+        assert battle is not None
+        specs.add(repr((battle.seed, battle.spec)))
+        gm = planned_battle(as_seen_by(state, None), company="A Company", orders=orders)
+        assert gm is not None
+        snipers.add(gm.spec["defender"].get("sniper"))
+    assert snipers == {True, False}  # the GM's sketch does follow the seed
+    assert len(specs) == 1
+
+
 # --- planned battles ----------------------------------------------------------------------
 
 
@@ -325,9 +349,12 @@ def test_one_battle_has_one_estimate_whichever_company_asks(
     assert first.job == second.job  # one cache key: fought once, read by both
     (area,) = planning.planned_areas(planning.plan_side(view=view, side="japanese"))
     (shown,) = area.attacks
-    assert shown.job.key == planning.plan_side(view=view, side="japanese").company(
-        view.ids.companies["2nd Company"]
-    ).attack.job.key  # type: ignore[union-attr]
+    assert (
+        shown.job.key
+        == planning.plan_side(view=view, side="japanese")
+        .company(view.ids.companies["2nd Company"])
+        .attack.job.key
+    )  # type: ignore[union-attr]
     assert _all_odds(first).odds == _all_odds(second).odds
 
 
