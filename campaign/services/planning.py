@@ -253,7 +253,9 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
     own = [c for c in view.companies if c.side == side and c.full]
     ids = view.ids
     by_name = {
-        c.name: RulesOrder(c.name, order.kind, order.target.name if order.target else None)
+        c.name: RulesOrder(
+            c.name, order.kind, order.target.name if order.target else None, order.sniper
+        )
         for c in own
         if (order := orders.get(ids.companies[c.name])) is not None
     }

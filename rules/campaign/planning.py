@@ -25,7 +25,14 @@ from typing import Any
 
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState, Company, Order
-from rules.campaign.turn import LOSS_ORDER, OrderError, PlannedBattle, check_order, pair_battles
+from rules.campaign.turn import (
+    LOSS_ORDER,
+    OrderError,
+    PlannedBattle,
+    check_order,
+    pair_battles,
+    sniper_choices,
+)
 from rules.dice import derive_seed
 from rules.odds import wilson_interval
 from rules.rulesets import resolve_battle
@@ -201,7 +208,7 @@ def planned_battle(
     arriving = _arriving(state, orders, side, target)
     if company not in arriving:
         return None
-    return _paired(state, company, side, target, arriving, for_odds=for_odds)
+    return _paired(state, company, side, target, arriving, orders, for_odds=for_odds)
 
 
 def foreseen_battle(
@@ -223,7 +230,7 @@ def foreseen_battle(
     if not state.companies_in(here, side=state.enemy_of(mover.side), fighting=True):
         return planned_battle(state, company=company, orders=orders)
     arriving = _arriving(state, orders, mover.side, here)
-    return _paired(state, company, mover.side, here, arriving, for_odds=False)
+    return _paired(state, company, mover.side, here, arriving, orders, for_odds=False)
 
 
 def _paired(
@@ -232,6 +239,7 @@ def _paired(
     side: str,
     target: str,
     arriving: list[str],
+    orders: Mapping[str, Order],
     *,
     for_odds: bool,
 ) -> PlannedBattle | None:
@@ -247,8 +255,18 @@ def _paired(
     for name in arriving:
         sketch.companies[name].area = target
     # For the odds, every company declines the sniper: with no choice left to the AI,
-    # pairing rolls no table for it.
-    snipers = dict.fromkeys(sketch.companies, False) if for_odds else None
+    # pairing rolls no table for it. Otherwise the side's own companies choose as their
+    # orders do (no order: none, as the turn takes it for a side with a player), and
+    # the enemy's as its AI would (a guess: the enemy's orders are hidden).
+    snipers = (
+        dict.fromkeys(sketch.companies, False)
+        if for_odds
+        else {
+            name: choice
+            for name, choice in sniper_choices(sketch, orders, (side,)).items()
+            if sketch.companies[name].side == side
+        }
+    )
     for battle in pair_battles(sketch, arrival, state.turn + 1, [], snipers, check=not for_odds):
         if company in battle.attackers or company in battle.defenders:
             return battle

@@ -17,6 +17,7 @@ from campaign.services.visibility import CampaignView, open_campaign
 from rules.campaign.planning import (
     as_seen_by,
     estimated_stands,
+    foreseen_battle,
     legal_moves,
     planned_battle,
 )
@@ -195,6 +196,24 @@ def test_the_battles_a_side_foresees_do_not_depend_on_the_campaign_seed() -> Non
         snipers.add(gm.spec["defender"].get("sniper"))
     assert snipers == {True, False}  # the GM's sketch does follow the seed
     assert len(specs) == 1
+
+
+@pytest.mark.parametrize("choice", [True, False, None])
+def test_a_foreseen_defence_takes_the_sides_own_sniper_choice(choice: bool | None) -> None:
+    """Defending Korona against the 1st Company that stands there with it, A Company's
+    force swaps a rifle squad for a sniper exactly when its order says so (no order:
+    none, as the turn takes it for a side with a player), whatever the table."""
+    state = load_scenario(KORONA)
+    state.companies["1st Company"].area = "Korona"
+    state.companies["B Company"].area = "Isura"
+    orders = {} if choice is None else {"A Company": RulesOrder("A Company", "hold", None, choice)}
+    for seed in range(1, 11):
+        state.seed = seed
+        battle = foreseen_battle(
+            as_seen_by(state, "australian"), company="A Company", orders=orders
+        )
+        assert battle is not None and battle.defenders == ["A Company"]
+        assert battle.spec["defender"].get("sniper", False) is bool(choice)
 
 
 # --- planned battles ----------------------------------------------------------------------
