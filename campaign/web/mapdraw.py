@@ -276,16 +276,22 @@ def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def home_across(view: CampaignView, areas: list[MapArea]) -> str:
-    """Where the reader's own base lies across the map, as a share of its width ("0.87"),
-    for the map's frame to open there on a narrow screen (``map.js``); "" for the GM or
-    a side without a base on the map. A side's base is no secret."""
+def focus_across(view: CampaignView, areas: list[MapArea]) -> str:
+    """Where the reader's own troops stand across the map, as a share of its width
+    ("0.62"), for the map's frame to open there on a narrow screen (``map.js``,
+    ``timelapse.js``): the middle of the areas its fighting companies hold (none: of
+    any of its companies; none at all: its base). "" for the GM, or a side with none of
+    these on the map. The reader's own companies and base are no secret to it."""
     side = view.state.sides.get(view.side or "")
-    base = next((row for row in areas if side is not None and row.name == side.base), None)
-    if base is None:
+    if side is None:
+        return ""
+    own = [c for c in view.companies if c.side == side.key and c.full]
+    held = {c.area for c in own if c.kind == "fighting"} or {c.area for c in own} or {side.base}
+    xs = [row.area.x for row in areas if row.name in held]
+    if not xs:
         return ""
     x, _, width, _ = _bounds(areas)
-    return f"{min(max((base.area.x - x) / width, 0.0), 1.0):.3f}"
+    return f"{min(max((sum(xs) / len(xs) - x) / width, 0.0), 1.0):.3f}"
 
 
 def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:

@@ -29,6 +29,8 @@ from campaign.web.mapdraw import (
     MapCompany,
     _num,
     draw_map,
+    focus_across,
+    map_areas,
 )
 from rules.campaign.scenario import parse_scenario
 
@@ -56,6 +58,7 @@ class Frame:
     label: str
     svg: SafeString
     lines: list[str]
+    across: str = ""  # where the reader's troops stood across it (``focus_across``)
 
 
 def moves_and_battles(records: list[dict[str, Any]]) -> tuple[list[Move], list[BattleMark]]:
@@ -159,8 +162,10 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
         # its turn: it must not tie that glimpse to a company seen now): the turn's page.
         return turn_url
 
+    areas = map_areas(then)
     svg = draw_map(
         then,
+        areas,
         company_url=company_url,
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
         overlay=overlay(then, moves, battles),
@@ -168,15 +173,17 @@ def turn_frame(view: CampaignView, turn: Turn) -> Frame:
     lines = [f"{', '.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
     ]
-    return Frame(turn.number, f"Turn {turn.number}", svg, lines)
+    return Frame(turn.number, f"Turn {turn.number}", svg, lines, focus_across(then, areas))
 
 
 def now_frame(view: CampaignView) -> Frame:
+    areas = map_areas(view)
     return Frame(
         None,
         f"After turn {view.campaign.turn} (now)",
-        draw_map(view),
+        draw_map(view, areas),
         [],
+        focus_across(view, areas),
     )
 
 

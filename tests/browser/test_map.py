@@ -105,16 +105,34 @@ def test_the_map_redraws_itself_when_a_turn_is_played(
     shot("map-5-after-turn")
 
 
-def test_on_a_phone_the_map_opens_at_the_readers_own_base(
+def _in_view(page: Any, area: str) -> bool:
+    box = page.locator(f"svg.campaign-map circle[data-area='{area}']").first.bounding_box()
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def _fighting_areas(campaign: Campaign, side: str) -> set[str]:
+    companies = campaign.companies.filter(side=side, kind="fighting").select_related("area")
+    return {c.area.name for c in companies}
+
+
+def test_on_a_phone_the_map_opens_where_the_readers_troops_stand(
     page: Any, live_server: Any, korona: Campaign, django_user_model: Any, shot: Any
 ) -> None:
-    # Port Murray, the Australians' base, is the map's left end; Kilu, the Japanese
-    # base, its right end: each side's player finds its own base in view.
+    """Port Murray, the Australians' base, is the map's left end and Kilu, the Japanese
+    base, its right end; each side's fighting companies stand between. Each side's
+    player finds its own troops in view, on the map now and on a past turn's map."""
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, live_server, f"/campaigns/{korona.pk}/")
     frame = page.locator(".map-frame")
     assert frame.evaluate("f => f.scrollWidth > f.clientWidth")
-    assert frame.evaluate("f => f.scrollLeft") == 0
+    assert any(_in_view(page, area) for area in _fighting_areas(korona, "australian"))
+    assert not _in_view(page, "Port Murray") or _fighting_areas(korona, "australian") == {
+        "Port Murray"
+    }
+    shot("map-7-australian-phone")
+    page.goto(f"{live_server.url}/campaigns/{korona.pk}/turns/1/map/")
+    assert page.locator(".map-frame").evaluate("f => f.scrollLeft") > 0
+    page.goto(f"{live_server.url}/campaigns/{korona.pk}/")
     page.locator("form[action$='/logout/'] button").click()
     page.wait_for_load_state()
     japanese = django_user_model.objects.create_user("nippon", "j@example.com", PASSWORD)
@@ -124,8 +142,6 @@ def test_on_a_phone_the_map_opens_at_the_readers_own_base(
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_server.url}/campaigns/{korona.pk}/")
-    frame = page.locator(".map-frame")
-    kilu = page.locator("svg.campaign-map circle[data-area='Kilu']").bounding_box()
-    assert frame.evaluate("f => f.scrollLeft") > 0
-    assert kilu is not None and kilu["x"] >= 0 and kilu["x"] + kilu["width"] <= 390
-    shot("map-7-japanese-phone")
+    assert page.locator(".map-frame").evaluate("f => f.scrollLeft") > 0
+    assert any(_in_view(page, area) for area in _fighting_areas(korona, "japanese"))
+    shot("map-8-japanese-phone")

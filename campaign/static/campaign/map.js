@@ -33,16 +33,17 @@
   setInterval(tick, 1000);
 })();
 
-// On a screen narrower than the map, its frame opens at the reader's own base
-// (data-home-across: the base's place across the map, 0 to 1), not at the map's left
-// edge, which is the other side's end for one of the two sides. Only when the page
-// loads: a map redrawn while it is read keeps where its reader had scrolled.
+// On a screen narrower than the map, its frame opens where the reader's own troops
+// stand (data-focus-across: their place across the map, 0 to 1; mapdraw.focus_across),
+// not at the map's left edge, which is the far end of the map for one of the two sides.
+// Only when the page loads: a map redrawn while it is read keeps where its reader had
+// scrolled. A past turn's map opens the same way.
 (function () {
   "use strict";
 
   function openAtHome() {
-    document.querySelectorAll(".map-frame[data-home-across]").forEach(function (frame) {
-      const across = parseFloat(frame.getAttribute("data-home-across"));
+    document.querySelectorAll(".map-frame[data-focus-across]").forEach(function (frame) {
+      const across = parseFloat(frame.getAttribute("data-focus-across"));
       if (Number.isNaN(across) || frame.scrollWidth <= frame.clientWidth) {
         return;
       }

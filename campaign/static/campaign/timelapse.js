@@ -14,9 +14,28 @@
   let index = 0;
   let timer = null;
 
+  // On a screen narrower than the map: the first frame opens where the reader's troops
+  // stood (data-focus-across, as map.js), and each next frame keeps the place the
+  // reader was looking at, so that the maps step in place.
+  const mapOf = (n) => frames[n].querySelector(".map-frame");
+  let share = null; // the shown map's scroll, as a share of its width
+  function place() {
+    const shown = mapOf(index);
+    if (!shown || shown.scrollWidth <= shown.clientWidth) return;
+    const across = parseFloat(shown.getAttribute("data-focus-across"));
+    if (share !== null) {
+      shown.scrollLeft = share * shown.scrollWidth;
+    } else if (!Number.isNaN(across)) {
+      shown.scrollLeft = across * shown.scrollWidth - shown.clientWidth / 2;
+    }
+  }
+
   function show(i) {
+    const before = frames.some((frame) => frame.classList.contains("current")) ? mapOf(index) : null;
+    share = before && before.scrollWidth > 0 ? before.scrollLeft / before.scrollWidth : null;
     index = Math.max(0, Math.min(frames.length - 1, i));
     frames.forEach((frame, n) => frame.classList.toggle("current", n === index));
+    place();
     counter.textContent = `Step ${index + 1} of ${frames.length}: ${frames[index].dataset.label}`;
     button("first").disabled = button("prev").disabled = index === 0;
     button("next").disabled = button("last").disabled = index === frames.length - 1;
