@@ -49,28 +49,25 @@ def test_the_orders_poll_refuses_an_odd_turn(
 
 
 @pytest.mark.parametrize("odd", ODD[:4])
-def test_an_order_from_a_page_of_an_odd_turn_is_refused(
-    campaign: Campaign, aussie: Any, login: Any, odd: str
+@pytest.mark.parametrize(
+    ("form", "refusal"),
+    [
+        ({"order": "hold", "turn": "{odd}"}, "is not a turn: open the orders page again"),
+        (
+            {"order": "advance:{odd}", "turn": "1"},
+            "is not an order: choose hold, or an area to move to",
+        ),
+    ],
+    ids=["turn", "area"],
+)
+def test_an_order_with_an_odd_turn_or_area_is_refused(
+    campaign: Campaign, aussie: Any, login: Any, odd: str, form: dict[str, str], refusal: str
 ) -> None:
     a = campaign.companies.get(name="A Company")
-    answer = login(aussie).post(
-        f"/campaigns/{campaign.pk}/orders/{a.pk}/", {"order": "hold", "turn": odd}
-    )
+    data = {key: value.format(odd=odd) for key, value in form.items()}
+    answer = login(aussie).post(f"/campaigns/{campaign.pk}/orders/{a.pk}/", data)
     assert answer.status_code == 422
-    assert "is not a turn: open the orders page again" in answer.content.decode()
-    assert not Order.objects.exists()
-
-
-@pytest.mark.parametrize("odd", ODD[:4])
-def test_an_advance_to_an_odd_area_is_refused(
-    campaign: Campaign, aussie: Any, login: Any, odd: str
-) -> None:
-    a = campaign.companies.get(name="A Company")
-    answer = login(aussie).post(
-        f"/campaigns/{campaign.pk}/orders/{a.pk}/", {"order": f"advance:{odd}", "turn": "1"}
-    )
-    assert answer.status_code == 422
-    assert "is not an order: choose hold, or an area to move to" in answer.content.decode()
+    assert refusal in answer.content.decode()
     assert not Order.objects.exists()
 
 
