@@ -88,7 +88,8 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     page.locator("#ready li", has_text="Australians: ready").wait_for()
     assert page.evaluate("window.notReloaded") is True
     assert list(SideReady.objects.values_list("side", "turn_number")) == [("australian", 1)]
-    assert "You may still change them" in page.locator("#ready").inner_text()
+    # The campaign AI plays the other side: every side is ready, and the turn is due.
+    assert "turn 1 is being played now" in page.locator("#ready").inner_text()
     shot("orders-4-ready")
 
     # A refused order is shown beside its company, and nothing changes.

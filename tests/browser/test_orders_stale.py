@@ -59,7 +59,7 @@ def test_the_page_says_by_itself_that_its_turn_has_been_played(
     assert "was drawn before turn 1 was played" in page.locator("#dice-commitment").inner_text()
     notice.scroll_into_view_if_needed()
     shot(f"orders-stale-noticed-{size}")
-    notice.locator("a").click()
+    notice.locator("a", has_text="Open the orders for turn 2").click()
     page.wait_for_load_state()
     assert page.locator("h1").inner_text().startswith("Orders for turn 2")
     assert page.locator(".turn-moved").count() == 0
