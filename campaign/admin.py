@@ -25,13 +25,12 @@ from campaign.admin_history import SimpleHistoryAdmin
 from campaign.admin_home import install as install_home_page
 from campaign.admin_home import results_to_enter, sides_not_ready
 from campaign.forms import (
-    WEEKDAYS,
     BalanceForm,
     ControlAdjustForm,
     CreateCampaignForm,
     OrderForm,
     RollbackForm,
-    ScheduleForm,
+    ScheduleChangeForm,
     SeedChangeForm,
     SettingsForm,
     ShipAdjustForm,
@@ -61,7 +60,7 @@ from campaign.services.adjustments import (
 from campaign.services.balance import balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.commitments import change_turn_seed
-from campaign.services.deadlines import ScheduleRefused
+from campaign.services.deadlines import Schedule, ScheduleRefused, schedule_words
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
     CampaignExists,
@@ -69,7 +68,7 @@ from campaign.services.scenarios import (
     korona_scenario,
     start_campaign,
 )
-from campaign.services.schedule import set_schedule
+from campaign.services.schedule import change_schedule
 from campaign.services.turns import (
     TurnAlreadyPlayed,
     TurnRefused,
@@ -321,14 +320,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:
-        if obj.schedule_kind == Campaign.ScheduleKind.EVERY_HOURS:
-            hours = obj.every_hours
-            return "a turn every hour" if hours == 1 else f"a turn every {hours} hours"
-        if obj.schedule_kind == Campaign.ScheduleKind.WEEKLY:
-            assert obj.weekday is not None  # a weekly schedule has its day (check_schedule)
-            day = dict(WEEKDAYS)[obj.weekday]
-            return f"a turn every {day} at {obj.time_of_day:%H:%M} ({obj.timezone})"
-        return "none: the GM plays each turn"
+        return schedule_words(Schedule.of(obj))
 
     def get_urls(self) -> list[Any]:
         return [
@@ -587,8 +579,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def schedule_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
-        form = ScheduleForm(
+        form = ScheduleChangeForm(
             request.POST or None,
+            seen=campaign_version(campaign.pk),
             initial={
                 "kind": campaign.schedule_kind,
                 "every_hours": campaign.every_hours,
@@ -598,20 +591,22 @@ class CampaignAdmin(SimpleHistoryAdmin):
             },
         )
         if request.method == "POST" and form.is_valid():
-            data = form.cleaned_data
             try:
-                set_schedule(
+                adjustment = change_schedule(
                     campaign=campaign,
-                    kind=data["kind"],
-                    every_hours=data.get("every_hours"),
-                    weekday=data.get("weekday"),
-                    time_of_day=data.get("time_of_day"),
-                    timezone=data["timezone"].strip(),
+                    schedule=form.schedule(),
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    seen=form.cleaned_data["seen"],
                 )
-            except ScheduleRefused as refused:
+            except StaleChange as stale:
+                self.message_user(request, str(stale), messages.ERROR)
+                return HttpResponseRedirect(request.path)
+            except (ScheduleRefused, AdjustmentRefused) as refused:
                 form.add_error(None, str(refused))
             else:
-                return back_to_change(self, request, campaign, f"{campaign.name}: schedule saved.")
+                said = "schedule saved" if adjustment else "nothing was changed"
+                return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
         return form_page(
             self,
             request,
@@ -619,7 +614,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             form=form,
             obj=campaign,
             intro="When a deadline passes, the next turn is played by itself; it is played "
-            "early once every side has marked its orders ready.",
+            "early once every side has marked its orders ready. A new schedule counts its "
+            "next deadline from now; the players are told of it, with your reason, in the "
+            "campaign's log of GM adjustments.",
         )
 
     def rollback_view(self, request: HttpRequest, pk: int) -> HttpResponse:

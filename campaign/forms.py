@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
-from campaign.services.deadlines import Schedule
+from campaign.services.deadlines import WEEKDAY_NAMES, Schedule
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -128,10 +128,7 @@ class BalanceForm(forms.Form):
         return DEFAULT_BALANCE_CAMPAIGNS if value is None else value
 
 
-WEEKDAYS = [
-    (0, "Monday"), (1, "Tuesday"), (2, "Wednesday"), (3, "Thursday"),
-    (4, "Friday"), (5, "Saturday"), (6, "Sunday"),
-]  # fmt: skip
+WEEKDAYS = list(enumerate(WEEKDAY_NAMES))
 
 
 class ScheduleForm(forms.Form):
@@ -204,6 +201,17 @@ class ScheduleForm(forms.Form):
             if data.get("time_of_day") is None:
                 self.add_error("time_of_day", "give the time of the turn")
         return data
+
+
+class ScheduleChangeForm(SeenPage, ScheduleForm):
+    """The GM changes a running campaign's schedule: the players read it in the log of
+    GM changes, with the reason, and are told of it."""
+
+    reason = reason_field()
+
+    def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
 
 
 COLUMNS = {  # the table's columns: a part of a face's entry and its heading

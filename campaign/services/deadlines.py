@@ -58,6 +58,51 @@ def check_schedule(schedule: Schedule) -> Schedule:
     return schedule
 
 
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def schedule_words(schedule: Schedule) -> str:
+    """The schedule as the GM's pages and the players' log say it: "a turn every 48
+    hours", "a turn every Friday at 18:00 (Europe/Berlin)"."""
+    if schedule.kind == "every_hours":
+        hours = schedule.every_hours
+        return "a turn every hour" if hours == 1 else f"a turn every {hours} hours"
+    if schedule.kind == "weekly" and schedule.weekday is not None and schedule.time_of_day:
+        day = WEEKDAY_NAMES[schedule.weekday]
+        return f"a turn every {day} at {schedule.time_of_day:%H:%M} ({schedule.timezone})"
+    return "none: the GM plays each turn"
+
+
+def moment_words(moment: datetime, zone: str) -> str:
+    """A moment on the clock of a time zone, with the zone's name: "Fri 11 Dec 2026,
+    18:00 CET"."""
+    try:
+        tz = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz = ZoneInfo("UTC")
+    local = moment.astimezone(tz)
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def same_schedule(before: Schedule, after: Schedule) -> bool:
+    """Do the two play turns at the same times, shown on the same clock? Without a
+    schedule the time zone shows nothing."""
+    if before.kind == after.kind == "none":
+        return True
+    return before == after
+
+
+def schedule_change_words(before: Schedule, after: Schedule) -> str:
+    """The first sentence of a schedule change's public line."""
+    if schedule_words(before) == schedule_words(after):
+        # Only the clock the deadlines are shown on changed (every N hours).
+        return (
+            f"Schedule changed: {schedule_words(after)}, its deadlines now shown in "
+            f"{after.timezone} time (before: {before.timezone})."
+        )
+    return f"Schedule changed: {schedule_words(after)} (before: {schedule_words(before)})."
+
+
 def next_deadline_after(schedule: Schedule, after: datetime) -> datetime | None:
     """The first deadline of ``schedule`` strictly after ``after`` (aware), in UTC.
 

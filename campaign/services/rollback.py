@@ -98,9 +98,14 @@ TURN_WORDS = {
 
 
 def _undone(campaign: Campaign, number: int) -> Any:
-    """The GM's changes a roll-back to the start of turn ``number`` undoes."""
-    return GmAdjustment.objects.filter(campaign=campaign).filter(
-        Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number)
+    """The GM's changes a roll-back to the start of turn ``number`` undoes. Not a
+    schedule change: the schedule is not part of a turn's start state, so it stays as
+    the GM last set it, and so does its line in the log."""
+    return (
+        GmAdjustment.objects.filter(campaign=campaign)
+        .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
+        # (a row without "kind" has no value to compare: NOT of it would drop the row)
+        .filter(~Q(details__has_key="kind") | ~Q(details__kind="schedule"))
     )
 
 

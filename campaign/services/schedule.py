@@ -29,12 +29,16 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone as django_timezone
 
 from battles.services.fighting import stalled_auto_battles, tabletop_past_deadline
-from campaign.models import Campaign, Side, SideReady, Turn
+from campaign.models import Campaign, GmAdjustment, Side, SideReady, Turn
+from campaign.services.adjustments import check_reason, check_seen, record
 from campaign.services.deadlines import (
     Schedule,
     ScheduleRefused,
     check_schedule,
+    moment_words,
     next_deadline_after,
+    same_schedule,
+    schedule_change_words,
 )
 from campaign.services.turns import (
     TurnAlreadyPlayed,
@@ -70,7 +74,9 @@ def set_schedule(
     timezone: str = "UTC",
     now: datetime | None = None,
 ) -> Campaign:
-    """Set the campaign's schedule and its next deadline from ``now``."""
+    """Set the campaign's schedule and its next deadline from ``now``, with no line in
+    the public log: for a campaign being made. The GM's change of a running campaign's
+    schedule goes through ``change_schedule``."""
     schedule = check_schedule(
         Schedule(
             kind=kind,
@@ -97,6 +103,87 @@ def set_schedule(
     for name, value in fields.items():
         setattr(campaign, name, value)
     return campaign
+
+
+def change_schedule(
+    *,
+    campaign: Campaign,
+    schedule: Schedule,
+    reason: str,
+    user: Any = None,
+    seen: str | None = None,
+    now: datetime | None = None,
+) -> GmAdjustment | None:
+    """The GM changes the campaign's schedule: its next deadline counts from ``now``, and
+    the public log says the new schedule and the next deadline in words, with the GM's
+    reason (which tells the players, as every GM change does). A schedule that plays turns
+    as the one it replaces changes nothing, records nothing and returns None (the
+    deadline is kept). ``seen``: the page's ``campaign_version`` (``StaleChange`` if the
+    campaign has moved on since)."""
+    reason = check_reason(reason)
+    checked = check_schedule(
+        Schedule(
+            kind=schedule.kind,
+            every_hours=schedule.every_hours if schedule.kind == "every_hours" else None,
+            weekday=schedule.weekday if schedule.kind == "weekly" else None,
+            time_of_day=schedule.time_of_day if schedule.kind == "weekly" else None,
+            timezone=schedule.timezone,
+        )
+    )
+    now = now or django_timezone.now()
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_seen(row, seen)
+        if row.status == Campaign.Status.FINISHED:
+            raise ScheduleRefused(f"{row.name} has ended: it has no more deadlines")
+        before = Schedule.of(row)
+        if same_schedule(before, checked):
+            return None
+        set_schedule(
+            campaign=row,
+            kind=checked.kind,
+            every_hours=checked.every_hours,
+            weekday=checked.weekday,
+            time_of_day=checked.time_of_day,
+            timezone=checked.timezone,
+            now=now,
+        )
+        for name in ("schedule_kind", "every_hours", "weekday", "time_of_day", "timezone"):
+            setattr(campaign, name, getattr(row, name))
+        campaign.next_deadline = row.next_deadline
+        return record(
+            campaign=row,
+            what=_schedule_line(row, before, checked),
+            reason=reason,
+            user=user,
+            details={
+                "kind": "schedule",
+                "before": _schedule_json(before),
+                "after": _schedule_json(checked),
+                "next_deadline": row.next_deadline.isoformat() if row.next_deadline else None,
+            },
+        )
+
+
+def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str:
+    """'Schedule changed: a turn every 24 hours (before: none: the GM plays each turn).
+    Next deadline: Fri 11 Dec 2026, 18:00 CET.'"""
+    first = schedule_change_words(before, after)
+    if campaign.next_deadline is None:
+        return f"{first} No deadline: the next turn is played when the GM plays it."
+    if campaign.status == Campaign.Status.PAUSED:
+        return f"{first} The campaign is paused: its next deadline counts from when it resumes."
+    return f"{first} Next deadline: {moment_words(campaign.next_deadline, after.timezone)}."
+
+
+def _schedule_json(schedule: Schedule) -> dict[str, Any]:
+    return {
+        "kind": schedule.kind,
+        "every_hours": schedule.every_hours,
+        "weekday": schedule.weekday,
+        "time_of_day": schedule.time_of_day.strftime("%H:%M") if schedule.time_of_day else None,
+        "timezone": schedule.timezone,
+    }
 
 
 def mark_side_ready(

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import time
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign
-from tests.admin.conftest import new_campaign
+from campaign.models import Campaign, GmAdjustment
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import new_campaign, opened
 
 pytestmark = pytest.mark.django_db
 
@@ -18,10 +21,17 @@ def schedule_url(campaign: Campaign) -> str:
     return reverse("admin:campaign_campaign_schedule", args=[campaign.pk])
 
 
+def submitted(gm: Client, campaign: Campaign, form: dict[str, str], **kwargs: Any) -> Any:
+    """The schedule page opened, then sent with ``form`` and a reason."""
+    url = schedule_url(campaign)
+    return gm.post(url, {**opened(gm, url), "reason": "a turn a day suits us", **form}, **kwargs)
+
+
 def test_the_gm_sets_a_weekly_schedule(gm: Client) -> None:
     campaign = new_campaign()
-    response = gm.post(
-        schedule_url(campaign),
+    response = submitted(
+        gm,
+        campaign,
         {"kind": "weekly", "weekday": "4", "time_of_day": "18:00", "timezone": "Europe/Berlin"},
         follow=True,
     )
@@ -44,15 +54,15 @@ def test_the_gm_sets_a_weekly_schedule(gm: Client) -> None:
 def test_an_hourly_schedule_is_said_in_words(gm: Client, hours: int, words: str) -> None:
     campaign = new_campaign()
     form = {"kind": "every_hours", "every_hours": str(hours), "timezone": "UTC"}
-    assert gm.post(schedule_url(campaign), form).status_code == 302
+    assert submitted(gm, campaign, form).status_code == 302
     page = gm.get(reverse("admin:campaign_campaign_change", args=[campaign.pk])).content.decode()
     assert f"{words}<" in page and "every 1 hours" not in page
 
 
 def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None:
     campaign = new_campaign()
-    response = gm.post(
-        schedule_url(campaign), {"kind": "every_hours", "every_hours": "12", "timezone": "Mars/X"}
+    response = submitted(
+        gm, campaign, {"kind": "every_hours", "every_hours": "12", "timezone": "Mars/X"}
     )
     assert response.status_code == 200
     assert "is not a time zone name" in response.content.decode()
@@ -61,7 +71,7 @@ def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None
 
 def test_every_hours_needs_the_hours(gm: Client) -> None:
     campaign = new_campaign()
-    response = gm.post(schedule_url(campaign), {"kind": "every_hours", "timezone": "UTC"})
+    response = submitted(gm, campaign, {"kind": "every_hours", "timezone": "UTC"})
     assert "give the number of hours" in response.content.decode()
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
@@ -71,3 +81,75 @@ def test_a_player_may_not_set_the_schedule(player: Client) -> None:
     response = player.post(schedule_url(campaign), {"kind": "every_hours", "every_hours": "1"})
     assert response.status_code in (302, 403)
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+
+
+def test_a_schedule_change_is_in_the_public_log_in_words_with_the_next_deadline(
+    gm: Client,
+) -> None:
+    campaign = new_campaign()
+    form = {"kind": "weekly", "weekday": "4", "time_of_day": "18:00", "timezone": "Europe/Berlin"}
+    assert submitted(gm, campaign, form).status_code == 302
+    (line,) = GmAdjustment.objects.filter(campaign=campaign)
+    deadline = Campaign.objects.get(pk=campaign.pk).next_deadline
+    assert deadline is not None
+    when = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin"))
+    assert line.what == (
+        "Schedule changed: a turn every Friday at 18:00 (Europe/Berlin) (before: none: the GM "
+        f"plays each turn). Next deadline: Fri {when.day} {when:%b %Y}, 18:00 {when.tzname()}."
+    )
+    assert line.reason == "a turn a day suits us" and line.before_turn == 1
+    # The players read it on the turns page, as every GM change.
+    page = gm.get(reverse("turns", args=[campaign.pk])).content.decode()
+    assert "a turn every Friday at 18:00 (Europe/Berlin)" in page
+
+
+def test_a_schedule_saved_unchanged_records_nothing_and_keeps_the_deadline(gm: Client) -> None:
+    campaign = new_campaign()
+    form = {"kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
+    submitted(gm, campaign, form)
+    deadline = Campaign.objects.get(pk=campaign.pk).next_deadline
+    response = submitted(gm, campaign, form, follow=True)
+    assert "Korona 1: nothing was changed." in response.content.decode()
+    assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
+    assert Campaign.objects.get(pk=campaign.pk).next_deadline == deadline
+
+
+def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    url = schedule_url(campaign)
+    first, second = opened(gm, url), opened(gm, url)
+    assert first["seen"]
+    gm.post(
+        url,
+        {**first, "reason": "r", "kind": "every_hours", "every_hours": "24", "timezone": "UTC"},
+        follow=True,
+    )
+    response = gm.post(
+        url,
+        {**second, "reason": "r", "kind": "every_hours", "every_hours": "6", "timezone": "UTC"},
+        follow=True,
+    )
+    messages = [str(m) for m in response.context["messages"]]
+    assert messages[0].startswith("Nothing was changed: another GM change was made")
+    assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
+    assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
+
+
+def test_a_schedule_change_needs_a_reason(gm: Client) -> None:
+    campaign = new_campaign()
+    url = schedule_url(campaign)
+    response = gm.post(
+        url, {**opened(gm, url), "kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
+    )
+    assert response.status_code == 200
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+    assert not GmAdjustment.objects.exists()
+
+
+def test_a_roll_back_keeps_the_schedule_and_its_line(gm: Client) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "24", "timezone": "UTC"})
+    rollback_to_turn(campaign=campaign, number=1, reason="a mistake")
+    assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
+    assert GmAdjustment.objects.filter(what__startswith="Schedule changed").count() == 1

@@ -17,9 +17,10 @@ from django.utils.html import escape
 
 from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
 from campaign.services.adjustments import adjust_stands
+from campaign.services.deadlines import Schedule
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import create_campaign
-from campaign.services.schedule import set_schedule, sweep_due
+from campaign.services.schedule import change_schedule, set_schedule, sweep_due
 from campaign.services.turns import advance_turn, give_order
 from campaign.services.visibility import open_campaign
 from campaign.tasks import process_campaign_turn
@@ -330,6 +331,21 @@ def test_a_gm_adjustment_is_told_with_enemy_numbers_withheld(
     assert "2nd Company" in theirs.body and "lost at sea" in theirs.body
     assert "stands adjusted" in ours.body and "lost at sea" in ours.body
     assert stands.unit_type not in ours.body and " 0" not in ours.body
+
+
+def test_a_schedule_change_is_told_to_every_player(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        change_schedule(
+            campaign=campaign,
+            schedule=Schedule(kind="every_hours", every_hours=48),
+            reason="slower, for the holidays",
+        )
+    for user in (aussie, japanese):
+        (message,) = to(user.email)
+        assert "Schedule changed: a turn every 48 hours" in message.subject
+        assert "Next deadline: " in message.body and "slower, for the holidays" in message.body
 
 
 # --- webhooks -----------------------------------------------------------------------------
