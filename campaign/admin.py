@@ -77,6 +77,7 @@ from campaign.services.turns import (
     set_standing_order,
     withdraw_order,
 )
+from campaign.services.visibility import during_turn
 from campaign.settings_doc import DOCS, adjustment_what, value_words
 from config.adminpages import (
     admin_page,
@@ -188,10 +189,20 @@ class AdjustmentWords:
     def what_words(self, obj: GmAdjustment) -> str:
         return adjustment_what(obj.what, obj.details)
 
+    @admin.display(description="when in the campaign", ordering="before_turn")
+    def turn_words(self, obj: GmAdjustment) -> str:
+        """When the change was made: 'before turn 7', or, made while turn 7 waited for its
+        battles (not in the state it began from), 'during turn 7, after its dice were
+        rolled (counts from turn 8)'."""
+        during = during_turn(obj.details)
+        if during is None:
+            return f"before turn {obj.before_turn}"
+        return f"during turn {during}, after its dice were rolled (counts from turn {during + 1})"
+
 
 class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
     model = GmAdjustment
-    fields = readonly_fields = ("before_turn", "what_words", "reason", "user", "created_at")
+    fields = readonly_fields = ("turn_words", "what_words", "reason", "user", "created_at")
     show_change_link = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GmAdjustment]:
@@ -1071,11 +1082,11 @@ class OrderAdmin(admin.ModelAdmin):
 class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
-    list_display = ["created_at", "campaign", "before_turn", "what_words", "reason", "user"]
+    list_display = ["created_at", "campaign", "turn_words", "what_words", "reason", "user"]
     fieldsets = [
         (
             None,
-            {"fields": ["campaign", "before_turn", "what_words", "reason", "user", "created_at"]},
+            {"fields": ["campaign", "turn_words", "what_words", "reason", "user", "created_at"]},
         ),
         (
             "The change as stored (before and after)",

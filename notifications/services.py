@@ -39,7 +39,12 @@ from django.utils import timezone
 from battles.models import Battle
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
-from campaign.services.visibility import CampaignView, open_campaign, open_campaign_as_side
+from campaign.services.visibility import (
+    CampaignView,
+    during_turn,
+    open_campaign,
+    open_campaign_as_side,
+)
 from campaign.web import turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
 
@@ -209,7 +214,8 @@ def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
     if row is None:
         return None
     body = [
-        f"The game master changed {view.campaign.name} before turn {row.before_turn}:",
+        f"The game master changed {view.campaign.name} {row.when_in_campaign}"
+        + (f" (it counts from turn {row.during_turn + 1}):" if row.during_turn else ":"),
         "",
         f"{row.what}",
         f"Reason: {row.reason}",
@@ -487,9 +493,15 @@ def _public_adjustment_words(
         # The sides read it differently (a company's numbers are withheld from one):
         # the shared channel says only that there was one.
         row = GmAdjustment.objects.get(pk=adjustment_id)
+        during = during_turn(row.details)
+        when = (
+            f"during turn {during}, after its dice were rolled"
+            if during is not None
+            else f"before turn {row.before_turn}"
+        )
         return Words(
             f"[{campaign.name}] GM adjustment",
-            f"The game master changed {campaign.name} before turn {row.before_turn}; "
+            f"The game master changed {campaign.name} {when}; "
             f"each side reads what it may see on the log: "
             f"{absolute(reverse('turns', args=[campaign.pk]))}",
         )

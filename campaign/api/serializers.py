@@ -331,6 +331,11 @@ class AdjustmentSerializer(serializers.Serializer):
     you do not see in full comes without its numbers."""
 
     before_turn = serializers.IntegerField(help_text="The turn it came before.")
+    during_turn = serializers.IntegerField(
+        allow_null=True,
+        help_text="Made while this turn was being played, after its dice were rolled (it "
+        "counts from the turn after); null for a change made before the turn began.",
+    )
     when = serializers.DateTimeField()
     what = serializers.CharField()
     reason = serializers.CharField()
@@ -339,6 +344,7 @@ class AdjustmentSerializer(serializers.Serializer):
 def adjustment_data(adjustment: Any) -> dict[str, Any]:
     return {
         "before_turn": adjustment.before_turn,
+        "during_turn": adjustment.during_turn,
         "when": adjustment.when,
         "what": adjustment.what,
         "reason": adjustment.reason,

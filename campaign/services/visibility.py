@@ -54,6 +54,22 @@ class PublicAdjustment:
     when: Any
     what: str
     reason: str
+    # Made while turn ``before_turn`` was being played (its dice rolled, waiting for its
+    # battles): not in the state it began from, it counts from the turn after.
+    during_turn: int | None = None
+
+    @property
+    def when_in_campaign(self) -> str:
+        """'before turn 7', or 'during turn 7, after its dice were rolled'."""
+        if self.during_turn is not None:
+            return f"during turn {self.during_turn}, after its dice were rolled"
+        return f"before turn {self.before_turn}"
+
+
+def during_turn(details: Any) -> int | None:
+    """The turn a GM change was made during (``adjustments.record``), if any."""
+    number = details.get("during_turn") if isinstance(details, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 
 class NotAMember(LookupError):
@@ -501,7 +517,11 @@ class CampaignView:
                 what = self._fogged_adjustment(what, details)
             shown.append(
                 PublicAdjustment(
-                    before_turn=row.before_turn, when=row.created_at, what=what, reason=row.reason
+                    before_turn=row.before_turn,
+                    when=row.created_at,
+                    what=what,
+                    reason=row.reason,
+                    during_turn=during_turn(details),
                 )
             )
         return shown

@@ -41,9 +41,14 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for row in readable_battles(view):
         battles[row["turn_id"]].append(row)
     names = _side_names(view)
+    # Before each turn, and during it (made once its dice were rolled: not in it).
     adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
+    during: dict[int, list[PublicAdjustment]] = defaultdict(list)
     for adjustment in view.adjustments():
-        adjusted[adjustment.before_turn].append(adjustment)
+        if adjustment.during_turn is not None:
+            during[adjustment.during_turn].append(adjustment)
+        else:
+            adjusted[adjustment.before_turn].append(adjustment)
     rows = []
     for turn in turns:
         records = view.records(turn.log, number=turn.number)
@@ -55,6 +60,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
                 "adjustments": adjusted.get(turn.number, []),
+                "during": during.get(turn.number, []),
             }
         )
     # The GM's changes since the last turn played, before the coming one (once that turn
@@ -90,12 +96,22 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
             turn=turn,
             phases=phases,
             battles=battles,
-            adjustments=[a for a in view.adjustments() if a.before_turn == number],
+            **_adjustments_of(view, number),
             previous=number - 1 if number > 1 else None,
             following=number + 1 if number + 1 in rows else None,
             **_dice_context(view, turn),
         ),
     )
+
+
+def _adjustments_of(view: CampaignView, number: int) -> dict[str, list[PublicAdjustment]]:
+    """The GM's changes before turn ``number`` (in the state it began from), and those
+    made during it, once its dice were rolled (they count from the next turn)."""
+    shown = view.adjustments()
+    return {
+        "adjustments": [a for a in shown if a.before_turn == number and a.during_turn is None],
+        "during": [a for a in shown if a.during_turn == number],
+    }
 
 
 def _dice_context(view: CampaignView, turn: Turn) -> dict[str, Any]:

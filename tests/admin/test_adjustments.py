@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from campaign.models import Area, Campaign, Company, CompanyStands, GmAdjustment, Ship
 from campaign.services.adjustments import (
@@ -16,7 +17,7 @@ from campaign.services.adjustments import (
     set_ship_present,
 )
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import assert_refused, new_campaign, opened
+from tests.admin.conftest import assert_refused, new_campaign, opened, waiting_campaign
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +222,36 @@ def test_a_turn_writes_no_history_rows() -> None:
     rows = company.history.count()
     advance_turn(campaign_id=campaign.pk)
     assert company.history.count() == rows
+
+
+def test_a_change_made_while_the_turn_waits_for_its_battles_reads_as_during_that_turn(
+    gm: Client,
+) -> None:
+    campaign, _ = waiting_campaign()  # turn 1 rolled, waiting for its tabletop battles
+    set_control(area=campaign.areas.get(name="Ioro"), side=None, reason="villagers rose")
+    line = "Ioro: held by the Australian side, now by nobody"
+
+    turn_page = gm.get(reverse("turn", args=[campaign.pk, 1])).content.decode()
+    assert "Before the turn: the GM" not in turn_page
+    assert "During turn 1, after its dice were rolled: the GM" in turn_page
+    assert "they count from turn 2" in turn_page and line in turn_page
+    turns_page = gm.get(reverse("turns", args=[campaign.pk])).content.decode()
+    assert "Before this turn, the GM" not in turns_page
+    assert "During this turn, after its dice were rolled, the GM (counting from turn 2)" in (
+        turns_page
+    )
+
+    admin_list = gm.get("/admin/campaign/gmadjustment/").content.decode()
+    assert "during turn 1, after its dice were rolled (counts from turn 2)" in admin_list
+    assert "before turn 1" not in admin_list
+    campaign_page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert "during turn 1, after its dice were rolled" in campaign_page
+
+
+def test_a_change_made_before_the_turn_reads_as_before_it(gm: Client) -> None:
+    campaign = new_campaign()
+    set_control(area=campaign.areas.get(name="Ioro"), side=None, reason="villagers rose")
+    advance_turn(campaign_id=campaign.pk)
+    turn_page = gm.get(reverse("turn", args=[campaign.pk, 1])).content.decode()
+    assert "Before the turn: the GM" in turn_page and "During turn 1" not in turn_page
+    assert "before turn 1" in gm.get("/admin/campaign/gmadjustment/").content.decode()

@@ -36,6 +36,7 @@ def test_every_player_reads_the_gms_changes_with_their_reasons(
     for user, what in ((aussie, full), (japanese, fogged), (gm_user, full)):
         (row,) = adjustments(login(user), played)
         assert row["before_turn"] == 3
+        assert row["during_turn"] is None
         assert row["what"] == what
         assert row["reason"] == "the villagers rose"
 
