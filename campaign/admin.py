@@ -638,27 +638,36 @@ class CampaignAdmin(SimpleHistoryAdmin):
             .values_list("number", flat=True)
         )
         seen = campaign_version(campaign.pk)
-        form = RollbackForm(request.POST or None, numbers=numbers, seen=seen)
-        shown = numbers[-1] if numbers else None
-        if request.method == "POST" and form.is_valid():
-            number = form.cleaned_data["number"]
-            if form.cleaned_data["previewed"] != number:
+
+        def rollback_form(data: Any, chosen: int | None = None) -> RollbackForm:
+            return RollbackForm(
+                data, numbers=numbers, seen=seen, chosen=chosen, preview_url=request.path
+            )
+
+        # A GET may ask for another turn's preview (the list's choice, sent by htmx).
+        asked = whole_number(request.GET.get("number"))
+        form = rollback_form(request.POST or None, asked)
+        shown = form.fields["number"].initial if numbers else None
+        if request.method == "POST":
+            chosen = whole_number(str(form["number"].value()))
+            previewed = whole_number(str(form["previewed"].value()))
+            shown = chosen if chosen in numbers else previewed if previewed in numbers else shown
+            if shown is not None and shown != previewed:
                 # Another turn than the page showed the effects of: show them, change nothing.
                 data = request.POST.copy()
-                data["previewed"] = str(number)
-                form = RollbackForm(data, numbers=numbers, seen=seen)
+                data["previewed"] = str(shown)
+                form = rollback_form(data)
                 form.is_valid()
                 form.add_error(
                     None,
-                    f"Nothing was rolled back yet: read what going back to turn {number} "
+                    f"Nothing was rolled back yet: read what going back to turn {shown} "
                     "undoes (above), then press Roll back again.",
                 )
-                shown = number
-            else:
+            elif form.is_valid():
                 try:
                     rollback_to_turn(
                         campaign=campaign,
-                        number=number,
+                        number=form.cleaned_data["number"],
                         reason=form.cleaned_data["reason"],
                         user=request.user,
                         seen=form.cleaned_data["seen"],
@@ -669,12 +678,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 except AdjustmentRefused as refused:
                     form.add_error(None, str(refused))
                 else:
-                    done = f"{campaign.name} is back at the start of turn {number}."
+                    done = f"{campaign.name} is back at the start of turn {shown}."
                     return back_to_change(self, request, campaign, done)
-        elif request.method == "POST":
-            previewed = form["previewed"].value()
-            number = whole_number(str(previewed))
-            shown = shown if number is None else number
         response = form_page(
             self,
             request,
@@ -693,6 +698,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 f"Rolling back to the start of turn {shown} undoes"
             )
             response.context_data["preview"] = rollback_preview(campaign=campaign, number=shown)
+            response.context_data["live_preview"] = True
         return response
 
     def seed_view(self, request: HttpRequest, pk: int) -> HttpResponse:

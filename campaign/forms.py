@@ -594,14 +594,37 @@ class RollbackForm(SeenPage):
     # its own effects first instead of rolling back.
     previewed = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, numbers: list[int], seen: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        numbers: list[int],
+        seen: str,
+        chosen: int | None = None,
+        preview_url: str = "",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
         number = cast(forms.ChoiceField, self.fields["number"])
         number.choices = [(n, f"turn {n}") for n in reversed(numbers)]
-        if numbers:  # the latest turn, the usual mistake
-            self.fields["number"].initial = numbers[-1]
-            self.fields["previewed"].initial = numbers[-1]
+        if numbers:  # the one asked for, else the latest turn, the usual mistake
+            shown = chosen if chosen in numbers else numbers[-1]
+            self.fields["number"].initial = shown
+            self.fields["previewed"].initial = shown
+        if preview_url:
+            # A new choice fetches its preview at once (htmx, a GET of this page with the
+            # choice), and the hidden "previewed" with it: a script file, no inline script
+            # (the CSP). Without script, the first press shows it, nothing rolled back.
+            number.widget.attrs.update(
+                {
+                    "hx-get": preview_url,
+                    "hx-trigger": "change",
+                    "hx-target": "#preview",
+                    "hx-select": "#preview",
+                    "hx-swap": "outerHTML",
+                    "hx-select-oob": "#id_previewed",
+                }
+            )
 
 
 class SeedChangeForm(forms.Form):

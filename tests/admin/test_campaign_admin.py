@@ -524,6 +524,60 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert again.seed == SeedCommitment.objects.get(campaign=campaign, number=2).seed
 
 
+def test_the_roll_back_preview_follows_the_choice_in_the_list(gm: Client) -> None:
+    campaign = new_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    page = gm.get(url(campaign, "rollback")).content.decode()
+    # The list asks the page again for its choice's preview, with no inline script.
+    assert f'hx-get="{url(campaign, "rollback")}"' in page
+    assert 'hx-trigger="change"' in page and 'hx-select-oob="#id_previewed"' in page
+    assert "<script>" not in page
+    # What htmx sends when turn 1 is chosen: the preview of turn 1, and the hidden
+    # "previewed" with it, so the next press rolls back to turn 1 at once.
+    chosen = gm.get(url(campaign, "rollback"), {"number": "1"}, HTTP_HX_REQUEST="true")
+    assert chosen.context["preview_title"] == "Rolling back to the start of turn 1 undoes"
+    assert [line.split(" (")[0] for line in chosen.context["preview"][:3]] == [
+        "Turn 1",
+        "Turn 2",
+        "Turn 3",
+    ]
+    fields = opened(gm, url(campaign, "rollback") + "?number=1")
+    assert fields["previewed"] == "1"
+    response = gm.post(
+        url(campaign, "rollback"),
+        {**fields, "number": 1, "reason": "wrong setup", "confirm": "on"},
+    )
+    assert response.status_code == 302
+    assert Campaign.objects.get().turn == 0
+
+
+@pytest.mark.parametrize("asked", ["9", "x", "", "99999999999999999999"])
+def test_a_roll_back_preview_of_no_such_turn_shows_the_latest(gm: Client, asked: str) -> None:
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    response = gm.get(url(campaign, "rollback"), {"number": asked})
+    assert response.status_code == 200
+    assert response.context["preview_title"] == "Rolling back to the start of turn 1 undoes"
+
+
+def test_a_new_choice_sent_without_a_reason_still_shows_its_own_preview(gm: Client) -> None:
+    """Without script: the first press, even with the form incomplete, shows the chosen
+    turn's preview, says nothing was rolled back, and carries the choice as seen."""
+    campaign = new_campaign()
+    for _ in range(2):
+        advance_turn(campaign_id=campaign.pk)
+    fields = opened(gm, url(campaign, "rollback"))
+    assert fields["previewed"] == "2"
+    response = gm.post(url(campaign, "rollback"), {**fields, "number": 1})
+    assert response.status_code == 200
+    assert response.context["preview_title"] == "Rolling back to the start of turn 1 undoes"
+    page = response.content.decode()
+    assert "Nothing was rolled back yet: read what going back to turn 1 undoes" in page
+    assert 'name="previewed" value="1"' in page
+    assert Campaign.objects.get().turn == 2
+
+
 def test_roll_back_needs_the_confirmation_and_a_reason(gm: Client) -> None:
     campaign = new_campaign()
     advance_turn(campaign_id=campaign.pk)

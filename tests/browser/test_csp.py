@@ -177,6 +177,7 @@ def test_the_admin_works_under_the_policy(
         "/admin/campaign/campaign/",
         f"/admin/campaign/campaign/{c}/change/",
         "/admin/campaign/campaign/create/",
+        f"/admin/campaign/campaign/{c}/rollback/",  # htmx refreshes its preview
         "/admin/campaign/company/",
         "/admin/battles/battle/",
         "/admin/auth/user/add/",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from battles.models import Battle
 from campaign.models import Campaign, Company, Turn
@@ -118,15 +119,13 @@ def test_roll_back_chooses_the_latest_turn_and_shows_what_it_undoes(
     assert preview.locator("h2").text_content() == "Rolling back to the start of turn 3 undoes"
     assert preview.locator("li").first.text_content().startswith("Turn 3 (played)")
 
+    # The preview follows the choice at once, before any press.
     page.select_option("select[name=number]", "1")
-    page.fill("textarea[name=reason], input[name=reason]", "wrong setup")
-    page.check("input[name=confirm]")
-    page.click("input[value='Roll back']")
-    page.wait_for_load_state()
+    expect(page.locator("#preview h2")).to_have_text("Rolling back to the start of turn 1 undoes")
     shot(f"safe-4-rollback-preview-{tag}")
-    assert Campaign.objects.get().turn == 3  # shown first, nothing rolled back
-    assert preview.locator("h2").text_content() == "Rolling back to the start of turn 1 undoes"
-    assert preview.locator("li").count() >= 3
+    assert page.locator("#preview li").count() >= 3
+    assert Campaign.objects.get().turn == 3  # nothing rolled back by choosing
+    page.fill("textarea[name=reason], input[name=reason]", "wrong setup")
     page.check("input[name=confirm]")
     page.click("input[value='Roll back']")
     page.wait_for_load_state()
