@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -1084,24 +1085,92 @@ class OrderAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{order}: withdrawn.")
 
 
+def _is_rollback(details: Any) -> bool:
+    return isinstance(details, dict) and "to_turn" in details
+
+
+def _undone_lines(gone: list[dict[str, Any]]) -> list[str]:
+    """Each GM change a roll-back undid, in words: what, the reason, who (by name) and
+    when in the campaign."""
+    ids = {user for g in gone if isinstance(user := g.get("user"), int)}
+    users = {user.pk: user for user in get_user_model().objects.filter(pk__in=ids)}
+    lines = []
+    for change in gone:
+        what = adjustment_what(str(change.get("what", "")), change.get("details")).rstrip(".")
+        user_id = change.get("user")
+        user = users.get(user_id) if isinstance(user_id, int) else None
+        if user is not None:
+            who = user.get_full_name() or user.get_username()
+        elif user_id is None:
+            who = "nobody signed in (a command or a task)"
+        else:
+            who = "a user since deleted"
+        during = during_turn(change.get("details"))
+        when = (
+            f"during turn {during}, after its dice were rolled"
+            if during is not None
+            else f"before turn {change.get('before_turn')}"
+        )
+        lines.append(f"{what}. Reason: {change.get('reason', '')}. By {who}, {when}.")
+    return lines
+
+
 @admin.register(GmAdjustment)
 class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
     list_display = ["created_at", "campaign", "turn_words", "what_words", "reason", "user"]
-    fieldsets = [
-        (
-            None,
-            {"fields": ["campaign", "turn_words", "what_words", "reason", "user", "created_at"]},
-        ),
-        (
-            "The change as stored (before and after)",
-            {"classes": ["collapse"], "fields": ["details"]},
-        ),
-    ]
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        main = ["campaign", "turn_words", "what_words", "reason", "user", "created_at"]
+        fieldsets: list[Any] = [(None, {"fields": main})]
+        if obj is not None and _is_rollback(obj.details):
+            fieldsets.append(("What the roll-back undid", {"fields": ["rollback_words"]}))
+        fieldsets.append(
+            (
+                "Technical detail: the change as stored",
+                {"classes": ["collapse"], "fields": ["details"]},
+            )
+        )
+        return fieldsets
+
+    @admin.display(description="in words")
+    def rollback_words(self, obj: GmAdjustment) -> str:
+        """A roll-back's details in words: the turn gone back to, the turns undone, the
+        new seeds, and each GM change undone with its reason and who made it, by name."""
+        details = obj.details if _is_rollback(obj.details) else {}
+        to_turn = details.get("to_turn")
+        played = details.get("turns_played_before")
+        lines = [f"Back to the start of turn {to_turn}."]
+        if isinstance(played, int) and isinstance(to_turn, int):
+            undone = played - to_turn + 1
+            if undone <= 0:
+                lines.append(f"{played} turns had been played: no turn played was undone.")
+            elif undone == 1:
+                lines.append(f"Turn {to_turn} was undone ({played} turns had been played).")
+            else:
+                lines.append(
+                    f"Turns {to_turn} to {played} were undone ({played} turns had been played)."
+                )
+        reseeded = [n for n in details.get("reseeded") or [] if isinstance(n, int)]
+        if reseeded:
+            lines.append(
+                f"New seeds for turn{'s' if len(reseeded) > 1 else ''} "
+                f"{names.join(str(n) for n in reseeded)} (their dice had been shown)."
+            )
+        gone = [g for g in details.get("undone") or [] if isinstance(g, dict)]
+        if not gone:
+            lines.append("No GM change was undone with it.")
+            return format_html_join("", "<p>{}</p>", ((line,) for line in lines))
+        lines.append(f"GM changes undone with it ({len(gone)}):")
+        return format_html(
+            "{}<ul>{}</ul>",
+            format_html_join("", "<p>{}</p>", ((line,) for line in lines)),
+            format_html_join("", "<li>{}</li>", ((line,) for line in _undone_lines(gone))),
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

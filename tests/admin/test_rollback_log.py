@@ -143,3 +143,32 @@ def test_a_roll_back_preview_names_no_marks_or_seeds_that_are_not_there() -> Non
     preview = rollback_preview(campaign=campaign, number=2)
     assert not any(line.startswith("Marked ready") for line in preview)
     assert any(line.startswith("Turn 2 has a new seed") for line in preview)
+
+
+def test_the_gm_reads_a_roll_back_in_words_with_who_made_each_undone_change(
+    gm: Any, gm_user: Any
+) -> None:
+    gm_user.first_name, gm_user.last_name = "Grace", "Marshal"
+    gm_user.save()
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    set_control(
+        area=campaign.areas.get(name="Oivi"), side="australian", reason="kept", user=gm_user
+    )
+    advance_turn(campaign_id=campaign.pk)
+    rollback_to_turn(campaign=campaign, number=1, reason="start again", user=gm_user)
+    line = GmAdjustment.objects.get(details__to_turn=1)
+
+    page = gm.get(f"/admin/campaign/gmadjustment/{line.pk}/change/").content.decode()
+    assert "What the roll-back undid" in page
+    assert "Back to the start of turn 1." in page
+    assert "Turns 1 to 2 were undone (2 turns had been played)." in page
+    assert "New seeds for turns 1 and 2 (their dice had been shown)." in page
+    assert (
+        "Oivi: held by the Japanese side, now by the Australian side. Reason: kept. "
+        "By Grace Marshal, before turn 2." in page
+    )
+    # The stored form is folded away under a plain label, never the first thing read.
+    assert "Technical detail: the change as stored" in page
+    assert "The change as stored (before and after)" not in page
+    assert page.index("What the roll-back undid") < page.index("Technical detail")
