@@ -58,7 +58,7 @@ class BattleAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "The battle's input as the rules read it (BATTLE.json, docs/rules.md)",
+            "Technical detail: the battle's input file",
             {"classes": ["collapse"], "fields": ["spec_json"]},
         ),
     ]
@@ -113,7 +113,7 @@ class BattleAdmin(admin.ModelAdmin):
         why = names.battle_end(obj.result.get("reason"))
         return f"The {winner} wins ({why}); " + ", ".join(parts) + "."
 
-    @admin.display(description="BATTLE.json")
+    @admin.display(description="as the rules read it")
     def spec_json(self, obj: Battle) -> str:
         return format_html("<pre>{}</pre>", json.dumps(obj.spec, indent=2))
 

@@ -526,7 +526,8 @@ class CreateCampaignForm(SettingFields, ScheduleForm):
         required=False,
         label="Scenario file",
         help_text="Leave empty to play the Korona scenario that comes with Korona. Or a "
-        "scenario file (JSON) of your own, as docs/rules.md describes.",
+        "scenario file of your own: to make one, press Export scenario on a campaign's page "
+        "and edit the file it gives you.",
     )
     seed = forms.IntegerField(
         required=False,
