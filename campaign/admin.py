@@ -237,6 +237,49 @@ def created_message(campaign: Campaign, user: Any) -> str:
     )
 
 
+def balance_tables(result: dict[str, Any]) -> dict[str, Any]:
+    """A balance's figures (``Balance.to_json``) for the page's tables, in words: each
+    side's wins as a share with its 95% interval, nobody's, the mean length, the standing
+    orders, and how often each area changed hands."""
+    sides = result.get("sides") or {}
+    wins = [
+        {
+            "who": f"The {side['name']}",
+            "wins": side["wins"],
+            "share": f"{side['p']:.0%}",
+            "interval": f"{side['low']:.0%} to {side['high']:.0%}",
+        }
+        for side in sides.values()
+    ]
+    nobody = result.get("nobody") or {}
+    if nobody.get("wins"):
+        wins.append(
+            {
+                "who": "Nobody (nobody holds the objective at the end)",
+                "wins": nobody["wins"],
+                "share": f"{nobody['p']:.0%}",
+                "interval": f"{nobody['low']:.0%} to {nobody['high']:.0%}",
+            }
+        )
+    orders = ", ".join(
+        f"the {sides[key]['name'] if key in sides else key}: {order}"
+        for key, order in (result.get("standing_orders") or {}).items()
+    )
+
+    def times(mean: float) -> str:
+        return "never" if mean == 0 else f"{mean:.1f} times a campaign"
+
+    return {
+        "wins": wins,
+        "mean_turns": f"{result.get('mean_turns', 0):.1f}",
+        "orders": orders,
+        "areas": [
+            {"area": area, "changes": times(mean)}
+            for area, mean in (result.get("area_changes") or {}).items()
+        ],
+    }
+
+
 def _waiting(campaign: Campaign) -> bool:
     """Has the campaign's turn begun and does it wait for its battles' results? By
     ``CampaignAdmin.get_queryset``'s count of pending battles when the row has it."""
@@ -415,7 +458,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 job = start_balance(
                     data=korona_scenario() if data["scenario"] is None else data["scenario"],
                     campaigns=data["campaigns"],
-                    seed=data["seed"] or 0,
+                    seed=data["seed"],
                 )
             except ScenarioError as bad:
                 for problem in bad.problems:
@@ -452,6 +495,12 @@ class CampaignAdmin(SimpleHistoryAdmin):
             "admin/korona/balance.html",
             title=f"Balance of {status['scenario']}",
             status=status,
+            seed_words=(
+                f"a random seed ({status['seed']})"
+                if status.get("seed_drawn")
+                else f"seed {status['seed']}"
+            ),
+            tables=balance_tables(status["result"]) if status.get("result") else None,
             poll=reverse("admin:campaign_campaign_balance_job", args=[job]) + "?format=json",
         )
 

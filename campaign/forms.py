@@ -114,9 +114,8 @@ class BalanceForm(forms.Form):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        initial=0,
-        help_text="The root seed (0 if left empty): the same seed and scenario give the same "
-        "figures.",
+        help_text="Leave empty for a random one (the result says which). The same seed and "
+        "scenario give the same figures.",
     )
 
     def clean_scenario(self) -> Any:

@@ -19,6 +19,7 @@ from django.core.cache import cache
 
 from rules.campaign.balance import MAX_CAMPAIGNS, simulate
 from rules.campaign.scenario import parse_scenario
+from rules.spec import MAX_SEED
 
 JOB_SECONDS = 24 * 3600  # how long a job's progress and result are kept
 STALE_SECONDS = 15 * 60  # no progress for this long: the job is taken as lost
@@ -28,9 +29,19 @@ def _key(job: str) -> str:
     return f"korona:balance:{job}"
 
 
-def start_balance(*, data: Any, campaigns: int, seed: int = 0, background: bool = True) -> str:
+def start_balance(
+    *,
+    data: Any,
+    campaigns: int,
+    seed: int | None = 0,
+    background: bool = True,
+) -> str:
     """Check the scenario (``ScenarioError`` lists its faults; nothing starts) and the
-    count (ValueError), then start simulating; returns the job's id."""
+    count (ValueError), then start simulating; returns the job's id. ``seed`` None: one
+    drawn at random, kept with the job (``seed_drawn``) so the page can say which."""
+    drawn = seed is None
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
     state = parse_scenario(data)
     if not 1 <= campaigns <= MAX_CAMPAIGNS:
         raise ValueError(f"the number of campaigns must be 1 to {MAX_CAMPAIGNS}, not {campaigns}")
@@ -41,6 +52,7 @@ def start_balance(*, data: Any, campaigns: int, seed: int = 0, background: bool 
         "done": 0,
         "total": campaigns,
         "seed": seed,
+        "seed_drawn": drawn,
         "result": None,
         "lines": [],
         "error": None,

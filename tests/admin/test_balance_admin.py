@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -43,7 +44,7 @@ def test_balance_runs_in_the_background_and_the_page_polls_its_progress(gm: Clie
     assert status["finished"] and status["error"] is None
     assert status["result"]["campaigns"] == 2
     page = gm.get(job).content.decode()
-    assert "Australians win" in page and "95% interval" in page and "mean length" in page
+    assert "Likely share (95% interval)" in page and "A campaign lasted" in page
     assert "<progress" not in page
 
 
@@ -74,3 +75,33 @@ def test_an_unknown_job_is_404_and_players_are_kept_out(gm: Client, player: Clie
     assert gm.get("/admin/campaign/campaign/balance/0123abcd/").status_code == 404
     response = player.get("/admin/campaign/campaign/balance/")
     assert response.status_code == 302 and "/admin/login/" in response.url
+
+
+def finished(gm: Client, form: dict[str, Any]) -> str:
+    response = gm.post("/admin/campaign/campaign/balance/", form)
+    assert response.status_code == 302
+    for _ in range(600):
+        if gm.get(response.url + "?format=json").json()["finished"]:
+            break
+        time.sleep(0.1)
+    return gm.get(response.url).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_balance_result_is_a_table_in_words_and_percent(gm: Client) -> None:
+    page = finished(gm, {"scenario": upload(short_doc()), "campaigns": 2, "seed": 7})
+    assert "2 campaigns of Korona, the sensible AI on both sides, seed 7." in page
+    assert "<caption>Who wins</caption>" in page
+    assert '<th scope="col">Likely share (95% interval)</th>' in page
+    assert '<th scope="row">The Australians</th><td>' in page
+    assert re.search(r"<td>\d+%</td><td>\d+% to \d+%</td>", page)
+    assert "<caption>How often each area changed hands</caption>" in page
+    assert re.search(r'<th scope="row">Korona</th><td>(never|[\d.]+ times a campaign)</td>', page)
+    assert "<pre" not in page and "changes of hands per campaign" not in page
+
+
+@pytest.mark.django_db
+def test_a_balance_without_a_seed_says_it_drew_one(gm: Client) -> None:
+    page = finished(gm, {"scenario": upload(short_doc()), "campaigns": 1})
+    assert "seed 0" not in page
+    assert re.search(r"the sensible AI on both sides, a random seed \(\d+\)\.", page)
