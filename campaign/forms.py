@@ -186,20 +186,33 @@ class ScheduleForm(forms.Form):
             timezone=(data.get("timezone") or "UTC").strip(),
         )
 
+    # The boxes each schedule reads; the others are ignored, whatever is left in them.
+    USES = {"none": (), "every_hours": ("every_hours",), "weekly": ("weekday", "time_of_day")}
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         kind = data.get("kind")
-        # A number given but refused (0, say) has its own error already: one is enough.
-        refused = "every_hours" in self.errors
-        if kind == "every_hours" and not data.get("every_hours") and not refused:
-            self.add_error("every_hours", "give the number of hours between two turns")
+        if kind in self.USES:
+            for name in ("every_hours", "weekday", "time_of_day"):
+                if name not in self.USES[kind]:
+                    # A leftover -5 in "every N hours" must not refuse a weekly schedule.
+                    self.errors.pop(name, None)
+                    data[name] = None
+        # A value given but refused (0 hours, a time of 25:99) has its own error already:
+        # one problem, one message.
+        if kind == "every_hours" and not data.get("every_hours"):
+            self._missing("every_hours", "give the number of hours between two turns")
         if kind == "weekly":
             if data.get("weekday") in (None, ""):
-                self.add_error("weekday", "give the weekday of the turn")
+                self._missing("weekday", "give the weekday of the turn")
             if data.get("time_of_day") is None:
-                self.add_error("time_of_day", "give the time of the turn")
+                self._missing("time_of_day", "give the time of the turn")
         return data
+
+    def _missing(self, name: str, message: str) -> None:
+        if name not in self.errors:
+            self.add_error(name, message)
 
 
 class ScheduleChangeForm(SeenPage, ScheduleForm):

@@ -153,3 +153,36 @@ def test_a_roll_back_keeps_the_schedule_and_its_line(gm: Client) -> None:
     rollback_to_turn(campaign=campaign, number=1, reason="a mistake")
     assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
     assert GmAdjustment.objects.filter(what__startswith="Schedule changed").count() == 1
+
+
+def test_a_bad_time_is_one_problem_with_one_message(gm: Client) -> None:
+    campaign = new_campaign()
+    form = {"kind": "weekly", "weekday": "4", "time_of_day": "25:99", "timezone": "UTC"}
+    response = submitted(gm, campaign, form)
+    assert response.status_code == 200
+    assert response.context["form"].errors == {"time_of_day": ["Enter a valid time."]}
+    create = gm.post("/admin/campaign/campaign/create/", {"name": "New", **form})
+    assert create.context["form"].errors["time_of_day"] == ["Enter a valid time."]
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("form", "kind"),
+    [
+        ({"kind": "none", "every_hours": "-5", "time_of_day": "25:99"}, "none"),
+        ({"kind": "weekly", "weekday": "4", "time_of_day": "18:00", "every_hours": "-5"}, "weekly"),
+        (
+            {"kind": "every_hours", "every_hours": "6", "weekday": "9", "time_of_day": "x"},
+            "every_hours",
+        ),
+    ],
+)
+def test_boxes_the_chosen_schedule_does_not_use_are_ignored(
+    gm: Client, form: dict[str, str], kind: str
+) -> None:
+    campaign = new_campaign()
+    campaign.schedule_kind = "every_hours" if kind == "none" else "none"
+    campaign.every_hours = 24 if kind == "none" else None
+    campaign.save()
+    assert submitted(gm, campaign, {**form, "timezone": "UTC"}).status_code == 302
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == kind
