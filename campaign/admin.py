@@ -1169,6 +1169,7 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
     list_display = ["created_at", "campaign", "turn_words", "what_words", "reason", "user"]
+    ordering = ["-created_at", "-id"]  # the latest change first: what the GM looks for
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]

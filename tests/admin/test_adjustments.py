@@ -255,3 +255,11 @@ def test_a_change_made_before_the_turn_reads_as_before_it(gm: Client) -> None:
     turn_page = gm.get(reverse("turn", args=[campaign.pk, 1])).content.decode()
     assert "Before the turn: the GM" in turn_page and "During turn 1" not in turn_page
     assert "before turn 1" in gm.get("/admin/campaign/gmadjustment/").content.decode()
+
+
+def test_the_gm_adjustments_list_shows_the_newest_first(gm: Client) -> None:
+    campaign = new_campaign()
+    set_control(area=campaign.areas.get(name="Ioro"), side=None, reason="first change")
+    set_control(area=campaign.areas.get(name="Ioro"), side="japanese", reason="second change")
+    page = gm.get("/admin/campaign/gmadjustment/").content.decode()
+    assert page.index("second change") < page.index("first change")
