@@ -37,6 +37,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.visibility import (
@@ -135,7 +136,11 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     """A turn played, as the view's reader may read it (the turns page's summary)."""
     campaign = view.campaign
     names = _side_names(view)
-    lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
+    lines = turnlog.turn_summary(
+        view.records(turn.log, number=turn.number),
+        names,
+        battle_reasons(readable_battles(view, turn=turn)),
+    )
     seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
     body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]

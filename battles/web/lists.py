@@ -10,11 +10,15 @@ from typing import Any
 from battles.models import Battle
 from campaign.services.visibility import CampaignView
 
-_BATTLE_LIST_FIELDS = ("id", "key", "turn_id", "status", "mode", "area__name", "deadline")
+# ``result__reason`` is one key of the result (why the battle ended), not the result.
+_BATTLE_LIST_FIELDS = (
+    "id", "key", "turn_id", "status", "mode", "area__name", "deadline", "result__reason"
+)
 
 
 def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
-    """The battles the viewer may read, as small rows (no spec, result or log), each
+    """The battles the viewer may read, as small rows (no spec, result or log: only why
+    it ended, ``result__reason``), each
     with a label: its area, and its number when one area saw several ("Korona (battle
     2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
     rows = list(
@@ -24,6 +28,12 @@ def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]
         parts = row["key"].split(":")
         row["label"] = row["area__name"] + (f" (battle {parts[2]})" if len(parts) > 2 else "")
     return rows
+
+
+def battle_reasons(rows: list[dict[str, Any]]) -> dict[str, str | None]:
+    """Why each battle of ``readable_battles`` ended, by its key (the turn pages' words
+    for a battle's result)."""
+    return {row["key"]: row["result__reason"] for row in rows}
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,10 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
 
+from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Turn
 from campaign.services.visibility import CampaignView, as_it_stood
+from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     AREA_RADIUS,
@@ -61,9 +63,11 @@ class Frame:
     across: str = ""  # where the reader's troops stood across it (``focus_across``)
 
 
-def moves_and_battles(records: list[dict[str, Any]]) -> tuple[list[Move], list[BattleMark]]:
+def moves_and_battles(
+    records: list[dict[str, Any]], reading: turnlog.Reading | None = None
+) -> tuple[list[Move], list[BattleMark]]:
     """The moves (one arrow per side and route) and battles (one mark per area) in the
-    records the reader may read."""
+    records the reader may read (a result in the words of the turn's page: ``reading``)."""
     moves: dict[tuple[str, str, str], Move] = {}
     battles: dict[str, BattleMark] = {}
     keys: dict[str, str] = {}
@@ -78,7 +82,8 @@ def moves_and_battles(records: list[dict[str, Any]]) -> tuple[list[Move], list[B
             keys[str(record.get("battle"))] = area
             battles.setdefault(area, BattleMark(area)).words.append(str(record.get("text", "")))
         elif kind == "battle_result" and str(record.get("battle")) in keys:
-            battles[keys[str(record["battle"])]].words.append(str(record.get("text", "")))
+            words = turnlog.battle_result_words(record, reading or turnlog.Reading())
+            battles[keys[str(record["battle"])]].words.append(words)
     return list(moves.values()), list(battles.values())
 
 
@@ -145,12 +150,18 @@ def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) ->
     return render_to_string("campaign/svg/turn_overlay.svg", context)
 
 
-def turn_frame(view: CampaignView, turn: Turn) -> Frame:
+def reading_of(view: CampaignView, **filters: Any) -> turnlog.Reading:
+    """The sides' names and why each readable battle (of ``filters``) ended: one query."""
+    names = {key: side.name for key, side in view.state.sides.items()}
+    return turnlog.Reading(names, battle_reasons(readable_battles(view, **filters)))
+
+
+def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Frame:
     """Turn ``turn``'s map as the view's reader saw it when the turn began, with the
     turn's moves and battles the reader may read."""
     then = as_it_stood(view, parse_scenario(turn.start_state))
     records = view.records(turn.log, number=turn.number)
-    moves, battles = moves_and_battles(records)
+    moves, battles = moves_and_battles(records, reading)
     turn_url = reverse("turn", args=[view.campaign.pk, turn.number])
 
     seen_now = set(view.visible_company_ids)  # seen in full now
@@ -218,7 +229,7 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
         page_context(
             view,
             turn=turn,
-            frame=turn_frame(view, turn),
+            frame=turn_frame(view, turn, reading_of(view, turn=turn)),
             previous=number - 1 if number - 1 in numbers else None,
             following=number + 1 if number + 1 in numbers else None,
         ),
@@ -228,7 +239,8 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
 @login_required
 def timelapse(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
-    frames = [turn_frame(view, turn) for turn in _turns(view)] + [now_frame(view)]
+    reading = reading_of(view)
+    frames = [turn_frame(view, turn, reading) for turn in _turns(view)] + [now_frame(view)]
     return render(request, "campaign/timelapse.html", page_context(view, frames=frames))
 
 

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.urls import path
 
 from battles.models import Battle
-from battles.web.lists import readable_battles
+from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Turn
 from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
@@ -38,8 +38,10 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         Turn.objects.filter(campaign=view.campaign).defer(*_TURN_HEAVY).order_by("-number")
     )
     battles: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in readable_battles(view):
+    readable = readable_battles(view)
+    for row in readable:
         battles[row["turn_id"]].append(row)
+    reasons = battle_reasons(readable)
     names = _side_names(view)
     # Before each turn, and during it (made once its dice were rolled: not in it).
     adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
@@ -56,7 +58,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         rows.append(
             {
                 "turn": turn,
-                "summary": turnlog.turn_summary(records, names),
+                "summary": turnlog.turn_summary(records, names, reasons),
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
                 "adjustments": adjusted.get(turn.number, []),
@@ -87,7 +89,8 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
         raise Http404("no such turn")
     battles = readable_battles(view, turn=turn)
     records = view.records(turn.log, number=turn.number)
-    phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles})
+    reading = turnlog.Reading(_side_names(view), battle_reasons(battles))
+    phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)
     return render(
         request,
         "campaign/turn.html",

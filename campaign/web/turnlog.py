@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import names
+
 PHASE_TITLES = {
     "naval": "1. Naval events",
     "aerial": "2. Aerial events",
@@ -52,8 +54,51 @@ def fallback_words(record: Mapping[str, Any]) -> str:
     return words
 
 
-def record_words(record: Mapping[str, Any]) -> str:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a page knows beside the records to put them in words: the sides' names
+    (key to name) and why each battle the reader may read ended (battle key to its
+    result's ``reason``, from the battle's row: the record of its result does not carry
+    it)."""
+
+    side_names: Mapping[str, str] = field(default_factory=dict)
+    reasons: Mapping[str, str | None] = field(default_factory=dict)
+
+
+# Why a battle ended, after who won ({loser}: "the Japanese").
+_WHY_THEY_LOST = {
+    "withdrew": ": {loser} withdrew",
+    "a_third_lost": ": {loser} lost a third of their stands",
+    "turn_limit": ": at the turn limit, {loser} had lost the larger share of their stands "
+    "(on an equal share the defender wins)",
+    "entered": " (the GM entered the result from the table)",
+}
+
+
+def _side_called(record: Mapping[str, Any], role: str, reading: Reading) -> str:
+    key = str(record.get(f"{role}_side") or "")
+    return reading.side_names.get(key) or names.side(key, none=f"the {role}")
+
+
+def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """A battle's result from the record's fields and the battle's reason: "At Korona
+    the Australians (defending) win: the Japanese withdrew." The rules' own words ("the
+    defender (Australians) wins (withdrew)") stay in the record, which replays compare."""
+    winner = str(record.get("winner"))
+    if winner not in ("attacker", "defender"):
+        return str(record.get("text") or "") or fallback_words(record)
+    loser = "defender" if winner == "attacker" else "attacker"
+    role = "attacking" if winner == "attacker" else "defending"
+    where = f"At {record['target']} the" if record.get("target") else "The"
+    head = f"{where} {_side_called(record, winner, reading)} ({role}) win"
+    why = _WHY_THEY_LOST.get(str(reading.reasons.get(str(record.get("battle"))) or ""), "")
+    return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."
+
+
+def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
     """One record in plain words, dice included."""
+    if record.get("kind") == "battle_result":
+        return battle_result_words(record, reading or Reading())
     words = str(record.get("text") or "") or fallback_words(record)
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)
@@ -88,12 +133,14 @@ class TurnPhase:
 
 
 def turn_phases(
-    records: Iterable[Mapping[str, Any]], battle_ids: Mapping[str, int] | None = None
+    records: Iterable[Mapping[str, Any]],
+    battle_ids: Mapping[str, int] | None = None,
+    reading: Reading | None = None,
 ) -> list[TurnPhase]:
     """The records grouped by phase, in the order they were rolled.
 
     ``battle_ids`` maps the keys of the battles the viewer may read to their ids, so a
-    battle's lines link to its report."""
+    battle's lines link to its report; ``reading`` names the sides and the battles' ends."""
     phases: list[TurnPhase] = []
     for record in records:
         key = str(record.get("phase", ""))
@@ -103,7 +150,7 @@ def turn_phases(
         kind = str(record.get("kind", ""))
         phases[-1].lines.append(
             TurnLine(
-                words=record_words(record),
+                words=record_words(record, reading),
                 dice=dice_of(record),
                 side=record.get("side"),
                 kind=kind,
@@ -114,9 +161,15 @@ def turn_phases(
     return phases
 
 
-def turn_summary(records: Iterable[Mapping[str, Any]], side_names: Mapping[str, str]) -> list[str]:
+def turn_summary(
+    records: Iterable[Mapping[str, Any]],
+    side_names: Mapping[str, str],
+    reasons: Mapping[str, str | None] | None = None,
+) -> list[str]:
     """A few words on what the turn brought, from the records the viewer may read: the
-    events that happened, who moved first, the battles' results, control and the end."""
+    events that happened, who moved first, the battles' results (why each ended from
+    ``reasons``, battle key to its result's reason), control and the end."""
+    reading = Reading(side_names, reasons or {})
     summary = []
     for record in records:
         kind = record.get("kind")
@@ -124,6 +177,8 @@ def turn_summary(records: Iterable[Mapping[str, Any]], side_names: Mapping[str, 
             summary.append(str(record.get("text", "")))
         elif kind == "initiative" and record.get("outcome") in side_names:
             summary.append(f"{side_names[record['outcome']]} moved first")
-        elif kind in ("battle_result", "control", "campaign_end"):
+        elif kind == "battle_result":
+            summary.append(battle_result_words(record, reading))
+        elif kind in ("control", "campaign_end"):
             summary.append(str(record.get("text", "")))
     return summary

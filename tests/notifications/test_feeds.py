@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
+from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Campaign
 from campaign.services.schedule import set_schedule
 from campaign.services.visibility import open_campaign
@@ -80,7 +81,8 @@ def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie
     names = {key: side.name for key, side in view.state.sides.items()}
     for entry, number in zip(entries, (2, 1), strict=True):
         turn = played.turns.get(number=number)
-        lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
+        reasons = battle_reasons(readable_battles(view, turn=turn))
+        lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names, reasons)
         assert lines
         expected = "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
         assert entry.find(f"{ATOM}summary").text == expected

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
+from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
 from campaign.services.adjustments import adjust_stands
 from campaign.services.deadlines import Schedule
@@ -48,7 +49,8 @@ def to(address: str) -> list[Any]:
 def summary_of(user: Any, campaign: Campaign, turn: Turn) -> list[str]:
     view = open_campaign(user=user, campaign=campaign)
     names = {key: side.name for key, side in view.state.sides.items()}
-    return turnlog.turn_summary(view.records(turn.log, number=turn.number), names)
+    reasons = battle_reasons(readable_battles(view, turn=turn))
+    return turnlog.turn_summary(view.records(turn.log, number=turn.number), names, reasons)
 
 
 # --- a turn played ------------------------------------------------------------------------

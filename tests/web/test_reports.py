@@ -124,7 +124,9 @@ def test_a_turn_page_leaves_out_the_enemys_orders_and_moves(
 def test_the_gm_reads_every_roll_of_a_turn(played: Campaign, login: Login, gm_user: Any) -> None:
     page = text_of(login(gm_user).get(reverse("turn", args=[played.pk, 1])))
     for record in records_of(played, 1):
-        assert record["text"] in page
+        # A battle's result is put in words from its fields (test_battle_result_words).
+        if record["kind"] != "battle_result":
+            assert record["text"] in page
 
 
 def test_the_turn_list_shows_no_enemy_record(played: Campaign, login: Login, aussie: Any) -> None:
@@ -170,7 +172,8 @@ def test_turn_list_shows_each_turn_with_status_summary_and_battles(
     assert "Turn 1" in page and "Turn 2" in page and "played" in page
     for record in records_of(played, 1):
         if record["kind"] == "battle_result":
-            assert record["text"] in page
+            assert f"At Korona the {record['winner']}" not in page  # the side, not the role
+    assert "At Korona the Australians (defending) win: the Japanese lost a third" in page
     for battle in Battle.objects.filter(campaign=played):
         assert reverse("battle", args=[played.pk, battle.pk]) in html
     assert reverse("turn", args=[played.pk, 2]) in html

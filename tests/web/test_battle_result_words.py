@@ -1,0 +1,77 @@
+"""A battle's result in the turn lists, the turn page, the turn's map and the e-mail: who
+won, on which side, and why, in words, from the record's fields and the battle's reason
+(the record's own text, "the defender (Australians) wins (withdrew)", is what replays
+compare, so it stays as the rules wrote it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign.models import Campaign, Turn
+from campaign.services.visibility import open_campaign
+from notifications.services import turn_words
+
+WON = "At Korona the Australians (defending) win: the Japanese withdrew."
+
+
+def text_of(response: Any) -> str:
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def withdrawn(campaign: Campaign) -> Battle:
+    """Turn 1's first battle (the Australians defended Korona and won), as if the
+    Japanese had withdrawn of their own accord."""
+    battle = Battle.objects.get(campaign=campaign, key="1:Korona:1")
+    assert battle.result["winner"] == "defender"
+    battle.result = {**battle.result, "reason": "withdrew"}
+    battle.save(update_fields=["result"])
+    return battle
+
+
+def test_a_battle_result_says_who_won_on_which_side_and_who_withdrew(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    withdrawn(played)
+    for user in (aussie, japanese):
+        client = login(user)
+        for url in (
+            reverse("turns", args=[played.pk]),
+            reverse("turn", args=[played.pk, 1]),
+            reverse("turn-map", args=[played.pk, 1]),
+        ):
+            page = text_of(client.get(url))
+            assert WON in page, url
+            assert "wins (withdrew)" not in page and "(a third lost)" not in page, url
+        # The other battle of that turn, won by losses.
+        assert (
+            "At Korona the Japanese (attacking) win: the Australians lost a third of their "
+            "stands." in text_of(client.get(reverse("turns", args=[played.pk])))
+        )
+        turn = Turn.objects.get(campaign=played, number=1)
+        body = turn_words(open_campaign(user=user, campaign=played), turn).body
+        assert f"- {WON}" in body
+
+
+def test_a_battle_at_the_turn_limit_and_one_entered_from_the_table_say_so(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    battle = withdrawn(played)
+    page = reverse("turns", args=[played.pk])
+    battle.result = {**battle.result, "reason": "turn_limit"}
+    battle.save(update_fields=["result"])
+    assert (
+        "At Korona the Australians (defending) win: at the turn limit, the Japanese had "
+        "lost the larger share of their stands" in text_of(login(aussie).get(page))
+    )
+    battle.result = {**battle.result, "reason": "entered"}
+    battle.save(update_fields=["result"])
+    assert (
+        "At Korona the Australians (defending) win (the GM entered the result from the "
+        "table)." in text_of(login(aussie).get(page))
+    )
