@@ -247,8 +247,9 @@ def announcement(*, campaign: Campaign) -> str | None:
         return None
     row = ensure_commitment(campaign=campaign, number=campaign.turn + 1)
     return (
-        f"The dice of turn {row.number} are committed: {row.commitment}. Check them once "
-        "it is played (python -m rules verify)."
+        f"The dice of turn {row.number} are fixed before its orders: nobody, the GM "
+        "included, can change them. Once it is played, its page shows the seeds and "
+        f"checks every die you may see against this code: {row.commitment}."
     )
 
 

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import names
 from rules.campaign import seeds
 from rules.campaign.scenario import ScenarioError, parse_scenario
 from rules.campaign.state import CampaignState, Order
@@ -107,6 +108,26 @@ def read_turn_file(data: Any) -> dict[str, Any]:
     return dict(data)
 
 
+def _seed_words(branch: str, view: Any) -> str:
+    """A branch's seed as a player reads it: "the public tables' seed", "your side's"."""
+    if branch == seeds.PUBLIC:
+        return "the public tables' seed"
+    if branch == seeds.INITIATIVE:
+        return "the initiative seed"
+    if branch == view:
+        return "your side's seed"
+    return f"the {names.side_adjective(branch)} side's seed"
+
+
+def _matched_words(branches: list[str], view: Any) -> str:
+    """"the public tables' seed and your side's seed match their commitments ..."."""
+    order = sorted(branches, key=lambda branch: (branch != seeds.PUBLIC, branch))
+    shown = names.join(_seed_words(branch, view) for branch in order)
+    if len(order) == 1:
+        return f"{shown} matches its commitment published before the turn"
+    return f"{shown} match their commitments published before the turn"
+
+
 def _check_commitments(data: Mapping[str, Any], verdict: Verdict) -> dict[str, int]:
     """The revealed branch seeds that match their commitments (branch -> seed)."""
     commitment = data["commitment"]
@@ -139,11 +160,7 @@ def _check_commitments(data: Mapping[str, Any], verdict: Verdict) -> dict[str, i
             continue
         good[branch] = seed
     if good:
-        verdict.checked.append(
-            "the seeds shown ("
-            + ", ".join(sorted(good))
-            + ") match the commitments published before the turn"
-        )
+        verdict.checked.append(_matched_words(list(good), data.get("view")))
     turn_seed = data.get("turn_seed")
     if turn_seed is not None:
         for branch in branches:
@@ -158,7 +175,8 @@ def _dice(count: int) -> str:
 
 def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verdict) -> None:
     streams: dict[str, Roller] = {}
-    checked, hidden = 0, 0
+    checked = 0
+    hidden: dict[str, int] = {}
     for index, record in enumerate(data["log"]):
         dice = record.get("dice") or []
         if not dice:
@@ -172,7 +190,7 @@ def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verd
         for position, (face, name) in enumerate(zip(dice, names, strict=True)):
             branch, label = seeds.split_stream(str(name))
             if branch not in known:
-                hidden += 1
+                hidden[branch] = hidden.get(branch, 0) + 1
                 continue
             roller = streams.get(name)
             if roller is None:
@@ -185,12 +203,24 @@ def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verd
                     f"gives {expected} (stream {name})"
                 )
     verdict.checked.append(f"{_dice(checked)} of the turn recomputed from the seeds")
-    if hidden:
-        verdict.notes.append(
-            f"{_dice(hidden)} of this view {'comes' if hidden == 1 else 'come'} from seeds it "
-            "is not shown (your initiative die: its seed would give away a tied round, and so "
-            "the enemy's total), checked when the campaign ends and every seed is shown"
+    for branch, count in sorted(hidden.items()):
+        verdict.notes.append(_unchecked_words(branch, count, data.get("view")))
+
+
+def _unchecked_words(branch: str, count: int, view: Any) -> str:
+    """Dice this file cannot check, in plain words: whose seed, and when it is shown."""
+    rolled = f"{_dice(count)} {'was' if count == 1 else 'were'} rolled"
+    them = "it" if count == 1 else "they"
+    if branch == seeds.INITIATIVE:
+        return (
+            f"{rolled} from the initiative seed (your initiative die), which is kept secret "
+            f"until the campaign ends, so {them} cannot be checked until then: its seed would "
+            "give away the enemy's initiative total in a tied round"
         )
+    return (
+        f"{rolled} from {_seed_words(branch, view)}, which you are not shown, so {them} "
+        "cannot be checked until the campaign ends and every seed is shown"
+    )
 
 
 def _battle_seed(known: Mapping[str, int], key: str) -> int | None:

@@ -388,8 +388,8 @@ def test_a_sides_turn_json_after_a_tie_holds_only_its_own_die_and_verifies(
     # waits for the end of the campaign, and says so.
     done = run_verify(written(tmp_path, data))
     assert done.returncode == 0, done.stdout
-    assert "1 die of this view comes from seeds it is not shown" in done.stdout
-    assert "your initiative die" in done.stdout
+    assert "1 die was rolled from the initiative seed (your initiative die)" in done.stdout
+    assert "so it cannot be checked until then" in done.stdout
     # The GM's file has the tied round too, and checks every die of it.
     verdict = verify_turn(gm)
     assert verdict.verified, verdict.lines()
@@ -415,7 +415,7 @@ def test_once_the_campaign_ends_a_tied_round_is_checked_and_an_altered_one_fails
     ]
     verdict = verify_turn(data)
     assert verdict.verified, verdict.lines()
-    assert not any("seeds it is not shown" in note for note in verdict.notes)
+    assert not any("cannot be checked" in note for note in verdict.notes)
     tie["dice"][1] = tie["dice"][1] % 6 + 1
     altered = verify_turn(data)
     assert not altered.verified

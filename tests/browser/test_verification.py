@@ -71,7 +71,7 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
 
     # The linked TURN.json, downloaded as the player, checks offline too.
     with page.expect_download() as download:
-        box.locator("a", has_text="Download TURN.json").click()
+        box.locator("a", has_text="download turn-1.json").click()
     path = tmp_path / "turn-1.json"
     download.value.save_as(str(path))
     assert json.loads(path.read_text())["commitment"]["turn"] == committed.commitment

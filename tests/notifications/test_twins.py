@@ -99,4 +99,4 @@ def test_what_the_australians_are_sent_does_not_depend_on_what_they_may_not_know
     assert plain["gm_state"] != secret["gm_state"]  # the twins do differ
     assert "Turn 1 of Twin has been played" in plain["email"]
     # The coming turn's commitment is sent, and is the one difference set aside.
-    assert "The dice of turn 2 are committed: <commitment of turn 2>." in plain["email"]
+    assert "against this code: <commitment of turn 2>." in plain["email"]
