@@ -39,6 +39,7 @@ from campaign.services.visibility import (
     is_game_master,
     sides_of,
 )
+from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     NOBODY_COLOUR,
@@ -250,13 +251,17 @@ class SampleChip:
 
 
 # What a standing order does, in words, never its key (as the orders page says it).
+# A player's own side has a player (them): there a "sensible" company given no order holds.
 STANDING_WORDS = {
-    "hold": "given no order, it holds",
-    "aggressive": "given no order, it advances towards the enemy by itself",
-    "sensible": (
-        "given no order, it holds while its side has a player (on a side with none, the "
-        "campaign AI moves it)"
-    ),
+    "hold": "hold (used when you give it no order)",
+    "aggressive": "advance towards the enemy by itself (used when you give it no order)",
+    "sensible": "hold (used when you give it no order)",
+}
+# The GM reads every side's, a side nobody plays included.
+GM_STANDING_WORDS = {
+    **STANDING_WORDS,
+    "sensible": "the campaign AI's choice, used when it is given no order (on a side a "
+    "player plays, it holds)",
 }
 
 
@@ -478,6 +483,7 @@ class StandsRow:
 class CompanyRecord:
     turn: int
     record: dict[str, Any]
+    words: str  # the record in a player's words (turnlog.record_words)
 
 
 @dataclass(slots=True)
@@ -523,7 +529,7 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
                 continue
             target = history.supply_rolls if record.get("kind") == "supply" else None
             (target if target is not None else history.other_records).append(
-                CompanyRecord(number, record)
+                CompanyRecord(number, record, turnlog.record_words(record))
             )
     points[view.campaign.turn] = StandsPoint(
         view.campaign.turn, dict(company.stands or {}), dict(company.establishment or {})
@@ -602,7 +608,9 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             held=shown.strength,
             establishment=sum((shown.establishment or {}).values()),
             supply=supply_word(shown),
-            standing=STANDING_WORDS.get(shown.standing_order or "", shown.standing_order),
+            standing=(GM_STANDING_WORDS if view.game_master else STANDING_WORDS).get(
+                shown.standing_order or "", shown.standing_order
+            ),
             history=history,
             chart=draw_stands_chart(history.points),
             units=[(unit_label(unit), colour) for unit, colour in colours.items()],

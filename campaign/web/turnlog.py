@@ -95,10 +95,37 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."
 
 
+# Where a company's order came from (an order record's ``source``), as a player says it.
+_ORDER_SOURCES = {
+    "order": "as ordered",
+    "no order; its side has a player": "no order given",
+    "standing order (hold)": "no order given: its standing order is to hold",
+    "standing order (aggressive)": "no order given: its standing order advances it by itself",
+    "standing order (sensible)": "no order given: the campaign AI's order",
+}
+
+
+def order_words(record: Mapping[str, Any]) -> str | None:
+    """An order played (held or moved), from the record's fields: "A Company holds in
+    Korona (no order given)" where the rules wrote "(no order; its side has a player)".
+    None for a record it cannot word so (a refusal keeps the rules' words: its reason)."""
+    why = _ORDER_SOURCES.get(str(record.get("source")))
+    company, target = record.get("company"), record.get("target")
+    if why is None or not company or not target:
+        return None
+    if record.get("outcome") == "hold":
+        return f"{company} holds in {target} ({why})"
+    if record.get("outcome") == "moved" and record.get("from") and record.get("order"):
+        return f"{company} {record['order']}s from {record['from']} to {target} ({why})"
+    return None
+
+
 def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
     """One record in plain words, dice included."""
     if record.get("kind") == "battle_result":
         return battle_result_words(record, reading or Reading())
+    if record.get("kind") == "order":
+        return order_words(record) or str(record.get("text") or "") or fallback_words(record)
     words = str(record.get("text") or "") or fallback_words(record)
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)

@@ -1,0 +1,63 @@
+"""Orders in a player's words: a company's standing order on its page, and an order
+played in the turn log and on the company page, never the rules' own note "(no order;
+its side has a player)" nor what the campaign AI does on a side with no player."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, Company, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
+
+
+def text_of(response: Any) -> str:
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+@pytest.fixture
+def ai_standing(db: Any, aussie: Any) -> Campaign:
+    """Korona with the scenario's standing orders (the campaign AI's), the Australians
+    played by a player who gave no order, one turn played."""
+    campaign = create_campaign(data=korona_doc(standing_order=None), name="Korona", seed=1)
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    return campaign
+
+
+def test_a_company_given_no_order_holds_in_a_players_words(
+    ai_standing: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    log = Turn.objects.get(campaign=ai_standing, number=1).log
+    held = next(r for r in log if r.get("company") == "A Company" and r["kind"] == "order")
+    assert held["text"] == "A Company holds in Korona (no order; its side has a player)"
+    a = Company.objects.get(campaign=ai_standing, name="A Company")
+    assert a.standing_order == "sensible"  # the campaign AI's, on a side with no player
+    page = text_of(client.get(reverse("company", args=[ai_standing.pk, a.pk])))
+    assert "Standing order hold (used when you give it no order)" in page
+    assert "its side has a player" not in page and "campaign AI" not in page
+    assert "A Company holds in Korona (no order given)" in page
+    turn = text_of(client.get(reverse("turn", args=[ai_standing.pk, 1])))
+    assert "A Company holds in Korona (no order given)" in turn
+    assert "its side has a player" not in turn
+
+
+def test_the_gm_reads_what_the_campaign_ai_does_with_a_standing_order(
+    ai_standing: Campaign, gm_user: Any, login: Any
+) -> None:
+    a = Company.objects.get(campaign=ai_standing, name="A Company")
+    page = text_of(login(gm_user).get(reverse("company", args=[ai_standing.pk, a.pk])))
+    assert "the campaign AI's choice, used when it is given no order" in page
+    turn = text_of(login(gm_user).get(reverse("turn", args=[ai_standing.pk, 1])))
+    # The Japanese, with no player, are played by the campaign AI.
+    assert "(no order given: the campaign AI's order)" in turn
