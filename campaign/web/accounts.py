@@ -65,6 +65,12 @@ class SignOutView(auth_views.LogoutView):
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         return render(request, "registration/sign_out.html")
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        answer = super().post(request, *args, **kwargs)
+        # After the sign-out: it empties the session, and the message with it.
+        messages.info(request, "You are signed out.")
+        return answer
+
 
 urlpatterns = [
     path(

@@ -484,6 +484,7 @@ class CompanyRecord:
     turn: int
     record: dict[str, Any]
     words: str  # the record in a player's words (turnlog.record_words)
+    battle_id: int | None = None  # the battle's report, for a battle's lines
 
 
 @dataclass(slots=True)
@@ -504,11 +505,12 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
     """A fully visible company's stands turn by turn and the turn records about it.
 
     Stands come from each turn's ``start_state`` (the campaign as the turn began) and
-    the current state; records from the turn logs, through ``view.records`` (fog). Only
-    for a company the viewer sees in full: a glimpse must not be given its history. One
-    query (the campaign's turns)."""
+    the current state; records from the turn logs, through ``view.records`` (fog), a
+    battle's linked to its report. Only for a company the viewer sees in full: a glimpse
+    must not be given its history. Two queries (the readable battles, the turns)."""
     if not company.full:
         raise ValueError("a glimpsed company has no history to show")
+    battle_ids = dict(view.battles().values_list("key", "id"))
     history = CompanyHistory()
     points: dict[int, StandsPoint] = {}
     turns = (
@@ -529,7 +531,12 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
                 continue
             target = history.supply_rolls if record.get("kind") == "supply" else None
             (target if target is not None else history.other_records).append(
-                CompanyRecord(number, record, turnlog.record_words(record))
+                CompanyRecord(
+                    number,
+                    record,
+                    turnlog.record_words(record),
+                    battle_ids.get(str(record.get("battle"))) if record.get("battle") else None,
+                )
             )
     points[view.campaign.turn] = StandsPoint(
         view.campaign.turn, dict(company.stands or {}), dict(company.establishment or {})

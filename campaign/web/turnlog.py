@@ -27,8 +27,9 @@ PHASE_TITLES = {
 }
 
 
-# The lines of a battle that link to its report: where it is announced and decided.
-_LINKED = ("battle", "battle_result")
+# The line of a battle that links to its report: where it is announced (one link a battle;
+# its result, a few lines on, linked it a second time).
+_LINKED = ("battle",)
 
 
 def _ordinal(n: int) -> str:
