@@ -127,7 +127,11 @@ def _deadline_line(campaign: Campaign, zone: str) -> str:
     if campaign.status == Campaign.Status.FINISHED:
         return ""
     if campaign.next_deadline is None:
-        return "The next turn is played when the game master says so."
+        # As the map and the orders page say it (campaign.web.maps.next_turn).
+        return (
+            f"Turn {campaign.turn + 1} is played once every side is ready, or when the GM "
+            "plays it."
+        )
     when = local_time(campaign.next_deadline, zone)
     return f"Orders for turn {campaign.turn + 1} are due by {when}."
 

@@ -139,6 +139,15 @@ def battle_end(reason: str | None) -> str:
     return words(reason, BATTLE_END_NAMES, none="not fought yet")
 
 
+# An area's vegetation (the scenario's word) as the battle's ground reads it.
+AREA_VEGETATION_NAMES = {"light": "light woods"}
+
+
+def area_vegetation(key: str | None) -> str:
+    """An area's vegetation: 'light' -> 'light woods'; 'jungle' and 'clearing' as they are."""
+    return words(key, AREA_VEGETATION_NAMES, none="none")
+
+
 def side(key: str | None, *, none: str = "nobody") -> str:
     """A side's key as its adjective, or ``none``: 'japanese' -> 'Japanese'."""
     return none if not key else side_adjective(key)

@@ -18,6 +18,7 @@ from battles.services.reading import battle_open, battle_seed, battle_spec
 from battles.web import battleview
 from campaign.services.visibility import CampaignView
 from config.pages import campaign_view, login_required, page_context
+from rules.names import area_vegetation
 
 # The turn's big JSON columns a battle page does not need.
 _TURN_HEAVY = ("start_state", "report", "report_text")
@@ -61,6 +62,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "ruleset_label": battleview.ruleset_label(battle.ruleset),
         "spec": spec,
         "area": spec.get("area", {}),
+        "vegetation": area_vegetation(spec.get("area", {}).get("vegetation")),
     }
 
 
