@@ -28,7 +28,7 @@ from rules import names
 # The battle's state on the GM's report, in words.
 STATUS_WORDS: dict[str, str] = {
     Battle.Status.PENDING: "not fought yet",
-    Battle.Status.FOUGHT: "fought",
+    Battle.Status.FOUGHT: "fought by the rules",
     Battle.Status.ENTERED: "fought at the table, its result entered",
 }
 

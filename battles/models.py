@@ -17,9 +17,9 @@ from rules.rulesets import DEFAULT_RULESET
 
 class Battle(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending"  # waiting to be fought
-        FOUGHT = "fought"  # resolved by the rules engine
-        ENTERED = "entered"  # fought at the table, result entered by the GM
+        PENDING = "pending", "not fought yet"  # waiting to be fought
+        FOUGHT = "fought", "fought by the rules"  # resolved by the rules engine
+        ENTERED = "entered", "fought at the table"  # result entered by the GM
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="battles")

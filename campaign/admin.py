@@ -80,6 +80,7 @@ from campaign.services.turns import (
 )
 from campaign.services.visibility import during_turn
 from campaign.settings_doc import DOCS, adjustment_what, value_words
+from campaign.web import turnlog
 from config.adminpages import (
     admin_page,
     admin_routes,
@@ -1035,7 +1036,12 @@ class TurnAdmin(admin.ModelAdmin):
 
     @admin.display(description="log")
     def log_text(self, obj: Turn) -> str:
-        lines = [record.get("text", "") for record in obj.log]
+        """Every record, in the words of the players' turn page (the GM reads them all)."""
+        reading = turnlog.Reading(
+            dict(obj.campaign.sides.values_list("key", "name")),
+            dict(obj.battles.values_list("key", "result__reason")),
+        )
+        lines = [turnlog.record_words(record, reading) for record in obj.log]
         return format_html(
             "<pre style='white-space: pre-wrap'>{}</pre>", "\n".join(line for line in lines)
         )

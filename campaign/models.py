@@ -273,11 +273,12 @@ class Turn(models.Model):
     """One campaign turn being played or played: its dice, log and report."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued"
-        ROLLING = "rolling"
-        BATTLES_PENDING = "battles_pending"
-        DONE = "done"
-        FAILED = "failed"
+        # Labelled as the GM's pages say them ("Battles Pending" is no one's words).
+        QUEUED = "queued", "queued"
+        ROLLING = "rolling", "being played"
+        BATTLES_PENDING = "battles_pending", "waiting for its battles' results"
+        DONE = "done", "played"
+        FAILED = "failed", "failed"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()  # the first turn is 1

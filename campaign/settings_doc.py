@@ -44,7 +44,7 @@ class SettingDoc:
     no_rule: str = ""
 
 
-NO_RULE = "No rule: a choice of how Korona runs the campaign."
+NO_RULE = "The game's rules say nothing of this: it is how you choose to run the campaign."
 
 # Quoted by both the campaign's length and its objective.
 CAMPAIGN_END = Quote(
@@ -59,15 +59,15 @@ DOCS: dict[str, SettingDoc] = {
     # Battles
     "battle_mode": SettingDoc(
         "How battles are fought",
-        "Auto: the computer fights each battle by the rules as soon as the turn is played. "
-        "Tabletop: the turn waits while you fight each battle on a real table and enter "
-        "its result (winner and losses).",
+        "Fought by the rules at once: the computer fights each battle as soon as the turn "
+        "is played. Fought on the table: the turn waits while you fight each battle on a "
+        "real table and enter its result (winner and losses).",
         no_rule=NO_RULE,
     ),
     "unentered_tabletop": SettingDoc(
         "A tabletop battle still without a result at the next deadline",
-        "Wait: the campaign waits for you, however long. Auto: the computer fights it by "
-        "the rules, so a scheduled campaign keeps going.",
+        "Waits for the GM's result: the campaign waits for you, however long. Is fought by "
+        "the rules: the computer fights it, so a scheduled campaign keeps going.",
         no_rule=NO_RULE,
     ),
     "ruleset": SettingDoc(

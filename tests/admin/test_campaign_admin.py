@@ -699,7 +699,7 @@ def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_pla
     listed = gm.get("/admin/campaign/campaign/").content.decode()
     assert "0 played; turn 1 waits for its battles&#x27; results" in listed
     home = gm.get("/admin/").content.decode()
-    assert "nobody: the turn has begun, with the orders it had" in home
+    assert "— (the turn is being played, with the orders given)" in home
     assert "Not ready yet</span>" not in home and ">Australians</td>" not in home
 
 
