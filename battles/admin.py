@@ -22,7 +22,14 @@ from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
-from config.adminpages import admin_page, back_to_change, change_url, form_page, row_pages
+from config.adminpages import (
+    admin_page,
+    back_to_change,
+    change_url,
+    form_page,
+    row_pages,
+    say_done,
+)
 from rules import names
 
 # The battle's state on the GM's report, in words.
@@ -267,7 +274,7 @@ class BattleAdmin(admin.ModelAdmin):
             except Battle.DoesNotExist:
                 return self._gone(request, pk, "fought") or HttpResponseRedirect(change_url(battle))
             else:
-                self.message_user(request, f"{battle} was fought by the rules.")
+                say_done(self, request, battle, f"{battle} was fought by the rules.")
             return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))
 
         return run(request)

@@ -88,6 +88,7 @@ from config.adminpages import (
     change_url,
     form_page,
     row_pages,
+    say_done,
 )
 from config.numbers import whole_number
 from notifications.invitations import invitation_url, invite_every_side
@@ -542,7 +543,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             self.message_user(request, str(refused), messages.ERROR)
             return
         waiting = "" if report.done else ": waiting for its tabletop battles"
-        self.message_user(request, f"{campaign.name}: turn {report.turn.number} played{waiting}.")
+        say_done(
+            self, request, campaign, f"{campaign.name}: turn {report.turn.number} played{waiting}."
+        )
 
     def _pause(self, request: HttpRequest, campaign: Campaign, *, paused: bool) -> None:
         try:
@@ -550,7 +553,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         except CampaignRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
-        self.message_user(request, f"{campaign.name} is {'paused' if paused else 'active'}.")
+        say_done(self, request, campaign, f"{campaign.name} is {'paused' if paused else 'active'}.")
 
     @admin.action(description="Advance turn now")
     def advance_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
@@ -919,6 +922,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
                 self.message_user(request, f"{company.name}: {refused}", messages.ERROR)
             else:
                 changed += 1
+                self.log_change(request, company, f"standing order: {order}")
         if changed:
             self.message_user(request, f"{changed} companies now {order}.")
 
@@ -1137,7 +1141,7 @@ class OrderAdmin(admin.ModelAdmin):
             except OrderError as refused:
                 self.message_user(request, f"{order}: {refused}", messages.ERROR)
             else:
-                self.message_user(request, f"{order}: withdrawn.")
+                say_done(self, request, order, f"{order}: withdrawn.")
 
 
 def _is_rollback(details: Any) -> bool:

@@ -1,0 +1,52 @@
+"""What the GM does through Korona's own admin pages (play a turn, pause, change a
+company's stands, enter or fight a battle's result) lands in the admin's log: the home
+page's "Recent actions" and each row's History list it, in the words the GM was told.
+The services change the rows, so the admin's own logging (of its forms) never saw them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.test import Client
+
+from campaign.models import Campaign, Company
+from tests.admin.conftest import new_campaign, opened, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def logged(obj: Any) -> list[str]:
+    rows = LogEntry.objects.filter(object_id=str(obj.pk), action_flag=CHANGE).order_by("id")
+    return [row.get_change_message() for row in rows if row.content_type.model_class() is type(obj)]
+
+
+def test_playing_a_turn_and_pausing_are_recent_actions(gm: Client) -> None:
+    campaign = new_campaign()
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", opened(gm, page))
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/pause/")
+    assert logged(Campaign.objects.get()) == [
+        "Korona 1: turn 1 played.",
+        "Korona 1 is paused.",
+    ]
+    home = gm.get("/admin/").content.decode()
+    assert "Recent actions" in home and "None available" not in home
+    assert f'href="/admin/campaign/campaign/{campaign.pk}/change/"' in home
+
+
+def test_a_gm_adjustment_is_a_recent_action(gm: Client) -> None:
+    campaign = new_campaign()
+    company = Company.objects.get(campaign=campaign, name="A Company")
+    url = f"/admin/campaign/company/{company.pk}/adjust/"
+    data = {**opened(gm, url), "unit_type": "rifle_squad", "held": 8, "reason": "dysentery"}
+    assert gm.post(url, data).status_code == 302
+    assert logged(company) == ["A Company: stands adjusted."]
+
+
+def test_fighting_a_waiting_battle_is_a_recent_action(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    gm.post(f"/admin/battles/battle/{battle.pk}/fight/")
+    assert logged(battle) == [f"{battle} was fought by the rules."]
