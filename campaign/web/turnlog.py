@@ -128,6 +128,11 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if record.get("kind") == "order":
         return order_words(record) or str(record.get("text") or "") or fallback_words(record)
     words = str(record.get("text") or "") or fallback_words(record)
+    if record.get("kind") == "supply" and not record.get("modifiers"):
+        # The rules write "supply roll 2 = 2" even with nothing to add: the sum only
+        # when a modifier makes one.
+        die = (record.get("dice") or [None])[0]
+        words = words.replace(f"supply roll {die} = {die} against", f"supply roll {die} against", 1)
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)
         if running >= 1:

@@ -21,6 +21,7 @@ from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
 from campaign.web.maps import map_stamp
+from campaign.web.turnlog import record_words
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -465,7 +466,8 @@ def test_a_company_page_lists_its_supply_rolls_and_its_battles(
     assert rolls.count('data-kind="supply"') == 2  # turns 1 and 2
     logs = [r for t in Turn.objects.filter(campaign=played).order_by("number") for r in t.log]
     supply = next(r for r in logs if r["kind"] == "supply" and r["company"] == "A Company")
-    assert supply["text"].startswith("A Company: supply roll ") and supply["text"] in rolls
+    words = record_words(supply)
+    assert words.startswith("A Company: supply roll ") and words in rolls
     losses = [r["text"] for r in logs if r["kind"] == "losses" and r["company"] == "A Company"]
     assert losses and all(line in page for line in losses)
 

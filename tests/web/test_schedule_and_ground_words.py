@@ -32,3 +32,9 @@ def test_a_battles_heading_says_light_woods(played: Campaign, aussie: Any, login
     for name in ("battle", "battle-sheet"):
         html = client.get(reverse(name, args=[played.pk, battle.pk])).content.decode()
         assert "(zone 5, light woods, plains)" in html, name
+
+
+def test_an_areas_page_says_light_woods(played: Campaign, aussie: Any, login: Any) -> None:
+    korona = played.areas.get(name="Korona")
+    html = login(aussie).get(reverse("area", args=[played.pk, korona.pk])).content.decode()
+    assert "<dt>Ground</dt><dd>light woods, plains</dd>" in html
