@@ -757,7 +757,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def seed_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
-        form = SeedChangeForm(request.POST or None)
+        form = SeedChangeForm(request.POST or None, seen=campaign_version(campaign.pk))
         if request.method == "POST" and form.is_valid():
             try:
                 change_turn_seed(
@@ -765,7 +765,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     seed=form.cleaned_data["seed"],
                     reason=form.cleaned_data["reason"],
                     user=request.user,
+                    seen=form.cleaned_data["seen"],
                 )
+            except StaleChange as stale:
+                self.message_user(request, str(stale), messages.ERROR)
+                return HttpResponseRedirect(request.path)
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:

@@ -640,8 +640,10 @@ class RollbackForm(SeenPage):
             )
 
 
-class SeedChangeForm(forms.Form):
-    """The GM replaces the coming turn's seed (campaign.services.commitments)."""
+class SeedChangeForm(SeenPage):
+    """The GM replaces the coming turn's seed (campaign.services.commitments); refused
+    when the campaign has moved on since the page showed it (a turn played meanwhile:
+    the seed would go to a turn the GM never saw named)."""
 
     seed = forms.IntegerField(
         required=False,
@@ -654,6 +656,10 @@ class SeedChangeForm(forms.Form):
         label="I understand: the players see that this turn's seed was replaced, and why; "
         "its published commitment is withdrawn and a new one published."
     )
+
+    def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
 
 
 class OrderForm(forms.ModelForm):

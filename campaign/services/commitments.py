@@ -34,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import Campaign, GmAdjustment, SeedCommitment, Turn
-from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.prepared import PreparedRead
 from rules.campaign import seeds
 from rules.campaign.state import SIDE_KEYS
@@ -102,10 +102,17 @@ def turn_played(*, campaign: Campaign, number: int, finished: bool) -> None:
 
 
 def change_turn_seed(
-    *, campaign: Campaign, reason: str, user: Any = None, seed: int | None = None
+    *,
+    campaign: Campaign,
+    reason: str,
+    user: Any = None,
+    seed: int | None = None,
+    seen: str | None = None,
 ) -> GmAdjustment:
     """The GM replaces the coming turn's seed (a new one drawn at random unless ``seed``
-    is given): a visible break in the chain, with its reason in the public log."""
+    is given): a visible break in the chain, with its reason in the public log.
+    ``seen``: the page's ``campaign_version``, refused (``StaleChange``) if the campaign
+    has moved on (a turn played since: the page named another turn)."""
     reason = check_reason(reason)
     if seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS
@@ -113,6 +120,7 @@ def change_turn_seed(
         raise AdjustmentRefused(f"a seed is a whole number from 0 to {2**SEED_BITS - 1}")
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_seen(row, seen)
         if row.status == Campaign.Status.FINISHED:
             raise AdjustmentRefused(f"{row.name} has ended: no turn is left to change")
         number = row.turn + 1
