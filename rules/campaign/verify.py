@@ -120,7 +120,7 @@ def _seed_words(branch: str, view: Any) -> str:
 
 
 def _matched_words(branches: list[str], view: Any) -> str:
-    """"the public tables' seed and your side's seed match their commitments ..."."""
+    """ "the public tables' seed and your side's seed match their commitments ..."."""
     order = sorted(branches, key=lambda branch: (branch != seeds.PUBLIC, branch))
     shown = names.join(_seed_words(branch, view) for branch in order)
     if len(order) == 1:
@@ -272,6 +272,19 @@ def _fight_again(
     return True
 
 
+def battle_words(key: str) -> str:
+    """A battle by its key ("11:Korona:2", the turn's second battle there) as a reader
+    says it: "the battle at Korona (the second there)"; a key of another shape as it is."""
+    parts = key.split(":")
+    if len(parts) < 2 or not parts[1]:
+        return f"the battle {key}"
+    where = f"the battle at {parts[1]}"
+    if len(parts) > 2:
+        nth = {"1": "first", "2": "second", "3": "third"}.get(parts[2], f"{parts[2]}th")
+        where += f" (the {nth} there)"
+    return where
+
+
 def _check_battles(
     data: Mapping[str, Any], known: Mapping[str, int], verdict: Verdict
 ) -> dict[str, dict[str, Any]]:
@@ -280,7 +293,7 @@ def _check_battles(
     fought = 0
     for battle in data["battles"]:
         key = battle.get("key")
-        where = f"the battle {key}"
+        where = battle_words(str(key))
         expected_seed = _battle_seed(known, str(key))
         if expected_seed is not None and battle.get("seed") != expected_seed:
             verdict.differences.append(
@@ -368,7 +381,9 @@ def _check_pairing(data: Mapping[str, Any], plan: TurnPlan, verdict: Verdict) ->
                 f"the turn pairs a battle {planned.key} that is not published"
             )
         elif given.get("seed") != planned.seed or _plain(given.get("spec")) != _plain(planned.spec):
-            verdict.differences.append(f"the battle {planned.key} is not the battle the turn pairs")
+            verdict.differences.append(
+                f"{battle_words(planned.key)} is not the battle the turn pairs"
+            )
     extra = sorted(set(published) - {b.key for b in plan.battles})
     if extra:
         verdict.differences.append(f"battles published but not paired by the turn: {extra}")

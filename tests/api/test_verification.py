@@ -21,7 +21,7 @@ from campaign.services.turns import advance_turn, give_order
 from rules.campaign import seeds
 from rules.campaign.scenario import parse_scenario
 from rules.campaign.turn import start_turn
-from rules.campaign.verify import verify_turn
+from rules.campaign.verify import battle_words, verify_turn
 from tests.api.helpers import url
 from tests.web.conftest import join, meeting_doc
 
@@ -151,7 +151,8 @@ def test_a_die_altered_in_a_battles_log_fails(files: dict[str, Any], tmp_path: P
     done = run_verify(written(tmp_path, data))
 
     assert done.returncode == 1
-    assert f"the battle {battle['key']}: record" in done.stdout
+    assert f"{battle_words(battle['key'])}: record" in done.stdout
+    assert battle["key"] not in done.stdout  # its key ("1:Korona") is no one's words
 
 
 @pytest.mark.parametrize("who", ["aussie", "gm"])
