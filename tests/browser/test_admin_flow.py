@@ -51,6 +51,7 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
     page.click("text=Schedule")
     page.select_option("select[name=kind]", "every_hours")
     page.fill("input[name=every_hours]", "24")
+    page.fill("textarea[name=reason]", "a turn a day suits the group")
     shot("2-schedule")
     page.click("input[type=submit]")
     page.wait_for_load_state()

@@ -395,7 +395,7 @@ def test_an_area_page_shows_the_area_its_links_and_its_battles(
 ) -> None:
     page = text(login(aussie).get(area_url(played, "Korona")))
     assert "<h1>Korona</h1>" in page
-    assert "Korona track" in page and "light, plains" in page and "airstrip" in page
+    assert "Korona track" in page and "light woods, plains" in page and "airstrip" in page
     assert "the Japanese" in page  # it holds Korona after turn 2
     for neighbour in ("Isura", "Oivi"):
         assert area_url(played, neighbour) in page

@@ -20,6 +20,7 @@ from battles.web.battleview import forces_of
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from campaign.web import turnlog
+from campaign.web.turnlog import record_words
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
@@ -98,8 +99,8 @@ def test_a_turn_page_leaves_out_the_enemys_supply_rolls(
     played: Campaign, login: Login, aussie: Any, japanese: Any
 ) -> None:
     supply = [r for r in records_of(played, 1) if r["kind"] == "supply"]
-    mine = [r["text"] for r in supply if r["side"] == "australian"]
-    theirs = [r["text"] for r in supply if r["side"] == "japanese"]
+    mine = [record_words(r) for r in supply if r["side"] == "australian"]
+    theirs = [record_words(r) for r in supply if r["side"] == "japanese"]
     assert mine and theirs
     seen_by_aussie = text_of(login(aussie).get(reverse("turn", args=[played.pk, 1])))
     assert all(text in seen_by_aussie for text in mine)
