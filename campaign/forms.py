@@ -451,15 +451,17 @@ class SettingFields(forms.Form):
                 field = f"{key}__{parts[1]}__{parts[2]}"
             elif key == "landform_going" and len(parts) >= 2:
                 field = f"{key}__{parts[1]}"
-            elif key in self.fields:
-                field = key
+            elif key in self.fields and key in self.setting_keys:
+                field = key  # a setting's own field (not the campaign's name: a file's)
             elif key in COMBAT_TABLES:
                 field = f"{key}__1__effect"
             if field in self.fields:
                 label = DOCS[key].label if key in DOCS else key
                 self.add_error(field, f"{label}: {message}" if field != key else message)
-            else:
+            elif key in DOCS:
                 self.add_error(None, problem)
+            else:  # the scenario file's own (its name, map, companies): said as the file's
+                self.add_error(None, f"In the scenario file: {problem}")
 
     def problem_count(self) -> int:
         return sum(len(errors) for errors in self.errors.values())

@@ -70,7 +70,7 @@ def test_the_admin_refuses_long_names_and_nul_bytes(gm: Client) -> None:
     doc["sides"][0]["name"] = "Australians"
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].non_field_errors()) == [
-        "companies[0].name: must be at most 100 characters, not 300"
+        "In the scenario file: companies[0].name: must be at most 100 characters, not 300"
     ]
     assert Campaign.objects.count() == 0
 

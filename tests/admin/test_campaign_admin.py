@@ -104,6 +104,21 @@ def test_create_from_a_bad_scenario_lists_every_problem_and_creates_nothing(
     assert Campaign.objects.count() == 0
 
 
+def test_a_scenario_files_own_name_missing_is_the_files_problem_not_the_name_fields(
+    gm: Client,
+) -> None:
+    """The file lacks its "name": said as the file's problem at the top, not on the
+    campaign's Name box (filled in), where the GM would think the name was wrong."""
+    response = gm.post(CREATE, upload({"hello": 1}, name="Tabletop test"))
+    form = response.context["form"]
+    assert "name" not in form.errors
+    problems = list(form.non_field_errors())
+    assert any(p.startswith("In the scenario file: name") for p in problems)
+    page = response.content.decode()
+    assert f"please correct the {len(problems)} problems below" in page
+    assert Campaign.objects.count() == 0
+
+
 def test_create_from_a_file_that_is_not_json_is_a_form_error(gm: Client) -> None:
     response = gm.post(CREATE, upload("{not json"))
     assert "not valid JSON" in str(response.context["form"].errors["scenario"])
