@@ -23,8 +23,8 @@ from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from campaign.admin_history import SimpleHistoryAdmin
+from campaign.admin_home import deadline_words, results_to_enter, sides_not_ready
 from campaign.admin_home import install as install_home_page
-from campaign.admin_home import results_to_enter, sides_not_ready
 from campaign.forms import (
     BalanceForm,
     ControlAdjustForm,
@@ -298,11 +298,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
     search_fields = ["name"]
     fields = [
         "name", "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
-        "schedule_summary", "next_deadline",
+        "schedule_summary", "next_deadline_words",
     ]  # fmt: skip
     readonly_fields = [
         "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
-        "schedule_summary", "next_deadline",
+        "schedule_summary", "next_deadline_words",
     ]  # fmt: skip
     inlines = [MembershipInline, TurnInline, AdjustmentInline]
     actions = ["advance_now", "pause", "resume"]
@@ -374,6 +374,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 "unentered_tabletop", "turn_limit",
             )
         )  # fmt: skip
+
+    @admin.display(description="next deadline")
+    def next_deadline_words(self, obj: Campaign) -> str:
+        """In the campaign's own time zone, as the players' pages and the home page say it;
+        none while the GM plays each turn, or while a turn waits for its results."""
+        if obj.next_deadline is None:
+            return "none: a turn is played once every side is ready, or when you play it"
+        return deadline_words(obj)
 
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:

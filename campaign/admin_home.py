@@ -19,6 +19,7 @@ from django.urls import reverse
 from battles.models import Battle
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services.turns import played_sides
+from campaign.web.maps import local_deadline
 
 
 @dataclass
@@ -41,10 +42,18 @@ class Coming:
     campaign: Campaign
     url: str
     deadline: datetime | None
+    deadline_text: str  # in the campaign's own time zone, as every page writes it
     not_ready: list[str] = field(default_factory=list)  # sides a player plays
     by_ai: list[str] = field(default_factory=list)  # sides no player plays: always ready
     paused: bool = False
     waiting: bool = False  # its turn waits for tabletop results
+
+
+def deadline_words(campaign: Campaign) -> str:
+    """The campaign's next deadline as the players' pages write it, in the campaign's
+    own time zone ("Wed 9 Dec 2026, 19:00 Europe/Berlin"); "" for none."""
+    found = local_deadline(campaign)
+    return "" if found is None else found.text
 
 
 def _results_to_enter(turn: Turn) -> Waiting:
@@ -102,6 +111,7 @@ def needs_attention() -> dict[str, Any]:
                 campaign=campaign,
                 url=reverse("admin:campaign_campaign_change", args=[campaign.pk]),
                 deadline=campaign.next_deadline,
+                deadline_text=deadline_words(campaign),
                 # A turn waiting for its results began with the orders it had: no side
                 # is waited for.
                 not_ready=[]

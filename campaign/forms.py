@@ -160,10 +160,15 @@ class ScheduleForm(forms.Form):
         help_text='For "weekly": the day of the turn.',
     )
     time_of_day = forms.TimeField(
-        required=False, help_text='For "weekly": HH:MM on the time zone\'s clock.'
+        required=False,
+        widget=forms.TimeInput(format="%H:%M"),
+        help_text='For "weekly": the time, as 19:00, on the time zone\'s clock.',
     )
     timezone = forms.CharField(
-        label="Time zone", initial="UTC", help_text="An IANA name, e.g. Europe/Berlin."
+        label="Time zone",
+        initial="UTC",
+        help_text="Where the group plays, written as Region/City: Europe/Berlin, "
+        "Australia/Sydney, America/New_York; or UTC.",
     )
 
     def clean_timezone(self) -> str:
@@ -172,7 +177,7 @@ class ScheduleForm(forms.Form):
             ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
             raise forms.ValidationError(
-                f"{name!r} is not a time zone name (an IANA name, e.g. Europe/Berlin)"
+                f"{name!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin"
             ) from None
         return name
 

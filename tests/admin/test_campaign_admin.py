@@ -179,7 +179,7 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
         (
             {"kind": "every_hours", "every_hours": "24", "timezone": "Mars/Olympus"},
             "timezone",
-            "'Mars/Olympus' is not a time zone name (an IANA name, e.g. Europe/Berlin)",
+            "'Mars/Olympus' is not a time zone: write it as Region/City, e.g. Europe/Berlin",
         ),
     ],
 )

@@ -12,6 +12,7 @@ from django.urls import reverse
 from campaign.models import Campaign, GmAdjustment
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
+from campaign.web.maps import local_deadline
 from tests.admin.conftest import new_campaign, opened
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +66,7 @@ def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None
         gm, campaign, {"kind": "every_hours", "every_hours": "12", "timezone": "Mars/X"}
     )
     assert response.status_code == 200
-    assert "is not a time zone name" in response.content.decode()
+    assert "is not a time zone: write it as Region/City" in response.content.decode()
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
 
@@ -186,3 +187,22 @@ def test_boxes_the_chosen_schedule_does_not_use_are_ignored(
     campaign.save()
     assert submitted(gm, campaign, {**form, "timezone": "UTC"}).status_code == 302
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == kind
+
+
+def test_the_deadline_is_written_one_way_on_every_gm_page(gm: Client) -> None:
+    """In the campaign's own time zone, as the players' pages write it: the campaign's
+    page and the home page alike (not "Dec. 9, 2026, 6 p.m." in UTC unlabelled), and
+    the schedule page shows its time as 18:00, not 18:00:00."""
+    campaign = new_campaign()
+    weekly = {"kind": "weekly", "weekday": "4", "time_of_day": "18:00", "timezone": "Europe/Berlin"}
+    submitted(gm, campaign, weekly)
+    row = Campaign.objects.get(pk=campaign.pk)
+    local = local_deadline(row)
+    assert (
+        local is not None and local.text.startswith("Fri ") and "18:00 Europe/Berlin" in local.text
+    )
+    page = gm.get(reverse("admin:campaign_campaign_change", args=[campaign.pk])).content.decode()
+    home = gm.get("/admin/").content.decode()
+    assert local.text in page and local.text in home
+    form = gm.get(schedule_url(campaign)).content.decode()
+    assert 'value="18:00"' in form and "18:00:00" not in form
