@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from battles.forms import ResultForm
@@ -236,26 +236,23 @@ class BattleAdmin(admin.ModelAdmin):
         )
 
     def _entered(self, battle: Battle, done: bool) -> str:
-        """What entering a result says: the turn complete, or the next battle of the
-        turn still waiting for its result, with the way to its form."""
+        """What entering a result says: the turn complete, or every battle of the turn
+        still waiting for its result, each with the way to its form."""
         if done:
             return f"Result entered for {battle}. The turn is complete."
-        waiting = (
+        waiting = list(
             Battle.objects.filter(turn_id=battle.turn_id, status=Battle.Status.PENDING)
             .select_related("campaign", "turn", "area")
             .order_by("id")
-            .first()
         )
-        if waiting is None:
+        if not waiting:
             return f"Result entered for {battle}."
-        url = reverse("admin:battles_battle_result", args=[waiting.pk])
-        return format_html(
-            'Result entered for {}. Still waiting in this turn: {} (<a href="{}">enter its '
-            "result</a>).",
-            battle,
-            waiting,
-            url,
+        links = format_html_join(
+            "; ",
+            '{} (<a href="{}">enter its result</a>)',
+            ((w, reverse("admin:battles_battle_result", args=[w.pk])) for w in waiting),
         )
+        return format_html("Result entered for {}. Still waiting in this turn: {}.", battle, links)
 
     def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         @require_POST

@@ -550,10 +550,10 @@ class CampaignAdmin(SimpleHistoryAdmin):
         except TurnRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
-        waiting = "" if report.done else ": waiting for its tabletop battles"
-        say_done(
-            self, request, campaign, f"{campaign.name}: turn {report.turn.number} played{waiting}."
+        done = (
+            "played" if report.done else "begun: its battles wait for your results from the table"
         )
+        say_done(self, request, campaign, f"{campaign.name}: turn {report.turn.number} {done}.")
 
     def _pause(self, request: HttpRequest, campaign: Campaign, *, paused: bool) -> None:
         try:

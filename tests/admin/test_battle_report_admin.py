@@ -28,7 +28,7 @@ def test_a_fought_battles_report_says_who_attacked_whom_and_links_the_players_pa
     page = report(gm, battle)
     assert (
         "The <strong>Japanese</strong> attacked the <strong>Australians</strong> at Korona: "
-        "fought by the rules. This campaign's battles are fought by the rules at once." in page
+        "fought by the rules.</p>" in page
     )
     assert f'href="/campaigns/{campaign.pk}/battles/{battle.pk}/"' in page
     assert gm.get(f"/campaigns/{campaign.pk}/battles/{battle.pk}/").status_code == 200
@@ -43,7 +43,6 @@ def test_a_tabletop_battle_not_fought_yet_says_so(gm: Client) -> None:
     campaign, battles = waiting_campaign()
     page = report(gm, battles["1:Korona:1"])
     assert (
-        "at Korona: not fought yet. This campaign's battles are fought on the table (the GM "
-        "enters each result)." in page
+        "at Korona: not fought yet, to be fought on the table (the GM enters each result)." in page
     )
     assert "No log: not fought yet." in page

@@ -210,3 +210,16 @@ def test_a_result_against_the_end_condition_is_a_form_error(gm: Client) -> None:
     (error,) = response.context["form"].non_field_errors()
     assert error.startswith("the attacker cannot have won: it lost")
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
+
+
+def test_a_result_entered_names_every_battle_of_the_turn_still_waiting(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    first, second = battles["1:Korona:1"], battles["1:Korona:2"]
+    third = Battle.objects.get(pk=second.pk)
+    third.pk, third.key = None, "1:Korona:3"
+    third.save()
+    data = {"winner": "defender"}
+    page = gm.post(url(first, "result"), data, follow=True).content.decode()
+    assert f"Result entered for {first}. Still waiting in this turn: {second}" in page
+    for waiting in (second, third):
+        assert f'<a href="{url(waiting, "result")}">enter its result</a>' in page
