@@ -67,6 +67,12 @@ def rollback_to_turn(
             for a in undone.order_by("id")
         ]
         undone.delete()
+        # The schedule changes made since stay (``_undone``): they now come before the
+        # turn played again, not during or after it.
+        for kept in _kept_schedule_changes(row, number):
+            kept.before_turn = number
+            kept.details = {k: v for k, v in (kept.details or {}).items() if k != "during_turn"}
+            kept.save(update_fields=["before_turn", "details"])
         reseeded = reseed_shown(campaign=row, first=number)
         save_snapshot(campaign=row, state=state)
         row.status = Campaign.Status.ACTIVE
@@ -106,6 +112,16 @@ def _undone(campaign: Campaign, number: int) -> Any:
         .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
         # (a row without "kind" has no value to compare: NOT of it would drop the row)
         .filter(~Q(details__has_key="kind") | ~Q(details__kind="schedule"))
+    )
+
+
+def _kept_schedule_changes(campaign: Campaign, number: int) -> Any:
+    """The schedule changes a roll-back to the start of turn ``number`` keeps, among
+    those made since it began (``_undone`` leaves them out)."""
+    return (
+        GmAdjustment.objects.filter(campaign=campaign, details__kind="schedule")
+        .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
+        .order_by("id")
     )
 
 
@@ -151,6 +167,11 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
     for adjustment in _undone(campaign, number).order_by("id"):
         what = adjustment_what(adjustment.what, adjustment.details)
         lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
+    for kept in _kept_schedule_changes(campaign, number):
+        lines.append(
+            f'Your change "{kept.what}" ({kept.reason}): kept, as the schedule is now; the '
+            f"log lists it before turn {number}."
+        )
     if campaign.status == Campaign.Status.FINISHED:
         lines.append("The campaign's end: undone; it is active again.")
     return lines

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, GmAdjustment
-from campaign.services.rollback import rollback_to_turn
+from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.turns import advance_turn
 from campaign.web.maps import local_deadline
-from tests.admin.conftest import new_campaign, opened
+from tests.admin.conftest import new_campaign, opened, waiting_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -154,6 +154,23 @@ def test_a_roll_back_keeps_the_schedule_and_its_line(gm: Client) -> None:
     rollback_to_turn(campaign=campaign, number=1, reason="a mistake")
     assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
     assert GmAdjustment.objects.filter(what__startswith="Schedule changed").count() == 1
+
+
+def test_a_schedule_change_made_while_a_turn_waits_comes_before_it_once_rolled_back(
+    gm: Client,
+) -> None:
+    """Made while turn 1 waited for its tabletop battles, the change read "during turn 1";
+    rolled back to the start of turn 1, it is kept and comes before the turn played
+    again, and the preview says it is kept."""
+    campaign, _ = waiting_campaign()
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
+    line = GmAdjustment.objects.get(what__startswith="Schedule changed")
+    assert line.details["during_turn"] == 1
+    preview = rollback_preview(campaign=campaign, number=1)
+    assert any(p.startswith(f'Your change "{line.what}"') and "kept" in p for p in preview)
+    rollback_to_turn(campaign=campaign, number=1, reason="a wrong result")
+    line.refresh_from_db()
+    assert line.before_turn == 1 and "during_turn" not in line.details
 
 
 def test_a_bad_time_is_one_problem_with_one_message(gm: Client) -> None:
