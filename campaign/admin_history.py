@@ -5,6 +5,7 @@ of a campaign's settings is listed in words, not as the stored dictionary."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.admin.utils import unquote
@@ -16,6 +17,7 @@ from simple_history.models import ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from campaign.settings_doc import COMBAT_TABLES, DOCS, EVENT_TABLES, value_words
+from rules import names
 
 
 def settings_sides(before: Any, after: Any) -> tuple[str, str]:
@@ -37,12 +39,32 @@ def settings_sides(before: Any, after: Any) -> tuple[str, str]:
     return " ".join(old) or "as now", " ".join(new) or "nothing in words"
 
 
+# Fields whose stored value is a side's key: said as the side ("australian" -> "Australian").
+_SIDE_FIELDS = ("controller", "winner", "side")
+
+
 class WordsContextHelper(HistoricalRecordContextHelper):
     def format_delta_change(self, change: ModelChange) -> ModelChange:
         if change.field != "settings":
             return super().format_delta_change(change)
         old, new = settings_sides(change.old, change.new)
         return ModelChange("Settings", conditional_escape(old), conditional_escape(new))
+
+    def prepare_delta_change_value(self, change: ModelChange, value: Any) -> Any:
+        """A stored value as the GM's pages say it: a side by its name, a choice in words
+        ("every hours", not "every_hours"), a moment as "Tue 8 Dec 2026, 03:17 UTC", an
+        empty one as "none"."""
+        if value is None or value == "":
+            return "none"
+        if isinstance(value, datetime):
+            moment = value.astimezone(UTC)
+            return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+        if change.field in _SIDE_FIELDS and isinstance(value, str):
+            return names.side(value)
+        field = self.model._meta.get_field(change.field)
+        if getattr(field, "choices", None) and isinstance(value, str):
+            return names.words(value)
+        return super().prepare_delta_change_value(change, value)
 
 
 class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):

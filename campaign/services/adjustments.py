@@ -131,7 +131,9 @@ def _open_campaign(campaign_id: int, seen: str | None = None) -> Campaign:
     return campaign
 
 
-def _save(row: Model, fields: list[str], *, reason: str, user: Any) -> None:
+def save_with_history(row: Model, fields: list[str], *, reason: str, user: Any) -> None:
+    """Save ``fields`` of ``row`` so that its History lists the change, with the GM's
+    reason and name."""
     row._change_reason = reason  # type: ignore[attr-defined]  # kept on the history row
     if getattr(user, "pk", None):
         row._history_user = user  # type: ignore[attr-defined]
@@ -173,7 +175,7 @@ def adjust_stands(
                 f"Nothing changed: {company.name} already holds {names.count(held, unit_type)}."
             )
         row.held = held
-        _save(row, ["held"], reason=reason, user=user)
+        save_with_history(row, ["held"], reason=reason, user=user)
         return record(
             campaign=campaign,
             what=f"{company.name}: {names.unit(unit_type, 2)} from {before} to {held}",
@@ -208,7 +210,7 @@ def set_control(
         state = load_snapshot(campaign=campaign)
         in_sight_of = [key for key in state.sides if row.name in fog.watched_areas(state, key)]
         row.controller = side
-        _save(row, ["controller"], reason=reason, user=user)
+        save_with_history(row, ["controller"], reason=reason, user=user)
         area.controller = side
         return record(
             campaign=campaign,
@@ -234,7 +236,7 @@ def set_ship_present(
         if present == before:
             raise NothingChanged(f"Nothing changed: {row.name} is already {where}.")
         row.present = present
-        _save(row, ["present"], reason=reason, user=user)
+        save_with_history(row, ["present"], reason=reason, user=user)
         ship.present = present
         return record(
             campaign=campaign,

@@ -8,7 +8,13 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign.models import Campaign, GmAdjustment, Order, SeedCommitment, SideReady, Turn
-from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
+from campaign.services.adjustments import (
+    AdjustmentRefused,
+    check_reason,
+    check_seen,
+    record,
+    save_with_history,
+)
 from campaign.services.commitments import reseed_shown
 from campaign.services.snapshot import save_snapshot
 from campaign.settings_doc import adjustment_what
@@ -76,7 +82,7 @@ def rollback_to_turn(
         reseeded = reseed_shown(campaign=row, first=number)
         save_snapshot(campaign=row, state=state)
         row.status = Campaign.Status.ACTIVE
-        row.save(update_fields=["status", "updated_at"])
+        save_with_history(row, ["status", "updated_at"], reason=reason, user=user)
         campaign.refresh_from_db()
         return record(
             campaign=row,

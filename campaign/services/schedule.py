@@ -30,7 +30,7 @@ from django.utils import timezone as django_timezone
 
 from battles.services.fighting import stalled_auto_battles, tabletop_past_deadline
 from campaign.models import Campaign, GmAdjustment, Side, SideReady, Turn
-from campaign.services.adjustments import check_reason, check_seen, record
+from campaign.services.adjustments import check_reason, check_seen, record, save_with_history
 from campaign.services.deadlines import (
     Schedule,
     ScheduleRefused,
@@ -105,6 +105,9 @@ def set_schedule(
     return campaign
 
 
+_SCHEDULE_FIELDS = ("schedule_kind", "every_hours", "weekday", "time_of_day", "timezone")
+
+
 def change_schedule(
     *,
     campaign: Campaign,
@@ -148,7 +151,10 @@ def change_schedule(
             timezone=checked.timezone,
             now=now,
         )
-        for name in ("schedule_kind", "every_hours", "weekday", "time_of_day", "timezone"):
+        # Saved once more through the model, with the reason: the row's History lists
+        # the change (set_schedule writes it with an UPDATE, which keeps no history).
+        save_with_history(row, [*_SCHEDULE_FIELDS, "next_deadline"], reason=reason, user=user)
+        for name in _SCHEDULE_FIELDS:
             setattr(campaign, name, getattr(row, name))
         campaign.next_deadline = row.next_deadline
         return record(

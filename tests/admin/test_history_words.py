@@ -3,12 +3,16 @@ dictionary there: "Settings: {'turn_limit': 20, 'naval_trigger': 6, ...[3328 cha
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.test import Client
 
 from campaign.admin_history import settings_sides
+from campaign.services.adjustments import campaign_version, set_control
 from campaign.services.campaigns import update_settings
+from campaign.services.deadlines import Schedule
+from campaign.services.schedule import change_schedule
 from tests.admin.conftest import new_campaign
 
 
@@ -32,3 +36,24 @@ def test_only_the_settings_that_changed_are_said() -> None:
                               {"turn_limit": 20, "fog_of_war": False})  # fmt: skip
     assert "Campaign length" not in old + new
     assert old.endswith(": on.") and new.endswith(": off.")
+
+
+def test_a_rows_history_says_sides_choices_and_moments_in_words(gm: Client, gm_user: Any) -> None:
+    """Not "Controller: australian -> japanese", nor "every_hours", nor
+    "2026-12-08 03:17:37.267683+00:00"."""
+    campaign = new_campaign()
+    oivi = campaign.areas.get(name="Oivi")
+    set_control(area=oivi, side="australian", reason="a patrol's report", user=gm_user)
+    page = gm.get(f"/admin/campaign/area/{oivi.pk}/history/").content.decode()
+    assert "Australian" in page and "australian" not in page.replace("side-australian", "")
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=24, timezone="UTC"),
+        reason="a turn a day",
+        user=gm_user,
+        seen=campaign_version(campaign.pk),
+    )
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    assert "every hours" in page and "every_hours" not in page
+    assert not re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+", page)
+    assert " UTC" in page
