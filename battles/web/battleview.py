@@ -9,7 +9,7 @@ edge at the bottom, so the attacker comes down the table from the top.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -281,7 +281,7 @@ class ForceView:
     side_name: str
     name: str  # as the spec names it: "1st Company and 2nd Company"
     quality: str
-    sniper: bool
+    sniper: str  # what the report says of the defender's sniper ("" for nothing)
     stands: list[StandLine]
     companies: list[tuple[str, int | None]] = field(default_factory=list)  # name, page id
     won: bool | None = None
@@ -302,17 +302,73 @@ class ForceView:
         return None if lost is None else self.present - lost
 
 
+# The stand a defender's sniper swap puts on the table (rules.kernel.state.Muster).
+SWAPPED_SNIPER = "d.sniper.1"
+
+SNIPER_WORDS = {
+    "chosen": "one rifle squad fights as a sniper",
+    "fielded": "one rifle squad fought as a sniper, hidden in woods",
+    "refused": "its sniper was not fielded: with no woods within reach to hide in, "
+    "the squad fought as a rifle squad",
+    "entered": "one rifle squad was to fight as a sniper at the table",
+}
+
+
+def sniper_fought(log: Sequence[Mapping[str, Any]]) -> str | None:
+    """What became of the defender's sniper swap in a fought battle, from its log:
+    "fielded" when the deployment put the sniper on the table, "refused" when the set-up
+    says the swap was not made (no woods to hide in), None when there was no swap (or
+    no log: a battle not fought by the rules)."""
+    for record in log:
+        if record.get("kind") == "sniper" and str(record.get("stand", "")).startswith("d."):
+            return "refused"
+        if record.get("kind") == "deploy":
+            return "fielded" if SWAPPED_SNIPER in (record.get("positions") or {}) else None
+    return None
+
+
+def _sniper_words(chosen: bool, result: Mapping[str, Any] | None, fought: str | None) -> str:
+    """The report says what happened once the battle is fought, never the choice alone:
+    a swap refused at the set-up fielded no sniper. Before it is fought, the choice (the
+    spec as the reader may read it: ``battles.services.reading.battle_spec``)."""
+    if result is None:
+        return SNIPER_WORDS["chosen"] if chosen else ""
+    if fought is not None:
+        return SNIPER_WORDS[fought]
+    return SNIPER_WORDS["entered"] if chosen and result.get("reason") == "entered" else ""
+
+
+def _with_sniper_row(stands: list[StandLine], sniper_lost: bool | None) -> list[StandLine]:
+    """The sniper as a row of its own: the result counts it among the rifle squads (the
+    type the campaign knows), so one of them is taken out and shown as the sniper."""
+    squads = next((line for line in stands if line.unit_type == "rifle_squad"), None)
+    if squads is None or squads.present < 1:
+        return stands
+    squads.present -= 1
+    lost = None if squads.lost is None or sniper_lost is None else int(sniper_lost)
+    if lost is not None and squads.lost is not None:
+        squads.lost = max(squads.lost - lost, 0)
+    row = StandLine(unit_type="sniper", label=unit_label("sniper"), present=1, lost=lost)
+    at = stands.index(squads)
+    return [*stands[:at], row, *stands[at:]]
+
+
 def forces_of(
     spec: Mapping[str, Any],
     result: Mapping[str, Any] | None,
     *,
     side_names: Mapping[str, str],
     companies: Mapping[str, list[tuple[str, int | None]]] | None = None,
+    log: Sequence[Mapping[str, Any]] = (),
+    lost_stands: Collection[str] = (),
 ) -> list[ForceView]:
     """Both forces with their stands present and, once there is a result, lost.
 
     The stands present are the result's (what actually fought) when there is one, else
-    the spec's; the Fog of War cup's reinforcements are listed beside them."""
+    the spec's; the Fog of War cup's reinforcements are listed beside them. Once fought,
+    the defender's sniper is what its ``log`` says happened, and one it fielded is a row
+    of its own, lost if it is among ``lost_stands`` (the replay's last frame)."""
+    fought = sniper_fought(log) if result is not None else None
     forces = []
     for key in FORCES:
         force = spec[key]
@@ -331,6 +387,8 @@ def forces_of(
             for t in types
             if present.get(t, 0) or extra.get(t, 0) or (losses and losses.get(t, 0))
         ]
+        if key == "defender" and fought == "fielded":
+            stands = _with_sniper_row(stands, SWAPPED_SNIPER in lost_stands)
         winner = (result or {}).get("winner")
         forces.append(
             ForceView(
@@ -339,7 +397,9 @@ def forces_of(
                 side_name=side_names.get(force["side"], force["side"].capitalize()),
                 name=force.get("name", key),
                 quality=str(force.get("quality", "")),
-                sniper=bool(force.get("sniper", False)),
+                sniper=_sniper_words(bool(force.get("sniper", False)), result, fought)
+                if key == "defender"
+                else "",
                 stands=stands,
                 companies=list((companies or {}).get(key, [])),
                 won=None if winner is None else winner == key,
@@ -582,13 +642,18 @@ def deploy_positions(
 # --- the sheet: special rules and support ------------------------------------------------
 
 
-def special_rules(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+def special_rules(
+    spec: Mapping[str, Any], log: Sequence[Mapping[str, Any]] = ()
+) -> list[tuple[str, str]]:
     """The rules in force for this battle, in words, from the spec's options (which the
-    campaign settings filled in when the battle was made), as its rule set says them."""
+    campaign settings filled in when the battle was made), as its rule set says them.
+    The defender's sniper as chosen, or, once fought, as its log says it went."""
     rules = rulesets.rules_in_force(spec.get("options"))
     defender = spec.get("defender") or {}
-    if defender.get("sniper"):
+    if defender.get("sniper") and sniper_fought(log) != "refused":
         rules.append(("Sniper", "the defender fields one rifle squad as a sniper, hidden"))
+    elif defender.get("sniper"):
+        rules.append(("Sniper", "none: the swap was not made, with no woods within reach"))
     return rules
 
 

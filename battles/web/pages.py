@@ -48,9 +48,16 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         key: [(c.name, view.company_id(c.name)) for c in rows.all()]
         for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
     }
-    forces = battleview.forces_of(spec, battle.result, side_names=names, companies=companies)
     table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
     frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
+    forces = battleview.forces_of(
+        spec,
+        battle.result,
+        side_names=names,
+        companies=companies,
+        log=battle.log,
+        lost_stands=frames[-1]["lost"] if frames else (),
+    )
     return {
         "battle": battle,
         "seed": battle_seed(view, battle),  # None until it is fought (section 6)
@@ -81,7 +88,7 @@ def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> Http
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
     context.update(
-        rules=battleview.special_rules(context["spec"]),
+        rules=battleview.special_rules(context["spec"], battle.log),
         support=battleview.support_available(battle.spec, _side_names(view)),
         positions=battleview.deploy_positions(battle.log, context["table"]),
     )

@@ -279,7 +279,7 @@ def test_forces_of_a_pending_battle_have_no_losses_and_list_the_cup() -> None:
         ("Commander", 1, 0),
         ("Rifle squad", 9, 4),
     ]
-    assert defender.sniper and defender.won is None
+    assert defender.sniper == "one rifle squad fights as a sniper" and defender.won is None
     assert battleview.outcome_words(None, [attacker, defender]) == "Not fought yet."
 
 
@@ -369,3 +369,74 @@ def test_set_up_positions_name_their_square_even_on_the_far_edge(played: Any) ->
     positions = battleview.deploy_positions(log, table)
     assert [p["square"] for p in positions["attacker"]] == ["C3"]
     assert [(p["mark"], p["square"]) for p in positions["defender"]] == [("C", "A1"), ("R1", "B3")]
+
+
+# --- the defender's sniper, as it went ---------------------------------------------------
+
+
+def sniper_battle(vegetation: str, seed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The demo battle with the defender choosing a sniper, fought by the rules: in a
+    clearing there are no woods to hide in and the swap is not made."""
+    import json
+    from pathlib import Path
+
+    from rules import rulesets
+    from rules.spec import parse_battle
+
+    spec = json.loads(Path("fixtures/battles/korona-turn1.json").read_text())
+    spec["area"]["vegetation"] = vegetation
+    spec["defender"]["sniper"] = True
+    result = dict(rulesets.resolve_battle(parse_battle(spec), seed))
+    return spec, result
+
+
+def forces_html(forces: list[battleview.ForceView]) -> str:
+    html = render_to_string("battles/_forces.html", {"forces": forces, "campaign": None})
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_a_sniper_swap_refused_at_the_set_up_is_not_reported_as_a_sniper() -> None:
+    """The walk-through's battle: the defender chose the sniper, the set-up found no woods
+    to hide it in, and the Forces summary still said a squad fought as a sniper."""
+    spec, result = sniper_battle("clearing")
+    log = result.pop("log")
+    assert any(r["kind"] == "sniper" for r in log)  # "the swap is not made"
+    forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, log=log)
+    defender = forces[1]
+    assert "fights as a sniper" not in defender.sniper
+    assert "not fielded" in defender.sniper and "fought as a rifle squad" in defender.sniper
+    assert "sniper" not in [line.unit_type for line in defender.stands]
+    page = forces_html(forces)
+    assert "fights as a sniper" not in page and "Sniper 1" not in page
+    rules = dict(battleview.special_rules(spec, log))
+    assert rules["Sniper"].startswith("none")
+
+
+def test_a_fielded_sniper_is_a_row_of_its_own_once_fought() -> None:
+    """The result counts the sniper among the rifle squads (the campaign's type); the
+    report shows it on its own row, lost or not as the replay ends."""
+    spec, result = sniper_battle("jungle")
+    log = result.pop("log")
+    frames = battleview.replay_frames(log)
+    lost = frames[-1]["lost"]
+    forces = battleview.forces_of(
+        spec, result, side_names=SIDE_NAMES, log=log, lost_stands=lost
+    )
+    defender = forces[1]
+    rows = {line.unit_type: line for line in defender.stands}
+    assert rows["sniper"].present == 1
+    assert rows["sniper"].lost == int(battleview.SWAPPED_SNIPER in lost)
+    assert rows["rifle_squad"].present == result["stands_present"]["defender"]["rifle_squad"] - 1
+    assert defender.present == sum(result["stands_present"]["defender"].values())
+    assert defender.lost == sum(result["losses"]["defender"].values())
+    assert "fought as a sniper" in defender.sniper
+    assert "Sniper 1" in forces_html(forces)
+
+
+def test_before_it_is_fought_the_sniper_is_the_choice_as_the_reader_may_read_it() -> None:
+    spec, _ = sniper_battle("clearing")
+    defender = battleview.forces_of(spec, None, side_names=SIDE_NAMES)[1]
+    assert defender.sniper == "one rifle squad fights as a sniper"
+    assert "sniper" not in [line.unit_type for line in defender.stands]
+    hidden = {**spec, "defender": {k: v for k, v in spec["defender"].items() if k != "sniper"}}
+    assert battleview.forces_of(hidden, None, side_names=SIDE_NAMES)[1].sniper == ""
