@@ -9,6 +9,7 @@ edge at the bottom, so the attacker comes down the table from the top.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -483,6 +484,30 @@ def _stand_named(stand_id: str) -> str:
     return f"{who} {names.unit(unit)} {number}".strip()
 
 
+# A stand's id as the engines write it: "d.rifle_squad.1".
+_STAND_ID = re.compile(r"[ad]\.[a-z_]+\.\d+")
+
+
+def purpose_words(purpose: str) -> str:
+    """Why a stand moved, in words: the AI's "assault d.rifle_squad.1" names the stand it
+    closes with by its id; the page says "to assault defender rifle squad 1"."""
+    verb, _, target = purpose.partition(" ")
+    if verb == "assault" and _STAND_ID.fullmatch(target):
+        return f"to assault {_stand_named(target)}"
+    return purpose
+
+
+def assault_words(record: Mapping[str, Any], text: str) -> str:
+    """An assault's line with its verb agreeing with the stands that assault: "attacker
+    rifle squad 6 assaults defender rifle squad 1", "... and ... assault ..."."""
+    who = ", ".join(_stand_named(s) for s in record.get("attackers") or ())
+    on = ", ".join(_stand_named(s) for s in record.get("defenders") or ())
+    head = f"{who} assault {on}"
+    if len(record.get("attackers") or ()) != 1 or not text.startswith(head):
+        return text
+    return f"{who} assaults {on}{text[len(head):]}"
+
+
 def place_words(record: Mapping[str, Any], table: Table | None = None) -> str | None:
     """A move or a placing in plain words, by the sheet's squares rather than the log's
     coordinates: "attacker rifle squad 3 moves 6 inches, from square B2 to square B3
@@ -497,7 +522,7 @@ def place_words(record: Mapping[str, Any], table: Table | None = None) -> str | 
         )
         return (
             f"{_stand_named(record['stand'])} moves {_inches(start, end)}, {where} "
-            f"({record['purpose']}, {record['going']} going)"
+            f"({purpose_words(str(record['purpose']))}, {record['going']} going)"
         )
     if kind == "cup_place":
         return (
@@ -518,6 +543,8 @@ def line_of(record: Mapping[str, Any], table: Table | None = None) -> str:
         f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
     )
     text = text[len(head) :] if text.startswith(head) else text
+    if record.get("kind") == "assault":
+        text = assault_words(record, text)
     if record.get("kind") == "terrain":  # the square by the sheet's name, not its indices
         col, row = record["square"]
         text = text.replace(f"square {col},{row}", f"square {chr(ord('A') + col)}{row + 1}", 1)

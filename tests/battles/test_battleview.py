@@ -440,3 +440,48 @@ def test_before_it_is_fought_the_sniper_is_the_choice_as_the_reader_may_read_it(
     assert "sniper" not in [line.unit_type for line in defender.stands]
     hidden = {**spec, "defender": {k: v for k, v in spec["defender"].items() if k != "sniper"}}
     assert battleview.forces_of(hidden, None, side_names=SIDE_NAMES)[1].sniper == ""
+
+
+# --- the log's words: no stand ids ---------------------------------------------------------
+
+
+def test_a_move_to_assault_names_its_target_in_words() -> None:
+    """The walk-through read "(assault d.rifle_squad.1, rough going)"."""
+    move = {"turn": 2, "phase": "attacker move", "kind": "move", "dice": [], "side": "japanese",
+            "stand": "a.rifle_squad.6", "from": [6, 20], "to": [6, 17], "going": "rough",
+            "purpose": "assault d.rifle_squad.1"}  # fmt: skip
+    assert battleview.line_of(move) == (
+        "attacker rifle squad 6 moves 3 inches, within square A2 "
+        "(to assault defender rifle squad 1, rough going)"
+    )
+    sniper = {**move, "purpose": "assault d.sniper.1", "going": "bad"}
+    assert "(to assault defender sniper 1, bad going)" in battleview.line_of(sniper)
+    assert "(advance, good going)" in battleview.line_of({**move, "purpose": "advance",
+                                                           "going": "good"})  # fmt: skip
+
+
+def test_an_assault_by_one_stand_assaults() -> None:
+    record = {"turn": 2, "phase": "attacker move", "kind": "assault", "dice": [4, 2],
+              "side": "japanese", "by": "attacker", "attackers": ["a.rifle_squad.6"],
+              "defenders": ["d.rifle_squad.1"], "rolls": [{"attacker": 4, "defender": 2}],
+              "modifiers": {"attacker": [], "defender": []},
+              "totals": {"attacker": 4, "defender": 2}, "outcome": "attacker wins",
+              "winner": "attacker", "removed": ["d.rifle_squad.1"]}  # fmt: skip
+    words = battleview.line_of(record)
+    assert words.startswith("attacker rifle squad 6 assaults defender rifle squad 1: rolls 4 v 2")
+    both = {**record, "attackers": ["a.rifle_squad.6", "a.rifle_squad.7"]}
+    assert battleview.line_of(both).startswith(
+        "attacker rifle squad 6, attacker rifle squad 7 assault defender rifle squad 1:"
+    )
+
+
+def test_no_log_line_of_a_fought_battle_shows_a_stand_id(played: Any) -> None:
+    _, result = sniper_battle("jungle", seed=4)
+    logs = [battle.log for battle in fought(played)] + [result["log"]]
+    moved_to_assault = 0
+    for log in logs:
+        for turn in battleview.log_turns(log):
+            for line in (line for phase in turn.phases for line in phase.lines):
+                assert not re.search(r"\b[ad]\.[a-z_]+\.\d", line.text), line.text
+                moved_to_assault += "(to assault " in line.text
+    assert moved_to_assault
