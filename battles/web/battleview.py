@@ -415,8 +415,18 @@ def ruleset_label(name: str) -> str:
     return ruleset.short_label if ruleset else name
 
 
+def force_words(force: ForceView) -> str:
+    """A force as the outcome names it, with no brackets round the company names (one of
+    them may have its own): "the Australians' A Company, B Company and C Company
+    (militia)", "the Japanese 1st Company"."""
+    companies = [name for name, _ in force.companies] or [force.name]
+    owner = f"{force.side_name}'" if force.side_name.endswith("s") else force.side_name
+    return f"the {owner} {names.join(companies)}"
+
+
 def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:
-    """'The defender (Australians, A Company) wins: a third of its stands lost ...'."""
+    """'The defender, the Australians' A Company, wins: the other side lost a third of
+    its stands'; 'The defenders, the Australians' A Company and B Company, win: ...'."""
     if not result:
         return "Not fought yet."
     by_key = {f.key: f for f in forces}
@@ -431,7 +441,9 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
         "withdrew": "the other side withdrew",
         "entered": "result entered by the GM from the table",
     }.get(reason, reason.replace("_", " "))
-    return f"The {winner.key} ({winner.side_name}, {winner.name}) wins: {why}."
+    several = len(winner.companies) > 1 or (not winner.companies and names.several(winner.name))
+    who = f"{winner.key}s" if several else winner.key
+    return f"The {who}, {force_words(winner)}, {'win' if several else 'wins'}: {why}."
 
 
 # --- the log, turn by turn ---------------------------------------------------------------

@@ -485,3 +485,32 @@ def test_no_log_line_of_a_fought_battle_shows_a_stand_id(played: Any) -> None:
                 assert not re.search(r"\b[ad]\.[a-z_]+\.\d", line.text), line.text
                 moved_to_assault += "(to assault " in line.text
     assert moved_to_assault
+
+
+def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
+    """The walk-through read "The defender (Australians, A Company and B Company and C
+    Company (militia)) wins"."""
+    spec = {
+        "attacker": {"side": "japanese", "name": "1st Company", "quality": "veteran",
+                     "stands": {"rifle_squad": 9}},
+        "defender": {"side": "australian", "quality": "trained", "stands": {"rifle_squad": 27},
+                     "name": "A Company and B Company and C Company (militia)"},
+    }  # fmt: skip
+    companies = {
+        "attacker": [("1st Company", None)],
+        "defender": [("A Company", 1), ("B Company", 2), ("C Company (militia)", 3)],
+    }
+    result = {"winner": "defender", "reason": "a_third_lost", "losses": {}}
+    forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, companies=companies)
+    assert battleview.outcome_words(result, forces) == (
+        "The defenders, the Australians' A Company, B Company and C Company (militia), win: "
+        "the other side lost a third of its stands."
+    )
+    won = {**result, "winner": "attacker", "reason": "withdrew"}
+    assert battleview.outcome_words(won, forces) == (
+        "The attacker, the Japanese 1st Company, wins: the other side withdrew."
+    )
+    alone = battleview.forces_of(spec, result, side_names=SIDE_NAMES)  # no company rows
+    assert battleview.outcome_words(result, alone).startswith(
+        "The defenders, the Australians' A Company and B Company and C Company (militia), win"
+    )

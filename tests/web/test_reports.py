@@ -223,7 +223,7 @@ def test_a_fought_battle_shows_terrain_forces_replay_log_and_outcome(
     assert frames[0]["phase"] == "deployment" and len(frames) > 5
     assert 'data-replay="next"' in html and "campaign/replay.js" in html
     winner = battle.result["winner"]
-    assert f"The {winner} (" in page
+    assert re.search(rf"The {winner}s?, the ", page)
     lost = {k: sum(v.values()) for k, v in battle.result["losses"].items()}
     present = {k: sum(v.values()) for k, v in battle.result["stands_present"].items()}
     assert f"lost {lost['attacker']} of {present['attacker']} stands" in page
@@ -264,7 +264,7 @@ def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
         losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
     )
     page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
-    assert "The defender (Australians, A Company) wins: result entered by the GM" in page
+    assert "The defender, the Australians&#x27; A Company, wins: result entered by the GM" in page
     assert "Japanese lost 4 of 12 stands" in page and "Australians lost 1 of 12 stands" in page
     assert "there is no log to replay" in page
 
