@@ -21,6 +21,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -31,7 +32,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
-from campaign.models import Campaign, Turn
+from campaign.models import Campaign, Membership, Side, Turn
 from campaign.services.visibility import (
     CampaignView,
     campaign_stamp,
@@ -213,9 +214,37 @@ def map_stamp(*, user: Any, campaign_id: int) -> MapStamp | None:
 class CampaignEntry:
     campaign: Campaign
     side: str | None  # the user's side; None for the GM
+    side_name: str  # as every other page names it: "Australians"
     deadline: Deadline | None
     status: str
     winner: str
+    next_turn: NextTurn  # in the map's words (``next_turn``)
+
+
+def _listed(user: Any) -> QuerySet[Campaign]:
+    """The campaigns of the list, each with what the map's next-turn line reads (its
+    last turn and that turn's status) and the name of the side the user plays there,
+    in the same query."""
+    last = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
+    played = Membership.objects.filter(campaign=OuterRef(OuterRef("pk")), user=user)
+    side = Side.objects.filter(campaign=OuterRef("pk"), key=Subquery(played.values("side")[:1]))
+    return campaigns_for(user).annotate(
+        last_turn=Subquery(last.values("number")[:1]),
+        last_turn_status=Subquery(last.values("status")[:1]),
+        side_name=Subquery(side.values("name")[:1]),
+    )
+
+
+def _next_turn_of(row: Any) -> NextTurn:
+    stamp = MapStamp(
+        turn=row.turn,
+        status=row.status,
+        next_deadline=row.next_deadline,
+        last_turn=row.last_turn,
+        last_turn_status=row.last_turn_status,
+        last_adjustment=None,
+    )
+    return next_turn(row, stamp)
 
 
 @login_required
@@ -225,11 +254,13 @@ def campaigns(request: HttpRequest) -> HttpResponse:
         CampaignEntry(
             campaign=row,
             side=sides.get(row.pk),
+            side_name=getattr(row, "side_name", None) or str(sides.get(row.pk, "")).capitalize(),
             deadline=local_deadline(row),
             status=campaign_status(row),
             winner=winner_name(row),
+            next_turn=_next_turn_of(row),
         )
-        for row in campaigns_for(request.user)
+        for row in _listed(request.user)
     ]
     return render(
         request,

@@ -171,6 +171,25 @@ def test_the_list_shows_a_players_campaigns_with_their_side(
     assert reverse("campaign-map", args=[played.pk]) in page
 
 
+def test_the_list_says_the_next_turn_and_the_side_as_the_map_does(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """The walk-through: the list said "no deadline: the GM plays each turn" and "Your
+    side: Australian" where the map says the turn is played once every side is ready,
+    and every page calls the side "Australians"."""
+    assert played.next_deadline is None
+    client = login(aussie)
+    page = " ".join(text(client.get(reverse("campaigns"))).split())
+    said = " ".join(text(client.get(reverse("campaign-map", args=[played.pk]))).split())
+    line = "Turn 3 is played once every side is ready, or when the GM plays it."
+    assert line in said and line in page
+    assert "the GM plays each turn" not in page
+    entry = page[page.index(f'data-campaign="{played.pk}"') :]
+    assert re.search(r"Your side</dt>\s*<dd>\s*<span[^>]*>Australians</span>", entry)
+    gm_page = " ".join(text(login(gm_user).get(reverse("campaigns"))).split())
+    assert line in gm_page and "game master" in gm_page
+
+
 def test_the_gm_sees_every_campaign_and_plays_no_side(
     played: Campaign, gm_user: Any, login: Any
 ) -> None:
