@@ -595,3 +595,17 @@ def test_an_advance_says_it_goes_ahead_only_in_supply(
     assert "It advances only if it is in supply this turn" in card(
         client.get(url(campaign)).content.decode(), a
     )
+
+
+def test_a_supply_companys_advance_says_nothing_of_supply(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """A supply company never rolls for supply (rulings section 2): its advance is not
+    held back by it. What may stop it is an enemy fighting company in its area when it
+    moves (rules.campaign.phases.movement.check_order), and the card says that."""
+    supply = company(campaign, "1st Supply Company")
+    give_order(company=supply, kind="advance", target=campaign.areas.get(name="Uberi Ridge"))
+    words = card(login(aussie).get(url(campaign)).content.decode(), supply.pk)
+    assert "advance to Uberi Ridge" in words
+    assert "supply this turn" not in words and "rolls supply" not in words
+    assert "unless an enemy fighting company is in its area when it moves" in words
