@@ -37,6 +37,17 @@ def test_the_orders_page_offers_the_sniper_to_fighting_companies_only(
     assert html.count('name="sniper"') == 3  # A, B and C Company; not the supply company
 
 
+def test_the_sniper_box_says_one_sniper_a_battle(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """Two companies defending together both ticked it and one sniper was fielded, as
+    docs/campaign.md ("Snipers") rules: the box says so."""
+    html = login(aussie).get(page(campaign)).content.decode()
+    boxes = re.findall(r'<label class="sniper-choice">(.*?)</label>', html, re.S)
+    assert len(boxes) == 3
+    assert all("one sniper a battle, however many companies defend together" in b for b in boxes)
+
+
 def test_a_sniper_given_on_the_page_is_saved_and_shown(
     campaign: Campaign, aussie: Any, login: Any
 ) -> None:
