@@ -133,6 +133,9 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
         # when a modifier makes one.
         die = (record.get("dice") or [None])[0]
         words = words.replace(f"supply roll {die} = {die} against", f"supply roll {die} against", 1)
+    if record.get("kind") == "losses" and sum((record.get("stands_lost") or {}).values()) == 1:
+        # The rules write "(supply may replace them)" whatever the count: one stand is "it".
+        words = words.replace("(supply may replace them)", "(supply may replace it)", 1)
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)
         if running >= 1:

@@ -37,3 +37,31 @@ def test_with_the_setting_off_the_page_says_they_are_lost_for_good(
     campaign.save(update_fields=["settings"])
     page = company_page(campaign, aussie, login)
     assert LOST in page and REPLACED not in page
+
+
+def losses_record(lost: dict[str, int], text: str) -> dict[str, Any]:
+    return {
+        "phase": "battles",
+        "kind": "losses",
+        "dice": [],
+        "side": "japanese",
+        "company": "1st Company",
+        "outcome": "losses",
+        "stands_lost": lost,
+        "text": text,
+    }
+
+
+def test_one_stand_lost_is_it_and_several_are_them() -> None:
+    """The walk-through read "1st Company loses 1 rifle squad (supply may replace them)".
+    The rules' words stay in the record (replays compare records): the page words it."""
+    from campaign.web.turnlog import record_words
+
+    one = losses_record({"rifle_squad": 1}, "1st Company loses 1 rifle squad (supply may "
+                        "replace them)")  # fmt: skip
+    assert record_words(one) == "1st Company loses 1 rifle squad (supply may replace it)"
+    three = losses_record({"rifle_squad": 2, "hmg": 1}, "1st Company loses 2 rifle squads "
+                          "and 1 HMG (supply may replace them)")  # fmt: skip
+    assert record_words(three).endswith("(supply may replace them)")
+    gone = losses_record({"rifle_squad": 1}, "1st Company loses 1 rifle squad for good")
+    assert record_words(gone) == "1st Company loses 1 rifle squad for good"
