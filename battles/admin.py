@@ -228,7 +228,9 @@ class BattleAdmin(admin.ModelAdmin):
                 return back_to_change(self, request, battle, self._entered(battle, report.done))
         intro = (
             "The stands each side lost, per unit type; no more than were present. An empty "
-            "box counts as none lost."
+            "box counts as none lost; a sniper lost counts as a rifle squad. A side of "
+            "several companies: give its whole force's losses; each stand is taken from the "
+            "company holding the most of its type, as the rules share them."
         )
         title = f"Result of {battle}"
         return form_page(

@@ -450,8 +450,11 @@ def hatches() -> list[tuple[str, str]]:
 
 
 SAMPLE_STANDS = ({"rifle_squad": 10}, {"rifle_squad": 12})  # the legend's made-up figures
-# The legend's made-up name, as each side names its companies (the Japanese by number).
-SAMPLE_NAMES = {"japanese": "1st Company"}
+# The legend's made-up name, as each side names its companies (the Japanese by number):
+# none of the reference scenario's, so the sample's made-up figures are never read as a
+# real company's (a walk-through read "A Coy 10/12" beside the real A Coy's 12/12).
+SAMPLE_NAMES = {"japanese": "9th Company"}
+SAMPLE_NAME = "X Company"
 
 
 def sample_chip(side: str, *, glimpse: bool) -> SafeString:
@@ -459,7 +462,7 @@ def sample_chip(side: str, *, glimpse: bool) -> SafeString:
     company's): a company of the reader's own side, or an enemy in sight."""
     held, full = SAMPLE_STANDS
     sample = CompanyView(
-        name=SAMPLE_NAMES.get(side, "A Company"),
+        name=SAMPLE_NAMES.get(side, SAMPLE_NAME),
         side=side,
         kind="fighting",
         area="",

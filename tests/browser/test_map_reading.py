@@ -134,7 +134,7 @@ def test_the_legend_draws_the_readers_side_in_its_own_colours_and_explains_every
     assert own_chip.get_attribute("data-side") == own
     # Named as the reader's side names its companies (the Japanese by number).
     assert (own_chip.text_content() or "").startswith(
-        {"australian": "A Company:", "japanese": "1st Company:"}[own]
+        {"australian": "X Company:", "japanese": "9th Company:"}[own]
     )
     assert own_chip.locator("rect").get_attribute("fill") == SIDE_COLOURS[own]
     enemy_chip = samples.nth(1).locator("g.chip.glimpse")

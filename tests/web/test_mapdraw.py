@@ -19,9 +19,12 @@ from campaign.web.mapdraw import (
     draw_stands_chart,
     link_track,
     map_areas,
+    sample_chip,
     short_name,
     track_styles,
 )
+from rules.campaign.scenario import load_scenario
+from tests.campaign.conftest import KORONA
 
 pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
@@ -264,3 +267,13 @@ def test_the_stands_chart_stacks_each_turns_stands_by_unit_type() -> None:
 
 def test_no_points_draw_no_chart() -> None:
     assert str(draw_stands_chart([])) == ""
+
+
+def test_the_legends_sample_chips_name_no_company_of_the_scenario() -> None:
+    """Its figures are made up: named as a real company, they read as that company's."""
+    state = load_scenario(KORONA)
+    for side in ("australian", "japanese"):
+        for glimpse in (False, True):
+            chip = str(sample_chip(side, glimpse=glimpse))
+            for company in state.companies:
+                assert short_name(company) not in chip, (side, company)

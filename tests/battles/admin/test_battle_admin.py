@@ -223,3 +223,10 @@ def test_a_result_entered_names_every_battle_of_the_turn_still_waiting(gm: Clien
     assert f"Result entered for {first}. Still waiting in this turn: {second}" in page
     for waiting in (second, third):
         assert f'<a href="{url(waiting, "result")}">enter its result</a>' in page
+
+
+def test_the_result_form_says_how_a_forces_losses_are_shared(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    page = gm.get(url(battles["1:Korona:1"], "result")).content.decode()
+    assert "a sniper lost counts as a rifle squad" in page
+    assert "each stand is taken from the company holding the most of its type" in page
