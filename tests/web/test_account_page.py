@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -78,3 +79,12 @@ def test_a_wrong_old_password_changes_nothing(aussie: Any, login: Any) -> None:
     assert answer.status_code == 200
     assert "error" in answer.content.decode()
     assert opens_the_api(token)
+
+
+def test_the_password_page_names_the_player_without_a_dangling_dot(
+    aussie: Any, login: Any
+) -> None:
+    """Django's own view is in that page's context as ``view``: the header read
+    "aussie · " as if a side should follow."""
+    html = login(aussie).get(reverse("password-change")).content.decode()
+    assert "<span>aussie</span>" in html
