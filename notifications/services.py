@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import logging
 import urllib.request
-import zoneinfo
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,6 +39,7 @@ from battles.models import Battle
 from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
+from campaign.services.deadlines import moment_words
 from campaign.services.visibility import (
     CampaignView,
     during_turn,
@@ -106,16 +106,6 @@ def unsubscribe(*, user_id: int, kind: str) -> Preference:
     return preference
 
 
-def local_time(moment: datetime, zone: str) -> str:
-    """A moment in the reader's time zone, with the zone's name: "Tue 1 Dec 2026, 18:00 CET"."""
-    try:
-        tz = zoneinfo.ZoneInfo(zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        tz = zoneinfo.ZoneInfo("UTC")
-    local = moment.astimezone(tz)
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
-
-
 # --- the words of each notice -------------------------------------------------------------
 
 
@@ -132,7 +122,7 @@ def _deadline_line(campaign: Campaign, zone: str) -> str:
             f"Turn {campaign.turn + 1} is played once every side is ready, or when the GM "
             "plays it."
         )
-    when = local_time(campaign.next_deadline, zone)
+    when = moment_words(campaign.next_deadline, zone)
     return f"Orders for turn {campaign.turn + 1} are due by {when}."
 
 
@@ -187,7 +177,7 @@ def battles_waiting_words(campaign: Campaign, turn: Turn, battles: list[Battle])
         "",
     ]
     for battle in battles:
-        due = f", due by {local_time(battle.deadline, 'UTC')}" if battle.deadline else ""
+        due = f", due by {moment_words(battle.deadline, 'UTC')}" if battle.deadline else ""
         lines.append(
             f"- {battle.area.name}: {battle.attacker_side} attack {battle.defender_side}{due}"
         )
@@ -200,7 +190,7 @@ def battles_waiting_words(campaign: Campaign, turn: Turn, battles: list[Battle])
 
 def deadline_words(campaign: Campaign, zone: str) -> Words:
     number = campaign.turn + 1
-    when = local_time(campaign.next_deadline, zone) if campaign.next_deadline else "soon"
+    when = moment_words(campaign.next_deadline, zone) if campaign.next_deadline else "soon"
     body = [
         f"Orders for turn {number} of {campaign.name} are due by {when}.",
         "Your side has not marked its orders ready; a company with no order follows its "
