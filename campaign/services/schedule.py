@@ -77,35 +77,43 @@ def set_schedule(
     """Set the campaign's schedule and its next deadline from ``now``, with no line in
     the public log: for a campaign being made. The GM's change of a running campaign's
     schedule goes through ``change_schedule``."""
-    schedule = check_schedule(
-        Schedule(
-            kind=kind,
-            every_hours=every_hours if kind == "every_hours" else None,
-            weekday=weekday if kind == "weekly" else None,
-            time_of_day=time_of_day if kind == "weekly" else None,
-            timezone=timezone,
-        )
-    )
+    schedule = _checked(Schedule(kind, every_hours, weekday, time_of_day, timezone))
     now = now or django_timezone.now()
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if row.status == Campaign.Status.FINISHED:
             raise ScheduleRefused(f"{row.name} has ended: it has no more deadlines")
-        fields = {
-            "schedule_kind": schedule.kind,
-            "every_hours": schedule.every_hours,
-            "weekday": schedule.weekday,
-            "time_of_day": schedule.time_of_day,
-            "timezone": schedule.timezone,
-            "next_deadline": next_deadline_after(schedule, now),
-        }
+        fields = _fields(schedule, now)
         Campaign.objects.filter(pk=row.pk).update(**fields)
     for name, value in fields.items():
         setattr(campaign, name, value)
     return campaign
 
 
-_SCHEDULE_FIELDS = ("schedule_kind", "every_hours", "weekday", "time_of_day", "timezone")
+def _checked(schedule: Schedule) -> Schedule:
+    """``schedule`` checked (``ScheduleRefused``), keeping only the values its kind uses."""
+    kind = schedule.kind
+    return check_schedule(
+        Schedule(
+            kind=kind,
+            every_hours=schedule.every_hours if kind == "every_hours" else None,
+            weekday=schedule.weekday if kind == "weekly" else None,
+            time_of_day=schedule.time_of_day if kind == "weekly" else None,
+            timezone=schedule.timezone,
+        )
+    )
+
+
+def _fields(schedule: Schedule, now: datetime) -> dict[str, Any]:
+    """The campaign's columns for ``schedule``, its next deadline counted from ``now``."""
+    return {
+        "schedule_kind": schedule.kind,
+        "every_hours": schedule.every_hours,
+        "weekday": schedule.weekday,
+        "time_of_day": schedule.time_of_day,
+        "timezone": schedule.timezone,
+        "next_deadline": next_deadline_after(schedule, now),
+    }
 
 
 def change_schedule(
@@ -124,15 +132,7 @@ def change_schedule(
     deadline is kept). ``seen``: the page's ``campaign_version`` (``StaleChange`` if the
     campaign has moved on since)."""
     reason = check_reason(reason)
-    checked = check_schedule(
-        Schedule(
-            kind=schedule.kind,
-            every_hours=schedule.every_hours if schedule.kind == "every_hours" else None,
-            weekday=schedule.weekday if schedule.kind == "weekly" else None,
-            time_of_day=schedule.time_of_day if schedule.kind == "weekly" else None,
-            timezone=schedule.timezone,
-        )
-    )
+    checked = _checked(schedule)
     now = now or django_timezone.now()
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -142,21 +142,12 @@ def change_schedule(
         before = Schedule.of(row)
         if same_schedule(before, checked):
             return None
-        set_schedule(
-            campaign=row,
-            kind=checked.kind,
-            every_hours=checked.every_hours,
-            weekday=checked.weekday,
-            time_of_day=checked.time_of_day,
-            timezone=checked.timezone,
-            now=now,
-        )
-        # Saved once more through the model, with the reason: the row's History lists
-        # the change (set_schedule writes it with an UPDATE, which keeps no history).
-        save_with_history(row, [*_SCHEDULE_FIELDS, "next_deadline"], reason=reason, user=user)
-        for name in _SCHEDULE_FIELDS:
-            setattr(campaign, name, getattr(row, name))
-        campaign.next_deadline = row.next_deadline
+        # Saved through the model, with the reason: the row's History lists the change.
+        fields = _fields(checked, now)
+        for name, value in fields.items():
+            setattr(row, name, value)
+            setattr(campaign, name, value)
+        save_with_history(row, list(fields), reason=reason, user=user)
         return record(
             campaign=row,
             what=_schedule_line(row, before, checked),
