@@ -151,3 +151,9 @@ def area_vegetation(key: str | None) -> str:
 def side(key: str | None, *, none: str = "nobody") -> str:
     """A side's key as its adjective, or ``none``: 'japanese' -> 'Japanese'."""
     return none if not key else side_adjective(key)
+
+
+def ordinal(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th', 22 -> '22nd'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -32,11 +32,6 @@ PHASE_TITLES = {
 _LINKED = ("battle",)
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _signed(modifiers: Iterable[Mapping[str, Any]]) -> str:
     return "".join(f" {m['value']:+d} ({m['reason']})" for m in modifiers)
 
@@ -139,7 +134,7 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)
         if running >= 1:
-            words += f" ({_ordinal(running)} turn running out of supply)"
+            words += f" ({names.ordinal(running)} turn running out of supply)"
     return words
 
 

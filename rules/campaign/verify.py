@@ -280,7 +280,9 @@ def battle_words(key: str) -> str:
         return f"the battle {key}"
     where = f"the battle at {parts[1]}"
     if len(parts) > 2:
-        nth = {"1": "first", "2": "second", "3": "third"}.get(parts[2], f"{parts[2]}th")
+        n = parts[2]
+        ordinal = names.ordinal(int(n)) if n.isascii() and n.isdigit() else n
+        nth = {"1": "first", "2": "second", "3": "third"}.get(n, ordinal)
         where += f" (the {nth} there)"
     return where
 

@@ -13,6 +13,7 @@ from rules.campaign.verify import battle_words
         ("11:Korona", "the battle at Korona"),
         ("3:Oivi:2", "the battle at Oivi (the second there)"),
         ("3:Oivi:7", "the battle at Oivi (the 7th there)"),
+        ("3:Oivi:22", "the battle at Oivi (the 22nd there)"),
         ("odd", "the battle odd"),
     ],
 )
