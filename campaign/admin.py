@@ -78,7 +78,7 @@ from campaign.services.turns import (
     set_standing_order,
     withdraw_order,
 )
-from campaign.services.visibility import during_turn
+from campaign.services.visibility import during_turn, when_made
 from campaign.settings_doc import DOCS, adjustment_what, value_words
 from campaign.web import turnlog
 from config.adminpages import (
@@ -198,9 +198,8 @@ class AdjustmentWords:
         battles (not in the state it began from), 'during turn 7, after its dice were
         rolled (counts from turn 8)'."""
         during = during_turn(obj.details)
-        if during is None:
-            return f"before turn {obj.before_turn}"
-        return f"during turn {during}, after its dice were rolled (counts from turn {during + 1})"
+        when = when_made(obj.before_turn, during)
+        return when if during is None else f"{when} (counts from turn {during + 1})"
 
 
 class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
@@ -1176,12 +1175,7 @@ def _undone_lines(gone: list[dict[str, Any]]) -> list[str]:
             who = "nobody signed in (a command or a task)"
         else:
             who = "a user since deleted"
-        during = during_turn(change.get("details"))
-        when = (
-            f"during turn {during}, after its dice were rolled"
-            if during is not None
-            else f"before turn {change.get('before_turn')}"
-        )
+        when = when_made(change.get("before_turn"), during_turn(change.get("details")))
         lines.append(f"{what}. Reason: {change.get('reason', '')}. By {who}, {when}.")
     return lines
 

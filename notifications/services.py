@@ -45,6 +45,7 @@ from campaign.services.visibility import (
     during_turn,
     open_campaign,
     open_campaign_as_side,
+    when_made,
 )
 from campaign.web import turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
@@ -492,12 +493,7 @@ def _public_adjustment_words(
         # The sides read it differently (a company's numbers are withheld from one):
         # the shared channel says only that there was one.
         row = GmAdjustment.objects.get(pk=adjustment_id)
-        during = during_turn(row.details)
-        when = (
-            f"during turn {during}, after its dice were rolled"
-            if during is not None
-            else f"before turn {row.before_turn}"
-        )
+        when = when_made(row.before_turn, during_turn(row.details))
         return Words(
             f"[{campaign.name}] GM adjustment",
             f"The game master changed {campaign.name} {when}; "

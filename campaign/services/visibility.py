@@ -60,16 +60,21 @@ class PublicAdjustment:
 
     @property
     def when_in_campaign(self) -> str:
-        """'before turn 7', or 'during turn 7, after its dice were rolled'."""
-        if self.during_turn is not None:
-            return f"during turn {self.during_turn}, after its dice were rolled"
-        return f"before turn {self.before_turn}"
+        return when_made(self.before_turn, self.during_turn)
 
 
 def during_turn(details: Any) -> int | None:
     """The turn a GM change was made during (``adjustments.record``), if any."""
     number = details.get("during_turn") if isinstance(details, dict) else None
     return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
+def when_made(before_turn: Any, during: int | None) -> str:
+    """When a GM change was made, as every page and message says it: 'before turn 7', or
+    'during turn 7, after its dice were rolled' (``during``: ``during_turn``)."""
+    if during is not None:
+        return f"during turn {during}, after its dice were rolled"
+    return f"before turn {before_turn}"
 
 
 class NotAMember(LookupError):
