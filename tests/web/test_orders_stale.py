@@ -151,3 +151,20 @@ def test_the_page_notices_when_its_turn_has_been_played(
     # The GM's link keeps the side the page was for; a stranger learns nothing.
     gm = login(gm_user).get(f"{url(campaign, 'turn')}?turn=1&side=japanese", **HTMX)
     assert f'href="/campaigns/{campaign.pk}/orders/?side=japanese"' in gm.content.decode()
+
+
+def test_the_played_turns_planned_battles_go_from_the_page_that_notices_it(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """A walk-through: once the other side's "ready" played the turn, the page said so
+    but kept "Planned battles, as the turn will pair them" of the turn played, its odds
+    still counting ("50 of 1000 fought..."), above the notice's emptied order cards."""
+    client = login(aussie)
+    a = campaign.companies.get(name="A Company")
+    oivi = campaign.areas.get(name="Oivi").pk
+    assert client.post(url(campaign, a.pk), {"order": f"advance:{oivi}", "turn": "1"})
+    assert "Planned battles, as the turn will pair them" in text(client.get(url(campaign)))
+    advance_turn(campaign_id=campaign.pk)
+    html = client.get(f"{url(campaign, 'turn')}?turn=1", **HTMX).content.decode()
+    assert '<section class="planned-battles" id="planned-battles" hx-swap-oob="true">' in html
+    assert "Planned battles" not in html and "hx-get" not in html
