@@ -48,3 +48,14 @@ def test_the_turn_email_says_what_the_dice_commitment_is_without_a_command(
     assert "python -m rules" not in body
     assert "The dice of turn 3 are fixed before its orders" in body
     assert "its page shows the seeds and checks every die you may see" in body
+
+
+def test_the_orders_page_says_where_the_seeds_are_shown_once_its_turn_is_played(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """A walk-through: the orders page said the seeds "are shown here" once the turn is
+    played, but by then the orders page is the next turn's: they are on the turn's page."""
+    page = text_of(login(aussie).get(reverse("orders", args=[played.pk])))
+    assert "shown here" not in page
+    assert "then they are shown on the turn's page (Turns, in the top bar)" in page
+    assert "Once the turn is played, its seeds are shown on the turn's page" in page
