@@ -609,3 +609,23 @@ def test_a_supply_companys_advance_says_nothing_of_supply(
     assert "advance to Uberi Ridge" in words
     assert "supply this turn" not in words and "rolls supply" not in words
     assert "unless an enemy fighting company is in its area when it moves" in words
+
+
+def test_a_cards_supply_is_the_last_turns_roll_and_says_so(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """A walk-through: the orders for turn 2 said "out of supply" of a company, which a
+    player read as this turn's supply (so no advance); it was turn 1's roll, and turn 2
+    rolls again before anything moves."""
+    a = company(played, "A Company")
+    client = login(aussie)
+    Company.objects.filter(pk=a.pk).update(in_supply=False, turns_out_of_supply=2)
+    words = " ".join(
+        re.sub(r"<[^>]+>", " ", card(client.get(url(played)).content.decode(), a.pk)).split()
+    )
+    assert "out of supply in turn 2 (2 turns running) · supply rolled again in turn 3" in words
+    Company.objects.filter(pk=a.pk).update(in_supply=True, turns_out_of_supply=0)
+    words = " ".join(
+        re.sub(r"<[^>]+>", " ", card(client.get(url(played)).content.decode(), a.pk)).split()
+    )
+    assert "in supply in turn 2 · supply rolled again in turn 3" in words
