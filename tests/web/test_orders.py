@@ -629,3 +629,24 @@ def test_a_cards_supply_is_the_last_turns_roll_and_says_so(
         re.sub(r"<[^>]+>", " ", card(client.get(url(played)).content.decode(), a.pk)).split()
     )
     assert "in supply in turn 2 · supply rolled again in turn 3" in words
+
+
+def test_the_orders_of_an_ended_campaign_name_no_turn_to_come(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """A walk-through, from the turn email's "Orders:" link after the last turn: "Orders
+    for turn 21", "Japanese: not ready yet", each card "Turn 21: no order given, so it
+    holds" and "supply rolled again in turn 21", of a turn that is never played."""
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="australian", end_reason="turn limit"
+    )
+    html = login(aussie).get(url(played)).content.decode()
+    # (The dice commitment of turn 3 stays: made up here, a campaign ends with its turn.)
+    main = re.sub(r'<section class="phase commitment".*?</section>', "", html, flags=re.S)
+    words = " ".join(re.sub(r"<[^>]+>", " ", main.split("<main>")[1]).split())
+    assert "Orders: Australians" in words
+    assert "turn 3" not in words.lower() and "not ready yet" not in words
+    assert "rolled again" not in words and "no order given" not in words
+    assert "Its last turn was turn 2: the story of the campaign" in words
+    assert f'href="/campaigns/{played.pk}/story/"' in html
+    assert "<title>Orders" in html and "turn 3</title>" not in html
