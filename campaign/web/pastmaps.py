@@ -10,7 +10,7 @@ turn's map in order, then the map as it stands now, stepped through in the page.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,6 +34,7 @@ from campaign.web.mapdraw import (
     focus_across,
     map_areas,
 )
+from campaign.web.maps import legend
 from rules.campaign.scenario import parse_scenario
 
 # Turns whose start and records are kept: played, or waiting for their battles.
@@ -230,6 +231,8 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
             view,
             turn=turn,
             frame=turn_frame(view, turn, reading_of(view, turn=turn)),
+            # The live map's legend; under the fog, areas out of sight then are hatched.
+            legend=replace(legend(view), last_seen=not view.sees_everything),
             previous=number - 1 if number - 1 in numbers else None,
             following=number + 1 if number + 1 in numbers else None,
         ),

@@ -51,7 +51,8 @@ def test_a_past_map_hides_what_the_side_did_not_see_then(
         hidden = {name for name, c in then.companies.items() if c.side == "japanese"}
         for name in hidden:  # enemies show as bands, never named
             assert f"<title>{name}" not in html and f">{name}<" not in html, (number, name)
-        enemy_chips = html.count('class="chip glimpse" data-side="japanese"')
+        drawn = html.split('<div class="map-legend">')[0]  # not the legend's sample chip
+        enemy_chips = drawn.count('class="chip glimpse" data-side="japanese"')
         in_sight = [c for c in as_it_stood(view, then).companies if c.side == "japanese"]
         assert enemy_chips == len(in_sight)
         assert len(seen) < len(then.companies)
@@ -112,3 +113,15 @@ def test_the_turn_pages_and_the_map_link_to_the_past_maps(
     assert f"/campaigns/{played.pk}/turns/1/map/" in page(client, played, "turns/1/")
     assert f"/campaigns/{played.pk}/turns/2/map/" in page(client, played, "turns/")
     assert f"/campaigns/{played.pk}/timelapse/" in page(client, played, "")
+
+
+def test_a_past_map_has_the_live_maps_legend(played: Campaign, aussie: Any, login: Any) -> None:
+    """A walk-through: a past turn's map drew hatched areas, dashed enemy chips ("company,
+    strength: strong"), ✓ marks and zone numbers with no legend to read them by."""
+    html = page(login(aussie), played, "turns/1/map/")
+    assert '<ul class="legend" aria-label="Legend">' in html
+    assert "hatched: held by that side when you last saw it" in html
+    assert "a fighting company of the Japanese in sight" in html
+    assert "its zone" in html
+    # The live map keeps it, once.
+    assert page(login(aussie), played, "").count('<ul class="legend" aria-label="Legend">') == 1
