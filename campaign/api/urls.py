@@ -13,6 +13,7 @@ app_name = "api"
 CAMPAIGN = "campaigns/<int:campaign_pk>/"
 
 urlpatterns: list[URLPattern] = [
+    path("", views.root, name="root"),
     path("token/", views.TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", views.DocsView.as_view(url_name="api:schema"), name="docs"),

@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
+from django.urls import reverse
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -110,6 +111,36 @@ def row_id(value: Any) -> int:
     if not 0 < number <= MAX_ID:
         raise NotFound("Not found.")
     return number
+
+
+# /api/ itself: where the API's ways in are, for whoever opens the address the README
+# gives (it used to be the JSON 404 of an unknown address). The same for every reader.
+_WAYS_IN = (
+    ("docs", "api:docs", "the endpoints, to read and try in the browser (Swagger UI)"),
+    ("schema", "api:schema", "the OpenAPI 3 schema (YAML; ?format=json for JSON)"),
+    ("token", "api:token", "POST a username and password for a token"),
+    (
+        "campaigns",
+        "api:campaign-list",
+        "your campaigns, each with its areas, companies, turns, battles and orders under it",
+    ),
+)
+
+
+@csrf_exempt  # it changes nothing; a POST gets the JSON 405, not a CSRF page
+def root(request: HttpRequest) -> JsonResponse:
+    """``/api/``: the ways into the API (docs/api.md), with what each is for."""
+    if request.method not in ("GET", "HEAD"):
+        answer = JsonResponse({"detail": f'Method "{request.method}" not allowed.'}, status=405)
+        answer["Allow"] = "GET, HEAD"
+        return answer
+    return JsonResponse(
+        {
+            "detail": "Korona's REST API. Sign in with a token or the site's session "
+            "(docs/api.md); every answer shows what your side may see.",
+            **{key: {"url": reverse(name), "what": what} for key, name, what in _WAYS_IN},
+        }
+    )
 
 
 @csrf_exempt  # it changes nothing; a PUT to a wrong address gets the JSON 404, not a CSRF page

@@ -1,5 +1,5 @@
 """Signing in to the API (a token, or the session), django-axes on the token endpoint,
-throttling, and the JSON 404 for any other address."""
+throttling, the API root (/api/) and the JSON 404 for any other address."""
 
 from __future__ import annotations
 
@@ -90,6 +90,23 @@ def test_unknown_api_address_is_a_json_404(aussie: Any, login: Any) -> None:
         response = login(aussie).get(address)
         assert response.status_code == 404
         assert response.json() == {"detail": "Not found."}
+
+
+def test_the_api_root_names_its_ways_in_and_each_of_them_answers(aussie: Any, login: Any) -> None:
+    """/api/, the address the README gives, was the JSON 404 of an unknown address."""
+    for client in (APIClient(), login(aussie)):
+        response = client.get("/api/")
+        assert response.status_code == 200
+        ways = {k: v for k, v in response.json().items() if k != "detail"}
+        assert set(ways) == {"docs", "schema", "token", "campaigns"}
+        assert ways["campaigns"]["url"] == "/api/campaigns/"
+    for way in ways.values():
+        answer = login(aussie).get(way["url"])
+        assert answer.status_code == (405 if way["url"] == "/api/token/" else 200), way
+    refused = APIClient().post("/api/", {"x": 1})
+    assert refused.status_code == 405
+    assert refused["Allow"] == "GET, HEAD"
+    assert "not allowed" in refused.json()["detail"]
 
 
 def rates(anon: str | None, user: str | None) -> dict[str, Any]:
