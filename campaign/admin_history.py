@@ -5,7 +5,8 @@ of a campaign's settings is listed in words, not as the stored dictionary."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import calendar
+from datetime import datetime, time
 from typing import Any
 
 from django.contrib.admin.utils import unquote
@@ -16,6 +17,7 @@ from simple_history import admin as simple_history_admin
 from simple_history.models import ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
 
+from campaign.services.deadlines import moment_words
 from campaign.settings_doc import COMBAT_TABLES, DOCS, EVENT_TABLES, value_words
 from rules import names
 
@@ -52,13 +54,18 @@ class WordsContextHelper(HistoricalRecordContextHelper):
 
     def prepare_delta_change_value(self, change: ModelChange, value: Any) -> Any:
         """A stored value as the GM's pages say it: a side by its name, a choice in words
-        ("every hours", not "every_hours"), a moment as "Tue 8 Dec 2026, 03:17 UTC", an
-        empty one as "none"."""
+        ("every hours", not "every_hours"), a moment as "Tue 8 Dec 2026, 03:17 UTC" (on
+        the campaign's clock when the row has one: "Sun 6 Dec 2026, 19:00 AEDT", as the
+        campaign's page says it), a weekday by its name ("Sunday", not 6), a time of day
+        as "19:00", an empty one as "none"."""
         if value is None or value == "":
             return "none"
         if isinstance(value, datetime):
-            moment = value.astimezone(UTC)
-            return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+            return moment_words(value, getattr(self.record, "timezone", "UTC"))
+        if isinstance(value, time):
+            return f"{value:%H:%M}"
+        if change.field == "weekday" and isinstance(value, int) and 0 <= value <= 6:
+            return calendar.day_name[value]
         if change.field in _SIDE_FIELDS and isinstance(value, str):
             return names.side(value)
         field = self.model._meta.get_field(change.field)

@@ -3,7 +3,9 @@ dictionary there: "Settings: {'turn_limit': 20, 'naval_trigger': 6, ...[3328 cha
 
 from __future__ import annotations
 
+import html
 import re
+from datetime import time
 from typing import Any
 
 from django.test import Client
@@ -57,3 +59,26 @@ def test_a_rows_history_says_sides_choices_and_moments_in_words(gm: Client, gm_u
     assert "every hours" in page and "every_hours" not in page
     assert not re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+", page)
     assert " UTC" in page
+
+
+def test_a_weekly_schedule_in_the_history_reads_as_the_campaign_page_says_it(
+    gm: Client, gm_user: Any
+) -> None:
+    """A walk-through read "Weekday: none -> 6", "Time of day: none -> 19:00:00" and the
+    next deadline in UTC ("08:00 UTC") beside a campaign page saying "19:00" in Sydney."""
+    campaign = new_campaign()
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(
+            kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
+        ),
+        reason="we play Sunday evenings",
+        user=gm_user,
+        seen=campaign_version(campaign.pk),
+    )
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    changes = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "Weekday: none → Sunday" in changes
+    assert "Time of day: none → 19:00 " in changes and "19:00:00" not in changes
+    assert re.search(r"Next deadline: none → \w{3} \d+ \w{3} \d{4}, 19:00 AE[DS]T", changes)
+
