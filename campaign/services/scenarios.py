@@ -56,7 +56,7 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
     with transaction.atomic():
         try:
             with transaction.atomic():
-                campaign = Campaign.objects.create(
+                campaign = Campaign(
                     name=name,
                     seed=seed,
                     turn=state.turn,
@@ -65,6 +65,9 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
                     end_reason=state.end_reason or "",
                     settings=settings_to_json(state.settings),
                 )
+                # Its History's first line says so, as its rows' do (not "None").
+                campaign._change_reason = "created from the scenario"  # type: ignore[attr-defined]
+                campaign.save(force_insert=True)
         except IntegrityError as exc:
             if Campaign.objects.filter(name=name).exists():
                 raise CampaignExists(f"a campaign named {name!r} exists already") from exc

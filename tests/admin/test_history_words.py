@@ -82,3 +82,9 @@ def test_a_weekly_schedule_in_the_history_reads_as_the_campaign_page_says_it(
     assert "Time of day: none → 19:00 " in changes and "19:00:00" not in changes
     assert re.search(r"Next deadline: none → \w{3} \d+ \w{3} \d{4}, 19:00 AE[DS]T", changes)
 
+
+def test_a_campaigns_first_history_line_gives_its_reason(gm: Client) -> None:
+    """Not "Created gm None": its areas' and companies' first lines say the same."""
+    campaign = new_campaign()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    assert "created from the scenario" in page
