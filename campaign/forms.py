@@ -607,7 +607,8 @@ class RollbackForm(SeenPage):
     reason = reason_field()
     confirm = forms.BooleanField(
         label="I understand: this turn and every later one are deleted, with their battles, "
-        "and the campaign returns to the state it had when the turn began."
+        "and the campaign returns to the state it had when the turn began.",
+        error_messages={"required": "Tick this box to roll back: nothing was rolled back."},
     )
 
     # The turn whose roll-back the page showed the effects of: a different choice shows
@@ -661,7 +662,8 @@ class SeedChangeForm(SeenPage):
     reason = reason_field()
     confirm = forms.BooleanField(
         label="I understand: the players see that this turn's seed was replaced, and why; "
-        "its published commitment is withdrawn and a new one published."
+        "its published commitment is withdrawn and a new one published.",
+        error_messages={"required": "Tick this box to replace the seed: nothing was replaced."},
     )
 
     def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:

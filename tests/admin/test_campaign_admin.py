@@ -539,6 +539,21 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert again.seed == SeedCommitment.objects.get(campaign=campaign, number=2).seed
 
 
+def test_a_roll_back_without_its_box_ticked_says_to_tick_it(gm: Client) -> None:
+    """Not "This field is required." beside a checkbox (a walk-through)."""
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    data = {**opened(gm, url(campaign, "rollback")), "number": 1, "reason": "wrong orders"}
+
+    response = gm.post(url(campaign, "rollback"), data)
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["confirm"] == [
+        "Tick this box to roll back: nothing was rolled back."
+    ]
+    assert Campaign.objects.get().turn == 1
+
+
 def test_the_roll_back_preview_follows_the_choice_in_the_list(gm: Client) -> None:
     campaign = new_campaign()
     for _ in range(3):

@@ -45,6 +45,10 @@ def test_replacing_a_seed_needs_a_reason_and_the_confirmation(gm: Client) -> Non
     )
 
     assert set(response.context["form"].errors) == {"reason", "confirm"}
+    # The box unticked says what to do, not "This field is required." (a walk-through).
+    assert response.context["form"].errors["confirm"] == [
+        "Tick this box to replace the seed: nothing was replaced."
+    ]
     assert SeedCommitment.objects.get(pk=before.pk).commitment == before.commitment
     assert not GmAdjustment.objects.exists()
 
