@@ -252,6 +252,21 @@ def test_a_pending_tabletop_battle_shows_forces_sheet_and_deadline(
     assert html.count('<rect class="cell ') == 9  # the table, rolled from the seed
 
 
+def test_a_pending_battles_deadline_is_on_the_campaigns_clock(login: Login, aussie: Any) -> None:
+    """A walk-through: the GM's pages said the turn was due "19:00 Australia/Sydney"
+    while the report and the sheet said "08:00 UTC" for the same moment."""
+    campaign, battles = waiting_campaign()
+    Campaign.objects.filter(pk=campaign.pk).update(timezone="Australia/Sydney")
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    Battle.objects.filter(pk=battle.pk).update(deadline=datetime(2031, 5, 6, 8, 0, tzinfo=UTC))
+    client = login(aussie)
+    report = text_of(client.get(reverse("battle", args=[campaign.pk, battle.pk])))
+    sheet = text_of(client.get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
+    assert "due by Tuesday 6 May 2031, 18:00 AEST" in report
+    assert "Result due by 6 May 2031, 18:00 AEST" in sheet
+
+
 def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
     login: Login, aussie: Any
 ) -> None:
