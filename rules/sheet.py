@@ -45,8 +45,10 @@ def old_breed_rules(merged: dict[str, Any], first_die: str) -> list[tuple[str, s
         rules.append(("Combat Events (Old Breed)", text))
         for name, table in tables.items():
             if table:
+                # The shipped entries are sentences: their full stops go, or the list
+                # reads "suppressed.; 2: ...".
                 entries = "; ".join(
-                    f"{face}: {entry.get('text') or entry.get('effect')}"
+                    f"{face}: {(entry.get('text') or entry.get('effect')).rstrip('.')}"
                     for face, entry in sorted(table.items(), key=lambda kv: int(kv[0]))
                 )
                 rules.append((name, entries))

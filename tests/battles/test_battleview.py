@@ -13,6 +13,7 @@ from battles.models import Battle
 from battles.web import battleview
 from campaign.models import Turn
 from campaign.web import turnlog
+from rules import oldbreed
 
 SIDE_NAMES = {"australian": "Australians", "japanese": "Japanese"}
 
@@ -339,6 +340,21 @@ def test_special_rules_follow_the_battles_options() -> None:
     assert plain["Combat Events (Old Breed)"] == "off"
 
 
+def test_the_sheets_event_tables_read_as_one_list() -> None:
+    """The shipped entries end in a full stop: a walk-through read "1: Ammunition runs
+    low: one of your weapon teams is suppressed.; 2: A weapon jams..."."""
+    spec = sheet_spec(
+        5,
+        combat_events=True,
+        combat_event_table=oldbreed.DEFAULT_COMBAT_EVENT_TABLE,
+        japanese_event_table=oldbreed.DEFAULT_JAPANESE_EVENT_TABLE,
+    )
+    rules = dict(battleview.special_rules(spec))
+    for name in ("Combat Event Table", "Japanese Event Table"):
+        assert ".;" not in rules[name] and all(f"{face}: " in rules[name] for face in range(1, 7))
+    assert rules["Combat Event Table"].startswith("1: Ammunition runs low: ")
+
+
 def test_force_on_force_sheet_lists_its_own_options_and_no_support() -> None:
     spec = copy.deepcopy(sheet_spec(6))
     spec["options"] = {"ruleset": "force_on_force", "night": True}
@@ -419,9 +435,7 @@ def test_a_fielded_sniper_is_a_row_of_its_own_once_fought() -> None:
     log = result.pop("log")
     frames = battleview.replay_frames(log)
     lost = frames[-1]["lost"]
-    forces = battleview.forces_of(
-        spec, result, side_names=SIDE_NAMES, log=log, lost_stands=lost
-    )
+    forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, log=log, lost_stands=lost)
     defender = forces[1]
     rows = {line.unit_type: line for line in defender.stands}
     assert rows["sniper"].present == 1
