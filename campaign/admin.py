@@ -874,7 +874,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "quality",
         "area",
         "stands",
-        "in_supply",
+        "supply_words",
         "standing_order",
     ]
     list_filter = ["side", "kind", "quality", "campaign"]
@@ -890,7 +890,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "turns_out_of_supply",
         "banzai_words",
         "standing_order",
-        "in_supply",
+        "supply_words",
     ]
     inlines = [StandsInline]
     actions = ["standing_order_hold", "standing_order_aggressive", "standing_order_sensible"]
@@ -902,6 +902,19 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         if obj is not None and obj.side != "japanese":
             fields.remove("banzai_words")
         return fields
+
+    @admin.display(description="in supply", ordering="in_supply")
+    def supply_words(self, obj: Company) -> str:
+        """The last supply roll in words: the admin's bare icon showed "?" for a company
+        that has rolled none (a supply company never does; the others before turn 1)."""
+        if obj.kind == Company.Kind.SUPPLY:
+            return "not rolled: a supply company"
+        if obj.in_supply is None:
+            return "no roll yet"
+        if obj.in_supply:
+            return "yes"
+        turns = obj.turns_out_of_supply
+        return f"no: {turns} turn{'s' if turns != 1 else ''} running" if turns else "no"
 
     @admin.display(description="Banzai!")
     def banzai_words(self, obj: Company) -> str:

@@ -78,6 +78,19 @@ def test_company_list_shows_stands_held_of_establishment(gm: Client) -> None:
     assert "12/12" in page
 
 
+def test_company_list_says_supply_in_words(gm: Client) -> None:
+    """Not the admin's "?" icon for a company with no roll (a walk-through)."""
+    campaign = new_campaign()
+    page = gm.get("/admin/campaign/company/").content.decode()
+    assert "icon-unknown" not in page
+    assert page.count("no roll yet") == 6 and page.count("not rolled: a supply company") == 2
+    advance_turn(campaign_id=campaign.pk)
+    rows = {c.name: c for c in Company.objects.filter(campaign=campaign, kind="fighting")}
+    page = gm.get(f"/admin/campaign/company/{rows['A Company'].pk}/change/").content.decode()
+    said = "yes" if rows["A Company"].in_supply else "no: 1 turn running"
+    assert f'<div class="readonly">{said}</div>' in page
+
+
 def test_every_page_of_a_row_opens(gm: Client) -> None:
     waiting_campaign("Korona 2")
     for model in (Campaign, Area, Link, Company, Ship, AirGroup, Turn, Battle):
