@@ -938,17 +938,19 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         return f"{held or 0}/{full or 0}"
 
     def _standing(self, request: HttpRequest, queryset: QuerySet[Company], order: str) -> None:
-        changed = 0
+        changed = []
         for company in queryset:
             try:
                 set_standing_order(company=company, standing_order=order)
             except OrderError as refused:
                 self.message_user(request, f"{company.name}: {refused}", messages.ERROR)
             else:
-                changed += 1
+                changed.append(company.name)
                 self.log_change(request, company, f"standing order: {order}")
-        if changed:
-            self.message_user(request, f"{changed} companies now {order}.")
+        if len(changed) == 1:
+            self.message_user(request, f"{changed[0]}: standing order now {order}.")
+        elif changed:
+            self.message_user(request, f"{len(changed)} companies: standing order now {order}.")
 
     @admin.action(description="Standing order: hold")
     def standing_order_hold(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:

@@ -150,6 +150,25 @@ def test_standing_order_actions(gm: Client) -> None:
     }
 
 
+def test_a_standing_order_action_says_what_it_did_in_words(gm: Client) -> None:
+    """Not "1 companies now hold." (a walk-through)."""
+    campaign = new_campaign()
+    company = Company.objects.get(campaign=campaign, name="A Company")
+    page = gm.post(
+        "/admin/campaign/company/",
+        {"action": "standing_order_hold", "_selected_action": [company.pk]},
+        follow=True,
+    ).content.decode()
+    assert "A Company: standing order now hold." in page
+    ids = list(Company.objects.filter(campaign=campaign).values_list("pk", flat=True)[:3])
+    page = gm.post(
+        "/admin/campaign/company/",
+        {"action": "standing_order_aggressive", "_selected_action": ids},
+        follow=True,
+    ).content.decode()
+    assert "3 companies: standing order now aggressive." in page
+
+
 def test_standing_order_action_is_refused_to_a_player(player: Client) -> None:
     campaign = new_campaign()
     ids = list(Company.objects.filter(campaign=campaign).values_list("pk", flat=True))
@@ -233,4 +252,3 @@ def test_an_advance_with_no_target_says_so_in_plain_words_only(gm: Client) -> No
     assert len(errors) == 1, errors
     assert "Constraint" not in response.content.decode()
     assert Order.objects.count() == 0
-
