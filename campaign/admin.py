@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
-from campaign.admin_history import SimpleHistoryAdmin
+from campaign.admin_history import HISTORY_NOTE, SimpleHistoryAdmin
 from campaign.admin_home import deadline_words, results_to_enter, sides_not_ready
 from campaign.admin_home import install as install_home_page
 from campaign.forms import (
@@ -866,6 +866,10 @@ class StandsInline(ReadOnlyInline):
 
 @admin.register(Company)
 class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
+    history_note = (
+        f"{HISTORY_NOTE} A change of the company's stands (Adjust) is listed under GM "
+        "adjustments, with its reason."
+    )
     list_display = [
         "name",
         "campaign",

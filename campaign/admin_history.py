@@ -74,7 +74,21 @@ class WordsContextHelper(HistoricalRecordContextHelper):
         return super().prepare_delta_change_value(change, value)
 
 
+# What a row's History lists, and what it leaves to the turns' logs: a turn's own writes
+# leave no history row (campaign.history), so each line's "before" is the line below it,
+# not the moment before the change (a walk-through read "Turn: 0 -> 1" for a roll-back
+# from turn 2 to turn 1, two turns having been played since the line below).
+HISTORY_NOTE = (
+    "Each change you (or another GM) made to this row: who, when, why, and what changed "
+    "since the line below it. What the turns did in between (turns played, moves, losses, "
+    "deadlines moving on) is not listed here: each turn's log says it."
+)
+
+
 class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
+    object_history_template = "admin/korona/object_history.html"
+    history_note = HISTORY_NOTE
+
     def get_historical_record_context_helper(
         self, request: HttpRequest, historical_record: Any
     ) -> HistoricalRecordContextHelper:
@@ -100,4 +114,5 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
             self.model._meta.pk.to_python(unquote(object_id))
         except ValidationError:
             raise Http404(f"No {self.model._meta.verbose_name} with that id.") from None
+        extra_context = {"history_note": self.history_note, **(extra_context or {})}
         return super().history_view(request, object_id, extra_context)

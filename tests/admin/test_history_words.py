@@ -88,3 +88,15 @@ def test_a_campaigns_first_history_line_gives_its_reason(gm: Client) -> None:
     campaign = new_campaign()
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
     assert "created from the scenario" in page
+
+
+def test_a_history_page_says_what_it_lists_and_where_the_rest_is(gm: Client) -> None:
+    """A roll-back's line read "Turn: 0 -> 1" (the line below it was made before two
+    turns were played), and a company's History was empty after its stands were
+    adjusted: each page now says what it lists, and where the rest is."""
+    campaign = new_campaign()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    assert "since the line below it" in page and "each turn&#x27;s log says it" in page
+    company = campaign.companies.get(name="A Company")
+    page = gm.get(f"/admin/campaign/company/{company.pk}/history/").content.decode()
+    assert "is listed under GM adjustments" in page
