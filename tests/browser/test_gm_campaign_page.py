@@ -38,3 +38,22 @@ def test_the_campaign_pages_tools_do_not_cover_its_title(
         assert not overlap(box, title), tools.nth(i).inner_text() or "a button"
     # Nothing wider than the screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+
+
+def test_a_membership_and_its_side_are_in_sight_on_a_phone(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    """A walk-through found the Memberships table reaching past a phone's screen, each
+    player's side out of sight (the GM had to scroll the table sideways to find it)."""
+    sign_in(page, live_server, django_user_model, (390, 844))
+    campaign = new_campaign()
+    player = django_user_model.objects.create_user("alice", "a@example.com", "pw")
+    campaign.memberships.create(user=player, side="australian")
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    shot("campaign-memberships-phone")
+    for field in ("#id_memberships-0-user + .select2", "#id_memberships-0-side",
+                  "#id_memberships-0-DELETE"):  # fmt: skip
+        box = page.locator(field).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, field
+    # The template row of "Add another Membership" stays hidden until asked for.
+    assert not page.locator("#memberships-empty").is_visible()
