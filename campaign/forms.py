@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, cast
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
-from campaign.services.deadlines import WEEKDAY_NAMES, Schedule
+from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -173,12 +172,10 @@ class ScheduleForm(forms.Form):
 
     def clean_timezone(self) -> str:
         name = (self.cleaned_data.get("timezone") or "").strip()
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
+        if time_zone(name) is None:
             raise forms.ValidationError(
                 f"{name!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin"
-            ) from None
+            )
         return name
 
     def schedule(self) -> Schedule:

@@ -6,7 +6,6 @@ in (from the mail program), and cannot be made for anyone else."""
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django import forms
@@ -20,6 +19,7 @@ from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from campaign.services.deadlines import time_zone
 from campaign.services.visibility import is_game_master
 from notifications import accounts, feeds, invitations, services
 from notifications import messages as boards
@@ -67,12 +67,10 @@ class PreferenceForm(forms.ModelForm):
 
     def clean_time_zone(self) -> str:
         zone = self.cleaned_data["time_zone"].strip()
-        try:
-            zoneinfo.ZoneInfo(zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        if time_zone(zone) is None:
             raise forms.ValidationError(
                 f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
-            ) from None
+            )
         return zone
 
 

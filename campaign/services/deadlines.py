@@ -12,6 +12,18 @@ from rules.refusals import Refusal
 
 SCHEDULE_KINDS = ("none", "every_hours", "weekly")
 
+
+def time_zone(name: str) -> ZoneInfo | None:
+    """The time zone of that IANA name, or None when it names none. Beside the errors
+    ``ZoneInfo`` raises for a name it does not know (ZoneInfoNotFoundError, ValueError),
+    a folder of the time zone database ('America') raises IsADirectoryError and a name
+    too long for a file name raises OSError: typed into a form, each is a name refused."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
 class ScheduleRefused(Refusal):
     """A schedule that cannot be used; the message says why."""
 
@@ -42,10 +54,8 @@ def check_schedule(schedule: Schedule) -> Schedule:
         raise ScheduleRefused(
             f"{schedule.kind!r} is not a schedule ({', '.join(SCHEDULE_KINDS)})"
         )
-    try:
-        ZoneInfo(schedule.timezone)
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise ScheduleRefused(f"{schedule.timezone!r} is not a time zone name") from error
+    if time_zone(schedule.timezone) is None:
+        raise ScheduleRefused(f"{schedule.timezone!r} is not a time zone name")
     if schedule.kind == "every_hours" and (
         not isinstance(schedule.every_hours, int) or not 1 <= schedule.every_hours <= 24 * 28
     ):
@@ -76,11 +86,7 @@ def schedule_words(schedule: Schedule) -> str:
 def moment_words(moment: datetime, zone: str) -> str:
     """A moment on the clock of a time zone, with the zone's name: "Fri 11 Dec 2026,
     18:00 CET"."""
-    try:
-        tz = ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        tz = ZoneInfo("UTC")
-    local = moment.astimezone(tz)
+    local = moment.astimezone(time_zone(zone) or ZoneInfo("UTC"))
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
 
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib import messages
@@ -33,6 +33,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
 from campaign.models import Campaign, Membership, Side, Turn
+from campaign.services.deadlines import time_zone
 from campaign.services.visibility import (
     CampaignView,
     campaign_stamp,
@@ -89,10 +90,7 @@ class Deadline:
 def local_deadline(campaign: Campaign) -> Deadline | None:
     if campaign.next_deadline is None:
         return None
-    try:
-        zone = ZoneInfo(campaign.timezone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone = time_zone(campaign.timezone or "UTC") or ZoneInfo("UTC")
     local = campaign.next_deadline.astimezone(zone)
     text = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {zone.key}"
     return Deadline(when=campaign.next_deadline, text=text, iso=local.isoformat())

@@ -181,6 +181,11 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
             "timezone",
             "'Mars/Olympus' is not a time zone: write it as Region/City, e.g. Europe/Berlin",
         ),
+        (  # a folder of the time zone database, not a zone: was a 500 (IsADirectoryError)
+            {"kind": "every_hours", "every_hours": "24", "timezone": "America"},
+            "timezone",
+            "'America' is not a time zone: write it as Region/City, e.g. Europe/Berlin",
+        ),
     ],
 )
 def test_create_with_a_bad_schedule_creates_nothing(

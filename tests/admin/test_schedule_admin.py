@@ -184,6 +184,19 @@ def test_a_bad_time_is_one_problem_with_one_message(gm: Client) -> None:
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
 
+def test_a_folder_of_the_time_zone_database_is_refused_not_a_server_error(gm: Client) -> None:
+    # ZoneInfo("Australia") raises IsADirectoryError, which was a 500.
+    campaign = new_campaign()
+    form = {"kind": "weekly", "weekday": "4", "time_of_day": "18:00", "timezone": "Australia"}
+    response = submitted(gm, campaign, form)
+    assert response.status_code == 200
+    assert response.context["form"].errors["timezone"] == [
+        "'Australia' is not a time zone: write it as Region/City, e.g. Europe/Berlin"
+    ]
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+    assert not GmAdjustment.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("form", "kind"),
     [

@@ -272,6 +272,22 @@ def test_the_preferences_page_saves_and_refuses_bad_input(aussie: Any, login: An
     assert saved.time_zone == "Australia/Sydney"
 
 
+@pytest.mark.parametrize("zone", ["America", "Europe", "Etc"])
+def test_a_folder_of_the_time_zone_database_is_not_a_time_zone(
+    aussie: Any, login: Any, zone: str
+) -> None:
+    # ZoneInfo("America") raises IsADirectoryError, which was a 500.
+    client = login(aussie)
+    client.post("/accounts/notices/", {"reminder_hours": "6", "time_zone": "UTC"})
+    bad = client.post("/accounts/notices/", {"reminder_hours": "12", "time_zone": zone})
+    assert bad.status_code == 400
+    assert bad.context["form"].errors["time_zone"] == [
+        f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
+    ]
+    saved = Preference.objects.get(user=aussie)
+    assert (saved.time_zone, saved.reminder_hours) == ("UTC", 6)
+
+
 # --- deadlines ----------------------------------------------------------------------------
 
 

@@ -103,6 +103,9 @@ def test_a_naive_time_is_refused() -> None:
             "not a time zone",
         ),
         (Schedule(timezone="../etc/passwd"), "not a time zone"),
+        # A folder of the time zone database, and a name too long for a file: OSErrors.
+        (Schedule(timezone="America"), "not a time zone"),
+        (Schedule(timezone="a" * 300), "not a time zone"),
     ],
 )
 def test_a_schedule_that_cannot_be_used_is_refused(schedule: Schedule, message: str) -> None:
