@@ -85,6 +85,8 @@ def post(*, view: CampaignView, user: Any, channel: str, side: str, text: str) -
         raise MessageRefused("the message is empty")
     if len(text) > MAX_LENGTH:
         raise MessageRefused(f"a message is at most {MAX_LENGTH} characters ({len(text)} given)")
+    if "\x00" in text:  # PostgreSQL stores none in a text column
+        raise MessageRefused("a message must not hold a NUL character")
     with transaction.atomic():
         message = Message.objects.create(
             campaign=view.campaign,

@@ -111,3 +111,14 @@ def test_a_stranger_sees_no_board(campaign: Campaign, outsider: Any, login: Any)
 def test_the_campaign_pages_link_the_messages(campaign: Campaign, aussie: Any, login: Any) -> None:
     html = login(aussie).get(f"/campaigns/{campaign.pk}/").content.decode()
     assert f'href="/campaigns/{campaign.pk}/messages/"' in html
+
+
+@pytest.mark.parametrize("text", ["Hold\x00Korona", "\x00"])
+def test_a_message_holding_a_nul_character_is_refused(
+    campaign: Campaign, aussie: Any, login: Any, text: str
+) -> None:
+    # PostgreSQL stores no NUL in a text column: it was a 500 there (SQLite kept it).
+    answer = write(login(aussie), campaign, "public", text)
+    assert answer.status_code == 400
+    assert "a message must not hold a NUL character" in answer.content.decode()
+    assert not Message.objects.exists()
