@@ -92,3 +92,40 @@ def back_to_change(
 
 def change_url(obj: Any) -> str:
     return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+def check_selected_rows() -> None:
+    """Every model admin (Korona's and the third-party apps') checks the rows a changelist
+    action is sent for before it runs: Django's admin filters them by ``pk__in`` of the
+    posted values unchecked, so a value that is no key ('x', 10**30, a NUL) reached the
+    database as a 500. Such a request does nothing and says so."""
+    from django.contrib import messages
+    from django.contrib.admin import helpers
+    from django.core.exceptions import ValidationError
+
+    unchecked = admin.ModelAdmin.response_action
+    if getattr(unchecked, "checks_selected_rows", False):
+        return
+
+    def response_action(
+        self: admin.ModelAdmin, request: HttpRequest, queryset: Any
+    ) -> HttpResponse | None:
+        key = self.model._meta.pk
+        assert key is not None  # every model has one
+        try:
+            for raw in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
+                if "\x00" in raw:
+                    raise ValidationError("a NUL character")
+                key.run_validators(key.to_python(raw))
+        except ValidationError:
+            self.message_user(
+                request,
+                "Nothing was done: the rows chosen are not rows of this list. Reload the "
+                "page and choose again.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(request.get_full_path())
+        return unchecked(self, request, queryset)
+
+    response_action.checks_selected_rows = True  # type: ignore[attr-defined]
+    admin.ModelAdmin.response_action = response_action  # type: ignore[method-assign, assignment]

@@ -214,3 +214,36 @@ def test_every_admin_address_answers_bad_ids_and_queries_without_a_server_error(
             if answer.status_code >= 500:
                 failures.append((address, answer.status_code))
     assert failures == []
+
+
+# --- a changelist action on rows that are none: a message, nothing done ---------------------
+
+
+@pytest.mark.parametrize("selected", [["x"], ["\x00"], [str(10**30)], ["1", "x"]])
+@pytest.mark.parametrize(
+    ("address", "action"),
+    [
+        ("/admin/campaign/campaign/", "pause"),
+        ("/admin/campaign/campaign/", "delete_selected"),
+        ("/admin/campaign/company/", "standing_order_hold"),
+        ("/admin/campaign/order/", "withdraw"),
+        ("/admin/auth/user/", "delete_selected"),
+    ],
+)
+def test_an_action_on_rows_that_are_none_is_refused_not_a_server_error(
+    gm: Client, address: str, action: str, selected: list[str]
+) -> None:
+    # Django's admin filters the rows by pk__in=the posted values unchecked: 'x' was a
+    # ValueError, 10**30 an OverflowError on SQLite, both 500s.
+    campaign = new_campaign()
+    gm.raise_request_exception = False
+    answer = gm.post(address, {"action": action, "_selected_action": selected}, follow=True)
+    assert answer.status_code == 200
+    said = [str(m) for m in answer.context["messages"]]
+    assert said == [
+        "Nothing was done: the rows chosen are not rows of this list. Reload the page and "
+        "choose again."
+    ]
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE
+    assert Campaign.objects.count() == 1
