@@ -7,6 +7,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from campaign.services.commitments import commitment_of
 from campaign.services.visibility import MAX_ID, CampaignView
@@ -538,6 +539,21 @@ class UnreadyResultSerializer(ReadySerializer):
 class TokenRequestSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)  # Django's username column
     password = serializers.CharField(max_length=4096)
+
+
+class TokenCredentialsSerializer(AuthTokenSerializer):
+    """DRF's, its fields bounded as ``TokenRequestSerializer`` says: a longer user name
+    reached django-axes, whose record of a failure holds 255 characters (a 500 on
+    PostgreSQL)."""
+
+    username = serializers.CharField(label="Username", write_only=True, max_length=150)
+    password = serializers.CharField(
+        label="Password",
+        style={"input_type": "password"},
+        trim_whitespace=False,
+        write_only=True,
+        max_length=4096,
+    )
 
 
 class TokenSerializer(serializers.Serializer):

@@ -321,6 +321,7 @@ class TokenView(ObtainAuthToken):
     the failures and locks the account out after too many, as on the sign-in page."""
 
     throttle_classes = API_THROTTLES
+    serializer_class = s.TokenCredentialsSerializer
     # ObtainAuthToken has its own (the stubs type the setting as the unimported names)
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]
 

@@ -52,6 +52,21 @@ def test_failed_token_requests_are_counted_and_lock_the_account(aussie: Any) -> 
     assert "locked" in response.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [{"username": "a" * 151, "password": "x"}, {"username": "aussie", "password": "p" * 4097}],
+)
+def test_a_user_name_or_password_longer_than_any_is_a_400_naming_it(aussie: Any, body: Any) -> None:
+    # A 5,000-character user name reached django-axes, whose record of the failure holds
+    # 255: a 500 on PostgreSQL. It is refused before any password is checked.
+    for form in ("json", "multipart"):
+        response = APIClient().post("/api/token/", body, format=form)
+        assert response.status_code == 400
+        [field] = [name for name in body if len(body[name]) > 150]
+        assert list(response.json()) == [field]
+    assert not AccessAttempt.objects.exists()
+
+
 @pytest.mark.parametrize("key", ["not-a-token", "a\x00b", "é" * 40, "a" * 41])
 def test_bad_token_is_refused_with_401(played: Campaign, key: str) -> None:
     client = APIClient()
