@@ -16,7 +16,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet, Sum
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -58,7 +58,7 @@ from campaign.services.adjustments import (
     set_control,
     set_ship_present,
 )
-from campaign.services.balance import balance_progress, start_balance
+from campaign.services.balance import JOB_SECONDS, balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.commitments import change_turn_seed
 from campaign.services.deadlines import Schedule, ScheduleRefused, schedule_words
@@ -495,7 +495,20 @@ class CampaignAdmin(SimpleHistoryAdmin):
             raise PermissionDenied
         status = balance_progress(job)
         if status is None:
-            raise Http404("no such balance job (it may have expired)")
+            # Kept JOB_SECONDS (or lost with the cache): the GM is told so, not "nothing
+            # here"; the page's poll gets the same words and stops.
+            gone = (
+                f"This balance is no longer kept: a balance's progress and result are kept "
+                f"for {JOB_SECONDS // 3600} hours, and are lost if the server's cache is "
+                f"cleared. Balance the scenario again."
+            )
+            if request.GET.get("format") == "json":
+                return JsonResponse({"detail": gone, "finished": False, "stale": True}, status=404)
+            page = admin_page(
+                self, request, "admin/korona/balance.html", title="Balance", gone=gone
+            )
+            page.status_code = 404
+            return page
         if request.GET.get("format") == "json":
             return JsonResponse(status)
         return admin_page(

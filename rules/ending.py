@@ -79,8 +79,9 @@ def result_problem(
             f"the {loser} lost {share(loser)}, less than a third. A side that loses a third "
             f"of its stands loses the battle at once: the winner is the {loser}"
         )
-    # Both lost a third, in the same phase: the greater fraction lost loses, a tie the
-    # attacker (cross-multiplied, so no rounding).
+    # Both lost a third, in the same phase: the greater fraction lost loses, and on a tie
+    # the attacker loses (the defender wins, as at the turn limit); cross-multiplied, so no
+    # rounding.
     attacker_share = lost["attacker"] * present["defender"]
     defender_share = lost["defender"] * present["attacker"]
     right = "defender" if attacker_share >= defender_share else "attacker"

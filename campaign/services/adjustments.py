@@ -166,7 +166,7 @@ def adjust_stands(
             or not (0 <= held <= row.establishment)
         ):
             raise AdjustmentRefused(
-                f"{company.name} holds 0 to {row.establishment} {names.unit(unit_type, 2)}, "
+                f"{company.name} can hold 0 to {row.establishment} {names.unit(unit_type, 2)}, "
                 f"not {held!r}"
             )
         before = row.held

@@ -93,7 +93,7 @@ def test_stands_stay_within_the_establishment(gm: Client) -> None:
             "reason": "reinforcements",
         },
     )
-    assert f"holds 0 to {full} rifle squads, not {full + 1}" in str(
+    assert f"can hold 0 to {full} rifle squads, not {full + 1}" in str(
         response.context["form"].non_field_errors()
     )
     with pytest.raises(AdjustmentRefused):

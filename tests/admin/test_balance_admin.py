@@ -72,7 +72,16 @@ def test_a_bad_count_is_a_form_error(gm: Client) -> None:
 
 @pytest.mark.django_db
 def test_an_unknown_job_is_404_and_players_are_kept_out(gm: Client, player: Client) -> None:
-    assert gm.get("/admin/campaign/campaign/balance/0123abcd/").status_code == 404
+    gone = gm.get("/admin/campaign/campaign/balance/0123abcd/")
+    assert gone.status_code == 404
+    # A balance no longer kept says so in the admin's frame, not "There is nothing here";
+    # the page's poll is told too, and stops (stale).
+    page = gone.content.decode()
+    assert "This balance is no longer kept" in page and "kept for 24 hours" in page
+    assert "Balance a scenario" in page and "There is nothing here" not in page
+    poll = gm.get("/admin/campaign/campaign/balance/0123abcd/?format=json")
+    assert poll.status_code == 404 and poll.json()["stale"] is True
+    assert "no longer kept" in poll.json()["detail"]
     response = player.get("/admin/campaign/campaign/balance/")
     assert response.status_code == 302 and "/admin/login/" in response.url
 
