@@ -677,7 +677,10 @@ class OrderForm(forms.ModelForm):
 
     kind = forms.ChoiceField(choices=[(k, k) for k in ORDER_KINDS])
     target = forms.ModelChoiceField(
-        queryset=Area.objects.select_related("campaign"), required=False
+        queryset=Area.objects.select_related("campaign"),
+        required=False,
+        help_text="Advance or withdraw: the area the company moves to, linked to its own "
+        "(a withdrawal: one closer to its own base). Hold: leave it empty.",
     )
     sniper = forms.BooleanField(
         required=False,

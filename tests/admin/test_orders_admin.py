@@ -56,6 +56,8 @@ def test_the_order_form_offers_only_campaigns_still_played_each_named(gm: Client
     other = new_campaign("Korona 3")
     assert "Korona 3 ·" not in gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
     assert "Korona 3 · A Company" in gm.get(f"{ADD}?campaign={other.pk}").content.decode()
+    # The target says what it is for (it had no help at all).
+    assert "Advance or withdraw: the area the company moves to" in page
 
 
 def test_a_company_of_an_ended_campaign_is_not_a_choice(gm: Client) -> None:
