@@ -109,6 +109,10 @@ def test_a_result_needs_a_winner(gm: Client) -> None:
     _, battles = waiting_campaign()
     response = gm.post(url(battles["1:Korona:1"], "result"), {"winner": "nobody"})
     assert "winner" in response.context["form"].errors
+    # The top of the form says so too (a field's error alone used to leave it silent).
+    assert "Please correct the problem below." in response.content.decode()
+    empty = gm.post(url(battles["1:Korona:1"], "result"), {"winner": ""})
+    assert "Please correct the problem below." in empty.content.decode()
 
 
 def test_result_entry_is_refused_to_a_player(player: Client) -> None:
