@@ -6,18 +6,22 @@ of a campaign's settings is listed in words, not as the stored dictionary."""
 from __future__ import annotations
 
 import calendar
+import contextlib
+from collections.abc import Callable
 from datetime import datetime, time
 from typing import Any
 
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.html import conditional_escape
 from simple_history import admin as simple_history_admin
 from simple_history.models import ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
 
-from campaign.services.deadlines import moment_words
+from campaign.services.deadlines import moment_words, time_zone
 from campaign.settings_doc import COMBAT_TABLES, DOCS, EVENT_TABLES, value_words
 from rules import names
 
@@ -85,9 +89,53 @@ HISTORY_NOTE = (
 )
 
 
+def campaign_clock(row: Any) -> str | None:
+    """The time zone of the campaign ``row`` is (or belongs to), if it names one."""
+    campaign = row if hasattr(row, "timezone") else getattr(row, "campaign", None)
+    name = getattr(campaign, "timezone", None)
+    return name if isinstance(name, str) and time_zone(name) is not None else None
+
+
 class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
+    """A campaign's row and its History are on the campaign's clock: every time on the
+    page (a turn's end, a GM change's, a History line's) in the time zone its deadlines
+    are given in, not in UTC beside them; the History says which."""
+
     object_history_template = "admin/korona/object_history.html"
     history_note = HISTORY_NOTE
+
+    def _on_campaign_clock(
+        self, request: HttpRequest, object_id: str | None, view: Callable[[], HttpResponse]
+    ) -> HttpResponse:
+        """``view``'s page with its times in the row's campaign's time zone (rendered
+        here: a TemplateResponse renders after the view returns, off the clock)."""
+        row = None
+        if object_id is not None:
+            with contextlib.suppress(ValidationError, ValueError):
+                row = self.get_object(request, unquote(object_id))
+        clock = campaign_clock(row) if row is not None else None
+        if clock is None:
+            return view()
+        with timezone.override(time_zone(clock)):
+            response = view()
+            if isinstance(response, TemplateResponse):
+                response.render()
+        return response
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: Any = None,
+    ) -> HttpResponse:
+        return self._on_campaign_clock(
+            request,
+            object_id,
+            lambda: super(SimpleHistoryAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            ),
+        )
 
     def get_historical_record_context_helper(
         self, request: HttpRequest, historical_record: Any
@@ -114,5 +162,14 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
             self.model._meta.pk.to_python(unquote(object_id))
         except ValidationError:
             raise Http404(f"No {self.model._meta.verbose_name} with that id.") from None
-        extra_context = {"history_note": self.history_note, **(extra_context or {})}
-        return super().history_view(request, object_id, extra_context)
+        note = self.history_note
+        row = self.get_object(request, unquote(object_id))
+        clock = campaign_clock(row) if row is not None else None
+        if clock is not None:
+            note += f" Times are on the campaign's clock ({clock})."
+        extra_context = {"history_note": note, **(extra_context or {})}
+        return self._on_campaign_clock(
+            request,
+            object_id,
+            lambda: super(SimpleHistoryAdmin, self).history_view(request, object_id, extra_context),
+        )

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import time
+from datetime import datetime, time
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.test import Client
+from django.utils import timezone
+from django.utils.formats import localize
 
 from campaign.admin_history import settings_sides
+from campaign.models import GmAdjustment
 from campaign.services.adjustments import campaign_version, set_control
 from campaign.services.campaigns import update_settings
 from campaign.services.deadlines import Schedule
@@ -100,3 +104,32 @@ def test_a_history_page_says_what_it_lists_and_where_the_rest_is(gm: Client) -> 
     company = campaign.companies.get(name="A Company")
     page = gm.get(f"/admin/campaign/company/{company.pk}/history/").content.decode()
     assert "is listed under GM adjustments" in page
+
+
+def test_a_campaigns_pages_give_their_times_on_the_campaigns_clock(
+    gm: Client, gm_user: Any
+) -> None:
+    """A walk-through read a History line's date and a GM change's "created at" in UTC
+    ("5:21 a.m.") beside deadlines given in the campaign's Sydney time."""
+    campaign = new_campaign()
+    campaign.timezone = "Australia/Sydney"
+    campaign.save()
+    oivi = campaign.areas.get(name="Oivi")
+    set_control(area=oivi, side="australian", reason="a patrol's report", user=gm_user)
+    made = GmAdjustment.objects.get(campaign=campaign).created_at
+    sydney, utc = ZoneInfo("Australia/Sydney"), ZoneInfo("UTC")
+
+    def shown(moment: datetime, zone: ZoneInfo) -> str:
+        return html.escape(localize(timezone.localtime(moment, zone)))
+
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert shown(made, sydney) in page and shown(made, utc) not in page
+    for history in (
+        f"/admin/campaign/campaign/{campaign.pk}/history/",
+        f"/admin/campaign/area/{oivi.pk}/history/",
+    ):
+        page = gm.get(history).content.decode()
+        assert "Times are on the campaign&#x27;s clock (Australia/Sydney)." in page
+        line = oivi.history.latest("history_date").history_date
+        if "/area/" in history:
+            assert shown(line, sydney) in page and shown(line, utc) not in page
