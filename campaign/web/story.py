@@ -277,6 +277,7 @@ def control_chart(story: Story) -> SafeString:
         rows.append(ControlRow(area, y, _num(y + cell_h * 0.7), cells))
     context = {
         "width": label_w + len(points) * cell_w + 8,
+        "max_width": _widest(label_w + len(points) * cell_w + 8),
         "height": top + len(story.areas) * cell_h + 8,
         "columns": columns,
         "columns_y": top - 10,
@@ -295,6 +296,13 @@ class StrengthDot:
     turn: int
     label: str  # the turn in words
     held: int
+
+
+def _widest(width: int) -> int:
+    """How wide a chart drawn ``width`` wide may grow on a wide screen: its words (15 in
+    its own units) at about the page's size. Filling the 46rem column, a short campaign's
+    grid drew its area names at 40 pixels and the strength chart its numbers at 25."""
+    return round(width * 1.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +346,7 @@ def strength_chart(story: Story) -> SafeString:
         lines.append(StrengthLine(key, name, SIDE_COLOURS.get(key, NOBODY_COLOUR), line, dots))
     context = {
         "width": width,
+        "max_width": _widest(width),
         "height": top + plot_h + 40,
         "ticks": ticks,
         "tick_x1": left - 4,

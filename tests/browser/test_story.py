@@ -56,3 +56,24 @@ def test_a_player_reads_the_end_summary_on_a_phone(
     assert page.locator("table.tally tbody tr").count() == 2
     assert page.locator("ol.turning-points li").count() >= 1
     shot("story-phone")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_charts_words_read_at_about_the_pages_size(
+    page: Any, live_server: Any, ended: Campaign, shot: Any, width: int
+) -> None:
+    """At 1280 wide each chart grew to the 46rem column: the strength chart's numbers to
+    25 pixels and a short campaign's area names to 40; on a phone they must stay
+    readable."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/story/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+    words = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    for chart in ("svg.strength-chart", "svg.control-chart"):
+        number = page.locator(f"{chart} text").first.bounding_box()
+        assert number is not None
+        assert 0.7 * words <= number["height"] <= 1.35 * words, (chart, number, words)
+    shot(f"story-charts-{width}")
