@@ -78,6 +78,10 @@ def test_the_map_shows_the_newest_messages_the_reader_may_read(
     assert f'hx-get="/campaigns/{campaign.pk}/messages/latest/"' in map_page
     latest = f"/campaigns/{campaign.pk}/messages/latest/"
     assert "Nothing written yet." in words(login(aussie).get(latest))
+    # Not "Write to the other side": played solo, the other side is the campaign AI.
+    assert "Write on the public board, which everyone in the campaign reads" in words(
+        login(aussie).get(latest)
+    )
     post(gm_user, "announcement", "Turn 2 is played on Friday")
     post(aussie, "public", "Good luck")
     post(japanese, "side", "Flank them through Munara", side="japanese")
