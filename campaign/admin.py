@@ -19,6 +19,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
@@ -61,7 +62,13 @@ from campaign.services.adjustments import (
 from campaign.services.balance import JOB_SECONDS, balance_progress, start_balance
 from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
 from campaign.services.commitments import change_turn_seed
-from campaign.services.deadlines import Schedule, ScheduleRefused, schedule_words
+from campaign.services.deadlines import (
+    Schedule,
+    ScheduleRefused,
+    moment_words,
+    next_deadline_after,
+    schedule_words,
+)
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
     CampaignExists,
@@ -290,6 +297,22 @@ def _waiting(campaign: Campaign) -> bool:
     return bool(pending)
 
 
+def _deadline_after_advance(campaign: Campaign) -> str:
+    """What "Advance turn now" does to the deadline, for its confirmation: the next one
+    counts from the end of the turn (a weekly schedule's is its next weekday and time,
+    often the same one as before: a walk-through took that for a deadline not moved)."""
+    schedule = Schedule.of(campaign)
+    if schedule.kind == "none" or campaign.get_settings().battle_mode == "tabletop":
+        return ""
+    after = next_deadline_after(schedule, timezone.now())
+    if after is None:
+        return ""
+    return (
+        f" The next turn's deadline is then {moment_words(after, schedule.timezone)} "
+        f"({schedule_words(schedule)}, counted from the end of this one)."
+    )
+
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn_shown", "status", "battles_waiting", "winner"]
@@ -328,6 +351,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             context["waiting"] = results_to_enter(obj)
             context["not_ready"] = sides_not_ready(obj)
             context["tabletop"] = obj.get_settings().battle_mode == "tabletop"
+            context["deadline_after"] = _deadline_after_advance(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:

@@ -3,13 +3,16 @@ resume, export, the settings and the roll-back, each through the admin's own vie
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
+from datetime import time
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.results import fight_battle_now
@@ -22,8 +25,10 @@ from campaign.models import (
     SeedCommitment,
     Turn,
 )
+from campaign.services.adjustments import campaign_version
+from campaign.services.deadlines import Schedule, moment_words, next_deadline_after
 from campaign.services.scenarios import export_campaign
-from campaign.services.schedule import mark_side_ready
+from campaign.services.schedule import change_schedule, mark_side_ready
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
@@ -718,6 +723,31 @@ def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
         "Play turn 1 of Korona 1 now? Not ready yet: Japanese (a company given no order "
         "follows its standing order). Its dice are rolled at once" in gm.get(page).content.decode()
     )
+
+
+def test_advance_turn_now_says_where_the_next_deadline_will_be(gm: Client, gm_user: Any) -> None:
+    """A weekly schedule's deadline after "Advance turn now" is its next weekday and time,
+    often the one already shown: a walk-through took it for a deadline not moved."""
+    campaign = new_campaign()
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    assert "next turn&#x27;s deadline" not in gm.get(page).content.decode()  # no schedule
+    schedule = Schedule(
+        kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
+    )
+    change_schedule(
+        campaign=campaign,
+        schedule=schedule,
+        reason="Sunday evenings",
+        user=gm_user,
+        seen=campaign_version(campaign.pk),
+    )
+    after = next_deadline_after(schedule, timezone.now())
+    assert after is not None
+    said = html.unescape(gm.get(page).content.decode())
+    assert (
+        f"The next turn's deadline is then {moment_words(after, 'Australia/Sydney')} "
+        "(a turn every Sunday at 19:00 (Australia/Sydney), counted from the end of this one)."
+    ) in said
 
 
 def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_players(
