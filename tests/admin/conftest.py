@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import replace
+from datetime import time
 from typing import Any
 
 import pytest
@@ -12,7 +13,10 @@ from django.test import Client
 
 from battles.models import Battle
 from campaign.models import Campaign
+from campaign.services.adjustments import campaign_version
+from campaign.services.deadlines import Schedule
 from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import change_schedule
 from campaign.services.turns import advance_turn
 from tests.campaign.conftest import korona_doc
 
@@ -79,3 +83,20 @@ def opened(client: Client, url: str) -> dict[str, str]:
         if name and value and name.group(1) != "csrfmiddlewaretoken":
             found[name.group(1)] = html.unescape(value.group(1))
     return found
+
+
+# A weekly schedule the walk-throughs used: Sunday evenings in Sydney.
+SUNDAY_EVENINGS = Schedule(
+    kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
+)
+
+
+def play_sunday_evenings(campaign: Campaign, user: Any) -> None:
+    """Give ``campaign`` the schedule SUNDAY_EVENINGS, as the GM's Schedule page does."""
+    change_schedule(
+        campaign=campaign,
+        schedule=SUNDAY_EVENINGS,
+        reason="we play Sunday evenings",
+        user=user,
+        seen=campaign_version(campaign.pk),
+    )

@@ -7,7 +7,6 @@ import html
 import io
 import json
 import re
-from datetime import time
 from typing import Any
 
 import pytest
@@ -25,14 +24,20 @@ from campaign.models import (
     SeedCommitment,
     Turn,
 )
-from campaign.services.adjustments import campaign_version
-from campaign.services.deadlines import Schedule, moment_words, next_deadline_after
+from campaign.services.deadlines import moment_words, next_deadline_after
 from campaign.services.scenarios import export_campaign
-from campaign.services.schedule import change_schedule, mark_side_ready
+from campaign.services.schedule import mark_side_ready
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
-from tests.admin.conftest import assert_refused, new_campaign, opened, waiting_campaign
+from tests.admin.conftest import (
+    SUNDAY_EVENINGS,
+    assert_refused,
+    new_campaign,
+    opened,
+    play_sunday_evenings,
+    waiting_campaign,
+)
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -731,17 +736,8 @@ def test_advance_turn_now_says_where_the_next_deadline_will_be(gm: Client, gm_us
     campaign = new_campaign()
     page = f"/admin/campaign/campaign/{campaign.pk}/change/"
     assert "next turn&#x27;s deadline" not in gm.get(page).content.decode()  # no schedule
-    schedule = Schedule(
-        kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
-    )
-    change_schedule(
-        campaign=campaign,
-        schedule=schedule,
-        reason="Sunday evenings",
-        user=gm_user,
-        seen=campaign_version(campaign.pk),
-    )
-    after = next_deadline_after(schedule, timezone.now())
+    play_sunday_evenings(campaign, gm_user)
+    after = next_deadline_after(SUNDAY_EVENINGS, timezone.now())
     assert after is not None
     said = html.unescape(gm.get(page).content.decode())
     assert (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, time
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -19,7 +19,7 @@ from campaign.services.adjustments import campaign_version, set_control
 from campaign.services.campaigns import update_settings
 from campaign.services.deadlines import Schedule
 from campaign.services.schedule import change_schedule
-from tests.admin.conftest import new_campaign
+from tests.admin.conftest import new_campaign, play_sunday_evenings
 
 
 def test_the_history_page_says_a_settings_change_in_words(gm: Client, gm_user: Any) -> None:
@@ -71,15 +71,7 @@ def test_a_weekly_schedule_in_the_history_reads_as_the_campaign_page_says_it(
     """A walk-through read "Weekday: none -> 6", "Time of day: none -> 19:00:00" and the
     next deadline in UTC ("08:00 UTC") beside a campaign page saying "19:00" in Sydney."""
     campaign = new_campaign()
-    change_schedule(
-        campaign=campaign,
-        schedule=Schedule(
-            kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
-        ),
-        reason="we play Sunday evenings",
-        user=gm_user,
-        seen=campaign_version(campaign.pk),
-    )
+    play_sunday_evenings(campaign, gm_user)
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
     changes = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
     assert "Weekday: none → Sunday" in changes

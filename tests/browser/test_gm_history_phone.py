@@ -4,16 +4,12 @@ reads whole (a walk-through found the changes squeezed to a letter a line, and t
 
 from __future__ import annotations
 
-from datetime import time
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaign.services.adjustments import campaign_version
-from campaign.services.deadlines import Schedule
-from campaign.services.schedule import change_schedule
-from tests.admin.conftest import new_campaign
+from tests.admin.conftest import new_campaign, play_sunday_evenings
 from tests.browser.test_safe_defaults import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,15 +20,7 @@ def test_a_campaigns_history_fits_a_phone(
 ) -> None:
     sign_in(page, live_server, django_user_model, (390, 844))
     campaign = new_campaign()
-    change_schedule(
-        campaign=campaign,
-        schedule=Schedule(
-            kind="weekly", weekday=6, time_of_day=time(19, 0), timezone="Australia/Sydney"
-        ),
-        reason="we play Sunday evenings",
-        user=get_user_model().objects.get(username="gm"),
-        seen=campaign_version(campaign.pk),
-    )
+    play_sunday_evenings(campaign, get_user_model().objects.get(username="gm"))
     page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/history/")
     shot("history-phone-fit")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
