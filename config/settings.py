@@ -297,7 +297,9 @@ KORONA_SITE_URL = os.environ.get("KORONA_SITE_URL", "").strip() or "http://127.0
 # With REDIS_URL, tasks go to Redis for separate `celery worker` and `celery beat`
 # processes. Without it (the embedded default) every task runs at once, in the process
 # that sends it: `manage.py run_scheduler` sweeps due campaigns in-process.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# The in-memory broker is named with a host: without one kombu warns "No hostname was
+# supplied" each time a task is sent, eager or not.
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True

@@ -188,6 +188,21 @@ def test_settings_load_with_no_environment_as_the_embedded_default() -> None:
     }
 
 
+def test_sending_a_task_on_the_embedded_default_logs_no_warning() -> None:
+    """Without Redis every task runs at once, but Celery still takes a producer from its
+    broker, the in-memory one; a broker URL without a host made kombu warn "No hostname
+    was supplied" on the console of every ``dev.py run`` and ``dev.py demo``."""
+    script = (
+        "import django; django.setup(); "
+        "from config.celery import app; "
+        "producer = app.producer_pool.acquire(block=True); producer.release(); print('sent')"
+    )
+    result = run_bare(["-c", script], {})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "sent"
+    assert result.stderr == ""
+
+
 def test_settings_refuse_to_load_with_a_bad_debug_value() -> None:
     result = run_settings_in_subprocess({"DEBUG": "maybe"})
     assert result.returncode != 0
