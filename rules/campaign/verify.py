@@ -314,10 +314,15 @@ def _check_battles(
         if _fight_again(battle, published, where, verdict):
             fought += 1
     if data["battles"]:
-        verdict.checked.append(
-            f"{fought} battle{'' if fought == 1 else 's'} fought again from their seeds"
-        )
+        verdict.checked.append(fought_again(fought))
     return results
+
+
+def fought_again(fought: int) -> str:
+    """The verdict's line for the battles fought again ('1 battle ... from its seed')."""
+    if fought == 1:
+        return "1 battle fought again from its seed"
+    return f"{fought} battles fought again from their seeds"
 
 
 def _check_orders(data: Mapping[str, Any], verdict: Verdict) -> None:

@@ -21,7 +21,7 @@ from campaign.services.turns import advance_turn, give_order
 from rules.campaign import seeds
 from rules.campaign.scenario import parse_scenario
 from rules.campaign.turn import start_turn
-from rules.campaign.verify import battle_words, verify_turn
+from rules.campaign.verify import battle_words, fought_again, verify_turn
 from tests.api.helpers import url
 from tests.web.conftest import join, meeting_doc
 
@@ -95,6 +95,8 @@ def test_every_turn_verifies_from_the_apis_turn_json_alone(
     # Turn 1's one order is checked, and counted in words.
     checked = verify_turn(turn_file(clients["gm_user"], war, 1)).checked
     assert "1 order against the moves the turn made" in checked
+    assert "2 battles fought again from their seeds" in checked
+    assert fought_again(1) == "1 battle fought again from its seed"  # not "their seeds"
     # A side is shown the public seeds and its own, never the other side's.
     data = turn_file(clients["aussie"], war, 1)
     assert set(data["revealed"]) == {"public", "australian"}

@@ -62,7 +62,8 @@ class Command(BaseCommand):
             f"  Sign in at {base}/admin/ (change the password there: top right).",
             "",
             f"  A ready campaign, {campaign.name!r}, from the Korona scenario: turn "
-            f"{campaign.turn + 1} is played when you press 'Advance turn now' on its page.",
+            f"{campaign.turn + 1} is played once every side with a player is ready, or when "
+            "you press 'Advance turn now' on its page.",
             "",
             "  Links for the players, one per side (each works once, for 14 days;",
             "  open one in a private window to play that side yourself):",
