@@ -570,6 +570,7 @@ def draw_map(
     company_url: Callable[[MapCompany], str] | None = None,
     title: str | None = None,
     overlay: SafeString | str = "",
+    title_id: str = "map-title",
 ) -> SafeString:
     """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
     their track's style, areas filled by their controller and ringed in their track's
@@ -579,7 +580,8 @@ def draw_map(
     A past turn's map (``campaign.web.pastmaps``) gives its own ``title``, its links for
     companies (one gone since has no page) and an ``overlay`` drawn over the areas,
     under the chips (its moves and battles: a rendered template, escaped there; plain
-    text would be escaped here)."""
+    text would be escaped here). A page with several maps (the time-lapse) gives each its
+    own ``title_id``: the id its title has, which names the map to a screen reader."""
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
     x, y, width, height = _bounds(areas)
@@ -594,6 +596,7 @@ def draw_map(
     context = {
         "box": f"{_num(x)} {_num(y)} {_num(width)} {_num(height)}",
         "title": title,
+        "title_id": title_id,
         "styles": list(track_styles(view.state).values()),
         "pattern": "glimpse",
         "hatches": hatches(),

@@ -181,6 +181,7 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
         company_url=company_url,
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
         overlay=overlay(then, moves, battles),
+        title_id=f"map-title-{turn.number}",
     )
     lines = [f"{', '.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
@@ -193,7 +194,7 @@ def now_frame(view: CampaignView) -> Frame:
     return Frame(
         None,
         f"After turn {view.campaign.turn} (now)",
-        draw_map(view, areas),
+        draw_map(view, areas, title_id="map-title-now"),
         [],
         focus_across(view, areas),
     )

@@ -714,3 +714,14 @@ def test_a_glimpse_is_named_with_the_right_article_for_either_side(
     area = re.search(r'href="(/campaigns/\d+/areas/\d+/)"', glimpse)
     assert area, glimpse
     assert "an Australian fighting company</a> in sight:" in text(client.get(area[1]))
+
+
+def test_the_map_with_its_links_is_a_named_group_not_an_image(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """role="img" makes an element's children presentational: the area and company links
+    inside the map would be hidden from a screen reader (axe: nested-interactive)."""
+    svg = svg_of(text(login(aussie).get(map_url(campaign))))
+    opening = svg[: svg.index(">") + 1]
+    assert 'role="group"' in opening and 'aria-labelledby="map-title"' in opening
+    assert '<title id="map-title">' in svg and "<a href=" in svg

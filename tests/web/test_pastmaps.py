@@ -125,3 +125,18 @@ def test_a_past_map_has_the_live_maps_legend(played: Campaign, aussie: Any, logi
     assert "its zone" in html
     # The live map keeps it, once.
     assert page(login(aussie), played, "").count('<ul class="legend" aria-label="Legend">') == 1
+
+
+def test_each_map_of_the_time_lapse_is_named_by_its_own_title(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """Five maps on one page: each svg's aria-labelledby names its own <title> (with one
+    id for all, every map was read out as the first's), and none is role="img", whose
+    children, the area and company links, a screen reader may not reach."""
+    html = page(login(aussie), played, "timelapse/")
+    maps = re.findall(r'<svg[^>]*class="campaign-map"[^>]*>\s*<title id="([^"]+)">', html)
+    labels = re.findall(r'<svg[^>]*class="campaign-map"[^>]*aria-labelledby="([^"]+)"', html)
+    assert len(maps) >= 3 and len(set(maps)) == len(maps), maps
+    assert labels == maps
+    for svg in re.findall(r'<svg[^>]*class="campaign-map"[^>]*>', html):
+        assert 'role="img"' not in svg, svg
