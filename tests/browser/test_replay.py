@@ -103,3 +103,28 @@ def test_woods_are_trees_and_the_log_names_squares(report: Any, shot: Any, size:
     page.keyboard.press("ArrowRight")
     page.locator("#replay").scroll_into_view_if_needed()
     shot(f"replay-woods-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_sides_stands_differ_in_shape_not_only_in_colour(
+    report: Any, shot: Any, size: str
+) -> None:
+    """Green and red of about the same lightness are one colour to a red-green colour-blind
+    reader (and on a page printed in grey): an Australian stand is round, a Japanese one
+    square, in the picture and in its key."""
+    page = report(size)
+    field = page.locator("#replay-field")
+    for side, shape, other in (("australian", "circle", "rect"), ("japanese", "rect", "circle")):
+        stands = field.locator(f"g.stand.side-{side}")
+        assert stands.count() > 0, side
+        assert stands.locator(f"{shape}.counter").count() == stands.count(), side
+        assert stands.locator(other).count() == 0, side
+    key = page.locator(".legend li", has_text="Japanese stand")
+    assert key.locator("svg.key rect").count() == 1 and key.locator("circle").count() == 0
+    assert "square" in key.inner_text()
+    # The replay's steps still colour and hide the counters, whatever their shape.
+    page.keyboard.press("End")
+    lost = field.locator("g.stand.lost .counter").first
+    assert lost.evaluate("e => getComputedStyle(e).fill") == "rgb(85, 85, 85)"
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-shapes-{size}")
