@@ -105,3 +105,39 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     assert "is not an order" in page.locator(f"#company-{c.pk} .error").inner_text()
     assert not Order.objects.filter(company=c).exists()
     shot("orders-5-refused")
+
+
+FOCUSED = "() => { const e = document.activeElement; return e ? (e.id || e.tagName) : null; }"
+
+
+def test_the_focus_stays_on_the_card_by_keyboard(player_page: tuple[Any, Any], shot: Any) -> None:
+    """Orders given, taken back and marked ready with the keyboard alone: each answer
+    swaps the card (or the ready box) in, and the focus stays there, on the button just
+    pressed or, when it is gone, the card's first control; it used to fall to the page's
+    top (body), so a keyboard or screen reader user lost their place at every order."""
+    page, campaign = player_page
+    a = campaign.companies.get(name="A Company")
+    page.focus(f"#order-{a.pk}")
+    page.keyboard.press("ArrowDown")  # Hold in Korona → the next choice, an advance
+    page.keyboard.press("Tab")  # A Company has a sniper box, then the button
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == f"give-{a.pk}"
+    page.keyboard.press("Enter")
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for()
+    assert Order.objects.filter(company=a).exists()
+    assert page.evaluate(FOCUSED) == f"give-{a.pk}"
+    assert page.locator(f"#give-{a.pk}").inner_text() == "Change order"
+
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == f"withdraw-{a.pk}"
+    page.keyboard.press("Enter")
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(state="detached")
+    assert not Order.objects.filter(company=a).exists()
+    page.wait_for_function(f"() => document.activeElement.id === 'order-{a.pk}'")
+
+    page.focus("#ready-button")
+    page.keyboard.press("Enter")
+    page.locator("#ready li", has_text="Australians: ready").wait_for()
+    # The campaign AI plays the other side: no button is left, the box itself has it.
+    page.wait_for_function("() => document.activeElement.id === 'ready'")
+    shot("orders-keyboard-focus")
