@@ -921,6 +921,9 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     list_filter = ["side", "kind", "quality", "campaign"]
     list_select_related = ["campaign", "area"]
     search_fields = ["name"]
+    # Shown in words (supply_words), never as the field itself: on a History version
+    # page, a field not read-only is drawn as a control.
+    exclude = ["in_supply"]
     readonly_fields = [
         "campaign",
         "name",
