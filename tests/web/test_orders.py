@@ -394,6 +394,11 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     assert "0 of 20 battles fought so far" in row
     assert f'hx-get="{url(campaign, a, "odds")}"' in row
     assert "Estimated: the enemy as you see it" in row
+    # Named for a screen reader: the bar by its battle, the buttons by their company.
+    assert 'aria-label="Battles fought for the odds at Oivi"' in row
+    assert (
+        'aria-label="Change order: A Company"' in row and 'aria-label="Take back: A Company"' in row
+    )
     # The page sent the battles off to be fought (no battle is fought in the request).
     (job,) = {j.key: j for j in held_odds}.values()
     seen = []
@@ -402,8 +407,8 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
         poll = client.get(url(campaign, a, "odds"), **HTMX)
         assert poll.status_code == 200
         seen.append(poll.content.decode())
-    assert '<progress max="20" value="10">' in seen[0] and "hx-get" in seen[0]
-    assert '<progress max="20" value="20">' in seen[1] and "hx-get" not in seen[1]
+    assert '<progress max="20" value="10"' in seen[0] and "hx-get" in seen[0]
+    assert '<progress max="20" value="20"' in seen[1] and "hx-get" not in seen[1]
     done = re.search(r"20 of 20 battles — you win (\d+)% \(likely (\d+)–(\d+)%\)\.", seen[1])
     assert done, seen[1]
     low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
@@ -426,10 +431,10 @@ def test_odds_without_javascript_are_sent_off_and_the_page_reloaded(
     assert response.status_code == 302 and response.url.endswith(f"#company-{a}")
     (job,) = {j.key: j for j in held_odds}.values()
     html = client.get(url(campaign)).content.decode()
-    assert '<progress max="20" value="0">' in html
+    assert '<progress max="20" value="0"' in html
     assert f'<noscript><a href="{url(campaign, a, "odds")}">See how far they are</a>' in html
     odds.fight_chunk(job, 1)  # chunks come in in any order
-    assert '<progress max="20" value="10">' in client.get(url(campaign)).content.decode()
+    assert '<progress max="20" value="10"' in client.get(url(campaign)).content.decode()
 
 
 def test_an_order_that_leads_to_no_battle_has_no_odds(
