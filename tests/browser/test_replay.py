@@ -128,3 +128,25 @@ def test_the_sides_stands_differ_in_shape_not_only_in_colour(
     assert lost.evaluate("e => getComputedStyle(e).fill") == "rgb(85, 85, 85)"
     page.locator("#replay").scroll_into_view_if_needed()
     shot(f"replay-shapes-{size}")
+
+
+def test_a_touch_screen_is_told_of_the_buttons_a_desk_of_the_keys(
+    browser: Any, live_server: Any, played: Campaign, aussie: Any, report: Any
+) -> None:
+    """A phone read "Left and right arrow keys step through the battle": it has none."""
+    desk = report("desktop")
+    help_text = desk.locator("#replay-help")
+    assert "arrow keys" in help_text.inner_text() and "buttons above" not in help_text.inner_text()
+    cookies = desk.context.cookies()
+    phone = browser.new_context(
+        viewport=SIZES["phone"], has_touch=True, is_mobile=True, device_scale_factor=2
+    )
+    try:
+        phone.add_cookies(cookies)
+        page = phone.new_page()
+        page.goto(desk.url)
+        said = page.locator("#replay-help").inner_text()
+        assert "The buttons above step through the battle" in said, said
+        assert "arrow keys" not in said and "Dashed arrows show this step" in said
+    finally:
+        phone.close()
