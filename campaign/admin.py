@@ -297,15 +297,16 @@ def _waiting(campaign: Campaign) -> bool:
     return bool(pending)
 
 
-def _deadline_after_advance(campaign: Campaign) -> str:
+def _deadline_after_advance(campaign: Campaign, *, tabletop: bool) -> str:
     """What "Advance turn now" does to the deadline, for its confirmation: the next one
     counts from the end of the turn (a weekly schedule's is its next weekday and time,
-    often the same one as before: a walk-through took that for a deadline not moved)."""
-    schedule = Schedule.of(campaign)
-    if schedule.kind == "none" or campaign.get_settings().battle_mode == "tabletop":
+    often the same one as before: a walk-through took that for a deadline not moved).
+    Nothing in tabletop mode (the turn waits for its results) or with no schedule."""
+    if tabletop:
         return ""
+    schedule = Schedule.of(campaign)
     after = next_deadline_after(schedule, timezone.now())
-    if after is None:
+    if after is None:  # no schedule: the GM plays each turn
         return ""
     return (
         f" The next turn's deadline is then {moment_words(after, schedule.timezone)} "
@@ -350,8 +351,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
         if obj is not None:
             context["waiting"] = results_to_enter(obj)
             context["not_ready"] = sides_not_ready(obj)
-            context["tabletop"] = obj.get_settings().battle_mode == "tabletop"
-            context["deadline_after"] = _deadline_after_advance(obj)
+            tabletop = obj.get_settings().battle_mode == "tabletop"
+            context["tabletop"] = tabletop
+            context["deadline_after"] = _deadline_after_advance(obj, tabletop=tabletop)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:

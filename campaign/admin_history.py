@@ -6,7 +6,6 @@ of a campaign's settings is listed in words, not as the stored dictionary."""
 from __future__ import annotations
 
 import calendar
-import contextlib
 from collections.abc import Callable
 from datetime import datetime, time
 from typing import Any
@@ -104,16 +103,14 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
     object_history_template = "admin/korona/object_history.html"
     history_note = HISTORY_NOTE
 
-    def _on_campaign_clock(
-        self, request: HttpRequest, object_id: str | None, view: Callable[[], HttpResponse]
-    ) -> HttpResponse:
-        """``view``'s page with its times in the row's campaign's time zone (rendered
-        here: a TemplateResponse renders after the view returns, off the clock)."""
-        row = None
-        if object_id is not None:
-            with contextlib.suppress(ValidationError, ValueError):
-                row = self.get_object(request, unquote(object_id))
-        clock = campaign_clock(row) if row is not None else None
+    def _clock(self, request: HttpRequest, object_id: str | None) -> str | None:
+        """The time zone of the campaign of the row ``object_id`` names, if any."""
+        row = None if object_id is None else self.get_object(request, unquote(object_id))
+        return None if row is None else campaign_clock(row)
+
+    def _on_clock(self, clock: str | None, view: Callable[[], HttpResponse]) -> HttpResponse:
+        """``view``'s page with its times on ``clock`` (rendered here: a TemplateResponse
+        renders after the view returns, off the clock)."""
         if clock is None:
             return view()
         with timezone.override(time_zone(clock)):
@@ -129,9 +126,8 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
         form_url: str = "",
         extra_context: Any = None,
     ) -> HttpResponse:
-        return self._on_campaign_clock(
-            request,
-            object_id,
+        return self._on_clock(
+            self._clock(request, object_id),
             lambda: super(SimpleHistoryAdmin, self).changeform_view(
                 request, object_id, form_url, extra_context
             ),
@@ -163,13 +159,11 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
         except ValidationError:
             raise Http404(f"No {self.model._meta.verbose_name} with that id.") from None
         note = self.history_note
-        row = self.get_object(request, unquote(object_id))
-        clock = campaign_clock(row) if row is not None else None
+        clock = self._clock(request, object_id)
         if clock is not None:
             note += f" Times are on the campaign's clock ({clock})."
         extra_context = {"history_note": note, **(extra_context or {})}
-        return self._on_campaign_clock(
-            request,
-            object_id,
+        return self._on_clock(
+            clock,
             lambda: super(SimpleHistoryAdmin, self).history_view(request, object_id, extra_context),
         )

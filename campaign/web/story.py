@@ -275,9 +275,10 @@ def control_chart(story: Story) -> SafeString:
                 ControlCell(label_w + i * cell_w, fill, point.turns_played, point.label, side, name)
             )
         rows.append(ControlRow(area, y, _num(y + cell_h * 0.7), cells))
+    width = label_w + len(points) * cell_w + 8
     context = {
-        "width": label_w + len(points) * cell_w + 8,
-        "max_width": _widest(label_w + len(points) * cell_w + 8),
+        "width": width,
+        "max_width": _widest(width),
         "height": top + len(story.areas) * cell_h + 8,
         "columns": columns,
         "columns_y": top - 10,
