@@ -94,6 +94,7 @@ from config.adminpages import (
     back_to_change,
     change_url,
     form_page,
+    on_campaign_clock,
     row_pages,
     say_done,
 )
@@ -191,10 +192,13 @@ class AdjustableAdmin:
 
 class TurnInline(ReadOnlyInline):
     model = Turn
-    fields = readonly_fields = ("number", "status", "finished_at")
+    fields = readonly_fields = ("number", "status", "finished_when")
+    finished_when = on_campaign_clock("finished_at")
 
 
 class AdjustmentWords:
+    created_when = on_campaign_clock("created_at")
+
     @admin.display(description="what")
     def what_words(self, obj: GmAdjustment) -> str:
         return adjustment_what(obj.what, obj.details)
@@ -211,7 +215,7 @@ class AdjustmentWords:
 
 class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
     model = GmAdjustment
-    fields = readonly_fields = ("turn_words", "what_words", "reason", "user", "created_at")
+    fields = readonly_fields = ("turn_words", "what_words", "reason", "user", "created_when")
     show_change_link = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GmAdjustment]:
@@ -1062,9 +1066,10 @@ class AirGroupAdmin(KeptByTheRules, SimpleHistoryAdmin):
 class TurnAdmin(admin.ModelAdmin):
     """Past turns are the record: read-only."""
 
-    list_display = ["__str__", "campaign", "number", "status", "battles", "finished_at"]
+    list_display = ["__str__", "campaign", "number", "status", "battles", "finished_when"]
     list_filter = ["status", "campaign"]
     list_select_related = ["campaign"]
+    finished_when = on_campaign_clock("finished_at")
     fields = readonly_fields = (
         "campaign", "number", "status", "turn_seed", "turn_page", "log_text", "failure_reason",
     )  # fmt: skip
@@ -1245,14 +1250,14 @@ def _undone_lines(gone: list[dict[str, Any]]) -> list[str]:
 class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
-    list_display = ["created_at", "campaign", "turn_words", "what_words", "reason", "user"]
+    list_display = ["created_when", "campaign", "turn_words", "what_words", "reason", "user"]
     ordering = ["-created_at", "-id"]  # the latest change first: what the GM looks for
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
-        main = ["campaign", "turn_words", "what_words", "reason", "user", "created_at"]
+        main = ["campaign", "turn_words", "what_words", "reason", "user", "created_when"]
         fieldsets: list[Any] = [(None, {"fields": main})]
         if obj is not None and _is_rollback(obj.details):
             fieldsets.append(("What the roll-back undid", {"fields": ["rollback_words"]}))

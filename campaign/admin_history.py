@@ -22,6 +22,7 @@ from simple_history.template_utils import HistoricalRecordContextHelper
 
 from campaign.services.deadlines import moment_words, time_zone
 from campaign.settings_doc import COMBAT_TABLES, DOCS, EVENT_TABLES, value_words
+from config.adminpages import campaign_clock
 from rules import names
 
 
@@ -86,13 +87,6 @@ HISTORY_NOTE = (
     "since the line below it. What the turns did in between (turns played, moves, losses, "
     "deadlines moving on) is not listed here: each turn's log says it."
 )
-
-
-def campaign_clock(row: Any) -> str | None:
-    """The time zone of the campaign ``row`` is (or belongs to), if it names one."""
-    campaign = row if hasattr(row, "timezone") else getattr(row, "campaign", None)
-    name = getattr(campaign, "timezone", None)
-    return name if isinstance(name, str) and time_zone(name) is not None else None
 
 
 class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):

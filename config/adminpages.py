@@ -1,5 +1,5 @@
 """What the apps' admin pages share: their own addresses, a page in the admin's frame, one
-GM form on an admin page, a row's change page."""
+GM form on an admin page, a row's change page, a campaign's row's times on its clock."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.formats import localize
 from django.utils.html import strip_tags
+
+from campaign.services.deadlines import moment_words, time_zone
 
 
 def admin_routes(
@@ -129,3 +133,32 @@ def check_selected_rows() -> None:
 
     response_action.checks_selected_rows = True  # type: ignore[attr-defined]
     admin.ModelAdmin.response_action = response_action  # type: ignore[method-assign, assignment]
+
+
+def campaign_clock(row: Any) -> str | None:
+    """The time zone of the campaign ``row`` is (or belongs to), if it names one."""
+    campaign = row if hasattr(row, "timezone") else getattr(row, "campaign", None)
+    name = getattr(campaign, "timezone", None)
+    return name if isinstance(name, str) and time_zone(name) is not None else None
+
+
+def on_campaign_clock(field: str) -> Callable[[Any, Any], str]:
+    """A column (or a read-only field) for the date/time ``field`` of a campaign's row, on
+    its campaign's clock with the zone named ("Sun 6 Dec 2026, 19:00 AEDT", as the GM's
+    deadlines and History say a moment): a list of turns or of GM changes mixes campaigns,
+    each read beside deadlines in its own time zone, not in the server's UTC. A row with
+    no campaign (or none yet, on an add page) is shown as the admin shows a time; an empty
+    one as the admin's "-". Sorted by the field."""
+
+    @admin.display(description=field.replace("_", " "), ordering=field)
+    def column(model_admin: Any, row: Any) -> str:
+        moment = getattr(row, field)
+        if moment is None:
+            return model_admin.get_empty_value_display()
+        clock = campaign_clock(row)
+        if clock is None:
+            return localize(timezone.localtime(moment))
+        return moment_words(moment, clock)
+
+    column.__name__ = f"{field}_on_clock"
+    return column

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.html import format_html
 
+from config.adminpages import on_campaign_clock
 from notifications.models import Invitation, Notice, Preference, Webhook
 
 
@@ -16,9 +17,17 @@ class WebhookAdmin(admin.ModelAdmin):
 class NoticeAdmin(admin.ModelAdmin):
     """Every notice sent or tried: read-only, the record that keeps them once each."""
 
-    list_display = ["created_at", "kind", "campaign", "turn", "user", "webhook", "status"]
+    list_display = ["created_when", "kind", "campaign", "turn", "user", "webhook", "status"]
     list_filter = ["status", "kind", "campaign"]
+    list_select_related = ["campaign", "user", "webhook"]
     search_fields = ["subject", "user__username"]
+    fields = [
+        "created_when", "kind", "campaign", "turn", "ref", "user", "webhook", "status",
+        "attempts", "sent_when", "subject", "body", "error",
+    ]  # fmt: skip
+    readonly_fields = ["created_when", "sent_when"]
+    created_when = on_campaign_clock("created_at")
+    sent_when = on_campaign_clock("sent_at")
 
     def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
         return False
@@ -36,10 +45,13 @@ class PreferenceAdmin(admin.ModelAdmin):
 class InvitationAdmin(admin.ModelAdmin):
     """The GM invites a player: choose the campaign and the side, save, send the link."""
 
-    list_display = ["campaign", "side", "note", "link", "expires_at", "used_by", "used_at"]
+    list_display = ["campaign", "side", "note", "link", "expires_when", "used_by", "used_when"]
     list_filter = ["campaign", "side"]
-    fields = ["campaign", "side", "note", "link", "expires_at", "used_by", "used_at"]
-    readonly_fields = ["link", "expires_at", "used_by", "used_at"]
+    list_select_related = ["campaign", "used_by"]
+    fields = ["campaign", "side", "note", "link", "expires_when", "used_by", "used_when"]
+    readonly_fields = ["link", "expires_when", "used_by", "used_when"]
+    expires_when = on_campaign_clock("expires_at")
+    used_when = on_campaign_clock("used_at")
 
     @admin.display(description="link to send")
     def link(self, obj: Invitation) -> str:
