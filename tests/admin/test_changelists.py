@@ -78,6 +78,15 @@ def test_company_list_shows_stands_held_of_establishment(gm: Client) -> None:
     assert "12/12" in page
 
 
+def test_company_list_gives_kind_and_quality_in_one_column(gm: Client) -> None:
+    """A supply company has no quality: two columns were one too many at 1280 px."""
+    new_campaign()
+    page = gm.get("/admin/campaign/company/").content.decode()
+    assert '<td class="field-kind_words">fighting (trained)</td>' in page
+    assert '<td class="field-kind_words">supply</td>' in page
+    assert "field-quality" not in page
+
+
 def test_company_list_says_supply_in_words(gm: Client) -> None:
     """Not the admin's "?" icon for a company with no roll (a walk-through)."""
     campaign = new_campaign()
