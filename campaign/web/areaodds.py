@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from campaign.services import planning
 from campaign.services.planning import AreaPlan, OddsProgress, SidePlan, SideRefused
 from campaign.services.visibility import CampaignView
-from campaign.web.common import campaign_view, login_required
+from campaign.web.common import campaign_view, htmx, login_required
 from rules import names as naming
 
 TEMPLATE = "campaign/_area_odds.html"
@@ -127,8 +127,13 @@ def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> Htt
     area = next((a for a in planning.planned_areas(plan) if a.area_id == area_id), None)
     context: dict[str, Any] = {"campaign": view.campaign, "side": side, "view": view}
     if area is None:
-        return render(request, TEMPLATE, {**context, "gone_area_id": area_id})
-    return render(request, TEMPLATE, {**context, "item": area_odds(view, area)})
+        gone = render(request, TEMPLATE, {**context, "gone_area_id": area_id})
+        gone["HX-Retarget"] = f"#area-odds-{area_id}"  # the poll asked for its growing part
+        return gone
+    # htmx's poll: the growing part, and the chance for the area's live region (which
+    # stays, its contents filled out of band); the noscript link: the whole area.
+    template = f"{TEMPLATE}#poll" if htmx(request) else TEMPLATE
+    return render(request, template, {**context, "item": area_odds(view, area)})
 
 
 @login_required

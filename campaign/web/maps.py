@@ -439,12 +439,13 @@ def signed_in_or_sent_to_login(
 @signed_in_or_sent_to_login
 def campaign_map_live(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The map's poll: 204 (htmx swaps nothing) while the stamp is the one the page was
-    drawn with; the new live part of the map once it is not."""
+    drawn with; the new live part of the map once it is not, with what changed in words
+    for the page's live region (``#map-news``, which stays: only its contents change)."""
     stamp = _stamp_or_404(request, campaign_id)
     if request.GET.get("seen") == stamp.token:
         return HttpResponse(status=204)
     view = campaign_view(request, campaign_id)
-    return render(request, "campaign/map.html#live", map_context(request, view, stamp))
+    return render(request, "campaign/map.html#redraw", map_context(request, view, stamp))
 
 
 # --- an area ------------------------------------------------------------------------------

@@ -271,20 +271,24 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
 @require_GET
 def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
     """The odds of a company's planned attack so far, the missing battles sent off to be
-    fought (htmx polls it until done); without htmx, back to the page."""
+    fought (htmx polls it until done); without htmx, back to the page. The poll replaces
+    the bar and fills the row's live region (``#odds-text-N``, which stays); an order that
+    leads to no battle now replaces the whole box."""
     view = campaign_view(request, campaign_id)
     company = _own_company(view, company_id)
     row = plan_side(view=view, side=company.side).company(company_id)
     if row is None or row.attack is None:
         if htmx(request):
-            return render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
+            gone = render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
+            gone["HX-Retarget"] = f"#odds-{company_id}"  # the poll asked for the bar's part
+            return gone
         raise Http404("that company's order leads to no battle")
     progress = odds_progress(attack=row.attack)
     if not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     return render(
         request,
-        f"{TEMPLATE}#odds",
+        f"{TEMPLATE}#odds_poll",
         {"campaign": view.campaign, "row": Row(plan=row, progress=progress)},
     )
 

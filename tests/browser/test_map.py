@@ -94,6 +94,10 @@ def test_the_map_redraws_itself_when_a_turn_is_played(
     sign_in(page, live_server, f"/campaigns/{korona.pk}/")
     assert page.locator("[data-turn]").text_content() == "Turn 1 played"
     page.evaluate("window.notReloaded = true")
+    # The live region a screen reader listens to: it must be the same element after the
+    # redraw (one swapped in anew need not be announced), only its words new.
+    page.evaluate("() => { document.getElementById('map-news').kept = true; }")
+    assert page.locator("#map-news").text_content() == ""
     shot("map-4-before-turn")
 
     advance_turn(campaign_id=korona.pk)
@@ -102,6 +106,12 @@ def test_the_map_redraws_itself_when_a_turn_is_played(
     assert page.evaluate("window.notReloaded") is True  # swapped in, not reloaded
     assert page.locator("svg.campaign-map").count() == 1
     assert page.locator("#live-map").count() == 1
+    assert page.evaluate("() => document.getElementById('map-news').kept") is True
+    news = page.locator("#map-news")
+    assert (news.text_content() or "").startswith("The map has been redrawn. Turn 2 played.")
+    assert news.get_attribute("role") == "status"
+    box = news.bounding_box()  # for a screen reader: the page shows the same lines
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1
     shot("map-5-after-turn")
 
 

@@ -67,6 +67,9 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     ]
     odds = row.locator(".odds")
     assert "Battle at Oivi: A Company against the enemy there" in odds.inner_text()
+    # The odds' live region stays while the poll brings the odds in (a screen reader
+    # need not announce one swapped in anew): only its words change.
+    row.locator(".odds-text").evaluate("el => { el.kept = true; }")
     assert "1st Company" not in odds.inner_text()  # an enemy in sight has no name
     page.wait_for_function(
         # Functions, not expressions: Playwright evals an expression in the page, which
@@ -80,6 +83,7 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
         timeout=240_000,
     )
     text = row.locator(".odds-text").inner_text()
+    assert row.locator(".odds-text").evaluate("el => el.kept") is True
     assert text.startswith("200 of 200 battles — you win ")
     assert text.endswith(").")
     shot("orders-3-odds-done")

@@ -1,0 +1,230 @@
+"""Live regions that htmx's polls keep: the map's redraw and the odds of the orders page.
+
+A screen reader announces a change inside a live region (``aria-live``, ``role=status``)
+that was already in the page; one swapped in anew, with its words, it need not announce.
+So no live region may sit inside what a poll replaces, and a poll's answer fills the
+page's live region out of band (``hx-swap-oob="innerHTML"``): the region stays, only its
+contents change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import Campaign
+from campaign.services import odds, planning
+from campaign.services.turns import advance_turn, give_order
+from campaign.web.maps import map_stamp
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+LIVE_ROLES = {"status", "log", "timer", "marquee"}  # each polite by nature (an alert is read
+# when it is put in the page, so a swapped-in one is fine)
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: dict[str, str]
+    parent: Element | None = None
+    content: list[Element | str] = field(default_factory=list)  # in the page's order
+
+    @property
+    def children(self) -> list[Element]:
+        return [c for c in self.content if isinstance(c, Element)]
+
+    def walk(self) -> list[Element]:
+        return [self, *(e for child in self.children for e in child.walk())]
+
+    def words(self) -> str:
+        text = "".join(c if isinstance(c, str) else c.words() for c in self.content)
+        return " ".join(text.split())
+
+    @property
+    def live(self) -> bool:
+        return self.attrs.get("aria-live", "off") != "off" or self.attrs.get("role") in LIVE_ROLES
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Element("#root", {})
+        self.at = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = Element(tag, {k: v or "" for k, v in attrs}, self.at)
+        self.at.content.append(element)
+        if tag not in VOID:
+            self.at = element
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.at.content.append(Element(tag, {k: v or "" for k, v in attrs}, self.at))
+
+    def handle_endtag(self, tag: str) -> None:
+        at: Element | None = self.at
+        while at is not None and at.tag != tag:
+            at = at.parent
+        if at is not None and at.parent is not None:
+            self.at = at.parent
+
+    def handle_data(self, data: str) -> None:
+        self.at.content.append(data)
+
+
+def tree(html: str) -> Element:
+    builder = TreeBuilder()
+    builder.feed(html)
+    return builder.root
+
+
+def by_id(root: Element, ident: str) -> Element | None:
+    return next((e for e in root.walk() if e.attrs.get("id") == ident), None)
+
+
+def replaced_by_polls(root: Element) -> list[tuple[Element, str]]:
+    """What the page's polls swap: (the element swapped, how), for each element that asks
+    by itself (``hx-trigger`` "every ..." or "load ...")."""
+    swapped = []
+    for element in root.walk():
+        trigger = element.attrs.get("hx-trigger", "")
+        if "hx-get" not in element.attrs or not ("every" in trigger or "load" in trigger):
+            continue
+        target = element.attrs.get("hx-target", "")
+        swapped_element = by_id(root, target[1:]) if target.startswith("#") else element
+        assert swapped_element is not None, target
+        swapped.append((swapped_element, element.attrs.get("hx-swap", "innerHTML")))
+    return swapped
+
+
+def live_regions_replaced(root: Element) -> list[str]:
+    """The live regions a poll of the page would replace, by id or tag (none, rightly)."""
+    found = []
+    for element, swap in replaced_by_polls(root):
+        inside = element.walk() if swap == "outerHTML" else element.walk()[1:]
+        found += [e.attrs.get("id") or e.tag for e in inside if e.live]
+    return found
+
+
+def check_poll_answer(page: Element, answer: str) -> list[Element]:
+    """A poll's answer replaces no live region: its own part holds none, and each part it
+    sends out of band fills the contents of a live region of the page, which stays.
+    Returns those parts."""
+    sent = tree(answer)
+    out_of_band = [e for e in sent.walk() if "hx-swap-oob" in e.attrs]
+    for element in sent.walk():
+        if element.live:
+            assert "hx-swap-oob" in element.attrs, ("a live region swapped in anew", element)
+    for part in out_of_band:
+        region = by_id(page, part.attrs.get("id", ""))
+        assert region is not None and region.live, part.attrs
+        assert part.attrs["hx-swap-oob"] == "innerHTML", part.attrs
+    return out_of_band
+
+
+# --- the map's redraw ---------------------------------------------------------------------
+
+
+def map_url(campaign: Campaign) -> str:
+    return f"/campaigns/{campaign.pk}/"
+
+
+def live_url(campaign: Campaign, seen: str) -> str:
+    return f"/campaigns/{campaign.pk}/map/live/?seen={seen}"
+
+
+@pytest.mark.parametrize("status", ["active", "paused"])
+def test_the_maps_redraw_replaces_no_live_region(
+    played: Campaign, aussie: Any, login: Any, status: str
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(status=status)
+    client = login(aussie)
+    page = tree(client.get(map_url(played)).content.decode())
+    assert [e for e, _ in replaced_by_polls(page) if e.attrs.get("id") == "live-map"]
+    assert live_regions_replaced(page) == []
+    # The page's live region for the redraw: outside the map the poll replaces, empty
+    # until a redraw fills it.
+    news = by_id(page, "map-news")
+    assert news is not None and news.live and news.words() == ""
+    live_map = by_id(page, "live-map")
+    assert live_map is not None and news not in live_map.walk()
+
+
+def test_the_maps_redraw_says_what_changed_in_the_regions_that_stays(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    page = tree(client.get(map_url(played)).content.decode())
+    stamp = map_stamp(user=aussie, campaign_id=played.pk)
+    assert stamp is not None
+    token = stamp.token
+    advance_turn(campaign_id=played.pk)
+    answer = client.get(live_url(played, token), **HTMX).content.decode()
+    (news,) = check_poll_answer(page, answer)
+    assert news.attrs["id"] == "map-news"
+    words = news.words()
+    assert words.startswith("The map has been redrawn. Turn 3 played. Turn 4 is played"), words
+    assert "aria-live" not in answer.split('id="map-news"')[0]
+
+
+# --- the odds of the orders page ------------------------------------------------------------
+
+
+@pytest.fixture
+def odds_pending(monkeypatch: pytest.MonkeyPatch) -> list[odds.OddsJob]:
+    """The workers have not got to the odds: the polls go on (the test fights them)."""
+    cache.clear()
+    monkeypatch.setattr(planning, "ODDS_RUNS", 20)
+    monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
+    asked: list[odds.OddsJob] = []
+    monkeypatch.setattr(odds, "request", lambda job, tally=None: asked.append(job))
+    return asked
+
+
+def test_the_odds_polls_replace_no_live_region(
+    campaign: Campaign, aussie: Any, login: Any, odds_pending: list[odds.OddsJob]
+) -> None:
+    a = campaign.companies.get(name="A Company")
+    oivi = campaign.areas.get(name="Oivi")
+    give_order(company=a, kind="advance", target=oivi, side="australian")
+    client = login(aussie)
+    page = tree(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode())
+    polled = {e.attrs.get("id") for e, _ in replaced_by_polls(page)}
+    assert {f"odds-now-{a.pk}", f"area-odds-now-{oivi.pk}"} <= polled
+    assert live_regions_replaced(page) == []
+    # The company's odds and the area's chance, each in a region that stays.
+    for region in (f"odds-text-{a.pk}", f"take-chance-{oivi.pk}"):
+        element = by_id(page, region)
+        assert element is not None and element.live, region
+
+    (job,) = {j.key: j for j in odds_pending}.values()
+    for index in range(2):
+        assert odds.fight_chunk(job, index)
+        answer = client.get(f"/campaigns/{campaign.pk}/orders/{a.pk}/odds/", **HTMX)
+        (words,) = check_poll_answer(page, answer.content.decode())
+        assert words.attrs["id"] == f"odds-text-{a.pk}"
+        assert words.words().startswith(f"{10 * (index + 1)} of 20 battles — you win ")
+        chance = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
+        (words,) = check_poll_answer(page, chance.content.decode())
+        assert words.attrs["id"] == f"take-chance-{oivi.pk}"
+        assert words.words().startswith("Chance you take Oivi: ")
+
+
+def test_odds_that_are_gone_replace_the_whole_box(
+    campaign: Campaign, aussie: Any, login: Any, odds_pending: list[odds.OddsJob]
+) -> None:
+    """Its order changed elsewhere: the poll (which asked for the growing part) is told
+    to put its answer in place of the company's or the area's whole box."""
+    a = campaign.companies.get(name="A Company")
+    oivi = campaign.areas.get(name="Oivi")
+    client = login(aussie)
+    company_poll = client.get(f"/campaigns/{campaign.pk}/orders/{a.pk}/odds/", **HTMX)
+    assert company_poll["HX-Retarget"] == f"#odds-{a.pk}"
+    assert f'id="odds-{a.pk}"' in company_poll.content.decode()
+    area_poll = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
+    assert area_poll["HX-Retarget"] == f"#area-odds-{oivi.pk}"
+    assert f'id="area-odds-{oivi.pk}"' in area_poll.content.decode()
