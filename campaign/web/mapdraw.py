@@ -30,6 +30,13 @@ SIDE_COLOURS = {"australian": "#2f6d3a", "japanese": "#a8322d"}
 SIDE_TINTS = {"australian": "#b9d8bd", "japanese": "#eebcb7"}
 NOBODY_COLOUR = "#8a8577"
 NOBODY_TINT = "#e4e0d6"
+# Who holds an area, also in words: a tag at the foot of its circle ("AUS"), for a
+# reader who cannot tell the tints apart. Control known only from when the reader last
+# saw it is dashed and asked ("AUS?"), as its hatching says in colour.
+SIDE_TAGS = {"australian": "AUS", "japanese": "JPN"}
+NOBODY_TAG = "none"
+LAST_SEEN_MARK = "?"
+NOBODY_INK = "#5d6660"  # the words of a tag of nobody's (the grey border is too light)
 # Tracks get a colour and a dash pattern each, in this order (the longest track first).
 TRACK_COLOURS = ("#6b4a2b", "#2b5f8a", "#7a4f9a", "#b07a12", "#3f7f6f")
 TRACK_DASHES = ("", "14 8", "3 7", "20 6 4 6")
@@ -50,6 +57,11 @@ SUPPLY_MARKS = {True: "✓", False: "✗", None: "?"}
 SUPPLY_MARK_WORDS = {"✓": "in supply", "✗": "out of supply", "?": "supply not rolled yet"}
 NOTE_LINE = 24  # the area's name sits this far above its circle, its features below it
 NOTE_CHAR = 8  # a rough width of one character of a note, to keep notes inside the map
+NAME_CHAR = 11  # ... of an area's name
+TAG_HEIGHT = 18  # the holder's tag, centred on the foot of the circle
+TAG_CHAR = 9  # a rough width of one of its characters (13px bold)
+TAG_PAD = 6
+CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +312,7 @@ def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
         return 0.0, 0.0, 1000.0, 600.0
 
     def half_width(row: MapArea) -> float:
-        widest = max([len(note) * NOTE_CHAR for note in notes(row)] + [len(row.name) * 11])
+        widest = max([len(note) * NOTE_CHAR for note in notes(row)] + [len(row.name) * NAME_CHAR])
         return max(CHIP_WIDTH, widest) / 2 + 12
 
     left = min(row.area.x - half_width(row) for row in areas)
@@ -310,9 +322,10 @@ def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
     )
     bottom = max(
         row.area.y
-        + AREA_RADIUS
-        + 10
-        + min(len(row.companies), CHIPS_SHOWN + 1) * (CHIP_HEIGHT + CHIP_GAP)
+        + max(
+            AREA_RADIUS + TAG_HEIGHT / 2,
+            CHIP_TOP + min(len(row.companies), CHIPS_SHOWN + 1) * (CHIP_HEIGHT + CHIP_GAP),
+        )
         for row in areas
     )
     return left, top, right - left, bottom + 12 - top
@@ -375,6 +388,22 @@ class AirNote:
 
 
 @dataclass(frozen=True, slots=True)
+class HolderTag:
+    """Who holds an area, in words, on a tag at the foot of its circle: "AUS", "JPN",
+    "none"; "AUS?" (dashed) for control as the reader last saw it. The same facts as
+    the area's tint and its title, nothing more."""
+
+    words: str
+    colour: str  # of its border and its words
+    dashed: bool
+    x: str
+    y: str
+    width: int
+    text_y: str
+    height: int = TAG_HEIGHT
+
+
+@dataclass(frozen=True, slots=True)
 class AreaDrawing:
     """An area as ``map.svg#map`` draws it: its circle, zone, name and features (a link to
     its page), the notes above it (ships, then aircraft), its chips below it."""
@@ -388,6 +417,7 @@ class AreaDrawing:
     tint: str
     name: str
     controller: str
+    tag: HolderTag
     zone: int
     zone_y: str
     name_y: str
@@ -509,6 +539,39 @@ def _area_fill(row: MapArea) -> str:
     return SIDE_TINTS.get(controller, NOBODY_TINT)
 
 
+def side_tag(side: str) -> str:
+    """A side's name on an area's tag: "AUS", "JPN"."""
+    return SIDE_TAGS.get(side) or side[:3].upper()
+
+
+def tag_words(row: MapArea) -> str:
+    controller = row.area.controller or ""
+    words = side_tag(controller) if controller else NOBODY_TAG
+    return words + (LAST_SEEN_MARK if row.last_seen is not None else "")
+
+
+def tag_width(words: str) -> int:
+    return 2 * TAG_PAD + TAG_CHAR * len(words)
+
+
+def holder_tag(row: MapArea) -> HolderTag:
+    """The tag of who holds the area, from what its tint is drawn from (``_area_fill``):
+    the controller as the reader sees it, and whether that is as last seen."""
+    area = row.area
+    words = tag_words(row)
+    width = tag_width(words)
+    top = area.y + AREA_RADIUS - TAG_HEIGHT / 2
+    return HolderTag(
+        words=words,
+        colour=SIDE_COLOURS.get(area.controller or "", NOBODY_INK),
+        dashed=row.last_seen is not None,
+        x=_num(area.x - width / 2),
+        y=_num(top),
+        width=width,
+        text_y=_num(top + 13),
+    )
+
+
 def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str]) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
     when there are more than one more)."""
@@ -526,7 +589,7 @@ def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str
     for group in row.air:
         air.append(AirNote(_num(line), group.side, air_words(group)))
         line -= 20
-    top = area.y + AREA_RADIUS + 10
+    top = area.y + CHIP_TOP
     shown, more = row.companies, None
     if len(shown) > CHIPS_SHOWN + 1:
         shown = shown[:CHIPS_SHOWN]
@@ -551,6 +614,7 @@ def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str
         tint=_area_fill(row),
         name=area.name,
         controller=area.controller or "",
+        tag=holder_tag(row),
         zone=area.zone,
         zone_y=_num(area.y + 6),
         name_y=_num(area.y - AREA_RADIUS - NOTE_LINE),
@@ -573,9 +637,9 @@ def draw_map(
     title_id: str = "map-title",
 ) -> SafeString:
     """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
-    their track's style, areas filled by their controller and ringed in their track's
-    style, each area's companies as chips below it, ships and aircraft above it. Areas
-    and companies link to their pages.
+    their track's style, areas filled by their controller, tagged with its name in words
+    and ringed in their track's style, each area's companies as chips below it, ships
+    and aircraft above it. Areas and companies link to their pages.
 
     A past turn's map (``campaign.web.pastmaps``) gives its own ``title``, its links for
     companies (one gone since has no page) and an ``overlay`` drawn over the areas,

@@ -44,7 +44,10 @@ from campaign.services.visibility import (
 from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
+    LAST_SEEN_MARK,
     NOBODY_COLOUR,
+    NOBODY_INK,
+    NOBODY_TAG,
     NOBODY_TINT,
     QUALITIES,
     SIDE_COLOURS,
@@ -57,6 +60,7 @@ from campaign.web.mapdraw import (
     focus_across,
     map_areas,
     sample_chip,
+    side_tag,
     supply_word,
     track_styles,
     unit_colours,
@@ -295,17 +299,34 @@ GM_STANDING_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
+class HolderKey:
+    """A line of the legend on who holds an area: the tint's swatch and the words of the
+    area's tag, in their colour ("AUS": held by the Australians)."""
+
+    name: str  # "the Australians", "nobody"
+    colour: str
+    tint: str
+    tag: str
+    ink: str  # the tag's colour: its border and words
+
+
+@dataclass(frozen=True, slots=True)
 class Legend:
     tracks: list[TrackStyle]
-    sides: list[tuple[str, str, str, str]]  # key, name, colour, tint
-    nobody: tuple[str, str]  # colour, tint
+    holders: list[HolderKey]  # each side's
+    nobody: HolderKey
     features: list[tuple[str, str]]  # glyph, words
     chips: list[SampleChip]
     supply_marks: list[tuple[str, str]]  # mark, words
     qualities: list[str]
     weak_below: int
     strong_from: int
+    last_seen_mark: str = "?"  # after the tag of control as last seen: "AUS?"
     last_seen: bool = False  # some area's control is only as the reader last saw it
+
+    @property
+    def holder_keys(self) -> list[HolderKey]:
+        return [*self.holders, self.nobody]
 
 
 def legend_chips(view: CampaignView) -> list[SampleChip]:
@@ -331,11 +352,18 @@ def legend_chips(view: CampaignView) -> list[SampleChip]:
 def legend(view: CampaignView) -> Legend:
     return Legend(
         tracks=list(track_styles(view.state).values()),
-        sides=[
-            (side.key, side.name, SIDE_COLOURS.get(side.key, ""), SIDE_TINTS.get(side.key, ""))
+        holders=[
+            HolderKey(
+                f"the {side.name}",
+                SIDE_COLOURS.get(side.key, ""),
+                SIDE_TINTS.get(side.key, ""),
+                side_tag(side.key),
+                SIDE_COLOURS.get(side.key, NOBODY_INK),
+            )
             for side in view.state.sides.values()
         ],
-        nobody=(NOBODY_COLOUR, NOBODY_TINT),
+        nobody=HolderKey("nobody", NOBODY_COLOUR, NOBODY_TINT, NOBODY_TAG, NOBODY_INK),
+        last_seen_mark=LAST_SEEN_MARK,
         features=[
             ("⚓", "port"),
             ("✈", "airfield or airstrip"),

@@ -110,6 +110,36 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
     page.locator(".map-frame").screenshot(path=str(ARTIFACTS / f"map-chips-{size}-frame.png"))
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_every_area_says_who_holds_it_in_words_beside_its_tint(
+    page: Any, live_server: Any, korona: Campaign, shot: Any, size: str
+) -> None:
+    """A colour-blind reader could not tell the tints apart: each area's tag says who
+    holds it, legibly, clear of the chips and names, and the legend says what it means."""
+    page.set_viewport_size(SIZES[size])
+    sign_in(page, live_server, "aussie", f"/campaigns/{korona.pk}/")
+    page.locator("#messages-box section.latest-messages").wait_for()
+    tags = boxes(page, "svg.campaign-map g.holder")
+    assert len(tags) == 10
+    words = {tag["texts"]["holder-words"]["words"] for tag in tags}
+    assert words <= {"AUS", "JPN", "none", "AUS?", "JPN?", "none?"} and "JPN" in words
+    chips = [chip["rect"] for chip in boxes(page, "svg.campaign-map a.chip")]
+    names = page.eval_on_selector_all(
+        "svg.campaign-map text.area-name",
+        """els => els.map(el => { const b = el.getBoundingClientRect();
+            return {x: b.left, y: b.top, right: b.right, bottom: b.bottom}; })""",
+    )
+    for tag in tags:
+        text = tag["texts"]["holder-words"]
+        assert inside(text, tag["rect"]), tag
+        assert text["bottom"] - text["y"] >= 10  # as legible as a chip's words on a phone
+        assert not [box for box in chips + names if overlap(tag["rect"], box)], tag
+    legend = " ".join(page.locator(".map-legend .legend").first.text_content().split())
+    for key in ("AUS held by the Australians", "JPN held by the Japanese", "none held by nobody"):
+        assert key in legend
+    shot(f"map-holders-{size}")
+
+
 @pytest.mark.parametrize(
     "reader,own,enemy",
     [("japanese", "japanese", "australian"), ("aussie", "australian", "japanese")],

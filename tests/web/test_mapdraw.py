@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Campaign, Company, Ship
+from campaign.models import Area, Campaign, Company, Ship
 from campaign.services.visibility import CampaignView, open_campaign
 from campaign.web.mapdraw import (
     CHIPS_SHOWN,
@@ -21,6 +21,7 @@ from campaign.web.mapdraw import (
     map_areas,
     sample_chip,
     short_name,
+    side_tag,
     track_styles,
 )
 from rules.campaign.scenario import load_scenario
@@ -277,3 +278,55 @@ def test_the_legends_sample_chips_name_no_company_of_the_scenario() -> None:
             chip = str(sample_chip(side, glimpse=glimpse))
             for company in state.companies:
                 assert short_name(company) not in chip, (side, company)
+
+
+# --- who holds an area, in words -----------------------------------------------------------
+
+
+def holder_tags(svg: ET.Element) -> dict[str, tuple[str, bool]]:
+    """Each area's tag, by the area of the link it is in: (words, dashed)."""
+    tags = {}
+    for link in svg.iter(f"{SVG}a"):
+        circle = link.find(f"{SVG}circle")
+        holder = link.find(f"{SVG}g[@class='holder']")
+        if circle is None or holder is None:
+            continue
+        rect, words = holder.find(f"{SVG}rect"), holder.find(f"{SVG}text")
+        assert rect is not None and words is not None
+        assert holder.get("data-holder") == circle.get("data-controller")
+        dashed = rect.get("stroke-dasharray") is not None
+        tags[circle.get("data-area") or ""] = (words.text or "", dashed)
+    return tags
+
+
+def test_every_area_says_who_holds_it_in_words_not_only_in_its_tint(
+    played: Campaign, gm_user: Any
+) -> None:
+    """A colour-blind reader cannot tell the tints apart: each area's tag says it."""
+    Area.objects.filter(campaign=played, name="Erida").update(controller=None)
+    view, svg, _ = drawn(gm_user, played)
+    tags = holder_tags(svg)
+    assert set(tags) == set(view.state.areas)
+    expected = {None: "none", "australian": "AUS", "japanese": "JPN"}
+    for name, area in view.state.areas.items():
+        assert tags[name] == (expected[area.controller], False), name  # the GM sees it as is
+    assert tags["Korona"] == ("JPN", False) and tags["Erida"] == ("none", False)
+    assert {words for words, _ in tags.values()} == {"AUS", "JPN", "none"}
+    assert {side_tag(key) for key in view.state.sides} == {"AUS", "JPN"}
+
+
+def test_an_areas_tag_says_only_what_its_tint_says_under_the_fog(
+    played: Campaign, aussie: Any
+) -> None:
+    """The tag is drawn from what the tint is: the holder as the reader sees it, asked
+    ("AUS?", dashed) where that is only as the reader last saw it, hatched."""
+    view, svg, _ = drawn(aussie, played)
+    tags = holder_tags(svg)
+    fills = {name: circle.get("fill") or "" for name, circle in circles(svg).items()}
+    seen = {name for name in view.state.areas if view.last_seen(name) is not None}
+    assert seen and seen != set(view.state.areas)
+    for name, area in view.state.areas.items():
+        side = {"australian": "AUS", "japanese": "JPN"}.get(area.controller or "", "none")
+        assert tags[name] == (side + ("?" if name in seen else ""), name in seen), name
+        if area.controller:  # hatched exactly where the tag asks
+            assert fills[name].startswith("url(#glimpse-") == tags[name][1], name

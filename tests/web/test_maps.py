@@ -255,11 +255,11 @@ def test_an_areas_control_known_only_from_when_it_was_last_seen_is_drawn_hatched
     for name, area in view.state.areas.items():
         hatched = fills[name].startswith("url(#glimpse-")
         assert hatched == (name in seen and area.controller is not None), name
-    assert "hatched: held by that side when you last saw it" in page
+    assert "hatched, the tag dashed with a ?: held by that side when you last saw it" in page
     # The GM sees every area as it is: nothing hatched, and no such line in the legend.
     gm_page = text(login(gm_user).get(map_url(played)))
     assert not re.search(r'fill="url\(#glimpse-[^"]*" data-area', svg_of(gm_page))
-    assert "hatched: held by that side" not in gm_page
+    assert "hatched, the tag dashed" not in gm_page
 
 
 def test_the_map_lists_own_companies_in_full_below_the_map(

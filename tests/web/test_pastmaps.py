@@ -120,7 +120,8 @@ def test_a_past_map_has_the_live_maps_legend(played: Campaign, aussie: Any, logi
     strength: strong"), ✓ marks and zone numbers with no legend to read them by."""
     html = page(login(aussie), played, "turns/1/map/")
     assert '<ul class="legend" aria-label="Legend">' in html
-    assert "hatched: held by that side when you last saw it" in html
+    assert "hatched, the tag dashed with a ?: held by that side when you last saw it" in html
+    assert "AUS</span> held by the Australians" in html  # the areas' tags, as on the map
     assert "a fighting company of the Japanese in sight" in html
     assert "its zone" in html
     # The live map keeps it, once.
