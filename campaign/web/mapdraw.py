@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
+from campaign.web.maplayout import Box, Segment, sideways
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
 from rules.units import STAND_TYPES, UNIT_TYPES
@@ -62,6 +63,12 @@ TAG_HEIGHT = 18  # the holder's tag, centred on the foot of the circle
 TAG_CHAR = 9  # a rough width of one of its characters (13px bold)
 TAG_PAD = 6
 CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the tag
+# A column of chips that a track line runs through moves sideways off it, when the map
+# has room: never out from under its area (it still spans the area's middle), into
+# another's chips, names or notes, or out of the map.
+TRACK_CLEARANCE = 6  # a track line is 6 wide: 3 either side, and 3 of air
+CHIP_REACH = CHIP_WIDTH / 2 - 4
+CHIP_STEP = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +373,7 @@ class MoreChip:
     count: int
     x: str
     y: str
+    text_x: str
     text_y: str
     width: int = CHIP_WIDTH
     height: int = CHIP_HEIGHT
@@ -572,9 +580,67 @@ def holder_tag(row: MapArea) -> HolderTag:
     )
 
 
-def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str]) -> AreaDrawing:
+def area_boxes(row: MapArea) -> list[Box]:
+    """Roughly where an area's own drawing is: its circle and tag, its features, its name,
+    the notes above it (``area_drawing``)."""
+    area = row.area
+    half = max(AREA_RADIUS, tag_width(tag_words(row)) / 2)
+    boxes = [Box(area.x - half, area.y - AREA_RADIUS, area.x + half, area.y + CHIP_TOP - 5)]
+    name_y = area.y - AREA_RADIUS - NOTE_LINE
+    name = len(row.name) * NAME_CHAR / 2
+    boxes.append(Box(area.x - name, name_y - 16, area.x + name, name_y + 5))
+    boxes.append(Box(area.x - 30, area.y - AREA_RADIUS - 20, area.x + 30, area.y - AREA_RADIUS))
+    line = area.y - AREA_RADIUS - NOTE_LINE - 24
+    for note in notes(row):
+        width = len(note) * NOTE_CHAR / 2
+        boxes.append(Box(area.x - width, line - 14, area.x + width, line + 4))
+        line -= 20
+    return boxes
+
+
+def chip_boxes(row: MapArea) -> list[Box]:
+    """Where an area's chips are drawn, unmoved: one under another below its circle."""
+    left, top = row.area.x - CHIP_WIDTH / 2, row.area.y + CHIP_TOP
+    return [
+        Box(left, y, left + CHIP_WIDTH, y + CHIP_HEIGHT)
+        for i in range(min(len(row.companies), CHIPS_SHOWN + 1))
+        for y in [top + i * (CHIP_HEIGHT + CHIP_GAP)]
+    ]
+
+
+def chip_shifts(areas: list[MapArea], links: list[MapLink]) -> dict[str, float]:
+    """How far each area's column of chips moves sideways off the track lines that run
+    through it (``maplayout.sideways``): only where the map has room, in the order of
+    the areas, each column clear of the others as they stand by then. What a column
+    shows is the same wherever it hangs."""
+    segments = [Segment(link.a.x, link.a.y, link.b.x, link.b.y) for link in links]
+    drawn = [box for row in areas for box in area_boxes(row)]
+    columns = {row.name: chip_boxes(row) for row in areas}
+    x, _, width, _ = _bounds(areas)
+    shifts = {}
+    for row in areas:
+        others = drawn + [b for name, column in columns.items() if name != row.name for b in column]
+        dx = sideways(
+            columns[row.name],
+            segments,
+            others,
+            clearance=TRACK_CLEARANCE,
+            gap=CHIP_GAP,
+            reach=CHIP_REACH,
+            step=CHIP_STEP,
+            within=(x, x + width),
+        )
+        if dx:
+            shifts[row.name] = dx
+            columns[row.name] = [box.moved(dx) for box in columns[row.name]]
+    return shifts
+
+
+def area_drawing(
+    row: MapArea, url: str, company_url: Callable[[MapCompany], str], *, shift: float = 0.0
+) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
-    when there are more than one more)."""
+    when there are more than one more), the chips ``shift`` sideways of their area."""
     area = row.area
     features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
     line = area.y - AREA_RADIUS - NOTE_LINE - 24
@@ -589,19 +655,20 @@ def area_drawing(row: MapArea, url: str, company_url: Callable[[MapCompany], str
     for group in row.air:
         air.append(AirNote(_num(line), group.side, air_words(group)))
         line -= 20
-    top = area.y + CHIP_TOP
+    top, middle = area.y + CHIP_TOP, area.x + shift
     shown, more = row.companies, None
     if len(shown) > CHIPS_SHOWN + 1:
         shown = shown[:CHIPS_SHOWN]
         y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
         more = MoreChip(
             len(row.companies) - CHIPS_SHOWN,
-            _num(area.x - CHIP_WIDTH / 2),
+            _num(middle - CHIP_WIDTH / 2),
             _num(y),
+            _num(middle),
             _num(y + 23),
         )
     chips = [
-        chip_drawing(company, area.x, top + i * (CHIP_HEIGHT + CHIP_GAP), company_url(company))
+        chip_drawing(company, middle, top + i * (CHIP_HEIGHT + CHIP_GAP), company_url(company))
         for i, company in enumerate(shown)
     ]
     return AreaDrawing(
@@ -638,8 +705,9 @@ def draw_map(
 ) -> SafeString:
     """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
     their track's style, areas filled by their controller, tagged with its name in words
-    and ringed in their track's style, each area's companies as chips below it, ships
-    and aircraft above it. Areas and companies link to their pages.
+    and ringed in their track's style, each area's companies as chips below it (moved
+    sideways off a track line where there is room: ``chip_shifts``), ships and aircraft
+    above it. Areas and companies link to their pages.
 
     A past turn's map (``campaign.web.pastmaps``) gives its own ``title``, its links for
     companies (one gone since has no page) and an ``overlay`` drawn over the areas,
@@ -649,6 +717,8 @@ def draw_map(
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
     x, y, width, height = _bounds(areas)
+    links = map_links(view)
+    shifts = chip_shifts(areas, links)
 
     if company_url is None:
 
@@ -664,9 +734,14 @@ def draw_map(
         "styles": list(track_styles(view.state).values()),
         "pattern": "glimpse",
         "hatches": hatches(),
-        "links": [link_drawing(link) for link in map_links(view)],
+        "links": [link_drawing(link) for link in links],
         "areas": [
-            area_drawing(row, reverse("area", args=[campaign_id, row.area_id]), company_url)
+            area_drawing(
+                row,
+                reverse("area", args=[campaign_id, row.area_id]),
+                company_url,
+                shift=shifts.get(row.name, 0.0),
+            )
             for row in areas
         ],
         "overlay": overlay,

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from campaign.models import Area, Campaign, Company, Ship
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
 from campaign.services.visibility import CampaignView, open_campaign
 from campaign.web.mapdraw import (
     CHIPS_SHOWN,
@@ -26,6 +28,7 @@ from campaign.web.mapdraw import (
 )
 from rules.campaign.scenario import load_scenario
 from tests.campaign.conftest import KORONA
+from tests.web.conftest import join, meeting_doc
 
 pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
@@ -330,3 +333,74 @@ def test_an_areas_tag_says_only_what_its_tint_says_under_the_fog(
         assert tags[name] == (side + ("?" if name in seen else ""), name in seen), name
         if area.controller:  # hatched exactly where the tag asks
             assert fills[name].startswith("url(#glimpse-") == tags[name][1], name
+
+
+# --- chips off the track lines --------------------------------------------------------------
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def chip_boxes(svg: ET.Element) -> list[Box]:
+    """Each chip's rectangle, in the order drawn."""
+    boxes = []
+    for chip in chips(svg):
+        rect = chip.find(f"{SVG}rect")
+        assert rect is not None
+        x, y = float(rect.get("x") or 0), float(rect.get("y") or 0)
+        boxes.append((x, y, x + float(rect.get("width") or 0), y + float(rect.get("height") or 0)))
+    return boxes
+
+
+def line_crosses(line: ET.Element, box: Box, pad: float) -> bool:
+    x1, y1, x2, y2 = (float(line.get(k) or 0) for k in ("x1", "y1", "x2", "y2"))
+    left, top, right, bottom = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    steps = 400  # a line is drawn 6 wide: checked every few units along it
+    return any(
+        left <= x1 + (x2 - x1) * i / steps <= right and top <= y1 + (y2 - y1) * i / steps <= bottom
+        for i in range(steps + 1)
+    )
+
+
+@pytest.fixture
+def meeting(db: Any, aussie: Any, japanese: Any) -> Campaign:
+    """The browser tests' Korona: one turn played, the Japanese in Oivi in the
+    Australians' sight, their chips hanging across the Oivi-Munara track."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona met", seed=7)
+    advance_turn(campaign_id=campaign.pk)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+def test_chips_move_sideways_off_a_track_line_where_the_map_has_room(
+    meeting: Campaign, aussie: Any
+) -> None:
+    """The Japanese in Oivi hung across the Oivi-Munara track; Kilu beside it has no
+    chips in the Australians' sight, so they move right, off the line."""
+    view, svg, _ = drawn(aussie, meeting)
+    lines = list(svg.iter(f"{SVG}line"))
+    oivi = view.state.areas["Oivi"]
+    boxes = chip_boxes(svg)
+    assert len(boxes) == len(view.companies) >= 4  # every chip drawn, none left out
+    for box in boxes:  # none on a line (3 either side of its middle is its stroke)
+        assert not [ln.get("data-link") for ln in lines if line_crosses(ln, box, 3)], box
+    # Oivi's two still hang under it (spanning its middle), no longer centred on it.
+    under_oivi = [box for box in boxes if box[1] > oivi.y and box[0] <= oivi.x <= box[2]]
+    assert len(under_oivi) == len([c for c in view.companies if c.area == "Oivi"]) == 2
+    assert all((box[0] + box[2]) / 2 > oivi.x for box in under_oivi)
+    for i, box in enumerate(boxes):  # and on no other chip
+        for other in boxes[i + 1 :]:
+            assert not (
+                box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+            )
+
+
+def test_chips_stay_under_their_area_when_no_move_takes_them_off_the_line(
+    meeting: Campaign, japanese: Any
+) -> None:
+    """The Japanese see their own in Kilu, right beside Oivi's: no room to move them."""
+    view, svg, _ = drawn(japanese, meeting)
+    oivi, kilu = view.state.areas["Oivi"], view.state.areas["Kilu"]
+    middles = {(box[0] + box[2]) / 2 for box in chip_boxes(svg)}
+    assert oivi.x in middles and kilu.x in middles

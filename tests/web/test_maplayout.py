@@ -1,0 +1,65 @@
+"""The map's placing arithmetic (campaign/web/maplayout.py): a line through a box, and
+the least sideways move of a column of chips off the lines."""
+
+from __future__ import annotations
+
+from campaign.web.maplayout import Box, Segment, sideways
+
+COLUMN = [Box(0, 10, 100, 40), Box(0, 43, 100, 73)]
+
+
+def move(
+    lines: list[Segment],
+    others: list[Box] | None = None,
+    *,
+    reach: float = 60.0,
+    right: float = 300.0,
+) -> float:
+    """How far ``COLUMN`` moves: 6 off the lines, 3 off ``others``, in steps of 4."""
+    return sideways(
+        COLUMN,
+        lines,
+        others or [],
+        clearance=6.0,
+        gap=3.0,
+        reach=reach,
+        step=4.0,
+        within=(-200.0, right),
+    )
+
+
+def test_a_segment_crosses_a_box_it_runs_through_or_ends_in() -> None:
+    box = Box(0, 0, 10, 10)
+    assert Segment(-5, 5, 15, 5).crosses(box)  # straight through
+    assert Segment(5, 5, 50, 50).crosses(box)  # starts inside
+    assert Segment(-5, -4, 4, 5).crosses(box)  # clips a corner
+    assert Segment(5, -10, 5, 20).crosses(box)  # upright, through
+    assert not Segment(-5, -6, 6, -1).crosses(box)  # passes above the corner
+    assert not Segment(12, -10, 12, 20).crosses(box)  # upright, beside it
+    assert not Segment(-10, 5, -1, 5).crosses(box)  # stops short
+
+
+def test_a_column_clear_of_the_lines_stays() -> None:
+    assert move([Segment(-50, 0, -50, 200)]) == 0.0
+
+
+def test_a_column_moves_the_least_that_takes_it_off_a_line() -> None:
+    # A line down its left part, leaning left: at x 29 where it meets the column's top
+    # less its clearance (y 4), so the column's left edge must pass 35.
+    line = Segment(30, 0, 10, 80)
+    moved = move([line])
+    assert moved == 36.0
+    assert not any(line.crosses(box.moved(moved).grown(6)) for box in COLUMN)
+
+
+def test_a_column_moves_the_other_way_when_that_is_nearer() -> None:
+    line = Segment(90, 0, 95, 80)
+    assert move([line]) == -16.0  # its right edge short of 84.25: left, the nearer way
+
+
+def test_a_column_with_no_room_stays_where_it_was() -> None:
+    line = Segment(30, 0, 10, 80)
+    neighbour = [Box(110, 40, 250, 80)]  # another area's chips, right beside it
+    assert move([line], neighbour) == 0.0
+    assert move([line], right=120.0) == 0.0  # the map's edge
+    assert move([line], reach=20.0) == 0.0  # a move that would take it from under its area
