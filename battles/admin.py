@@ -31,6 +31,7 @@ from config.adminpages import (
     say_done,
 )
 from rules import names
+from rules.narrate import stand_sides
 
 # The battle's state on the GM's report, in words.
 STATUS_WORDS: dict[str, str] = {
@@ -160,6 +161,7 @@ class BattleAdmin(admin.ModelAdmin):
             log_turns=battleview.log_turns(
                 battle.log,
                 battleview.table_of(battle.spec, battle.seed, battle.log, battle.result),
+                stand_sides(battle.spec),
             )
             if battle.log
             else [],

@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules import names
 
+# A stand's name from its id: "a.rifle_squad.3" -> "Japanese rifle squad 3".
+Namer = Callable[[str], str]
 
-def _stand(stand_id: str) -> str:
-    """'a.rifle_squad.3' -> 'attacker rifle squad 3'."""
+# A stand's force by its id's letter, as a log with no sides named says it.
+ROLES: Mapping[str, str] = {"a": "attacker", "d": "defender"}
+
+
+def stand_sides(spec: Mapping[str, Any]) -> dict[str, str]:
+    """The word a BATTLE.json's stands are named by, by their id's letter: each force's
+    side as its adjective ({"a": "Japanese", "d": "Australian"}); the role ("attacker")
+    for a force whose side the spec does not say."""
+    sides = dict(ROLES)
+    for letter, key in (("a", "attacker"), ("d", "defender")):
+        force = spec.get(key)
+        side = force.get("side") if isinstance(force, Mapping) else None
+        if isinstance(side, str) and side:
+            sides[letter] = names.side_adjective(side)
+    return sides
+
+
+def stand_name(stand_id: str, sides: Mapping[str, str] | None = None) -> str:
+    """A stand in words: 'a.rifle_squad.3' -> 'Japanese rifle squad 3' with the battle's
+    ``sides`` (``stand_sides``), 'attacker rifle squad 3' without."""
     force, _, rest = stand_id.partition(".")
     unit, _, number = rest.rpartition(".")
-    side = {"a": "attacker", "d": "defender"}.get(force, force)
+    side = (sides or ROLES).get(force, ROLES.get(force, force))
     return f"{side} {names.unit(unit)} {number}".strip()
 
 
@@ -25,11 +45,11 @@ def _mods(mods: list[dict[str, Any]]) -> str:
     return ", ".join(f"{m['reason']} {m['value']:+d}" for m in mods) or "no modifiers"
 
 
-def _fire(r: dict[str, Any]) -> str:
-    who = _stand(r["firer"]) if r["kind"] == "fire" else r["firer"]
-    text = f"{who} fires at {_stand(r['target'])}"
+def _fire(r: dict[str, Any], stand: Namer) -> str:
+    who = stand(r["firer"]) if r["kind"] == "fire" else r["firer"]
+    text = f"{who} fires at {stand(r['target'])}"
     if r["kind"] == "support":
-        text += f" (called by {_stand(r['called_by'])})"
+        text += f" (called by {stand(r['called_by'])})"
     if "armour" in r:
         a = r["armour"]
         text += f": to hit {a['to_hit']} (4+ needed)"
@@ -59,43 +79,43 @@ def _fire(r: dict[str, Any]) -> str:
     if r.get("impact_fuse"):
         text += " (impact fuse: knee mortars only pin in woods)"
     for caught in r.get("blast", ()):
-        text += f"; blast: {_stand(caught['stand'])} {caught['effect']}"
+        text += f"; blast: {stand(caught['stand'])} {caught['effect']}"
     return text
 
 
-def _overwatch(r: dict[str, Any]) -> str:
-    units = ", ".join(_stand(u) for u in r["units"]) or "none"
-    return f"{r['side']} units on Overwatch: {units}"
+def _overwatch(r: dict[str, Any], stand: Namer) -> str:
+    units = ", ".join(stand(u) for u in r["units"]) or "none"
+    return f"{names.side_adjective(r['side'])} units on Overwatch: {units}"
 
 
 # The words of the Force on Force records, by kind.
-_FORCE_ON_FORCE: dict[str, Callable[[dict[str, Any]], str]] = {
-    "first_aid": lambda r: (
-        f"{_stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
+_FORCE_ON_FORCE: dict[str, Callable[[dict[str, Any], Namer], str]] = {
+    "first_aid": lambda r, stand: (
+        f"{stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
     ),
-    "initiative": lambda r: f"initiative {_dice(r['dice'])}: {r['winner']}",
-    "reaction": lambda r: (
-        f"{r['purpose']} test {_stand(r['initiative_unit'])} v "
-        f"{_stand(r['reacting_unit'])}: {_dice(r['dice'])}, {_stand(r['winner'])} first"
+    "initiative": lambda r, stand: f"initiative {_dice(r['dice'])}: {r['winner']}",
+    "reaction": lambda r, stand: (
+        f"{r['purpose']} test {stand(r['initiative_unit'])} v "
+        f"{stand(r['reacting_unit'])}: {_dice(r['dice'])}, {stand(r['winner'])} first"
     ),
-    "fog_of_war": lambda r: (
-        f"fog of war for {_stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
+    "fog_of_war": lambda r, stand: (
+        f"fog of war for {stand(r['stand'])}, d6 {_dice(r['dice'])}: {r['outcome']}"
     ),
     "overwatch": _overwatch,
-    "split": lambda r: (
-        f"{_stand(r['stand'])} splits off {_stand(r['element'])} ({r['figures']} figures)"
+    "split": lambda r, stand: (
+        f"{stand(r['stand'])} splits off {stand(r['element'])} ({r['figures']} figures)"
     ),
-    "merge": lambda r: (
-        f"{_stand(r['joined'])} merges into {_stand(r['stand'])} ({r['figures']} figures)"
+    "merge": lambda r, stand: (
+        f"{stand(r['joined'])} merges into {stand(r['stand'])} ({r['figures']} figures)"
     ),
-    "tq_check": lambda r: (
-        f"{_stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
+    "tq_check": lambda r, stand: (
+        f"{stand(r['stand'])} tests to {r['purpose']}: d{r['die']} {_dice(r['dice'])}"
         f" {'passed' if r['passed'] else 'failed'}"
     ),
     **dict.fromkeys(
         ("spot", "locate"),
-        lambda r: (
-            f"{_stand(r['spotter'])} looks for {_stand(r['hidden_unit'])}: {_dice(r['dice'])}"
+        lambda r, stand: (
+            f"{stand(r['spotter'])} looks for {stand(r['hidden_unit'])}: {_dice(r['dice'])}"
             f" {'spotted' if r['spotted'] else 'not spotted'}"
         ),
     ),
@@ -105,20 +125,26 @@ _FORCE_ON_FORCE: dict[str, Callable[[dict[str, Any]], str]] = {
 _STAND_ID = re.compile(r"\b[ad]\.[a-z_]+\.\d+\b")
 
 
-def describe_record(r: dict[str, Any]) -> str:
-    """One line of plain words for one log record; a stand's id in free text (an
-    assault's target, a reason) reads as the stand ("defender rifle squad 3")."""
-    return _STAND_ID.sub(lambda found: _stand(found[0]), _words(r))
+def describe_record(r: dict[str, Any], sides: Mapping[str, str] | None = None) -> str:
+    """One line of plain words for one log record, its stands named by their ``sides``
+    (``stand_sides``: "Japanese rifle squad 3"; without, by their role: "attacker rifle
+    squad 3"); a stand's id in free text (an assault's target, a reason) reads as the
+    stand too."""
+
+    def stand(stand_id: str) -> str:
+        return stand_name(stand_id, sides)
+
+    return _STAND_ID.sub(lambda found: stand(found[0]), _words(r, stand))
 
 
-def _words(r: dict[str, Any]) -> str:
+def _words(r: dict[str, Any], stand: Namer) -> str:
     head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
     kind: str = r["kind"]
     words = _KINDS.get(kind)
-    return head + (kind if words is None else words(r))
+    return head + (kind if words is None else words(r, stand))
 
 
-def _terrain(r: dict[str, Any]) -> str:
+def _terrain(r: dict[str, Any], stand: Namer) -> str:
     col, row = r["square"]
     dice = r["dice"]
     text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {r['landform'].replace('_', ' ')}"
@@ -127,19 +153,19 @@ def _terrain(r: dict[str, Any]) -> str:
     return text + f"; {r['going']} going"
 
 
-def _deploy(r: dict[str, Any]) -> str:
+def _deploy(r: dict[str, Any], stand: Namer) -> str:
     hidden = f", {len(r['hidden'])} hidden" if r["hidden"] else ""
     return f"{len(r['positions'])} stands deployed{hidden}"
 
 
-def _cup_draw(r: dict[str, Any]) -> str:
+def _cup_draw(r: dict[str, Any], stand: Namer) -> str:
     roll = f"d{r['cup_size']} {_dice(r['dice'])}" if r["dice"] else "the last one, no die"
-    return f"{_stand(r['stand'])} is drawn from the cup of {r['cup_size']} ({r['when']}): {roll}"
+    return f"{stand(r['stand'])} is drawn from the cup of {r['cup_size']} ({r['when']}): {roll}"
 
 
-def _assault(r: dict[str, Any]) -> str:
-    who = ", ".join(_stand(s) for s in r["attackers"])
-    on = ", ".join(_stand(s) for s in r["defenders"])
+def _assault(r: dict[str, Any], stand: Namer) -> str:
+    who = ", ".join(stand(s) for s in r["attackers"])
+    on = ", ".join(stand(s) for s in r["defenders"])
     text = f"{who} assault {on}"
     if r["rolls"]:
         parts = [f"{key} {_mods(mods)}" for key, mods in r["modifiers"].items()]
@@ -149,46 +175,48 @@ def _assault(r: dict[str, Any]) -> str:
         )
     text += f": {r['outcome']}"
     if r["removed"]:
-        text += "; removed " + ", ".join(_stand(s) for s in r["removed"])
+        text += "; removed " + ", ".join(stand(s) for s in r["removed"])
     return text
 
 
-def _rally(r: dict[str, Any]) -> str:
+def _rally(r: dict[str, Any], stand: Namer) -> str:
     return (
-        f"{_stand(r['stand'])} ({r['status_before']}) rolls {_dice(r['dice'])} "
+        f"{stand(r['stand'])} ({r['status_before']}) rolls {_dice(r['dice'])} "
         f"({_mods(r['modifiers'])}) needing {r['target']}+: {r['outcome']}"
     )
 
 
-def _outcome(r: dict[str, Any]) -> str:
+def _outcome(r: dict[str, Any], stand: Namer) -> str:
     return str(r["outcome"])
 
 
 # The words of each kind of record (without the turn and phase), by kind.
-_KINDS: dict[str, Callable[[dict[str, Any]], str]] = {
+_KINDS: dict[str, Callable[[dict[str, Any], Namer], str]] = {
     "terrain": _terrain,
     "deploy": _deploy,
-    "move": lambda r: (
-        f"{_stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
+    "move": lambda r, stand: (
+        f"{stand(r['stand'])} moves from {tuple(r['from'])} to {tuple(r['to'])} "
         f"({r['purpose']}, {r['going']} going)"
     ),
-    "limber": lambda r: f"{_stand(r['stand'])} {r['outcome']}",
-    "command": lambda r: (
-        f"{_stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
+    "limber": lambda r, stand: f"{stand(r['stand'])} {r['outcome']}",
+    "command": lambda r, stand: (
+        f"{stand(r['stand'])}, {r['reason']}, rolls {_dice(r['dice'])} "
         f"needing {r['target']}+: {r['outcome']}"
     ),
     **dict.fromkeys(("fire", "support", "combat_event_fire"), _fire),
-    "combat_event_check": lambda r: (
-        f"{_stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
+    "combat_event_check": lambda r, stand: (
+        f"{stand(r['stand'])} fired a 1 first: d10 {_dice(r['dice'])}: {r['outcome']}"
     ),
-    "combat_event": lambda r: f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})",
+    "combat_event": lambda r, stand: (
+        f"{r['table']}, d6 {_dice(r['dice'])}: {r['text']} ({r['outcome']})"
+    ),
     "cup_draw": _cup_draw,
-    "cup_place": lambda r: f"{_stand(r['stand'])} is placed at {tuple(r['to'])}: {r['case']}",
-    "caught": lambda r: f"{_stand(r['stand'])} {r['outcome']}: {r['reason']}",
+    "cup_place": lambda r, stand: f"{stand(r['stand'])} is placed at {tuple(r['to'])}: {r['case']}",
+    "caught": lambda r, stand: f"{stand(r['stand'])} {r['outcome']}: {r['reason']}",
     "assault": _assault,
     "rally": _rally,
     "withdraw": _outcome,
     "sniper": _outcome,
     **_FORCE_ON_FORCE,
-    "end": lambda r: f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})",
+    "end": lambda r, stand: f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})",
 }

@@ -124,10 +124,11 @@ def ruleset_of(options: Mapping[str, Any] | None) -> Ruleset | None:
     return RULESETS.get(name) if isinstance(name, str) else None
 
 
-def narrate(record: Mapping[str, Any]) -> str:
+def narrate(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:
     """One log record in words, with its turn and phase heading (``rules.narrate``: the
-    records of either rule set say what they are)."""
-    return describe_record(dict(record))
+    records of either rule set say what they are), its stands named by ``sides``
+    (``rules.narrate.stand_sides``)."""
+    return describe_record(dict(record), sides)
 
 
 def rules_in_force(options: Mapping[str, Any] | None) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import names, rulesets
+from rules import names, narrate, rulesets
 from rules.battlefield import SQUARE_IN
 from rules.spec import parse_battle
 from rules.units import UNIT_TYPES
@@ -76,12 +76,11 @@ def unit_label(unit_type: str) -> str:
     return unit.label if unit else unit_type.replace("_", " ")
 
 
-def stand_words(stand_id: str) -> str:
-    """'a.rifle_squad.3' -> 'attacker rifle squad 3' (as rules/narrate.py says it)."""
-    force, _, rest = stand_id.partition(".")
-    unit, _, number = rest.rpartition(".")
-    who = {"a": "attacker", "d": "defender"}.get(force, force)
-    return f"{who} {unit.replace('_', ' ')} {number}".strip()
+def stand_words(stand_id: str, sides: Mapping[str, str] | None = None) -> str:
+    """A stand as the log's lines name it (``rules.narrate.stand_name``): by its side
+    when the battle's ``sides`` are given, 'a.hmg.1' -> 'Japanese HMG 1' (the pages give
+    them: ``rules.narrate.stand_sides``), else by its role, 'attacker HMG 1'."""
+    return narrate.stand_name(stand_id, sides)
 
 
 def stand_mark(stand_id: str) -> str:
@@ -488,41 +487,39 @@ def _inches(start: Sequence[float], end: Sequence[float]) -> str:
     return f"{distance} inch{'es' if distance != 1 else ''}"
 
 
-def _stand_named(stand_id: str) -> str:
-    """A stand as the log's other lines name it (rules/narrate.py): "attacker HMG 1"."""
-    force, _, rest = stand_id.partition(".")
-    unit, _, number = rest.rpartition(".")
-    who = {"a": "attacker", "d": "defender"}.get(force, force)
-    return f"{who} {names.unit(unit)} {number}".strip()
-
-
 # A stand's id as the engines write it: "d.rifle_squad.1".
 _STAND_ID = re.compile(r"[ad]\.[a-z_]+\.\d+")
 
 
-def purpose_words(purpose: str) -> str:
+def purpose_words(purpose: str, sides: Mapping[str, str] | None = None) -> str:
     """Why a stand moved, in words: the AI's "assault d.rifle_squad.1" names the stand it
-    closes with by its id; the page says "to assault defender rifle squad 1"."""
+    closes with by its id; the page says "to assault Australian rifle squad 1"."""
     verb, _, target = purpose.partition(" ")
     if verb == "assault" and _STAND_ID.fullmatch(target):
-        return f"to assault {_stand_named(target)}"
+        return f"to assault {stand_words(target, sides)}"
     return purpose
 
 
-def assault_words(record: Mapping[str, Any], text: str) -> str:
-    """An assault's line with its verb agreeing with the stands that assault: "attacker
-    rifle squad 6 assaults defender rifle squad 1", "... and ... assault ..."."""
-    who = ", ".join(_stand_named(s) for s in record.get("attackers") or ())
-    on = ", ".join(_stand_named(s) for s in record.get("defenders") or ())
+def assault_words(
+    record: Mapping[str, Any], text: str, sides: Mapping[str, str] | None = None
+) -> str:
+    """An assault's line with its verb agreeing with the stands that assault: "Japanese
+    rifle squad 6 assaults Australian rifle squad 1", "... and ... assault ..."."""
+    who = ", ".join(stand_words(s, sides) for s in record.get("attackers") or ())
+    on = ", ".join(stand_words(s, sides) for s in record.get("defenders") or ())
     head = f"{who} assault {on}"
     if len(record.get("attackers") or ()) != 1 or not text.startswith(head):
         return text
-    return f"{who} assaults {on}{text[len(head):]}"
+    return f"{who} assaults {on}{text[len(head) :]}"
 
 
-def place_words(record: Mapping[str, Any], table: Table | None = None) -> str | None:
+def place_words(
+    record: Mapping[str, Any],
+    table: Table | None = None,
+    sides: Mapping[str, str] | None = None,
+) -> str | None:
     """A move or a placing in plain words, by the sheet's squares rather than the log's
-    coordinates: "attacker rifle squad 3 moves 6 inches, from square B2 to square B3
+    coordinates: "Japanese rifle squad 3 moves 6 inches, from square B2 to square B3
     (advance, good going)". None for any other record."""
     kind = record.get("kind")
     if kind == "move":
@@ -533,38 +530,48 @@ def place_words(record: Mapping[str, Any], table: Table | None = None) -> str | 
             else f"from square {square_of(start, table)} to square {square_of(end, table)}"
         )
         return (
-            f"{_stand_named(record['stand'])} moves {_inches(start, end)}, {where} "
-            f"({purpose_words(str(record['purpose']))}, {record['going']} going)"
+            f"{stand_words(record['stand'], sides)} moves {_inches(start, end)}, {where} "
+            f"({purpose_words(str(record['purpose']), sides)}, {record['going']} going)"
         )
     if kind == "cup_place":
         return (
-            f"{_stand_named(record['stand'])} is placed in square "
+            f"{stand_words(record['stand'], sides)} is placed in square "
             f"{square_of(record['to'], table)}: {record['case']}"
         )
     return None
 
 
-def line_of(record: Mapping[str, Any], table: Table | None = None) -> str:
-    """rules/narrate.py's words for one record, without its turn and phase heading; a
-    move or a placing by the sheet's squares (``place_words``)."""
-    placed = place_words(record, table)
+def line_of(
+    record: Mapping[str, Any],
+    table: Table | None = None,
+    sides: Mapping[str, str] | None = None,
+) -> str:
+    """rules/narrate.py's words for one record, without its turn and phase heading, its
+    stands named by their ``sides`` (``rules.narrate.stand_sides``); a move or a placing
+    by the sheet's squares (``place_words``)."""
+    placed = place_words(record, table, sides)
     if placed is not None:
         return placed
-    text = rulesets.narrate(record)
+    text = rulesets.narrate(record, sides)
     head = (
         f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
     )
     text = text[len(head) :] if text.startswith(head) else text
     if record.get("kind") == "assault":
-        text = assault_words(record, text)
+        text = assault_words(record, text, sides)
     if record.get("kind") == "terrain":  # the square by the sheet's name, not its indices
         col, row = record["square"]
         text = text.replace(f"square {col},{row}", f"square {chr(ord('A') + col)}{row + 1}", 1)
     return text
 
 
-def log_turns(log: Iterable[Mapping[str, Any]], table: Table | None = None) -> list[LogTurn]:
-    """The log grouped turn by turn and, inside each turn, phase by phase, in order."""
+def log_turns(
+    log: Iterable[Mapping[str, Any]],
+    table: Table | None = None,
+    sides: Mapping[str, str] | None = None,
+) -> list[LogTurn]:
+    """The log grouped turn by turn and, inside each turn, phase by phase, in order, its
+    lines in ``line_of``'s words."""
     turns: list[LogTurn] = []
     for record in log:
         number = int(record.get("turn", 0))
@@ -577,7 +584,7 @@ def log_turns(log: Iterable[Mapping[str, Any]], table: Table | None = None) -> l
         phases[-1].lines.append(
             LogLine(
                 kind=record["kind"],
-                text=line_of(record, table),
+                text=line_of(record, table, sides),
                 dice=list(record.get("dice") or ()),
                 side=record.get("side"),
             )
@@ -593,11 +600,12 @@ def replay_frames(
     *,
     ruleset: str = rulesets.DEFAULT_RULESET,
     table: Table | None = None,
+    sides: Mapping[str, str] | None = None,
 ) -> list[dict]:
     """The steps of the replay, as the battle's rule set builds them from its log's
     structured records (``rules.replay``), each line in the page's words (``line_of``).
     A log without a deploy record (a battle fought at the table) has no frames."""
-    return rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table))
+    return rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,7 +624,12 @@ class Counter:
     off: bool = False  # not on the table yet in the first frame
 
 
-def counters(frames: Sequence[Mapping[str, Any]], forces: Sequence[ForceView], depth_in: int):
+def counters(
+    frames: Sequence[Mapping[str, Any]],
+    forces: Sequence[ForceView],
+    depth_in: int,
+    sides: Mapping[str, str] | None = None,
+) -> list[Counter]:
     """A counter for every stand that is ever on the table, where the first frame puts
     it; one that only arrives later (from the cup, or an event) starts off the table.
     The server draws them, so the picture reads without a script; replay.js moves them."""
@@ -634,7 +647,7 @@ def counters(frames: Sequence[Mapping[str, Any]], forces: Sequence[ForceView], d
             force=force_key_of(stand),
             side=side_of.get(force_key_of(stand), ""),
             mark=stand_mark(stand),
-            words=stand_words(stand),
+            words=stand_words(stand, sides),
             x=pos[0],
             y=depth_in - pos[1],
             lost=stand in first["lost"],
@@ -654,7 +667,7 @@ def lost_on_the_table(frames: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 
 def deploy_positions(
-    log: Sequence[Mapping[str, Any]], table: Table
+    log: Sequence[Mapping[str, Any]], table: Table, sides: Mapping[str, str] | None = None
 ) -> dict[str, list[dict[str, Any]]]:
     """Each force's stands where they were set up (for the sheet), by force, with the
     square each stands in (a stand on the far edge is in the last square)."""
@@ -666,7 +679,7 @@ def deploy_positions(
     for stand, (x, y) in deploy["positions"].items():
         out[force_key_of(stand)].append(
             {
-                "stand": stand_words(stand),
+                "stand": stand_words(stand, sides),
                 "mark": stand_mark(stand),
                 "x": x,
                 "y": y,

@@ -19,6 +19,7 @@ from battles.web import battleview
 from campaign.services.visibility import CampaignView
 from config.pages import campaign_view, login_required, page_context
 from rules.names import area_vegetation
+from rules.narrate import stand_sides
 
 # The turn's big JSON columns a battle page does not need.
 _TURN_HEAVY = ("start_state", "report", "report_text")
@@ -49,7 +50,9 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         for key, rows in (("attacker", battle.attackers), ("defender", battle.defenders))
     }
     table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
-    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
+    # Stands by their side, "Japanese rifle squad 1": both sides are on the page already.
+    sides = stand_sides(spec)
+    frames = battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table, sides=sides)
     forces = battleview.forces_of(
         spec,
         battle.result,
@@ -64,7 +67,8 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "forces": forces,
         "table": table,
         "frames": frames,
-        "counters": battleview.counters(frames, forces, table.depth_in),
+        "counters": battleview.counters(frames, forces, table.depth_in, sides),
+        "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
         "ruleset_label": battleview.ruleset_label(battle.ruleset),
         "spec": spec,
@@ -78,7 +82,9 @@ def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     view = campaign_view(request, campaign_id)
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
-    context["log_turns"] = battleview.log_turns(battle.log, context["table"])
+    context["log_turns"] = battleview.log_turns(
+        battle.log, context["table"], context["stand_sides"]
+    )
     return render(request, "battles/report.html", page_context(view, **context))
 
 
@@ -90,7 +96,7 @@ def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> Http
     context.update(
         rules=battleview.special_rules(context["spec"], battle.log),
         support=battleview.support_available(battle.spec, _side_names(view)),
-        positions=battleview.deploy_positions(battle.log, context["table"]),
+        positions=battleview.deploy_positions(battle.log, context["table"], context["stand_sides"]),
     )
     return render(request, "battles/sheet.html", page_context(view, **context))
 

@@ -22,7 +22,7 @@ SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "hei
 COORDINATES = re.compile(r"\(\d+(\.\d+)?, \d+(\.\d+)?\)|square \d+,\d+")
 MOVE = re.compile(
     r"moves \d+ inch(es)?, (from square [A-Z]\d+ to square [A-Z]\d+|within square [A-Z]\d+) "
-    r"\([a-z ]+, [a-z]+ going\)"
+    r"\([A-Za-z0-9 ]+, [a-z]+ going\)"
 )
 
 

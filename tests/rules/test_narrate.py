@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rules.korona.engine import resolve
-from rules.narrate import describe_record
+from rules.narrate import describe_record, stand_name, stand_sides
 from tests.rules.conftest import VARIANTS, deadline
 
 
@@ -95,6 +95,51 @@ def test_support_names_its_caller() -> None:
     assert text == (
         "T2 defender fire: off-table artillery fires at attacker rifle squad 2 "
         "(called by defender forward observer 1): 1 2 3 4 5 = 1 hit: pinned"
+    )
+
+
+def test_stands_are_named_by_their_side_when_the_battle_says_it() -> None:
+    """A player's page names a stand as a player says it, "Japanese rifle squad 3", not
+    by its role; the sides come from the BATTLE.json (a force without one keeps its
+    role)."""
+    sides = stand_sides(
+        {"attacker": {"side": "japanese"}, "defender": {"side": "australian", "name": "A"}}
+    )
+    assert sides == {"a": "Japanese", "d": "Australian"}
+    assert stand_sides({"attacker": {"side": "japanese"}, "defender": {}}) == {
+        "a": "Japanese",
+        "d": "defender",
+    }
+    fire = record(
+        "support",
+        phase="defender fire",
+        firer="off-table artillery",
+        called_by="d.forward_observer.1",
+        target="a.rifle_squad.2",
+        dice=[1, 2, 3, 4, 5],
+        obscured=False,
+        hits=1,
+        effect="pinned",
+        blast=[{"stand": "a.hmg.1", "status_before": "ok", "effect": "suppressed"}],
+    )
+    assert describe_record(fire, sides) == (
+        "T2 defender fire: off-table artillery fires at Japanese rifle squad 2 "
+        "(called by Australian forward observer 1): 1 2 3 4 5 = 1 hit: pinned; "
+        "blast: Japanese HMG 1 suppressed"
+    )
+    # A stand's id in free text is named the same way.
+    caught = record("caught", stand="d.rifle_squad.1", outcome="lost", reason="by a.hmg.1")
+    assert describe_record(caught, sides) == (
+        "T2 attacker fire: Australian rifle squad 1 lost: by Japanese HMG 1"
+    )
+    assert stand_name("a.sniper.1", sides) == "Japanese sniper 1"
+    assert stand_name("a.sniper.1") == "attacker sniper 1"
+
+
+def test_overwatch_names_its_side_in_words() -> None:
+    overwatch = record("overwatch", phase="activation", side="japanese", units=["a.hmg.1"])
+    assert describe_record(overwatch, {"a": "Japanese", "d": "Australian"}) == (
+        "T2 activation: Japanese units on Overwatch: Japanese HMG 1"
     )
 
 

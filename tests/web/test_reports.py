@@ -233,6 +233,34 @@ def test_a_fought_battle_shows_terrain_forces_replay_log_and_outcome(
     assert reverse("battle-sheet", args=[played.pk, battle.pk]) in html
 
 
+def test_a_players_battle_report_names_stands_by_their_side_not_their_role(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    """A player reads "Japanese rifle squad 1 fires at Australian rifle squad 4", not
+    "attacker rifle squad 1": in the log, the replay's lines, the counters' names and the
+    sheet's set-up positions."""
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    attacker = {"japanese": "Japanese", "australian": "Australian"}[battle.attacker_side]
+    defender = {"japanese": "Japanese", "australian": "Australian"}[battle.defender_side]
+    client = login(aussie)
+    response = client.get(reverse("battle", args=[played.pk, battle.pk]))
+    html = response.content.decode()
+    log = " ".join(
+        line.text for turn in response.context["log_turns"] for p in turn.phases for line in p.lines
+    )
+    frames = json.loads(re.search(r'id="replay-frames"[^>]*>(.*?)</script>', html, re.S)[1])
+    replay = " ".join(line for frame in frames for line in frame["lines"])
+    counters = " ".join(re.findall(r"<title>([^<]*)</title></g>", html))
+    for words in (log, replay):
+        assert f"{attacker} rifle squad " in words and f"{defender} rifle squad " in words
+    assert f"{attacker} rifle squad 1" in counters and f"{defender} rifle squad 1" in counters
+    sheet = text_of(client.get(reverse("battle-sheet", args=[played.pk, battle.pk])))
+    assert f"{attacker} rifle squad 1" in sheet and f"{defender} rifle squad 1" in sheet
+    for words in (log, replay, counters, text_of(response), sheet):
+        assert not re.search(r"\b(attacker|defender) (rifle squad|commander|HMG|sniper)", words)
+
+
 def test_a_pending_tabletop_battle_shows_forces_sheet_and_deadline(
     login: Login, aussie: Any
 ) -> None:

@@ -14,6 +14,7 @@ from battles.models import Battle
 from battles.web import battleview
 from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
+from rules.narrate import stand_sides
 from tests.admin.conftest import assert_refused, meeting_doc, new_campaign, waiting_campaign
 
 pytestmark = pytest.mark.django_db
@@ -84,9 +85,7 @@ def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None
     response = gm.post(url(battle, "result"), data)
     assert response.status_code == 200
     errors = response.context["form"].non_field_errors()
-    assert list(errors) == [
-        f"the defender lost {present + 1} rifle squads but had only {present}"
-    ]
+    assert list(errors) == [f"the defender lost {present + 1} rifle squads but had only {present}"]
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
 
 
@@ -158,8 +157,13 @@ def test_report_shows_the_log_in_words(gm: Client) -> None:
     lines = [
         line.text for turn in response.context["log_turns"] for p in turn.phases for line in p.lines
     ]
-    assert lines == [battleview.line_of(r, table) for r in battle.log]
+    sides = stand_sides(battle.spec)
+    assert lines == [battleview.line_of(r, table, sides) for r in battle.log]
     assert escape(lines[-1]) in response.content.decode()
+    # Stands by their side, as the players' page names them; never by their role.
+    text = " ".join(lines)
+    assert "Japanese rifle squad" in text and "Australian rifle squad" in text
+    assert "attacker rifle squad" not in text and "defender rifle squad" not in text
 
 
 def test_report_and_sheet_are_refused_to_a_player(player: Client) -> None:
