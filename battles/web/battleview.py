@@ -63,6 +63,11 @@ STAND_MARKS = {
     "carrier": "Ca",
 }
 
+# How far a counter's drawing reaches from its centre, its outline included: a circle of
+# radius 1.2 (a Japanese square is 2.2 across) with its widest outline, .7 for a stand
+# lost this step, half of it outside (templates/battles/_field_style.html).
+COUNTER_REACH = 1.6
+
 REASON_WORDS = {
     "a_third_lost": "a third of its stands lost",
     "turn_limit": "the turn limit",
@@ -190,6 +195,25 @@ class Table:
     @property
     def columns(self) -> list[str]:
         return [chr(ord("A") + col) for col in range(self.width_ft)]
+
+    @property
+    def counter_inset(self) -> float:
+        """How far in from the table's edges a counter's centre is drawn at least (the
+        template and replay.js read it)."""
+        return COUNTER_REACH
+
+    def drawn_at(self, x: float, y: float) -> tuple[float, float]:
+        """Where a counter whose centre is at (x, y) in the picture is drawn: there, or as
+        near it as keeps the whole counter on the table. The engines put stands on the
+        very edge (an edge entry, a move that stops at it), and a counter centred there
+        hung half off the table over the inch marks. Only the drawing moves: the frames,
+        the log and the counter's name keep the engine's position, and at most
+        ``COUNTER_REACH`` inches, never into another 1-ft square."""
+        inset = COUNTER_REACH
+        return (
+            min(max(x, inset), self.width_in - inset),
+            min(max(y, inset), self.depth_in - inset),
+        )
 
     @property
     def tick_y(self) -> float:
@@ -619,6 +643,8 @@ class Counter:
     words: str
     x: float
     y: float  # in the picture: the defender's edge at the bottom
+    drawn_x: float  # where the counter is drawn, wholly on the table (``Table.drawn_at``)
+    drawn_y: float
     lost: bool
     hidden: bool
     off: bool = False  # not on the table yet in the first frame
@@ -627,12 +653,13 @@ class Counter:
 def counters(
     frames: Sequence[Mapping[str, Any]],
     forces: Sequence[ForceView],
-    depth_in: int,
+    table: Table,
     sides: Mapping[str, str] | None = None,
 ) -> list[Counter]:
     """A counter for every stand that is ever on the table, where the first frame puts
     it; one that only arrives later (from the cup, or an event) starts off the table.
-    The server draws them, so the picture reads without a script; replay.js moves them."""
+    The server draws them, so the picture reads without a script; replay.js moves them.
+    Each is drawn wholly on the table (``Table.drawn_at``)."""
     if not frames:
         return []
     side_of = {f.key: f.side for f in forces}
@@ -641,21 +668,27 @@ def counters(
     for frame in frames:
         for stand, pos in frame["positions"].items():
             seen.setdefault(stand, pos)
-    return [
-        Counter(
-            id=stand,
-            force=force_key_of(stand),
-            side=side_of.get(force_key_of(stand), ""),
-            mark=stand_mark(stand),
-            words=stand_words(stand, sides),
-            x=pos[0],
-            y=depth_in - pos[1],
-            lost=stand in first["lost"],
-            hidden=stand in first["hidden"],
-            off=stand not in first["positions"],
+    drawn = []
+    for stand, pos in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0])):
+        x, y = pos[0], table.depth_in - pos[1]
+        drawn_x, drawn_y = table.drawn_at(x, y)
+        drawn.append(
+            Counter(
+                id=stand,
+                force=force_key_of(stand),
+                side=side_of.get(force_key_of(stand), ""),
+                mark=stand_mark(stand),
+                words=stand_words(stand, sides),
+                x=x,
+                y=y,
+                lost=stand in first["lost"],
+                hidden=stand in first["hidden"],
+                off=stand not in first["positions"],
+                drawn_x=drawn_x,
+                drawn_y=drawn_y,
+            )
         )
-        for stand, pos in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0]))
-    ]
+    return drawn
 
 
 def lost_on_the_table(frames: Sequence[Mapping[str, Any]]) -> dict[str, int]:

@@ -67,7 +67,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "forces": forces,
         "table": table,
         "frames": frames,
-        "counters": battleview.counters(frames, forces, table.depth_in, sides),
+        "counters": battleview.counters(frames, forces, table, sides),
         "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
         "ruleset_label": battleview.ruleset_label(battle.ruleset),

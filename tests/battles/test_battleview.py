@@ -241,19 +241,50 @@ def test_replay_follows_combat_events_that_bring_stands_back() -> None:
 
 def test_a_battle_without_a_deploy_record_has_no_frames() -> None:
     assert battleview.replay_frames([]) == []
-    assert battleview.counters([], [], 36) == []
+    table = battleview.Table(3, 3, [], "log")
+    assert battleview.counters([], [], table) == []
 
 
 def test_counters_start_where_the_first_frame_puts_them(played: Any) -> None:
     battle = fought(played)[0]
     frames = battleview.replay_frames(battle.log)
     forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
-    drawn = battleview.counters(frames, forces, 36)
+    table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+    drawn = battleview.counters(frames, forces, table)
     assert {c.id for c in drawn} == set(frames[0]["positions"])
     for c in drawn:
         x, y = frames[0]["positions"][c.id]
         assert (c.x, c.y) == (x, 36 - y)
         assert c.side == ("japanese" if c.force == "attacker" else "australian")
+
+
+def test_a_counter_on_the_tables_edge_is_drawn_wholly_on_the_table(played: Any) -> None:
+    """The engines put stands on the very edge (an edge entry, a move stopped by it): a
+    counter centred there hung half off the table, over the inch marks. It is drawn just
+    inside; the frames keep the true position, and a counter clear of the edges is drawn
+    where it stands."""
+    battle = fought(played)[0]
+    log = copy.deepcopy(battle.log)
+    deploy = next(r for r in log if r["kind"] == "deploy")
+    edges = [[0, 0], [36, 36], [0, 36], [36, 0], [18, 0], [0, 18], [35, 1]]
+    moved = dict(zip(deploy["positions"], edges, strict=False))
+    deploy["positions"].update(moved)
+    table = battleview.table_of(battle.spec, battle.seed, log, battle.result)
+    frames = battleview.replay_frames(log, table=table)
+    forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
+    reach = battleview.COUNTER_REACH
+    assert reach >= 1.2 + 0.7 / 2  # a counter's radius and half its widest outline
+    for c in battleview.counters(frames, forces, table):
+        assert frames[0]["positions"][c.id] == deploy["positions"][c.id]  # the truth kept
+        assert reach <= c.drawn_x <= table.width_in - reach, c
+        assert reach <= c.drawn_y <= table.depth_in - reach, c
+        if reach <= c.x <= table.width_in - reach and reach <= c.y <= table.depth_in - reach:
+            assert (c.drawn_x, c.drawn_y) == (c.x, c.y)
+        # Never drawn in another square than the one it stands in.
+        assert int(min(c.x, 35.9) // 12) == int(c.drawn_x // 12)
+        assert int(min(c.y, 35.9) // 12) == int(c.drawn_y // 12)
+    corner = next(c for c in battleview.counters(frames, forces, table) if c.x == 0 and c.y == 36)
+    assert (corner.drawn_x, corner.drawn_y) == (reach, 36 - reach)
 
 
 def test_log_turns_group_the_log_turn_by_turn_and_phase_by_phase(played: Any) -> None:

@@ -150,3 +150,47 @@ def test_a_touch_screen_is_told_of_the_buttons_a_desk_of_the_keys(
         assert "arrow keys" not in said and "Dashed arrows show this step" in said
     finally:
         phone.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_stand_on_the_tables_edge_is_drawn_wholly_on_the_table(
+    report: Any, played: Campaign, shot: Any, size: str
+) -> None:
+    """The engines put stands on the very edge (an edge entry, a move stopped by it): their
+    counters hung half off the table, over the inch marks. Every counter, at every step
+    (the server draws the first, replay.js the rest) and every move's arrow, is drawn on
+    the table; the frames keep the true positions."""
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    log = battle.log
+    deploy = next(r for r in log if r["kind"] == "deploy")
+    edges = [[0, 0], [36, 36], [0, 36], [36, 0], [18, 0], [18, 36], [0, 18], [36, 18]]
+    deploy["positions"].update(dict(zip(deploy["positions"], edges, strict=False)))
+    move = next(r for r in log if r["kind"] == "move")
+    move["to"] = [0, move["to"][1]]  # a move that stops at the left edge
+    Battle.objects.filter(pk=battle.pk).update(log=log)
+    page = report(size)
+    frames = json.loads(page.locator("#replay-frames").text_content())
+    assert list(frames[0]["positions"].values()).count([0, 0]) == 1  # the truth is kept
+    table = page.locator("#replay-field rect.table-edge").bounding_box()
+    outside = """(els, t) => els.filter((e) => getComputedStyle(e.closest('g.stand')).display
+        !== 'none').map((e) => [e.closest('g.stand').dataset.stand, e.getBoundingClientRect()])
+        .filter(([, b]) => b.left < t.x - .01 || b.top < t.y - .01
+            || b.right > t.x + t.width + .01 || b.bottom > t.y + t.height + .01)
+        .map(([id]) => id)"""
+    arrows = """(els, t) => els.map((e) => e.getBoundingClientRect())
+        .filter((b) => b.left < t.x - .01 || b.top < t.y - .01
+            || b.right > t.x + t.width + .01 || b.bottom > t.y + t.height + .01).length"""
+    moves_seen = 0
+    for index in range(len(frames)):
+        if index:
+            page.keyboard.press("ArrowRight")
+        counters = page.locator("#replay-field g.stand .counter")
+        assert counters.evaluate_all(outside, table) == [], (size, index)
+        trails = page.locator("#replay-field g.trails line")
+        moves_seen += trails.count()
+        assert trails.evaluate_all(arrows, table) == 0, (size, index)
+    assert moves_seen > 0
+    page.keyboard.press("Home")
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-edges-{size}")

@@ -8,6 +8,8 @@
   const frames = JSON.parse(data.textContent);
   const svg = figure.querySelector("svg.field");
   const depth = Number(svg.dataset.depth);
+  const width = Number(svg.dataset.width);
+  const inset = Number(svg.dataset.inset);
   const trails = svg.querySelector("g.trails");
   const counters = new Map();
   svg.querySelectorAll("g.stand").forEach((el) => counters.set(el.dataset.stand, el));
@@ -29,6 +31,14 @@
     return "Battle turn " + frame.turn + ": " + frame.phase; // the battle's own, not the campaign's
   }
 
+  // Where a stand at an engine's position (inches from the defender's left corner) is
+  // drawn: the picture's point, or as near it as keeps the whole counter on the table
+  // (battleview's Table.drawn_at). The frames and the lines keep the true position.
+  function drawn(pos) {
+    const clamp = (v, high) => Math.min(Math.max(v, inset), high - inset);
+    return [clamp(pos[0], width), clamp(depth - pos[1], depth)];
+  }
+
   function show(i) {
     index = Math.max(0, Math.min(frames.length - 1, i));
     const frame = frames[index];
@@ -38,7 +48,10 @@
     counters.forEach((el, id) => {
       const pos = frame.positions[id];
       el.classList.toggle("off", !pos);
-      if (pos) el.setAttribute("transform", `translate(${pos[0]} ${depth - pos[1]})`);
+      if (pos) {
+        const [x, y] = drawn(pos);
+        el.setAttribute("transform", `translate(${x} ${y})`);
+      }
       const status = frame.status[id];
       el.classList.toggle("pinned", status === "pinned");
       el.classList.toggle("suppressed", status === "suppressed");
@@ -49,10 +62,12 @@
     trails.replaceChildren();
     frame.moves.forEach(([, from, to]) => {
       const line = document.createElementNS(SVG, "line");
-      line.setAttribute("x1", from[0]);
-      line.setAttribute("y1", depth - from[1]);
-      line.setAttribute("x2", to[0]);
-      line.setAttribute("y2", depth - to[1]);
+      const [x1, y1] = drawn(from);
+      const [x2, y2] = drawn(to);
+      line.setAttribute("x1", x1);
+      line.setAttribute("y1", y1);
+      line.setAttribute("x2", x2);
+      line.setAttribute("y2", y2);
       trails.appendChild(line);
     });
     counter.textContent = `Step ${index + 1} of ${frames.length}`;
