@@ -39,7 +39,8 @@ from battles.models import Battle
 from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
-from campaign.services.deadlines import moment_words
+from campaign.services.deadlines import moment_words, no_deadline_words
+from campaign.services.schedule import plays_alone
 from campaign.services.visibility import (
     CampaignView,
     during_turn,
@@ -114,15 +115,15 @@ def _side_names(view: CampaignView) -> dict[str, str]:
     return {key: side.name for key, side in view.state.sides.items()}
 
 
-def _deadline_line(campaign: Campaign, zone: str) -> str:
+def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> str:
+    """When the next turn is played, for the player of ``side`` (None: a reader of every
+    side, the group's channel)."""
     if campaign.status == Campaign.Status.FINISHED:
         return ""
     if campaign.next_deadline is None:
-        # As the map and the orders page say it (campaign.web.maps.next_turn).
-        return (
-            f"Turn {campaign.turn + 1} is played once every side is ready, or when the GM "
-            "plays it."
-        )
+        # As the map says it (campaign.web.maps.next_turn), in solo terms to the one
+        # player of a campaign the AI plays the rest of.
+        return no_deadline_words(campaign.turn + 1, solo=plays_alone(campaign, side))
     when = moment_words(campaign.next_deadline, zone)
     return f"Orders for turn {campaign.turn + 1} are due by {when}."
 
@@ -140,7 +141,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
     body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]
     body += ["", f"Every roll: {absolute(reverse('turn', args=[campaign.pk, turn.number]))}"]
-    deadline = _deadline_line(campaign, zone)
+    deadline = _deadline_line(campaign, zone, view.side)
     if deadline:
         body += [deadline, f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"]
     body += _commitment_lines(campaign)

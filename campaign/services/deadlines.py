@@ -51,9 +51,7 @@ class Schedule:
 def check_schedule(schedule: Schedule) -> Schedule:
     """The schedule if it can be used; ``ScheduleRefused`` naming the fault if not."""
     if schedule.kind not in SCHEDULE_KINDS:
-        raise ScheduleRefused(
-            f"{schedule.kind!r} is not a schedule ({', '.join(SCHEDULE_KINDS)})"
-        )
+        raise ScheduleRefused(f"{schedule.kind!r} is not a schedule ({', '.join(SCHEDULE_KINDS)})")
     if time_zone(schedule.timezone) is None:
         raise ScheduleRefused(f"{schedule.timezone!r} is not a time zone name")
     if schedule.kind == "every_hours" and (
@@ -81,6 +79,17 @@ def schedule_words(schedule: Schedule) -> str:
         day = WEEKDAY_NAMES[schedule.weekday]
         return f"a turn every {day} at {schedule.time_of_day:%H:%M} ({schedule.timezone})"
     return "none: the GM plays each turn"
+
+
+def no_deadline_words(number: int, *, solo: bool = False) -> str:
+    """When turn ``number`` is played with no deadline set, as the map, the campaign
+    list and a player's email say it: once every side a player plays is ready, or when
+    the GM plays it. ``solo``: for the one player of a campaign whose every other side
+    is the campaign AI's (always ready), whose own "ready" plays it
+    (``schedule.plays_alone``)."""
+    if solo:
+        return f"Turn {number} is played when you mark your orders ready, or when the GM plays it."
+    return f"Turn {number} is played once every side is ready, or when the GM plays it."
 
 
 def moment_words(moment: datetime, zone: str) -> str:

@@ -224,6 +224,18 @@ class SidePlan:
         return all(is_ready or by_ai for _, _, is_ready, by_ai in self.sides)
 
     @property
+    def solo(self) -> bool:
+        """The reader plays this side and every other side is the campaign AI's (always
+        ready): the reader's own "ready" plays the turn (``mark_side_ready``), and the
+        page says so in those words rather than "once every side is ready". Never for
+        the GM, who marks nothing ready."""
+        return (
+            not self.view.game_master
+            and self.side == self.view.side
+            and all(by_ai for key, _, _, by_ai in self.sides if key != self.side)
+        )
+
+    @property
     def may_mark_ready(self) -> bool:
         """A player whose orders are open and not yet marked ready (the GM plays the turn
         from the admin instead)."""

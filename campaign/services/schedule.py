@@ -230,6 +230,13 @@ def awaited_sides(campaign: Campaign, sides: set[str]) -> set[str]:
     return sides & played_sides(campaign)
 
 
+def plays_alone(campaign: Campaign, side: str | None) -> bool:
+    """Is ``side`` the one side a player plays, every other side the campaign AI's
+    (always ready)? Then that side's "ready" alone makes the turn due
+    (``mark_side_ready``). Never for the GM or a spectator (no side of their own)."""
+    return bool(side) and played_sides(campaign) == {side}
+
+
 def due_campaigns(now: datetime) -> Any:
     """Active campaigns whose deadline has passed, with no claimed turn and no turn
     waiting for its battles (a turn is never advanced past one), earliest first."""

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -32,8 +32,8 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
-from campaign.models import Campaign, Membership, Side, Turn
-from campaign.services.deadlines import time_zone
+from campaign.models import SPECTATOR, Campaign, Membership, Side, Turn
+from campaign.services.deadlines import no_deadline_words, time_zone
 from campaign.services.visibility import (
     CampaignView,
     campaign_stamp,
@@ -130,6 +130,9 @@ class MapStamp:
     # touches the campaign row: a change the other fields could miss.
     updated_at: datetime | None = None
     side: str | None = None  # the reader's side (None: the GM); moving a player redraws
+    # The reader plays the one side a player plays (campaign_stamp): a player joining or
+    # leaving another side redraws the next-turn line.
+    solo: bool | None = None
 
     @property
     def token(self) -> str:
@@ -138,6 +141,7 @@ class MapStamp:
         return (
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
             f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
+            f"{'.solo' if self.solo else ''}"
         )
 
 
@@ -153,7 +157,9 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
     """The next turn's line on the map, from the campaign and its last turn: once ended
     nothing is played; paused, nothing is played until the GM resumes it (a deadline
     that was set is not counted down); a turn being played, waiting for its battles or
-    failed is that turn, not the one after it."""
+    failed is that turn, not the one after it. With no deadline, in solo terms when the
+    stamp says the reader is the one player (``solo``: every other side the campaign
+    AI's, always ready)."""
     number, status = stamp.last_turn, stamp.last_turn_status
     if campaign.status == Campaign.Status.FINISHED:
         return NextTurn("ended", "")
@@ -177,10 +183,7 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         return NextTurn("failed", f"Turn {number} could not be played; it waits for the GM.")
     if campaign.next_deadline is not None:
         return NextTurn("deadline", "")
-    return NextTurn(
-        "by-gm",
-        f"Turn {campaign.turn + 1} is played once every side is ready, or when the GM plays it.",
-    )
+    return NextTurn("by-gm", no_deadline_words(campaign.turn + 1, solo=bool(stamp.solo)))
 
 
 def stamp_seconds() -> int:
@@ -230,14 +233,23 @@ def _listed(user: Any) -> QuerySet[Campaign]:
     last = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
     played = Membership.objects.filter(campaign=OuterRef(OuterRef("pk")), user=user)
     side = Side.objects.filter(campaign=OuterRef("pk"), key=Subquery(played.values("side")[:1]))
+    # A side played by someone, other than the user's own (``schedule.plays_alone``).
+    others = (
+        Membership.objects.filter(campaign=OuterRef("pk"))
+        .exclude(side=SPECTATOR)
+        .exclude(side=Subquery(played.values("side")[:1]))
+    )
     return campaigns_for(user).annotate(
         last_turn=Subquery(last.values("number")[:1]),
         last_turn_status=Subquery(last.values("status")[:1]),
         side_name=Subquery(side.values("name")[:1]),
+        others_play=Exists(others),
     )
 
 
-def _next_turn_of(row: Any) -> NextTurn:
+def _next_turn_of(row: Any, side: str | None) -> NextTurn:
+    """The map's next-turn line for a row of ``_listed``, read by the player of ``side``
+    (None: the GM), in solo terms when no one else plays a side."""
     stamp = MapStamp(
         turn=row.turn,
         status=row.status,
@@ -245,6 +257,7 @@ def _next_turn_of(row: Any) -> NextTurn:
         last_turn=row.last_turn,
         last_turn_status=row.last_turn_status,
         last_adjustment=None,
+        solo=side not in (None, SPECTATOR) and not row.others_play,
     )
     return next_turn(row, stamp)
 
@@ -260,7 +273,7 @@ def campaigns(request: HttpRequest) -> HttpResponse:
             deadline=local_deadline(row),
             status=campaign_status(row),
             winner=winner_name(row),
-            next_turn=_next_turn_of(row),
+            next_turn=_next_turn_of(row, sides.get(row.pk)),
         )
         for row in _listed(request.user)
     ]

@@ -19,10 +19,11 @@ from campaign.models import Area, Campaign, Company, Turn
 from campaign.services.adjustments import set_control
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
-from campaign.services.visibility import open_campaign
-from campaign.web.maps import map_stamp
+from campaign.services.visibility import campaign_stamp, open_campaign
+from campaign.web.maps import MapStamp, map_stamp
 from campaign.web.turnlog import record_words
 from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
 
 pytestmark = pytest.mark.django_db
 
@@ -188,6 +189,45 @@ def test_the_list_says_the_next_turn_and_the_side_as_the_map_does(
     assert re.search(r"Your side</dt>\s*<dd>\s*<span[^>]*>Australians</span>", entry)
     gm_page = " ".join(text(login(gm_user).get(reverse("campaigns"))).split())
     assert line in gm_page and "game master" in gm_page
+
+
+def test_a_solo_player_reads_that_their_ready_plays_the_next_turn(
+    aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    """Every other side played by the campaign AI (always ready): the map and the list
+    say the reader's own "ready" plays the turn, not "once every side is ready"; the GM,
+    who marks nothing ready, and a campaign of two players keep every side's words."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    two = create_campaign(data=korona_doc(), name="Korona for two", seed=2)
+    join(aussie, two, "australian")
+    join(japanese, two, "japanese")
+    alone = "Turn 1 is played when you mark your orders ready, or when the GM plays it."
+    every = "Turn 1 is played once every side is ready, or when the GM plays it."
+    client = login(aussie)
+    listed = " ".join(text(client.get(reverse("campaigns"))).split())
+    solo_entry = listed[listed.index(f'data-campaign="{solo.pk}"') :]
+    two_entry = listed[listed.index(f'data-campaign="{two.pk}"') :]
+    assert alone in solo_entry[: solo_entry.index("</li>")]
+    assert every in two_entry[: two_entry.index("</li>")]
+    assert alone in " ".join(text(client.get(reverse("campaign-map", args=[solo.pk]))).split())
+    assert every in " ".join(text(client.get(reverse("campaign-map", args=[two.pk]))).split())
+    gm = login(gm_user)
+    assert every in " ".join(text(gm.get(reverse("campaign-map", args=[solo.pk]))).split())
+    gm_list = " ".join(text(gm.get(reverse("campaigns"))).split())
+    assert alone not in gm_list
+
+    # A second player joins: the map's stamp changes (no page kept under the old one, no
+    # 304 with the solo words), and the map says every side's words.
+    def token() -> str:
+        stamp = campaign_stamp(user=aussie, campaign_id=solo.pk)
+        assert stamp is not None
+        return MapStamp(**stamp).token
+
+    before = token()
+    join(japanese, solo, "japanese")
+    assert token() != before
+    assert every in " ".join(text(client.get(reverse("campaign-map", args=[solo.pk]))).split())
 
 
 def test_the_gm_sees_every_campaign_and_plays_no_side(

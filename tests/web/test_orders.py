@@ -58,6 +58,11 @@ def orders_of(campaign: Campaign) -> set[tuple[str, str, str | None]]:
     )
 
 
+def text_of(response: Any) -> str:
+    """The page's words, tags stripped, spaces squeezed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
 def card(html: str, company_id: int) -> str:
     """The company's row on the page."""
     match = re.search(
@@ -350,6 +355,45 @@ def test_a_solo_players_ready_plays_the_turn_against_the_campaign_ai(
     solo.refresh_from_db()
     assert solo.next_deadline is not None  # due at once
     assert "The turn is due now" in client.get(url(solo)).content.decode()
+
+
+def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
+    aussie: Any, japanese: Any, login: Any
+) -> None:
+    """Every other side played by the campaign AI (always ready), "once every side is
+    ready" read oddly: the solo player's own "ready" plays the turn (mark_side_ready).
+    With a second player the page keeps the words of several players."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    client = login(aussie)
+    page = text_of(client.get(url(solo)))
+    assert (
+        "No deadline: the turn is played when you mark your orders ready, or when the game "
+        "master plays it." in page
+    )
+    assert "When you mark your orders ready the turn is played at once" in page
+    assert "every side is ready" not in page.lower()
+    client.post(url(solo, "ready"), **HTMX)
+    page = text_of(client.get(url(solo)))
+    assert "Your orders are ready: turn 1 is being played now." in page
+    assert "every side is ready" not in page.lower()
+    # Paused, the button's note says the same in solo terms.
+    paused = create_campaign(data=korona_doc(), name="Korona solo paused", seed=2)
+    join(aussie, paused, "australian")
+    set_paused(campaign=paused, paused=True)
+    page = text_of(client.get(url(paused)))
+    assert "no turn is played until the GM resumes it, even once your orders are ready" in page
+    # A second player: every side's ready, as before.
+    two = create_campaign(data=korona_doc(), name="Korona for two", seed=3)
+    join(aussie, two, "australian")
+    join(japanese, two, "japanese")
+    page = text_of(client.get(url(two)))
+    assert (
+        "No deadline: the turn is played once every side is ready, or when the game master "
+        "plays it." in page
+    )
+    assert "When every side is ready the turn is played at once" in page
+    assert "when you mark your orders ready" not in page
 
 
 def test_while_paused_the_ready_button_says_no_turn_is_played(

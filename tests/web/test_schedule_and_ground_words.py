@@ -9,8 +9,12 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import Campaign, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
-from notifications.services import turn_words
+from notifications.services import public_turn_words, turn_words
+from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
 
 
 def test_the_turn_email_says_when_the_next_turn_is_played_as_the_pages_do(
@@ -23,6 +27,24 @@ def test_the_turn_email_says_when_the_next_turn_is_played_as_the_pages_do(
     assert said in body
     assert "when the game master says so" not in body
     assert said in login(aussie).get(reverse("campaign-map", args=[played.pk])).content.decode()
+
+
+def test_a_solo_players_turn_email_says_their_ready_plays_the_next_turn(
+    aussie: Any, japanese: Any
+) -> None:
+    """As the map says it: every other side is the campaign AI's, so the player's own
+    "ready" plays the turn; the group's channel, read by every side, keeps every side's
+    words."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    advance_turn(campaign_id=solo.pk)
+    solo.refresh_from_db()
+    turn = Turn.objects.get(campaign=solo, number=1)
+    body = turn_words(open_campaign(user=aussie, campaign=solo), turn).body
+    assert "Turn 2 is played when you mark your orders ready, or when the GM plays it." in body
+    assert "every side is ready" not in body
+    public = public_turn_words(solo, turn).body
+    assert "Turn 2 is played once every side is ready, or when the GM plays it." in public
 
 
 def test_a_battles_heading_says_light_woods(played: Campaign, aussie: Any, login: Any) -> None:
