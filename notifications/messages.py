@@ -57,6 +57,16 @@ def channels_for(view: CampaignView) -> list[tuple[str, str, str]]:
     return boards
 
 
+def board_words(channel: str, side: str, side_names: dict[str, str]) -> str:
+    """Where a message was written, as a sentence continues "aus (Australians) ..." on
+    the map page: a short place, not the board's heading (which also says who reads it)."""
+    if channel == Channel.ANNOUNCEMENT:
+        return "in the game master's announcements"
+    if channel == Channel.SIDE:
+        return f"in the channel of the {side_names.get(side, side)}"
+    return "on the public board"
+
+
 def may_write(view: CampaignView, channel: str, side: str) -> bool:
     if view.campaign.status == "finished" and channel != Channel.PUBLIC:
         return view.game_master
@@ -174,12 +184,11 @@ def latest_messages(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     names = {key: side.name for key, side in view.state.sides.items()}
     rows = readable(view).order_by("-created_at", "-id")
-    titles = {(channel, side): title for channel, side, title in channels_for(view)}
     latest = [
         {
             "message": m,
             "author": author_words(m, names),
-            "board": titles.get((m.channel, m.side), ""),
+            "board": board_words(m.channel, m.side, names),
             "anchor": f"board-{m.channel}-{m.side}",
         }
         for m in rows[:LATEST_SHOWN]

@@ -3,6 +3,8 @@ writes, and who is told."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -122,3 +124,19 @@ def test_a_message_holding_a_nul_character_is_refused(
     assert answer.status_code == 400
     assert "a message must not hold a NUL character" in answer.content.decode()
     assert not Message.objects.exists()
+
+
+def test_the_map_pages_latest_messages_say_where_in_plain_words(
+    campaign: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    # Not the board's heading ("in Channel of the Australians: only they and the GM read
+    # it, 6 Dec"), which read as a garbled sentence after the author's name.
+    write(login(gm_user), campaign, "announcement", "Turn 2 on Friday")
+    write(login(aussie), campaign, "public", "Good luck")
+    write(login(aussie), campaign, "side", "Hold Korona", "australian")
+    latest = login(aussie).get(f"/campaigns/{campaign.pk}/messages/latest/").content.decode()
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", latest)).split())
+    assert "aussie (Australians) in the channel of the Australians," in text
+    assert "aussie (Australians) on the public board," in text
+    assert "(game master) in the game master's announcements," in text
+    assert "only they and the GM read it" not in text and " in The public board" not in text
