@@ -4,6 +4,10 @@ they were)."""
 
 from __future__ import annotations
 
+import html
+import re
+from typing import Any
+
 from django.test import Client
 
 
@@ -31,3 +35,29 @@ def test_the_gm_pages_name_no_developer_file(gm: Client, db: None) -> None:
     assert "Export scenario" in create_page
     for page in (battle_page, create_page):
         assert "docs/" not in page and ".md" not in page and "BATTLE.json" not in page
+
+
+def test_the_home_page_says_a_turn_without_deadline_is_also_played_by_the_players_ready(
+    gm: Client, db: None, django_user_model: Any
+) -> None:
+    """With players and no deadline, a turn is played once every player is ready, not
+    only "when you press 'Advance turn now'" (which a GM read as: nothing happens until
+    I press it); with no player at all, only the GM's button plays it."""
+    from campaign.models import Membership
+    from tests.admin.conftest import new_campaign
+
+    played = new_campaign("Korona with players")
+    for side in ("australian", "japanese"):
+        player = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=played, user=player, side=side)
+    new_campaign("Korona with nobody")
+    rows = {
+        name: " ".join(row.split())
+        for name, row in re.findall(r'<tr>\s*<th scope="row"><a [^>]*>([^<]+)</a>(.*?)</tr>',
+                                    gm.get("/admin/").content.decode(), re.S)
+    }  # fmt: skip
+    assert 'none: once every player is ready, or when you press "Advance turn now"' in (
+        html.unescape(rows["Korona with players"])
+    )
+    nobody = html.unescape(rows["Korona with nobody"])
+    assert 'none: when you press "Advance turn now"' in nobody and "player is ready" not in nobody

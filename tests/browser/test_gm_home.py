@@ -65,7 +65,7 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     assert "every side" not in row.text_content()
     # A side no player plays is the campaign AI's, always ready: never "not ready".
     solo_row = box.locator("tr", has_text="Korona solo").text_content()
-    assert "the campaign AI plays Japanese" in solo_row and "Australians" in solo_row
+    assert "the campaign AI plays the Japanese" in solo_row and "Australians" in solo_row
     broken_row = box.locator("tr", has_text="Korona broken").text_content()
     assert "no player: the campaign AI plays every side" in broken_row
     # Soonest deadline first: the scheduled campaign before those the GM plays by hand.
