@@ -409,7 +409,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
         """In the campaign's own time zone, as the players' pages and the home page say it;
         none while the GM plays each turn, or while a turn waits for its results."""
         if obj.next_deadline is None:
-            return "none: a turn is played once every side is ready, or when you play it"
+            if _waiting(obj):
+                return "none: the turn is played once you enter its battles' results"
+            if not obj.memberships.exists():  # the AI plays every side: only the GM plays it
+                return 'none: a turn is played when you press "Advance turn now"'
+            return (
+                "none: a turn is played once every player is ready,"
+                ' or when you press "Advance turn now"'
+            )
         return deadline_words(obj)
 
     @admin.display(description="schedule")

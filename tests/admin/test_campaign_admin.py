@@ -770,6 +770,7 @@ def test_a_turn_waiting_for_its_results_offers_its_result_forms_not_advance(gm: 
     campaign, battles = waiting_campaign()
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
     assert "Advance turn now" not in page
+    assert "none: the turn is played once you enter its battles&#x27; results" in page
     assert "Turn 1 waits for its battles' results</strong>" in page
     for key in ("1:Korona:1", "1:Korona:2"):
         battle = battles[key]

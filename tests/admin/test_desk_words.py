@@ -61,3 +61,22 @@ def test_the_home_page_says_a_turn_without_deadline_is_also_played_by_the_player
     )
     nobody = html.unescape(rows["Korona with nobody"])
     assert 'none: when you press "Advance turn now"' in nobody and "player is ready" not in nobody
+
+
+def test_the_campaign_page_says_who_plays_a_turn_that_has_no_deadline(
+    gm: Client, db: None, django_user_model: Any
+) -> None:
+    """ "Once every side is ready" read, for a campaign nobody has joined, as if the AI's
+    always-ready sides would play it at once; only the GM's button does."""
+    from campaign.models import Membership
+    from tests.admin.conftest import new_campaign
+
+    campaign = new_campaign()
+    url = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    alone = html.unescape(gm.get(url).content.decode())
+    assert 'none: a turn is played when you press "Advance turn now"' in alone
+    assert "every side is ready" not in alone
+    player = django_user_model.objects.create_user("solo", password="pw")
+    Membership.objects.create(campaign=campaign, user=player, side="australian")
+    joined = html.unescape(gm.get(url).content.decode())
+    assert 'played once every player is ready, or when you press "Advance turn now"' in joined
