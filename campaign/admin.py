@@ -1126,6 +1126,8 @@ class TurnAdmin(admin.ModelAdmin):
 
     @admin.display(description="battles with a result", ordering="battle_count")
     def battles(self, obj: Turn) -> str:
+        if not obj.battle_count:  # type: ignore[attr-defined]
+            return "no battles"  # not "0 of 0"
         return f"{obj.battles_in} of {obj.battle_count}"  # type: ignore[attr-defined]
 
     @admin.display(description="log")

@@ -117,3 +117,14 @@ def test_every_page_of_a_row_opens(gm: Client) -> None:
         )
     assert gm.get("/admin/campaign/order/add/").status_code == 200
     assert gm.get("/admin/campaign/campaign/create/").status_code == 200
+
+
+def test_turn_list_says_a_turn_without_battles_had_none(gm: Client) -> None:
+    """Not "0 of 0" battles with a result (a walk-through)."""
+    waiting_campaign("Korona 2")
+    quiet = new_campaign("Korona 1")
+    Turn.objects.create(campaign=quiet, number=1, seed=1, status=Turn.Status.DONE)
+    page = gm.get("/admin/campaign/turn/").content.decode()
+    assert '<td class="field-battles">no battles</td>' in page
+    assert '<td class="field-battles">0 of 2</td>' in page
+    assert "0 of 0" not in page
