@@ -99,6 +99,11 @@ def test_the_battle_report_reads_on_a_phone(
     page.goto(live_server.url + reverse("battle", args=[played.pk, battle.pk]))
     assert page.locator("svg.field").bounding_box()["width"] <= PHONE["width"]
     assert fits_the_width(page)
+    # The squares' names are haloed with a stroke: mitred, its corners stuck out of the
+    # letters as white spikes ("A3 swamp", "heavy woods"; a walk-through).
+    for label in ("text.cell-label", "text.cell-going"):
+        joins = page.eval_on_selector(label, "e => getComputedStyle(e).strokeLinejoin")
+        assert joins == "round"
     shot("report-5-phone")
 
 
