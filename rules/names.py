@@ -78,6 +78,12 @@ def side_adjective(key: str) -> str:
     return SIDE_ADJECTIVES.get(key, key.replace("_", " ").capitalize())
 
 
+def people(adjective: str) -> str:
+    """A side's people from its adjective: 'Australian' -> 'Australians', 'Japanese' as
+    it is."""
+    return adjective if adjective.endswith(("ese", "s", "sh", "ch")) else f"{adjective}s"
+
+
 def side_companies(key: str, n: int | None = None) -> str:
     """'Australian companies', '1 Australian company', '2 Japanese companies'."""
     noun = "company" if n == 1 else "companies"

@@ -8,9 +8,6 @@ from typing import Any
 
 from rules import names
 
-# A stand's name from its id: "a.rifle_squad.3" -> "Japanese rifle squad 3".
-Namer = Callable[[str], str]
-
 # A stand's force by its id's letter, as a log with no sides named says it.
 ROLES: Mapping[str, str] = {"a": "attacker", "d": "defender"}
 
@@ -35,6 +32,33 @@ def stand_name(stand_id: str, sides: Mapping[str, str] | None = None) -> str:
     unit, _, number = rest.rpartition(".")
     side = (sides or ROLES).get(force, ROLES.get(force, force))
     return f"{side} {names.unit(unit)} {number}".strip()
+
+
+# A force's id letter by its role, as the engines key forces ("attacker move").
+_LETTERS: Mapping[str, str] = {role: letter for letter, role in ROLES.items()}
+
+
+def _side_named(role: str, sides: Mapping[str, str] | None) -> str | None:
+    """The side's adjective ("Japanese") for a role ("attacker"), or None when the
+    battle's ``sides`` do not name it (the command line, a spec without sides)."""
+    letter = _LETTERS.get(role)
+    side = (sides or {}).get(letter or "")
+    return side if letter and side and side != ROLES[letter] else None
+
+
+def phase_name(phase: str, sides: Mapping[str, str] | None = None) -> str:
+    """A phase as the pages name it: the engines' "attacker fire" is "Japanese fire" with
+    the battle's ``sides`` (``stand_sides``); without them, and any phase of no side
+    ("rally", "initiative"), as the engine wrote it."""
+    role, _, rest = phase.partition(" ")
+    side = _side_named(role, sides)
+    return f"{side} {rest}" if side and rest else phase
+
+
+def heading(r: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:
+    """A record's turn and phase, as its line opens: "T2 Japanese fire: ", "deployment: "."""
+    phase = phase_name(str(r["phase"]), sides)
+    return f"T{r['turn']} {phase}: " if r["turn"] else f"{phase}: "
 
 
 def _dice(dice: list[int]) -> str:
@@ -93,7 +117,7 @@ _FORCE_ON_FORCE: dict[str, Callable[[dict[str, Any], Namer], str]] = {
     "first_aid": lambda r, stand: (
         f"{stand(r['stand'])} first aid {_dice(r['dice'])}: {', '.join(r['results'])}"
     ),
-    "initiative": lambda r, stand: f"initiative {_dice(r['dice'])}: {r['winner']}",
+    "initiative": lambda r, stand: f"initiative {_dice(r['dice'])}: {stand.force(r['winner'])}",
     "reaction": lambda r, stand: (
         f"{r['purpose']} test {stand(r['initiative_unit'])} v "
         f"{stand(r['reacting_unit'])}: {_dice(r['dice'])}, {stand(r['winner'])} first"
@@ -131,17 +155,40 @@ def describe_record(r: dict[str, Any], sides: Mapping[str, str] | None = None) -
     squad 3"); a stand's id in free text (an assault's target, a reason) reads as the
     stand too."""
 
-    def stand(stand_id: str) -> str:
-        return stand_name(stand_id, sides)
+    namer = Namer(sides)
+    return _STAND_ID.sub(lambda found: namer(found[0]), heading(r, sides) + _words(r, namer))
 
-    return _STAND_ID.sub(lambda found: stand(found[0]), _words(r, stand))
+
+class Namer:
+    """Names a stand ("a.rifle_squad.3" -> "Japanese rifle squad 3") and a force by the
+    battle's ``sides`` (``stand_sides``), or by their roles without them (the command
+    line)."""
+
+    def __init__(self, sides: Mapping[str, str] | None) -> None:
+        self.sides = sides
+
+    def __call__(self, stand_id: str) -> str:
+        return stand_name(stand_id, self.sides)
+
+    def side(self, role: str) -> str:
+        """A force's side as its adjective, "Japanese"; its role without sides."""
+        return _side_named(role, self.sides) or role
+
+    def force(self, role: str) -> str:
+        """A force by its side, "the Australians"; by its role, "defender", without sides."""
+        side = _side_named(role, self.sides)
+        return f"the {names.people(side)}" if side else role
+
+    def wins(self, role: str) -> str:
+        """'the Japanese win'; 'attacker wins' without sides."""
+        side = _side_named(role, self.sides)
+        return f"the {names.people(side)} win" if side else f"{role} wins"
 
 
 def _words(r: dict[str, Any], stand: Namer) -> str:
-    head = f"T{r['turn']} {r['phase']}: " if r["turn"] else f"{r['phase']}: "
     kind: str = r["kind"]
     words = _KINDS.get(kind)
-    return head + (kind if words is None else words(r, stand))
+    return kind if words is None else words(r, stand)
 
 
 def _terrain(r: dict[str, Any], stand: Namer) -> str:
@@ -168,12 +215,13 @@ def _assault(r: dict[str, Any], stand: Namer) -> str:
     on = ", ".join(stand(s) for s in r["defenders"])
     text = f"{who} assault {on}"
     if r["rolls"]:
-        parts = [f"{key} {_mods(mods)}" for key, mods in r["modifiers"].items()]
+        parts = [f"{stand.side(key)} {_mods(mods)}" for key, mods in r["modifiers"].items()]
         rolls = "; ".join(f"{x['attacker']} v {x['defender']}" for x in r["rolls"])
         text += f": rolls {rolls} ({'; '.join(parts)}); totals " + ", ".join(
-            f"{k} {v}" for k, v in r["totals"].items()
+            f"{stand.side(k)} {v}" for k, v in r["totals"].items()
         )
-    text += f": {r['outcome']}"
+    # The record's outcome, "attacker wins", from its fields: "the Japanese win".
+    text += f": {stand.wins(r['winner'])}" + ("" if r["rolls"] else ": no one left to fight")
     if r["removed"]:
         text += "; removed " + ", ".join(stand(s) for s in r["removed"])
     return text
@@ -218,5 +266,5 @@ _KINDS: dict[str, Callable[[dict[str, Any], Namer], str]] = {
     "withdraw": _outcome,
     "sniper": _outcome,
     **_FORCE_ON_FORCE,
-    "end": lambda r, stand: f"{r['winner']} wins ({str(r['reason']).replace('_', ' ')})",
+    "end": lambda r, stand: f"{stand.wins(r['winner'])} ({str(r['reason']).replace('_', ' ')})",
 }

@@ -448,8 +448,9 @@ def force_words(force: ForceView) -> str:
 
 
 def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:
-    """'The defender, the Australians' A Company, wins: the other side lost a third of
-    its stands'; 'The defenders, the Australians' A Company and B Company, win: ...'."""
+    """Who won, by side and company, with their role and why: 'The Australians' A
+    Company, defending, wins: the Japanese lost a third of their stands'; 'The Japanese
+    1st Company and 2nd Company, attacking, win: ...'."""
     if not result:
         return "Not fought yet."
     by_key = {f.key: f for f in forces}
@@ -457,16 +458,19 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     reason = result.get("reason", "")
     if winner is None:
         return "No winner recorded."
+    loser = next((f for f in forces if f is not winner), None)
+    other = f"the {loser.side_name}" if loser else "the other side"
     why = {
-        "a_third_lost": "the other side lost a third of its stands",
+        "a_third_lost": f"{other} lost a third of their stands",
         "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
         "turns)",
-        "withdrew": "the other side withdrew",
+        "withdrew": f"{other} withdrew",
         "entered": "result entered by the GM from the table",
     }.get(reason, reason.replace("_", " "))
     several = len(winner.companies) > 1 or (not winner.companies and names.several(winner.name))
-    who = f"{winner.key}s" if several else winner.key
-    return f"The {who}, {force_words(winner)}, {'win' if several else 'wins'}: {why}."
+    role = "attacking" if winner.key == "attacker" else "defending"
+    who = force_words(winner)
+    return f"{who[:1].upper()}{who[1:]}, {role}, {'win' if several else 'wins'}: {why}."
 
 
 # --- the log, turn by turn ---------------------------------------------------------------
@@ -577,9 +581,7 @@ def line_of(
     if placed is not None:
         return placed
     text = rulesets.narrate(record, sides)
-    head = (
-        f"T{record['turn']} {record['phase']}: " if record.get("turn") else f"{record['phase']}: "
-    )
+    head = narrate.heading(record, sides)
     text = text[len(head) :] if text.startswith(head) else text
     if record.get("kind") == "assault":
         text = assault_words(record, text, sides)
@@ -594,15 +596,16 @@ def log_turns(
     table: Table | None = None,
     sides: Mapping[str, str] | None = None,
 ) -> list[LogTurn]:
-    """The log grouped turn by turn and, inside each turn, phase by phase, in order, its
-    lines in ``line_of``'s words."""
+    """The log grouped turn by turn and, inside each turn, phase by phase, in order, each
+    phase by its side ("Japanese fire": ``rules.narrate.phase_name``), its lines in
+    ``line_of``'s words."""
     turns: list[LogTurn] = []
     for record in log:
         number = int(record.get("turn", 0))
         if not turns or turns[-1].number != number:
             turns.append(LogTurn(number, []))
         phases = turns[-1].phases
-        phase = str(record.get("phase", ""))
+        phase = narrate.phase_name(str(record.get("phase", "")), sides)
         if not phases or phases[-1].name != phase:
             phases.append(LogPhase(phase, []))
         phases[-1].lines.append(
@@ -627,9 +630,13 @@ def replay_frames(
     sides: Mapping[str, str] | None = None,
 ) -> list[dict]:
     """The steps of the replay, as the battle's rule set builds them from its log's
-    structured records (``rules.replay``), each line in the page's words (``line_of``).
-    A log without a deploy record (a battle fought at the table) has no frames."""
-    return rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
+    structured records (``rules.replay``), each line in the page's words (``line_of``)
+    and each phase by its side ("Japanese fire": ``rules.narrate.phase_name``). A log
+    without a deploy record (a battle fought at the table) has no frames."""
+    frames = rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
+    for frame in frames:
+        frame["phase"] = narrate.phase_name(str(frame["phase"]), sides)
+    return frames
 
 
 @dataclass(frozen=True, slots=True)

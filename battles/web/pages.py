@@ -93,10 +93,12 @@ def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> Http
     view = campaign_view(request, campaign_id)
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
+    positions = battleview.deploy_positions(battle.log, context["table"], context["stand_sides"])
     context.update(
         rules=battleview.special_rules(context["spec"], battle.log),
         support=battleview.support_available(battle.spec, _side_names(view)),
-        positions=battleview.deploy_positions(battle.log, context["table"], context["stand_sides"]),
+        # Each force's set-up under its side's name ("Japanese"), not its key.
+        positions=[(f.side_name, positions[f.key]) for f in context["forces"] if positions[f.key]],
     )
     return render(request, "battles/sheet.html", page_context(view, **context))
 

@@ -548,14 +548,14 @@ def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
     result = {"winner": "defender", "reason": "a_third_lost", "losses": {}}
     forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, companies=companies)
     assert battleview.outcome_words(result, forces) == (
-        "The defenders, the Australians' A Company, B Company and C Company (militia), win: "
-        "the other side lost a third of its stands."
+        "The Australians' A Company, B Company and C Company (militia), defending, win: "
+        "the Japanese lost a third of their stands."
     )
     won = {**result, "winner": "attacker", "reason": "withdrew"}
     assert battleview.outcome_words(won, forces) == (
-        "The attacker, the Japanese 1st Company, wins: the other side withdrew."
+        "The Japanese 1st Company, attacking, wins: the Australians withdrew."
     )
     alone = battleview.forces_of(spec, result, side_names=SIDE_NAMES)  # no company rows
     assert battleview.outcome_words(result, alone).startswith(
-        "The defenders, the Australians' A Company and B Company and C Company (militia), win"
+        "The Australians' A Company and B Company and C Company (militia), defending, win:"
     )

@@ -54,6 +54,8 @@ def test_sides_and_agreement() -> None:
     assert names.side_adjective("australian") == "Australian"
     assert names.side_companies("australian") == "Australian companies"
     assert names.side_companies("japanese", 1) == "1 Japanese company"
+    assert names.people("Australian") == "Australians"
+    assert names.people("Japanese") == "Japanese"
     assert names.verb("2nd Company", "attacks", "attack") == "attacks"
     assert names.verb("1st Company and 2nd Company", "attacks", "attack") == "attack"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rules.korona.engine import resolve
-from rules.narrate import describe_record, stand_name, stand_sides
+from rules.narrate import describe_record, phase_name, stand_name, stand_sides
 from tests.rules.conftest import VARIANTS, deadline
 
 
@@ -123,14 +123,14 @@ def test_stands_are_named_by_their_side_when_the_battle_says_it() -> None:
         blast=[{"stand": "a.hmg.1", "status_before": "ok", "effect": "suppressed"}],
     )
     assert describe_record(fire, sides) == (
-        "T2 defender fire: off-table artillery fires at Japanese rifle squad 2 "
+        "T2 Australian fire: off-table artillery fires at Japanese rifle squad 2 "
         "(called by Australian forward observer 1): 1 2 3 4 5 = 1 hit: pinned; "
         "blast: Japanese HMG 1 suppressed"
     )
     # A stand's id in free text is named the same way.
     caught = record("caught", stand="d.rifle_squad.1", outcome="lost", reason="by a.hmg.1")
     assert describe_record(caught, sides) == (
-        "T2 attacker fire: Australian rifle squad 1 lost: by Japanese HMG 1"
+        "T2 Japanese fire: Australian rifle squad 1 lost: by Japanese HMG 1"
     )
     assert stand_name("a.sniper.1", sides) == "Japanese sniper 1"
     assert stand_name("a.sniper.1") == "attacker sniper 1"
@@ -215,6 +215,47 @@ def test_rally_command_and_end() -> None:
     )
     end = record("end", turn=5, phase="end", winner="defender", reason="a_third_lost")
     assert describe_record(end) == "T5 end: defender wins (a third lost)"
+
+
+SIDES = {"a": "Japanese", "d": "Australian"}
+
+
+def test_phases_and_results_are_named_by_their_side_when_the_battle_says_it() -> None:
+    """A player reads "T2 Japanese move: ...", "the Australians win", not the roles the
+    records keep ("attacker move", "defender wins"); the command line, with no sides,
+    keeps the roles."""
+    assault = record(
+        "assault",
+        phase="attacker move",
+        attackers=["a.rifle_squad.1"],
+        defenders=["d.rifle_squad.4"],
+        dice=[3, 4],
+        rolls=[{"attacker": 3, "defender": 4}],
+        modifiers={"attacker": [{"reason": "veteran troops", "value": 1}], "defender": []},
+        totals={"attacker": 4, "defender": 4},
+        outcome="defender wins",
+        winner="defender",
+        removed=["a.rifle_squad.1"],
+    )
+    assert describe_record(assault, SIDES) == (
+        "T2 Japanese move: Japanese rifle squad 1 assault Australian rifle squad 4: "
+        "rolls 3 v 4 (Japanese veteran troops +1; Australian no modifiers); "
+        "totals Japanese 4, Australian 4: the Australians win; removed Japanese rifle squad 1"
+    )
+    empty = {**assault, "dice": [], "rolls": [], "modifiers": {}, "removed": []}
+    empty |= {"outcome": "attacker wins: no one left to fight", "winner": "attacker"}
+    assert describe_record(empty, SIDES).endswith(": the Japanese win: no one left to fight")
+    assert describe_record(empty).endswith(": attacker wins: no one left to fight")
+    initiative = record("initiative", phase="initiative", dice=[2, 5], winner="defender")
+    assert describe_record(initiative, SIDES) == "T2 initiative: initiative 2 5: the Australians"
+    assert describe_record(initiative) == "T2 initiative: initiative 2 5: defender"
+    end = record("end", turn=5, phase="end", winner="attacker", reason="turn_limit")
+    assert describe_record(end, SIDES) == "T5 end: the Japanese win (turn limit)"
+    assert phase_name("defender activation", SIDES) == "Australian activation"
+    assert phase_name("rally", SIDES) == "rally"
+    assert phase_name("attacker fire") == "attacker fire"
+    # A force whose side the spec does not say keeps its role.
+    assert phase_name("defender fire", {"a": "Japanese", "d": "defender"}) == "defender fire"
 
 
 def test_set_up_records_have_no_turn() -> None:

@@ -19,11 +19,12 @@ from battles.services.results import enter_battle_result
 from battles.web.battleview import forces_of
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
 from campaign.web import turnlog
 from campaign.web.turnlog import record_words
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
-from tests.web.conftest import join
+from tests.web.conftest import join, meeting_doc
 
 Login = Callable[[Any], Client]
 
@@ -222,8 +223,8 @@ def test_a_fought_battle_shows_terrain_forces_replay_log_and_outcome(
     frames = json.loads(re.search(r'id="replay-frames"[^>]*>(.*?)</script>', html, re.S)[1])
     assert frames[0]["phase"] == "deployment" and len(frames) > 5
     assert 'data-replay="next"' in html and "campaign/replay.js" in html
-    winner = battle.result["winner"]
-    assert re.search(rf"The {winner}s?, the ", page)
+    role = {"attacker": "attacking", "defender": "defending"}[battle.result["winner"]]
+    assert re.search(rf"The (Japanese|Australians&#x27;) [^,]+, {role}, wins?: ", page)
     lost = {k: sum(v.values()) for k, v in battle.result["losses"].items()}
     present = {k: sum(v.values()) for k, v in battle.result["stands_present"].items()}
     assert f"lost {lost['attacker']} of {present['attacker']} stands" in page
@@ -259,6 +260,57 @@ def test_a_players_battle_report_names_stands_by_their_side_not_their_role(
     assert f"{attacker} rifle squad 1" in sheet and f"{defender} rifle squad 1" in sheet
     for words in (log, replay, counters, text_of(response), sheet):
         assert not re.search(r"\b(attacker|defender) (rifle squad|commander|HMG|sniper)", words)
+
+
+# Where a role is the role itself, and stays (docs/pages.md): the forces' headings
+# ("Attacker: Japanese"), the table's edges and corners ("the defender's edge"), and the
+# rules' own statements ("the defender on a tie", "the defender fields one rifle squad as a
+# sniper", the turn page's "on an equal share the defender wins").
+GENUINE_ROLES = re.compile(
+    r"\b(Attacker|Defender): |\b(attacker|defender)'s\b|the defender on a tie"
+    r"|the defender fields|on an equal share the defender wins"
+)
+ROLE_WORD = re.compile(r"\b(attacker|defender)s?\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("ruleset", ["korona", "force_on_force"])
+def test_a_players_battle_pages_name_phases_and_results_by_side_not_role(
+    ruleset: str, login: Login, aussie: Any, japanese: Any
+) -> None:
+    """A player reads "T2 Japanese fire", "the Australians win", "The Japanese 1st
+    Company, attacking, wins", never "attacker fire" or "defender wins": in the report
+    (outcome, log, replay's steps and lines), the sheet and the turn's page, under either
+    rule set. The records keep their roles (the command line prints them)."""
+    doc = meeting_doc()
+    doc["settings"] = {**doc.get("settings", {}), "ruleset": ruleset}
+    campaign = create_campaign(data=doc, name=f"Korona {ruleset}", seed=13)
+    advance_turn(campaign_id=campaign.pk)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    battles = list(Battle.objects.filter(campaign=campaign, status="fought"))
+    assert battles and all(b.ruleset == ruleset for b in battles)
+    # As stored: "attacker fire" (Korona), "attacker activation" (Force on Force).
+    assert any(r["phase"].startswith("attacker ") for b in battles for r in b.log)
+    for user in (aussie, japanese):
+        client = login(user)
+        pages = [text_of(client.get(reverse("turn", args=[campaign.pk, 1])))]
+        for battle in battles:
+            response = client.get(reverse("battle", args=[campaign.pk, battle.pk]))
+            html = response.content.decode()
+            frames = json.loads(re.search(r'id="replay-frames"[^>]*>(.*?)</script>', html, re.S)[1])
+            pages.append(text_of(response))
+            pages += [f"{frame['phase']}: {' '.join(frame['lines'])}" for frame in frames]
+            pages.append(
+                text_of(client.get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
+            )
+        words = " ".join(pages)
+        assert re.search(r"\b(Japanese|Australian) (fire|activation)\b", words)
+        assert re.search(r"the (Japanese|Australians) win \(", words)
+        assert re.search(r", (attacking|defending), wins?: ", words)
+        rest = GENUINE_ROLES.sub("", words)
+        assert not ROLE_WORD.search(rest), [
+            rest[m.start() - 60 : m.end()] for m in ROLE_WORD.finditer(rest)
+        ][:3]
 
 
 def test_a_pending_tabletop_battle_shows_forces_sheet_and_deadline(
@@ -307,7 +359,7 @@ def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
         losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
     )
     page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
-    assert "The defender, the Australians&#x27; A Company, wins: result entered by the GM" in page
+    assert "The Australians&#x27; A Company, defending, wins: result entered by the GM" in page
     assert "Japanese lost 4 of 12 stands" in page and "Australians lost 1 of 12 stands" in page
     assert "there is no log to replay" in page
 
@@ -329,7 +381,7 @@ def test_the_sheet_has_terrain_squares_forces_rules_and_support(login: Login, au
     assert "Off-table support (zone 5)" in page and "none in zone 5" in page
     assert html.count('class="write-in"') >= 2
     assert "@media print" in html and "@page" in html
-    assert "Winner: attacker" in page
+    assert re.search(r"Winner: Japanese ☐ (&nbsp;|\s)+Australians ☐", page)
 
 
 def test_the_sheet_of_a_fought_battle_lists_set_up_positions(
@@ -342,7 +394,7 @@ def test_the_sheet_of_a_fought_battle_lists_set_up_positions(
     stand, (x, y) = next(iter(deploy["positions"].items()))
     assert "Set-up positions" in page
     assert re.search(rf"{x} {y} [A-C][1-3]", page)
-    assert "Winner: attacker" not in page
+    assert "Winner:" not in page
 
 
 # --- query counts on 10x the companies --------------------------------------------------------
@@ -431,10 +483,6 @@ def test_two_battles_in_one_area_are_listed_by_number_in_words(
     db: Any, aussie: Any, login: Any
 ) -> None:
     """'Battle reports: Korona, 1, Korona, 2' read as four things (a walk-through)."""
-    from campaign.services.scenarios import create_campaign
-    from campaign.services.turns import advance_turn
-    from tests.web.conftest import join, meeting_doc
-
     campaign = create_campaign(data=meeting_doc(), name="Two battles", seed=3)
     join(aussie, campaign, "australian")
     advance_turn(campaign_id=campaign.pk)
