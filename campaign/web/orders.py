@@ -317,7 +317,8 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     status = 409 if error else 200
     if not htmx(request):
         return render(request, TEMPLATE, context, status=status)
-    return render(request, f"{TEMPLATE}#ready", context, status=422 if error else 200)
+    # The ready box, and the live region below it filled out of band (it stays in the page).
+    return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 
 urlpatterns = [

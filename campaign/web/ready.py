@@ -34,7 +34,8 @@ def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = _context(view, plan_side(view=view, side=side), ready_error=error)
     if not htmx(request):
         return render(request, TEMPLATE, context, status=409)
-    return render(request, f"{TEMPLATE}#ready", context, status=422 if error else 200)
+    # The ready box, and the live region below it filled out of band (it stays in the page).
+    return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 
 urlpatterns = [

@@ -88,12 +88,16 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     assert text.endswith(").")
     shot("orders-3-odds-done")
 
+    # The ready line's live region stays in the page; the answer changes its words only.
+    page.evaluate("document.querySelector('#ready-status').kept = true")
     page.click("text=My orders for turn 1 are ready")
     page.locator("#ready li", has_text="Australians: ready").wait_for()
     assert page.evaluate("window.notReloaded") is True
     assert list(SideReady.objects.values_list("side", "turn_number")) == [("australian", 1)]
     # The campaign AI plays the other side: every side is ready, and the turn is due.
-    assert "turn 1 is being played now" in page.locator("#ready").inner_text()
+    status = page.locator("#ready-status")
+    assert "turn 1 is being played now" in status.inner_text()
+    assert status.evaluate("el => el.kept") is True
     shot("orders-4-ready")
 
     # A refused order is shown beside its company, and nothing changes.

@@ -1,4 +1,5 @@
-"""Live regions that htmx's polls keep: the map's redraw and the odds of the orders page.
+"""Live regions that htmx keeps: the map's redraw, the odds of the orders page (polls) and
+its ready line (the ready and unready buttons' answers).
 
 A screen reader announces a change inside a live region (``aria-live``, ``role=status``)
 that was already in the page; one swapped in anew, with its words, it need not announce.
@@ -228,3 +229,59 @@ def test_odds_that_are_gone_replace_the_whole_box(
     area_poll = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
     assert area_poll["HX-Retarget"] == f"#area-odds-{oivi.pk}"
     assert f'id="area-odds-{oivi.pk}"' in area_poll.content.decode()
+
+
+# --- the orders page's ready line -------------------------------------------------------------
+
+
+def replaced_by_forms(root: Element) -> list[tuple[Element, str]]:
+    """What the page's htmx forms swap with their answer: (the element swapped, how)."""
+    swapped = []
+    for element in root.walk():
+        if "hx-post" not in element.attrs:
+            continue
+        target = element.attrs.get("hx-target", "")
+        swapped_element = by_id(root, target[1:]) if target.startswith("#") else element
+        assert swapped_element is not None, target
+        swapped.append((swapped_element, element.attrs.get("hx-swap", "innerHTML")))
+    return swapped
+
+
+def test_ready_and_unready_fill_the_ready_line_in_the_region_that_stays(
+    campaign: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """The last side's "ready" says "Every side is ready: turn 1 is being played now" in a
+    status region; the button's answer replaces the ready box, so the region sits outside
+    it, in the page from the start (empty), and the answer fills it out of band."""
+    assert login(japanese).post(f"/campaigns/{campaign.pk}/orders/ready/").status_code == 302
+    client = login(aussie)
+    page = tree(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode())
+    status = by_id(page, "ready-status")
+    assert status is not None and status.live and status.words() == ""
+    ready_box = by_id(page, "ready")
+    assert ready_box is not None and status not in ready_box.walk()
+    swapped = replaced_by_forms(page)
+    assert (ready_box, "outerHTML") in swapped
+    for element, swap in swapped:
+        inside = element.walk() if swap == "outerHTML" else element.walk()[1:]
+        assert not [e for e in inside if e.live], element.attrs.get("id")
+
+    answer = client.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"}, **HTMX)
+    (words,) = check_poll_answer(page, answer.content.decode())
+    assert words.attrs["id"] == "ready-status"
+    assert words.words().startswith("Every side is ready: turn 1 is being played now.")
+    # Drawn again, the page has the words in the same region.
+    again = by_id(
+        tree(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode()), "ready-status"
+    )
+    assert again is not None and again.live and again.words() == words.words()
+
+
+def test_unready_empties_the_ready_line(campaign: Campaign, aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    page = tree(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode())
+    for action in ("ready", "unready"):
+        answer = client.post(f"/campaigns/{campaign.pk}/orders/{action}/", {"turn": "1"}, **HTMX)
+        assert answer.status_code == 200, action
+        (words,) = check_poll_answer(page, answer.content.decode())
+        assert words.attrs["id"] == "ready-status" and words.words() == "", action
