@@ -67,14 +67,18 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
 def pairing_line(area: AreaPlan, count: int) -> str:
     """How the turn pairs the battles of the area, and what holding it takes, in a line."""
     name = area.area
+    # "Your company" when the side has one there: with one company, "companies" read as
+    # if more were going than the player ordered.
+    one = sum(len(attack.friends) for attack in area.attacks) == 1
+    companies = "company" if one else "companies"
     if area.present and area.arriving:
         yours = f"Your companies in {name} and those going there"
     elif area.present:
-        yours = f"Your companies in {name}"
+        yours = f"Your {companies} in {name}"
     else:
-        yours = f"Your companies going to {name}"
+        yours = f"Your {companies} going to {name}"
     if count == 1:
-        paired = f"{yours} and the enemy's there fight one battle"
+        paired = f"{yours} and all the enemy's there fight one battle"
         need = (
             f"you take {name} if you win it" if area.attacking else f"you keep {name} if you win it"
         )
@@ -83,11 +87,17 @@ def pairing_line(area: AreaPlan, count: int) -> str:
             f"The turn pairs the companies in {name} strongest against strongest into "
             f"{count} battles, each side's extra companies joining its largest"
         )
+        # Why winning some is not enough: the winners of each side stay in the area, and
+        # it changes hands only when one side is left there alone (rulings section 3).
         every = "both" if count == 2 else f"all {count}"
         need = (
             f"you take {name} only by winning {every}"
             if area.attacking
             else f"you keep {name} unless you lose {every}"
+        )
+        need += (
+            f": each battle's winners stay in {name}, and it changes hands only when one "
+            "side is left there alone"
         )
     return f"{paired}; {need}."
 

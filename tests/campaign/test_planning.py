@@ -29,6 +29,7 @@ from rules.campaign.visibility import strength_band
 from rules.dice import derive_seed
 from rules.odds import battle_odds
 from rules.spec import parse_battle
+from tests.campaign.builders import korona_state, scripted_turn, supply_dice
 from tests.campaign.conftest import KORONA, korona_doc
 
 RUNS = 20  # battles per estimate in these tests; the page's 1,000 take seconds
@@ -233,6 +234,30 @@ def test_an_advance_on_seen_enemies_is_a_battle_paired_as_the_turn_pairs() -> No
     assert (b.attackers, b.defenders) == (["B Company"], ["2nd Company"])
     assert a.spec["defender"]["quality"] == "trained"
     parse_battle(a.spec)
+
+
+@pytest.mark.parametrize(
+    "ordered", [("A Company",), ("A Company", "B Company")], ids=["alone", "together"]
+)
+def test_the_planned_battles_are_the_battles_the_turn_fights(ordered: tuple[str, ...]) -> None:
+    """The orders page's Oivi: A Company alone against the 1st and 2nd Company is one
+    battle (the extra defender joins it), A and B Company together are two; the turn,
+    every company in supply, pairs them the same."""
+    state = korona_state()
+    orders = {name: RulesOrder(name, "advance", "Oivi") for name in ordered}
+    seen = as_seen_by(state, "australian")
+    planned = {
+        battle.key: battle.attackers
+        for name in ordered
+        if (battle := planned_battle(seen, company=name, orders=orders)) is not None
+    }
+
+    turn = scripted_turn(state, supply_dice(state), orders)
+
+    assert planned == {battle.key: battle.attackers for battle in turn.battles}
+    assert len(planned) == len(ordered)
+    if len(ordered) == 1:
+        assert sorted(turn.battles[0].defenders) == ["1st Company", "2nd Company"]
 
 
 def test_orders_that_lead_to_no_battle_have_none() -> None:

@@ -58,6 +58,11 @@ def test_one_company_alone_fights_both_defenders_in_one_battle(
     (attack,) = oivi.attacks
     assert attack.friends == ["A Company"]
     assert sorted(attack.enemies) == ["1st Company", "2nd Company"]
+    item = finished(campaign, aussie)
+    assert item.pairing == (
+        "Your company going to Oivi and all the enemy's there fight one battle; "
+        "you take Oivi if you win it."
+    )
 
 
 def test_two_companies_are_paired_into_two_battles_shown_together(
@@ -68,7 +73,13 @@ def test_two_companies_are_paired_into_two_battles_shown_together(
     assert [a.battle.key for a in oivi.attacks] == ["1:Oivi:1", "1:Oivi:2"]
     assert sorted(name for a in oivi.attacks for name in a.friends) == ["A Company", "B Company"]
     item = finished(campaign, aussie)
+    assert item.pairing.startswith("The turn pairs the companies in Oivi strongest against ")
     assert "into 2 battles" in item.pairing and "only by winning both" in item.pairing
+    # Win one, lose one: A Company stays in Oivi with the enemy, and Oivi stays theirs.
+    assert item.pairing.endswith(
+        ": each battle's winners stay in Oivi, and it changes hands only when one side is "
+        "left there alone."
+    )
 
 
 def test_the_chance_to_take_the_area_is_winning_every_battle_there(
