@@ -163,6 +163,44 @@ class TurnPhase:
     lines: list[TurnLine] = field(default_factory=list)
 
 
+def standoff_words(records: Iterable[Mapping[str, Any]], reading: Reading) -> dict[str, str]:
+    """Per area whose battles each side won some of: why it does not change hands. Each
+    battle's winners stay where they fought and its losers leave, so both sides are still
+    there, and an area changes hands only when one side is left in it alone (rulings
+    section 3, ``update_control``): the map shows the area held as before, the winners
+    of one side standing in it. Only from the results the viewer reads (a battle in an
+    area has the viewer's companies in it, or none of the viewer's reads it at all)."""
+    wins: dict[str, dict[str, int]] = {}
+    for record in records:
+        winner = str(record.get("winner"))
+        if record.get("kind") != "battle_result" or winner not in ("attacker", "defender"):
+            continue
+        if not record.get("target"):
+            continue
+        tally = wins.setdefault(str(record["target"]), {})
+        side = str(record.get(f"{winner}_side") or "")
+        tally[side] = tally.get(side, 0) + 1
+    words = {}
+    for area, tally in wins.items():
+        if len(tally) < 2:
+            continue  # one side won every battle there: its result says who holds it
+        count = sum(tally.values())
+        called = {side: reading.side_names.get(side) or names.side(side) for side in tally}
+        if count == 2:
+            first, second = sorted(tally)
+            won = f"the {called[first]} won one battle there and the {called[second]} the other"
+        else:
+            won = (
+                names.join(f"the {called[side]} won {n}" for side, n in sorted(tally.items()))
+                + f" of its {count} battles"
+            )
+        words[area] = (
+            f"{area} does not change hands: {won}, so both sides still have companies in "
+            f"{area}. An area changes hands only when one side is left there alone."
+        )
+    return words
+
+
 def turn_phases(
     records: Iterable[Mapping[str, Any]],
     battle_ids: Mapping[str, int] | None = None,
@@ -172,6 +210,7 @@ def turn_phases(
 
     ``battle_ids`` maps the keys of the battles the viewer may read to their ids, so a
     battle's lines link to its report; ``reading`` names the sides and the battles' ends."""
+    records = list(records)
     phases: list[TurnPhase] = []
     for record in records:
         key = str(record.get("phase", ""))
@@ -189,6 +228,13 @@ def turn_phases(
                 battle_id=(battle_ids or {}).get(battle) if battle and kind in _LINKED else None,
             )
         )
+    # After the battles' results: why an area whose battles were split stays held as it was
+    # (a walk-through read the Australians' win at Oivi and found Oivi still Japanese).
+    standoffs = standoff_words(records, reading or Reading())
+    battles = next((phase for phase in reversed(phases) if phase.key == "battles"), None)
+    if battles is not None:
+        for words in standoffs.values():
+            battles.lines.append(TurnLine(words, [], None, "standoff", None))
     return phases
 
 
@@ -201,6 +247,8 @@ def turn_summary(
     events that happened, who moved first, the battles' results (why each ended from
     ``reasons``, battle key to its result's reason), control and the end."""
     reading = Reading(side_names, reasons or {})
+    records = list(records)
+    standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:
         kind = record.get("kind")
@@ -211,5 +259,7 @@ def turn_summary(
         elif kind == "battle_result":
             summary.append(battle_result_words(record, reading))
         elif kind in ("control", "campaign_end"):
+            summary.extend(standoffs)  # after the battles, before the areas taken
+            standoffs = []
             summary.append(str(record.get("text", "")))
-    return summary
+    return summary + standoffs

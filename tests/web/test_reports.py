@@ -510,3 +510,48 @@ def test_a_force_of_several_companies_says_whose_quality_it_fights_at() -> None:
     merged = "C Company, A Company, trained: several companies fight at the quality of the"
     assert merged + " strongest among them" in html
     assert "1st Company, trained</p>" in html  # one company: nothing to explain
+
+
+# --- an area whose battles were split -------------------------------------------------------
+
+
+def _oivi_fought(first: str, second: str) -> list[dict[str, Any]]:
+    """A and B Company attack Oivi (two battles); the records once the battles are won by
+    ``first`` and ``second`` ("attacker" or "defender")."""
+    from rules.campaign.state import Order
+    from rules.campaign.turn import finish_turn
+    from tests.campaign.builders import korona_state, scripted_turn, supply_dice
+
+    state = korona_state()
+    orders = {name: Order(name, "advance", "Oivi") for name in ("A Company", "B Company")}
+    plan = scripted_turn(state, supply_dice(state), orders)
+    assert [b.key for b in plan.battles] == ["1:Oivi:1", "1:Oivi:2"]
+    won = {"1:Oivi:1": first, "1:Oivi:2": second}
+    results = {key: {"winner": winner, "losses": {}} for key, winner in won.items()}
+    return finish_turn(plan, results).log
+
+
+SIDES = turnlog.Reading({"australian": "Australians", "japanese": "Japanese"})
+
+
+def test_a_split_area_says_why_it_does_not_change_hands() -> None:
+    """A walk-through read the Australians win at Oivi, then found Oivi still Japanese
+    with A Company in it: the other battle there was the Japanese's."""
+    records = _oivi_fought("attacker", "defender")
+    (battles,) = [p for p in turnlog.turn_phases(records, reading=SIDES) if p.key == "battles"]
+    last = battles.lines[-1]
+    assert last.words == (
+        "Oivi does not change hands: the Australians won one battle there and the Japanese "
+        "the other, so both sides still have companies in Oivi. An area changes hands only "
+        "when one side is left there alone."
+    )
+    assert (last.kind, last.side, last.dice) == ("standoff", None, [])
+    assert last.words in turnlog.turn_summary(records, SIDES.side_names)
+
+
+@pytest.mark.parametrize("winner", ["attacker", "defender"])
+def test_an_area_one_side_won_every_battle_of_needs_no_such_line(winner: str) -> None:
+    records = _oivi_fought(winner, winner)
+    phases = turnlog.turn_phases(records, reading=SIDES)
+    assert all(line.kind != "standoff" for phase in phases for line in phase.lines)
+    assert not any("change hands" in words for words in turnlog.turn_summary(records, {}))
