@@ -78,20 +78,25 @@ def test_a_miss_reads_as_no_effect() -> None:
     assert text.endswith(": 1 (obscured, one die fewer) = 0 hits")
 
 
-def test_support_names_its_caller() -> None:
-    text = describe_record(
-        record(
-            "support",
-            phase="defender fire",
-            firer="off-table artillery",
-            called_by="d.forward_observer.1",
-            target="a.rifle_squad.2",
-            dice=[1, 2, 3, 4, 5],
-            obscured=False,
-            hits=1,
-            effect="pinned",
-        )
+def artillery_support(**more: Any) -> dict[str, Any]:
+    """The defender's off-table artillery, called by its forward observer, pinning an
+    attacking rifle squad."""
+    return record(
+        "support",
+        phase="defender fire",
+        firer="off-table artillery",
+        called_by="d.forward_observer.1",
+        target="a.rifle_squad.2",
+        dice=[1, 2, 3, 4, 5],
+        obscured=False,
+        hits=1,
+        effect="pinned",
+        **more,
     )
+
+
+def test_support_names_its_caller() -> None:
+    text = describe_record(artillery_support())
     assert text == (
         "T2 defender fire: off-table artillery fires at attacker rifle squad 2 "
         "(called by defender forward observer 1): 1 2 3 4 5 = 1 hit: pinned"
@@ -110,17 +115,8 @@ def test_stands_are_named_by_their_side_when_the_battle_says_it() -> None:
         "a": "Japanese",
         "d": "defender",
     }
-    fire = record(
-        "support",
-        phase="defender fire",
-        firer="off-table artillery",
-        called_by="d.forward_observer.1",
-        target="a.rifle_squad.2",
-        dice=[1, 2, 3, 4, 5],
-        obscured=False,
-        hits=1,
-        effect="pinned",
-        blast=[{"stand": "a.hmg.1", "status_before": "ok", "effect": "suppressed"}],
+    fire = artillery_support(
+        blast=[{"stand": "a.hmg.1", "status_before": "ok", "effect": "suppressed"}]
     )
     assert describe_record(fire, sides) == (
         "T2 Australian fire: off-table artillery fires at Japanese rifle squad 2 "

@@ -9,6 +9,7 @@ contents change."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -87,19 +88,29 @@ def by_id(root: Element, ident: str) -> Element | None:
     return next((e for e in root.walk() if e.attrs.get("id") == ident), None)
 
 
-def replaced_by_polls(root: Element) -> list[tuple[Element, str]]:
-    """What the page's polls swap: (the element swapped, how), for each element that asks
-    by itself (``hx-trigger`` "every ..." or "load ...")."""
+def swapped_by(root: Element, swaps: Callable[[Element], bool]) -> list[tuple[Element, str]]:
+    """(the element swapped, how) for each element of the page that ``swaps`` says
+    swaps something with htmx: its ``hx-target``, or itself."""
     swapped = []
     for element in root.walk():
-        trigger = element.attrs.get("hx-trigger", "")
-        if "hx-get" not in element.attrs or not ("every" in trigger or "load" in trigger):
+        if not swaps(element):
             continue
         target = element.attrs.get("hx-target", "")
         swapped_element = by_id(root, target[1:]) if target.startswith("#") else element
         assert swapped_element is not None, target
         swapped.append((swapped_element, element.attrs.get("hx-swap", "innerHTML")))
     return swapped
+
+
+def replaced_by_polls(root: Element) -> list[tuple[Element, str]]:
+    """What the page's polls swap: (the element swapped, how), for each element that asks
+    by itself (``hx-trigger`` "every ..." or "load ...")."""
+
+    def polls(element: Element) -> bool:
+        trigger = element.attrs.get("hx-trigger", "")
+        return "hx-get" in element.attrs and ("every" in trigger or "load" in trigger)
+
+    return swapped_by(root, polls)
 
 
 def live_regions_replaced(root: Element) -> list[str]:
@@ -236,15 +247,7 @@ def test_odds_that_are_gone_replace_the_whole_box(
 
 def replaced_by_forms(root: Element) -> list[tuple[Element, str]]:
     """What the page's htmx forms swap with their answer: (the element swapped, how)."""
-    swapped = []
-    for element in root.walk():
-        if "hx-post" not in element.attrs:
-            continue
-        target = element.attrs.get("hx-target", "")
-        swapped_element = by_id(root, target[1:]) if target.startswith("#") else element
-        assert swapped_element is not None, target
-        swapped.append((swapped_element, element.attrs.get("hx-swap", "innerHTML")))
-    return swapped
+    return swapped_by(root, lambda element: "hx-post" in element.attrs)
 
 
 def test_ready_and_unready_fill_the_ready_line_in_the_region_that_stays(
