@@ -31,7 +31,7 @@ from config.adminpages import (
     say_done,
 )
 from rules import names
-from rules.narrate import stand_sides
+from rules.rulesets import stand_sides
 
 # The battle's state on the GM's report, in words.
 STATUS_WORDS: dict[str, str] = {

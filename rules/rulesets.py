@@ -18,6 +18,13 @@ from rules.dice import Roller
 from rules.forceonforce import engine as force_on_force
 from rules.korona import engine as korona
 from rules.narrate import describe_record
+
+# The battle log's words, through this door (the apps import no other module of the rules
+# that is not public): a stand, a phase and a line's heading by the battle's sides.
+from rules.narrate import heading as heading
+from rules.narrate import phase_name as phase_name
+from rules.narrate import stand_name as stand_name
+from rules.narrate import stand_sides as stand_sides
 from rules.records import BattleResult
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import names, narrate, rulesets
+from rules import names, rulesets
 from rules.battlefield import SQUARE_IN
 from rules.spec import parse_battle
 from rules.units import UNIT_TYPES
@@ -85,7 +85,7 @@ def stand_words(stand_id: str, sides: Mapping[str, str] | None = None) -> str:
     """A stand as the log's lines name it (``rules.narrate.stand_name``): by its side
     when the battle's ``sides`` are given, 'a.hmg.1' -> 'Japanese HMG 1' (the pages give
     them: ``rules.narrate.stand_sides``), else by its role, 'attacker HMG 1'."""
-    return narrate.stand_name(stand_id, sides)
+    return rulesets.stand_name(stand_id, sides)
 
 
 def stand_mark(stand_id: str) -> str:
@@ -581,7 +581,7 @@ def line_of(
     if placed is not None:
         return placed
     text = rulesets.narrate(record, sides)
-    head = narrate.heading(record, sides)
+    head = rulesets.heading(record, sides)
     text = text[len(head) :] if text.startswith(head) else text
     if record.get("kind") == "assault":
         text = assault_words(record, text, sides)
@@ -605,7 +605,7 @@ def log_turns(
         if not turns or turns[-1].number != number:
             turns.append(LogTurn(number, []))
         phases = turns[-1].phases
-        phase = narrate.phase_name(str(record.get("phase", "")), sides)
+        phase = rulesets.phase_name(str(record.get("phase", "")), sides)
         if not phases or phases[-1].name != phase:
             phases.append(LogPhase(phase, []))
         phases[-1].lines.append(
@@ -635,7 +635,7 @@ def replay_frames(
     without a deploy record (a battle fought at the table) has no frames."""
     frames = rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
     for frame in frames:
-        frame["phase"] = narrate.phase_name(str(frame["phase"]), sides)
+        frame["phase"] = rulesets.phase_name(str(frame["phase"]), sides)
     return frames
 
 

@@ -19,7 +19,7 @@ from battles.web import battleview
 from campaign.services.visibility import CampaignView
 from config.pages import campaign_view, login_required, page_context
 from rules.names import area_vegetation
-from rules.narrate import stand_sides
+from rules.rulesets import stand_sides
 
 # The turn's big JSON columns a battle page does not need.
 _TURN_HEAVY = ("start_state", "report", "report_text")
