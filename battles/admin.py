@@ -111,15 +111,25 @@ class BattleAdmin(admin.ModelAdmin):
 
     @admin.display(description="result")
     def result_text(self, obj: Battle) -> str:
-        """'The defender wins (the loser lost a third of its stands); the attacker lost 4
-        rifle squads, the defender lost nothing.'"""
+        """'The Australians, defending, win (the loser lost a third of its stands); the
+        Japanese, attacking, lost 4 rifle squads, the Australians lost nothing.' Each
+        force by its side's name, as every other page says it, its role beside it once."""
         if not obj.result:
             return "not fought yet"
-        losses = obj.result.get("losses") or {}
-        parts = [f"the {key} lost {names.stands(lost)}" for key, lost in losses.items()]
-        winner = obj.result.get("winner")
+        sides = {"attacker": obj.attacker_side, "defender": obj.defender_side}
+        called = {role: f"the {self._side_name(obj, key)}" for role, key in sides.items()}
+        acting = {"attacker": "attacking", "defender": "defending"}
+        winner = str(obj.result.get("winner"))
         why = names.battle_end(obj.result.get("reason"))
-        return f"The {winner} wins ({why}); " + ", ".join(parts) + "."
+        won = called.get(winner, f"the {winner}")
+        text = f"{won[0].upper()}{won[1:]}, {acting.get(winner, winner)}, win ({why}); "
+        losses = obj.result.get("losses") or {}
+        parts = []
+        for key, lost in losses.items():
+            force = called.get(key, f"the {key}")
+            role = f", {acting[key]}," if key in acting and key != winner else ""
+            parts.append(f"{force}{role} lost {names.stands(lost)}")
+        return text + ", ".join(parts) + "."
 
     @admin.display(description="as the rules read it")
     def spec_json(self, obj: Battle) -> str:

@@ -140,6 +140,27 @@ def test_fight_it_now_lets_the_rules_fight_a_tabletop_battle(gm: Client) -> None
     assert battle.log
 
 
+def test_a_fought_battles_result_names_each_side_not_its_role(gm: Client) -> None:
+    """The GM reads the result as every other page says it: "The Australians, defending,
+    win (...); the Japanese, attacking, lost ..., the Australians lost ...", not "The
+    defender wins; the attacker lost"."""
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    gm.post(url(battle, "fight"))
+    battle.refresh_from_db()
+    winner = battle.result["winner"]
+    page = gm.get(url(battle, "change")).content.decode()
+    result = re.search(r'<div class="readonly">(The [^<]*)</div>', page)
+    assert result is not None
+    text = result[1]
+    won = "Japanese, attacking" if winner == "attacker" else "Australians, defending"
+    lost = "Australians, defending," if winner == "attacker" else "Japanese, attacking,"
+    assert text.startswith(f"The {won}, win ("), text
+    assert f"the {lost} lost " in text, text
+    assert "attacker lost" not in text and "defender lost" not in text
+    assert "wins" not in text
+
+
 def test_fight_it_now_is_refused_to_a_player(player: Client) -> None:
     _, battles = waiting_campaign()
     assert_refused(player.post(url(battles["1:Korona:1"], "fight")))
