@@ -181,3 +181,29 @@ def test_an_unknown_backend_is_refused(settings: Any) -> None:
     settings.KORONA_ODDS_BACKEND = "threads"
     with pytest.raises(ValueError, match="not celery, pool or inline"):
         odds.request(job())
+
+
+def test_the_pools_estimates_take_turns(settings: Any) -> None:
+    """Two players ask at once: the second estimate has a first figure after a chunk of
+    the first, not after all of it (first come, first served made it wait for the whole
+    of every estimate asked before it)."""
+    settings.KORONA_ODDS_BACKEND = "pool"
+    settings.KORONA_ODDS_WORKERS = 1
+    first, second = job(runs=240, chunk=10, seed=5), job(runs=20, chunk=10, seed=6)
+    try:
+        odds.request(first)
+        odds.request(second)
+        deadline = time.monotonic() + 120
+        while odds.read(second).runs == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # The process has two chunks at hand: first 0 and 1 at once, then first 2 and
+        # second 0 in turn (first come, first served: all 24 of first's); a few more of
+        # first's may land while this looks.
+        assert odds.read(first).runs < first.runs // 2
+        wait_until_fought(first)
+        wait_until_fought(second)
+        same_as_battle_odds(first)
+        same_as_battle_odds(second)
+    finally:
+        odds.shutdown()
