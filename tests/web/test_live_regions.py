@@ -226,6 +226,40 @@ def test_the_odds_polls_replace_no_live_region(
         assert words.words().startswith("Chance you take Oivi: ")
 
 
+def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
+    campaign: Campaign, aussie: Any, login: Any, odds_pending: list[odds.OddsJob]
+) -> None:
+    """The planned battles said "being fought…" and "you win 45% (likely 24–68%), 10 of
+    20 fought…" while the company's card said "0 of 20 battles fought so far…" and "10 of
+    20 battles — you win 45% (likely 24–68%)…": one battle's odds in two wordings. Now
+    one partial words both, on the page and in each poll's answer."""
+    a = campaign.companies.get(name="A Company")
+    oivi = campaign.areas.get(name="Oivi")
+    give_order(company=a, kind="advance", target=oivi, side="australian")
+    client = login(aussie)
+    orders = f"/campaigns/{campaign.pk}/orders/"
+    for fought in (0, 10, 20):
+        if fought:
+            (job,) = {j.key: j for j in odds_pending}.values()
+            assert odds.fight_chunk(job, fought // 10 - 1)
+        page = tree(client.get(orders).content.decode())
+        card = by_id(page, f"odds-text-{a.pk}")
+        planned = by_id(page, f"area-odds-now-{oivi.pk}")
+        assert card is not None and planned is not None
+        (battle,) = [e.words() for e in planned.walk() if e.tag == "li"]
+        assert card.words().startswith(f"{fought} of 20 battles"), card.words()
+        assert battle.startswith("A Company (") and battle.endswith(f": {card.words()}"), battle
+        polled = {
+            "card": client.get(f"{orders}{a.pk}/odds/", **HTMX).content.decode(),
+            "planned": client.get(f"{orders}area/{oivi.pk}/odds/", **HTMX).content.decode(),
+        }
+        words = by_id(tree(polled["card"]), f"odds-text-{a.pk}")
+        assert words is not None and words.words() == card.words()
+        again = by_id(tree(polled["planned"]), f"area-odds-now-{oivi.pk}")
+        assert again is not None
+        assert [e.words() for e in again.walk() if e.tag == "li"] == [battle]
+
+
 def test_odds_that_are_gone_replace_the_whole_box(
     campaign: Campaign, aussie: Any, login: Any, odds_pending: list[odds.OddsJob]
 ) -> None:
