@@ -52,7 +52,7 @@ def channels_for(view: CampaignView) -> list[tuple[str, str, str]]:
     own = list(sides) if view.game_master else [view.side or ""]
     for side in own:
         if side in sides:
-            label = f"Channel of the {sides[side].name}: only they and the GM read it"
+            label = f"Channel of the {sides[side].name}: only they and the game master read it"
             boards.append((Channel.SIDE, side, label))
     return boards
 

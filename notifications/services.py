@@ -223,7 +223,7 @@ def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
         "",
         f"The log: {absolute(reverse('turns', args=[view.campaign.pk]))}",
     ]
-    return Words(f"[{view.campaign.name}] GM adjustment: {row.what}"[:300], "\n".join(body))
+    return Words(f"[{view.campaign.name}] Game master's change: {row.what}"[:300], "\n".join(body))
 
 
 def public_turn_words(campaign: Campaign, turn: Turn) -> Words:
@@ -496,7 +496,7 @@ def _public_adjustment_words(
         row = GmAdjustment.objects.get(pk=adjustment_id)
         when = when_made(row.before_turn, during_turn(row.details))
         return Words(
-            f"[{campaign.name}] GM adjustment",
+            f"[{campaign.name}] Game master's change",
             f"The game master changed {campaign.name} {when}; "
             f"each side reads what it may see on the log: "
             f"{absolute(reverse('turns', args=[campaign.pk]))}",

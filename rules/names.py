@@ -105,10 +105,10 @@ def verb(subject: str, singular: str, plural: str) -> str:
 RULESET_NAMES = {"korona": "Korona (WWII in the Pacific)", "force_on_force": "Force on Force"}
 BATTLE_MODE_NAMES = {
     "auto": "fought by the rules at once",
-    "tabletop": "fought on the table (the GM enters each result)",
+    "tabletop": "fought on the table (the game master enters each result)",
 }
 UNENTERED_TABLETOP_NAMES = {
-    "wait": "waits for the GM's result",
+    "wait": "waits for the game master's result",
     "auto": "is fought by the rules",
 }
 # Why a battle ended (a result's ``reason``).
@@ -116,7 +116,7 @@ BATTLE_END_NAMES = {
     "a_third_lost": "the loser lost a third of its stands",
     "turn_limit": "the turn limit: the smaller share lost wins",
     "withdrew": "the loser withdrew",
-    "entered": "entered by the GM from the table",
+    "entered": "entered by the game master from the table",
 }
 
 

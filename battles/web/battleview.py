@@ -72,7 +72,7 @@ REASON_WORDS = {
     "a_third_lost": "a third of its stands lost",
     "turn_limit": "the turn limit",
     "withdrew": "the other side withdrew",
-    "entered": "entered by the GM from the table",
+    "entered": "entered by the game master from the table",
 }
 
 
@@ -465,7 +465,7 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
         "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
         "turns)",
         "withdrew": f"{other} withdrew",
-        "entered": "result entered by the GM from the table",
+        "entered": "result entered by the game master from the table",
     }.get(reason, reason.replace("_", " "))
     several = len(winner.companies) > 1 or (not winner.companies and names.several(winner.name))
     role = "attacking" if winner.key == "attacker" else "defending"

@@ -255,7 +255,7 @@ def announcement(*, campaign: Campaign) -> str | None:
         return None
     row = ensure_commitment(campaign=campaign, number=campaign.turn + 1)
     return (
-        f"The dice of turn {row.number} are fixed before its orders: nobody, the GM "
+        f"The dice of turn {row.number} are fixed before its orders: nobody, the game master "
         "included, can change them. Once it is played, its page shows the seeds and "
         f"checks every die you may see against this code: {row.commitment}."
     )

@@ -78,7 +78,7 @@ def schedule_words(schedule: Schedule) -> str:
     if schedule.kind == "weekly" and schedule.weekday is not None and schedule.time_of_day:
         day = WEEKDAY_NAMES[schedule.weekday]
         return f"a turn every {day} at {schedule.time_of_day:%H:%M} ({schedule.timezone})"
-    return "none: the GM plays each turn"
+    return "none: the game master plays each turn"
 
 
 def no_deadline_words(number: int, *, solo: bool = False) -> str:
@@ -88,8 +88,11 @@ def no_deadline_words(number: int, *, solo: bool = False) -> str:
     is the campaign AI's (always ready), whose own "ready" plays it
     (``schedule.plays_alone``)."""
     if solo:
-        return f"Turn {number} is played when you mark your orders ready, or when the GM plays it."
-    return f"Turn {number} is played once every side is ready, or when the GM plays it."
+        return (
+            f"Turn {number} is played when you mark your orders ready, or when the game "
+            "master plays it."
+        )
+    return f"Turn {number} is played once every side is ready, or when the game master plays it."
 
 
 def moment_words(moment: datetime, zone: str) -> str:

@@ -191,4 +191,4 @@ def _new_seeds(numbers: list[int]) -> str:
 
 
 def _changes(count: int) -> str:
-    return "the GM change" if count == 1 else f"the {count} GM changes"
+    return "the game master's change" if count == 1 else f"the game master's {count} changes"

@@ -167,7 +167,7 @@ def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str
     Next deadline: Fri 11 Dec 2026, 18:00 CET.'"""
     first = schedule_change_words(before, after)
     if campaign.next_deadline is None:
-        return f"{first} No deadline: the next turn is played when the GM plays it."
+        return f"{first} No deadline: the next turn is played when the game master plays it."
     if campaign.status == Campaign.Status.PAUSED:
         return f"{first} The campaign is paused: its next deadline counts from when it resumes."
     return f"{first} Next deadline: {moment_words(campaign.next_deadline, after.timezone)}."

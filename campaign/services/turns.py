@@ -76,7 +76,7 @@ class OrdersOutOfDate(rules.OrderError):
         else:
             words = (
                 f"this page was for turn {page_turn}, but the coming turn is turn {next_turn} "
-                "(the GM rolled the campaign back)"
+                "(the game master rolled the campaign back)"
             )
         super().__init__(f"{words}: orders now go to turn {next_turn}")
         self.page_turn = page_turn

@@ -104,7 +104,7 @@ def campaign_status(campaign: Campaign) -> str:
     if campaign.status == Campaign.Status.FINISHED:
         return "ended"
     if campaign.status == Campaign.Status.PAUSED:
-        return "paused by the GM"
+        return "paused by the game master"
     if campaign.due_turn:
         return f"turn {campaign.due_turn} being played"
     return "active"
@@ -165,7 +165,8 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         return NextTurn("ended", "")
     if campaign.status == Campaign.Status.PAUSED:
         return NextTurn(
-            "paused", "The GM has paused the campaign: no turn is played until they resume it."
+            "paused",
+            "The game master has paused the campaign: no turn is played until they resume it.",
         )
     if status in (Turn.Status.QUEUED, Turn.Status.ROLLING) or campaign.due_turn:
         playing = campaign.due_turn or number
@@ -174,13 +175,15 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         if campaign.get_settings().battle_mode == "tabletop":
             words = (
                 f"Turn {number} waits for its battles to be fought on the table: it ends "
-                "when the GM has entered their results."
+                "when the game master has entered their results."
             )
         else:
             words = f"The battles of turn {number} are being fought: the turn ends with them."
         return NextTurn("battles", words)
     if status == Turn.Status.FAILED:
-        return NextTurn("failed", f"Turn {number} could not be played; it waits for the GM.")
+        return NextTurn(
+            "failed", f"Turn {number} could not be played; it waits for the game master."
+        )
     if campaign.next_deadline is not None:
         return NextTurn("deadline", "")
     return NextTurn("by-gm", no_deadline_words(campaign.turn + 1, solo=bool(stamp.solo)))

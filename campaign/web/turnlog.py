@@ -67,7 +67,7 @@ _WHY_THEY_LOST = {
     "a_third_lost": ": {loser} lost a third of their stands",
     "turn_limit": ": at the turn limit, {loser} had lost the larger share of their stands "
     "(on an equal share the defender wins)",
-    "entered": " (the GM entered the result from the table)",
+    "entered": " (the game master entered the result from the table)",
 }
 
 

@@ -307,7 +307,7 @@ def _check_battles(
         results[str(key)] = {k: v for k, v in published.items() if k != "log"}
         if battle.get("status") == "entered":
             verdict.notes.append(
-                f"{where} was fought at the table and its result entered by the GM: "
+                f"{where} was fought at the table and its result entered by the game master: "
                 "no dice to check"
             )
             continue
@@ -372,7 +372,7 @@ def _start_state(data: Mapping[str, Any], verdict: Verdict) -> CampaignState | N
         verdict.checked.append("the turn seed is the campaign seed's for this turn")
     else:
         verdict.notes.append(
-            "the turn seed is not the campaign seed's for this turn: the GM changed it "
+            "the turn seed is not the campaign seed's for this turn: the game master changed it "
             "(the campaign's public log says when and why)"
         )
     return state

@@ -232,13 +232,14 @@ def test_a_change_made_while_the_turn_waits_for_its_battles_reads_as_during_that
     line = "Ioro: held by the Australian side, now by nobody"
 
     turn_page = gm.get(reverse("turn", args=[campaign.pk, 1])).content.decode()
-    assert "Before the turn: the GM" not in turn_page
-    assert "During turn 1, after its dice were rolled: the GM" in turn_page
+    assert "Before the turn: the game master" not in turn_page
+    assert "During turn 1, after its dice were rolled: the game master" in turn_page
     assert "they count from turn 2" in turn_page and line in turn_page
     turns_page = gm.get(reverse("turns", args=[campaign.pk])).content.decode()
-    assert "Before this turn, the GM" not in turns_page
-    assert "During this turn, after its dice were rolled, the GM (counting from turn 2)" in (
-        turns_page
+    assert "Before this turn, the game master" not in turns_page
+    assert (
+        "During this turn, after its dice were rolled, the game master (counting from turn 2)"
+        in turns_page
     )
 
     admin_list = gm.get("/admin/campaign/gmadjustment/").content.decode()
@@ -253,7 +254,7 @@ def test_a_change_made_before_the_turn_reads_as_before_it(gm: Client) -> None:
     set_control(area=campaign.areas.get(name="Ioro"), side=None, reason="villagers rose")
     advance_turn(campaign_id=campaign.pk)
     turn_page = gm.get(reverse("turn", args=[campaign.pk, 1])).content.decode()
-    assert "Before the turn: the GM" in turn_page and "During turn 1" not in turn_page
+    assert "Before the turn: the game master" in turn_page and "During turn 1" not in turn_page
     assert "before turn 1" in gm.get("/admin/campaign/gmadjustment/").content.decode()
 
 

@@ -43,6 +43,7 @@ def test_a_tabletop_battle_not_fought_yet_says_so(gm: Client) -> None:
     campaign, battles = waiting_campaign()
     page = report(gm, battles["1:Korona:1"])
     assert (
-        "at Korona: not fought yet, to be fought on the table (the GM enters each result)." in page
+        "at Korona: not fought yet, to be fought on the table (the game master enters each "
+        "result)." in page
     )
     assert "No log: not fought yet." in page

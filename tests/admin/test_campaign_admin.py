@@ -355,8 +355,8 @@ def test_settings_are_saved_and_logged_in_words(gm: Client) -> None:
     )
     adjustment = GmAdjustment.objects.get()
     assert adjustment.what == (
-        "Settings changed. How battles are fought: fought on the table (the GM enters each "
-        "result) (before: fought by the rules at once). Fog of war: off (before: on). "
+        "Settings changed. How battles are fought: fought on the table (the game master "
+        "enters each result) (before: fought by the rules at once). Fog of war: off (before: on). "
         "Campaign length, in turns: 12 (before: 20)."
     )
     assert adjustment.reason == "house rules"

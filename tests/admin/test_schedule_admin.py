@@ -95,8 +95,9 @@ def test_a_schedule_change_is_in_the_public_log_in_words_with_the_next_deadline(
     assert deadline is not None
     when = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin"))
     assert line.what == (
-        "Schedule changed: a turn every Friday at 18:00 (Europe/Berlin) (before: none: the GM "
-        f"plays each turn). Next deadline: Fri {when.day} {when:%b %Y}, 18:00 {when.tzname()}."
+        "Schedule changed: a turn every Friday at 18:00 (Europe/Berlin) (before: none: the game "
+        "master plays each turn). Next deadline: "
+        f"Fri {when.day} {when:%b %Y}, 18:00 {when.tzname()}."
     )
     assert line.reason == "a turn a day suits us" and line.before_turn == 1
     # The players read it on the turns page, as every GM change.

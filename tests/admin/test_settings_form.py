@@ -106,9 +106,9 @@ def test_an_old_settings_line_is_read_in_words_by_the_players(django_user_model:
     campaign.memberships.create(user=aussie, side="australian")
     [line] = open_campaign(user=aussie, campaign=campaign).adjustments()
     assert line.what == (
-        "Settings changed. How battles are fought: fought on the table (the GM enters each "
-        "result) (before: fought by the rules at once). Rule set of the battles: Force on "
-        "Force (before: Korona (WWII in the Pacific))."
+        "Settings changed. How battles are fought: fought on the table (the game master "
+        "enters each result) (before: fought by the rules at once). Rule set of the "
+        "battles: Force on Force (before: Korona (WWII in the Pacific))."
     )
     assert adjustment_what(row.what, row.details) == line.what
     assert adjustment_what("A Company: rifle squads from 6 to 4", {}) == (

@@ -72,8 +72,8 @@ def test_the_gm_changes_the_settings_in_a_form_with_the_rules_quoted(
     assert settings.naval_table[3]["side"] == "japanese"
     what = GmAdjustment.objects.get().what
     assert what.startswith(
-        "Settings changed. How battles are fought: fought on the table (the GM enters each "
-        "result) (before: fought by the rules at once)."
+        "Settings changed. How battles are fought: fought on the table (the game master "
+        "enters each result) (before: fought by the rules at once)."
     )
     assert "battle_mode" not in what and "naval_table" not in what and "_" not in what
 

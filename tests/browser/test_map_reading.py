@@ -204,7 +204,7 @@ def test_a_paused_campaign_shows_no_countdown(
     assert page.locator("[data-countdown]").count() == 0
     assert " ".join(head.text_content().split()) == (
         f"{korona.name} Turn 1 played "
-        "The GM has paused the campaign: no turn is played until they resume it."
+        "The game master has paused the campaign: no turn is played until they resume it."
     )
     shot(f"map-head-paused-{size}")
 
@@ -227,6 +227,6 @@ def test_a_tabletop_turn_waiting_for_results_has_one_line(
     head = " ".join(page.locator(".map-head").text_content().split())
     assert head == (
         f"{campaign.name} No turn played yet Turn 1 waits for its battles to be fought on "
-        "the table: it ends when the GM has entered their results."
+        "the table: it ends when the game master has entered their results."
     )
     shot(f"map-head-tabletop-{size}")

@@ -139,4 +139,5 @@ def test_the_map_pages_latest_messages_say_where_in_plain_words(
     assert "aussie (Australians) in the channel of the Australians," in text
     assert "aussie (Australians) on the public board," in text
     assert "(game master) in the game master's announcements," in text
-    assert "only they and the GM read it" not in text and " in The public board" not in text
+    assert "only they and the game master read it" not in text
+    assert " in The public board" not in text

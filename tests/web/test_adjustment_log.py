@@ -50,8 +50,8 @@ def test_a_control_change_is_read_before_and_after_the_turn(
     for user, line in ((aussie, full), (gm_user, full), (japanese, fogged)):
         page = turns_page(login(user), played)
         assert (
-            "Before turn 3: the GM&#x27;s changes" in page
-            or "Before turn 3: the GM's changes" in page
+            "Before turn 3: the game master&#x27;s changes" in page
+            or "Before turn 3: the game master's changes" in page
         )
         assert line in page and "the villagers rose" in page
         if line == fogged:

@@ -72,6 +72,6 @@ def test_a_battle_at_the_turn_limit_and_one_entered_from_the_table_say_so(
     battle.result = {**battle.result, "reason": "entered"}
     battle.save(update_fields=["result"])
     assert (
-        "At Korona the Australians (defending) win (the GM entered the result from the "
+        "At Korona the Australians (defending) win (the game master entered the result from the "
         "table)." in text_of(login(aussie).get(page))
     )

@@ -182,9 +182,9 @@ def test_the_list_says_the_next_turn_and_the_side_as_the_map_does(
     client = login(aussie)
     page = " ".join(text(client.get(reverse("campaigns"))).split())
     said = " ".join(text(client.get(reverse("campaign-map", args=[played.pk]))).split())
-    line = "Turn 3 is played once every side is ready, or when the GM plays it."
+    line = "Turn 3 is played once every side is ready, or when the game master plays it."
     assert line in said and line in page
-    assert "the GM plays each turn" not in page
+    assert "the game master plays each turn" not in page
     entry = page[page.index(f'data-campaign="{played.pk}"') :]
     assert re.search(r"Your side</dt>\s*<dd>\s*<span[^>]*>Australians</span>", entry)
     gm_page = " ".join(text(login(gm_user).get(reverse("campaigns"))).split())
@@ -202,8 +202,8 @@ def test_a_solo_player_reads_that_their_ready_plays_the_next_turn(
     two = create_campaign(data=korona_doc(), name="Korona for two", seed=2)
     join(aussie, two, "australian")
     join(japanese, two, "japanese")
-    alone = "Turn 1 is played when you mark your orders ready, or when the GM plays it."
-    every = "Turn 1 is played once every side is ready, or when the GM plays it."
+    alone = "Turn 1 is played when you mark your orders ready, or when the game master plays it."
+    every = "Turn 1 is played once every side is ready, or when the game master plays it."
     client = login(aussie)
     listed = " ".join(text(client.get(reverse("campaigns"))).split())
     solo_entry = listed[listed.index(f'data-campaign="{solo.pk}"') :]
@@ -356,7 +356,7 @@ def test_a_turn_waiting_for_its_battles_is_said_on_the_map(
     Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
     page = text(login(aussie).get(map_url(played)))
     assert "The battles of turn 3 are being fought: the turn ends with them." in page
-    assert "when the GM plays it" not in page  # one line, about turn 3
+    assert "when the game master plays it" not in page  # one line, about turn 3
 
 
 def test_a_tabletop_turn_waiting_for_results_says_so_in_one_line(
@@ -368,10 +368,10 @@ def test_a_tabletop_turn_waiting_for_results_says_so_in_one_line(
     Turn.objects.create(campaign=played, number=3, seed=1, status=Turn.Status.BATTLES_PENDING)
     page = text(login(aussie).get(map_url(played)))
     assert (
-        "Turn 3 waits for its battles to be fought on the table: it ends when the GM has "
+        "Turn 3 waits for its battles to be fought on the table: it ends when the game master has "
         "entered their results." in page
     )
-    assert "when the GM plays it" not in page and "being fought:" not in page
+    assert "when the game master plays it" not in page and "being fought:" not in page
 
 
 def test_a_paused_campaign_counts_down_to_nothing(
@@ -382,10 +382,12 @@ def test_a_paused_campaign_counts_down_to_nothing(
     played.save()
     client = login(aussie)
     page = text(client.get(map_url(played)))
-    assert "The GM has paused the campaign: no turn is played until they resume it." in page
+    paused = "The game master has paused the campaign: no turn is played until they resume it."
+    assert paused in page
     assert "data-countdown" not in page and "2031" not in page
     listed = text(client.get("/campaigns/"))
-    assert "none until the GM resumes the campaign" in listed and "data-countdown" not in listed
+    assert "none until the game master resumes the campaign" in listed
+    assert "data-countdown" not in listed
 
 
 # --- the live map --------------------------------------------------------------------------

@@ -382,7 +382,10 @@ def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
     join(aussie, paused, "australian")
     set_paused(campaign=paused, paused=True)
     page = text_of(client.get(url(paused)))
-    assert "no turn is played until the GM resumes it, even once your orders are ready" in page
+    assert (
+        "no turn is played until the game master resumes it, even once your orders are ready"
+        in page
+    )
     # A second player: every side's ready, as before.
     two = create_campaign(data=korona_doc(), name="Korona for two", seed=3)
     join(aussie, two, "australian")
@@ -401,7 +404,7 @@ def test_while_paused_the_ready_button_says_no_turn_is_played(
 ) -> None:
     set_paused(campaign=campaign, paused=True)
     page = login(aussie).get(url(campaign)).content.decode()
-    assert "The campaign is paused: no turn is played until the GM resumes it" in page
+    assert "The campaign is paused: no turn is played until the game master resumes it" in page
     assert "When every side is ready the turn is played at once" not in page
 
 

@@ -324,7 +324,7 @@ def test_a_pending_tabletop_battle_shows_forces_sheet_and_deadline(
     response = login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk]))
     html = response.content.decode()
     page = text_of(response)
-    assert "Waiting for the GM to enter the result." in page
+    assert "Waiting for the game master to enter the result." in page
     assert "due by Tuesday 6 May 2031, 18:30" in page
     assert reverse("battle-sheet", args=[campaign.pk, battle.pk]) in html
     assert "A Company" in page and "1st Company" in page and "Rifle squad" in page
@@ -359,7 +359,10 @@ def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
         losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
     )
     page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
-    assert "The Australians&#x27; A Company, defending, wins: result entered by the GM" in page
+    assert (
+        "The Australians&#x27; A Company, defending, wins: result entered by the game master"
+        in page
+    )
     assert "Japanese lost 4 of 12 stands" in page and "Australians lost 1 of 12 stands" in page
     assert "there is no log to replay" in page
 

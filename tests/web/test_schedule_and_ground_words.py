@@ -23,7 +23,7 @@ def test_the_turn_email_says_when_the_next_turn_is_played_as_the_pages_do(
     assert played.next_deadline is None  # no schedule: played when ready, or by the GM
     turn = Turn.objects.get(campaign=played, number=2)
     body = turn_words(open_campaign(user=aussie, campaign=played), turn).body
-    said = "Turn 3 is played once every side is ready, or when the GM plays it."
+    said = "Turn 3 is played once every side is ready, or when the game master plays it."
     assert said in body
     assert "when the game master says so" not in body
     assert said in login(aussie).get(reverse("campaign-map", args=[played.pk])).content.decode()
@@ -41,10 +41,11 @@ def test_a_solo_players_turn_email_says_their_ready_plays_the_next_turn(
     solo.refresh_from_db()
     turn = Turn.objects.get(campaign=solo, number=1)
     body = turn_words(open_campaign(user=aussie, campaign=solo), turn).body
-    assert "Turn 2 is played when you mark your orders ready, or when the GM plays it." in body
+    alone = "Turn 2 is played when you mark your orders ready, or when the game master plays it."
+    assert alone in body
     assert "every side is ready" not in body
     public = public_turn_words(solo, turn).body
-    assert "Turn 2 is played once every side is ready, or when the GM plays it." in public
+    assert "Turn 2 is played once every side is ready, or when the game master plays it." in public
 
 
 def test_a_battles_heading_says_light_woods(played: Campaign, aussie: Any, login: Any) -> None:
