@@ -33,7 +33,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
 from campaign.models import SPECTATOR, Campaign, Membership, Side, Turn
-from campaign.services.deadlines import no_deadline_words, time_zone
+from campaign.services.deadlines import moment_words, no_deadline_words, time_zone
 from campaign.services.visibility import (
     CampaignView,
     campaign_stamp,
@@ -84,11 +84,16 @@ def poll_seconds() -> int:
 @dataclass(frozen=True, slots=True)
 class Deadline:
     """The next deadline as the pages write it: in the campaign's own time zone (the one
-    its schedule uses), and as an ISO time for the countdown."""
+    its schedule uses), its abbreviation named as every other time of the pages names it
+    (``moment_words``), and as an ISO time for the countdown."""
 
     when: datetime
-    text: str  # "Sat 14 Jun 2025, 20:00 Europe/Berlin"
+    text: str  # "Sat 14 Jun 2025, 20:00 CEST"
     iso: str
+    # The zone's full name, said once where a player reads the campaign's clock (the
+    # map's and the campaign list's deadline): "Europe/Berlin"; "" where the
+    # abbreviation is the name ("UTC").
+    zone: str = ""
 
 
 def local_deadline(campaign: Campaign) -> Deadline | None:
@@ -96,8 +101,12 @@ def local_deadline(campaign: Campaign) -> Deadline | None:
         return None
     zone = time_zone(campaign.timezone or "UTC") or ZoneInfo("UTC")
     local = campaign.next_deadline.astimezone(zone)
-    text = f"{local:%a} {local.day} {local:%b %Y, %H:%M} {zone.key}"
-    return Deadline(when=campaign.next_deadline, text=text, iso=local.isoformat())
+    return Deadline(
+        when=campaign.next_deadline,
+        text=moment_words(campaign.next_deadline, zone.key),
+        iso=local.isoformat(),
+        zone="" if zone.key == local.tzname() else zone.key,
+    )
 
 
 def campaign_status(campaign: Campaign) -> str:

@@ -53,3 +53,32 @@ def test_a_players_pages_give_moments_on_the_campaigns_clock(
         text = answer.content.decode()
         assert text.count(SYDNEY) == times, name
         assert ", 08:07" not in text, name  # (a <time> keeps its ISO moment, in UTC)
+
+
+def test_a_deadline_names_its_zone_as_the_other_times_do_and_the_map_says_it_in_full_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The deadline read "Sun 6 Dec 2026, 19:07 Australia/Sydney" on the map and the
+    campaign list, "Sun 6 Dec, 19:07 (Australia/Sydney)" on the orders page, beside
+    times read "AEDT". Now it reads as they do; where a player reads the campaign's
+    clock (the map's deadline, each campaign's on the list) the zone is named in full,
+    once."""
+    deadline = datetime(2031, 12, 6, 8, 7, tzinfo=UTC)  # ahead: not yet due
+    Campaign.objects.filter(pk=played.pk).update(
+        timezone="Australia/Sydney", next_deadline=deadline
+    )
+    client = login(aussie)
+    on_clock = "Sat 6 Dec 2031, 19:07 AEDT"
+    in_full = f"{on_clock}, Australia/Sydney time"
+    pages = {
+        "map": (reverse("campaign-map", args=[played.pk]), 1),
+        "campaign list": (reverse("campaigns"), 1),
+        "orders": (reverse("orders", args=[played.pk]), 0),
+    }
+    for name, (address, zone_named) in pages.items():
+        answer = client.get(address)
+        assert answer.status_code == 200, name
+        text = answer.content.decode()
+        assert on_clock in text, name
+        assert text.count("Australia/Sydney") == zone_named, name
+        assert text.count(in_full) == zone_named, name
