@@ -40,7 +40,7 @@ from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words, no_deadline_words
-from campaign.services.schedule import plays_alone
+from campaign.services.schedule import has_teammates, plays_alone
 from campaign.services.visibility import (
     CampaignView,
     during_turn,
@@ -121,9 +121,13 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
     if campaign.status == Campaign.Status.FINISHED:
         return ""
     if campaign.next_deadline is None:
-        # As the map says it (campaign.web.maps.next_turn), in solo terms to the one
-        # player of a campaign the AI plays the rest of.
-        return no_deadline_words(campaign.turn + 1, solo=plays_alone(campaign, side))
+        # As the map says it (campaign.web.maps.next_turn), in solo terms to a player of
+        # the one side a player plays, the AI the rest ("you or a teammate" when others
+        # play that side too).
+        solo = plays_alone(campaign, side)
+        return no_deadline_words(
+            campaign.turn + 1, solo=solo, teammates=solo and has_teammates(campaign, side)
+        )
     when = moment_words(campaign.next_deadline, zone)
     return f"Orders for turn {campaign.turn + 1} are due by {when}."
 

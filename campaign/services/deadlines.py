@@ -81,12 +81,19 @@ def schedule_words(schedule: Schedule) -> str:
     return "none: the game master plays each turn"
 
 
-def no_deadline_words(number: int, *, solo: bool = False) -> str:
+def no_deadline_words(number: int, *, solo: bool = False, teammates: bool = False) -> str:
     """When turn ``number`` is played with no deadline set, as the map, the campaign
     list and a player's email say it: once every side a player plays is ready, or when
-    the GM plays it. ``solo``: for the one player of a campaign whose every other side
-    is the campaign AI's (always ready), whose own "ready" plays it
-    (``schedule.plays_alone``)."""
+    the GM plays it. ``solo``: for a player of the one side a player plays, every other
+    side the campaign AI's (always ready), whose own "ready" plays it
+    (``schedule.plays_alone``); ``teammates``: and others play that side too, whose
+    "ready" plays it as well (``schedule.has_teammates``: a side's "ready" is the
+    side's, whoever of its players marks it)."""
+    if solo and teammates:
+        return (
+            f"Turn {number} is played when you or a teammate marks your side's orders "
+            "ready, or when the game master plays it."
+        )
     if solo:
         return (
             f"Turn {number} is played when you mark your orders ready, or when the game "

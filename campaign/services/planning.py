@@ -19,6 +19,7 @@ the same information always gives the same odds, whoever asks and however often.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,7 @@ from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
     give_order,
+    players_by_side,
     withdraw_order,
 )
 from campaign.services.visibility import CampaignView
@@ -187,9 +189,16 @@ class SidePlan:
     closed: str | None  # why orders are closed; None when open
     companies: list[CompanyPlan]
     ready_sides: list[str]  # sides marked ready for the coming turn
-    # The sides no player plays (the campaign AI's, always ready), read once when first
-    # asked: the pages that never show the sides (the odds poll) make no query for it.
-    _by_ai: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
+    # How many players play each side (none: the campaign AI's, always ready), read once
+    # when first asked: the pages that never show the sides (the odds poll) make no query
+    # for it.
+    _players: list[Counter[str]] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def players(self) -> Counter[str]:
+        if not self._players:
+            self._players.append(players_by_side(self.view.campaign))
+        return self._players[0]
 
     @property
     def side_name(self) -> str:
@@ -198,10 +207,7 @@ class SidePlan:
     @property
     def sides(self) -> list[tuple[str, str, bool, bool]]:
         """(key, name, ready, played by the campaign AI) for every side."""
-        keys = set(self.view.state.sides)
-        if not self._by_ai:
-            self._by_ai.append(frozenset(keys - awaited_sides(self.view.campaign, keys)))
-        (by_ai,) = self._by_ai
+        by_ai = set(self.view.state.sides) - set(self.players)
         return [
             (key, s.name, key in self.ready_sides, key in by_ai)
             for key, s in self.view.state.sides.items()
@@ -233,6 +239,17 @@ class SidePlan:
             not self.view.game_master
             and self.side == self.view.side
             and all(by_ai for key, _, _, by_ai in self.sides if key != self.side)
+        )
+
+    @property
+    def teammates(self) -> bool:
+        """Another player plays the reader's side too: its "ready" is the side's, so a
+        teammate's plays the turn as the reader's does, and a solo page says "you or a
+        teammate" (``schedule.has_teammates``). Never for the GM."""
+        return (
+            not self.view.game_master
+            and self.side == self.view.side
+            and self.players[self.side] > 1
         )
 
     @property

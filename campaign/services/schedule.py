@@ -29,7 +29,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone as django_timezone
 
 from battles.services.fighting import stalled_auto_battles, tabletop_past_deadline
-from campaign.models import Campaign, GmAdjustment, Side, SideReady, Turn
+from campaign.models import SPECTATOR, Campaign, GmAdjustment, Side, SideReady, Turn
 from campaign.services.adjustments import check_reason, check_seen, record, save_with_history
 from campaign.services.deadlines import (
     Schedule,
@@ -47,6 +47,7 @@ from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
     played_sides,
+    players_by_side,
 )
 from config.enqueue import enqueue_battle, enqueue_turn
 from rules.campaign.turn import OrderError
@@ -235,6 +236,13 @@ def plays_alone(campaign: Campaign, side: str | None) -> bool:
     (always ready)? Then that side's "ready" alone makes the turn due
     (``mark_side_ready``). Never for the GM or a spectator (no side of their own)."""
     return bool(side) and played_sides(campaign) == {side}
+
+
+def has_teammates(campaign: Campaign, side: str | None) -> bool:
+    """Does more than one player play ``side``? A side is ready once any of its players
+    marks it (``SideReady`` is the side's), so a teammate's "ready" counts as the
+    reader's own. Never for the GM or a spectator (no side of their own)."""
+    return bool(side) and side != SPECTATOR and players_by_side(campaign)[side or ""] > 1
 
 
 def due_campaigns(now: datetime) -> Any:

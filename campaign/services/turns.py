@@ -10,6 +10,7 @@ the Celery tasks all call these.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,10 +201,16 @@ def _orders_for(campaign: Campaign, number: int) -> dict[str, RulesOrder]:
     }
 
 
+def players_by_side(campaign: Campaign) -> Counter[str]:
+    """How many players play each side (a membership each; a spectator plays none); a
+    side missing from it is played by the AI."""
+    return Counter(side for (side,) in _PLAYED_SIDES.rows(campaign.pk))
+
+
 def played_sides(campaign: Campaign) -> set[str]:
     """The sides a player plays (a membership; a spectator plays none): the rest are
     played by the AI."""
-    return {side for (side,) in _PLAYED_SIDES.rows(campaign.pk)}
+    return set(players_by_side(campaign))
 
 
 # --- the turn -----------------------------------------------------------------------------

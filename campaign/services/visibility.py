@@ -103,7 +103,7 @@ MAX_ID = 2**63 - 1
 # campaign_stamp's columns: the campaign's id and fields (converted as the ORM would),
 # then the reader's extras as they come.
 _STAMP_FIELDS = ("turn", "status", "next_deadline", "updated_at")
-_STAMP_EXTRA = ("side", "last_turn", "last_turn_status", "last_adjustment", "solo")
+_STAMP_EXTRA = ("side", "last_turn", "last_turn_status", "last_adjustment", "solo", "teammates")
 _STAMP_COLUMNS: list[Column] = [
     (field, "c")
     for name in ("id", *_STAMP_FIELDS)
@@ -122,8 +122,10 @@ def campaign_stamp(
     plays there (None for the GM), its last turn and that turn's status, its last GM
     adjustment, and whether the user's side is the only one a player plays (``solo``:
     every other side the campaign AI's, so the user's "ready" plays the turn; None for
-    the GM; a second player joining redraws the map's words). Every open map asks it
-    every few seconds, so it is written in SQL rather than built by the ORM each time.
+    the GM; a second player joining redraws the map's words) and whether another player
+    plays it too (``teammates``: their "ready" plays it as well; None for the GM). Every
+    open map asks it every few seconds, so it is written in SQL rather than built by the
+    ORM each time.
 
     ``rows`` (one of ``LIST_DIGESTS``) adds, in the same query, ``digest``: every row of
     that list the reader may see, each with every column its answer shows, joined in one
@@ -140,6 +142,7 @@ def campaign_stamp(
     params: list[Any] = []
     side = "NULL"
     solo = "NULL"
+    teammates = "NULL"
     access = ""
     if not is_game_master(user):
         if not getattr(user, "is_authenticated", False) or not user.is_active:
@@ -150,8 +153,13 @@ def campaign_stamp(
             "(m.side <> %s AND NOT EXISTS (SELECT 1 FROM {membership} o"
             " WHERE o.campaign_id = c.id AND o.side <> %s AND o.side <> m.side))"
         )
+        # As ``schedule.has_teammates``: another membership of the user's side.
+        teammates = (
+            "(m.side <> %s AND EXISTS (SELECT 1 FROM {membership} t"
+            " WHERE t.campaign_id = c.id AND t.side = m.side AND t.user_id <> m.user_id))"
+        )
         access = "JOIN {membership} m ON m.campaign_id = c.id AND m.user_id = %s"
-        params += [SPECTATOR, SPECTATOR, user.pk]
+        params += [SPECTATOR, SPECTATOR, SPECTATOR, user.pk]
     params.append(campaign_id)
     digest = "" if rows is None else f", ({list_digest(rows, side=side)}) AS digest"
     sql = (
@@ -162,7 +170,9 @@ def campaign_stamp(
         "  ORDER BY t.number DESC LIMIT 1) AS last_turn_status,"
         " (SELECT MAX(a.id) FROM {adjustment} a WHERE a.campaign_id = c.id) AS last_adjustment, "
         + solo
-        + " AS solo"
+        + " AS solo, "
+        + teammates
+        + " AS teammates"
         + digest.replace("{", "{{").replace("}", "}}")
         + " FROM {campaign} c "
         + access

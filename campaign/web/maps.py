@@ -140,8 +140,10 @@ class MapStamp:
     updated_at: datetime | None = None
     side: str | None = None  # the reader's side (None: the GM); moving a player redraws
     # The reader plays the one side a player plays (campaign_stamp): a player joining or
-    # leaving another side redraws the next-turn line.
+    # leaving another side redraws the next-turn line; so does a teammate joining or
+    # leaving the reader's side (``teammates``), whose "ready" counts too.
     solo: bool | None = None
+    teammates: bool | None = None
 
     @property
     def token(self) -> str:
@@ -150,7 +152,7 @@ class MapStamp:
         return (
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
             f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
-            f"{'.solo' if self.solo else ''}"
+            f"{'.solo' if self.solo else ''}{'.team' if self.solo and self.teammates else ''}"
         )
 
 
@@ -195,7 +197,10 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         )
     if campaign.next_deadline is not None:
         return NextTurn("deadline", "")
-    return NextTurn("by-gm", no_deadline_words(campaign.turn + 1, solo=bool(stamp.solo)))
+    words = no_deadline_words(
+        campaign.turn + 1, solo=bool(stamp.solo), teammates=bool(stamp.teammates)
+    )
+    return NextTurn("by-gm", words)
 
 
 def stamp_seconds() -> int:
@@ -251,11 +256,18 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         .exclude(side=SPECTATOR)
         .exclude(side=Subquery(played.values("side")[:1]))
     )
+    # Another player of the user's own side (``schedule.has_teammates``).
+    teammates = (
+        Membership.objects.filter(campaign=OuterRef("pk"), side=Subquery(played.values("side")[:1]))
+        .exclude(side=SPECTATOR)
+        .exclude(user=user)
+    )
     return campaigns_for(user).annotate(
         last_turn=Subquery(last.values("number")[:1]),
         last_turn_status=Subquery(last.values("status")[:1]),
         side_name=Subquery(side.values("name")[:1]),
         others_play=Exists(others),
+        teammates=Exists(teammates),
     )
 
 
@@ -270,6 +282,7 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
         last_turn_status=row.last_turn_status,
         last_adjustment=None,
         solo=side not in (None, SPECTATOR) and not row.others_play,
+        teammates=row.teammates,
     )
     return next_turn(row, stamp)
 

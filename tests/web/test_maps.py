@@ -6,6 +6,7 @@ way the pages could leak what the fog of war hides, and the pinned query counts.
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -228,6 +229,38 @@ def test_a_solo_player_reads_that_their_ready_plays_the_next_turn(
     join(japanese, solo, "japanese")
     assert token() != before
     assert every in " ".join(text(client.get(reverse("campaign-map", args=[solo.pk]))).split())
+
+
+def test_a_player_with_a_teammate_against_the_ai_reads_that_either_ready_plays_the_turn(
+    aussie: Any, outsider: Any, login: Any
+) -> None:
+    """Two players on the Australians, the Japanese the campaign AI's: the map and the
+    list said "when you mark your orders ready", and the teammate's "ready" (the side's)
+    plays the turn too. Now they say so, and a teammate joining redraws the map (its
+    stamp changes; the list reads it in the same query, test_campaign_list_queries)."""
+    team = create_campaign(data=korona_doc(), name="Korona, two Australians", seed=1)
+    join(aussie, team, "australian")
+    alone = "Turn 1 is played when you mark your orders ready, or when the game master plays it."
+    both = (
+        "Turn 1 is played when you or a teammate marks your side's orders ready, or when "
+        "the game master plays it."
+    )
+    client = login(aussie)
+    map_url = reverse("campaign-map", args=[team.pk])
+    assert alone in " ".join(text(client.get(map_url)).split())
+
+    def token() -> str:
+        stamp = campaign_stamp(user=aussie, campaign_id=team.pk)
+        assert stamp is not None
+        return MapStamp(**stamp).token
+
+    before = token()
+    join(outsider, team, "australian")  # the teammate
+    assert token() != before
+    page = html.unescape(" ".join(text(client.get(map_url)).split()))
+    assert both in page and alone not in page
+    listed = html.unescape(" ".join(text(client.get(reverse("campaigns"))).split()))
+    assert both in listed and alone not in listed
 
 
 def test_the_gm_sees_every_campaign_and_plays_no_side(

@@ -399,6 +399,45 @@ def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
     assert "when you mark your orders ready" not in page
 
 
+def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_ready_plays(
+    aussie: Any, django_user_model: Any, login: Any
+) -> None:
+    """Two players on the Australians, the Japanese the campaign AI's: the page said "the
+    turn is played when you mark your orders ready", and a teammate's "ready" (the
+    side's, whoever marks it) played it too, with the orders as they stood. Now it says
+    so."""
+    mate = django_user_model.objects.create_user("mate", "m@example.com", "pw-mate-123")
+    team = create_campaign(data=korona_doc(), name="Korona, two Australians", seed=1)
+    join(aussie, team, "australian")
+    join(mate, team, "australian")
+    client = login(aussie)
+    page = text_of(client.get(url(team)))
+    assert (
+        "No deadline: the turn is played when you or a teammate marks your side's orders "
+        "ready, or when the game master plays it." in page
+    )
+    assert (
+        "When you or a teammate marks your side's orders ready, the turn is played at once, "
+        "with the side's orders as they stand then, without waiting for any deadline" in page
+    )
+    assert "when you mark your orders ready" not in page.lower()
+    assert "every side is ready" not in page.lower()
+    login(mate).post(url(team, "ready"), **HTMX)
+    page = text_of(client.get(url(team)))
+    assert "Your side's orders are ready: turn 1 is being played now." in page
+    assert "Your orders are ready" not in page
+    # Paused: the side's orders, marked ready by the teammate, wait for the game master.
+    paused = create_campaign(data=korona_doc(), name="Korona, two paused", seed=2)
+    join(aussie, paused, "australian")
+    join(mate, paused, "australian")
+    set_paused(campaign=paused, paused=True)
+    page = text_of(client.get(url(paused)))
+    assert "even once your side's orders are ready" in page
+    login(mate).post(url(paused, "ready"), **HTMX)
+    page = text_of(client.get(url(paused)))
+    assert "Your side's orders are marked ready. You may still change them" in page
+
+
 def test_while_paused_the_ready_button_says_no_turn_is_played(
     campaign: Campaign, aussie: Any, login: Any
 ) -> None:

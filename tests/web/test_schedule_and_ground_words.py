@@ -48,6 +48,25 @@ def test_a_solo_players_turn_email_says_their_ready_plays_the_next_turn(
     assert "Turn 2 is played once every side is ready, or when the game master plays it." in public
 
 
+def test_a_player_with_a_teammate_is_emailed_that_either_ready_plays_the_next_turn(
+    aussie: Any, outsider: Any
+) -> None:
+    """As the map says it: the Japanese are the campaign AI's and two players play the
+    Australians, so the turn is played when either marks the side's orders ready."""
+    team = create_campaign(data=korona_doc(), name="Korona, two Australians", seed=1)
+    join(aussie, team, "australian")
+    join(outsider, team, "australian")  # the teammate
+    advance_turn(campaign_id=team.pk)
+    team.refresh_from_db()
+    turn = Turn.objects.get(campaign=team, number=1)
+    body = turn_words(open_campaign(user=aussie, campaign=team), turn).body
+    assert (
+        "Turn 2 is played when you or a teammate marks your side's orders ready, or when the "
+        "game master plays it." in body
+    )
+    assert "when you mark your orders ready" not in body
+
+
 def test_a_battles_heading_says_light_woods(played: Campaign, aussie: Any, login: Any) -> None:
     battle = Battle.objects.filter(campaign=played, area__name="Korona").first()
     assert battle is not None and battle.area.vegetation == "light"
