@@ -45,6 +45,11 @@ class AreaOdds:
     def finished(self) -> bool:
         return all(battle.progress.finished for battle in self.battles)
 
+    @property
+    def estimated(self) -> bool:
+        """The enemy is an estimate (fog of war) in some battle of the area."""
+        return any(attack.estimated for attack in self.plan.attacks)
+
 
 def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     """Companies in words: one's own by name and stands, the enemy as the viewer sees it."""

@@ -169,6 +169,22 @@ def test_the_gm_sees_the_enemy_by_name(campaign: Campaign, gm_user: Any, login: 
     html = login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian").content
     section = html.decode().split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
     assert "1st Company (" in section and "2nd Company (" in section
+    assert "Only an estimate" not in section  # the game master's odds are of the real enemy
+
+
+def test_an_estimated_chance_says_what_it_leaves_out(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """A walk-through read "Chance you take Oivi: 78%", attacked, and lost to a company
+    that came in unseen and a veteran enemy: beside the figure, what the estimate assumes."""
+    order(campaign, "A Company")
+    html = login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    section = html.split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
+    caveat = section.split("Chance you take Oivi", 1)[1]
+    assert "Only an estimate: the enemy as you see it now" in caveat
+    assert "Enemy companies out of your sight may join the battle" in caveat
+    row = html.split(f'id="company-{campaign.companies.get(name="A Company").pk}"', 1)[1]
+    assert "Only an estimate" in row.split("</article>", 1)[0]
 
 
 def test_unseen_enemies_are_counted_by_what_is_seen_of_them_never_by_name() -> None:
