@@ -492,7 +492,9 @@ class SettingFields(forms.Form):
                 item: dict[str, Any] = {"key": key, "doc": doc}
                 if key == "landform_going":
                     item["rows"] = [GoingRow(self, str(lf)) for lf in RULINGS_LANDFORM_GOING]
-                    item["columns"] = [("face", "Landform"), ("going", "Going")]
+                    # Their own classes, not the event tables' "face" (3em, a die's face):
+                    # a landform's name needs room ("steep high ridge", "mud/rocks/swamp").
+                    item["columns"] = [("landform", "Landform"), ("going", "Going")]
                 elif key in EVENT_TABLES or key in COMBAT_TABLES:
                     faces = FACE_QUOTES.get(key, {})
                     item["rows"] = [
