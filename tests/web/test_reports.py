@@ -558,3 +558,50 @@ def test_an_area_one_side_won_every_battle_of_needs_no_such_line(winner: str) ->
     phases = turnlog.turn_phases(records, reading=SIDES)
     assert all(line.kind != "standoff" for phase in phases for line in phase.lines)
     assert not any("change hands" in words for words in turnlog.turn_summary(records, {}))
+
+
+def test_the_sheet_names_its_campaign_and_says_a_battle_is_still_to_be_fought(
+    login: Login, aussie: Any
+) -> None:
+    """A walk-through: the sheet of a battle waiting for the table said "fought at the
+    table", and its title named the area alone ("Battle sheet: Korona")."""
+    campaign, battles = waiting_campaign("Kokoda table")
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    client = login(aussie)
+    sheet_url = reverse("battle-sheet", args=[campaign.pk, battle.pk])
+    html = client.get(sheet_url).content.decode()
+    sheet = text_of(client.get(sheet_url))
+    report = text_of(client.get(reverse("battle", args=[campaign.pk, battle.pk])))
+    title = "Battle sheet: Korona, in the campaign Kokoda table"
+    assert f"<title>{title}" in html and f"<h1>{title}</h1>" in html
+    for page in (sheet, report):
+        assert "· to be fought at the table ·" in page
+
+    enter_battle_result(
+        battle_id=battle.pk,
+        winner="defender",
+        losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
+    )
+    for url in (sheet_url, reverse("battle", args=[campaign.pk, battle.pk])):
+        page = text_of(client.get(url))
+        assert "· fought at the table ·" in page and "to be fought" not in page
+
+
+def test_a_wooded_squares_words_are_drawn_on_a_plate_over_its_trees(
+    played: Campaign, login: Login, gm_user: Any
+) -> None:
+    """A walk-through read "C3 flat" through the tree icons: each wooded square's name and
+    going are drawn on a pale plate (an SVG filter), and only those."""
+    client = login(gm_user)
+    woods = 0
+    for battle in Battle.objects.filter(campaign=played):
+        html = client.get(reverse("battle-sheet", args=[played.pk, battle.pk])).content.decode()
+        squares = re.findall(r'<rect class="cell .*?</text><text class="cell-going".*?</text>', html)
+        assert len(squares) == 9
+        for square in squares:
+            wooded = '<rect class="woods"' in square
+            woods += wooded
+            assert square.count('filter="url(#label-plate)"') == (2 if wooded else 0)
+        assert '<filter id="label-plate"' in html
+    assert woods > 0  # the played campaign's battles have woods to draw the words over
