@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.admin.conftest import new_campaign
+from tests.admin.conftest import new_campaign, play_sunday_evenings
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_safe_defaults import SIZES, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,3 +58,42 @@ def test_a_membership_and_its_side_are_in_sight_on_a_phone(
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, field
     # The template row of "Add another Membership" stays hidden until asked for.
     assert not page.locator("#memberships-empty").is_visible()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_gm_adjustments_read_whole_on_the_campaigns_page(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A walk-through read a bold line above each GM adjustment cut mid-sentence ("...
+    Next deadline: Fri 11 Dec 2026,"), and on a phone "USER" and "CREATED AT" past the
+    screen's edge: each adjustment is read whole, each cell named, on the screen."""
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    play_sunday_evenings(campaign, django_user_model.objects.get(username="gm"))
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    group = page.locator("#adjustments-group")
+    group.scroll_into_view_if_needed()
+    shot(f"campaign-adjustments-{tag}")
+    group.screenshot(path=str(ARTIFACTS / f"campaign-adjustments-group-{tag}.png"))
+    # Every piece of text shown in the group: none cut by its box, none past the screen.
+    cut = group.evaluate(
+        """(g, width) => [...g.querySelectorAll('p, th, td')]
+            .filter(e => e.getClientRects().length && e.innerText.trim())
+            .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
+                         || e.getBoundingClientRect().right > width + .5)
+            .map(e => e.innerText.trim())""",
+        size[0],
+    )
+    assert cut == []
+    row = group.locator("tbody tr.form-row").first
+    text = row.inner_text()
+    assert "Schedule changed: a turn every Sunday at 19:00" in text
+    assert "we play Sunday evenings" in text and "gm" in text
+    assert text.count("Schedule changed") == 1  # said once, not again in a line above it
+    if tag == "phone":  # no headings there: each cell says what it is
+        labels = row.locator("td[class^=field-]").evaluate_all(
+            "tds => tds.map(td => getComputedStyle(td, '::before').content)"
+        )
+        assert labels == [
+            '"When in the campaign: "', '"What: "', '"Reason: "', '"User: "', '"Created at: "',
+        ]  # fmt: skip
