@@ -57,7 +57,13 @@ REASON_HELP = (
 
 
 def reason_field() -> forms.CharField:
-    return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP)
+    return forms.CharField(
+        label="Reason",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=REASON_HELP,
+        # Not Django's "This field is required.", listed as "reason: ..." above the form.
+        error_messages={"required": "Give a reason for this change."},
+    )
 
 
 class SeenPage(forms.Form):
@@ -149,6 +155,10 @@ class ScheduleForm(forms.Form):
         required=False,
         min_value=1,
         max_value=24 * 28,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value"),
+            f"Give the hours between two turns as a whole number from 1 to {24 * 28}.",
+        ),
         help_text='For "every N hours": the hours between two turns (48: every two days).',
     )
     weekday = forms.TypedChoiceField(
@@ -161,6 +171,7 @@ class ScheduleForm(forms.Form):
     time_of_day = forms.TimeField(
         required=False,
         widget=forms.TimeInput(format="%H:%M"),
+        error_messages={"invalid": "Give the time as HH:MM, e.g. 19:00."},
         help_text='For "weekly": the time, as 19:00, on the time zone\'s clock.',
     )
     timezone = forms.CharField(
@@ -332,7 +343,14 @@ class SettingFields(forms.Form):
                 field = forms.BooleanField(required=False)
             elif key in INTEGER_SETTINGS:
                 low, high = INTEGER_SETTINGS[key]
-                field = forms.IntegerField(min_value=low, max_value=high)
+                # The range in the GM's words, not "Ensure this value is less than or
+                # equal to 12." (the list above the form names the setting).
+                whole = f"Give a whole number from {low} to {high}."
+                field = forms.IntegerField(
+                    min_value=low,
+                    max_value=high,
+                    error_messages={"invalid": whole, "min_value": whole, "max_value": whole},
+                )
             else:  # pragma: no cover - a new kind of setting needs a field above
                 raise AssertionError(f"setting {key!r} has no field")
             field.label = doc.label

@@ -115,7 +115,7 @@ def test_the_admins_settings_refuse_a_turn_limit_of_ten_to_the_thirty(gm: Client
     data["reason"] = "testing"
     response = gm.post(url(campaign, "settings"), data)
     assert response.status_code == 200
-    assert "Ensure this value is less than or equal to 1000." in str(
+    assert "Give a whole number from 1 to 1000." in str(
         response.context["form"].errors["turn_limit"]
     )
     before = campaign.settings

@@ -211,7 +211,7 @@ def test_a_refused_number_of_hours_gets_one_error_not_two(gm: Client) -> None:
     schedule = {"kind": "every_hours", "every_hours": "0", "timezone": "UTC"}
     response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", **schedule})
     assert list(response.context["form"].errors["every_hours"]) == [
-        "Ensure this value is greater than or equal to 1."
+        "Give the hours between two turns as a whole number from 1 to 672."
     ]
     assert Campaign.objects.count() == 0
 
@@ -385,7 +385,7 @@ def test_settings_problems_are_each_shown_on_their_field_and_nothing_changes(
     response = gm.post(url(campaign, "settings"), data)
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert "greater than or equal to 1" in str(errors["turn_limit"])
+    assert "Give a whole number from 1 to 1000." in str(errors["turn_limit"])
     assert "Kokoda is not one of the available choices" in str(errors["objective"])
     assert "face 5: choose the track of the strafing" in str(errors["aerial_table__5__track"])
     assert "face 2: choose the side this effect strikes" in str(errors["naval_table__2__side"])
@@ -692,9 +692,10 @@ def test_settings_saved_before_the_table_settings_existed_change_nothing_unasked
 @pytest.mark.parametrize(
     ("changes", "field", "problem"),
     [
-        ({"table_width_ft": 13}, "table_width_ft", "less than or equal to 12"),
-        ({"table_depth_ft": 0}, "table_depth_ft", "greater than or equal to 1"),
-        ({"table_width_ft": "wide"}, "table_width_ft", "Enter a whole number"),
+        # The range in words, not "Ensure this value is less than or equal to 12."
+        ({"table_width_ft": 13}, "table_width_ft", "Give a whole number from 1 to 12."),
+        ({"table_depth_ft": 0}, "table_depth_ft", "Give a whole number from 1 to 12."),
+        ({"table_width_ft": "wide"}, "table_width_ft", "Give a whole number from 1 to 12."),
         ({"landform_going__flat": "slow"}, "landform_going__flat", "Select a valid choice"),
         ({"landform_going__hill": ""}, "landform_going__hill", "This field is required"),
     ],

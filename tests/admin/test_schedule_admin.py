@@ -179,9 +179,11 @@ def test_a_bad_time_is_one_problem_with_one_message(gm: Client) -> None:
     form = {"kind": "weekly", "weekday": "4", "time_of_day": "25:99", "timezone": "UTC"}
     response = submitted(gm, campaign, form)
     assert response.status_code == 200
-    assert response.context["form"].errors == {"time_of_day": ["Enter a valid time."]}
+    # What to write, not Django's "Enter a valid time." (a walk-through).
+    said = ["Give the time as HH:MM, e.g. 19:00."]
+    assert response.context["form"].errors == {"time_of_day": said}
     create = gm.post("/admin/campaign/campaign/create/", {"name": "New", **form})
-    assert create.context["form"].errors["time_of_day"] == ["Enter a valid time."]
+    assert create.context["form"].errors["time_of_day"] == said
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
 
