@@ -6,6 +6,7 @@ of a campaign's settings is listed in words, not as the stored dictionary."""
 from __future__ import annotations
 
 import calendar
+import dataclasses
 from collections.abc import Callable
 from datetime import datetime, time
 from typing import Any
@@ -17,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import conditional_escape
 from simple_history import admin as simple_history_admin
-from simple_history.models import ModelChange
+from simple_history.models import ModelChange, ModelDelta
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from campaign.services.deadlines import moment_words, time_zone
@@ -45,14 +46,30 @@ def settings_sides(before: Any, after: Any) -> tuple[str, str]:
     return " ".join(old) or "as now", " ".join(new) or "nothing in words"
 
 
-# Fields whose stored value is a side's key: said as the side ("australian" -> "Australian").
+# Fields whose stored value is a side's key: said as the side's people ("australian" ->
+# "Australians"), as the campaign's pages name a side.
 _SIDE_FIELDS = ("controller", "winner", "side")
 
 
+# Fields only the turns move (a row's History does not list what the turns did: a line
+# read "Turn: 0 -> 3" for three turns played before a schedule change).
+_TURNS_FIELDS = ("turn",)
+
+# A field's name as the GM's pages say it, where its model's differs.
+_FIELD_WORDS = {"timezone": "Time zone"}
+
+
 class WordsContextHelper(HistoricalRecordContextHelper):
+    def context_for_delta_changes(self, delta: ModelDelta) -> list[dict[str, Any]]:
+        kept = [change for change in delta.changes if change.field not in _TURNS_FIELDS]
+        return super().context_for_delta_changes(dataclasses.replace(delta, changes=kept))
+
     def format_delta_change(self, change: ModelChange) -> ModelChange:
         if change.field != "settings":
-            return super().format_delta_change(change)
+            said = super().format_delta_change(change)
+            if change.field in _FIELD_WORDS:
+                return dataclasses.replace(said, field=_FIELD_WORDS[change.field])
+            return said
         old, new = settings_sides(change.old, change.new)
         return ModelChange("Settings", conditional_escape(old), conditional_escape(new))
 
@@ -71,7 +88,7 @@ class WordsContextHelper(HistoricalRecordContextHelper):
         if change.field == "weekday" and isinstance(value, int) and 0 <= value <= 6:
             return calendar.day_name[value]
         if change.field in _SIDE_FIELDS and isinstance(value, str):
-            return names.side(value)
+            return names.people(names.side_adjective(value))
         field = self.model._meta.get_field(change.field)
         if getattr(field, "choices", None) and isinstance(value, str):
             return names.words(value)
@@ -95,6 +112,7 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
     are given in, not in UTC beside them; the History says which."""
 
     object_history_template = "admin/korona/object_history.html"
+    object_history_list_template = "admin/korona/object_history_list.html"
     history_note = HISTORY_NOTE
 
     def _clock(self, request: HttpRequest, object_id: str | None) -> str | None:

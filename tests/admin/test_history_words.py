@@ -19,6 +19,7 @@ from campaign.services.adjustments import campaign_version, set_control
 from campaign.services.campaigns import update_settings
 from campaign.services.deadlines import Schedule, moment_words
 from campaign.services.schedule import change_schedule
+from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign, play_sunday_evenings
 
 
@@ -125,4 +126,26 @@ def test_a_campaigns_pages_give_their_times_on_the_campaigns_clock(
         assert "Times are on the campaign&#x27;s clock (Australia/Sydney)." in page
         line = oivi.history.latest("history_date").history_date
         if "/area/" in history:
-            assert shown(line, sydney) in page and shown(line, utc) not in page
+            # Said as the campaign's pages say a moment, not "Dec. 6, 2026, 10:19 p.m.".
+            assert moment_words(line, "Australia/Sydney") in page
+            assert shown(line, sydney) not in page and shown(line, utc) not in page
+
+
+def test_a_history_line_names_who_and_lists_no_turns_played(gm: Client, gm_user: Any) -> None:
+    """A walk-through read "Changed by: None" on the line of a campaign created from its
+    scenario, "Turn: 0 -> 3" on a schedule change made after three turns (the page says
+    the turns are not listed there), "Timezone" beside the schedule page's "Time zone",
+    and a side as "Australian" where the pages name the Australians."""
+    campaign = new_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    play_sunday_evenings(campaign, gm_user)
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    changes = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "Time zone: UTC → Australia/Sydney" in changes and "Timezone" not in changes
+    assert "Turn:" not in changes  # the turns played are each turn's log's
+    assert "Korona created from the scenario" in changes and "None" not in changes
+    oivi = campaign.areas.get(name="Oivi")
+    set_control(area=oivi, side="australian", reason="a patrol's report", user=gm_user)
+    page = gm.get(f"/admin/campaign/area/{oivi.pk}/history/").content.decode()
+    assert re.search(r"Controller:</strong>\s*\w+\s*&nbsp;&rarr;&nbsp;&nbsp;Australians\b", page)
