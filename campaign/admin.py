@@ -1132,14 +1132,17 @@ class TurnAdmin(admin.ModelAdmin):
 
     @admin.display(description="log")
     def log_text(self, obj: Turn) -> str:
-        """Every record, in the words of the players' turn page (the GM reads them all)."""
+        """Every record, in the words of the players' turn page (the GM reads them all),
+        under a key of whose company is whose (the lines name companies, not sides)."""
         reading = turnlog.Reading(
             dict(obj.campaign.sides.values_list("key", "name")),
             dict(obj.battles.values_list("key", "result__reason")),
         )
-        lines = [turnlog.record_words(record, reading) for record in obj.log]
+        lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(
-            "<pre style='white-space: pre-wrap'>{}</pre>", "\n".join(line for line in lines)
+            "<p>{}</p><pre style='white-space: pre-wrap'>{}</pre>",
+            turnlog.companies_key(obj.log, reading),
+            "\n".join(line for line in lines),
         )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -116,6 +116,37 @@ def order_words(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+def companies_key(records: Iterable[Mapping[str, Any]], reading: Reading) -> str:
+    """Whose company is whose, for the GM's log (its lines name companies, not sides):
+    "Companies: Australians: A Company, B Company; Japanese: 1st Company." From the
+    records' own ``company`` and ``side`` fields, each side's in the order they appear."""
+    sides: dict[str, list[str]] = {}
+    for record in records:
+        company, side = record.get("company"), record.get("side")
+        if company and side and company not in sides.setdefault(str(side), []):
+            sides[str(side)].append(str(company))
+    if not sides:
+        return "No company appears in this log."
+    named = (
+        f"{reading.side_names.get(side) or names.people(names.side(side))}: {', '.join(them)}"
+        for side, them in sorted(sides.items())
+    )
+    return "Companies: " + "; ".join(named) + "."
+
+
+def gm_record_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
+    """A record as the GM's log gives it: the players' words, and for a refused order
+    where it came from (an order the campaign AI planned at the start of the turn may be
+    refused by what the turn's own rolls did after, such as a supply roll)."""
+    words = record_words(record, reading)
+    why = _ORDER_SOURCES.get(str(record.get("source")))
+    if record.get("kind") == "order" and record.get("outcome") == "refused" and why:
+        if record.get("source") == "standing order (sensible)":
+            why += ", planned at the start of the turn, before the supply rolls"
+        words += f" ({why})"
+    return words
+
+
 def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
     """One record in plain words, dice included."""
     if record.get("kind") == "battle_result":
