@@ -7,6 +7,7 @@ words."""
 from __future__ import annotations
 
 import json
+
 from django.test import Client
 from django.urls import reverse
 

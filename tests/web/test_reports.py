@@ -597,7 +597,8 @@ def test_a_wooded_squares_words_are_drawn_on_a_plate_over_its_trees(
     woods = 0
     for battle in Battle.objects.filter(campaign=played):
         html = client.get(reverse("battle-sheet", args=[played.pk, battle.pk])).content.decode()
-        squares = re.findall(r'<rect class="cell .*?</text><text class="cell-going".*?</text>', html)
+        square = r'<rect class="cell .*?</text><text class="cell-going".*?</text>'
+        squares = re.findall(square, html)
         assert len(squares) == 9
         for square in squares:
             wooded = '<rect class="woods"' in square
