@@ -30,6 +30,7 @@ from campaign.forms import (
     BalanceForm,
     ControlAdjustForm,
     CreateCampaignForm,
+    DeleteCampaignForm,
     OrderForm,
     RollbackForm,
     ScheduleChangeForm,
@@ -60,7 +61,13 @@ from campaign.services.adjustments import (
     set_ship_present,
 )
 from campaign.services.balance import JOB_SECONDS, balance_progress, start_balance
-from campaign.services.campaigns import CampaignRefused, set_paused, update_settings
+from campaign.services.campaigns import (
+    CampaignRefused,
+    delete_campaign,
+    deletion_words,
+    set_paused,
+    update_settings,
+)
 from campaign.services.commitments import change_turn_seed
 from campaign.services.deadlines import (
     Schedule,
@@ -655,6 +662,63 @@ class CampaignAdmin(SimpleHistoryAdmin):
         )
         filename = "".join(ch if ch.isalnum() else "-" for ch in campaign.name)
         response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
+        return response
+
+    # Deleting: everything in the campaign goes with it, after a confirmation in words.
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        """No "Delete selected campaigns": a campaign is deleted from its own page, whose
+        confirmation says what goes with it."""
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The Delete button's page. Django's own would list every row of the campaign and
+        refuse: the rows the turns keep (turns, companies, battles...) may not be deleted
+        one by one (KeptByTheRules), which is right for one row and wrong for the whole."""
+        pk = whole_number(object_id)
+        campaign = Campaign.objects.filter(pk=pk).first() if pk is not None else None
+        if campaign is None:  # a second click, or a tab left open: said, nothing done
+            self.message_user(
+                request,
+                "Nothing was deleted: that campaign is not there (deleted already?).",
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
+        if not self.has_delete_permission(request, campaign):
+            raise PermissionDenied
+        form = DeleteCampaignForm(request.POST or None, seen=campaign_version(campaign.pk))
+        if request.method == "POST" and form.is_valid():
+            try:
+                delete_campaign(campaign=campaign, seen=form.cleaned_data["seen"])
+            except StaleChange as stale:
+                self.message_user(request, str(stale), messages.ERROR)
+                return HttpResponseRedirect(request.path)
+            except CampaignRefused as refused:
+                self.message_user(request, str(refused), messages.ERROR)
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
+            self.log_deletions(request, [campaign])
+            self.message_user(request, f"{campaign.name} and everything in it were deleted.")
+            return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
+        response = form_page(
+            self,
+            request,
+            title=f"Delete {campaign.name}?",
+            form=form,
+            obj=campaign,
+            submit="Yes, delete it all",
+            intro=(
+                "This cannot be undone: nobody can see or play the campaign again. To keep "
+                "where it stands, press Export scenario on its page first; a finished "
+                "campaign can also simply stay, its players can still read it."
+            ),
+        )
+        if response.context_data is not None:
+            response.context_data["preview_title"] = "Deleting it deletes"
+            response.context_data["preview"] = deletion_words(campaign=campaign)
         return response
 
     # Settings and roll-back.

@@ -688,6 +688,15 @@ class SeedChangeForm(SeenPage):
         self.fields["seen"].initial = seen
 
 
+class DeleteCampaignForm(SeenPage):
+    """The GM confirms deleting a campaign (campaign.services.campaigns.delete_campaign);
+    refused when the campaign moved on since the page said what goes with it."""
+
+    def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
+
+
 class OrderForm(forms.ModelForm):
     """The GM gives (or changes) an order for the coming turn through give_order."""
 

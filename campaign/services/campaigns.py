@@ -1,4 +1,4 @@
-"""The GM's campaign-wide changes: pause and resume, the settings."""
+"""The GM's campaign-wide changes: pause and resume, the settings, deleting it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,17 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, GmAdjustment
+from battles.models import Battle
+from campaign.history import quiet_history
+from campaign.models import (
+    AirGroup,
+    Area,
+    Campaign,
+    Company,
+    CompanyStands,
+    GmAdjustment,
+    Ship,
+)
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.snapshot import load_snapshot
@@ -112,3 +122,71 @@ def check_length(campaign: Campaign, before: int, after: int) -> None:
                 )
             ]
         )
+
+
+def deletion_words(*, campaign: Campaign) -> list[str]:
+    """What deleting the campaign takes with it, in words, for the GM's confirmation:
+    its turns, companies, battles and players' memberships (named), and the rest when
+    there is any."""
+    turns = campaign.turns.count()
+    battles = Battle.objects.filter(campaign=campaign)
+    waiting = battles.filter(status=Battle.Status.PENDING).count()
+    members = list(campaign.memberships.select_related("user").order_by("user__username"))
+    lines = [
+        f"{counted(turns, 'turn')} played, with their logs, reports and past maps",
+        f"{counted(campaign.companies.count(), 'company', 'companies')}, with their stands "
+        f"and orders, and the map of {counted(campaign.areas.count(), 'area')}",
+        f"{counted(battles.count(), 'battle')}"
+        + (f" ({waiting} waiting for a result from the table)" if waiting else ""),
+    ]
+    if members:
+        sides = dict(campaign.sides.values_list("key", "name"))
+        names = ", ".join(
+            f"{member.user.get_username()} ({sides.get(member.side, 'spectator')})"
+            for member in members
+        )
+        memberships = counted(len(members), "player's membership", "players' memberships")
+        lines.append(
+            f"{memberships}: {names}. They keep their accounts; the campaign leaves their "
+            "list, and their links to it find nothing."
+        )
+    else:
+        lines.append("no players' memberships (nobody has joined it)")
+    rest = [
+        (campaign.invitations.count(), "invitation", "invitations"),
+        (campaign.adjustments.count(), "GM adjustment", "GM adjustments"),
+        (campaign.messages.count(), "message", "messages"),
+        (campaign.notices.count(), "notice", "notices"),
+        (campaign.webhooks.count(), "webhook", "webhooks"),
+    ]
+    also = [counted(number, one, many) for number, one, many in rest if number]
+    if also:
+        lines.append(", ".join(also))
+    lines.append("the history of its rows and its published seed commitments")
+    return lines
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+def delete_campaign(*, campaign: Campaign, seen: str | None) -> None:
+    """Delete the campaign and everything in it (every row that names it goes with it,
+    on the models' CASCADE), and the history of its rows, in one transaction. ``seen``:
+    the confirmation page's ``campaign_version`` (``StaleChange`` if the campaign moved
+    on since the GM read what goes: a turn played meanwhile would go unseen); a campaign
+    deleted already is ``CampaignRefused``. Its players' pages then find no campaign."""
+    with transaction.atomic():
+        row = Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        if row is None:
+            raise CampaignRefused(f"{campaign.name} was deleted already: nothing was done")
+        check_seen(row, seen)
+        # The rows' history names the campaign by id only (no foreign key): it goes too.
+        CompanyStands.history.filter(
+            company_id__in=Company.history.filter(campaign_id=row.pk).values("id")
+        ).delete()
+        for model in (Area, Company, Ship, AirGroup):
+            model.history.filter(campaign_id=row.pk).delete()
+        Campaign.history.filter(id=row.pk).delete()
+        with quiet_history():  # no history rows of the rows going now
+            row.delete()
