@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from campaign.admin_history import HISTORY_NOTE, SimpleHistoryAdmin
@@ -297,6 +298,22 @@ def balance_tables(result: dict[str, Any]) -> dict[str, Any]:
             for area, mean in (result.get("area_changes") or {}).items()
         ],
     }
+
+
+def waiting_words(campaign: Campaign, refused: str) -> str:
+    """The refusal of "Advance turn now" while a turn waits for its tabletop battles,
+    and a link to enter each waiting result, as the campaign's page gives them (the list's
+    action said only that it waited)."""
+    waiting = results_to_enter(campaign)
+    if waiting is None or not waiting.battles:
+        return f"{capfirst(refused)}: nothing was played."
+    return format_html(
+        "{}: nothing was played. Enter each result from the table: {}.",
+        capfirst(refused),
+        format_html_join(
+            ", ", '<a href="{}">enter the result of {}</a>', ((u, n) for n, u in waiting.battles)
+        ),
+    )
 
 
 def _waiting(campaign: Campaign) -> bool:
@@ -590,7 +607,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         except TurnAlreadyPlayed as refused:
             now = Campaign.objects.get(pk=campaign.pk)
             if now.turn == seen:  # the page is right: the turn waits for its battles
-                self.message_user(request, str(refused), messages.ERROR)
+                self.message_user(request, waiting_words(now, str(refused)), messages.ERROR)
                 return
             coming = seen + 1
             since = (

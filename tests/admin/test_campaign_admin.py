@@ -246,7 +246,33 @@ def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> 
     """From a page opened before the turn began (a waiting turn's page has no button)."""
     campaign, _ = waiting_campaign()
     response = gm.post(url(campaign, "advance"), {"turn": "0"}, follow=True)
-    assert messages_of(response) == ["turn 1 of Korona 1 is still waiting for its tabletop battles"]
+    (said,) = messages_of(response)
+    assert said.startswith(
+        "Turn 1 of Korona 1 is still waiting for its tabletop battles: nothing was played."
+    )
+    assert Turn.objects.filter(campaign=campaign).count() == 1
+
+
+def test_advance_turn_now_in_the_list_while_battles_wait_links_each_result(gm: Client) -> None:
+    """The walk-through's list action said only that the turn waited: the message links
+    each waiting battle's result form, as the campaign's page does."""
+    campaign, battles = waiting_campaign()
+    response = gm.post(
+        "/admin/campaign/campaign/",
+        {
+            **opened(gm, "/admin/campaign/campaign/"),
+            "action": "advance_now",
+            "_selected_action": [campaign.pk],
+        },
+        follow=True,
+    )
+    (said,) = messages_of(response)
+    page = response.content.decode()
+    for battle in battles.values():
+        result = f"/admin/battles/battle/{battle.pk}/result/"
+        assert f'<a href="{result}">enter the result of {battle}</a>' in said
+        assert f'<a href="{result}">' in page  # a link, not its escaped text
+        assert gm.get(result).status_code == 200
     assert Turn.objects.filter(campaign=campaign).count() == 1
 
 
