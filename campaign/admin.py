@@ -1246,13 +1246,13 @@ class OrderAdmin(admin.ModelAdmin):
     list_select_related = ["company", "campaign", "target", "given_by"]
     search_fields = ["company__name"]
     form = OrderForm
-    actions = ["withdraw"]
+    actions = ["cancel_order"]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # to change an order, give a new one: it replaces the old
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # the "Withdraw" action, for the coming turn's orders only
+        return False  # the "Cancel the order" action, for the coming turn's orders only
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
@@ -1304,8 +1304,9 @@ class OrderAdmin(admin.ModelAdmin):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         pass
 
-    @admin.action(description="Withdraw (the company follows its standing order)")
-    def withdraw(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
+    # Not "withdraw": that is an order's kind too (a retreat), which this is not.
+    @admin.action(description="Cancel the order (the company follows its standing order)")
+    def cancel_order(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
         for order in queryset.select_related("company", "campaign"):
             if order.turn_number != order.campaign.turn + 1:
                 self.message_user(
@@ -1317,7 +1318,12 @@ class OrderAdmin(admin.ModelAdmin):
             except OrderError as refused:
                 self.message_user(request, f"{order}: {refused}", messages.ERROR)
             else:
-                say_done(self, request, order, f"{order}: withdrawn.")
+                say_done(
+                    self,
+                    request,
+                    order,
+                    f"{order}: cancelled; the company follows its standing order.",
+                )
 
 
 def _is_rollback(details: Any) -> bool:

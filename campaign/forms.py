@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
 from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
@@ -717,9 +718,16 @@ class OrderForm(forms.ModelForm):
         help_text="If the company defends this turn, it swaps one rifle squad for a sniper.",
     )
 
+    class Media:
+        # Choosing a company narrows the target list to its campaign at once (htmx: a GET
+        # of the add page with the company; a script file, no inline script, the CSP).
+        js = ["campaign/htmx-2.0.11.min.js"]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Only the companies and areas of campaigns still being played, each named with
-        its campaign; ``?campaign=<id>`` in the add page's address narrows both to one."""
+        its campaign; ``?campaign=<id>`` in the add page's address narrows both to one.
+        Once the company is known (``?company=<id>``, or the form sent back), the targets
+        are its campaign's areas only, named by themselves ("Korona · Korona" was one)."""
         super().__init__(*args, **kwargs)
         open_campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED)
         chosen = whole_number(str(self.initial.get("campaign") or ""))
@@ -734,7 +742,29 @@ class OrderForm(forms.ModelForm):
         company.label_from_instance = lambda row: (  # type: ignore[method-assign, assignment]
             f"{row.campaign.name} · {row.name} ({row.get_side_display()}, in {row.area.name})"
         )
+        # The admin wraps the select (its "view" link): the attributes go on the select.
+        select = cast(forms.Widget, getattr(company.widget, "widget", company.widget))
+        select.attrs.update(
+            {
+                "hx-get": reverse("admin:campaign_order_add"),  # with the company chosen
+                "hx-trigger": "change",
+                "hx-target": "#id_target",
+                "hx-select": "#id_target",
+                "hx-swap": "outerHTML",
+            }
+        )
         target = cast(forms.ModelChoiceField, self.fields["target"])
+        known = self._known_company(company.queryset)
+        if known is not None:
+            target.queryset = known.campaign.areas.order_by("zone", "name")
+            target.label_from_instance = (  # type: ignore[method-assign]
+                lambda row: str(row.name)  # type: ignore[assignment]
+            )
+            target.error_messages["invalid_choice"] = (
+                f"That area is not on the map of {known.campaign.name}, the campaign of "
+                f"{known.name}: choose one of the list."
+            )
+            return
         target.queryset = (
             Area.objects.filter(campaign__in=open_campaigns)
             .select_related("campaign")
@@ -743,6 +773,15 @@ class OrderForm(forms.ModelForm):
         target.label_from_instance = (  # type: ignore[method-assign]
             lambda row: f"{row.campaign.name} · {row.name}"  # type: ignore[assignment]
         )
+
+    def _known_company(self, companies: Any) -> Company | None:
+        """The company the order is for, if the form knows it yet: sent back, or in the
+        add page's address; None for none, or for one not among ``companies``."""
+        raw = self.data.get("company") if self.is_bound else self.initial.get("company")
+        pk = whole_number(str(raw or ""))
+        if pk is None:
+            return None
+        return cast(Company | None, companies.filter(pk=pk).first())
 
     def _post_clean(self) -> None:
         """No model validation: ``give_order`` (called by the admin's ``clean``) checks the

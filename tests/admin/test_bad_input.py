@@ -224,9 +224,9 @@ def test_every_admin_address_answers_bad_ids_and_queries_without_a_server_error(
     ("address", "action"),
     [
         ("/admin/campaign/campaign/", "pause"),
-        ("/admin/campaign/campaign/", "delete_selected"),
+        ("/admin/campaign/campaign/", "advance_now"),
         ("/admin/campaign/company/", "standing_order_hold"),
-        ("/admin/campaign/order/", "withdraw"),
+        ("/admin/campaign/order/", "cancel_order"),
         ("/admin/auth/user/", "delete_selected"),
     ],
 )

@@ -3,6 +3,8 @@ set_standing_order; turns, their logs and orders of past turns are read-only."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -58,6 +60,49 @@ def test_the_order_form_offers_only_campaigns_still_played_each_named(gm: Client
     assert "Korona 3 · A Company" in gm.get(f"{ADD}?campaign={other.pk}").content.decode()
     # The target says what it is for (it had no help at all).
     assert "Advance or withdraw: the area the company moves to" in page
+
+
+def target_choices(page: str) -> list[str]:
+    """The labels of the order form's Target list."""
+    select = re.search(r'<select name="target"[^>]*>(.*?)</select>', page, re.S)
+    assert select is not None
+    return [
+        html.unescape(label)
+        for label in re.findall(r"<option[^>]*>([^<]*)</option>", select.group(1))
+    ]
+
+
+def test_a_known_company_narrows_the_targets_to_its_campaign(gm: Client) -> None:
+    """The walk-through's Target list mixed every campaign's areas ("Korona · Korona")."""
+    campaign = new_campaign("Korona 1")
+    new_campaign("Kokoda table")
+    third = company(campaign, "3rd Company")
+    everywhere = target_choices(gm.get(ADD).content.decode())
+    assert "Kokoda table · Kilu" in everywhere and "Korona 1 · Kilu" in everywhere
+    page = gm.get(f"{ADD}?company={third.pk}").content.decode()
+    names = sorted(Area.objects.filter(campaign=campaign).values_list("name", flat=True))
+    assert sorted(target_choices(page)[1:]) == names  # after the empty choice
+    # Choosing a company asks for the page with it, for its Target list (htmx).
+    assert 'hx-get="/admin/campaign/order/add/"' in page and 'hx-select="#id_target"' in page
+    assert "campaign/htmx-2.0.11.min.js" in page
+
+
+def test_a_target_of_another_campaign_is_refused(gm: Client) -> None:
+    campaign = new_campaign("Korona 1")
+    other = new_campaign("Kokoda table")
+    third = company(campaign, "3rd Company")
+    response = gm.post(
+        ADD, {"company": third.pk, "kind": "advance", "target": area(other, "Oivi").pk}
+    )
+    assert response.status_code == 200
+    assert (
+        "That area is not on the map of Korona 1, the campaign of 3rd Company"
+        in response.content.decode()
+    )
+    assert sorted(target_choices(response.content.decode())[1:]) == sorted(
+        Area.objects.filter(campaign=campaign).values_list("name", flat=True)
+    )
+    assert not Order.objects.exists()
 
 
 def test_a_company_of_an_ended_campaign_is_not_a_choice(gm: Client) -> None:
@@ -120,14 +165,23 @@ def test_giving_an_order_is_refused_to_a_player(player: Client) -> None:
     assert Order.objects.count() == 0
 
 
-def test_withdraw_action(gm: Client) -> None:
+def test_cancel_the_order_action(gm: Client) -> None:
+    """Named "Cancel the order", not "Withdraw": withdraw is an order's kind (a retreat)."""
     campaign = new_campaign()
     gm.post(ADD, {"company": company(campaign, "3rd Company").pk, "kind": "hold"})
-    gm.post(
+    listed = gm.get("/admin/campaign/order/").content.decode()
+    assert "Cancel the order (the company follows its standing order)" in listed
+    assert "Withdraw" not in listed
+    response = gm.post(
         "/admin/campaign/order/",
-        {"action": "withdraw", "_selected_action": [Order.objects.get().pk]},
+        {"action": "cancel_order", "_selected_action": [Order.objects.get().pk]},
+        follow=True,
     )
     assert Order.objects.count() == 0
+    said = [str(m) for m in response.context["messages"]]
+    assert said == [
+        "3rd Company: hold (turn 1): cancelled; the company follows its standing order."
+    ]
 
 
 def test_standing_order_actions(gm: Client) -> None:
