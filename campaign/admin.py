@@ -101,6 +101,7 @@ from config.adminpages import (
     admin_routes,
     back_to_change,
     change_url,
+    copy_field,
     form_page,
     on_campaign_clock,
     row_pages,
@@ -248,12 +249,17 @@ def created_message(campaign: Campaign, user: Any) -> str:
             campaign=campaign, user=user, note="made with the campaign"
         )
     ]
+    # Text to copy, not links: following one would use it up (copy_field).
     return format_html(
         "Created {} (seed {}). Send each side its invitation link (each works once, for 14 "
         "days; more under Notifications → Invitations): {}",
         campaign.name,
         campaign.seed,
-        format_html_join(", ", '{}: <a href="{}">{}</a>', ((n, u, u) for n, u in links)),
+        format_html_join(
+            "",
+            "<span>{}:</span> {}",
+            ((n, copy_field(u, f"Invitation link: {campaign.name}, {n}")) for n, u in links),
+        ),
     )
 
 

@@ -12,7 +12,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.formats import localize
-from django.utils.html import strip_tags
+from django.utils.html import format_html, strip_tags
+from django.utils.safestring import SafeString
 
 from campaign.services.deadlines import moment_words, time_zone
 
@@ -75,6 +76,22 @@ def form_page(
         submit=submit,
         intro=intro,
         multipart=multipart,
+    )
+
+
+# A page that shows ``copy_field``s loads these (its Media, or its template).
+COPY_SCRIPT = "campaign/copy-link.js"
+COPY_STYLE = "campaign/admin-copy.css"
+
+
+def copy_field(text: str, what: str) -> SafeString:
+    """``text`` (an invitation's link) as a read-only field to copy, with a Copy button
+    (COPY_SCRIPT; hidden without script), never a link: following it would use it up."""
+    return format_html(
+        '<span class="copy-link"><input type="text" readonly value="{}" aria-label="{}">'
+        '<button type="button" class="button" data-copy hidden>Copy</button></span>',
+        text,
+        what,
     )
 
 

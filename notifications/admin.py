@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.utils.html import format_html
 
-from config.adminpages import on_campaign_clock
+from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
 from notifications.models import Invitation, Notice, Preference, Webhook
 
 
@@ -53,14 +52,21 @@ class InvitationAdmin(admin.ModelAdmin):
     expires_when = on_campaign_clock("expires_at")
     used_when = on_campaign_clock("used_at")
 
+    class Media:
+        js = [COPY_SCRIPT]
+        css = {"all": [COPY_STYLE]}
+
     @admin.display(description="link to send")
     def link(self, obj: Invitation) -> str:
+        """The link as text to copy: a GM who followed it landed on "Join as the ...",
+        a click from using up the player's invitation."""
         if not obj.pk:
             return "saved, it gets its link"
         from notifications.invitations import invitation_url
 
-        url = invitation_url(obj)
-        return format_html('<a href="{}">{}</a>', url, url)
+        return copy_field(
+            invitation_url(obj), f"Invitation link: {obj.campaign.name}, {obj.get_side_display()}"
+        )
 
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
         if not change:

@@ -93,7 +93,9 @@ def test_creating_a_campaign_gives_an_invitation_link_per_side(gm: Client) -> No
     assert "Send each side its invitation link" in page
     for side, name in (("australian", "Australians"), ("japanese", "Japanese")):
         link = f"/invite/{invitations[side].token}/"
-        assert re.search(rf"{name}: <a href=\"[^\"]*{link}\">", page), page
+        # Text to copy, not a link to follow (following it would use it up).
+        assert re.search(rf'{name}:</span> <span class="copy-link"><input [^>]*{link}"', page)
+        assert f'href="http://testserver{link}"' not in page and f'href="{link}"' not in page
         assert gm.get(link).status_code == 200
 
 

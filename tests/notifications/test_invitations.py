@@ -118,3 +118,23 @@ def test_the_gm_makes_an_invitation_in_the_admin(
     assert invitation.created_by == boss and invitation.expires_at > timezone.now()
     page = client.get(f"/admin/notifications/invitation/{invitation.pk}/change/").content.decode()
     assert invitation_url(invitation) in page
+
+
+def test_the_admin_shows_an_invitation_link_as_text_to_copy_not_a_link(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """A GM who clicked the live link landed on "Join as the Japanese", a click from using
+    up the player's invitation: a read-only field with a Copy button (a script file)."""
+    client = login(django_user_model.objects.create_superuser("boss", "b@x.com", "pw"))
+    invitation = invite(campaign=campaign, side="japanese", note="for Kenji")
+    url = invitation_url(invitation)
+    for address in (
+        "/admin/notifications/invitation/",
+        f"/admin/notifications/invitation/{invitation.pk}/change/",
+    ):
+        page = client.get(address).content.decode()
+        assert f'<input type="text" readonly value="{url}"' in page
+        assert "data-copy hidden>Copy</button>" in page
+        assert f'href="{url}"' not in page
+        assert "/static/campaign/copy-link.js" in page
+        assert "/static/campaign/admin-copy.css" in page
