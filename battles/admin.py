@@ -41,6 +41,50 @@ STATUS_WORDS: dict[str, str] = {
 }
 
 
+ROLES = {"attacker": "attacking", "defender": "defending"}
+
+
+def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
+    """The companies of the battle's ``role`` ("attacker"), the first leading, each with
+    its stands in words as they came to the table: the spec's own per-company stands
+    when it has them, a lone company's are its force's; else, while the battle waits,
+    each company's stands now (carriers stay off the table); once fought, "" (its stands
+    have moved on since; the force's are on the report)."""
+    force = battle.spec[role]
+    listed = force.get("companies")
+    if listed:
+        return [(str(c["name"]), names.stands(c["stands"])) for c in listed]
+    rows = list(
+        (battle.attackers if role == "attacker" else battle.defenders).prefetch_related(
+            "stand_counts"
+        )
+    )
+    name = str(force.get("name", role))
+    if len(rows) <= 1:
+        together = dict(force["stands"])
+        for unit, count in (force.get("reinforcements") or {}).items():
+            together[unit] = together.get(unit, 0) + count
+        return [(rows[0].name if rows else name, names.stands(together))]
+    rows.sort(key=lambda row: (name.find(row.name) < 0, name.find(row.name)))
+    if battle.status != Battle.Status.PENDING:
+        return [(row.name, "") for row in rows]
+    return [
+        (
+            row.name,
+            names.stands(
+                {s.unit_type: s.held for s in row.stand_counts.all() if s.unit_type != "carrier"}
+            ),
+        )
+        for row in rows
+    ]
+
+
+def force_name(battle: Battle, role: str) -> str:
+    """The force by its companies: "B Company, C Company (militia) and A Company" (the
+    spec's name joins them all with "and")."""
+    return names.join(name for name, _ in force_companies(battle, role))
+
+
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
     list_display = ["__str__", "campaign", "turn_number", "area", "mode_words", "status"]
@@ -56,7 +100,9 @@ class BattleAdmin(admin.ModelAdmin):
                     "turn",
                     "area",
                     "attacker_words",
+                    "attacking_companies",
                     "defender_words",
+                    "defending_companies",
                     "mode_words",
                     "ruleset_words",
                     "seed",
@@ -100,6 +146,21 @@ class BattleAdmin(admin.ModelAdmin):
     @admin.display(description="defender side")
     def defender_words(self, obj: Battle) -> str:
         return self._side_name(obj, obj.defender_side)
+
+    def _companies(self, obj: Battle, role: str) -> str:
+        return format_html_join(
+            "",
+            "<div>{}{}</div>",
+            ((name, f": {said}" if said else "") for name, said in force_companies(obj, role)),
+        )
+
+    @admin.display(description="attacking companies")
+    def attacking_companies(self, obj: Battle) -> str:
+        return self._companies(obj, "attacker")
+
+    @admin.display(description="defending companies")
+    def defending_companies(self, obj: Battle) -> str:
+        return self._companies(obj, "defender")
 
     @admin.display(description="battles are", ordering="mode")
     def mode_words(self, obj: Battle) -> str:
@@ -221,7 +282,8 @@ class BattleAdmin(admin.ModelAdmin):
         battle = self._battle(request, pk, change=True)
         if battle.status != Battle.Status.PENDING:
             return self._has_result(request, battle, "entered")
-        form = ResultForm(request.POST or None, spec=battle.spec)
+        forces = {role: force_name(battle, role) for role in ROLES}
+        form = ResultForm(request.POST or None, spec=battle.spec, forces=forces)
         if request.method == "POST" and form.is_valid():
             try:
                 report = enter_battle_result(
@@ -245,9 +307,27 @@ class BattleAdmin(admin.ModelAdmin):
             "company holding the most of its type, as the rules share them."
         )
         title = f"Result of {battle}"
-        return form_page(
+        response = form_page(
             self, request, title=title, form=form, obj=battle, intro=intro, submit="Enter result"
         )
+        if response.context_data is not None:
+            # What the table fought with, and its sheet (a walk-through found neither).
+            sides = dict(battle.campaign.sides.values_list("key", "name"))
+            side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
+            response.context_data["preview_title"] = "In this battle"
+            response.context_data["preview"] = [
+                f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "
+                f"{name}{f': {stands}' if stands else ''}"
+                for role, acting in ROLES.items()
+                for name, stands in force_companies(battle, role)
+            ]
+            response.context_data["links"] = [
+                (
+                    "The battle sheet to print (opens in a new tab)",
+                    reverse("admin:battles_battle_sheet", args=[battle.pk]),
+                )
+            ]
+        return response
 
     def _entered(self, battle: Battle, done: bool) -> str:
         """What entering a result says: the turn complete, or every battle of the turn

@@ -17,7 +17,10 @@ class ResultForm(forms.Form):
         choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")]
     )
 
-    def __init__(self, *args: Any, spec: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, spec: dict[str, Any], forces: dict[str, str], **kwargs: Any
+    ) -> None:
+        """``forces``: each force by its companies ("B Company, C Company and A Company")."""
         super().__init__(*args, **kwargs)
         # Each side by its force's name and side, as the table knew them.
         winner = self.fields["winner"]
@@ -27,8 +30,7 @@ class ResultForm(forms.Form):
             *(
                 (
                     key,
-                    f"{key}: {spec[key].get('name', key)} "
-                    f"({names.side_adjective(spec[key].get('side', ''))})",
+                    f"{key}: {forces[key]} ({names.side_adjective(spec[key].get('side', ''))})",
                 )
                 for key in ("attacker", "defender")
             ),
@@ -42,7 +44,7 @@ class ResultForm(forms.Form):
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,
                     required=False,
-                    label=f"{key.capitalize()} ({spec[key].get('name', '')}): "
+                    label=f"{key.capitalize()} ({forces[key]}): "
                     f"{names.unit(unit, 2)} lost, of {count}",
                 )
 
