@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import Campaign
+from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -194,3 +195,55 @@ def test_a_stand_on_the_tables_edge_is_drawn_wholly_on_the_table(
     page.keyboard.press("Home")
     page.locator("#replay").scroll_into_view_if_needed()
     shot(f"replay-edges-{size}")
+
+
+def test_a_phone_reads_the_replay_its_names_the_buttons_and_every_line_of_the_step(
+    report: Any, shot: Any
+) -> None:
+    """A walk-through at 390 px: the stands' names were about 8 px high, the help spoke of
+    arrow keys and a space bar, and the step's dice sat in a small box that cut its lines
+    off. The table is zoomed in a frame that scrolls sideways; the help names the
+    buttons; every line of the step is shown. A desk keeps its box of whole lines."""
+    page = report("phone")
+    for _ in range(10):
+        page.locator('[data-replay="next"]').click()
+    assert step(page) == 11
+    heights = page.locator("#replay-field .stand:not(.off) text").evaluate_all(
+        "texts => texts.map(t => t.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 11, heights
+    squares = page.locator("#replay-field .cell-label").evaluate_all(
+        "texts => texts.map(t => t.getBoundingClientRect().height)"
+    )
+    assert min(squares) >= 13, squares
+    frame = page.locator(".field-frame")
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth")  # it scrolls, not the page
+    assert frame.evaluate("f => f.scrollLeft > 0")  # opened on the table's middle
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    said = page.locator("#replay-help").inner_text()
+    assert "The buttons above step through the battle" in said and "arrow keys" not in said
+    lines = page.locator('[data-replay="lines"]')
+    assert lines.locator("li").count() > 3
+    assert lines.evaluate("box => box.scrollHeight <= box.clientHeight"), "lines cut off"
+    shot("replay-phone-step11")
+    page.locator("#replay").screenshot(path=str(ARTIFACTS / "replay-phone-step11-figure.png"))
+
+    desk = report("desktop")
+    # The step with the most lines, which overflows a desk's box of 8.
+    sizes = json.loads(desk.locator("#replay-frames").text_content())
+    longest = max(range(len(sizes)), key=lambda i: len(sizes[i]["lines"]))
+    assert len(sizes[longest]["lines"]) > 8
+    for _ in range(longest):
+        desk.locator('[data-replay="next"]').click()
+    box = desk.locator('[data-replay="lines"]')
+    assert box.evaluate("b => b.scrollHeight > b.clientHeight")
+    # A box of whole lines: its inside (its top padding aside; none below, where the next
+    # line would show cut) is a whole number of line heights.
+    inner, line = box.evaluate(
+        "b => { const s = getComputedStyle(b); return [b.clientHeight - parseFloat(s.paddingTop)"
+        " - parseFloat(s.paddingBottom), parseFloat(s.lineHeight)]; }"
+    )
+    assert abs(inner / line - round(inner / line)) < 0.05, (inner, line)
+    assert box.evaluate("b => getComputedStyle(b).paddingBottom") == "0px"
+    assert "arrow keys" in desk.locator("#replay-help").inner_text()
+    desk.locator("#replay").screenshot(path=str(ARTIFACTS / "replay-desktop-longest-figure.png"))

@@ -136,4 +136,7 @@
     keepFocus();
   });
   show(0);
+  // On a phone the table is zoomed in a frame that scrolls sideways: open on its middle.
+  const frame = svg.closest(".field-frame");
+  if (frame) frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
 })();
