@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
@@ -35,6 +35,9 @@ NOBODY_TINT = "#e4e0d6"
 # reader who cannot tell the tints apart. Control known only from when the reader last
 # saw it is dashed and asked ("AUS?"), as its hatching says in colour.
 SIDE_TAGS = {"australian": "AUS", "japanese": "JPN"}
+# After the holder on the tag of an area where the viewer sees both sides' fighting
+# companies ("AUS, contested"): the holder is the side that last held it alone.
+CONTESTED_MARK = ", contested"
 NOBODY_TAG = "none"
 LAST_SEEN_MARK = "?"
 NOBODY_INK = "#5d6660"  # the words of a tag of nobody's (the grey border is too light)
@@ -122,6 +125,11 @@ class MapArea:
         return self.area.name
 
     @property
+    def contested(self) -> bool:
+        """Fighting companies of both sides among those the viewer sees here."""
+        return self.name in contested_areas(c.view for c in self.companies)
+
+    @property
     def feature_words(self) -> list[str]:
         return [FEATURE_WORDS.get(f, f) for f in self.area.features]
 
@@ -179,6 +187,17 @@ def link_track(state: CampaignState, a: str, b: str) -> str:
         return first
     sizes = Counter(area.track for area in state.areas.values())
     return min((first, second), key=lambda track: (sizes[track], track))
+
+
+def contested_areas(companies: Iterable[CompanyView]) -> set[str]:
+    """The areas where the viewer sees fighting companies of two sides: for a player,
+    where its own stand with enemy companies it glimpses (rulings section 6: an enemy in
+    its companies' area is in sight; an enemy supply company is never seen)."""
+    sides: dict[str, set[str]] = {}
+    for company in companies:
+        if company.kind == "fighting":
+            sides.setdefault(company.area, set()).add(company.side)
+    return {area for area, present in sides.items() if len(present) > 1}
 
 
 def control_words(view: CampaignView, name: str, side_names: dict[str, str]) -> str:
@@ -555,7 +574,8 @@ def side_tag(side: str) -> str:
 def tag_words(row: MapArea) -> str:
     controller = row.area.controller or ""
     words = side_tag(controller) if controller else NOBODY_TAG
-    return words + (LAST_SEEN_MARK if row.last_seen is not None else "")
+    words += LAST_SEEN_MARK if row.last_seen is not None else ""
+    return words + (CONTESTED_MARK if row.contested else "")
 
 
 def tag_width(words: str) -> int:
@@ -673,7 +693,8 @@ def area_drawing(
     ]
     return AreaDrawing(
         href=url,
-        title=f"{area.name}: zone {area.zone}, {area.track}, held by {row.controller_name}",
+        title=f"{area.name}: zone {area.zone}, {area.track}, held by {row.controller_name}"
+        + (", contested by both sides' companies" if row.contested else ""),
         css=row.style.css_class,
         x=_num(area.x),
         y=_num(area.y),

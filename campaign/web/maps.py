@@ -44,6 +44,7 @@ from campaign.services.visibility import (
 from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
+    CONTESTED_MARK,
     LAST_SEEN_MARK,
     NOBODY_COLOUR,
     NOBODY_INK,
@@ -55,6 +56,7 @@ from campaign.web.mapdraw import (
     SUPPLY_MARK_WORDS,
     StandsPoint,
     TrackStyle,
+    contested_areas,
     draw_map,
     draw_stands_chart,
     focus_across,
@@ -361,6 +363,8 @@ class Legend:
     strong_from: int
     last_seen_mark: str = "?"  # after the tag of control as last seen: "AUS?"
     last_seen: bool = False  # some area's control is only as the reader last saw it
+    contested_mark: str = CONTESTED_MARK  # after the tag of a contested area
+    contested: bool = False  # some area has both sides' fighting companies the reader sees
 
     @property
     def holder_keys(self) -> list[HolderKey]:
@@ -414,6 +418,7 @@ def legend(view: CampaignView) -> Legend:
         weak_below=round(WEAK_BELOW * 100),
         strong_from=round(STRONG_FROM * 100),
         last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
+        contested=bool(contested_areas(view.companies)),
     )
 
 
