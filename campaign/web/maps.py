@@ -69,6 +69,7 @@ from campaign.web.mapdraw import (
     unit_label,
     unit_order,
 )
+from campaign.web.supplyhelp import next_roll, supply_rules
 from rules.campaign.visibility import STRONG_FROM, WEAK_BELOW, CompanyView
 
 POLL_SECONDS = 15
@@ -724,6 +725,8 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             units=[(unit_label(unit), colour) for unit, colour in colours.items()],
             may_order=view.may_order(shown),
             losses_replaceable=view.state.settings.supply_replaces_battle_losses,
+            supply_rules=supply_rules(view),
+            next_roll=next_roll(view, shown, view.state.turn + 1),
             **common,
         ),
     )

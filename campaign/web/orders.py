@@ -44,6 +44,7 @@ from campaign.services.visibility import CampaignView
 from campaign.web import areaodds
 from campaign.web.common import campaign_view, htmx, login_required, page_context
 from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
+from campaign.web.supplyhelp import NextRoll, next_roll, supply_rules
 from config.numbers import whole_number
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
@@ -75,13 +76,22 @@ class Row:
     progress: OddsProgress | None = None
     error: str | None = None
     oob: bool = False  # swapped out of band beside another row's answer
+    next_roll: NextRoll | None = None  # its supply roll at the start of the coming turn
 
 
-def _row(plan: CompanyPlan, *, error: str | None = None, oob: bool = False) -> Row:
+def _row(
+    view: CampaignView,
+    side: SidePlan,
+    plan: CompanyPlan,
+    *,
+    error: str | None = None,
+    oob: bool = False,
+) -> Row:
     # The odds fought so far, from the cache; those missing are sent off to be fought
     # (workers or the process pool): no battle is fought in a request.
     progress = None if plan.attack is None else odds_progress(attack=plan.attack)
-    return Row(plan=plan, progress=progress, error=error, oob=oob)
+    roll = next_roll(view, plan.company, side.turn_number)
+    return Row(plan=plan, progress=progress, error=error, oob=oob, next_roll=roll)
 
 
 def _context(
@@ -96,7 +106,8 @@ def _context(
     return page_context(
         view,
         plan=plan,
-        rows=[_row(r, error=errors.get(r.company_id)) for r in plan.companies],
+        rows=[_row(view, plan, r, error=errors.get(r.company_id)) for r in plan.companies],
+        supply_rules=supply_rules(view),
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
         planned=areaodds.planned(view, plan),  # every battle as the turn pairs it
@@ -248,7 +259,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     changed = plan.company(company_id)
     if changed is None:  # its side's companies are the same rows before and after
         raise Http404("no such company of yours")
-    context["row"] = _row(changed, error=error)
+    context["row"] = _row(view, plan, changed, error=error)
     touched = {
         r.order.target_id
         for r in (before.company(company_id) if before else None, changed)
@@ -256,7 +267,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     }
     # A company standing with the enemy in the area fights there with or without an order.
     context["others"] = [
-        _row(r, oob=True)
+        _row(view, plan, r, oob=True)
         for r in plan.companies
         if r.company_id != company_id
         and (

@@ -44,7 +44,7 @@ from rules.campaign.phases.control import update_control
 from rules.campaign.phases.initiative import MAX_INITIATIVE_ROUNDS
 from rules.campaign.phases.movement import ai_orders, check_order, standing_order
 from rules.campaign.phases.results import BANZAI_SIDE, check_result
-from rules.campaign.phases.supply import LOSS_ORDER, REGAIN_ORDER
+from rules.campaign.phases.supply import LOSS_ORDER, REGAIN_ORDER, SupplyNeed, supply_need
 from rules.campaign.seeds import TurnDice, default_turn_seed
 from rules.campaign.state import CampaignState, Order
 from rules.dice import Roller
@@ -60,6 +60,7 @@ __all__ = [
     "START_PHASES",
     "OrderError",
     "PlannedBattle",
+    "SupplyNeed",
     "TurnError",
     "TurnOutcome",
     "TurnPlan",
@@ -76,6 +77,7 @@ __all__ = [
     "sniper_choices",
     "standing_order",
     "start_turn",
+    "supply_need",
     "update_control",
 ]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.campaign.state import AirGroup, CampaignState
-from rules.campaign.turn import TurnPlan, finish_turn
+from rules.campaign.turn import TurnPlan, finish_turn, supply_need
 from tests.campaign.builders import (
     KORONA_FIGHTING,
     fighting_company,
@@ -427,3 +427,49 @@ def test_banzai_does_not_overrule_an_event_that_puts_every_japanese_company_out(
     plan = scripted_turn(state, supply_dice(state, {"1st Company": 2}), aerial=[6, 6])
 
     assert supply_record(plan, "1st Company")["outcome"] == "out of supply"
+
+
+# --- the coming roll, as the pages give it ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "placing",
+    [
+        {},
+        {"1st_Supply_Company": "Isura"},  # linked to Korona: +1 for A and B Company
+        {"1st_Supply_Company": "Uberi Ridge", "C_Company": "Erida"},  # linked, rough track
+        {"A_Company": "Oivi", "1st_Company": "Kilu", "2nd_Company": "Kilu",
+         "1st_Supply_Company": "Oivi"},  # the airdrop
+        {"Supply_Company": "Oivi", "3rd_Company": "Munara"},
+    ],
+)  # fmt: skip
+def test_supply_need_is_the_distance_and_modifiers_the_phase_rolls_with(
+    placing: dict[str, str],
+) -> None:
+    """The pages' "as things stand" roll (``supply_need``) is the phase's own: the same
+    distance, base and modifiers for every fighting company, events aside."""
+    state = move(korona_state(), **placing)
+    needs = {
+        c.name: supply_need(
+            state,
+            side=c.side,
+            area=c.area,
+            depots=[
+                d.area for d in state.companies.values() if d.side == c.side and not d.fighting
+            ],
+        )
+        for c in state.companies.values()
+        if c.fighting
+    }
+
+    plan = scripted_turn(state, supply_dice(state, default=3))
+
+    for name, need in needs.items():
+        record = supply_record(plan, name)
+        modifiers = tuple((m["reason"], m["value"]) for m in record["modifiers"])
+        assert (record["target"], record["base"], modifiers) == (
+            need.distance,
+            need.base,
+            need.modifiers,
+        ), name
+        assert record["outcome"] == ("in supply" if need.need <= 3 else "out of supply"), name

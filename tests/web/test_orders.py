@@ -714,12 +714,15 @@ def test_a_cards_supply_is_the_last_turns_roll_and_says_so(
     words = " ".join(
         re.sub(r"<[^>]+>", " ", card(client.get(url(played)).content.decode(), a.pk)).split()
     )
-    assert "out of supply in turn 2 (2 turns running) · supply rolled again in turn 3" in words
+    assert (
+        "out of supply in turn 2 (2 turns running) · supply will be rolled again at the start "
+        "of turn 3" in words
+    )
     Company.objects.filter(pk=a.pk).update(in_supply=True, turns_out_of_supply=0)
     words = " ".join(
         re.sub(r"<[^>]+>", " ", card(client.get(url(played)).content.decode(), a.pk)).split()
     )
-    assert "in supply in turn 2 · supply rolled again in turn 3" in words
+    assert "in supply in turn 2 · supply will be rolled again at the start of turn 3" in words
 
 
 def test_the_orders_of_an_ended_campaign_name_no_turn_to_come(

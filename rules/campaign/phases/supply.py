@@ -4,6 +4,7 @@ supply for long enough it loses as many."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,21 +48,27 @@ REGAIN_ORDER = (
 )
 
 
-def _supply_base_distance(state: CampaignState, mapping: _Map, company: Company) -> tuple[int, str]:
-    """Zones to the company's base, or to the airdrop base when an airdrop supplies it."""
-    side = state.sides[company.side]
-    distance, base = mapping.home(company.side, company.area), side.base
+def _depots(state: CampaignState, side: str) -> set[str]:
+    """The areas of the side's supply companies."""
+    return {c.area for c in state.companies.values() if c.side == side and not c.fighting}
+
+
+def _distance_at(
+    state: CampaignState, mapping: _Map, side: str, area: str, depots: Collection[str]
+) -> tuple[int, str]:
+    """Zones from ``area`` to the side's base, or to the airdrop base when an airdrop
+    supplies it (a supply company of the side in the area, a plane of the side left)."""
+    distance, base = mapping.home(side, area), state.sides[side].base
     settings = state.settings
-    area = state.areas[company.area]
-    planes = sum(g.planes for g in state.air if g.side == company.side)
+    planes = sum(g.planes for g in state.air if g.side == side)
     if (
-        company.side == settings.airdrop_side
+        side == settings.airdrop_side
         and settings.airdrop_base in state.areas
-        and area.zone == settings.airdrop_zone
+        and state.areas[area].zone == settings.airdrop_zone
         and planes > 0
-        and state.companies_in(company.area, side=company.side, fighting=False)
+        and area in depots
     ):
-        airdrop = mapping.distance(company.area, settings.airdrop_base)
+        airdrop = mapping.distance(area, settings.airdrop_base)
         if airdrop < distance:
             distance, base = airdrop, settings.airdrop_base
     return distance, base
@@ -89,21 +96,44 @@ def _refill(company: Company, count: int) -> dict[str, int]:
     return given
 
 
-def _modifiers(state: CampaignState, company: Company, events: Events) -> list[dict[str, Any]]:
+def _modifiers(
+    state: CampaignState, side: str, area: str, depots: Collection[str], *, supported: bool
+) -> list[dict[str, Any]]:
     """A supply company of its side in or next to its area helps (unless an event says
-    not this turn); a rough track hinders."""
+    not this turn: ``supported`` False); a rough track hinders."""
     settings = state.settings
     modifiers = []
-    if company.side not in events.no_support and any(
-        c.side == company.side
-        and not c.fighting
-        and (c.area == company.area or c.area in state.neighbours(company.area))
-        for c in state.companies.values()
-    ):
+    if supported and set(depots) & {area, *state.neighbours(area)}:
         modifiers.append({"reason": "supply company", "value": settings.supply_company_bonus})
-    if state.areas[company.area].track in settings.rough_tracks:
+    if state.areas[area].track in settings.rough_tracks:
         modifiers.append({"reason": "a bastard of a track", "value": -settings.rough_track_penalty})
     return modifiers
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyNeed:
+    """What a fighting company's coming supply roll must reach, as things stand before
+    the turn's events: the die at least ``need`` (at most 1: whatever it rolls; above
+    6: never), the distance to ``base`` less the ``modifiers``."""
+
+    distance: int
+    base: str
+    modifiers: tuple[tuple[str, int], ...]  # (reason, value), as the roll's record has them
+
+    @property
+    def need(self) -> int:
+        return self.distance - sum(value for _, value in self.modifiers)
+
+
+def supply_need(
+    state: CampaignState, *, side: str, area: str, depots: Collection[str]
+) -> SupplyNeed:
+    """The supply roll a fighting company of ``side`` in ``area`` makes next, with its
+    side's supply companies in ``depots``, as the supply phase rolls it: the same
+    distance and modifiers, the events left out (they are rolled first)."""
+    distance, base = _distance_at(state, _Map(state), side, area, depots)
+    modifiers = _modifiers(state, side, area, depots, supported=True)
+    return SupplyNeed(distance, base, tuple((m["reason"], m["value"]) for m in modifiers))
 
 
 def _forced_out(company: Company, events: Events) -> list[str]:
@@ -132,10 +162,12 @@ class _Roll:
 
 def _roll(turn: TurnInPlay, company: Company) -> tuple[_Roll, str]:
     """Roll the company's supply; a Banzai! win puts it in supply on a failed roll."""
-    distance, base = _supply_base_distance(turn.state, turn.mapping, company)
+    depots = _depots(turn.state, company.side)
+    distance, base = _distance_at(turn.state, turn.mapping, company.side, company.area, depots)
     roller, stream = turn.turn_dice.stream(company.side, f"supply:{company.name}")
     die = roller.d6()
-    modifiers = _modifiers(turn.state, company, turn.events)
+    supported = company.side not in turn.events.no_support
+    modifiers = _modifiers(turn.state, company.side, company.area, depots, supported=supported)
     total = die + sum(m["value"] for m in modifiers)
     by_roll = total >= distance
     reasons = _forced_out(company, turn.events)

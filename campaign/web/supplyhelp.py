@@ -1,0 +1,120 @@
+"""Supply explained where a player meets it (the company page, the orders page): the
+campaign's own supply rules with its settings' numbers ("How supply works"), and what
+a fighting company's coming supply roll needs as things stand.
+
+Everything here comes from the campaign's settings, its map and the companies the
+reader sees in full (``CampaignView.companies``): the coming roll of a company of the
+reader's own side reads only that side's supply companies, so it tells nothing the fog
+hides. The numbers are the rules' own (``rules.campaign``): the supply phase rolls
+with the same ``supply_need``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign.services.visibility import CampaignView
+from rules import names
+from rules.campaign.turn import BANZAI_SIDE, LOSS_ORDER, REGAIN_ORDER, supply_need
+from rules.campaign.visibility import CompanyView
+
+
+@dataclass(frozen=True, slots=True)
+class Airdrop:
+    side: str  # its adjective: "Australian"
+    zone: int
+    base: str
+    areas: str  # the zone's areas, in words: "Oivi"
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyRules:
+    """The numbers and names "How supply works" gives, from the campaign's settings."""
+
+    bonus: int
+    penalty: int
+    rough_areas: str  # "Erida, Kerna and Munara"; "" with no rough track
+    losses_from: int  # the turn out of supply in a row from which stands are lost
+    losses_from_words: str  # "2nd"
+    lost_first: str  # "rifle squads"
+    regained_first: str  # "commander"
+    battle_losses_replaced: bool
+    ship_absence_blocks: bool
+    airdrop: Airdrop | None  # for a reader whose side drops supplies (the GM: any)
+    banzai: str | None  # the Banzai! side's adjective, for its reader (the GM: always)
+
+
+def supply_rules(view: CampaignView) -> SupplyRules:
+    state = view.state
+    settings = state.settings
+    side = view.side
+    rough = [a.name for a in state.areas.values() if a.track in settings.rough_tracks]
+    airdrop = None
+    if (
+        settings.airdrop_side in state.sides
+        and settings.airdrop_base in state.areas
+        and (side is None or side == settings.airdrop_side)
+    ):
+        zone = [a.name for a in state.areas.values() if a.zone == settings.airdrop_zone]
+        if zone:
+            airdrop = Airdrop(
+                names.side_adjective(settings.airdrop_side),
+                settings.airdrop_zone,
+                settings.airdrop_base,
+                names.join(zone),
+            )
+    return SupplyRules(
+        bonus=settings.supply_company_bonus,
+        penalty=settings.rough_track_penalty if rough else 0,
+        rough_areas=names.join(rough),
+        losses_from=settings.out_of_supply_turns_before_losses,
+        losses_from_words=names.ordinal(settings.out_of_supply_turns_before_losses),
+        lost_first=names.unit(LOSS_ORDER[0], 2),
+        regained_first=names.unit(REGAIN_ORDER[0]),
+        battle_losses_replaced=settings.supply_replaces_battle_losses,
+        ship_absence_blocks=settings.ship_absence_blocks_supply,
+        airdrop=airdrop,
+        banzai=names.side_adjective(BANZAI_SIDE)
+        if BANZAI_SIDE in state.sides and side in (None, BANZAI_SIDE)
+        else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NextRoll:
+    """A fighting company's coming supply roll, as things stand."""
+
+    turn: int
+    need: int  # the least die that puts it in supply (at most 1: any; above 6: none)
+    distance: int
+    base: str
+    modifiers: tuple[str, ...]  # "+1 (supply company)"
+    loses_if_out: bool  # out of supply on it, the company loses stands
+
+    @property
+    def any_die(self) -> bool:
+        return self.need <= 1
+
+    @property
+    def no_die(self) -> bool:
+        return self.need > 6
+
+
+def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll | None:
+    """The roll a fighting company seen in full makes at the start of ``turn``; None for
+    a supply company, a glimpse, or once the campaign has ended."""
+    if company.kind != "fighting" or not company.full or view.state.finished:
+        return None
+    depots = [
+        c.area for c in view.companies if c.full and c.side == company.side and c.kind == "supply"
+    ]
+    need = supply_need(view.state, side=company.side, area=company.area, depots=depots)
+    return NextRoll(
+        turn=turn,
+        need=need.need,
+        distance=need.distance,
+        base=need.base,
+        modifiers=tuple(f"{value:+d} ({reason})" for reason, value in need.modifiers),
+        loses_if_out=(company.turns_out_of_supply or 0) + 1
+        >= view.state.settings.out_of_supply_turns_before_losses,
+    )
