@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils import timezone
 
 from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
 from notifications.models import Invitation, Notice, Preference, Webhook
@@ -44,7 +45,10 @@ class PreferenceAdmin(admin.ModelAdmin):
 class InvitationAdmin(admin.ModelAdmin):
     """The GM invites a player: choose the campaign and the side, save, send the link."""
 
-    list_display = ["campaign", "side", "note", "link", "expires_when", "used_by", "used_when"]
+    # One time in the list: when a link stops working, or when it was used (a used
+    # link's expiry no longer matters). Four columns of times and names beside the link
+    # did not fit at 1280 px; the row's page gives each.
+    list_display = ["campaign", "side", "note", "link", "expiry", "used_by"]
     list_filter = ["campaign", "side"]
     list_select_related = ["campaign", "used_by"]
     fields = ["campaign", "side", "note", "link", "expires_when", "used_by", "used_when"]
@@ -68,10 +72,17 @@ class InvitationAdmin(admin.ModelAdmin):
             invitation_url(obj), f"Invitation link: {obj.campaign.name}, {obj.get_side_display()}"
         )
 
+    @admin.display(description="expires, or used", ordering="expires_at")
+    def expiry(self, obj: Invitation) -> str:
+        """"expires Sun 20 Dec 2026, 22:15 AEDT", "expired ...", or "used ...", on
+        the campaign's clock."""
+        if obj.used_at is not None:
+            return f"used {self.used_when(obj)}"
+        gone = obj.expires_at <= timezone.now()
+        return f"{'expired' if gone else 'expires'} {self.expires_when(obj)}"
+
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
         if not change:
-            from django.utils import timezone
-
             from notifications.invitations import VALID_FOR
 
             obj.created_by = request.user

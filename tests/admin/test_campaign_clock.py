@@ -5,7 +5,8 @@ in each campaign's time zone), as its page and History do."""
 from __future__ import annotations
 
 import html
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -61,8 +62,6 @@ def two_campaigns(gm_user: Any) -> list[Campaign]:
         ("/admin/campaign/turn/", Turn, "finished_at"),
         ("/admin/campaign/gmadjustment/", GmAdjustment, "created_at"),
         ("/admin/notifications/notice/", Notice, "created_at"),
-        ("/admin/notifications/invitation/", Invitation, "expires_at"),
-        ("/admin/notifications/invitation/", Invitation, "used_at"),
     ],
 )
 def test_a_list_gives_each_rows_time_on_its_campaigns_clock(
@@ -106,12 +105,38 @@ def test_a_campaigns_page_lists_its_turns_and_changes_with_the_zone_named(
     assert moment_words(made.created_at, SYDNEY) in page
 
 
+def test_the_invitations_list_gives_one_time_each_on_its_campaigns_clock(
+    gm: Client, gm_user: Any
+) -> None:
+    """When the link stops working, or when it was used: a used link's expiry no
+    longer matters (four columns of times and names beside the link did not fit)."""
+    two_campaigns(gm_user)
+    gone = Invitation.objects.filter(used_at=None).first()
+    assert gone is not None
+    gone.expires_at = timezone.now() - timedelta(days=1)
+    gone.save(update_fields=["expires_at"])
+    page = gm.get("/admin/notifications/invitation/").content.decode()
+    for row in Invitation.objects.select_related("campaign"):
+        clock = row.campaign.timezone
+        if row.used_at is not None:
+            words = f"used {moment_words(row.used_at, clock)}"
+        elif row == gone:
+            words = f"expired {moment_words(row.expires_at, clock)}"
+        else:
+            words = f"expires {moment_words(row.expires_at, clock)}"
+        assert f'<td class="field-expiry">{words}</td>' in page, row
+        assert in_utc(row.expires_at) not in page
+
+
 def test_an_empty_time_reads_as_the_admins_dash_and_sorts_by_its_field(
     gm: Client, gm_user: Any
 ) -> None:
     two_campaigns(gm_user)
-    page = gm.get("/admin/notifications/invitation/").content.decode()
-    assert '<td class="field-used_when">-</td>' in page  # not "None"
+    unused = Invitation.objects.filter(used_at=None).first()
+    assert unused is not None
+    page = gm.get(f"/admin/notifications/invitation/{unused.pk}/change/").content.decode()
+    used_when = re.search(r'field-used_when">.*?<div class="readonly">(.*?)</div>', page, re.S)
+    assert used_when is not None and used_when.group(1) == "-"  # not "None"
     # The column sorts by the time itself (the sixth column: ?o=5), the latest first.
     page = gm.get("/admin/campaign/turn/").content.decode()
     assert '<th scope="col" class="sortable column-finished_when">' in page

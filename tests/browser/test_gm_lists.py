@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 from campaign.models import Campaign, Membership
 from campaign.services.adjustments import set_control
 from campaign.services.turns import advance_turn, give_order
-from notifications.invitations import invite_every_side
+from notifications.invitations import accept, invite_every_side
 from notifications.models import Notice, Preference, Webhook
 from tests.admin.conftest import new_campaign, play_sunday_evenings, waiting_campaign
 from tests.browser.test_safe_defaults import SIZES, sign_in
@@ -29,9 +29,15 @@ LISTS = [
     "notifications/invitation", "notifications/webhook", "notifications/preference",
     "auth/user", "authtoken/tokenproxy",
 ]  # fmt: skip
+# The lists with a time on the campaign's clock in every row (at 1280 px).
+TIMED = {
+    "campaign/turn", "campaign/gmadjustment", "notifications/notice", "notifications/invitation"
+}  # fmt: skip
 
 # The list's table and its frame (the admin's .results, which scrolls what it cannot fit):
-# how wide the table is, how wide the frame shows, and the columns reaching past it.
+# how wide the table is, how wide the frame shows, the columns reaching past it, and the
+# times on the campaign's clock ("Sun 20 Dec 2026, 22:15 AEDT") with the lines each takes
+# (squeezed beside an invitation's link, its expiry took five).
 MEASURE = """() => {
   const table = document.querySelector('#result_list');
   const frame = table.closest('.results');
@@ -39,14 +45,24 @@ MEASURE = """() => {
   const cut = [...table.querySelectorAll('thead th')]
     .filter(th => th.getBoundingClientRect().width > 0 && th.getBoundingClientRect().right > edge)
     .map(th => th.innerText.trim());
+  const lines = cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  };
+  const times = [...table.querySelectorAll('tbody :is(td, th)')]
+    .filter(td => td.getBoundingClientRect().width > 0
+      && /^(\\w+ )?\\w{3} \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} \\S+$/.test(td.innerText.trim()))
+    .map(td => [td.innerText.trim(), lines(td)]);
   return {page: document.documentElement.scrollWidth, table: table.scrollWidth,
-          frame: frame.clientWidth, cut: cut};
+          frame: frame.clientWidth, cut: cut, times: times};
 }"""
 
 
 def campaigns_with_a_row_in_every_list(gm: Any) -> Campaign:
     """Two campaigns, with a turn played, a GM change, orders, a member, a webhook and its
-    notice, invitations, a player's preferences and an API token."""
+    notice, invitations (one of them used, by a player with a long user name), a player's
+    preferences and an API token."""
     campaign = new_campaign()
     play_sunday_evenings(campaign, gm)
     oivi = campaign.areas.get(name="Oivi")
@@ -61,7 +77,11 @@ def campaigns_with_a_row_in_every_list(gm: Any) -> Campaign:
     Notice.objects.create(
         webhook=hook, kind="turn_played", campaign=campaign, turn=1, subject="Turn 1", body="."
     )
-    invite_every_side(campaign=campaign, user=gm, note="for the club's Thursday players")
+    invitations = invite_every_side(
+        campaign=campaign, user=gm, note="for the club's Thursday players"
+    )
+    player = get_user_model().objects.create_user("margaret.hollingworth", "mh@example.com")
+    accept(invitation=invitations[0][1], user=player)
     Preference.objects.create(user=gm, time_zone="Australia/Sydney")
     Token.objects.create(user=gm)
     waiting_campaign("Korona 2")  # its battles waiting for their tabletop results
@@ -81,6 +101,10 @@ def test_every_list_fits_its_frame_on_a_phone_and_at_1280(
         assert measured["page"] <= size[0], name  # the page never scrolls sideways
         assert measured["table"] <= measured["frame"], (name, measured)
         assert measured["cut"] == [], (name, measured)
+        if tag == "desktop":  # a phone's narrow columns wrap a time as they must
+            # A time reads as a turn's does: its date, and its hour below it at most.
+            assert (name in TIMED) == bool(measured["times"]), (name, measured)
+            assert all(lines <= 2 for _, lines in measured["times"]), (name, measured)
 
 
 def test_the_companies_list_shows_its_standing_orders_at_1280(
