@@ -23,7 +23,16 @@ from battles.models import Battle
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, login_required, page_context
-from campaign.web.mapdraw import NOBODY_COLOUR, NOBODY_TINT, SIDE_COLOURS, SIDE_TINTS, _num
+from campaign.web.mapdraw import (
+    NOBODY_COLOUR,
+    NOBODY_INK,
+    NOBODY_TAG,
+    NOBODY_TINT,
+    SIDE_COLOURS,
+    SIDE_TINTS,
+    _num,
+    side_tag,
+)
 from rules.campaign.scenario import parse_scenario
 
 
@@ -233,13 +242,37 @@ def _x_labels(points: list[Point]) -> set[int]:
 
 
 @dataclass(frozen=True, slots=True)
+class Holder:
+    """Who held an area, as the control chart and its legend draw it: the cell's colour,
+    and the map's tag in it ("AUS", "JPN", "none") for a reader who cannot tell the
+    colours apart."""
+
+    name: str  # "the Australians", "nobody"
+    colour: str  # the cell's
+    tag: str
+    ink: str  # the tag's words, readable on the colour
+
+
+def holder(story: Story, side: str) -> Holder:
+    if side in story.sides:
+        colour = SIDE_COLOURS.get(side, NOBODY_COLOUR)
+        return Holder(f"the {story.sides[side]}", colour, side_tag(side), "#fff")
+    return Holder("nobody", NOBODY_TINT, NOBODY_TAG, NOBODY_INK)
+
+
+def holders(story: Story) -> list[Holder]:
+    """The control chart's legend: each side, then nobody."""
+    return [holder(story, key) for key in story.sides] + [holder(story, "")]
+
+
+@dataclass(frozen=True, slots=True)
 class ControlCell:
     x: int
-    fill: str
     turn: int
     label: str  # the turn in words: "start", "3"
     side: str  # the holder's key, "" for nobody
-    name: str  # the holder's name, "nobody"
+    held_by: Holder
+    tag_x: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,15 +281,38 @@ class ControlRow:
     y: int
     label_y: str
     cells: list[ControlCell]
+    tag_y: str
+
+
+def control_words(story: Story, area: str) -> str:
+    """Who held ``area``, turn by turn, in words: "the Japanese at the start, the
+    Australians after turn 3"; "... from the start to the end" when it never changed
+    hands."""
+    changes: list[tuple[Point, Holder]] = []
+    for point in story.points:
+        held_by = holder(story, point.control.get(area) or "")
+        if not changes or changes[-1][1] != held_by:
+            changes.append((point, held_by))
+    if len(changes) == 1:
+        point, held_by = changes[0]
+        since = "the start" if point.turns_played == 0 else f"turn {point.turns_played}"
+        return f"{held_by.name} ({held_by.tag}) from {since} to the end"
+    return ", ".join(
+        f"{held_by.name} ({held_by.tag}) "
+        + ("at the start" if point.turns_played == 0 else f"after turn {point.turns_played}")
+        for point, held_by in changes
+    )
 
 
 def control_chart(story: Story) -> SafeString:
-    """A grid: a row per area, a column per turn, each cell in its holder's colour
-    (``templates/campaign/svg/control_chart.svg``)."""
+    """A grid: a row per area, a column per turn, each cell in its holder's colour with
+    its tag in words (``templates/campaign/svg/control_chart.svg``)."""
     points = story.points
     if not points:
         return SafeString("")
-    label_w, cell_w, cell_h, top = 130, 26, 24, 30
+    # A cell holds its tag whole: "none", the widest, is about 31 wide at 11 in the
+    # chart's units, the words 15.
+    label_w, cell_w, cell_h, top = 130, 34, 24, 30
     labelled = _x_labels(points)
     columns = [
         (_num(label_w + i * cell_w + cell_w / 2), point.turns_played)
@@ -266,15 +322,26 @@ def control_chart(story: Story) -> SafeString:
     rows = []
     for row, area in enumerate(story.areas):
         y = top + row * cell_h
-        cells = []
-        for i, point in enumerate(points):
-            side = point.control.get(area) or ""
-            name = story.sides.get(side, "nobody")
-            fill = SIDE_COLOURS.get(side, NOBODY_TINT)
-            cells.append(
-                ControlCell(label_w + i * cell_w, fill, point.turns_played, point.label, side, name)
+        cells = [
+            ControlCell(
+                label_w + i * cell_w,
+                point.turns_played,
+                point.label,
+                point.control.get(area) or "",
+                holder(story, point.control.get(area) or ""),
+                _num(label_w + i * cell_w + (cell_w - 2) / 2),
             )
-        rows.append(ControlRow(area, y, _num(y + cell_h * 0.7), cells))
+            for i, point in enumerate(points)
+        ]
+        rows.append(
+            ControlRow(
+                area,
+                y,
+                _num(y + cell_h * 0.7),
+                cells,
+                _num(y + cell_h * 0.65),
+            )
+        )
     width = label_w + len(points) * cell_w + 8
     context = {
         "width": width,
@@ -383,7 +450,9 @@ def story_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
             control_svg=control_chart(story),
             strength_svg=strength_chart(story),
             legend=legend(story),
-            nobody=NOBODY_TINT,
+            holders=holders(story),
+            # The chart in words: a screen reader reads nothing inside a chart.
+            control_words=[(area, control_words(story, area)) for area in story.areas],
         ),
     )
 

@@ -77,3 +77,47 @@ def test_the_charts_words_read_at_about_the_pages_size(
         assert number is not None
         assert 0.7 * words <= number["height"] <= 1.35 * words, (chart, number, words)
     shot(f"story-charts-{width}")
+
+
+# Each cell of the control chart and its tag: the tag must sit inside its cell, whole.
+CELLS = """() => [...document.querySelectorAll('svg.control-chart g[data-side]')].map(g => {
+  const cell = g.querySelector('rect').getBoundingClientRect();
+  const tag = g.querySelector('text.tag');
+  const box = tag ? tag.getBoundingClientRect() : null;
+  return {side: g.dataset.side, tag: tag ? tag.textContent : null,
+          inside: !!box && box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5
+            && box.top >= cell.top - 0.5 && box.bottom <= cell.bottom + 0.5,
+          height: box ? box.height : 0};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_control_chart_says_who_held_each_area_in_words(
+    page: Any, live_server: Any, ended: Campaign, shot: Any, width: int
+) -> None:
+    """Not by colour alone: each cell carries the map's tag, inside it; the chart is told
+    in words below it, for a screen reader too."""
+    # An area that nobody held for a turn, and changed hands twice (the record edited so
+    # that the chart draws all three tags).
+    turn = ended.turns.get(number=2)
+    turn.report["control"]["Oivi"] = None
+    turn.save(update_fields=["report"])
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/story/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+    cells = page.evaluate(CELLS)
+    tags = {"australian": "AUS", "japanese": "JPN", "": "none"}
+    assert {cell["side"] for cell in cells} == set(tags)
+    assert [cell["tag"] for cell in cells] == [tags[cell["side"]] for cell in cells]
+    assert all(cell["inside"] for cell in cells), [c for c in cells if not c["inside"]][:3]
+    # Big enough to read: at least two thirds of the page's own words.
+    words = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert min(cell["height"] for cell in cells) >= 0.6 * words
+    page.click("summary:text('Who held each area, in words')")
+    oivi = page.locator(".control-words li[data-area='Oivi']")
+    assert oivi.is_visible()
+    assert "nobody (none) after turn 2" in oivi.inner_text()
+    shot(f"story-control-{width}")

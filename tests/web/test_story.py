@@ -13,7 +13,7 @@ from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import run_campaign
 from campaign.services.visibility import open_campaign
-from campaign.web.story import Point, Story, tell, turning_points
+from campaign.web.story import Point, Story, control_words, tell, turning_points
 from rules.campaign.scenario import parse_scenario
 from tests.web.conftest import join, meeting_doc
 
@@ -58,6 +58,43 @@ def test_control_of_each_area_is_charted_turn_by_turn(
         )
     }
     assert cells == expected
+
+
+def test_each_cell_of_the_control_chart_names_its_holder_in_words(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    """The map's tags, not the colour alone: a reader who cannot tell the colours apart
+    reads who held the area."""
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    chart = html.split('class="story-chart control-chart"', 1)[1].split("</svg>", 1)[0]
+    cells = re.findall(r'data-side="([^"]*)">.*?<text class="tag"[^>]*>([^<]*)</text>', chart)
+    assert len(cells) == len(re.findall(r"data-side=", chart)) > 0
+    tags = {"australian": "AUS", "japanese": "JPN", "": "none"}
+    assert [tag for _, tag in cells] == [tags[side] for side, _ in cells]
+    # The legend says what each tag stands for.
+    for tag, name in (("AUS", "Australians"), ("JPN", "Japanese"), ("none", "nobody")):
+        assert re.search(rf'data-holder-key="{tag}">.*?{tag}</span>held by (the )?{name}', html)
+
+
+def test_who_held_each_area_is_told_in_words_too(ended: Campaign, aussie: Any, login: Any) -> None:
+    """A screen reader reads nothing inside the chart: each area's row in words, below it."""
+    sides = {"australian": "Australians", "japanese": "Japanese"}
+    points = [
+        Point(0, {"Oivi": "japanese", "Kilu": "australian"}, {}),
+        Point(1, {"Oivi": "japanese", "Kilu": "australian"}, {}),
+        Point(2, {"Oivi": None, "Kilu": "australian"}, {}),
+        Point(3, {"Oivi": "australian", "Kilu": "australian"}, {}),
+    ]
+    story = Story("Australians", "", points, ["Oivi", "Kilu"], sides, [])
+    assert control_words(story, "Oivi") == (
+        "the Japanese (JPN) at the start, nobody (none) after turn 2, "
+        "the Australians (AUS) after turn 3"
+    )
+    assert control_words(story, "Kilu") == "the Australians (AUS) from the start to the end"
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    told = dict(re.findall(r'<li data-area="([^"]+)">[^:]+: ([^<]+)</li>', html))
+    story = tell(ended, open_campaign(user=aussie, campaign=ended))
+    assert told == {area: control_words(story, area) for area in story.areas}
 
 
 def test_each_sides_strength_is_charted_turn_by_turn(
