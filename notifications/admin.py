@@ -74,8 +74,8 @@ class InvitationAdmin(admin.ModelAdmin):
 
     @admin.display(description="expires, or used", ordering="expires_at")
     def expiry(self, obj: Invitation) -> str:
-        """"expires Sun 20 Dec 2026, 22:15 AEDT", "expired ...", or "used ...", on
-        the campaign's clock."""
+        """On the campaign's clock: "expires Sun 20 Dec 2026, 22:15 AEDT", "expired
+        ...", or "used ..."."""
         if obj.used_at is not None:
             return f"used {self.used_when(obj)}"
         gone = obj.expires_at <= timezone.now()
