@@ -34,7 +34,7 @@ from campaign.web.mapdraw import (
     focus_across,
     map_areas,
 )
-from campaign.web.maps import legend
+from campaign.web.maps import Legend, legend
 from rules.campaign.scenario import parse_scenario
 
 # Turns whose start and records are kept: played, or waiting for their battles.
@@ -208,6 +208,12 @@ def _turns(view: CampaignView) -> list[Turn]:
     )
 
 
+def past_legend(view: CampaignView) -> Legend:
+    """The live map's legend for maps of past turns: under the fog, areas out of sight
+    then are hatched, whether or not any is now."""
+    return replace(legend(view), last_seen=not view.sees_everything)
+
+
 @login_required
 def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
@@ -232,8 +238,7 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
             view,
             turn=turn,
             frame=turn_frame(view, turn, reading_of(view, turn=turn)),
-            # The live map's legend; under the fog, areas out of sight then are hatched.
-            legend=replace(legend(view), last_seen=not view.sees_everything),
+            legend=past_legend(view),
             previous=number - 1 if number - 1 in numbers else None,
             following=number + 1 if number + 1 in numbers else None,
         ),
@@ -245,7 +250,12 @@ def timelapse(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     reading = reading_of(view)
     frames = [turn_frame(view, turn, reading) for turn in _turns(view)] + [now_frame(view)]
-    return render(request, "campaign/timelapse.html", page_context(view, frames=frames))
+    return render(
+        request,
+        "campaign/timelapse.html",
+        # The legend of a past turn's map: its tags, hatching and chips read the same.
+        page_context(view, frames=frames, legend=past_legend(view)),
+    )
 
 
 urlpatterns = [

@@ -62,6 +62,11 @@ def test_a_player_opens_a_past_turns_map_and_steps_the_time_lapse(
     page.click("[data-step=next]")
     assert counter.text_content() == "Step 2 of 3: Turn 2"
     assert frames.nth(1).is_visible() and not frames.nth(0).is_visible()
+    # The map's legend, under the map shown: what its tags, hatching and chips say.
+    legend = page.locator(".map-legend")
+    assert legend.count() == 1 and legend.is_visible()
+    assert legend.locator("[data-holder-key=AUS]").is_visible()
+    assert legend.bounding_box()["y"] > frames.nth(1).bounding_box()["y"]
     shot(f"pastmap-2-timelapse-turn-2-{width}")
     page.locator("#timelapse").focus()
     page.keyboard.press("End")

@@ -128,6 +128,25 @@ def test_a_past_map_has_the_live_maps_legend(played: Campaign, aussie: Any, logi
     assert page(login(aussie), played, "").count('<ul class="legend" aria-label="Legend">') == 1
 
 
+def test_the_time_lapse_has_the_maps_legend_once(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """Its maps tag who holds each area ("AUS", "JPN", "none", dashed "AUS?" as last
+    seen) with no legend to read them by (a review)."""
+    html = page(login(aussie), played, "timelapse/")
+    assert html.count('<ul class="legend" aria-label="Legend">') == 1
+    legend = html.split('<div class="map-legend">', 1)[1]
+    for tag, holder in (("AUS", "the Australians"), ("JPN", "the Japanese"), ("none", "nobody")):
+        assert f"{tag}</span> held by {holder}" in legend
+    assert "hatched, the tag dashed with a ?: held by that side when you last saw it" in legend
+    assert "a fighting company of the Japanese in sight" in legend
+    # Below the frames, not inside one: it does not step away with a map.
+    assert html.index('<div class="map-legend">') > html.rindex('class="frame"')
+    # The GM sees every area as it was: nothing hatched, no line for it.
+    gm = page(login(gm_user), played, "timelapse/")
+    assert "AUS</span> held by the Australians" in gm and "you last saw it" not in gm
+
+
 def test_each_map_of_the_time_lapse_is_named_by_its_own_title(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
