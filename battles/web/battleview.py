@@ -67,6 +67,13 @@ STAND_MARKS = {
 # radius 1.2 (a Japanese square is 2.2 across) with its widest outline, .7 for a stand
 # lost this step, half of it outside (templates/battles/_field_style.html).
 COUNTER_REACH = 1.6
+# Counters closer than this (a counter is 2.4 across) are drawn apart, where one covered
+# most of another or all of it (two stands on one inch): each moves at most
+# ``SPREAD_REACH``, never off the table nor into another square; the frames, the lines
+# and the log keep where they stand.
+COUNTER_GAP = 2.2
+SPREAD_REACH = 1.2
+SPREAD_ROUNDS = 12
 
 REASON_WORDS = {
     "a_third_lost": "a third of its stands lost",
@@ -215,6 +222,41 @@ class Table:
             min(max(y, inset), self.depth_in - inset),
         )
 
+    def square_bounds(self, x: float, y: float) -> tuple[float, float, float, float]:
+        """Where in the picture a counter of a stand at (x, y) in the picture may be drawn:
+        inside the square it stands in (``square_of``: on a line between two, the square
+        to its right or above it in the engine's terms) and wholly on the table."""
+        col = min(max(int(x // SQUARE_IN), 0), self.width_ft - 1)
+        row = min(max(int((self.depth_in - y) // SQUARE_IN), 0), self.depth_ft - 1)
+        inset = COUNTER_REACH
+        return (
+            max(col * SQUARE_IN, inset),
+            max(self.depth_in - (row + 1) * SQUARE_IN, inset),
+            min((col + 1) * SQUARE_IN, self.width_in - inset),
+            min(self.depth_in - row * SQUARE_IN, self.depth_in - inset),
+        )
+
+    def drawn_apart(
+        self, positions: Mapping[str, Sequence[float]], lost: Collection[str] = ()
+    ) -> dict[str, list[float]]:
+        """Where the counters of one step are drawn, in the picture: each at ``drawn_at``,
+        and the stands still fighting that stand closer than ``COUNTER_GAP`` pushed apart
+        (two on one inch side by side), so that no counter hides another. A lost stand,
+        drawn faded beneath them, stays where it fell."""
+        origin = {
+            stand: self.drawn_at(x, self.depth_in - y)
+            for stand, (x, y) in sorted(positions.items())
+        }
+        drawn = {stand: list(point) for stand, point in origin.items()}
+        living = [stand for stand in drawn if stand not in lost]
+        bounds = {stand: self.square_bounds(*origin[stand]) for stand in living}
+        for _ in range(SPREAD_ROUNDS):
+            if not _push_apart(drawn, living):
+                break
+            for stand in living:
+                drawn[stand] = _held(drawn[stand], origin[stand], bounds[stand])
+        return {stand: [round(x, 2), round(y, 2)] for stand, (x, y) in drawn.items()}
+
     @property
     def tick_y(self) -> float:
         """Where the inch marks along the defender's edge are written."""
@@ -232,6 +274,38 @@ class Table:
     def y_ticks(self) -> list[tuple[int, int]]:
         """(inches from the defender's edge, y in the picture)."""
         return [(y, self.depth_in - y) for y in range(0, self.depth_in + 1, 6)]
+
+
+def _push_apart(drawn: dict[str, list[float]], stands: Sequence[str]) -> bool:
+    """One round: each two of ``stands`` closer than ``COUNTER_GAP`` moved apart along the
+    line between them, half the shortfall each. Did any move?"""
+    moved = False
+    for i, first in enumerate(stands):
+        for j, second in enumerate(stands[i + 1 :], start=i + 1):
+            a, b = drawn[first], drawn[second]
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            apart = math.hypot(dx, dy)
+            if apart >= COUNTER_GAP - 1e-6:
+                continue
+            if apart < 1e-6:  # on one point: apart at an angle of their own (golden angle)
+                dx, dy, apart = math.cos(2.4 * (i + j)), math.sin(2.4 * (i + j)), 1.0
+            push = (COUNTER_GAP - apart) / 2
+            a[0], a[1] = a[0] - dx / apart * push, a[1] - dy / apart * push
+            b[0], b[1] = b[0] + dx / apart * push, b[1] + dy / apart * push
+            moved = True
+    return moved
+
+
+def _held(
+    point: list[float], origin: tuple[float, float], bounds: tuple[float, float, float, float]
+) -> list[float]:
+    """``point``, but at most ``SPREAD_REACH`` from ``origin`` and within ``bounds``."""
+    dx, dy = point[0] - origin[0], point[1] - origin[1]
+    away = math.hypot(dx, dy)
+    if away > SPREAD_REACH:
+        dx, dy = dx / away * SPREAD_REACH, dy / away * SPREAD_REACH
+    left, top, right, bottom = bounds
+    return [min(max(origin[0] + dx, left), right), min(max(origin[1] + dy, top), bottom)]
 
 
 def table_of(spec: Mapping[str, Any], seed: int, log: Sequence[Mapping[str, Any]] = (),
@@ -636,6 +710,10 @@ def replay_frames(
     frames = rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
     for frame in frames:
         frame["phase"] = rulesets.phase_name(str(frame["phase"]), sides)
+        if table is not None:
+            # Where the picture draws each counter (replay.js reads it): the positions
+            # above are the truth.
+            frame["drawn"] = table.drawn_apart(frame["positions"], frame["lost"])
     return frames
 
 
@@ -666,19 +744,22 @@ def counters(
     """A counter for every stand that is ever on the table, where the first frame puts
     it; one that only arrives later (from the cup, or an event) starts off the table.
     The server draws them, so the picture reads without a script; replay.js moves them.
-    Each is drawn wholly on the table (``Table.drawn_at``)."""
+    Each is drawn wholly on the table (``Table.drawn_at``) and apart from the others
+    (``Table.drawn_apart``, the frame's ``drawn``)."""
     if not frames:
         return []
     side_of = {f.key: f.side for f in forces}
     first = frames[0]
     seen: dict[str, list[int]] = {}
+    at: dict[str, Sequence[float]] = {}
     for frame in frames:
         for stand, pos in frame["positions"].items():
             seen.setdefault(stand, pos)
+            at.setdefault(stand, frame.get("drawn", {}).get(stand) or ())
     drawn = []
     for stand, pos in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0])):
         x, y = pos[0], table.depth_in - pos[1]
-        drawn_x, drawn_y = table.drawn_at(x, y)
+        drawn_x, drawn_y = at[stand] or table.drawn_at(x, y)
         drawn.append(
             Counter(
                 id=stand,

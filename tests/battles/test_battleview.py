@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import re
 from typing import Any
 
@@ -274,17 +275,73 @@ def test_a_counter_on_the_tables_edge_is_drawn_wholly_on_the_table(played: Any) 
     forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
     reach = battleview.COUNTER_REACH
     assert reach >= 1.2 + 0.7 / 2  # a counter's radius and half its widest outline
-    for c in battleview.counters(frames, forces, table):
+    drawn = battleview.counters(frames, forces, table)
+    for c in drawn:
         assert frames[0]["positions"][c.id] == deploy["positions"][c.id]  # the truth kept
         assert reach <= c.drawn_x <= table.width_in - reach, c
         assert reach <= c.drawn_y <= table.depth_in - reach, c
-        if reach <= c.x <= table.width_in - reach and reach <= c.y <= table.depth_in - reach:
+        alone = all(  # no other counter close enough to be drawn apart from it
+            math.dist(table.drawn_at(c.x, c.y), table.drawn_at(o.x, o.y)) >= battleview.COUNTER_GAP
+            for o in drawn
+            if o != c
+        )
+        inside = reach <= c.x <= table.width_in - reach and reach <= c.y <= table.depth_in - reach
+        if inside and alone:
             assert (c.drawn_x, c.drawn_y) == (c.x, c.y)
         # Never drawn in another square than the one it stands in.
         assert int(min(c.x, 35.9) // 12) == int(c.drawn_x // 12)
         assert int(min(c.y, 35.9) // 12) == int(c.drawn_y // 12)
     corner = next(c for c in battleview.counters(frames, forces, table) if c.x == 0 and c.y == 36)
     assert (corner.drawn_x, corner.drawn_y) == (reach, 36 - reach)
+
+
+def test_stands_on_one_inch_are_drawn_side_by_side_in_their_square() -> None:
+    """Two stands on one inch were one counter, the other hidden under it, and a stand an
+    inch from another hid most of its name: counters closer than ``COUNTER_GAP`` are drawn
+    apart, each at most ``SPREAD_REACH`` from where it stands, in its own square. A lost
+    stand stays where it fell; one alone is drawn where it stands."""
+    table = battleview.Table(3, 3, [], "log")
+    positions = {
+        "a.rifle_squad.1": [18, 30],
+        "a.rifle_squad.2": [18, 30],  # on the same inch
+        "a.hmg.1": [19, 30],  # an inch away
+        "a.commander.1": [18, 31],  # lost there
+        "d.rifle_squad.1": [6, 6],  # alone
+        "d.rifle_squad.2": [12, 18],  # two on the line between A2 and B2: in B2
+        "d.rifle_squad.3": [12, 18],
+    }
+    drawn = table.drawn_apart(positions, lost=["a.commander.1"])
+    assert drawn["a.commander.1"] == [18, 5] and drawn["d.rifle_squad.1"] == [6, 30]
+    # Apart enough that none hides most of another's name (2.4 across, a name 1.3).
+    together = ["a.rifle_squad.1", "a.rifle_squad.2", "a.hmg.1"]
+    for first, second in ((0, 1), (0, 2), (1, 2)):
+        gap = math.dist(drawn[together[first]], drawn[together[second]])
+        assert gap >= 1.5, (together[first], together[second], gap)
+    for stand, (x, y) in positions.items():
+        where = drawn[stand]
+        assert math.dist(where, (x, 36 - y)) <= battleview.SPREAD_REACH + 1e-9, stand
+        assert battleview.square_of((where[0], 36 - where[1]), table) == battleview.square_of(
+            (x, y), table
+        ), stand
+    # On the line, they part into their own square only.
+    on_line = drawn["d.rifle_squad.2"], drawn["d.rifle_squad.3"]
+    assert min(x for x, _ in on_line) == 12 and math.dist(*on_line) >= 1.5
+
+
+def test_every_step_of_a_replay_says_where_its_counters_are_drawn(played: Any) -> None:
+    """The frames keep the engine's positions; ``drawn`` is the picture's (replay.js
+    reads it), and no two counters of stands still fighting are drawn on one point."""
+    for battle in fought(played):
+        table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+        frames = battleview.replay_frames(battle.log, table=table)
+        assert frames == [
+            {**truth, "drawn": frame["drawn"]}
+            for truth, frame in zip(battleview.replay_frames(battle.log), frames, strict=True)
+        ]
+        for frame in frames:
+            assert frame["drawn"].keys() == frame["positions"].keys()
+            living = [p for s, p in frame["drawn"].items() if s not in frame["lost"]]
+            assert len({tuple(p) for p in living}) == len(living)
 
 
 def test_log_turns_group_the_log_turn_by_turn_and_phase_by_phase(played: Any) -> None:

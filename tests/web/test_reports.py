@@ -588,21 +588,20 @@ def test_the_sheet_names_its_campaign_and_says_a_battle_is_still_to_be_fought(
         assert "· fought at the table ·" in page and "to be fought" not in page
 
 
-def test_a_wooded_squares_words_are_drawn_on_a_plate_over_its_trees(
+def test_a_wooded_squares_words_are_drawn_over_its_trees_with_a_halo(
     played: Campaign, login: Login, gm_user: Any
 ) -> None:
-    """A walk-through read "C3 flat" through the tree icons: each wooded square's name and
-    going are drawn on a pale plate (an SVG filter), and only those."""
+    """A walk-through read "C3 flat" through the tree icons: every square's name and
+    going are drawn after the woods (and the stands), each with a pale halo."""
     client = login(gm_user)
     woods = 0
     for battle in Battle.objects.filter(campaign=played):
         html = client.get(reverse("battle-sheet", args=[played.pk, battle.pk])).content.decode()
-        square = r'<rect class="cell .*?</text><text class="cell-going".*?</text>'
-        squares = re.findall(square, html)
-        assert len(squares) == 9
-        for square in squares:
-            wooded = '<rect class="woods"' in square
-            woods += wooded
-            assert square.count('filter="url(#label-plate)"') == (2 if wooded else 0)
-        assert '<filter id="label-plate"' in html
+        trees, words = html.split('<g class="square-labels">', 1)
+        woods += trees.count('<rect class="woods"')
+        assert len(re.findall(r'<text class="cell-label"', words)) == 9
+        drawn = trees.split('<g class="squares">', 1)[1]  # the squares, woods and stands
+        assert "cell-label" not in drawn and "cell-going" not in drawn
+        halo = re.search(r"svg\.field \.cell-label, svg\.field \.cell-going \{[^}]*\}", html)
+        assert halo is not None and "stroke: #fffdf7" in halo.group(0)
     assert woods > 0  # the played campaign's battles have woods to draw the words over

@@ -11,6 +11,7 @@
   const width = Number(svg.dataset.width);
   const inset = Number(svg.dataset.inset);
   const trails = svg.querySelector("g.trails");
+  const stands = svg.querySelector("g.stands");
   const counters = new Map();
   svg.querySelectorAll("g.stand").forEach((el) => counters.set(el.dataset.stand, el));
   const control = (name) => figure.querySelector(`[data-replay="${name}"]`);
@@ -38,6 +39,15 @@
     const clamp = (v, high) => Math.min(Math.max(v, inset), high - inset);
     return [clamp(pos[0], width), clamp(depth - pos[1], depth)];
   }
+  // Where a stand at ``pos`` is drawn at a step: the server's place for its counter there
+  // (frame.drawn: on the table, and apart from the others: battleview's
+  // Table.drawn_apart) if it stood at pos then, else as drawn() puts it.
+  function placed(frame, id, pos) {
+    const truth = frame && frame.positions[id];
+    const at = frame && frame.drawn && frame.drawn[id];
+    if (at && truth && truth[0] === pos[0] && truth[1] === pos[1]) return at;
+    return drawn(pos);
+  }
 
   function show(i) {
     index = Math.max(0, Math.min(frames.length - 1, i));
@@ -49,7 +59,7 @@
       const pos = frame.positions[id];
       el.classList.toggle("off", !pos);
       if (pos) {
-        const [x, y] = drawn(pos);
+        const [x, y] = placed(frame, id, pos);
         el.setAttribute("transform", `translate(${x} ${y})`);
       }
       const status = frame.status[id];
@@ -59,11 +69,15 @@
       el.classList.toggle("hidden-stand", hidden.has(id));
       el.classList.toggle("struck", struck.has(id));
     });
+    // The lost lie beneath the living: a faded counter must not veil one still fighting.
+    const all = Array.from(counters.values());
+    stands.append(...all.filter((el) => lost.has(el.dataset.stand)),
+      ...all.filter((el) => !lost.has(el.dataset.stand)));
     trails.replaceChildren();
-    frame.moves.forEach(([, from, to]) => {
+    frame.moves.forEach(([id, from, to]) => {
       const line = document.createElementNS(SVG, "line");
-      const [x1, y1] = drawn(from);
-      const [x2, y2] = drawn(to);
+      const [x1, y1] = placed(frames[index - 1], id, from);
+      const [x2, y2] = placed(frame, id, to);
       line.setAttribute("x1", x1);
       line.setAttribute("y1", y1);
       line.setAttribute("x2", x2);
