@@ -1224,7 +1224,7 @@ class TurnAdmin(admin.ModelAdmin):
         reading = turnlog.Reading(
             dict(obj.campaign.sides.values_list("key", "name")),
             dict(obj.battles.values_list("key", "result__reason")),
-        )
+        ).with_forces(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(
             "<p>{}</p><pre style='white-space: pre-wrap'>{}</pre>",

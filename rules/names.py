@@ -62,6 +62,16 @@ def join(parts: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def aircraft(buffalos: int, bombers: int) -> str:
+    """A side's planes, leaving out a kind it has none of: '3 Buffalos', '2 Buffalos and
+    1 Hurricane-bomber', 'no aircraft' ("0 Hurricane-bombers" read as a count to watch)."""
+    parts = [
+        f"{buffalos} Buffalo{'s' if buffalos != 1 else ''}" if buffalos else "",
+        f"{bombers} Hurricane-bomber{'s' if bombers != 1 else ''}" if bombers else "",
+    ]
+    return join(parts) or "no aircraft"
+
+
 def article(phrase: str) -> str:
     """The phrase with 'a' or 'an' before it: 'an Australian company', 'an HMG',
     'a Japanese company', 'a unit'."""

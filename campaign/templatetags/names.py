@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import template
 
-from rules.names import area_vegetation, article, side_adjective
+from rules.names import aircraft, area_vegetation, article, join, side_adjective
 
 register = template.Library()
 
@@ -21,3 +24,16 @@ def vegetation(key: str) -> str:
     """``{{ area.vegetation|vegetation }}``: 'light' -> 'light woods' (as a battle's
     heading says it)."""
     return area_vegetation(key)
+
+
+@register.filter
+def and_list(items: Iterable[object]) -> str:
+    """``{{ names|and_list }}``: 'A Company', 'A Company and B Company', 'A Company, B
+    Company and C Company' (``|join:" and "`` read "A and B and C")."""
+    return join(str(item) for item in items)
+
+
+@register.filter
+def planes(group: Any) -> str:
+    """``{{ group|planes }}``: an air group's planes, a kind with none left out."""
+    return aircraft(int(group.buffalos), int(group.bombers))

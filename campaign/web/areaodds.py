@@ -83,7 +83,7 @@ def pairing_line(area: AreaPlan, count: int) -> str:
     else:
         yours = f"Your {companies} going to {name}"
     if count == 1:
-        paired = f"{yours} and all the enemy's there fight one battle"
+        paired = f"{yours} and all the enemy companies there fight one battle"
         need = (
             f"you take {name} if you win it" if area.attacking else f"you keep {name} if you win it"
         )

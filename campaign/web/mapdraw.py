@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
 from campaign.web.maplayout import Box, Segment, sideways
+from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
 from rules.units import STAND_TYPES, UNIT_TYPES
@@ -258,8 +259,7 @@ def map_links(view: CampaignView) -> list[MapLink]:
 
 
 def air_words(group: AirGroup) -> str:
-    buffalos = f"{group.buffalos} Buffalo{'s' if group.buffalos != 1 else ''}"
-    return f"{buffalos}, {group.bombers} Hurricane-bomber{'s' if group.bombers != 1 else ''}"
+    return naming.aircraft(group.buffalos, group.bombers)
 
 
 def ship_words(ship: Ship) -> str:

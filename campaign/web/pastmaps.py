@@ -35,6 +35,7 @@ from campaign.web.mapdraw import (
     map_areas,
 )
 from campaign.web.maps import Legend, legend
+from rules import names as naming
 from rules.campaign.scenario import parse_scenario
 
 # Turns whose start and records are kept: played, or waiting for their battles.
@@ -69,6 +70,7 @@ def moves_and_battles(
 ) -> tuple[list[Move], list[BattleMark]]:
     """The moves (one arrow per side and route) and battles (one mark per area) in the
     records the reader may read (a result in the words of the turn's page: ``reading``)."""
+    reading = (reading or turnlog.Reading()).with_forces(records)
     moves: dict[tuple[str, str, str], Move] = {}
     battles: dict[str, BattleMark] = {}
     keys: dict[str, str] = {}
@@ -81,9 +83,9 @@ def moves_and_battles(
         elif kind == "battle" and record.get("target"):
             area = str(record["target"])
             keys[str(record.get("battle"))] = area
-            battles.setdefault(area, BattleMark(area)).words.append(str(record.get("text", "")))
+            battles.setdefault(area, BattleMark(area)).words.append(turnlog.battle_words(record))
         elif kind == "battle_result" and str(record.get("battle")) in keys:
-            words = turnlog.battle_result_words(record, reading or turnlog.Reading())
+            words = turnlog.battle_result_words(record, reading)
             battles[keys[str(record["battle"])]].words.append(words)
     return list(moves.values()), list(battles.values())
 
@@ -126,7 +128,7 @@ def arrow(view: CampaignView, move: Move) -> Arrow | None:
         side=move.side,
         origin=move.origin,
         target=move.target,
-        title=f"{', '.join(move.companies)}: {move.origin} to {move.target}",
+        title=f"{naming.join(move.companies)}: {move.origin} to {move.target}",
         colour=SIDE_COLOURS.get(move.side, NOBODY_COLOUR),
         x1=_num(a.x + ux * gap),
         y1=_num(a.y + uy * gap),
@@ -183,7 +185,7 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
         overlay=overlay(then, moves, battles),
         title_id=f"map-title-{turn.number}",
     )
-    lines = [f"{', '.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
+    lines = [f"{naming.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
     ]
     return Frame(turn.number, f"Turn {turn.number}", svg, lines, focus_across(then, areas))

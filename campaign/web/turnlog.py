@@ -9,8 +9,8 @@ records a viewer reads is decided before, by ``CampaignView.records``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules import names
@@ -59,6 +59,27 @@ class Reading:
 
     side_names: Mapping[str, str] = field(default_factory=dict)
     reasons: Mapping[str, str | None] = field(default_factory=dict)
+    # Battle key to its companies by role ("attacker", "defender"), from the battle's
+    # own record ("battle at Oivi: ..."), which shows to the same readers as its result.
+    forces: Mapping[str, Mapping[str, Sequence[str]]] = field(default_factory=dict)
+
+    def with_forces(self, records: Iterable[Mapping[str, Any]]) -> Reading:
+        """This reading, with the companies of each battle in ``records`` (those the
+        reader may read: a battle's record names its companies, both sides', and shows
+        only to the two sides that fought it, rulings section 6)."""
+        return replace(self, forces={**self.forces, **battle_forces(records)})
+
+
+def battle_forces(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, list[str]]]:
+    """Each battle's companies by role, from its "battle" record's fields."""
+    return {
+        str(record["battle"]): {
+            "attacker": list(record.get("attackers") or ()),
+            "defender": list(record.get("defenders") or ()),
+        }
+        for record in records
+        if record.get("kind") == "battle" and record.get("battle")
+    }
 
 
 # Why a battle ended, after who won ({loser}: "the Japanese").
@@ -76,19 +97,58 @@ def _side_called(record: Mapping[str, Any], role: str, reading: Reading) -> str:
     return reading.side_names.get(key) or names.side(key, none=f"the {role}")
 
 
+def battle_words(record: Mapping[str, Any]) -> str:
+    """A battle announced, from the record's fields: "battle at Oivi: 2nd Company, 1st
+    Company and 3rd Company attack A Company" (the rules' text joins every name with
+    "and"; it stays in the record, which replays compare)."""
+    attackers, defenders = record.get("attackers") or [], record.get("defenders") or []
+    if not record.get("target") or not attackers or not defenders:
+        return str(record.get("text") or "") or fallback_words(record)
+    attack = "attack" if len(attackers) > 1 else "attacks"
+    return f"battle at {record['target']}: {names.join(attackers)} {attack} {names.join(defenders)}"
+
+
 def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
-    """A battle's result from the record's fields and the battle's reason: "At Korona
-    the Australians (defending) win: the Japanese withdrew." The rules' own words ("the
-    defender (Australians) wins (withdrew)") stay in the record, which replays compare."""
+    """A battle's result from the record's fields, the battle's reason and, when the
+    reading has them, its companies: "At Oivi 2nd Company (Japanese, defending) beat A
+    Company (Australians): the Australians lost a third of their stands." (two battles at
+    one area read apart); without them "At Korona the Australians (defending)
+    win: the Japanese withdrew." The rules' own words ("the defender (Australians) wins
+    (withdrew)") stay in the record, which replays compare."""
     winner = str(record.get("winner"))
     if winner not in ("attacker", "defender"):
         return str(record.get("text") or "") or fallback_words(record)
     loser = "defender" if winner == "attacker" else "attacker"
     role = "attacking" if winner == "attacker" else "defending"
-    where = f"At {record['target']} the" if record.get("target") else "The"
-    head = f"{where} {_side_called(record, winner, reading)} ({role}) win"
+    forces = reading.forces.get(str(record.get("battle")), {})
+    won, lost = forces.get(winner), forces.get(loser)
+    if won and lost:
+        where = f"At {record['target']} " if record.get("target") else ""
+        head = (
+            f"{where}{names.join(won)} ({_side_called(record, winner, reading)}, {role}) "
+            f"beat {names.join(lost)} ({_side_called(record, loser, reading)})"
+        )
+    else:
+        where = f"At {record['target']} the" if record.get("target") else "The"
+        head = f"{where} {_side_called(record, winner, reading)} ({role}) win"
     why = _WHY_THEY_LOST.get(str(reading.reasons.get(str(record.get("battle"))) or ""), "")
     return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."
+
+
+def control_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """An area changing hands, worded as an area: "The Japanese take the area of Korona
+    from the Australians." The campaign, an area and a rule set may all
+    be called Korona; "Japanese take control of Korona", the rules' text (kept in the
+    record), read as if the campaign were lost."""
+    area, taker = record.get("target"), record.get("side")
+    if not area or not taker:
+        return str(record.get("text") or "") or fallback_words(record)
+    called = reading.side_names.get(str(taker)) or names.side(str(taker))
+    words = f"The {called} take the area of {area}"
+    previous = record.get("previous")
+    if previous and previous != taker:
+        words += f" from the {reading.side_names.get(str(previous)) or names.side(str(previous))}"
+    return words + "."
 
 
 # Where a company's order came from (an order record's ``source``), as a player says it.
@@ -151,6 +211,10 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     """One record in plain words, dice included."""
     if record.get("kind") == "battle_result":
         return battle_result_words(record, reading or Reading())
+    if record.get("kind") == "battle":
+        return battle_words(record)
+    if record.get("kind") == "control":
+        return control_words(record, reading or Reading())
     if record.get("kind") == "order":
         return order_words(record) or str(record.get("text") or "") or fallback_words(record)
     words = str(record.get("text") or "") or fallback_words(record)
@@ -165,8 +229,33 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if record.get("kind") == "supply" and record.get("outcome") == "out of supply":
         running = int(record.get("turns_out_of_supply") or 0)
         if running >= 1:
-            words += f" ({names.ordinal(running)} turn running out of supply)"
+            # Beside the verdict, before any "(strafed)" or loss after it: a second
+            # bracket after the first read "out of supply (strafed) (1st turn ...)".
+            verdict = ": out of supply"
+            counted = f"{verdict} for the {names.ordinal(running)} turn running"
+            words = (
+                words.replace(verdict, counted, 1)
+                if verdict in words
+                else f"{words} ({names.ordinal(running)} turn running out of supply)"
+            )
+    if record.get("kind") == "event":
+        words = event_words(record, words)
     return words
+
+
+def event_words(record: Mapping[str, Any], words: str) -> str:
+    """A naval or aerial event: the table's text, then what came of it as a sentence of
+    its own where the text ends one ("... one Japanese company is out of supply. A
+    Japanese fighting company (strong) in Oivi is strafed ..."), where the rules wrote
+    it in brackets after the full stop ("... out of supply. (a Japanese ...)")."""
+    outcome = str(record.get("outcome") or "")
+    bracketed = f" ({outcome})"
+    if not outcome or not words.endswith(bracketed):
+        return words
+    table_text = words.removesuffix(bracketed)
+    if not table_text.endswith((".", "!")):
+        return words
+    return f"{table_text} {outcome[0].upper()}{outcome[1:]}."
 
 
 def dice_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -242,6 +331,7 @@ def turn_phases(
     ``battle_ids`` maps the keys of the battles the viewer may read to their ids, so a
     battle's lines link to its report; ``reading`` names the sides and the battles' ends."""
     records = list(records)
+    reading = (reading or Reading()).with_forces(records)
     phases: list[TurnPhase] = []
     for record in records:
         key = str(record.get("phase", ""))
@@ -261,7 +351,7 @@ def turn_phases(
         )
     # After the battles' results: why an area whose battles were split stays held as it was
     # (a walk-through read the Australians' win at Oivi and found Oivi still Japanese).
-    standoffs = standoff_words(records, reading or Reading())
+    standoffs = standoff_words(records, reading)
     battles = next((phase for phase in reversed(phases) if phase.key == "battles"), None)
     if battles is not None:
         for words in standoffs.values():
@@ -277,14 +367,14 @@ def turn_summary(
     """A few words on what the turn brought, from the records the viewer may read: the
     events that happened, who moved first, the battles' results (why each ended from
     ``reasons``, battle key to its result's reason), control and the end."""
-    reading = Reading(side_names, reasons or {})
     records = list(records)
+    reading = Reading(side_names, reasons or {}).with_forces(records)
     standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:
         kind = record.get("kind")
         if kind == "event":
-            summary.append(str(record.get("text", "")))
+            summary.append(record_words(record, reading))
         elif kind == "initiative" and record.get("outcome") in side_names:
             summary.append(f"{side_names[record['outcome']]} moved first")
         elif kind == "battle_result":
@@ -292,5 +382,5 @@ def turn_summary(
         elif kind in ("control", "campaign_end"):
             summary.extend(standoffs)  # after the battles, before the areas taken
             standoffs = []
-            summary.append(str(record.get("text", "")))
+            summary.append(record_words(record, reading))
     return summary + standoffs

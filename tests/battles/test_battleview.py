@@ -66,7 +66,9 @@ def test_out_of_supply_words_say_how_many_turns_running() -> None:
         text="B Company: supply roll 1 +1 (supply company) = 2 against distance 4 to "
         "Port Murray: out of supply",
     )
-    assert turnlog.record_words(record).endswith("out of supply (2nd turn running out of supply)")
+    assert turnlog.record_words(record).endswith(
+        "to Port Murray: out of supply for the 2nd turn running"
+    )
 
 
 def test_a_record_without_text_is_put_in_words_from_its_fields() -> None:

@@ -86,7 +86,16 @@ def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie
         assert lines
         expected = "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
         assert entry.find(f"{ATOM}summary").text == expected
-    hidden = set(view.state.companies) - {c.name for c in view.companies}
+    # A side knows its battles in full (rulings section 6): the enemy companies that
+    # fought it are named; any other company it does not see now is not.
+    fought = {
+        name
+        for turn in played.turns.all()
+        for record in view.records(turn.log, number=turn.number)
+        if record.get("kind") == "battle"
+        for name in [*record["attackers"], *record["defenders"]]
+    }
+    hidden = set(view.state.companies) - {c.name for c in view.companies} - fought
     assert hidden
     for name in hidden:
         assert name.encode() not in answer.content, name

@@ -108,12 +108,15 @@ def test_a_turn_email_and_feed_tell_the_control_the_side_saw_change(
 
     (message,) = to(aussie.email)
     lines = [line[2:] for line in message.body.splitlines() if line.startswith("- ")]
-    assert control[0]["text"] in lines
+    # Worded as an area ("take control of Oivi" read like the whole campaign's end where
+    # the campaign shares an area's name).
+    taken = "The Australians take the area of Oivi from the Japanese."
+    assert taken in lines and control[0]["text"] not in lines
     assert lines == summary_of(aussie, campaign, turn)
     feed = client.get(reverse("feed-turns", args=[aussie.pk, feed_token(aussie)]))
     (entry,) = ET.fromstring(feed.content).findall("{http://www.w3.org/2005/Atom}entry")
     summary = entry.find("{http://www.w3.org/2005/Atom}summary").text
-    assert f"<li>{escape(control[0]['text'])}</li>" in summary
+    assert f"<li>{escape(taken)}</li>" in summary
 
 
 def test_a_turn_that_rolls_back_sends_nothing(

@@ -60,7 +60,7 @@ def test_one_company_alone_fights_both_defenders_in_one_battle(
     assert sorted(attack.enemies) == ["1st Company", "2nd Company"]
     item = finished(campaign, aussie)
     assert item.pairing == (
-        "Your company going to Oivi and all the enemy's there fight one battle; "
+        "Your company going to Oivi and all the enemy companies there fight one battle; "
         "you take Oivi if you win it."
     )
 
@@ -307,5 +307,6 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
     for name in ("A Company", "B Company", "C Company (militia)"):
         row = html.split(f'id="company-{standoff.companies.get(name=name).pk}"', 1)[1]
         row = row.split("</article>", 1)[0]
-        assert "(you hold it: you defend)" in row and "the enemy holds it" not in row
+        assert "; you hold the area and defend." in row and "the enemy holds it" not in row
+        assert ") (" not in row  # no brackets side by side
         assert words in row and "attacker wins" not in row

@@ -15,7 +15,10 @@ from campaign.models import Campaign, Turn
 from campaign.services.visibility import open_campaign
 from notifications.services import turn_words
 
-WON = "At Korona the Australians (defending) win: the Japanese withdrew."
+WON = (
+    "At Korona A Company (Australians, defending) beat 1st Company (Japanese): the Japanese "
+    "withdrew."
+)
 
 
 def text_of(response: Any) -> str:
@@ -50,8 +53,9 @@ def test_a_battle_result_says_who_won_on_which_side_and_who_withdrew(
             assert "wins (withdrew)" not in page and "(a third lost)" not in page, url
         # The other battle of that turn, won by losses.
         assert (
-            "At Korona the Japanese (attacking) win: the Australians lost a third of their "
-            "stands." in text_of(client.get(reverse("turns", args=[played.pk])))
+            "At Korona 2nd Company (Japanese, attacking) beat B Company (Australians): the "
+            "Australians lost a third of their stands."
+            in text_of(client.get(reverse("turns", args=[played.pk])))
         )
         turn = Turn.objects.get(campaign=played, number=1)
         body = turn_words(open_campaign(user=user, campaign=played), turn).body
@@ -66,12 +70,13 @@ def test_a_battle_at_the_turn_limit_and_one_entered_from_the_table_say_so(
     battle.result = {**battle.result, "reason": "turn_limit"}
     battle.save(update_fields=["result"])
     assert (
-        "At Korona the Australians (defending) win: at the turn limit, the Japanese had "
-        "lost the larger share of their stands" in text_of(login(aussie).get(page))
+        "At Korona A Company (Australians, defending) beat 1st Company (Japanese): at the "
+        "turn limit, the Japanese had lost the larger share of their stands"
+        in text_of(login(aussie).get(page))
     )
     battle.result = {**battle.result, "reason": "entered"}
     battle.save(update_fields=["result"])
     assert (
-        "At Korona the Australians (defending) win (the game master entered the result from the "
-        "table)." in text_of(login(aussie).get(page))
+        "At Korona A Company (Australians, defending) beat 1st Company (Japanese) (the game "
+        "master entered the result from the table)." in text_of(login(aussie).get(page))
     )

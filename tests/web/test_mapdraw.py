@@ -205,7 +205,7 @@ def test_the_buffalos_and_the_hurricane_are_drawn_at_their_base(
     campaign.air_groups.update(buffalos=2, bombers=1)
     view, svg, _ = drawn(aussie, campaign)
     air = [t for t in svg.iter(f"{SVG}text") if t.get("data-air")]
-    assert [t.text for t in air] == ["✈ 2 Buffalos, 1 Hurricane-bomber"]
+    assert [t.text for t in air] == ["✈ 2 Buffalos and 1 Hurricane-bomber"]
     assert float(air[0].get("x")) == view.state.areas["Port Murray"].x
 
 

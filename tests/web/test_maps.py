@@ -353,13 +353,21 @@ def test_the_gm_sees_every_company_on_the_map(played: Campaign, gm_user: Any, lo
         assert reverse("company", args=[played.pk, row.pk]) in svg_of(page)
 
 
-def test_the_map_shows_ships_and_aircraft(played: Campaign, aussie: Any, login: Any) -> None:
+def test_the_map_shows_ships_and_aircraft(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
     played.ships.filter(name="IJN Uesugi").update(present=False)
     page = text(login(aussie).get(map_url(played)))
     assert "HMAS Pitcairn in port" in svg_of(page)
     assert "IJN Uesugi away" in svg_of(page)
-    assert "Ship IJN Uesugi: away" in list_of(page)
-    assert "3 Buffalos, 0 Hurricane-bombers" in svg_of(page)
+    assert "Ship IJN Uesugi: away (known to both sides)" in list_of(page)
+    # A kind with none is left out ("0 Hurricane-bombers" read as a count to watch).
+    assert "✈ 3 Buffalos<" in svg_of(page) and "Hurricane" not in svg_of(page)
+    # The enemy's ships and planes are public (rulings section 6), also where its area is
+    # out of sight: the list says so, so they do not read as a leak.
+    theirs = list_of(text(login(japanese).get(map_url(played))))
+    assert "Ship HMAS Pitcairn: in port (known to both sides)" in theirs
+    assert "✈ Australian air: 3 Buffalos (known to both sides)" in theirs
 
 
 def test_the_map_counts_down_to_the_deadline_with_the_time_as_text(
@@ -504,7 +512,8 @@ def test_an_area_page_lists_ships_and_aircraft_at_their_port(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
     page = text(login(aussie).get(area_url(played, "Port Murray")))
-    assert "HMAS Pitcairn" in page and "3 Buffalos, 0 Hurricane-bombers" in page
+    assert "HMAS Pitcairn" in page and "Australian air: 3 Buffalos (known to both sides)" in page
+    assert "Hurricane" not in page
     assert "base of the Australians" in page
 
 

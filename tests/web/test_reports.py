@@ -176,7 +176,10 @@ def test_turn_list_shows_each_turn_with_status_summary_and_battles(
     for record in records_of(played, 1):
         if record["kind"] == "battle_result":
             assert f"At Korona the {record['winner']}" not in page  # the side, not the role
-    assert "At Korona the Australians (defending) win: the Japanese lost a third" in page
+    assert (
+        "At Korona A Company (Australians, defending) beat 1st Company (Japanese): the "
+        "Japanese lost a third" in page
+    )
     for battle in Battle.objects.filter(campaign=played):
         assert reverse("battle", args=[played.pk, battle.pk]) in html
     assert reverse("turn", args=[played.pk, 2]) in html

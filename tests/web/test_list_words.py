@@ -1,0 +1,111 @@
+"""Lists and brackets in the players' words: "A, B and C" (never "A and B and C"), one
+bracket at a time, and a sentence where the rules put a bracket after a full stop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template import Context, Template
+
+from campaign.web import pastmaps, turnlog
+
+THREE = ["2nd Company", "1st Company", "3rd Company"]
+
+
+def battle_record(**fields: Any) -> dict[str, Any]:
+    return {
+        "phase": "battles",
+        "kind": "battle",
+        "side": "japanese",
+        "target": "Oivi",
+        "battle": "3:Oivi",
+        "attacker_side": "japanese",
+        "defender_side": "australian",
+        "attackers": THREE,
+        "defenders": ["A Company"],
+        # The rules' own text, kept in the record (replays compare it).
+        "text": "battle at Oivi: 2nd Company and 1st Company and 3rd Company attack A Company",
+        **fields,
+    }
+
+
+def test_a_battle_of_three_companies_lists_them_with_commas() -> None:
+    words = turnlog.record_words(battle_record())
+    assert words == "battle at Oivi: 2nd Company, 1st Company and 3rd Company attack A Company"
+    one = battle_record(attackers=["2nd Company"], text="")
+    assert turnlog.record_words(one) == "battle at Oivi: 2nd Company attacks A Company"
+
+
+def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
+    result = {
+        "phase": "battles",
+        "kind": "battle_result",
+        "side": "australian",
+        "target": "Oivi",
+        "battle": "3:Oivi",
+        "winner": "defender",
+        "attacker_side": "japanese",
+        "defender_side": "australian",
+    }
+    summary = turnlog.turn_summary([battle_record(), result], {}, {"3:Oivi": "a_third_lost"})
+    assert summary == [
+        "At Oivi A Company (Australian, defending) beat 2nd Company, 1st Company and 3rd "
+        "Company (Japanese): the Japanese lost a third of their stands."
+    ]
+
+
+def test_the_template_filter_joins_a_list_with_commas_and_one_and() -> None:
+    template = Template("{% load names %}{{ names|and_list }}")
+    assert template.render(Context({"names": THREE})) == (
+        "2nd Company, 1st Company and 3rd Company"
+    )
+
+
+def test_a_turns_map_marks_a_battle_of_three_companies_with_commas() -> None:
+    _, battles = pastmaps.moves_and_battles([battle_record()])
+    assert battles[0].words == [
+        "battle at Oivi: 2nd Company, 1st Company and 3rd Company attack A Company"
+    ]
+
+
+def test_a_strafed_company_out_of_supply_again_reads_one_bracket() -> None:
+    record = {
+        "phase": "supply",
+        "kind": "supply",
+        "side": "japanese",
+        "company": "1st Company",
+        "dice": [5],
+        "modifiers": [],
+        "outcome": "out of supply",
+        "turns_out_of_supply": 1,
+        "text": "1st Company: supply roll 5 = 5 against distance 1 to Kilu: out of supply "
+        "(strafed)",
+    }
+    words = turnlog.record_words(record)
+    assert words == (
+        "1st Company: supply roll 5 against distance 1 to Kilu: out of supply for the 1st "
+        "turn running (strafed)"
+    )
+    assert ") (" not in words
+
+
+def test_an_events_outcome_after_a_full_stop_is_a_sentence_not_a_bracket() -> None:
+    outcome = "a Japanese fighting company (strong) in Oivi is strafed and out of supply"
+    record = {
+        "phase": "aerial",
+        "kind": "event",
+        "side": "australian",
+        "dice": [5],
+        "outcome": outcome,
+        "effect": "strafe_company",
+        "text": "aerial event 5: A strafing attack on the track: one Japanese company is out "
+        f"of supply. ({outcome})",
+    }
+    assert turnlog.record_words(record) == (
+        "aerial event 5: A strafing attack on the track: one Japanese company is out of "
+        "supply. A Japanese fighting company (strong) in Oivi is strafed and out of supply."
+    )
+    assert turnlog.turn_summary([record], {}) == [turnlog.record_words(record)]
+    # A table text without a full stop keeps the rules' bracket.
+    plain = {**record, "text": f"aerial event 5: strafe_company ({outcome})"}
+    assert turnlog.record_words(plain) == plain["text"]
