@@ -42,12 +42,18 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     box = page.locator("#dice-commitment")
     assert "The dice of turn 1" in box.inner_text()
     assert box.locator("code.hash").first.text_content() == committed.commitment
-    assert "seeds stay secret until the turn is played" in box.inner_text()
+    assert "fixed before any order was given" in box.inner_text()
     assert str(committed.seed) not in page.content()
-    # The hash itself is folded away, for those who check it.
+    # The orders come first, the dice check after them: a phone opened on the seeds.
+    first_order = page.locator(".order-card").first.bounding_box()
+    assert first_order["y"] < page.locator("#ready").bounding_box()["y"]
+    assert page.locator("#ready").bounding_box()["y"] < box.bounding_box()["y"]
+    # The hash and the salts, and what they mean, are folded away for those who check.
     assert not box.locator("code.hash").first.is_visible()
+    assert "seeds stay secret until the turn is played" not in box.inner_text()
     box.locator("summary", has_text="Check the dice yourself").click()
     assert box.locator("code.hash").first.is_visible()
+    assert "seeds stay secret until the turn is played" in box.inner_text()
     shot("verify-1-commitment-before-desktop")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     assert box.locator("code.hash").first.is_visible()

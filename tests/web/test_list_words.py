@@ -109,3 +109,18 @@ def test_an_events_outcome_after_a_full_stop_is_a_sentence_not_a_bracket() -> No
     # A table text without a full stop keeps the rules' bracket.
     plain = {**record, "text": f"aerial event 5: strafe_company ({outcome})"}
     assert turnlog.record_words(plain) == plain["text"]
+
+
+def test_an_old_sighting_link_finds_the_not_found_page_explaining_it(
+    played: Any, aussie: Any, login: Any
+) -> None:
+    """Sightings are numbered afresh each turn: an old link's handle names none now. The
+    page says so, and is the same whether the handle once named a company or never did."""
+    client = login(aussie)
+    pages = []
+    for handle in ("1-1", "1-99", "nonsense"):
+        answer = client.get(f"/campaigns/{played.pk}/glimpses/{handle}/")
+        assert answer.status_code == 404
+        pages.append(answer.content.decode().split("<main", 1)[1])
+    assert "sightings are numbered afresh every turn" in pages[0]
+    assert pages[0] == pages[1] == pages[2]
