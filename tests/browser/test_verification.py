@@ -48,6 +48,7 @@ def test_a_player_sees_the_commitment_before_the_turn_and_verified_after(
     first_order = page.locator(".order-card").first.bounding_box()
     assert first_order["y"] < page.locator("#ready").bounding_box()["y"]
     assert page.locator("#ready").bounding_box()["y"] < box.bounding_box()["y"]
+    assert "{#" not in page.locator("main").inner_text()  # no template comment shows
     # The hash and the salts, and what they mean, are folded away for those who check.
     assert not box.locator("code.hash").first.is_visible()
     assert "seeds stay secret until the turn is played" not in box.inner_text()
