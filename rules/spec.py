@@ -136,6 +136,23 @@ class DocumentError(Refusal):
     """JSON text that cannot be read, or a document too big or too deep to check."""
 
 
+class NotJson(DocumentError):
+    """Text that is not JSON at all (or not UTF-8 text): the file is not a document of
+    ours. ``line`` and ``column`` (1-based) place the first fault, None when the bytes are
+    not text; ``reason`` is the JSON reader's own word for it."""
+
+    def __init__(
+        self, where: str, reason: str, line: int | None = None, column: int | None = None
+    ) -> None:
+        self.where, self.reason, self.line, self.column = where, reason, line, column
+        if line is not None:
+            reason = f"not valid JSON at line {line}, column {column}: {reason}"
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles with its position, as raised
+        return (NotJson, (self.where, self.reason, self.line, self.column))
+
+
 def decode_json(text: str | bytes, where: str) -> Any:
     """JSON text decoded, within the bounds above; a ``DocumentError`` names the fault."""
     if len(text) > MAX_DOCUMENT_CHARS:
@@ -144,13 +161,11 @@ def decode_json(text: str | bytes, where: str) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise DocumentError(f"{where}: not UTF-8 text") from None
+            raise NotJson(where, "not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DocumentError(
-            f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+        raise NotJson(where, exc.msg, exc.lineno, exc.colno) from None
     except RecursionError:
         raise DocumentError(f"{where}: nested more than {MAX_DEPTH} deep") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rules.spec import BattleSpecError, load_battle, parse_battle
+from rules.spec import BattleSpecError, NotJson, decode_json, load_battle, parse_battle
 from rules.units import Quality
 from tests.rules.conftest import FIXTURE, battle_doc
 
@@ -262,6 +263,21 @@ def test_bad_json_names_the_file_and_the_place(tmp_path: Path) -> None:
         load_battle(path)
     [problem] = caught.value.problems
     assert problem.startswith(f"{path}: not valid JSON at line 2, column ")
+
+
+def test_text_that_is_not_json_keeps_where_the_reading_stopped() -> None:
+    """The admin words the position for the GM: it is kept apart, as well as in the text."""
+    with pytest.raises(NotJson) as caught:
+        decode_json('{"a": 1,\n  , }', "the file")
+    stopped = caught.value
+    assert (stopped.line, stopped.column) == (2, 3)
+    assert stopped.reason == "Expecting property name enclosed in double quotes"
+    assert str(stopped) == f"the file: not valid JSON at line 2, column 3: {stopped.reason}"
+    again = pickle.loads(pickle.dumps(stopped))  # a Celery result keeps it whole
+    assert (str(again), again.line, again.column) == (str(stopped), 2, 3)
+    with pytest.raises(NotJson) as caught:
+        decode_json(b"\xff\xfe", "the file")
+    assert caught.value.line is None
 
 
 def test_a_missing_file_is_a_battle_spec_error(tmp_path: Path) -> None:
