@@ -9,6 +9,7 @@ from django import forms
 from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
+from campaign.scenario_words import file_words, problem_words
 from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
@@ -92,7 +93,7 @@ def read_upload(upload: Any) -> Any:
     try:
         return decode_json(upload.read(), "the file")
     except DocumentError as exc:
-        raise forms.ValidationError(str(exc)) from exc
+        raise forms.ValidationError(file_words(exc)) from exc
 
 
 class BalanceForm(forms.Form):
@@ -481,8 +482,8 @@ class SettingFields(forms.Form):
                 self.add_error(field, f"{label}: {message}" if field != key else message)
             elif key in DOCS:
                 self.add_error(None, problem)
-            else:  # the scenario file's own (its name, map, companies): said as the file's
-                self.add_error(None, f"In the scenario file: {problem}")
+            else:  # the scenario file's own (its name, map, companies), in the GM's words
+                self.add_error(None, problem_words(problem))
 
     def problem_count(self) -> int:
         return sum(len(errors) for errors in self.errors.values())
@@ -592,6 +593,11 @@ class CreateCampaignForm(SettingFields, ScheduleForm):
     def clean_scenario(self) -> Any:
         upload = self.cleaned_data.get("scenario")
         return None if upload is None else read_upload(upload)
+
+    def file_lost(self) -> bool:
+        """A file was chosen and the page comes back with problems: the browser shows
+        the file box empty again, so the GM must be told to choose it again."""
+        return bool(self.errors) and bool(self.files.get("scenario"))
 
     def choices(self) -> dict[str, Any]:
         return self.settings_json()

@@ -125,7 +125,7 @@ def test_a_scenario_files_own_name_missing_is_the_files_problem_not_the_name_fie
     form = response.context["form"]
     assert "name" not in form.errors
     problems = list(form.non_field_errors())
-    assert any(p.startswith("In the scenario file: name") for p in problems)
+    assert 'The file has no "name": add it' in " ".join(problems)
     page = response.content.decode()
     assert f"please correct the {len(problems)} problems below" in page
     assert Campaign.objects.count() == 0
@@ -133,8 +133,43 @@ def test_a_scenario_files_own_name_missing_is_the_files_problem_not_the_name_fie
 
 def test_create_from_a_file_that_is_not_json_is_a_form_error(gm: Client) -> None:
     response = gm.post(CREATE, upload("{not json"))
-    assert "not valid JSON" in str(response.context["form"].errors["scenario"])
+    assert list(response.context["form"].errors["scenario"]) == [
+        'This file is not a scenario: Korona reads the files that "Export scenario" makes, '
+        "in JSON. This one stops making sense at line 1, character 2 (Expecting property "
+        "name enclosed in double quotes): a character missing or too many there or just "
+        "before, such as a comma, a quote or a bracket."
+    ]
     assert Campaign.objects.count() == 0
+
+
+def test_a_bad_scenario_says_each_fault_by_name_in_the_gms_words(gm: Client) -> None:
+    """The walk-through's file: a company on an area the map lacks and one whose stands
+    are a number. Each fault names its company, not its place in a list."""
+    doc = korona_doc()
+    doc["companies"][0]["area"] = "Atlantis"
+    doc["companies"][1]["stands"] = 6
+    first, second = (doc["companies"][i]["name"] for i in (0, 1))
+    response = gm.post(CREATE, upload(doc))
+    assert list(response.context["form"].non_field_errors()) == [
+        f"{first}: its area is 'Atlantis', which is no area of the map: give an area's name "
+        "as the file spells it.",
+        f"{second}: its stands must be listed by kind, e.g. rifle squads: 6 "
+        '(in the file, "stands": {"rifle_squad": 6}).',
+    ]
+    assert "companies[" not in response.content.decode()
+    assert Campaign.objects.count() == 0
+
+
+def test_a_refused_file_must_be_chosen_again_and_the_page_says_so(gm: Client) -> None:
+    choose = "Choose the file again after fixing it: a browser does not keep a chosen file."
+    doc = korona_doc()
+    doc["companies"][0]["area"] = "Atlantis"
+    assert choose in gm.post(CREATE, upload(doc)).content.decode()
+    assert choose in gm.post(CREATE, upload("{not json")).content.decode()
+    # No file chosen (the Korona scenario) and a bad name: no file to choose again.
+    response = gm.post(CREATE, {"name": "", "kind": "manual"})
+    assert response.context["form"].errors
+    assert choose not in response.content.decode()
 
 
 def test_create_with_a_name_taken_is_a_form_error(gm: Client) -> None:
