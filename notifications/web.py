@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.services.deadlines import time_zone
 from campaign.services.visibility import is_game_master
+from config.pages import account_menu, menu_query
 from notifications import accounts, feeds, invitations, services
 from notifications import messages as boards
 from notifications.models import Kind, Preference
@@ -85,14 +86,14 @@ def preferences(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             form.save()
             messages.success(request, "Your notice settings are saved.")
-            return HttpResponseRedirect(reverse("notice-preferences"))
+            return HttpResponseRedirect(reverse("notice-preferences") + menu_query(request))
         status = 400
     else:
         status = 200
     return render(
         request,
         "notifications/preferences.html",
-        {"form": form, "feeds": feeds.feed_urls(request.user)},
+        {"form": form, "feeds": feeds.feed_urls(request.user), **account_menu(request)},
         status=status,
     )
 

@@ -349,6 +349,31 @@ def viewer_for(*, user: Any, campaign: Campaign) -> Viewer:
     raise NotAMember(f"{user} may not see campaign {campaign.pk}")
 
 
+def campaign_sides(
+    user: Any, *, campaign_id: int | None = None, limit: int | None = None
+) -> list[tuple[Campaign, str | None]]:
+    """The campaigns a user may open (as ``campaigns_for``), by name, each with the side
+    they play there (None for the GM); only ``campaign_id`` if given (nothing if they may
+    not open it), at most ``limit``. One query."""
+    if campaign_id is not None and not 0 < campaign_id <= MAX_ID:
+        return []
+    if is_game_master(user):
+        campaigns = Campaign.objects.order_by("name", "pk")
+        if campaign_id is not None:
+            campaigns = campaigns.filter(pk=campaign_id)
+        return [(campaign, None) for campaign in campaigns[:limit]]
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return []
+    memberships = (
+        Membership.objects.filter(user=user)
+        .select_related("campaign")
+        .order_by("campaign__name", "campaign_id")
+    )
+    if campaign_id is not None:
+        memberships = memberships.filter(campaign_id=campaign_id)
+    return [(membership.campaign, membership.side) for membership in memberships[:limit]]
+
+
 def sides_of(user: Any) -> dict[int, str]:
     """Campaign id -> the side the user plays there (one query; empty for the GM)."""
     if not getattr(user, "is_authenticated", False):

@@ -15,9 +15,11 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path, reverse_lazy
+from django.urls import path, reverse, reverse_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
+
+from config.pages import account_menu, menu_query
 
 
 @login_required
@@ -25,7 +27,9 @@ from rest_framework.authtoken.models import Token
 def account(request: HttpRequest) -> HttpResponse:
     user = request.user  # signed in: login_required
     token = Token.objects.filter(user=user).only("created").first()  # type: ignore[misc]
-    return render(request, "registration/account.html", {"token": token})
+    return render(
+        request, "registration/account.html", {"token": token, **account_menu(request)}
+    )
 
 
 @login_required
@@ -39,13 +43,19 @@ def revoke_token(request: HttpRequest) -> HttpResponse:
         if revoked
         else "You had no API token.",
     )
-    return redirect("account")
+    return redirect(reverse("account") + menu_query(request))
 
 
 class PasswordChange(auth_views.PasswordChangeView):
     # Not registration/password_change_form.html: the admin's own page uses that name.
     template_name = "registration/change_password.html"
     success_url = reverse_lazy("account")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), **account_menu(self.request)}
+
+    def get_success_url(self) -> str:
+        return super().get_success_url() + menu_query(self.request)
 
     def form_valid(self, form: Any) -> HttpResponse:
         answer = super().form_valid(form)

@@ -41,7 +41,8 @@ def test_the_top_bar_names_the_email_and_feeds_page_for_what_it_is(
     client = login(aussie)
     html = client.get(reverse("turns", args=[played.pk])).content.decode()
     url = reverse("notice-preferences")
-    assert f'<a href="{url}">Email and feeds</a>' in html
+    # It keeps the campaign the player came from, for that page's campaign menu.
+    assert f'<a href="{url}?campaign={played.pk}">Email and feeds</a>' in html
     assert ">Notices</a>" not in html
     assert "<h1>Email and feeds</h1>" in client.get(url).content.decode()
 
