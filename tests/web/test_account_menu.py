@@ -118,3 +118,11 @@ def test_the_game_master_reads_game_master_on_the_account_page(
 def test_a_player_in_no_campaign_gets_no_campaign_menu(outsider: Any, login: Any) -> None:
     html = login(outsider).get(reverse("account")).content.decode()
     assert 'class="campaign-nav"' not in html
+
+
+def test_the_account_page_tells_a_player_of_the_api_in_words_not_addresses(
+    aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(reverse("account")).content.decode()
+    assert "POST /api/token/" not in html and ">/api/docs/<" not in html
+    assert f'<a href="{reverse("api:docs")}">the API\'s documentation</a>' in html
