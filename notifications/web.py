@@ -52,6 +52,18 @@ class PreferenceForm(forms.ModelForm):
             "reminder_hours": "Hours before the deadline",
             "time_zone": "My time zone",
         }
+        # What the zone really governs (services.turn_words and deadline_words, nothing
+        # else): said beside it, so no one expects the pages to follow it.
+        help_texts = {
+            "reminder_hours": "From 1 to 168 (a week).",
+            "time_zone": (
+                "A name such as Australia/Sydney. It sets the clock of the deadline in "
+                "two emails: when a turn is played, and before a deadline. The campaign's "
+                "pages keep the campaign's clock, so every player reads the same deadline "
+                "(your browser adds your own time beside it); the calendar feed gives the "
+                "exact moment, and your calendar shows it on its own clock."
+            ),
+        }
 
     def __init__(self, *args: Any, game_master: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -126,3 +126,15 @@ def test_the_account_page_tells_a_player_of_the_api_in_words_not_addresses(
     html = login(aussie).get(reverse("account")).content.decode()
     assert "POST /api/token/" not in html and ">/api/docs/<" not in html
     assert f'<a href="{reverse("api:docs")}">the API\'s documentation</a>' in html
+
+
+def test_the_time_zone_says_it_is_for_the_emails_and_the_pages_keep_the_campaigns_clock(
+    aussie: Any, login: Any
+) -> None:
+    html = login(aussie).get(reverse("notice-preferences")).content.decode()
+    assert 'aria-describedby="id_time_zone_helptext"' in html
+    assert '<span class="muted" id="id_time_zone_helptext">' in html
+    words = " ".join(html.split("id_time_zone_helptext\">")[1].split("</span>")[0].split())
+    assert "deadline in two emails: when a turn is played, and before a deadline" in words
+    assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
+    assert "calendar shows it on its own clock" in words
