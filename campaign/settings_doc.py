@@ -584,8 +584,8 @@ def _table_change(key: str, before: Mapping[str, Any], after: Mapping[str, Any])
 
 def change_words(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     """The public line of a settings change, in words: 'Settings changed. How battles are
-    fought: fought on the table (the GM enters each result) (before: fought by the rules
-    at once).'. Empty when nothing changed."""
+    fought: fought on the table (the game master enters each result) (before: fought by
+    the rules at once).'. Empty when nothing changed."""
     parts = []
     for key in DOCS:
         if key not in after or before.get(key) == after[key]:

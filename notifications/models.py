@@ -41,7 +41,12 @@ class Preference(models.Model):
         default=12, help_text="How many hours before a deadline the reminder comes (1-168)."
     )
     time_zone = models.CharField(
-        max_length=64, default="UTC", help_text="Deadlines are shown in it (an IANA name)."
+        max_length=64,
+        default="UTC",
+        help_text=(
+            "The clock of the deadline in the player's emails (a turn played, a deadline "
+            "near), an IANA name; the pages keep the campaign's clock."
+        ),
     )
 
     class Meta:

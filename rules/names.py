@@ -146,7 +146,7 @@ def ruleset(key: str) -> str:
 
 
 def battle_mode(key: str) -> str:
-    """'tabletop' -> 'fought on the table (the GM enters each result)'."""
+    """'tabletop' -> 'fought on the table (the game master enters each result)'."""
     return words(key, BATTLE_MODE_NAMES)
 
 
