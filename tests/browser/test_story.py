@@ -58,6 +58,16 @@ def test_a_player_reads_the_end_summary_on_a_phone(
     shot("story-phone")
 
 
+def story_as_aussie(page: Any, live_server: Any, ended: Campaign, width: int) -> None:
+    """Sign in as the Australians' player at ``width`` and open the ended campaign's story."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/story/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+
+
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_charts_words_read_at_about_the_pages_size(
     page: Any, live_server: Any, ended: Campaign, shot: Any, width: int
@@ -65,12 +75,7 @@ def test_the_charts_words_read_at_about_the_pages_size(
     """At 1280 wide each chart grew to the 46rem column: the strength chart's numbers to
     25 pixels and a short campaign's area names to 40; on a phone they must stay
     readable."""
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/story/")
-    page.fill("#id_username", "aussie")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+    story_as_aussie(page, live_server, ended, width)
     words = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
     for chart in ("svg.strength-chart", "svg.control-chart"):
         number = page.locator(f"{chart} text").first.bounding_box()
@@ -102,12 +107,7 @@ def test_the_control_chart_says_who_held_each_area_in_words(
     turn = ended.turns.get(number=2)
     turn.report["control"]["Oivi"] = None
     turn.save(update_fields=["report"])
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{ended.pk}/story/")
-    page.fill("#id_username", "aussie")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"**/campaigns/{ended.pk}/story/")
+    story_as_aussie(page, live_server, ended, width)
     cells = page.evaluate(CELLS)
     tags = {"australian": "AUS", "japanese": "JPN", "": "none"}
     assert {cell["side"] for cell in cells} == set(tags)
