@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -36,6 +36,7 @@ from campaign.forms import (
     RollbackForm,
     ScheduleChangeForm,
     SeedChangeForm,
+    SeenPage,
     SettingsForm,
     ShipAdjustForm,
     StandsAdjustForm,
@@ -123,6 +124,37 @@ def map_names(campaign: Campaign) -> dict[str, list[str]]:
     }
 
 
+Form = TypeVar("Form", bound=SeenPage)
+
+
+def shown_again(
+    model_admin: Any,
+    request: HttpRequest,
+    stale: StaleChange,
+    form_of: Callable[[Any, str], Form],
+    *,
+    submit: str = "Save",
+) -> Form:
+    """A GM form refused as stale, shown again as the GM sent it (their entries kept, not
+    to be typed again) but carrying the campaign as it is now (``stale.version``): the
+    message names the GM changes made meanwhile, the fields they touched are marked, and
+    pressing ``submit`` again applies the GM's entries, unless it moved on once more.
+    ``form_of(data, seen)``: the page's form, bound to ``data``."""
+    data = request.POST.copy()
+    data["seen"] = stale.version
+    form = form_of(data, stale.version)
+    form.is_valid()
+    form.mark_changes(stale.changes)
+    marked = " and what the other change touched is marked" if form.changed_meanwhile else ""
+    model_admin.message_user(
+        request,
+        f"{stale} Your entries are kept below{marked}: check them, then press {submit} "
+        "again to apply them.",
+        messages.ERROR,
+    )
+    return form
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -180,9 +212,9 @@ class AdjustableAdmin:
             try:
                 self.apply_adjustment(obj, form.cleaned_data, request.user)
             except StaleChange as stale:
-                # A fresh form, showing the row as it is now, with the reason.
-                self.message_user(request, str(stale), messages.ERROR)  # type: ignore[attr-defined]
-                return HttpResponseRedirect(request.path)
+                form = shown_again(
+                    self, request, stale, lambda data, seen: self.adjust_form(data, obj, seen)
+                )
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:
@@ -718,7 +750,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             try:
                 delete_campaign(campaign=campaign, seen=form.cleaned_data["seen"])
             except StaleChange as stale:
-                self.message_user(request, str(stale), messages.ERROR)
+                # Nothing typed to keep: the page again, saying what goes now.
+                again = f"{stale} The page now shows it as it is: check it and submit again."
+                self.message_user(request, again, messages.ERROR)
                 return HttpResponseRedirect(request.path)
             except CampaignRefused as refused:
                 self.message_user(request, str(refused), messages.ERROR)
@@ -748,12 +782,16 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def settings_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
-        form = SettingsForm(
-            request.POST or None,
-            settings=campaign.get_settings(),
-            seen=campaign_version(campaign.pk),
-            **map_names(campaign),
-        )
+
+        def settings_form(data: Any, seen: str) -> SettingsForm:
+            return SettingsForm(
+                data,
+                settings=campaign.get_settings(),
+                seen=seen,
+                **map_names(campaign),
+            )
+
+        form = settings_form(request.POST or None, campaign_version(campaign.pk))
         if request.method == "POST" and form.is_valid():
             try:
                 adjustment = update_settings(
@@ -764,8 +802,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     seen=form.cleaned_data["seen"],
                 )
             except StaleChange as stale:
-                self.message_user(request, str(stale), messages.ERROR)
-                return HttpResponseRedirect(request.path)
+                form = shown_again(self, request, stale, settings_form)
             except ScenarioError as bad:
                 form.show_problems(bad.problems)
             except AdjustmentRefused as refused:
@@ -788,17 +825,21 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def schedule_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
-        form = ScheduleChangeForm(
-            request.POST or None,
-            seen=campaign_version(campaign.pk),
-            initial={
-                "kind": campaign.schedule_kind,
-                "every_hours": campaign.every_hours,
-                "weekday": campaign.weekday,
-                "time_of_day": campaign.time_of_day,
-                "timezone": campaign.timezone,
-            },
-        )
+
+        def schedule_form(data: Any, seen: str) -> ScheduleChangeForm:
+            return ScheduleChangeForm(
+                data,
+                seen=seen,
+                initial={
+                    "kind": campaign.schedule_kind,
+                    "every_hours": campaign.every_hours,
+                    "weekday": campaign.weekday,
+                    "time_of_day": campaign.time_of_day,
+                    "timezone": campaign.timezone,
+                },
+            )
+
+        form = schedule_form(request.POST or None, campaign_version(campaign.pk))
         if request.method == "POST" and form.is_valid():
             try:
                 adjustment = change_schedule(
@@ -809,8 +850,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     seen=form.cleaned_data["seen"],
                 )
             except StaleChange as stale:
-                self.message_user(request, str(stale), messages.ERROR)
-                return HttpResponseRedirect(request.path)
+                form = shown_again(self, request, stale, schedule_form)
             except (ScheduleRefused, AdjustmentRefused) as refused:
                 form.add_error(None, str(refused))
             else:
@@ -871,8 +911,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
                         seen=form.cleaned_data["seen"],
                     )
                 except StaleChange as stale:
-                    self.message_user(request, str(stale), messages.ERROR)
-                    return HttpResponseRedirect(request.path)
+                    form = shown_again(
+                        self,
+                        request,
+                        stale,
+                        lambda data, _: rollback_form(data),  # "seen" is in the data
+                        submit="Roll back",
+                    )
                 except AdjustmentRefused as refused:
                     form.add_error(None, str(refused))
                 else:
@@ -912,8 +957,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     seen=form.cleaned_data["seen"],
                 )
             except StaleChange as stale:
-                self.message_user(request, str(stale), messages.ERROR)
-                return HttpResponseRedirect(request.path)
+                form = shown_again(
+                    self,
+                    request,
+                    stale,
+                    lambda data, seen: SeedChangeForm(data, seen=seen),
+                    submit="Replace the seed",
+                )
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))
             else:

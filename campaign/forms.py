@@ -8,7 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.urls import reverse
 
-from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Order
+from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Order
 from campaign.scenario_words import file_words, problem_words
 from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
 from campaign.settings_doc import (
@@ -21,6 +21,7 @@ from campaign.settings_doc import (
     GROUPS,
     LANDFORM_WORDS,
     MAIN_CHOICES,
+    value_words,
 )
 from config.numbers import whole_number
 from rules import names
@@ -68,11 +69,28 @@ def reason_field() -> forms.CharField:
     )
 
 
+class MarkedField(forms.BoundField):
+    """A field of a GM form with what another GM change did to it since the page was
+    opened (``meanwhile``, words; empty when nothing), shown beside the GM's entry."""
+
+    @property
+    def meanwhile(self) -> str:
+        return str(getattr(self.form, "changed_meanwhile", {}).get(self.name, ""))
+
+
 class SeenPage(forms.Form):
     """A GM change sends back what its page showed of the campaign (``seen``, from
-    ``campaign_version``); the service refuses it if the campaign has moved on."""
+    ``campaign_version``); the service refuses it if the campaign has moved on. Shown
+    again after that refusal, with the GM's entries, ``mark_changes`` marks the fields
+    the GM changes made meanwhile touched (``changed_meanwhile``: a field's name, or a
+    setting's, to words), so the GM can compare before saving again."""
 
     seen = forms.CharField(widget=forms.HiddenInput, required=False)
+    bound_field_class = MarkedField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changed_meanwhile: dict[str, str] = {}
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -84,6 +102,28 @@ class SeenPage(forms.Form):
                 "Reload it and submit again.",
             )
         return data
+
+    def touched(self, details: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """What a GM change (its ``details``) did to this form's fields: a name to the
+        value before and after, in words. None by default (the message names it)."""
+        return {}
+
+    def mark_changes(self, changes: Sequence[GmAdjustment]) -> None:
+        """Mark the fields ``changes`` touched: 'Changed meanwhile by gm: 6 → 8. The box
+        keeps your entry.' (two changes of one field: the first's before, the last's
+        after, both GMs named)."""
+        seen: dict[str, tuple[str, str, list[str]]] = {}
+        for change in changes:
+            details = change.details if isinstance(change.details, dict) else {}
+            who = change.user.get_username() if change.user else ""
+            for name, (before, after) in self.touched(details).items():
+                first, _, whos = seen.get(name, (before, after, []))
+                seen[name] = (first, after, [*whos, *([who] if who and who not in whos else [])])
+        for name, (before, after, whos) in seen.items():
+            by = f" by {names.join(whos)}" if whos else ""
+            self.changed_meanwhile[name] = (
+                f"Changed meanwhile{by}: {before} → {after}. The page keeps your entry."
+            )
 
 
 def read_upload(upload: Any) -> Any:
@@ -239,6 +279,26 @@ class ScheduleChangeForm(SeenPage, ScheduleForm):
     def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
+
+    def touched(self, details: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """A schedule change's boxes (its details name them as the form does), each value
+        as the form's list says it ("every N hours", "Friday")."""
+        before, after = details.get("before"), details.get("after")
+        if details.get("kind") != "schedule" or not (
+            isinstance(before, dict) and isinstance(after, dict)
+        ):
+            return {}
+        return {
+            name: (self._words(name, before.get(name)), self._words(name, after.get(name)))
+            for name in ("kind", "every_hours", "weekday", "time_of_day", "timezone")
+            if before.get(name) != after.get(name)
+        }
+
+    def _words(self, name: str, value: Any) -> str:
+        if value is None or value == "":
+            return "none"
+        choices = getattr(self.fields[name], "choices", None) or []
+        return next((str(label) for key, label in choices if str(key) == str(value)), str(value))
 
 
 COLUMNS = {  # the table's columns: a part of a face's entry and its heading
@@ -509,7 +569,11 @@ class SettingFields(forms.Form):
                 if key not in self.setting_keys:
                     continue
                 doc = DOCS[key]
-                item: dict[str, Any] = {"key": key, "doc": doc}
+                item: dict[str, Any] = {
+                    "key": key,
+                    "doc": doc,
+                    "meanwhile": getattr(self, "changed_meanwhile", {}).get(key, ""),
+                }
                 if key == "landform_going":
                     item["rows"] = [GoingRow(self, str(lf)) for lf in RULINGS_LANDFORM_GOING]
                     # Their own classes, not the event tables' "face" (3em, a die's face):
@@ -553,6 +617,23 @@ class SettingsForm(SeenPage, SettingFields):
         self.fields["seen"].initial = seen
         self.add_settings(SETTING_NAMES, settings_to_json(settings), areas=areas, tracks=tracks)
         self.fields["reason"] = reason_field()
+
+    def touched(self, details: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """A settings change's settings (its details keep each one's value before and
+        after), in the settings page's words; an event table as changed, the message
+        naming its faces. Marked by the setting's name (a table has one per face)."""
+        before, after = details.get("before"), details.get("after")
+        if details.get("kind") or not (isinstance(before, dict) and isinstance(after, dict)):
+            return {}  # not a settings change (a schedule's, a company's stands)
+        out = {}
+        for key in after:
+            if key not in self.setting_keys or before.get(key) == after[key]:
+                continue
+            if key in EVENT_TABLES or key in COMBAT_TABLES:
+                out[key] = ("the table you saw", "changed faces (named above)")
+            else:
+                out[key] = (value_words(key, before.get(key)), value_words(key, after[key]))
+        return out
 
 
 class CreateCampaignForm(SettingFields, ScheduleForm):

@@ -7,10 +7,13 @@ changed row's history (who, when, the whole row before and after).
 A GM page that changes the campaign carries what it showed (``campaign_version``); the
 change is refused, with nothing changed, when the campaign has moved on since
 (``StaleChange``): a second tab, or a turn played meanwhile, must not have the GM change
-a state they never saw."""
+a state they never saw. The refusal names the GM changes made since, in the log's words,
+and carries the campaign as it is now, so a page shown again with the GM's entries
+(the admin's ``shown_again``) applies them once the GM has read what changed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -27,7 +30,9 @@ from campaign.models import (
     Ship,
     Turn,
 )
+from campaign.services.deadlines import moment_words
 from campaign.services.snapshot import load_snapshot
+from campaign.settings_doc import adjustment_what
 from rules import names
 from rules.campaign import visibility as fog
 from rules.refusals import Refusal
@@ -47,7 +52,17 @@ class NothingChanged(AdjustmentRefused):
 
 
 class StaleChange(AdjustmentRefused):
-    """The page the change came from showed the campaign as it no longer is."""
+    """The page the change came from showed the campaign as it no longer is. ``changes``:
+    the GM changes made since (oldest first), which the message names; ``version``: the
+    campaign as it is now (``campaign_version``, read with the row locked), for the page
+    shown again: a change made after it refuses that page too."""
+
+    def __init__(
+        self, message: str, *, changes: Sequence[GmAdjustment] = (), version: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.changes = list(changes)
+        self.version = version
 
 
 def campaign_version(campaign_id: int) -> str:
@@ -81,6 +96,7 @@ def check_seen(campaign: Campaign, seen: str | None) -> None:
         seen_turn = int(seen.split(".", 1)[0])
     except ValueError:
         seen_turn = None
+    changes = changes_since(campaign, seen)
     if seen_turn is not None and seen_turn != campaign.turn:
         since = (
             f"the page showed turn {seen_turn}, and {campaign.name} is at turn {campaign.turn} "
@@ -90,9 +106,38 @@ def check_seen(campaign: Campaign, seen: str | None) -> None:
         since = f"another GM change was made to {campaign.name} since the page was opened"
     else:
         since = f"{campaign.name} has changed since the page was opened (a turn or a battle result)"
+    said = " ".join(change_words(change, campaign.timezone) for change in changes)
     raise StaleChange(
-        f"Nothing was changed: {since}. The page now shows it as it is: check it and submit again."
+        f"Nothing was changed: {since}." + (f" {said}" if said else ""),
+        changes=changes,
+        version=now,
     )
+
+
+def changes_since(campaign: Campaign, seen: str) -> list[GmAdjustment]:
+    """The GM changes made to the campaign after the page ``seen`` showed (its last GM
+    change is the token's last part), oldest first; none when the token says nothing."""
+    try:
+        last = int(seen.rsplit(".", 1)[-1])
+    except ValueError:
+        return []
+    return list(
+        GmAdjustment.objects.filter(campaign=campaign, pk__gt=last)
+        .select_related("user")
+        .order_by("pk")
+    )
+
+
+def change_words(change: GmAdjustment, clock: str) -> str:
+    """A GM change as a stale page's message names it: who, when on the campaign's clock,
+    the log's line and the reason ('Made meanwhile by gm at Sun 6 Dec 2026, 22:17 AEDT:
+    Settings changed. Battle table width, in feet: 8 (before: 6) (reason: a bigger
+    table).')."""
+    when = moment_words(change.created_at, clock)
+    who = f" by {change.user.get_username()}" if change.user else ""
+    what = adjustment_what(change.what, change.details).strip().rstrip(".")
+    reason = change.reason.strip().rstrip(".")
+    return f"Made meanwhile{who} at {when}: {what} (reason: {reason})."
 
 
 def check_reason(reason: str | None) -> str:

@@ -135,6 +135,23 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     assert messages[0].startswith("Nothing was changed: another GM change was made")
     assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
+    # The change made meanwhile is named, and the form comes back with the GM's entries,
+    # its boxes that change touched marked.
+    assert (
+        ": Schedule changed: a turn every 24 hours (before: none: the game master " in (messages[0])
+    )
+    form = response.context["form"]
+    assert form["every_hours"].value() == "6"
+    assert form.changed_meanwhile == {
+        "kind": "Changed meanwhile by gm: none: the GM plays each turn → every N hours. The "
+        "page keeps your entry.",
+        "every_hours": "Changed meanwhile by gm: none → 24. The page keeps your entry.",
+    }
+    assert response.content.decode().count('<p class="meanwhile">') == 2
+    # Saved again from it: the GM's entries apply.
+    gm.post(url, dict(form.data.items()))
+    assert Campaign.objects.get(pk=campaign.pk).every_hours == 6
+    assert GmAdjustment.objects.filter(campaign=campaign).count() == 2
 
 
 def test_a_schedule_change_needs_a_reason(gm: Client) -> None:

@@ -147,10 +147,21 @@ def test_stands_adjusted_from_a_stale_tab_change_nothing(gm: Client) -> None:
     rifles.refresh_from_db()
     assert rifles.held == full - 1
     assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["one lost"]
-    assert messages_of(response) == [
+    (said,) = messages_of(response)
+    assert said.startswith(
         "Nothing was changed: another GM change was made to Korona 1 since the page was "
-        "opened. The page now shows it as it is: check it and submit again."
-    ]
+        "opened. Made meanwhile by gm at "
+    )
+    assert said.endswith(
+        ": A Company: rifle squads from 9 to 8 (reason: one lost). Your entries are kept "
+        "below: check them, then press Save again to apply them."
+    )
+    # Shown again with the GM's entries and the campaign as it is now: Save applies them.
+    again = response.context["form"]
+    assert (again["held"].value(), again["reason"].value()) == (str(full - 2), "two lost")
+    gm.post(page, {**dict(again.data.items())})
+    rifles.refresh_from_db()
+    assert rifles.held == full - 2
 
 
 def test_control_set_after_a_turn_was_played_changes_nothing(gm: Client) -> None:
@@ -253,3 +264,90 @@ def test_settings_saved_from_a_stale_tab_change_nothing(gm: Client) -> None:
     assert messages_of(response)[0].startswith(
         "Nothing was changed: another GM change was made to Korona 1"
     )
+
+
+def test_settings_from_a_stale_tab_come_back_with_the_entries_and_the_change_named(
+    gm: Client,
+) -> None:
+    """The walk-through's two tabs: the second's Save changed nothing and came back with
+    the GM's typing gone, on a very long page, without saying what the other change was."""
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, table_width_ft=8, reason="a bigger table")
+    second = settings_post(campaign, gm, table_width_ft=5, turn_limit=15, reason="our club's")
+    gm.post(page, first, follow=True)
+    response = gm.post(page, second)
+
+    assert response.status_code == 200  # the form again, not a fresh page
+    settings = Campaign.objects.get().get_settings()
+    assert (settings.table_width_ft, settings.turn_limit) == (8, 20)
+    assert GmAdjustment.objects.count() == 1
+    (said,) = messages_of(response)
+    assert said.startswith(
+        "Nothing was changed: another GM change was made to Korona 1 since the page was "
+        "opened. Made meanwhile by gm at Sun 6 Dec 2026, "
+    )
+    assert (
+        ": Settings changed. Battle table width, in feet: 8 (before: 3) (reason: a bigger "
+        "table). Your entries are kept below and what the other change touched is marked: "
+        "check them, then press Save again to apply them."
+    ) in said
+    form = response.context["form"]
+    assert (form["table_width_ft"].value(), form["turn_limit"].value()) == ("5", "15")
+    assert form["reason"].value() == "our club's"
+    assert form.changed_meanwhile == {
+        "table_width_ft": "Changed meanwhile by gm: 3 → 8. The page keeps your entry."
+    }
+    html = response.content.decode()
+    assert 'class="form-row changed-meanwhile" id="setting-table_width_ft"' in html
+    assert "Changed meanwhile by gm: 3 → 8. The page keeps your entry." in html
+    assert html.count('changed-meanwhile"') == 1  # turn_limit: the GM's own, unmarked
+
+    # Saved again as shown: the GM's entries apply, over the change they have now seen.
+    resent = opened_form(response)
+    assert resent["seen"] != second["seen"]
+    assert gm.post(page, {**second, "seen": resent["seen"]}).status_code == 302
+    settings = Campaign.objects.get().get_settings()
+    assert (settings.table_width_ft, settings.turn_limit) == (5, 15)
+    assert GmAdjustment.objects.count() == 2
+
+
+def opened_form(response: Any) -> dict[str, str]:
+    """The hidden fields of a page already answered (``opened`` reads them with a GET)."""
+    import html as html_module
+    import re
+
+    found = {}
+    for tag in re.findall(r'<input type="hidden"[^>]*>', response.content.decode()):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and value and name.group(1) != "csrfmiddlewaretoken":
+            found[name.group(1)] = html_module.unescape(value.group(1))
+    return found
+
+
+def test_a_settings_page_shown_again_is_refused_once_more_after_a_later_change(
+    gm: Client,
+) -> None:
+    """The page shown again carries the campaign as the refusal read it: a change made
+    after it (a third tab) refuses it again, never overwritten unseen."""
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, table_width_ft=8)
+    second = settings_post(campaign, gm, table_width_ft=5)
+    gm.post(page, first)
+    shown = opened_form(gm.post(page, second))
+    third = settings_post(campaign, gm, turn_limit=12)
+    gm.post(page, third)
+    response = gm.post(page, {**second, "seen": shown["seen"]})
+    assert response.status_code == 200
+    settings = Campaign.objects.get().get_settings()
+    assert (settings.table_width_ft, settings.turn_limit) == (8, 12)
+    form = response.context["form"]
+    assert form.changed_meanwhile == {
+        "turn_limit": "Changed meanwhile by gm: 20 → 12. The page keeps your entry."
+    }

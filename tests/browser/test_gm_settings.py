@@ -92,5 +92,14 @@ def test_the_gm_changes_the_settings_in_a_form_with_the_rules_quoted(
     stale.screenshot(path=str(ARTIFACTS / f"settings-3-stale-{tag}.png"), full_page=True)
     message = stale.locator(".messagelist").inner_text()
     assert "Nothing was changed: another GM change was made to Korona 1" in message
-    assert stale.locator("input[name=turn_limit]").input_value() == "15"  # as it is now
+    assert "Campaign length, in turns: 15 (before: 20) (reason: a shorter campaign)" in message
     assert Campaign.objects.get().get_settings().turn_limit == 15
+    # The GM's entries are kept, the setting the other change touched marked beside them.
+    assert stale.locator("input[name=turn_limit]").input_value() == "30"
+    assert stale.locator("textarea[name=reason]").input_value() == "a longer campaign"
+    assert "20 → 15" in stale.locator("#setting-turn_limit .meanwhile").inner_text()
+    # Saved again, having read it: the GM's entry applies.
+    stale.click("input[type=submit][value=Save]")
+    stale.wait_for_load_state()
+    assert "settings saved" in stale.locator(".messagelist").inner_text()
+    assert Campaign.objects.get().get_settings().turn_limit == 30
