@@ -134,21 +134,30 @@ def shown_again(
     form_of: Callable[[Any, str], Form],
     *,
     submit: str = "Save",
+    confirm: str | None = None,
 ) -> Form:
     """A GM form refused as stale, shown again as the GM sent it (their entries kept, not
     to be typed again) but carrying the campaign as it is now (``stale.version``): the
     message names the GM changes made meanwhile, the fields they touched are marked, and
     pressing ``submit`` again applies the GM's entries, unless it moved on once more.
-    ``form_of(data, seen)``: the page's form, bound to ``data``."""
+    ``form_of(data, seen)``: the page's form, bound to ``data``. ``confirm``: the name of
+    the box by which the GM confirmed what the page showed (a roll-back, a new seed),
+    left unticked: what they confirmed has changed, so one more press must not act
+    before they have read it again and ticked it anew."""
     data = request.POST.copy()
     data["seen"] = stale.version
+    if confirm is not None:
+        data.pop(confirm, None)
     form = form_of(data, stale.version)
     form.is_valid()
+    if confirm is not None:
+        form.errors.pop(confirm, None)  # not the GM's mistake: asked for in the message
     form.mark_changes(stale.changes)
     marked = " and what the other change touched is marked" if form.changed_meanwhile else ""
+    then = "tick the box again and press" if confirm is not None else "press"
     model_admin.message_user(
         request,
-        f"{stale} Your entries are kept below{marked}: check them, then press {submit} "
+        f"{stale} Your entries are kept below{marked}: check them, then {then} {submit} "
         "again to apply them.",
         messages.ERROR,
     )
@@ -917,6 +926,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                         stale,
                         lambda data, _: rollback_form(data),  # "seen" is in the data
                         submit="Roll back",
+                        confirm="confirm",
                     )
                 except AdjustmentRefused as refused:
                     form.add_error(None, str(refused))
@@ -963,6 +973,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     stale,
                     lambda data, seen: SeedChangeForm(data, seen=seen),
                     submit="Replace the seed",
+                    confirm="confirm",
                 )
             except AdjustmentRefused as refused:
                 form.add_error(None, str(refused))

@@ -112,6 +112,39 @@ def test_roll_back_from_a_stale_tab_changes_nothing(gm: Client) -> None:
     assert Campaign.objects.get().turn == 2
 
 
+@pytest.mark.parametrize("action", ["rollback", "seed"])
+def test_a_stale_confirmation_comes_back_unticked(gm: Client, action: str) -> None:
+    """A roll-back or a new seed confirms what the page showed; refused as stale, the page
+    comes back with the GM's entries but the box unticked, so the next press acts only
+    once the GM has read the page again and ticked it anew (kept ticked, one more press
+    rolled back what another tab's change had altered unseen)."""
+    campaign = aggressive_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    page = campaign_url(campaign, action)
+    entries = {"reason": "wrong orders", "confirm": "on"}
+    if action == "rollback":
+        entries["number"] = "3"
+    first, second = opened(gm, page), opened(gm, page)
+    gm.post(page, {**first, **entries, "reason": "the other tab"}, follow=True)
+    if action == "rollback":
+        advance_turn(campaign_id=campaign.pk)  # turn 3 played again: it may be chosen
+    adjustments = GmAdjustment.objects.count()
+    response = gm.post(page, {**second, **entries}, follow=True)
+    assert GmAdjustment.objects.count() == adjustments  # refused: nothing changed
+    (said,) = messages_of(response)
+    assert "tick the box again and press" in said
+    form = response.context["form"]
+    assert form["reason"].value() == "wrong orders" and not form["confirm"].value()
+    assert "confirm" not in form.errors  # asked for in the message, not an error
+    # Pressed again without ticking: nothing happens.
+    again = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    gm.post(page, again, follow=True)
+    assert GmAdjustment.objects.count() == adjustments
+    gm.post(page, {**again, "confirm": "on"}, follow=True)
+    assert GmAdjustment.objects.count() == adjustments + 1
+
+
 def test_roll_back_after_a_turn_was_played_changes_nothing(gm: Client) -> None:
     campaign = aggressive_campaign()
     advance_turn(campaign_id=campaign.pk)
