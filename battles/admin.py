@@ -44,6 +44,12 @@ STATUS_WORDS: dict[str, str] = {
 ROLES = {"attacker": "attacking", "defender": "defending"}
 
 
+def stands_words(counts: dict[str, int]) -> str:
+    """Stand counts in words, by kind in one order ('1 commander, 1 HMG, ...'): a spec
+    read back from PostgreSQL's jsonb has its keys in jsonb's order, not the file's."""
+    return names.stands(dict(sorted(counts.items())))
+
+
 def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
     """The companies of the battle's ``role`` ("attacker"), the first leading, each with
     its stands in words as they came to the table: the spec's own per-company stands
@@ -53,7 +59,7 @@ def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
     force = battle.spec[role]
     listed = force.get("companies")
     if listed:
-        return [(str(c["name"]), names.stands(c["stands"])) for c in listed]
+        return [(str(c["name"]), stands_words(c["stands"])) for c in listed]
     rows = list(
         (battle.attackers if role == "attacker" else battle.defenders).prefetch_related(
             "stand_counts"
@@ -64,14 +70,14 @@ def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
         together = dict(force["stands"])
         for unit, count in (force.get("reinforcements") or {}).items():
             together[unit] = together.get(unit, 0) + count
-        return [(rows[0].name if rows else name, names.stands(together))]
+        return [(rows[0].name if rows else name, stands_words(together))]
     rows.sort(key=lambda row: (name.find(row.name) < 0, name.find(row.name)))
     if battle.status != Battle.Status.PENDING:
         return [(row.name, "") for row in rows]
     return [
         (
             row.name,
-            names.stands(
+            stands_words(
                 {s.unit_type: s.held for s in row.stand_counts.all() if s.unit_type != "carrier"}
             ),
         )
