@@ -201,7 +201,9 @@ def gm_record_words(record: Mapping[str, Any], reading: Reading | None = None) -
     words = record_words(record, reading)
     why = _ORDER_SOURCES.get(str(record.get("source")))
     if record.get("kind") == "order" and record.get("outcome") == "refused" and why:
-        if record.get("source") == "standing order (sensible)":
+        if record.get("source") == "order":
+            why = "the player's order"  # "it holds (as ordered)" read as if to hold was
+        elif record.get("source") == "standing order (sensible)":
             why += ", planned at the start of the turn, before the supply rolls"
         words += f" ({why})"
     return words

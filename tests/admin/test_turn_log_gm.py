@@ -14,6 +14,7 @@ from django.urls import reverse
 from campaign.models import Turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
+from campaign.web import turnlog
 from tests.campaign.conftest import KORONA
 
 # The walk-through's campaign: on turn 1 the AI orders C Company (militia), in supply
@@ -42,3 +43,20 @@ def test_the_gms_log_says_whose_company_is_whose_and_where_a_refused_order_came_
         f"{REFUSED} (no order given: the campaign AI's order, planned at the start of the "
         "turn, before the supply rolls)"
     ) in page.replace("&#x27;", "'")
+
+
+def test_a_refused_players_order_says_it_was_the_players_not_as_ordered() -> None:
+    """The GM's log gave a player's refused order as "... is refused: ...; it holds (as
+    ordered)", which read as if the player had ordered it to hold."""
+    record = {
+        "kind": "order",
+        "outcome": "refused",
+        "source": "order",
+        "company": "A Company",
+        "target": "Oivi",
+        "text": "A Company's order to advance to Oivi is refused: A Company is engaged by "
+        "the enemy in Korona and may not move; it holds",
+    }
+    words = turnlog.gm_record_words(record)
+    assert words.endswith("may not move; it holds (the player's order)")
+    assert "as ordered" not in words

@@ -514,7 +514,7 @@ def test_a_force_of_several_companies_says_whose_quality_it_fights_at() -> None:
     forces = forces_of(spec, None, side_names=names, companies=companies)
     html = render_to_string("battles/_forces.html", {"forces": forces, "campaign": None})
     merged = "C Company, A Company, trained: several companies fight at the quality of the"
-    assert merged + " strongest among them" in html
+    assert merged + " one with the most stands" in html
     assert "1st Company, trained</p>" in html  # one company: nothing to explain
 
 

@@ -39,7 +39,8 @@ def _force(state: CampaignState, companies: list[Company], *, cup: bool = False)
     force: dict[str, Any] = {
         "side": lead.side,
         "name": " and ".join(c.name for c in companies),
-        # Ruling: several companies fight at the quality of the strongest among them.
+        # Ruling: several companies fight at the quality of the strongest among them (the
+        # lead: the most stands, as the pairing ranks them).
         "quality": lead.quality or "trained",
         "stands": _counts(on_table),
     }
