@@ -66,6 +66,13 @@ class InvitationAdmin(admin.ModelAdmin):
         a click from using up the player's invitation."""
         if not obj.pk:
             return "saved, it gets its link"
+        # A spent link is not offered to copy: on a phone, where the list hides its
+        # times, a used one looked as live as the rest.
+        if obj.used_at is not None:
+            who = obj.used_by.get_username() if obj.used_by else "a player"
+            return f"used by {who}: nothing to send"
+        if obj.expires_at <= timezone.now():
+            return "expired: add a new invitation to send"
         from notifications.invitations import invitation_url
 
         return copy_field(

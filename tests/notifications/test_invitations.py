@@ -138,3 +138,22 @@ def test_the_admin_shows_an_invitation_link_as_text_to_copy_not_a_link(
         assert f'href="{url}"' not in page
         assert "/static/campaign/copy-link.js" in page
         assert "/static/campaign/admin-copy.css" in page
+
+
+def test_a_spent_invitation_offers_no_link_to_copy(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """A used or expired invitation's row said nothing of it but in its time column,
+    which a phone's list hides, and offered its dead link to copy like a live one."""
+    client = login(django_user_model.objects.create_superuser("boss", "b@x.com", "pw"))
+    used = invite(campaign=campaign, side="japanese", note="for Kenji")
+    kenji = django_user_model.objects.create_user("kenji", "k@x.com", "a long password")
+    Invitation.objects.filter(pk=used.pk).update(used_by=kenji, used_at=timezone.now())
+    expired = invite(campaign=campaign, side="australian", note="for Bill")
+    Invitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(1))
+    live = invite(campaign=campaign, side="australian", note="for Jim")
+    page = client.get("/admin/notifications/invitation/").content.decode()
+    assert "used by kenji: nothing to send" in page
+    assert "expired: add a new invitation to send" in page
+    assert invitation_url(used) not in page and invitation_url(expired) not in page
+    assert f'<input type="text" readonly value="{invitation_url(live)}"' in page
