@@ -184,7 +184,9 @@ def test_an_estimated_chance_says_what_it_leaves_out(
     assert "Only an estimate: the enemy as you see it now" in caveat
     assert "Enemy companies out of your sight may join the battle" in caveat
     row = html.split(f'id="company-{campaign.companies.get(name="A Company").pk}"', 1)[1]
-    assert "Only an estimate" in row.split("</article>", 1)[0]
+    card = row.split("</article>", 1)[0]  # in short: said in full once, above
+    assert "Only an estimate, of the enemy as you see it now" in card
+    assert "out of your sight" not in card and html.count("out of your sight may join") == 1
 
 
 def test_unseen_enemies_are_counted_by_what_is_seen_of_them_never_by_name() -> None:

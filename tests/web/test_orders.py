@@ -479,7 +479,7 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     assert "1st Company" not in row and "2nd Company" not in row
     assert "0 of 20 battles fought so far" in row
     assert f'hx-get="{url(campaign, a, "odds")}"' in row
-    assert "Only an estimate: the enemy as you see it now" in row
+    assert "Only an estimate, of the enemy as you see it now" in row
     # Named for a screen reader: the bar by its battle, the buttons by their company.
     assert 'aria-label="Battles fought for the odds at Oivi"' in row
     assert (
