@@ -261,7 +261,7 @@ class _Feeder:
     def _landed(self, done: Future[rules.Tally], key: str) -> None:
         """A chunk fought (on the pool's thread): into the cache, and its process free."""
         try:
-            _landed(done, key)
+            _landed(done, key, self)
         finally:
             with self._turn:
                 self._free += 1
@@ -303,17 +303,15 @@ def _pool_submit(job: OddsJob) -> None:
             _forget(chunk.key)
 
 
-def _landed(done: Future[rules.Tally], key: str) -> None:
-    """A chunk fought by the pool (on the pool's thread): into the cache."""
+def _landed(done: Future[rules.Tally], key: str, owner: _Feeder) -> None:
+    """A chunk fought by ``owner``'s pool (on the pool's thread): into the cache."""
     try:
         cache.set(key, done.result().to_json(), CACHE_SECONDS)
     except CancelledError:
         pass  # the pool was shut down: the next request asks again
     except BrokenProcessPool:
         log.warning("the odds pool broke (a process died); the next request starts another")
-        broken = _feeder
-        if broken is not None:
-            _reset(broken)
+        _reset(owner)  # its own pool, never one started since to replace it
     except Exception:  # a chunk that fails is asked for again by the next request
         log.exception("odds chunk %s failed", key)
     finally:
