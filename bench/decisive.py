@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from rules.campaign.scenario import load_scenario  # noqa: E402
 from rules.campaign.turn import finish_turn, start_turn  # noqa: E402
 from rules.dice import derive_seed  # noqa: E402
+from rules.ending import BEATEN_BY_THE_CLOCK  # noqa: E402
 from rules.rulesets import resolve_battle  # noqa: E402
 from rules.spec import parse_battle  # noqa: E402
 
@@ -66,8 +67,8 @@ def main() -> None:
             by_vegetation[vegetation] += 1
             reason = result["reason"]
             if reason == "withdrew":
-                note = next(r["outcome"] for r in result["log"] if r["kind"] == "withdraw")
-                reason += " (the clock)" if "turn limit" in note else " (hopeless)"
+                clock = result.get("withdrawal") == BEATEN_BY_THE_CLOCK
+                reason += " (the clock)" if clock else " (hopeless)"
             reasons[reason] += 1
             turns += result["turns"]
             attacker_wins += result["winner"] == "attacker"

@@ -1282,9 +1282,11 @@ class TurnAdmin(admin.ModelAdmin):
     def log_text(self, obj: Turn) -> str:
         """Every record, in the words of the players' turn page (the GM reads them all),
         under a key of whose company is whose (the lines name companies, not sides)."""
+        ends = list(obj.battles.values_list("key", "result__reason", "result__withdrawal"))
         reading = turnlog.Reading(
             dict(obj.campaign.sides.values_list("key", "name")),
-            dict(obj.battles.values_list("key", "result__reason")),
+            {key: reason for key, reason, _ in ends},
+            {key: withdrawal for key, _, withdrawal in ends},
         ).with_forces(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

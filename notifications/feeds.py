@@ -23,7 +23,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
 from battles.models import Battle
-from battles.web.lists import battle_reasons, readable_battles
+from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import campaigns_for, is_game_master, open_campaign
 from campaign.web import turnlog
@@ -141,7 +141,8 @@ class TurnsFeed(Feed):
         for campaign in campaigns_for(user).order_by("pk"):
             view = open_campaign(user=user, campaign=campaign)
             names = {key: side.name for key, side in view.state.sides.items()}
-            reasons = battle_reasons(readable_battles(view))
+            readable = readable_battles(view)
+            reasons, withdrawals = battle_reasons(readable), battle_withdrawals(readable)
             turns = (
                 Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE)
                 .defer("start_state", "report", "report_text")
@@ -157,6 +158,7 @@ class TurnsFeed(Feed):
                             view.records(turn.log, number=turn.number),
                             names,
                             reasons,
+                            withdrawals,
                         ),
                     }
                 )

@@ -36,7 +36,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle
-from battles.web.lists import battle_reasons, readable_battles
+from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words, no_deadline_words
@@ -136,10 +136,12 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     """A turn played, as the view's reader may read it (the turns page's summary)."""
     campaign = view.campaign
     names = _side_names(view)
+    readable = readable_battles(view, turn=turn)
     lines = turnlog.turn_summary(
         view.records(turn.log, number=turn.number),
         names,
-        battle_reasons(readable_battles(view, turn=turn)),
+        battle_reasons(readable),
+        battle_withdrawals(readable),
     )
     seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]

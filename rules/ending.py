@@ -7,13 +7,23 @@ from typing import Any, Protocol
 MAX_TURN_LIMIT = 100
 
 
-class BattleOver(Exception):
-    """Raised the moment a battle ends; ``winner`` is attacker or defender."""
+# Why a side withdrew of its own accord (a result's ``withdrawal``, beside its reason
+# "withdrew"): the pages word it from this key (rules.names.WITHDRAWAL_NAMES), never from
+# the log's English.
+HOPELESS = "hopeless"  # facing three times its fighting strength, or left with none
+BEATEN_BY_THE_CLOCK = "beaten_by_the_clock"  # an attacker losing at the limit, out of reach
+WITHDRAWALS = (HOPELESS, BEATEN_BY_THE_CLOCK)
 
-    def __init__(self, winner: str, reason: str) -> None:
+
+class BattleOver(Exception):
+    """Raised the moment a battle ends; ``winner`` is attacker or defender, and
+    ``withdrawal`` (one of WITHDRAWALS) why the loser withdrew, when it did."""
+
+    def __init__(self, winner: str, reason: str, withdrawal: str | None = None) -> None:
         super().__init__(f"{winner} wins: {reason}")
         self.winner = winner
         self.reason = reason
+        self.withdrawal = withdrawal
 
 
 def turn_limit_problem(value: Any) -> str | None:

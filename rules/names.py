@@ -130,6 +130,17 @@ BATTLE_END_NAMES = {
 }
 
 
+# Why a side withdrew of its own accord (a result's ``withdrawal``,
+# rules.ending.WITHDRAWALS), after "the Japanese withdrew". Worded from the battle's own
+# facts, which its report shows in full to the same two sides (rulings section 6).
+WITHDRAWAL_NAMES = {
+    "hopeless": "from a hopeless position: they faced more than three times their "
+    "fighting strength, or had none left fit to fight",
+    "beaten_by_the_clock": "beaten by the clock: attacking, they could not reach the enemy "
+    "to assault in the turns left, and would have lost at the turn limit",
+}
+
+
 def words(key: str | None, names: Mapping[str, str] | None = None, *, none: str = "none") -> str:
     """A stored key in words: from ``names`` if it is there, else with its underscores
     read as spaces ('force_on_force' is never shown as it is)."""

@@ -284,6 +284,8 @@ class BattleResult(TypedDict):
     seed: int
     winner: str  # attacker or defender
     reason: str
+    # Why the loser withdrew, only when ``reason`` is "withdrew": rules.ending.WITHDRAWALS.
+    withdrawal: NotRequired[str]
     turns: int
     area: str
     forces: dict[str, Any]  # role -> the force as fought
@@ -293,4 +295,3 @@ class BattleResult(TypedDict):
     terrain: list[list[dict[str, Any]]]
     options: dict[str, Any]
     log: list[dict[str, Any]]  # each record of a shape in RECORD_KINDS
-

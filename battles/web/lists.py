@@ -10,15 +10,24 @@ from typing import Any
 from battles.models import Battle
 from campaign.services.visibility import CampaignView
 
-# ``result__reason`` is one key of the result (why the battle ended), not the result.
+# ``result__reason`` and ``result__withdrawal`` are keys of the result (why the battle
+# ended, and why its loser withdrew if it did), not the result.
 _BATTLE_LIST_FIELDS = (
-    "id", "key", "turn_id", "status", "mode", "area__name", "deadline", "result__reason"
+    "id",
+    "key",
+    "turn_id",
+    "status",
+    "mode",
+    "area__name",
+    "deadline",
+    "result__reason",
+    "result__withdrawal",
 )
 
 
 def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
     """The battles the viewer may read, as small rows (no spec, result or log: only why
-    it ended, ``result__reason``), each
+    it ended, ``result__reason`` and ``result__withdrawal``), each
     with a label: its area, and its number when one area saw several ("Korona (battle
     2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
     rows = list(
@@ -34,6 +43,13 @@ def battle_reasons(rows: list[dict[str, Any]]) -> dict[str, str | None]:
     """Why each battle of ``readable_battles`` ended, by its key (the turn pages' words
     for a battle's result)."""
     return {row["key"]: row["result__reason"] for row in rows}
+
+
+def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:
+    """Why the loser of each battle of ``readable_battles`` withdrew, by its key: None
+    when it did not, when the result predates the field, or when the game master entered
+    it from the table (a tabletop result says only who won)."""
+    return {row["key"]: row["result__withdrawal"] for row in rows}
 
 
 @dataclass(frozen=True, slots=True)

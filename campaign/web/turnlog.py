@@ -59,6 +59,9 @@ class Reading:
 
     side_names: Mapping[str, str] = field(default_factory=dict)
     reasons: Mapping[str, str | None] = field(default_factory=dict)
+    # Battle key to why its loser withdrew (its result's ``withdrawal``), from the same
+    # rows as ``reasons``: None, or no key, when it did not or the result does not say.
+    withdrawals: Mapping[str, str | None] = field(default_factory=dict)
     # Battle key to its companies by role ("attacker", "defender"), from the battle's
     # own record ("battle at Oivi: ..."), which shows to the same readers as its result.
     forces: Mapping[str, Mapping[str, Sequence[str]]] = field(default_factory=dict)
@@ -113,8 +116,10 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     reading has them, its companies: "At Oivi 2nd Company (Japanese, defending) beat A
     Company (Australians): the Australians lost a third of their stands." (two battles at
     one area read apart); without them "At Korona the Australians (defending)
-    win: the Japanese withdrew." The rules' own words ("the defender (Australians) wins
-    (withdrew)") stay in the record, which replays compare."""
+    win: the Japanese withdrew." A withdrawal says why, from the result's ``withdrawal``
+    ("... the Japanese withdrew from a hopeless position: ..."), and reads as before
+    without it. The rules' own words ("the defender (Australians) wins (withdrew)") stay
+    in the record, which replays compare."""
     winner = str(record.get("winner"))
     if winner not in ("attacker", "defender"):
         return str(record.get("text") or "") or fallback_words(record)
@@ -131,7 +136,12 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     else:
         where = f"At {record['target']} the" if record.get("target") else "The"
         head = f"{where} {_side_called(record, winner, reading)} ({role}) win"
-    why = _WHY_THEY_LOST.get(str(reading.reasons.get(str(record.get("battle"))) or ""), "")
+    battle = str(record.get("battle"))
+    reason = str(reading.reasons.get(battle) or "")
+    why = _WHY_THEY_LOST.get(reason, "")
+    withdrawal = names.WITHDRAWAL_NAMES.get(str(reading.withdrawals.get(battle) or ""))
+    if reason == "withdrew" and withdrawal:
+        why += f" {withdrawal}"
     return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."
 
 
@@ -365,12 +375,14 @@ def turn_summary(
     records: Iterable[Mapping[str, Any]],
     side_names: Mapping[str, str],
     reasons: Mapping[str, str | None] | None = None,
+    withdrawals: Mapping[str, str | None] | None = None,
 ) -> list[str]:
     """A few words on what the turn brought, from the records the viewer may read: the
     events that happened, who moved first, the battles' results (why each ended from
-    ``reasons``, battle key to its result's reason), control and the end."""
+    ``reasons``, battle key to its result's reason, and why a loser withdrew from
+    ``withdrawals``), control and the end."""
     records = list(records)
-    reading = Reading(side_names, reasons or {}).with_forces(records)
+    reading = Reading(side_names, reasons or {}, withdrawals or {}).with_forces(records)
     standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:

@@ -15,6 +15,7 @@ from rules import oldbreed as old_breed
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.battlespec import SIDES, BattleSpec
 from rules.dice import Roller
+from rules.ending import HOPELESS
 from rules.forceonforce import ai, oldbreed
 from rules.forceonforce import fire as f
 from rules.forceonforce import tables as t
@@ -584,7 +585,7 @@ def _turn(state: BattleState) -> None:
     for force in (state.attacker, state.defender):
         state.phase = "withdrawal"
         if ai.hopeless(state, force):
-            withdraw(state, force, " from a hopeless position")
+            withdraw(state, force, HOPELESS)
     _initiative(state)
     iu_force: Force = state.initiative
     state.phase = "overwatch"

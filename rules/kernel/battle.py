@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 from rules.battlefield import Battlefield
 from rules.battlespec import BattleSpec
 from rules.dice import Roller
-from rules.ending import BattleOver
+from rules.ending import BEATEN_BY_THE_CLOCK, HOPELESS, BattleOver
 from rules.kernel.state import ATTACKER, DEFENDER, BattleState, Force, pieces_of
 from rules.records import BattleResult
 
@@ -34,10 +34,19 @@ class Engine:
     turn: Callable[[Any], None]
 
 
-def withdraw(state: State, force: Force[Any], why: str) -> NoReturn:
-    """The force withdraws of its own accord, which counts as a loss (rulings section 4)."""
-    state.record("withdraw", side=force.side, dice=[], outcome=f"{force.spec.name} withdraws{why}")
-    raise BattleOver(force.enemy.key, "withdrew")
+# The log's words for each cause of a withdrawal (rules.ending.WITHDRAWALS).
+_WITHDRAWAL_NOTES = {
+    HOPELESS: " from a hopeless position",
+    BEATEN_BY_THE_CLOCK: ": it cannot win before the turn limit",
+}
+
+
+def withdraw(state: State, force: Force[Any], cause: str) -> NoReturn:
+    """The force withdraws of its own accord, which counts as a loss (rulings section 4);
+    ``cause`` (rules.ending.WITHDRAWALS) says why, in the log and in the result."""
+    note = _WITHDRAWAL_NOTES[cause]
+    state.record("withdraw", side=force.side, dice=[], outcome=f"{force.spec.name} withdraws{note}")
+    raise BattleOver(force.enemy.key, "withdrew", cause)
 
 
 def _record_terrain(state: State, battlefield: Battlefield, rolled: bool) -> None:
@@ -69,8 +78,8 @@ def _deploy(engine: Engine, state: State) -> None:
     )
 
 
-def _fight(engine: Engine, state: State) -> tuple[str, str]:
-    """The turns: the winner and why."""
+def _fight(engine: Engine, state: State) -> tuple[str, str, str | None]:
+    """The turns: the winner, why, and why the loser withdrew (None: it did not)."""
     attacker, defender = state.attacker, state.defender
     try:
         for turn in range(1, state.options["turn_limit"] + 1):
@@ -78,10 +87,10 @@ def _fight(engine: Engine, state: State) -> tuple[str, str]:
             state.cup_drawn.clear()
             engine.turn(state)
     except BattleOver as over:
-        return over.winner, over.reason
+        return over.winner, over.reason, over.withdrawal
     # Ruling: at the turn limit the smaller fraction lost wins, a tie to the defender.
     winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
-    return winner, "turn_limit"
+    return winner, "turn_limit", None
 
 
 def resolve(
@@ -100,17 +109,24 @@ def resolve(
     state = engine.new_state(spec, roller, battlefield, options)
     _record_terrain(state, battlefield, rolled)
     _deploy(engine, state)
-    winner, reason = _fight(engine, state)
+    winner, reason, withdrawal = _fight(engine, state)
     state.phase = "end"
     state.record("end", dice=[], winner=winner, reason=reason,
                  lost={f.key: f.lost for f in state.forces},
                  present={f.key: f.present for f in state.forces})  # fmt: skip
-    return result(engine, state, seed, winner, reason)
+    return result(engine, state, seed, winner, reason, withdrawal)
 
 
-def result(engine: Engine, state: State, seed: int, winner: str, reason: str) -> BattleResult:
+def result(
+    engine: Engine,
+    state: State,
+    seed: int,
+    winner: str,
+    reason: str,
+    withdrawal: str | None = None,
+) -> BattleResult:
     """The result of a battle fought to its end."""
-    return {
+    out: BattleResult = {
         "ruleset": engine.name,
         "seed": seed,
         "winner": winner,
@@ -144,3 +160,6 @@ def result(engine: Engine, state: State, seed: int, winner: str, reason: str) ->
         },
         "log": state.log,
     }
+    if withdrawal:  # only when the loser withdrew: a result without it reads as before
+        out["withdrawal"] = withdrawal
+    return out

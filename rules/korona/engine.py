@@ -12,6 +12,7 @@ from typing import Any
 from rules.battlefield import Battlefield, generate_battlefield
 from rules.battlespec import BattleSpec
 from rules.dice import Roller
+from rules.ending import BEATEN_BY_THE_CLOCK, HOPELESS
 from rules.kernel import battle, options
 from rules.kernel.battle import Engine, withdraw
 from rules.korona import ai, cup, events
@@ -80,9 +81,9 @@ def _drawn_in(
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     if ai.hopeless(state, force):
-        withdraw(state, force, " from a hopeless position")
+        withdraw(state, force, HOPELESS)
     if ai.beaten_by_the_clock(state, force):
-        withdraw(state, force, ": it cannot win before the turn limit")
+        withdraw(state, force, BEATEN_BY_THE_CLOCK)
     # The attacker draws its reinforcement as it moves; the defender keeps its draw for an
     # ambush during the enemy's move when the cup allows one, and otherwise draws now.
     cup.own_move(state, force)

@@ -614,6 +614,12 @@ def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
     assert battleview.outcome_words(won, forces) == (
         "The Japanese 1st Company, attacking, wins: the Australians withdrew."
     )
+    # Why, from the result's field: the report's readers are the two sides that fought.
+    assert battleview.outcome_words({**won, "withdrawal": "hopeless"}, forces) == (
+        "The Japanese 1st Company, attacking, wins: the Australians withdrew from a hopeless "
+        "position: they faced more than three times their fighting strength, or had none "
+        "left fit to fight."
+    )
     alone = battleview.forces_of(spec, result, side_names=SIDE_NAMES)  # no company rows
     assert battleview.outcome_words(result, alone).startswith(
         "The Australians' A Company and B Company and C Company (militia), defending, win:"

@@ -175,6 +175,25 @@ def test_a_side_facing_hopeless_odds_withdraws():
     assert result["winner"] == "defender"
     assert result["reason"] == "withdrew"
     assert any(r["kind"] == "withdraw" for r in result["log"])
+    # Why, as a field the pages word (never the log's English): rules.ending.WITHDRAWALS.
+    assert result["withdrawal"] == "hopeless"
+
+
+def test_an_attacker_that_cannot_reach_the_enemy_before_the_limit_withdraws_on_the_clock():
+    """With one turn to fight on the 3 ft table, the attacker cannot close to assault and
+    would lose at the limit: it withdraws at once, and the result says it was the clock."""
+    battle = korona_turn1(options={"turn_limit": 1})
+    result = resolve(parse_battle(battle), 1)
+    assert (result["winner"], result["reason"]) == ("defender", "withdrew")
+    assert result["withdrawal"] == "beaten_by_the_clock"
+    withdraw = next(r for r in result["log"] if r["kind"] == "withdraw")
+    assert withdraw["outcome"] == "1st Company withdraws: it cannot win before the turn limit"
+
+
+def test_a_battle_won_without_a_withdrawal_has_no_withdrawal_in_its_result():
+    result = resolve(parse_battle(korona_turn1()), 1)
+    assert result["reason"] != "withdrew"
+    assert "withdrawal" not in result
 
 
 @settings(max_examples=100, deadline=None)

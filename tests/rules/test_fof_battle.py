@@ -279,3 +279,12 @@ def test_the_morale_die_matters() -> None:
     shaky_low, _ = wilson_interval(shaky_failed, shaky_taken)
     _, steady_high = wilson_interval(steady_failed, steady_taken)
     assert steady_high < shaky_low, (shaky_failed, shaky_taken, steady_failed, steady_taken)
+
+
+def test_a_side_facing_hopeless_odds_withdraws_and_the_result_says_why() -> None:
+    """Two squads against a full company pull out, as under the Korona rules: the result
+    names the cause (a field the pages word), and the log keeps its own words."""
+    result = fight(battle(attacker__stands={"commander": 1, "rifle_squad": 2}), 1)
+    assert (result["reason"], result["withdrawal"]) == ("withdrew", "hopeless")
+    withdraw = next(r for r in result["log"] if r["kind"] == "withdraw")
+    assert withdraw["outcome"].endswith("withdraws from a hopeless position")

@@ -80,3 +80,52 @@ def test_a_battle_at_the_turn_limit_and_one_entered_from_the_table_say_so(
         "At Korona A Company (Australians, defending) beat 1st Company (Japanese) (the game "
         "master entered the result from the table)." in text_of(login(aussie).get(page))
     )
+
+
+HOPELESS = (
+    f"{WON[:-1]} from a hopeless position: they faced more than three times their fighting "
+    "strength, or had none left fit to fight."
+)
+CLOCK = (
+    f"{WON[:-1]} beaten by the clock: attacking, they could not reach the enemy to assault "
+    "in the turns left, and would have lost at the turn limit."
+)
+
+
+def test_a_withdrawal_says_why_on_the_turn_pages_and_in_the_email(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """Why the loser withdrew, from the result's ``withdrawal`` (a field, not the log's
+    English): to both sides that fought, who read the battle's report in full."""
+    battle = withdrawn(played)
+    for withdrawal, words in (("hopeless", HOPELESS), ("beaten_by_the_clock", CLOCK)):
+        battle.result = {**battle.result, "withdrawal": withdrawal}
+        battle.save(update_fields=["result"])
+        for user in (aussie, japanese):
+            client = login(user)
+            for url in (
+                reverse("turns", args=[played.pk]),
+                reverse("turn", args=[played.pk, 1]),
+                reverse("turn-map", args=[played.pk, 1]),
+            ):
+                assert words in text_of(client.get(url)), url
+            turn = Turn.objects.get(campaign=played, number=1)
+            body = turn_words(open_campaign(user=user, campaign=played), turn).body
+            assert f"- {words}" in body
+
+
+def test_a_withdrawal_cause_beside_another_reason_or_unknown_adds_nothing(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """A cause the pages do not know, or one beside a result that is no withdrawal (a
+    result entered from the table says only who won), reads as before."""
+    battle = withdrawn(played)
+    page = reverse("turns", args=[played.pk])
+    battle.result = {**battle.result, "withdrawal": "tired_of_the_rain"}
+    battle.save(update_fields=["result"])
+    assert f"{WON} " in text_of(login(aussie).get(page))
+    battle.result = {**battle.result, "reason": "entered", "withdrawal": "hopeless"}
+    battle.save(update_fields=["result"])
+    text = text_of(login(aussie).get(page))
+    assert "(the game master entered the result from the table)." in text
+    assert "hopeless" not in text
