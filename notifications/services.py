@@ -177,15 +177,19 @@ def end_words(view: CampaignView) -> Words:
     return Words(f"[{campaign.name}] The campaign has ended: {winner} won", "\n".join(body))
 
 
-def battles_waiting_words(campaign: Campaign, turn: Turn, battles: list[Battle]) -> Words:
-    """To the GM: the turn waits for these tabletop results."""
+def battles_waiting_words(
+    campaign: Campaign, turn: Turn, battles: list[Battle], *, zone: str = "UTC"
+) -> Words:
+    """To the GM: the turn waits for these tabletop results, each due by its deadline on
+    the GM's own clock (``zone``, their notice settings' time zone), as a player's
+    deadline is on theirs."""
     lines = [
         f"Turn {turn.number} of {campaign.name} waits for {len(battles)} tabletop "
         f"battle{'s' if len(battles) != 1 else ''}:",
         "",
     ]
     for battle in battles:
-        due = f", due by {moment_words(battle.deadline, 'UTC')}" if battle.deadline else ""
+        due = f", due by {moment_words(battle.deadline, zone)}" if battle.deadline else ""
         lines.append(
             f"- {battle.area.name}: {battle.attacker_side} attack {battle.defender_side}{due}"
         )
@@ -410,7 +414,7 @@ def turn_notices(*, turn_id: int) -> int:
                     campaign,
                     turn.number,
                     turn.pk,
-                    lambda: battles_waiting_words(campaign, turn, waiting),
+                    lambda gm=gm: battles_waiting_words(campaign, turn, waiting, zone=_zone(gm)),
                 )
         return sent
     if turn.status != Turn.Status.DONE:

@@ -26,6 +26,12 @@ from notifications import accounts, feeds, invitations, services
 from notifications import messages as boards
 from notifications.models import Kind, Preference
 
+_ZONE_PAGES = (
+    "The campaign's pages keep the campaign's clock, so every player reads the same "
+    "deadline (your browser adds your own time beside it); the calendar feed gives the "
+    "exact moment, and your calendar shows it on its own clock."
+)
+
 
 class PreferenceForm(forms.ModelForm):
     class Meta:
@@ -52,16 +58,14 @@ class PreferenceForm(forms.ModelForm):
             "reminder_hours": "Hours before the deadline",
             "time_zone": "My time zone",
         }
-        # What the zone really governs (services.turn_words and deadline_words, nothing
-        # else): said beside it, so no one expects the pages to follow it.
+        # What the zone really governs (services.turn_words and deadline_words, and for
+        # the GM battles_waiting_words, nothing else): said beside it, so no one expects
+        # the pages to follow it.
         help_texts = {
             "reminder_hours": "From 1 to 168 (a week).",
             "time_zone": (
                 "A name such as Australia/Sydney. It sets the clock of the deadline in "
-                "two emails: when a turn is played, and before a deadline. The campaign's "
-                "pages keep the campaign's clock, so every player reads the same deadline "
-                "(your browser adds your own time beside it); the calendar feed gives the "
-                "exact moment, and your calendar shows it on its own clock."
+                "two emails: when a turn is played, and before a deadline. " + _ZONE_PAGES
             ),
         }
 
@@ -71,6 +75,12 @@ class PreferenceForm(forms.ModelForm):
             # Only the GM enters tabletop results, and only the GM is sent that notice
             # (services.battle_waiting): a player is not offered it.
             del self.fields["battle_waiting"]
+        else:
+            self.fields["time_zone"].help_text = (
+                "A name such as Australia/Sydney. It sets the clock of the deadline in "
+                "three emails: when a turn is played, before a deadline, and when a battle "
+                "waits for its tabletop result (when it is due). " + _ZONE_PAGES
+            )
 
     def clean_reminder_hours(self) -> int:
         hours = self.cleaned_data["reminder_hours"]

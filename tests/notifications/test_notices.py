@@ -340,6 +340,32 @@ def test_the_gm_is_told_once_when_a_turn_waits_for_tabletop_battles(
     assert message.body.count("enter the result: http://korona.test/admin/battles/battle/") == 2
 
 
+def test_the_battles_waiting_email_gives_each_due_time_on_the_gms_own_clock(
+    db: Any, gm_user: Any, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """As a player's deadline is on theirs: the GM's time zone (their notice settings),
+    with its abbreviation, not UTC."""
+    from dataclasses import replace
+    from zoneinfo import ZoneInfo
+
+    from battles.models import Battle
+
+    Preference.objects.create(user=gm_user, time_zone="Australia/Sydney")
+    campaign = create_campaign(data=meeting_doc(), name="Table", seed=3)
+    campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save(update_fields=["settings"])
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=timezone.now())
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(gm_user.email)
+    deadlines = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
+    (deadline,) = deadlines
+    local = deadline.astimezone(ZoneInfo("Australia/Sydney"))
+    due = f"due by {local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+    assert local.tzname() in ("AEST", "AEDT")
+    assert message.body.count(due) == 2, message.body
+    assert "UTC" not in message.body
+
+
 def test_a_gm_adjustment_is_told_with_enemy_numbers_withheld(
     played: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -134,7 +134,17 @@ def test_the_time_zone_says_it_is_for_the_emails_and_the_pages_keep_the_campaign
     html = login(aussie).get(reverse("notice-preferences")).content.decode()
     assert 'aria-describedby="id_time_zone_helptext"' in html
     assert '<span class="muted" id="id_time_zone_helptext">' in html
-    words = " ".join(html.split("id_time_zone_helptext\">")[1].split("</span>")[0].split())
+    words = " ".join(html.split('id_time_zone_helptext">')[1].split("</span>")[0].split())
     assert "deadline in two emails: when a turn is played, and before a deadline" in words
     assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
     assert "calendar shows it on its own clock" in words
+
+
+def test_the_gms_time_zone_also_sets_the_battles_waiting_email(gm_user: Any, login: Any) -> None:
+    html = login(gm_user).get(reverse("notice-preferences")).content.decode()
+    words = " ".join(html.split('id_time_zone_helptext">')[1].split("</span>")[0].split())
+    assert (
+        "deadline in three emails: when a turn is played, before a deadline, and when a "
+        "battle waits for its tabletop result (when it is due)." in words
+    )
+    assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
