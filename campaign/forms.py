@@ -440,12 +440,20 @@ class SettingFields(forms.Form):
                     required=False,
                     initial=entry.get("side", ""),
                 )
+                # The count is the Buffalos the face takes from the RAAF (never below
+                # none); the GM's words for its range, not "Ensure this value is less
+                # than or equal to 100.": no side may hold more planes than that.
+                lost = (
+                    f"face {face}: give the Buffalos lost as a whole number from 1 to "
+                    f"{MAX_PLANES} (a side never has more than {MAX_PLANES} planes)"
+                )
                 self.fields[prefix + "count"] = forms.IntegerField(
                     label=f"Face {face}: Buffalos lost",
                     min_value=1,
                     max_value=MAX_PLANES,
                     required=False,
                     initial=entry.get("count"),
+                    error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), lost),
                 )
                 track = entry.get("track")
                 known = [*tracks, *([track] if track and track not in tracks else [])]
@@ -476,7 +484,12 @@ class SettingFields(forms.Form):
                     self.add_error(
                         prefix + "side", f"face {face}: choose the side this effect strikes"
                     )
-                if "count" in needs and not data.get(prefix + "count"):
+                # A count refused for its range already says what to give.
+                if (
+                    "count" in needs
+                    and not data.get(prefix + "count")
+                    and prefix + "count" not in self.errors
+                ):
                     self.add_error(
                         prefix + "count", f"face {face}: give how many Buffalos are lost"
                     )

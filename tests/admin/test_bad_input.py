@@ -100,11 +100,32 @@ def test_the_admins_settings_refuse_huge_and_unknown_values_each_on_its_field(gm
     assert "sink_everything is not one of the available choices" in str(
         errors["naval_table__4__effect"]
     )
-    assert "less than or equal to 100" in str(errors["aerial_table__1__count"])
+    assert list(errors["aerial_table__1__count"]) == [
+        "face 1: give the Buffalos lost as a whole number from 1 to 100 (a side never has "
+        "more than 100 planes)"
+    ]
     before = campaign.settings
     campaign.refresh_from_db()
     assert campaign.settings == before
     assert not GmAdjustment.objects.exists()
+
+
+@pytest.mark.parametrize("count", ["0", "-3", "101", "two"])
+def test_an_event_tables_count_out_of_range_says_its_limit_in_words(gm: Client, count: str) -> None:
+    """Not Django's "Ensure this value is less than or equal to 100.": the field counts
+    the Buffalos the face takes from the RAAF, and why it stops at 100."""
+    campaign = new_campaign()
+    page = gm.get(url(campaign, "settings"))
+    data = {f.name: f.value() for f in page.context["form"] if f.value() not in (None, False)}
+    data["naval_table__2__count"] = count
+    data["reason"] = "testing"
+    response = gm.post(url(campaign, "settings"), data)
+    assert response.status_code == 200
+    assert list(response.context["form"].errors["naval_table__2__count"]) == [
+        "face 2: give the Buffalos lost as a whole number from 1 to 100 (a side never has "
+        "more than 100 planes)"
+    ]
+    assert "Ensure this value" not in response.content.decode()
 
 
 def test_the_admins_settings_refuse_a_turn_limit_of_ten_to_the_thirty(gm: Client) -> None:
