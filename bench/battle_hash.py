@@ -137,9 +137,6 @@ def main() -> None:
         spec = parse(doc)
         for seed in range(args.seeds):
             result = resolve_battle(spec, derive_seed(0, "hash", index, seed))
-            # Without why a side withdrew (the log's withdraw record says it too): a key
-            # added to the result, no change of the battle.
-            result.pop("withdrawal", None)
             battles.update(json.dumps(result, sort_keys=True).encode())
     print(f"{args.ruleset}: {len(docs)} battles x {args.seeds} seeds: {battles.hexdigest()}")
 
