@@ -101,42 +101,66 @@ class OddsJob:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Fought:
+    """The chunks of an estimate found in the cache by one read, by their number."""
+
+    job: OddsJob
+    parts: dict[int, rules.Tally]
+
+    @property
+    def tally(self) -> rules.Tally:
+        """The chunks added up. Any chunk counts, in any order: the tally of all of them
+        is the whole estimate's."""
+        tally = rules.Tally()
+        for part in self.parts.values():
+            tally = tally.add(part)
+        return tally
+
+    @property
+    def missing(self) -> list[int]:
+        """The chunks not in the cache when it was read."""
+        return [index for index in range(self.job.chunks) if index not in self.parts]
+
+
+def fought(job: OddsJob) -> Fought:
+    """The chunks fought so far (one cache read)."""
+    keys = [job.chunk_key(index) for index in range(job.chunks)]
+    cached = cache.get_many(keys)
+    return Fought(
+        job=job,
+        parts={
+            i: rules.Tally.from_json(cached[key]) for i, key in enumerate(keys) if key in cached
+        },
+    )
+
+
 def read(job: OddsJob) -> rules.Tally:
-    """The chunks fought so far, added up (one cache read). Any chunk counts, in any
-    order: the tally of all of them is the whole estimate's."""
-    cached = cache.get_many([job.chunk_key(index) for index in range(job.chunks)])
-    tally = rules.Tally()
-    for part in cached.values():
-        tally = tally.add(rules.Tally.from_json(part))
-    return tally
+    """The chunks fought so far, added up (one cache read)."""
+    return fought(job).tally
 
 
-def request(job: OddsJob, *, tally: rules.Tally | None = None) -> None:
+def request(job: OddsJob, *, seen: Fought | None = None) -> None:
     """Have the estimate's missing chunks fought off this request (a no-op once it is
-    finished, or while an earlier request's chunks are on their way)."""
-    tally = read(job) if tally is None else tally
-    if tally.runs >= job.runs:
+    finished, or while an earlier request's chunks are on their way). ``seen``: the
+    caller's own read of the cache (``fought``), so the request reads it no more."""
+    seen = fought(job) if seen is None else seen
+    if seen.tally.runs >= job.runs:
         return
     backend = settings.KORONA_ODDS_BACKEND
     if backend == "inline":
-        for index in _missing(job):
+        for index in seen.missing:
             fight_chunk(job, index)
     elif backend == "pool":
-        _pool_submit(job)
+        _pool_submit(job, seen.missing)
     elif backend == "celery":
         if not cache.add(f"{job.key}:sent", 1, SENT_SECONDS):
             return  # an earlier request sent them
         cache.set(f"{job.key}:job", job.to_json(), CACHE_SECONDS)
-        for index in _missing(job):
+        for index in seen.missing:
             enqueue_odds_chunk(job.key, index)
     else:
         raise ValueError(f"KORONA_ODDS_BACKEND={backend!r}: not celery, pool or inline")
-
-
-def _missing(job: OddsJob) -> list[int]:
-    keys = [job.chunk_key(index) for index in range(job.chunks)]
-    cached = cache.get_many(keys)
-    return [index for index, key in enumerate(keys) if key not in cached]
 
 
 def fight_chunk(job: OddsJob, index: int) -> bool:
@@ -287,10 +311,10 @@ def pool() -> ProcessPoolExecutor:
     return feeder().executor
 
 
-def _pool_submit(job: OddsJob) -> None:
+def _pool_submit(job: OddsJob, missing: list[int]) -> None:
     spec = parse_battle(job.spec)
     chunks = []
-    for index in _missing(job):
+    for index in missing:
         key = job.chunk_key(index)
         with _lock:
             if key in _fighting:

@@ -384,15 +384,35 @@ class OddsProgress:
 
 def odds_progress(*, attack: PlannedAttack, start: bool = True) -> OddsProgress:
     """The odds of the attack so far, from the cache; ``start``: have the battles not yet
-    fought fought off this request (``campaign.services.odds.request``), to be read by a
-    later call. Run i has seed ``derive_seed(attack.seed, "odds", i)``, so once finished
-    they equal ``rules.odds.battle_odds(spec, runs=attack.runs, seed=attack.seed)``."""
+    fought fought off this request (``campaign.services.odds.request``, given this read
+    of the cache), to be read by a later call. Run i has seed
+    ``derive_seed(attack.seed, "odds", i)``, so once finished they equal
+    ``rules.odds.battle_odds(spec, runs=attack.runs, seed=attack.seed)``."""
     job = attack.job
-    tally = offline.read(job)
+    seen = offline.fought(job)
+    tally = seen.tally
     if start and tally.runs < job.runs:
-        offline.request(job, tally=tally)
+        offline.request(job, seen=seen)
         tally = offline.read(job)  # inline, or chunks that came in meanwhile
     return OddsProgress(attack=attack, odds=rules.odds_of(tally))
+
+
+class OddsReader:
+    """The odds of one answer: each estimate read once (``odds_progress``), however many
+    places show it. A company's card and its battle's line under "Planned battles" (and
+    the card of every company in that battle) read the same estimate; read apart, the
+    chunks that came in between the reads made them say "550 of 1000" and "600 of 1000"
+    of one battle."""
+
+    def __init__(self, *, start: bool = True) -> None:
+        self.start = start
+        self._read: dict[str, dict[str, Any]] = {}  # the job's key: its odds
+
+    def progress(self, attack: PlannedAttack) -> OddsProgress:
+        key = attack.job.key
+        if key not in self._read:
+            self._read[key] = odds_progress(attack=attack, start=self.start).odds
+        return OddsProgress(attack=attack, odds=self._read[key])
 
 
 # --- giving orders and marking them ready ---------------------------------------------------

@@ -2,8 +2,10 @@
 battle there as the turn will pair it, the odds of each, and the chance the side holds
 the area after them -- with the pairing said in one line.
 
-The odds are the rows' own (``planning.odds_progress``, the same cached chunks, fought
-off the request); this section polls ``order-area-odds`` until every battle's are in.
+The odds are the rows' own (``planning.OddsReader``, the same cached chunks, fought off
+the request, each estimate read once an answer); this section polls ``order-area-odds``
+until every battle's are in, and the poll's answer brings the odds of the companies' cards
+too (the cards do not poll), so a card and its battle's line say the same.
 The enemy is named only as the viewer may see it: a glimpsed company is "a strong
 company", never its name.
 """
@@ -12,14 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
 from campaign.services import planning
-from campaign.services.planning import AreaPlan, OddsProgress, SidePlan, SideRefused
+from campaign.services.planning import (
+    AreaPlan,
+    OddsProgress,
+    OddsReader,
+    SidePlan,
+    SideRefused,
+)
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, htmx, login_required
 from rules import names as naming
@@ -31,6 +40,14 @@ TEMPLATE = "campaign/_area_odds.html"
 class Battle:
     friends: str
     enemies: str
+    progress: OddsProgress
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """The odds on a company's card, sent with its area's poll."""
+
+    company_id: int
     progress: OddsProgress
 
 
@@ -107,13 +124,15 @@ def pairing_line(area: AreaPlan, count: int) -> str:
     return f"{paired}; {need}."
 
 
-def area_odds(view: CampaignView, area: AreaPlan) -> AreaOdds:
-    """The area's battles and their odds so far; those missing are sent off to be fought."""
+def area_odds(view: CampaignView, area: AreaPlan, odds: OddsReader | None = None) -> AreaOdds:
+    """The area's battles and their odds so far (``odds``: the answer's one read of each
+    estimate, a new one by default); those missing are sent off to be fought."""
+    odds = OddsReader() if odds is None else odds
     battles = [
         Battle(
             friends=_who(view, attack.friends, own=True),
             enemies=_who(view, attack.enemies, own=False),
-            progress=planning.odds_progress(attack=attack),
+            progress=odds.progress(attack),
         )
         for attack in area.attacks
     ]
@@ -125,14 +144,18 @@ def area_odds(view: CampaignView, area: AreaPlan) -> AreaOdds:
     )
 
 
-def planned(view: CampaignView, plan: SidePlan) -> list[AreaOdds]:
-    """For the orders page: every area's battles with the odds so far."""
-    return [area_odds(view, area) for area in planning.planned_areas(plan)]
+def planned(view: CampaignView, plan: SidePlan, odds: OddsReader) -> list[AreaOdds]:
+    """For the orders page: every area's battles with the odds so far (``odds``: the
+    page's one read of each estimate, which its cards read too)."""
+    return [area_odds(view, area, odds) for area in planning.planned_areas(plan)]
 
 
 @login_required
 @require_GET
 def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
+    """The area's odds so far, the missing battles sent off to be fought (htmx polls it
+    until done), with the odds of every card fighting there; without htmx, back to the
+    page, which reads them once for both places too."""
     view = campaign_view(request, campaign_id)
     try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
@@ -145,28 +168,24 @@ def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> Htt
         gone = render(request, TEMPLATE, {**context, "gone_area_id": area_id})
         gone["HX-Retarget"] = f"#area-odds-{area_id}"  # the poll asked for its growing part
         return gone
-    # htmx's poll: the growing part, and the chance for the area's live region (which
-    # stays, its contents filled out of band); the noscript link: the whole area.
-    template = f"{TEMPLATE}#poll" if htmx(request) else TEMPLATE
-    return render(request, template, {**context, "item": area_odds(view, area)})
-
-
-@login_required
-@require_GET
-def order_planned(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The whole section again (after an order changed): every area's battles."""
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        raise Http404(str(refused)) from refused
-    plan = planning.plan_side(view=view, side=side)
-    context = {"campaign": view.campaign, "view": view, "plan": plan}
-    return render(request, "campaign/_planned.html", {**context, "planned": planned(view, plan)})
+    if not htmx(request):
+        page = reverse("orders", args=[campaign_id])
+        query = "?" + urlencode({"side": side}) if view.game_master else ""
+        return HttpResponseRedirect(f"{page}{query}#area-odds-{area_id}")
+    # The growing part, the chance for the area's live region (which stays, its contents
+    # filled out of band), and out of band the cards of the companies fighting there: one
+    # read of each estimate for all of them.
+    odds = OddsReader()
+    item = area_odds(view, area, odds)
+    cards = [
+        Card(company_id=row.company_id, progress=odds.progress(row.attack))
+        for row in plan.companies
+        if row.attack is not None and row.attack.target_id == area_id
+    ]
+    return render(request, f"{TEMPLATE}#poll", {**context, "item": item, "cards": cards})
 
 
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/orders/planned/", order_planned, name="order-planned"),
     path(
         "campaigns/<int:campaign_id>/orders/area/<int:area_id>/odds/",
         order_area_odds,

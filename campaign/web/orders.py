@@ -6,8 +6,10 @@ Every request reads the campaign through a ``CampaignView`` and the planning ser
 partial: with htmx, giving or taking back an order swaps that row (and the rows whose
 planned battles it may change) in place; without it, a plain POST redirects back to the
 page. The odds of a planned attack are fought off the request (workers, or a process
-pool: ``campaign.services.odds``) and grow as their chunks come in: the row polls
-``order-odds`` until they are done; without JavaScript, a link reloads the page.
+pool: ``campaign.services.odds``) and grow as their chunks come in: each area of "Planned
+battles" polls ``order-area-odds`` until they are done, and its answer brings the odds of
+the cards fighting there too (``areaodds``), every estimate read once an answer, so a
+card and its battle's line agree; without JavaScript, a link reloads the page.
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from campaign.services import commitments, planning
 from campaign.services.planning import (
     CompanyPlan,
     OddsProgress,
+    OddsReader,
     ReadyRefused,
     SidePlan,
     SideRefused,
-    odds_progress,
     plan_side,
 )
 from campaign.services.schedule import TurnRefused
@@ -83,13 +85,15 @@ def _row(
     view: CampaignView,
     side: SidePlan,
     plan: CompanyPlan,
+    odds: OddsReader,
     *,
     error: str | None = None,
     oob: bool = False,
 ) -> Row:
-    # The odds fought so far, from the cache; those missing are sent off to be fought
-    # (workers or the process pool): no battle is fought in a request.
-    progress = None if plan.attack is None else odds_progress(attack=plan.attack)
+    # The odds fought so far, from the cache (read once an answer, for the card and
+    # "Planned battles" alike); those missing are sent off to be fought (workers or the
+    # process pool): no battle is fought in a request.
+    progress = None if plan.attack is None else odds.progress(plan.attack)
     roll = next_roll(view, plan.company, side.turn_number)
     return Row(plan=plan, progress=progress, error=error, oob=oob, next_roll=roll)
 
@@ -103,14 +107,16 @@ def _context(
     moved: OrdersOutOfDate | None = None,
 ) -> dict[str, Any]:
     errors = errors or {}
+    odds = OddsReader()  # each estimate read once, for its cards and its planned battle
     return page_context(
         view,
         plan=plan,
-        rows=[_row(view, plan, r, error=errors.get(r.company_id)) for r in plan.companies],
+        odds_reader=odds,
+        rows=[_row(view, plan, r, odds, error=errors.get(r.company_id)) for r in plan.companies],
         supply_rules=supply_rules(view),
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
-        planned=areaodds.planned(view, plan),  # every battle as the turn pairs it
+        planned=areaodds.planned(view, plan, odds),  # every battle as the turn pairs it
         poll_seconds=poll_seconds(),
         **_moved_context(view, plan.side, moved, refused=moved is not None),
         commitment=commitments.commitment_of(view, plan.turn_number),
@@ -259,7 +265,8 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     changed = plan.company(company_id)
     if changed is None:  # its side's companies are the same rows before and after
         raise Http404("no such company of yours")
-    context["row"] = _row(view, plan, changed, error=error)
+    odds = context["odds_reader"]  # the read the planned battles, drawn again with it, had
+    context["row"] = _row(view, plan, changed, odds, error=error)
     touched = {
         r.order.target_id
         for r in (before.company(company_id) if before else None, changed)
@@ -267,7 +274,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     }
     # A company standing with the enemy in the area fights there with or without an order.
     context["others"] = [
-        _row(view, plan, r, oob=True)
+        _row(view, plan, r, odds, oob=True)
         for r in plan.companies
         if r.company_id != company_id
         and (
@@ -282,9 +289,11 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
 @require_GET
 def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
     """The odds of a company's planned attack so far, the missing battles sent off to be
-    fought (htmx polls it until done); without htmx, back to the page. The poll replaces
-    the bar and fills the row's live region (``#odds-text-N``, which stays); an order that
-    leads to no battle now replaces the whole box."""
+    fought; without htmx (the card's noscript link), back to the page. With htmx, the
+    card's bar and the words of its live region (``#odds-text-N``, which stays), out of
+    band; an order that leads to no battle now replaces the whole box. The page does not
+    poll it: the card's odds come with its area's poll (``areaodds``), which words the
+    battle's line under "Planned battles" from the same read."""
     view = campaign_view(request, campaign_id)
     company = _own_company(view, company_id)
     row = plan_side(view=view, side=company.side).company(company_id)
@@ -294,7 +303,7 @@ def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpR
             gone["HX-Retarget"] = f"#odds-{company_id}"  # the poll asked for the bar's part
             return gone
         raise Http404("that company's order leads to no battle")
-    progress = odds_progress(attack=row.attack)
+    progress = OddsReader().progress(row.attack)
     if not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     return render(

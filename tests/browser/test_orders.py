@@ -3,6 +3,7 @@ in place (htmx, no reload), watch the odds of the attack grow to done, press rea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -149,3 +150,53 @@ def test_the_focus_stays_on_the_card_by_keyboard(player_page: tuple[Any, Any], s
     # The campaign AI plays the other side: no button is left, the box itself has it.
     page.wait_for_function("() => document.activeElement.id === 'ready'")
     shot("orders-keyboard-focus")
+
+
+# One evaluation reads both places at once: the page cannot change in between.
+BOTH_PLACES = """(a) => {
+  const card = document.querySelector(`#odds-text-${a}`);
+  const line = document.querySelector('#planned-battles .area-battles li');
+  return [card ? card.innerText.trim() : null,
+          line ? line.innerText.split(': ').slice(1).join(': ').trim() : null,
+          card ? document.querySelector(`#company-${a} progress`).value : null];
+}"""
+
+
+@pytest.mark.parametrize(
+    "screen", [("phone", 390, 844), ("desktop", 1280, 900)], ids=lambda s: s[0]
+)
+def test_the_card_and_planned_battles_read_the_same_odds_as_they_grow(
+    player_page: tuple[Any, Any], shot: Any, screen: tuple[str, int, int]
+) -> None:
+    """Mid-way a player read "550 of 1000 battles fought so far" on the card and "600 of
+    1000" under "Planned battles", for one battle: each polled on its own. Now the area's
+    poll brings both, from one read; watched to the end, they never differ."""
+    page, campaign = player_page
+    name, width, height = screen
+    page.set_viewport_size({"width": width, "height": height})
+    a = campaign.companies.get(name="A Company")
+    row = page.locator(f"#company-{a.pk}")
+    row.locator("select[name=order]").select_option(label="Advance to Oivi")
+    row.locator("button[value=give]").click()
+    row.locator(".odds-text").wait_for()
+    page.locator("#planned-battles .area-battles li").wait_for()
+    seen: list[str] = []
+    deadline = time.monotonic() + 240
+    while True:
+        card, line, done = page.evaluate(BOTH_PLACES, a.pk)
+        assert card == line, (card, line)
+        if not seen or seen[-1] != card:
+            seen.append(card)
+            if len(seen) == 2:  # the first figure of the poll
+                shot(f"orders-odds-both-growing-{name}")
+        if done == 200:
+            break
+        assert time.monotonic() < deadline, f"only {done} of 200 fought: {seen}"
+        page.wait_for_timeout(50)
+    assert seen[-1].startswith("200 of 200 battles — you win ") and seen[-1].endswith(").")
+    assert "Chance you take Oivi:" in page.locator("#planned-battles").inner_text()
+    page.wait_for_function(
+        "() => !document.querySelector('#planned-battles .take-chance').innerText"
+        ".includes('being worked out')"
+    )
+    shot(f"orders-odds-both-done-{name}")

@@ -146,6 +146,61 @@ def test_celery_tasks_are_sent_once_per_missing_chunk(
     assert len(sent) == 4
 
 
+class _Feeder:
+    """A pool's feeder that only notes what it is handed (no process started)."""
+
+    def __init__(self) -> None:
+        self.handed: list[int] = []
+
+    def add(self, job_key: str, chunks: list[Any]) -> bool:
+        self.handed += [int(chunk.key.rsplit(":", 1)[1]) for chunk in chunks]
+        return True
+
+
+@pytest.mark.parametrize("backend", ["inline", "pool", "celery"])
+def test_a_request_given_its_callers_read_reads_the_cache_no_more(
+    backend: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The poll reads the cache for the figure it shows (``fought``) and hands that read
+    on: ``request`` sent the chunks missing from a second read of every chunk (one
+    ``get_many`` more a poll). The chunks sent are those missing from the caller's read."""
+    settings.KORONA_ODDS_BACKEND = backend
+    estimate = job()
+    odds.fight_chunk(estimate, 2)  # one chunk is in already
+    seen = odds.fought(estimate)
+    assert seen.missing == [0, 1, 3, 4] and seen.tally.runs == 7
+    sent: list[int] = []
+    monkeypatch.setattr(odds, "enqueue_odds_chunk", lambda key, index: sent.append(index))
+    feeder = _Feeder()
+    monkeypatch.setattr(odds, "feeder", lambda: feeder)
+    real_fight = odds.fight_chunk
+    monkeypatch.setattr(
+        odds, "fight_chunk", lambda job, index: sent.append(index) or real_fight(job, index)
+    )
+    reads: list[list[str]] = []
+
+    class Watched:
+        """The cache, its reads of many keys noted."""
+
+        def get_many(self, keys: list[str]) -> dict[str, Any]:
+            reads.append(keys)
+            return cache.get_many(keys)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(cache, name)
+
+    monkeypatch.setattr(odds, "cache", Watched())
+    try:
+        odds.request(estimate, seen=seen)
+    finally:
+        with odds._lock:
+            odds._fighting.clear()
+    assert reads == []
+    assert sent + feeder.handed == [0, 1, 3, 4]
+    if backend == "inline":
+        same_as_battle_odds(estimate)
+
+
 def test_a_second_request_inside_the_sent_window_sends_nothing(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

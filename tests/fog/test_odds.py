@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from campaign.models import Company
+from campaign.models import Area, Company
 from campaign.services import planning
 from tests.fog import twins
 from tests.fog.twins import Hidden, Pair
@@ -35,12 +35,18 @@ def _odds_seen(pair: Pair, index: int) -> tuple[Any, list[str]]:
     client = Client()
     client.force_login(built.users[pair.viewer])
     a = Company.objects.get(campaign=built.campaign, name="A Company").pk
-    url = f"/campaigns/{built.campaign.pk}/orders/{a}/odds/"
+    oivi = Area.objects.get(campaign=built.campaign, name="Oivi").pk
+    # The page's poll (its area's, which brings the card's odds too) and the card's own.
+    urls = [
+        f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/",
+        f"/campaigns/{built.campaign.pk}/orders/{a}/odds/",
+    ]
     answers = []
     for _ in range(planning.ODDS_RUNS // planning.ODDS_CHUNK + 1):
-        response = client.get(url, **HTMX)
-        assert response.status_code == 200
-        answers.append(response.content.decode())
+        for url in urls:
+            response = client.get(url, **HTMX)
+            assert response.status_code == 200
+            answers.append(response.content.decode())
     assert "%" in answers[-1]
     return known, answers
 

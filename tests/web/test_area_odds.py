@@ -152,16 +152,23 @@ def test_the_enemy_cannot_ask_for_a_sides_planned_battles(
     assert login(outsider).get(path).status_code == 404
 
 
-def test_the_section_is_drawn_again_after_an_order(
+def test_the_section_is_drawn_again_with_an_orders_answer(
     campaign: Campaign, aussie: Any, login: Any
 ) -> None:
+    """The order's answer brings the section out of band, its odds from the read its cards
+    had (it was fetched again a second after any submit, reading the odds anew)."""
     client = login(aussie)
     html = client.get(f"/campaigns/{campaign.pk}/orders/").content.decode()
-    assert 'id="planned-battles"' in html and "submit from:body" in html
-    order(campaign, "A Company")
-    again = client.get(f"/campaigns/{campaign.pk}/orders/planned/", **HTMX).content.decode()
-    assert 'data-area="Oivi"' in again and "one battle" in again
-    assert "1st Company" not in again
+    assert 'id="planned-battles"' in html and "submit from:body" not in html
+    a = campaign.companies.get(name="A Company").pk
+    oivi = campaign.areas.get(name="Oivi").pk
+    again = client.post(
+        f"/campaigns/{campaign.pk}/orders/{a}/", {"order": f"advance:{oivi}"}, **HTMX
+    ).content.decode()
+    section = again.split('<section class="planned-battles" id="planned-battles"', 1)[1]
+    assert section.split(">", 1)[0].endswith('hx-swap-oob="true"')
+    assert 'data-area="Oivi"' in section and "one battle" in section
+    assert "1st Company" not in section
 
 
 def test_the_gm_sees_the_enemy_by_name(campaign: Campaign, gm_user: Any, login: Any) -> None:

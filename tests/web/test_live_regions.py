@@ -124,18 +124,25 @@ def live_regions_replaced(root: Element) -> list[str]:
 
 def check_poll_answer(page: Element, answer: str) -> list[Element]:
     """A poll's answer replaces no live region: its own part holds none, and each part it
-    sends out of band fills the contents of a live region of the page, which stays.
-    Returns those parts."""
+    sends out of band either fills the contents of a live region of the page, which
+    stays, or replaces a part of the page that holds none. Returns the parts that fill a
+    live region."""
     sent = tree(answer)
     out_of_band = [e for e in sent.walk() if "hx-swap-oob" in e.attrs]
     for element in sent.walk():
         if element.live:
             assert "hx-swap-oob" in element.attrs, ("a live region swapped in anew", element)
+    filled = []
     for part in out_of_band:
         region = by_id(page, part.attrs.get("id", ""))
-        assert region is not None and region.live, part.attrs
-        assert part.attrs["hx-swap-oob"] == "innerHTML", part.attrs
-    return out_of_band
+        assert region is not None, part.attrs
+        if part.attrs["hx-swap-oob"] == "innerHTML":
+            assert region.live, part.attrs
+            filled.append(part)
+        else:
+            assert part.attrs["hx-swap-oob"] in ("true", "outerHTML"), part.attrs
+            assert not [e for e in region.walk() if e.live], ("a live region replaced", part)
+    return filled
 
 
 # --- the map's redraw ---------------------------------------------------------------------
@@ -193,7 +200,7 @@ def odds_pending(monkeypatch: pytest.MonkeyPatch) -> list[odds.OddsJob]:
     monkeypatch.setattr(planning, "ODDS_RUNS", 20)
     monkeypatch.setattr(planning, "ODDS_CHUNK", 10)
     asked: list[odds.OddsJob] = []
-    monkeypatch.setattr(odds, "request", lambda job, tally=None: asked.append(job))
+    monkeypatch.setattr(odds, "request", lambda job, seen=None: asked.append(job))
     return asked
 
 
@@ -206,7 +213,8 @@ def test_the_odds_polls_replace_no_live_region(
     client = login(aussie)
     page = tree(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode())
     polled = {e.attrs.get("id") for e, _ in replaced_by_polls(page)}
-    assert {f"odds-now-{a.pk}", f"area-odds-now-{oivi.pk}"} <= polled
+    # One poll for the battle, its area's: the card does not poll by itself.
+    assert f"area-odds-now-{oivi.pk}" in polled and f"odds-now-{a.pk}" not in polled
     assert live_regions_replaced(page) == []
     # The company's odds and the area's chance, each in a region that stays.
     for region in (f"odds-text-{a.pk}", f"take-chance-{oivi.pk}"):
@@ -216,14 +224,23 @@ def test_the_odds_polls_replace_no_live_region(
     (job,) = {j.key: j for j in odds_pending}.values()
     for index in range(2):
         assert odds.fight_chunk(job, index)
-        answer = client.get(f"/campaigns/{campaign.pk}/orders/{a.pk}/odds/", **HTMX)
-        (words,) = check_poll_answer(page, answer.content.decode())
+        answer = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
+        chance, words = check_poll_answer(page, answer.content.decode())
+        assert chance.attrs["id"] == f"take-chance-{oivi.pk}"
+        assert chance.words().startswith("Chance you take Oivi: ")
         assert words.attrs["id"] == f"odds-text-{a.pk}"
         assert words.words().startswith(f"{10 * (index + 1)} of 20 battles — you win ")
-        chance = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
-        (words,) = check_poll_answer(page, chance.content.decode())
-        assert words.attrs["id"] == f"take-chance-{oivi.pk}"
-        assert words.words().startswith("Chance you take Oivi: ")
+        card = client.get(f"/campaigns/{campaign.pk}/orders/{a.pk}/odds/", **HTMX)
+        (words,) = check_poll_answer(page, card.content.decode())
+        assert words.attrs["id"] == f"odds-text-{a.pk}"
+
+
+def _battle_lines(root: Element, area: int) -> dict[str, str]:
+    """Each battle under "Planned battles" in the area: who fights it ("A Company (12
+    stands) against …"), and the words of its odds."""
+    now = by_id(root, f"area-odds-now-{area}")
+    assert now is not None
+    return dict(e.words().split(": ", 1) for e in now.walk() if e.tag == "li")
 
 
 def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
@@ -232,7 +249,7 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
     """The planned battles said "being fought…" and "you win 45% (likely 24–68%), 10 of
     20 fought…" while the company's card said "0 of 20 battles fought so far…" and "10 of
     20 battles — you win 45% (likely 24–68%)…": one battle's odds in two wordings. Now
-    one partial words both, on the page and in each poll's answer."""
+    one partial words both, on the page and in the poll's answer."""
     a = campaign.companies.get(name="A Company")
     oivi = campaign.areas.get(name="Oivi")
     give_order(company=a, kind="advance", target=oivi, side="australian")
@@ -244,20 +261,63 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
             assert odds.fight_chunk(job, fought // 10 - 1)
         page = tree(client.get(orders).content.decode())
         card = by_id(page, f"odds-text-{a.pk}")
-        planned = by_id(page, f"area-odds-now-{oivi.pk}")
-        assert card is not None and planned is not None
-        (battle,) = [e.words() for e in planned.walk() if e.tag == "li"]
+        assert card is not None
         assert card.words().startswith(f"{fought} of 20 battles"), card.words()
-        assert battle.startswith("A Company (") and battle.endswith(f": {card.words()}"), battle
-        polled = {
-            "card": client.get(f"{orders}{a.pk}/odds/", **HTMX).content.decode(),
-            "planned": client.get(f"{orders}area/{oivi.pk}/odds/", **HTMX).content.decode(),
-        }
-        words = by_id(tree(polled["card"]), f"odds-text-{a.pk}")
+        assert list(_battle_lines(page, oivi.pk).values()) == [card.words()]
+        polled = tree(client.get(f"{orders}area/{oivi.pk}/odds/", **HTMX).content.decode())
+        words = by_id(polled, f"odds-text-{a.pk}")
         assert words is not None and words.words() == card.words()
-        again = by_id(tree(polled["planned"]), f"area-odds-now-{oivi.pk}")
-        assert again is not None
-        assert [e.words() for e in again.walk() if e.tag == "li"] == [battle]
+        assert list(_battle_lines(polled, oivi.pk).values()) == [card.words()]
+
+
+@pytest.fixture
+def chunks_landing(
+    monkeypatch: pytest.MonkeyPatch, odds_pending: list[odds.OddsJob]
+) -> list[odds.OddsJob]:
+    """A worker's chunk lands just before every read of the cache: two reads of one
+    estimate in one answer see different counts."""
+    monkeypatch.setattr(planning, "ODDS_RUNS", 100)
+    real = odds.fought
+
+    def fought(job: odds.OddsJob) -> odds.Fought:
+        missing = real(job).missing
+        if missing:
+            odds.fight_chunk(job, missing[0])
+        return real(job)
+
+    monkeypatch.setattr(odds, "fought", fought)
+    return odds_pending
+
+
+def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
+    campaign: Campaign, aussie: Any, login: Any, chunks_landing: list[odds.OddsJob]
+) -> None:
+    """Mid-way, a player read "550 of 1000 battles fought so far" on a card and "600 of
+    1000" under "Planned battles" for the same battle: the card and the area each read
+    the cache, at their own moment. The page, an order's answer and the area's poll now
+    read each estimate once, for its card and its line alike."""
+    a = campaign.companies.get(name="A Company")
+    b = campaign.companies.get(name="B Company")
+    oivi = campaign.areas.get(name="Oivi").pk
+    give_order(company=a, kind="advance", target=campaign.areas.get(pk=oivi), side="australian")
+    client = login(aussie)
+    orders = f"/campaigns/{campaign.pk}/orders/"
+    answers = [
+        (client.get(orders), [a]),
+        # B joins: two battles, B's card, A's out of band, the section out of band.
+        (client.post(f"{orders}{b.pk}/", {"order": f"advance:{oivi}"}, **HTMX), [a, b]),
+        (client.get(f"{orders}area/{oivi}/odds/", **HTMX), [a, b]),
+        (client.get(f"{orders}area/{oivi}/odds/", **HTMX), [a, b]),
+    ]
+    for answer, companies in answers:
+        root = tree(answer.content.decode())
+        lines = _battle_lines(root, oivi)
+        assert len(lines) == len(companies)
+        for company in companies:
+            (line,) = [words for who, words in lines.items() if who.startswith(company.name)]
+            assert " of 100 battles — you win " in line, line
+            card = by_id(root, f"odds-text-{company.pk}")
+            assert card is not None and card.words() == line, (card and card.words(), line)
 
 
 def test_odds_that_are_gone_replace_the_whole_box(

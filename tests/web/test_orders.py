@@ -463,7 +463,7 @@ def held_odds(monkeypatch: pytest.MonkeyPatch, quick_odds: None) -> list[odds.Od
     the test fights its chunks as a worker would (``odds.fight_chunk``). The backends
     themselves: tests/campaign/test_odds.py and tests/scheduling/test_odds_worker.py."""
     asked: list[odds.OddsJob] = []
-    monkeypatch.setattr(odds, "request", lambda job, tally=None: asked.append(job))
+    monkeypatch.setattr(odds, "request", lambda job, seen=None: asked.append(job))
     return asked
 
 
@@ -478,7 +478,11 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     assert "Battle at Oivi: A Company against the enemy there" in row
     assert "1st Company" not in row and "2nd Company" not in row
     assert "0 of 20 battles fought so far" in row
-    assert f'hx-get="{url(campaign, a, "odds")}"' in row
+    # The card does not poll by itself: its area under "Planned battles" does, for both.
+    assert "hx-get" not in row.split('class="odds"', 1)[1]
+    oivi = area_id(campaign, "Oivi")
+    poll_url = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/"
+    assert f'hx-get="{poll_url}"' in client.get(url(campaign)).content.decode()
     assert "Only an estimate, of the enemy as you see it now" in row
     # Named for a screen reader: the bar by its battle, the buttons by their company.
     assert 'aria-label="Battles fought for the odds at Oivi"' in row
@@ -490,11 +494,11 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     seen = []
     for index in range(2):
         assert odds.fight_chunk(job, index)  # a worker's chunk comes in
-        poll = client.get(url(campaign, a, "odds"), **HTMX)
+        poll = client.get(poll_url, **HTMX)
         assert poll.status_code == 200
         seen.append(poll.content.decode())
-    assert '<progress max="20" value="10"' in seen[0] and "hx-get" in seen[0]
-    assert '<progress max="20" value="20"' in seen[1] and "hx-get" not in seen[1]
+    assert '<progress max="20" value="10"' in seen[0] and "load delay" in seen[0]
+    assert '<progress max="20" value="20"' in seen[1] and "load delay" not in seen[1]
     done = re.search(r"20 of 20 battles — you win (\d+)% \(likely (\d+)–(\d+)%\)\.", seen[1])
     assert done, seen[1]
     low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
@@ -502,7 +506,7 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     # Done: the page shows them from the cache, and nothing more is asked for.
     asked = len(held_odds)
     assert "20 of 20 battles" in card(client.get(url(campaign)).content.decode(), a)
-    assert client.get(url(campaign, a, "odds"), **HTMX).content.decode() == seen[1]
+    assert client.get(poll_url, **HTMX).content.decode() == seen[1]
     assert len(held_odds) == asked
     assert not odds.fight_chunk(job, 0)  # a chunk delivered twice is not fought again
 
@@ -519,6 +523,13 @@ def test_odds_without_javascript_are_sent_off_and_the_page_reloaded(
     html = client.get(url(campaign)).content.decode()
     assert '<progress max="20" value="0"' in html
     assert f'<noscript><a href="{url(campaign, a, "odds")}">See how far they are</a>' in html
+    # The area's link under "Planned battles" reloads the page too (it showed the area
+    # alone, without its cards), where both read the estimate once.
+    oivi = area_id(campaign, "Oivi")
+    area_link = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/"
+    assert f'<noscript><a href="{area_link}">See how far they are</a>' in html
+    response = client.get(area_link)
+    assert response.status_code == 302 and response.url == f"{url(campaign)}#area-odds-{oivi}"
     odds.fight_chunk(job, 1)  # chunks come in in any order
     assert '<progress max="20" value="10"' in client.get(url(campaign)).content.decode()
 
@@ -656,14 +667,13 @@ def test_the_odds_poll_queries_are_pinned(
                 continue
     client = login(aussie)
     html = client.get(url(big_campaign)).content.decode()
-    match = re.search(r'hx-get="/campaigns/\d+/orders/(\d+)/odds/"', html)
+    match = re.search(r'hx-get="(/campaigns/\d+/orders/area/\d+/odds/)"', html)
     assert match, "some company of the big campaign plans an attack"
-    view_company = int(match.group(1))
     # campaign, membership, the snapshot's 7, the side's orders, the orders-closed check,
     # the sides ready, the turns' start states (the fog of war): 13 (the user, read for
     # the page before, comes from the cache); the battles themselves are no query.
     with django_assert_num_queries(13):
-        assert client.get(url(big_campaign, view_company, "odds"), **HTMX).status_code == 200
+        assert client.get(match.group(1), **HTMX).status_code == 200
 
 
 def test_an_advance_says_it_goes_ahead_only_in_supply(
