@@ -17,6 +17,7 @@ caller's ``record``.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import hypot
@@ -24,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from rules.battlefield import Battlefield, Sight
 from rules.battlespec import ForceSpec
+from rules.refusals import Code, Problem
 
 # --- Combat Events (17.0) ---------------------------------------------------------------
 
@@ -134,18 +136,23 @@ F = TypeVar("F", bound=EventSide)
 T = TypeVar("T")
 
 
-def check_table(table: Any, name: str) -> list[str]:
-    """Problems with an event table: it must give an entry for every face 1-6."""
+def check_table(table: Any, name: str) -> list[Problem]:
+    """Problems with an event table: it must give an entry for every face 1-6. Each is
+    about the table (no path), its message naming it by ``name``."""
     if not isinstance(table, dict):
-        return [f"{name} must map the faces 1-6 to events"]
+        message = f"{name} must map the faces 1-6 to events"
+        return [Problem("", message, Code.NOT_AN_EVENT_TABLE, {"given": reprlib.repr(table)})]
     problems = []
     faces = {str(face) for face in table}
     missing = sorted({str(face) for face in range(1, 7)} - faces)
     if missing or faces - {str(face) for face in range(1, 7)}:
-        problems.append(f"{name} must have exactly the faces 1-6 (missing {missing or 'none'})")
+        message = f"{name} must have exactly the faces 1-6 (missing {missing or 'none'})"
+        problems.append(Problem("", message, Code.NOT_THE_SIX_FACES, {"missing": tuple(missing)}))
     for face, entry in table.items():
         if not isinstance(entry, dict) or entry.get("effect") not in EFFECTS:
-            problems.append(f"{name}[{face}] must name an effect: one of {', '.join(EFFECTS)}")
+            message = f"{name}[{face}] must name an effect: one of {', '.join(EFFECTS)}"
+            fields = {"face": str(face)[:20], "known": tuple(EFFECTS)}
+            problems.append(Problem("", message, Code.NO_EFFECT, fields))
     return problems
 
 

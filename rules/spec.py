@@ -24,7 +24,7 @@ from rules.battlespec import (
     ForceSpec,
     SupportSpec,
 )
-from rules.refusals import Problem, Refusal
+from rules.refusals import Code, Problem, Refusal
 from rules.rulesets import RULESETS
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
@@ -74,38 +74,66 @@ _BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 
 def _bad_character(text: str) -> str | None:
-    """A NUL or a lone surrogate: no text or JSON column of PostgreSQL holds them."""
+    """A NUL or a lone surrogate (``nul``, ``lone_surrogate``): no text or JSON column of
+    PostgreSQL holds them."""
     found = _BAD_CHARACTER.search(text)
     if found is None:
         return None
-    return "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+    return "nul" if found.group() == "\x00" else "lone_surrogate"
 
 
-def document_problem(data: Any, what: str) -> str | None:
+_BAD_CHARACTER_WORDS = {"nul": "a NUL character", "lone_surrogate": "a lone surrogate"}
+
+
+def document_problem(data: Any, what: str) -> Problem | None:
     """Why a decoded document is too big or too deep to check, or None if it is not.
 
     Walks the document without recursion: at most ``MAX_DEPTH`` levels, ``MAX_VALUES``
     values, strings (keys too) of at most ``MAX_STRING`` characters and none holding a NUL
-    or a lone surrogate, finite numbers only. The problem names the place, as the checkers
-    do (``areas[2].name: ...``), or ``what`` for the whole document."""
+    or a lone surrogate, finite numbers only. The problem has its place as its path, as the
+    checkers' do (``areas[2].name``); one about the whole document has none, its message
+    naming it (``what``: "scenario: has more than ... values")."""
     stack: list[tuple[Any, str, int]] = [(data, "", 1)]
     count = 0
+
+    def problem(spot: str, message: str, code: Code, **fields: Any) -> Problem:
+        return (
+            Problem(spot, message, code, fields)
+            if spot
+            else Problem("", f"{what}: {message}", code, fields)
+        )
+
     while stack:
         value, spot, depth = stack.pop()
-        place = spot or what
         count += 1
         if count > MAX_VALUES:
-            return f"{what}: has more than {MAX_VALUES} values"
+            return problem(
+                "", f"has more than {MAX_VALUES} values", Code.TOO_MANY_VALUES, limit=MAX_VALUES
+            )
         if isinstance(value, str):
             if len(value) > MAX_STRING:
-                return f"{place}: is longer than {MAX_STRING} characters"
+                return problem(
+                    spot,
+                    f"is longer than {MAX_STRING} characters",
+                    Code.TOO_LONG_STRING,
+                    limit=MAX_STRING,
+                )
             if (bad := _bad_character(value)) is not None:
-                return f"{place}: must not hold {bad}"
+                return problem(
+                    spot,
+                    f"must not hold {_BAD_CHARACTER_WORDS[bad]}",
+                    Code.BAD_CHARACTER,
+                    character=bad,
+                )
         elif isinstance(value, float) and not math.isfinite(value):
-            return f"{place}: must be a finite number, not {value!r}"
+            return problem(
+                spot, f"must be a finite number, not {value!r}", Code.NOT_FINITE, given=repr(value)
+            )
         elif isinstance(value, Mapping | list | tuple):
             if depth >= MAX_DEPTH:
-                return f"{place}: is nested more than {MAX_DEPTH} deep"
+                return problem(
+                    spot, f"is nested more than {MAX_DEPTH} deep", Code.TOO_DEEP, limit=MAX_DEPTH
+                )
             if isinstance(value, Mapping):
                 for key, item in value.items():
                     label = key_label(key)
@@ -121,19 +149,39 @@ def document_problem(data: Any, what: str) -> str | None:
 MAX_PROBLEM = 1000  # characters of one problem in a checker's list
 
 
-def text_problem(value: str, limit: int) -> str | None:
+def text_problem(value: str, limit: int) -> Problem | None:
     """Why a name or a text cannot be stored and shown, or None: too long, or holding a
-    control character (a NUL, a line break in a name, ...)."""
+    control character (a NUL, a line break in a name, ...). The problem has no place: the
+    caller says where (``Problem.moved``)."""
     if len(value) > limit:
-        return f"must be at most {limit} characters, not {len(value)}"
+        return Problem(
+            "",
+            f"must be at most {limit} characters, not {len(value)}",
+            Code.TOO_LONG,
+            {"limit": limit, "length": len(value)},
+        )
     bad = next((char for char in value if unicodedata.category(char) in ("Cc", "Cs")), None)
     if bad is not None:
-        return f"must not hold the control character {bad!r}"
+        return Problem(
+            "",
+            f"must not hold the control character {bad!r}",
+            Code.CONTROL_CHARACTER,
+            {"character": repr(bad)},
+        )
     return None
 
 
 class DocumentError(Refusal):
-    """JSON text that cannot be read, or a document too big or too deep to check."""
+    """JSON text that cannot be read, or a document too big or too deep to check:
+    ``problem`` is the fault, its path a place in the document (``areas[2].name``) or none;
+    the refusal's one problem says it of ``where`` (``the file: areas[2].name: ...``)."""
+
+    def __init__(self, where: str, problem: Problem) -> None:
+        self.where, self.problem = where, problem
+        super().__init__([Problem("", f"{where}: {problem}", problem.code, problem.fields)])
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles with its problem, as raised
+        return (DocumentError, (self.where, self.problem))
 
 
 class NotJson(DocumentError):
@@ -144,19 +192,27 @@ class NotJson(DocumentError):
     def __init__(
         self, where: str, reason: str, line: int | None = None, column: int | None = None
     ) -> None:
-        self.where, self.reason, self.line, self.column = where, reason, line, column
-        if line is not None:
-            reason = f"not valid JSON at line {line}, column {column}: {reason}"
-        super().__init__(f"{where}: {reason}")
+        self.reason, self.line, self.column = reason, line, column
+        said = (
+            reason if line is None else f"not valid JSON at line {line}, column {column}: {reason}"
+        )
+        fields = {"reason": reason, "line": line, "column": column}
+        code = Code.NOT_UTF8 if line is None else Code.NOT_JSON
+        super().__init__(where, Problem("", said, code, fields))
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles with its position, as raised
         return (NotJson, (self.where, self.reason, self.line, self.column))
 
 
+def _too_big(where: str) -> DocumentError:
+    message = f"longer than {MAX_DOCUMENT_CHARS} characters"
+    return DocumentError(where, Problem("", message, Code.TOO_BIG, {"limit": MAX_DOCUMENT_CHARS}))
+
+
 def decode_json(text: str | bytes, where: str) -> Any:
     """JSON text decoded, within the bounds above; a ``DocumentError`` names the fault."""
     if len(text) > MAX_DOCUMENT_CHARS:
-        raise DocumentError(f"{where}: longer than {MAX_DOCUMENT_CHARS} characters")
+        raise _too_big(where)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -167,12 +223,16 @@ def decode_json(text: str | bytes, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise NotJson(where, exc.msg, exc.lineno, exc.colno) from None
     except RecursionError:
-        raise DocumentError(f"{where}: nested more than {MAX_DEPTH} deep") from None
+        deep = Problem(
+            "", f"nested more than {MAX_DEPTH} deep", Code.TOO_DEEP, {"limit": MAX_DEPTH}
+        )
+        raise DocumentError(where, deep) from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
-        raise DocumentError(f"{where}: not valid JSON: {exc}") from None
+        said = Problem("", f"not valid JSON: {exc}", Code.NOT_JSON, {"reason": str(exc)})
+        raise DocumentError(where, said) from None
     problem = document_problem(data, "the document")
     if problem is not None:
-        raise DocumentError(f"{where}: {problem}")
+        raise DocumentError(where, problem)
     return data
 
 
@@ -193,14 +253,19 @@ class Checker:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def fail(self, where: str, message: str) -> None:
-        problem = Problem(where, message)
+    def fail(self, where: str, message: str, code: Code, **fields: Any) -> None:
+        """Note a problem at ``where``: the message for the command line and the API, the
+        code and fields for words of a page's own."""
+        self.add(Problem(where, message, code, fields))
+
+    def add(self, problem: Problem) -> None:
         if len(problem) > MAX_PROBLEM:  # the line cut to MAX_PROBLEM, the message with it
+            where, message = problem.path, problem.message
             room = MAX_PROBLEM - 3 - (len(where) + 2 if where else 0)
             problem = (
-                Problem(where, message[: max(room, 0)] + "...")
+                problem.moved(where, message[: max(room, 0)] + "...")
                 if room >= 0
-                else Problem("", problem[: MAX_PROBLEM - 3] + "...")
+                else problem.moved("", problem[: MAX_PROBLEM - 3] + "...")
             )
         self.problems.append(problem)
 
@@ -208,15 +273,16 @@ class Checker:
         """Whether ``data`` is small and shallow enough to check (``document_problem``)."""
         problem = document_problem(data, what)
         if problem is not None:
-            self.problems.append(Problem("", problem))
+            self.problems.append(problem)
         return problem is None
 
     def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
         if value is None:
-            self.fail(where, "is missing")
+            self.fail(where, "is missing", Code.MISSING)
             return {}
         if not isinstance(value, Mapping):
-            self.fail(where, f"must be an object, not {type(value).__name__}")
+            kind = type(value).__name__
+            self.fail(where, f"must be an object, not {kind}", Code.NOT_AN_OBJECT, kind=kind)
             return {}
         return value
 
@@ -232,13 +298,23 @@ class Checker:
         if value is None and default is not None:
             return default
         if value is None and self.names_missing_integer:
-            self.fail(where, "is missing")
+            self.fail(where, "is missing", Code.MISSING)
             return minimum
+        given = shown(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"must be a whole number, not {shown(value)}")
+            self.fail(
+                where, f"must be a whole number, not {given}", Code.NOT_A_WHOLE_NUMBER, given=given
+            )
             return minimum
         if not minimum <= value <= maximum:
-            self.fail(where, f"must be from {minimum} to {maximum}, not {shown(value)}")
+            self.fail(
+                where,
+                f"must be from {minimum} to {maximum}, not {given}",
+                Code.OUT_OF_RANGE,
+                minimum=minimum,
+                maximum=maximum,
+                given=given,
+            )
             return minimum
         return value
 
@@ -246,18 +322,31 @@ class Checker:
         if value is None:
             return default
         if not isinstance(value, bool):
-            self.fail(where, f"must be true or false, not {shown(value)}")
+            self.not_boolean(value, where)
             return default
         return value
+
+    def not_boolean(self, value: Any, where: str) -> None:
+        given = shown(value)
+        self.fail(
+            where,
+            f"must be true or false, not {given}",
+            Code.NOT_TRUE_OR_FALSE,
+            given=given,
+            null_allowed=False,
+        )
 
     def text(self, value: Any, where: str, *, limit: int = MAX_NAME) -> str:
         """A non-empty string of at most ``limit`` characters, none of them a control
         character; spaces around it are dropped."""
+        if value is None:
+            self.fail(where, "is missing", Code.MISSING)
+            return "?"
         if not isinstance(value, str) or not value.strip():
-            self.fail(where, "must be a non-empty string" if value is not None else "is missing")
+            self.fail(where, "must be a non-empty string", Code.NOT_TEXT, given=shown(value))
             return "?"
         if (problem := text_problem(value, limit)) is not None:
-            self.fail(where, problem)
+            self.add(problem.moved(where))
             return "?"
         return value.strip()
 
@@ -267,7 +356,12 @@ class Checker:
         if value is None and default is not None:
             return default
         if not isinstance(value, str) or value not in choices:
-            self.fail(where, f"must be one of {', '.join(choices)}, not {shown(value)}")
+            given = shown(value)
+            message = f"must be one of {', '.join(choices)}, not {given}"
+            if value is None:
+                self.fail(where, message, Code.MISSING_CHOICE, choices=choices)
+            else:
+                self.fail(where, message, Code.NOT_A_CHOICE, choices=choices, given=given)
             return choices[0]
         return value
 
@@ -284,17 +378,24 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
         else {}
     )
     if raw.get("stands") is not None and not stands:
-        check.fail(f"{where}.stands", "a force needs at least one stand")
+        check.fail(f"{where}.stands", "a force needs at least one stand", Code.NO_STANDS)
     total = sum(stands.values()) + sum(reinforcements.values())
     if total > MAX_FORCE_STANDS:
         check.fail(
             f"{where}.stands",
             f"{total} stands (with reinforcements) is more than a force may have "
             f"({MAX_FORCE_STANDS})",
+            Code.TOO_MANY_STANDS,
+            count=total,
+            limit=MAX_FORCE_STANDS,
         )
     sniper = check.boolean(raw.get("sniper"), f"{where}.sniper", default=False)
     if sniper and not stands.get("rifle_squad"):
-        check.fail(f"{where}.sniper", "a sniper replaces a rifle squad, and there is none")
+        check.fail(
+            f"{where}.sniper",
+            "a sniper replaces a rifle squad, and there is none",
+            Code.SNIPER_WITHOUT_SQUAD,
+        )
     companies = _companies(
         check, raw.get("companies"), f"{where}.companies", stands, reinforcements
     )
@@ -308,7 +409,13 @@ def _force(check: Checker, data: Any, where: str) -> ForceSpec:
         "companies",
     }
     for key in sorted(unknown):
-        check.fail(f"{where}.{key}", "is not a field of a force")
+        check.fail(
+            f"{where}.{key}",
+            "is not a field of a force",
+            Code.UNKNOWN_FIELD,
+            field=key,
+            entry="force",
+        )
     return ForceSpec(
         side=side,
         name=name,
@@ -332,22 +439,57 @@ def _companies(
     if data is None:
         return ()
     if not isinstance(data, list):
-        check.fail(where, f"must be a list of companies, not {type(data).__name__}")
+        kind = type(data).__name__
+        check.fail(where, f"must be a list of companies, not {kind}", Code.NOT_A_LIST, kind=kind)
         return ()
     if len(data) > MAX_COMPANIES:
-        check.fail(where, f"more than {MAX_COMPANIES} companies")
+        check.fail(
+            where,
+            f"more than {MAX_COMPANIES} companies",
+            Code.TOO_MANY_ENTRIES,
+            limit=MAX_COMPANIES,
+            count=len(data),
+        )
         return ()
     companies: list[CompanySpec] = []
     for index, item in enumerate(data):
-        spot = f"{where}[{index}]"
-        raw = check.mapping(item, spot)
-        name = check.text(raw.get("name"), f"{spot}.name")
-        counts = _stand_counts(check, raw.get("stands"), f"{spot}.stands")
-        for key in sorted(set(raw) - {"name", "stands"}, key=str):
-            check.fail(f"{spot}.{key_label(key)}", "is not a field of a company")
-        if name in {c.name for c in companies}:
-            check.fail(f"{spot}.name", f"two companies are named {shown(name)}")
-        companies.append(CompanySpec(name=name, stands=counts))
+        companies.append(_company(check, item, f"{where}[{index}]", companies))
+    _check_companies_hold_the_force(check, companies, where, stands, reinforcements)
+    return tuple(companies)
+
+
+def _company(check: Checker, item: Any, spot: str, before: list[CompanySpec]) -> CompanySpec:
+    """One company of a force's list (``before``: those listed before it)."""
+    raw = check.mapping(item, spot)
+    name = check.text(raw.get("name"), f"{spot}.name")
+    counts = _stand_counts(check, raw.get("stands"), f"{spot}.stands")
+    for key in sorted(set(raw) - {"name", "stands"}, key=str):
+        label = key_label(key)
+        check.fail(
+            f"{spot}.{label}",
+            "is not a field of a company",
+            Code.UNKNOWN_FIELD,
+            field=label,
+            entry="company",
+        )
+    if name in {c.name for c in before}:
+        check.fail(
+            f"{spot}.name",
+            f"two companies are named {shown(name)}",
+            Code.DUPLICATE,
+            entry="company",
+            name=name,
+        )
+    return CompanySpec(name=name, stands=counts)
+
+
+def _check_companies_hold_the_force(
+    check: Checker,
+    companies: list[CompanySpec],
+    where: str,
+    stands: dict[str, int],
+    reinforcements: dict[str, int],
+) -> None:
     together: dict[str, int] = {}
     for company in companies:
         for unit, count in company.stands.items():
@@ -360,8 +502,10 @@ def _companies(
             where,
             f"the companies' stands {shown(together)} are not the force's stands and "
             f"reinforcements {shown(expected)}",
+            Code.COMPANIES_NOT_FORCE,
+            companies=together,
+            force=expected,
         )
-    return tuple(companies)
 
 
 def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
@@ -371,14 +515,36 @@ def _stand_counts(check: Checker, data: Any, where: str) -> dict[str, int]:
     for unit, count in raw.items():
         spot = f"{where}.{key_label(unit)}"
         if unit not in UNIT_TYPES:
-            check.fail(spot, f"unknown unit type {shown(unit)} (known: {', '.join(STAND_TYPES)})")
+            unknown_unit(check, unit, spot)
             continue
         if UNIT_TYPES[unit].off_table:
-            check.fail(spot, "air support is not a stand: give it under support")
+            check.fail(
+                spot,
+                "air support is not a stand: give it under support",
+                Code.PLANES_NOT_STANDS,
+                unit=unit,
+                under="support",
+            )
         elif unit == "carrier":
-            check.fail(spot, "supply carriers never fight: leave them out of a battle")
+            check.fail(
+                spot,
+                "supply carriers never fight: leave them out of a battle",
+                Code.CARRIER_IN_BATTLE,
+            )
         counts[unit] = check.integer(count, spot, minimum=0, maximum=MAX_STANDS)
     return {unit: counts[unit] for unit in STAND_TYPES if counts.get(unit)}
+
+
+def unknown_unit(check: Checker, unit: Any, where: str) -> None:
+    """A stand's kind that is none (a battle's and a scenario's)."""
+    given = shown(unit)
+    check.fail(
+        where,
+        f"unknown unit type {given} (known: {', '.join(STAND_TYPES)})",
+        Code.UNKNOWN_UNIT,
+        given=given,
+        known=STAND_TYPES,
+    )
 
 
 def _area(check: Checker, value: Any) -> AreaSpec:
@@ -411,11 +577,15 @@ def _ruleset_and_options(check: Checker, value: Any) -> tuple[str, dict[str, Any
     ruleset = options.pop("ruleset", "korona")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         check.fail(
-            "options.ruleset", f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})"
+            "options.ruleset",
+            f"unknown rule set {ruleset!r} (known: {', '.join(RULESETS)})",
+            Code.UNKNOWN_RULESET,
+            given=shown(ruleset),
+            known=tuple(RULESETS),
         )
     else:
         for problem in RULESETS[ruleset].check_options(options):
-            check.fail("options", problem)
+            check.fail("options", problem, Code.REFUSED_OPTION, ruleset=ruleset)
     return ruleset, options
 
 
@@ -437,18 +607,30 @@ def parse_battle(data: Any) -> BattleSpec:
     attacker = _force(check, doc.get("attacker"), "attacker")
     defender = _force(check, doc.get("defender"), "defender")
     if attacker.sniper:
-        check.fail("attacker.sniper", "only the defender may swap a squad for a sniper")
+        check.fail(
+            "attacker.sniper",
+            "only the defender may swap a squad for a sniper",
+            Code.ATTACKER_SNIPER,
+        )
     sides = [
         force.get("side")
         for force in (doc.get("attacker"), doc.get("defender"))
         if isinstance(force, Mapping)
     ]
     if len(sides) == 2 and sides[0] in SIDES and sides[0] == sides[1]:
-        check.fail("defender.side", f"both forces are {attacker.side}; a battle needs both sides")
+        check.fail(
+            "defender.side",
+            f"both forces are {attacker.side}; a battle needs both sides",
+            Code.SAME_SIDES,
+            side=attacker.side,
+        )
     support = _support(check, doc.get("support", {}))
     ruleset, options = _ruleset_and_options(check, doc.get("options", {}))
     for key in sorted(set(doc) - {"area", "table", "attacker", "defender", "support", "options"}):
-        check.fail(key_label(key), "is not a field of a battle")
+        label = key_label(key)
+        check.fail(
+            label, "is not a field of a battle", Code.UNKNOWN_FIELD, field=label, entry="battle"
+        )
     if check.problems:
         raise BattleSpecError(check.problems)
     return BattleSpec(
@@ -476,7 +658,13 @@ def check_landform_going(check: Checker, value: Any, where: str) -> dict[str, st
     for key, going in raw.items():
         spot = f"{where}.landform_going.{key_label(key)}"
         if key not in landforms:
-            check.fail(spot, f"is not a landform (known: {', '.join(landforms)})")
+            check.fail(
+                spot,
+                f"is not a landform (known: {', '.join(landforms)})",
+                Code.UNKNOWN_LANDFORM,
+                given=shown(key),
+                known=landforms,
+            )
             continue
         going = check.choice(going, spot, goings)
         if going != RULINGS_LANDFORM_GOING[Landform(key)]:
@@ -490,9 +678,11 @@ def read_json_file(path: str | Path) -> Any:
         with open(path, "rb") as file:
             raw = file.read(MAX_DOCUMENT_CHARS * 4 + 1)  # UTF-8 has up to 4 bytes a character
     except OSError as exc:
-        raise DocumentError(f"{path}: cannot read the file ({exc.strerror})") from exc
+        said = f"cannot read the file ({exc.strerror})"
+        unreadable = Problem("", said, Code.UNREADABLE, {"reason": exc.strerror})
+        raise DocumentError(str(path), unreadable) from exc
     if len(raw) > MAX_DOCUMENT_CHARS * 4:
-        raise DocumentError(f"{path}: longer than {MAX_DOCUMENT_CHARS} characters")
+        raise _too_big(str(path))
     return decode_json(raw, str(path))
 
 
@@ -501,5 +691,5 @@ def load_battle(path: str | Path) -> BattleSpec:
     try:
         data = read_json_file(path)
     except DocumentError as exc:
-        raise BattleSpecError([str(exc)]) from exc
+        raise BattleSpecError(exc.problems) from exc
     return parse_battle(data)

@@ -34,7 +34,7 @@ from rules.campaign.state import (
 )
 from rules.ending import MAX_TURN_LIMIT
 from rules.korona import events as combat_events
-from rules.refusals import Refusal
+from rules.refusals import Code, Refusal
 from rules.rulesets import RULESETS
 from rules.spec import (
     MAX_COMPANIES,
@@ -54,6 +54,7 @@ from rules.spec import (
     read_json_file,
     shown,
     text_problem,
+    unknown_unit,
 )
 from rules.units import STAND_TYPES, UNIT_TYPES, Quality
 
@@ -156,13 +157,20 @@ class _ScenarioChecker(Checker):
 
     def sequence(self, value: Any, where: str, *, limit: int) -> list[Any]:
         if value is None:
-            self.fail(where, "is missing")
+            self.fail(where, "is missing", Code.MISSING)
             return []
         if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-            self.fail(where, f"must be a list, not {type(value).__name__}")
+            kind = type(value).__name__
+            self.fail(where, f"must be a list, not {kind}", Code.NOT_A_LIST, kind=kind)
             return []
         if len(value) > limit:
-            self.fail(where, f"must have at most {limit} entries, not {len(value)}")
+            self.fail(
+                where,
+                f"must have at most {limit} entries, not {len(value)}",
+                Code.TOO_MANY_ENTRIES,
+                limit=limit,
+                count=len(value),
+            )
             return []
         return list(value)
 
@@ -170,16 +178,22 @@ class _ScenarioChecker(Checker):
         """A name something else refers to: exact, so no spaces around it; at most
         ``limit`` characters and no control characters."""
         if value is None:
-            self.fail(where, "is missing")
+            self.fail(where, "is missing", Code.MISSING)
             return None
+        given = shown(value)
         if not isinstance(value, str) or not value.strip():
-            self.fail(where, f"must be a non-empty string, not {shown(value)}")
+            self.fail(where, f"must be a non-empty string, not {given}", Code.NOT_TEXT, given=given)
             return None
         if (problem := text_problem(value, limit)) is not None:
-            self.fail(where, problem)
+            self.add(problem.moved(where))
             return None
         if value != value.strip():
-            self.fail(where, f"must not begin or end with spaces: {shown(value)}")
+            self.fail(
+                where,
+                f"must not begin or end with spaces: {given}",
+                Code.SPACES_AROUND,
+                given=given,
+            )
             return None
         return value
 
@@ -190,28 +204,53 @@ class _ScenarioChecker(Checker):
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(where, f"must be a number, not {shown(value)}")
+            given = shown(value)
+            self.fail(where, f"must be a number, not {given}", Code.NOT_A_NUMBER, given=given)
             return default
         if isinstance(value, float) and not math.isfinite(value):
-            self.fail(where, f"must be a finite number, not {value!r}")
+            self.fail(
+                where, f"must be a finite number, not {value!r}", Code.NOT_FINITE, given=repr(value)
+            )
             return default
         if not 0 <= value <= maximum:
-            self.fail(where, f"must be from 0 to {maximum:g}, not {value}")
+            self.fail(
+                where,
+                f"must be from 0 to {maximum:g}, not {value}",
+                Code.OUT_OF_RANGE,
+                minimum=0,
+                maximum=f"{maximum:g}",
+                given=str(value),
+            )
             return default
         return float(value)
 
     def optional_boolean(self, value: Any, where: str) -> bool | None:
         if value is None or isinstance(value, bool):
             return value
-        self.fail(where, f"must be true, false or null, not {shown(value)}")
+        given = shown(value)
+        self.fail(
+            where,
+            f"must be true, false or null, not {given}",
+            Code.NOT_TRUE_OR_FALSE,
+            given=given,
+            null_allowed=True,
+        )
         return None
 
     def unknown_keys(
-        self, raw: Mapping[Any, Any], known: Sequence[str], where: str, what: str
+        self, raw: Mapping[Any, Any], known: Sequence[str], where: str, entry: str, what: str
     ) -> None:
+        """Each key of ``raw`` not ``known``: ``entry`` is what ``raw`` is (a company),
+        ``what`` the same in the message's words ("a company")."""
         for key in sorted(set(raw) - set(known), key=str):
             label = key_label(key)
-            self.fail(f"{where}.{label}" if where else label, f"is not a field of {what}")
+            self.fail(
+                f"{where}.{label}" if where else label,
+                f"is not a field of {what}",
+                Code.UNKNOWN_FIELD,
+                field=label,
+                entry=entry,
+            )
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -229,12 +268,16 @@ def _event(check: _ScenarioChecker, value: Any, where: str) -> dict[str, Any]:
     raw = check.mapping(value, where)
     effect = raw.get("effect")
     if not isinstance(effect, str) or effect not in EVENT_EFFECTS:
-        check.fail(
-            f"{where}.effect",
-            "is missing"
-            if effect is None
-            else f"unknown effect {shown(effect)} (known: {', '.join(EVENT_EFFECTS)})",
-        )
+        if effect is None:
+            check.fail(f"{where}.effect", "is missing", Code.MISSING)
+        else:
+            check.fail(
+                f"{where}.effect",
+                f"unknown effect {shown(effect)} (known: {', '.join(EVENT_EFFECTS)})",
+                Code.UNKNOWN_EFFECT,
+                given=shown(effect),
+                known=tuple(EVENT_EFFECTS),
+            )
         return {"effect": "none"}
     needs = EVENT_EFFECTS[effect]
     entry: dict[str, Any] = {"effect": effect}
@@ -248,32 +291,46 @@ def _event(check: _ScenarioChecker, value: Any, where: str) -> dict[str, Any]:
         entry["track"] = check.name(raw.get("track"), f"{where}.track")
     if "text" in raw:
         if not isinstance(raw["text"], str):
-            check.fail(f"{where}.text", f"must be a string, not {shown(raw['text'])}")
+            given = shown(raw["text"])
+            check.fail(
+                f"{where}.text", f"must be a string, not {given}", Code.NOT_TEXT, given=given
+            )
         elif (problem := text_problem(raw["text"].replace("\n", " "), MAX_TEXT)) is not None:
-            check.fail(f"{where}.text", problem)
+            check.add(problem.moved(f"{where}.text"))
         else:
             entry["text"] = raw["text"]
-    check.unknown_keys(raw, ("effect", "text", *needs), where, f"a {effect} event")
+    check.unknown_keys(raw, ("effect", "text", *needs), where, "event", f"a {effect} event")
     return entry
 
 
 def _event_table(check: _ScenarioChecker, value: Any, where: str) -> dict[int, dict[str, Any]]:
     if not isinstance(value, Mapping):
-        check.fail(where, f"must be an object with an entry for each face 1-6, not {shown(value)}")
+        given = shown(value)
+        check.fail(
+            where,
+            f"must be an object with an entry for each face 1-6, not {given}",
+            Code.NOT_AN_EVENT_TABLE,
+            given=given,
+        )
         return {}
     table: dict[int, dict[str, Any]] = {}
     for key, entry in value.items():
         face = _face(key)
         spot = f"{where}.{key_label(key)}"
         if face is None:
-            check.fail(spot, "is not a face of a d6 (1 to 6)")
+            check.fail(spot, "is not a face of a d6 (1 to 6)", Code.NOT_A_FACE, given=shown(key))
         elif face in table:
-            check.fail(spot, f"face {face} is given twice")
+            check.fail(spot, f"face {face} is given twice", Code.FACE_TWICE, face=face)
         else:
             table[face] = _event(check, entry, spot)
     missing = [str(face) for face in DIE_FACES if face not in table]
     if missing:
-        check.fail(where, f"no entry for face {', '.join(missing)}: every face 1-6 needs one")
+        check.fail(
+            where,
+            f"no entry for face {', '.join(missing)}: every face 1-6 needs one",
+            Code.FACES_MISSING,
+            faces=tuple(missing),
+        )
     return {face: table[face] for face in DIE_FACES if face in table}
 
 
@@ -287,7 +344,9 @@ SettingCheck = Callable[[_ScenarioChecker, Any, str, str], Any]
 def _integer_setting(low: int, high: int) -> SettingCheck:
     def read(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
         if item is None:
-            check.fail(spot, "must be a whole number, not null")
+            check.fail(
+                spot, "must be a whole number, not null", Code.NOT_A_WHOLE_NUMBER, given="null"
+            )
             return _INVALID
         return check.integer(item, spot, minimum=low, maximum=high)
 
@@ -297,7 +356,7 @@ def _integer_setting(low: int, high: int) -> SettingCheck:
 def _boolean_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
     if isinstance(item, bool):
         return item
-    check.fail(spot, f"must be true or false, not {shown(item)}")
+    check.not_boolean(item, spot)
     return _INVALID
 
 
@@ -312,7 +371,7 @@ def _table_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any
 def _combat_table_setting(check: _ScenarioChecker, item: Any, spot: str, _: str) -> Any:
     problems = combat_events.check_table(item, spot)
     for problem in problems:
-        check.fail(spot, problem.removeprefix(f"{spot} ").removeprefix(spot))
+        check.add(problem.moved(spot, problem.message.removeprefix(f"{spot} ").removeprefix(spot)))
     if problems:
         return _INVALID
     return {int(face): {str(k): v for k, v in entry.items()} for face, entry in item.items()}
@@ -361,7 +420,8 @@ def _settings(check: _ScenarioChecker, value: Any, where: str) -> Settings:
         return Settings()
     raw = check.mapping(value, where)
     for key in sorted(set(raw) - set(SETTING_NAMES), key=str):
-        check.fail(f"{where}.{key_label(key)}", "is not a setting")
+        label = key_label(key)
+        check.fail(f"{where}.{label}", "is not a setting", Code.UNKNOWN_SETTING, setting=label)
     given: dict[str, Any] = {}
     for key in SETTING_NAMES:
         if key not in raw:
@@ -408,9 +468,15 @@ def _stand_counts(check: _ScenarioChecker, value: Any, where: str) -> dict[str, 
     for unit, count in raw.items():
         spot = f"{where}.{key_label(unit)}"
         if not isinstance(unit, str) or unit not in UNIT_TYPES:
-            check.fail(spot, f"unknown unit type {shown(unit)} (known: {', '.join(STAND_TYPES)})")
+            unknown_unit(check, unit, spot)
         elif UNIT_TYPES[unit].off_table:
-            check.fail(spot, "air support is not a stand: give planes under air")
+            check.fail(
+                spot,
+                "air support is not a stand: give planes under air",
+                Code.PLANES_NOT_STANDS,
+                unit=unit,
+                under="air",
+            )
         else:
             counts[unit] = check.integer(count, spot, minimum=0, maximum=MAX_STANDS)
     return counts
@@ -421,13 +487,19 @@ def _labelled(where: str, name: str | None) -> str:
 
 
 def _record(
-    check: _ScenarioChecker, seen: dict[str, str], name: str | None, where: str, what: str
+    check: _ScenarioChecker, seen: dict[str, str], name: str | None, where: str, entry: str
 ) -> bool:
-    """Note a name; a second use of it is a problem. True when the name is new."""
+    """Note a name; a second use of it is a problem. True when the name is new. ``entry``
+    is what the name names (company, area, ship, side_name, air_group: a side's)."""
     if name is None:
         return False
     if name in seen:
-        check.fail(where, f"duplicate {what} {name!r} (first at {seen[name]})")
+        what = entry.replace("_", " ")
+        message = f"duplicate {what} {name!r} (first at {seen[name]})"
+        if entry == "air_group":
+            check.fail(where, message, Code.DUPLICATE_AIR_GROUP, side=name)
+        else:
+            check.fail(where, message, Code.DUPLICATE, entry=entry, name=name)
         return False
     seen[name] = where
     return True
@@ -445,24 +517,29 @@ def _sides(check: _ScenarioChecker, value: Any) -> tuple[dict[str, Side], dict[s
         if key is not None and key in SIDE_KEYS:
             where = _labelled(where, key)
         elif key is None:
-            check.fail(f"{where}.key", "is missing")
+            check.fail(f"{where}.key", "is missing", Code.MISSING)
         else:
-            check.fail(f"{where}.key", f"must be one of {', '.join(SIDE_KEYS)}, not {shown(key)}")
+            check.choice(key, f"{where}.key", SIDE_KEYS)
         name = check.name(raw.get("name"), f"{where}.name")
-        _record(check, names, name, f"{where}.name", "side name")
+        _record(check, names, name, f"{where}.name", "side_name")
         base = check.name(raw.get("base"), f"{where}.base")
-        check.unknown_keys(raw, SIDE_FIELDS, where, "a side")
+        check.unknown_keys(raw, SIDE_FIELDS, where, "side", "a side")
         if key not in SIDE_KEYS:
             continue
         if key in sides:
-            check.fail(f"{where}.key", f"duplicate side {key!r}")
+            check.fail(f"{where}.key", f"duplicate side {key!r}", Code.DUPLICATE_SIDE, side=key)
             continue
         sides[key] = Side(key=key, name=name or "", base=base or "")
         if base is not None:
             bases[key] = f"{where}.base"
     missing = [key for key in SIDE_KEYS if key not in sides]
     if missing and isinstance(value, Sequence):
-        check.fail("sides", f"a campaign needs both sides: no {' or '.join(missing)}")
+        check.fail(
+            "sides",
+            f"a campaign needs both sides: no {' or '.join(missing)}",
+            Code.SIDES_MISSING,
+            sides=tuple(missing),
+        )
     return sides, bases
 
 
@@ -477,7 +554,7 @@ def _area_ref(
 ) -> str | None:
     name = check.name(value, where)
     if name is not None and name not in areas:
-        check.fail(where, f"unknown area {shown(name)}")
+        check.fail(where, f"unknown area {shown(name)}", Code.UNKNOWN_AREA, area=name)
         return None
     return name
 
@@ -487,7 +564,7 @@ def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
     seen: dict[str, str] = {}
     items = check.sequence(value, "areas", limit=MAX_AREAS)
     if value is not None and not items and isinstance(value, list):
-        check.fail("areas", "a map needs at least one area")
+        check.fail("areas", "a map needs at least one area", Code.NO_AREAS)
     for i, item in enumerate(items):
         where = f"areas[{i}]"
         raw = check.mapping(item, where)
@@ -506,9 +583,11 @@ def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
         ):
             spot = f"{where}.features[{j}]"
             if feature not in FEATURES:
-                check.fail(spot, f"must be one of {', '.join(FEATURES)}, not {shown(feature)}")
+                check.choice(feature, spot, FEATURES)
             elif feature in features:
-                check.fail(spot, f"{feature!r} is given twice")
+                check.fail(
+                    spot, f"{feature!r} is given twice", Code.GIVEN_TWICE, given=shown(feature)
+                )
             else:
                 features.append(feature)
         x = check.number(raw.get("x"), f"{where}.x", maximum=MAP_SIZE, default=0.0)
@@ -516,7 +595,7 @@ def _areas(check: _ScenarioChecker, value: Any) -> dict[str, Area]:
         controller = raw.get("controller")
         if controller is not None:
             controller = _side_ref(check, controller, f"{where}.controller")
-        check.unknown_keys(raw, AREA_FIELDS, where, "an area")
+        check.unknown_keys(raw, AREA_FIELDS, where, "area", "an area")
         if _record(check, seen, name, f"{where}.name", "area") and name:
             areas[name] = Area(
                 name=name,
@@ -543,18 +622,28 @@ def _links(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> li
             or len(item) != 2
             or not all(isinstance(end, str) for end in item)
         ):
-            check.fail(where, f"must be a pair of area names, not {shown(item)}")
+            given = shown(item)
+            check.fail(
+                where, f"must be a pair of area names, not {given}", Code.NOT_A_LINK, given=given
+            )
             continue
         a, b = item
         unknown = [end for end in dict.fromkeys((a, b)) if end not in areas]
         for end in unknown:
-            check.fail(where, f"unknown area {shown(end)}")
+            check.fail(where, f"unknown area {shown(end)}", Code.UNKNOWN_AREA, area=end)
         if a == b:
-            check.fail(where, f"links {shown(a)} to itself")
+            check.fail(where, f"links {shown(a)} to itself", Code.LINK_TO_ITSELF, area=a)
             continue
         pair = frozenset((a, b))
         if pair in seen:
-            check.fail(where, f"duplicates links[{seen[pair]}] ({a} - {b})")
+            check.fail(
+                where,
+                f"duplicates links[{seen[pair]}] ({a} - {b})",
+                Code.DUPLICATE_LINK,
+                first=seen[pair],
+                a=a,
+                b=b,
+            )
             continue
         seen[pair] = i
         if not unknown:
@@ -587,11 +676,17 @@ def _quality(check: _ScenarioChecker, raw: Mapping[str, Any], where: str, kind: 
         check.fail(
             f"{where}.quality",
             f"a fighting company needs a quality ({', '.join(qualities)})",
+            Code.QUALITY_MISSING,
+            choices=qualities,
         )
     elif kind == "fighting":
         return check.choice(raw.get("quality"), f"{where}.quality", qualities)
     elif raw.get("quality") is not None:
-        check.fail(f"{where}.quality", "a supply company never fights and has no quality")
+        check.fail(
+            f"{where}.quality",
+            "a supply company never fights and has no quality",
+            Code.SUPPLY_QUALITY,
+        )
     return None
 
 
@@ -611,14 +706,21 @@ def _holdings(
             check.fail(
                 f"{where}.stands.{unit}",
                 f"held {count} is above establishment {full.get(unit, 0)}",
+                Code.ABOVE_ESTABLISHMENT,
+                unit=unit,
+                held=count,
+                establishment=full.get(unit, 0),
             )
     if isinstance(raw.get("stands"), Mapping) and not sum(held.values()):
-        check.fail(f"{where}.stands", "a company needs at least one stand")
+        check.fail(f"{where}.stands", "a company needs at least one stand", Code.NO_STANDS)
     if kind == "fighting" and sum(full.values()) > settings.establishment:
         check.fail(
             f"{where}.establishment",
             f"{sum(full.values())} stands is above a fighting company's establishment "
             f"of {settings.establishment} (settings.establishment)",
+            Code.ABOVE_SETTINGS_ESTABLISHMENT,
+            stands=sum(full.values()),
+            establishment=settings.establishment,
         )
     return held, full
 
@@ -664,7 +766,7 @@ def _company(
     held, full = _holdings(check, raw, where, kind, settings)
     units = [unit for unit in STAND_TYPES if unit in held or unit in full]
     condition = _company_condition(check, raw, where)
-    check.unknown_keys(raw, COMPANY_FIELDS, where, "a company")
+    check.unknown_keys(raw, COMPANY_FIELDS, where, "company", "a company")
     company = Company(
         name=name or "",
         side=side,
@@ -684,12 +786,23 @@ def _check_side_bounds(check: _ScenarioChecker, companies: Mapping[str, Company]
         own = [c for c in companies.values() if c.side == key]
         stands = sum(sum(c.stands.values()) for c in own)
         if len(own) > MAX_COMPANIES:
-            check.fail("companies", f"{key} has {len(own)} companies, more than {MAX_COMPANIES}")
+            check.fail(
+                "companies",
+                f"{key} has {len(own)} companies, more than {MAX_COMPANIES}",
+                Code.TOO_MANY_COMPANIES,
+                side=key,
+                count=len(own),
+                limit=MAX_COMPANIES,
+            )
         if stands > MAX_FORCE_STANDS:
             check.fail(
                 "companies",
                 f"{key} has {stands} stands, more than a battle force may hold "
                 f"({MAX_FORCE_STANDS})",
+                Code.TOO_MANY_STANDS,
+                side=key,
+                count=stands,
+                limit=MAX_FORCE_STANDS,
             )
 
 
@@ -718,9 +831,9 @@ def _ships(check: _ScenarioChecker, value: Any, areas: Mapping[str, Area]) -> li
         side = _side_ref(check, raw.get("side"), f"{where}.side")
         port = _area_ref(check, raw.get("port"), f"{where}.port", areas)
         if port is not None and "port" not in areas[port].features:
-            check.fail(f"{where}.port", f"{port} has no port (features)")
+            check.fail(f"{where}.port", f"{port} has no port (features)", Code.NO_PORT, area=port)
         present = check.boolean(raw.get("present"), f"{where}.present", default=True)
-        check.unknown_keys(raw, SHIP_FIELDS, where, "a ship")
+        check.unknown_keys(raw, SHIP_FIELDS, where, "ship", "a ship")
         if _record(check, seen, name, f"{where}.name", "ship") and name:
             ships.append(Ship(name=name, side=side, port=port or "", present=present))
     return ships
@@ -737,7 +850,12 @@ def _air(
         side = _side_ref(check, raw.get("side"), f"{where}.side")
         base = _area_ref(check, raw.get("base"), f"{where}.base", areas)
         if base is not None and not {"airfield", "airstrip"} & set(areas[base].features):
-            check.fail(f"{where}.base", f"{base} has no airfield or airstrip (features)")
+            check.fail(
+                f"{where}.base",
+                f"{base} has no airfield or airstrip (features)",
+                Code.NO_AIRFIELD,
+                area=base,
+            )
         buffalos = check.integer(
             raw.get("buffalos"), f"{where}.buffalos", minimum=0, maximum=MAX_PLANES, default=0
         )
@@ -748,8 +866,8 @@ def _air(
             maximum=settings.max_bombers,
             default=0,
         )
-        check.unknown_keys(raw, AIR_FIELDS, where, "an air group")
-        new = raw.get("side") == side and _record(check, seen, side, f"{where}.side", "air group")
+        check.unknown_keys(raw, AIR_FIELDS, where, "air_group", "an air group")
+        new = raw.get("side") == side and _record(check, seen, side, f"{where}.side", "air_group")
         if new:
             groups.append(AirGroup(side=side, base=base or "", buffalos=buffalos, bombers=bombers))
     return groups
@@ -764,25 +882,67 @@ def _check_names_in_settings(
         return
     given = raw if isinstance(raw, Mapping) else {}
 
-    def fail(key: str, where: str, message: str) -> None:
+    def fail(key: str, where: str, message: str, code: Code, **fields: Any) -> None:
         default = "" if key in given else f" (the default; give settings.{key} for this map)"
-        check.fail(where, message + default)
+        check.fail(
+            where, message + default, code, default_of=None if key in given else key, **fields
+        )
 
     tracks = {area.track for area in areas.values()}
     for key in _AREA_SETTINGS:
         value = getattr(settings, key)
         if value is not None and value not in areas:
-            fail(key, f"settings.{key}", f"unknown area {shown(value)}")
+            fail(
+                key,
+                f"settings.{key}",
+                f"unknown area {shown(value)}",
+                Code.UNKNOWN_AREA,
+                area=value,
+            )
     for i, track in enumerate(settings.rough_tracks):
         if track not in tracks:
             fail(
-                "rough_tracks", f"settings.rough_tracks[{i}]", f"no area is on track {shown(track)}"
+                "rough_tracks",
+                f"settings.rough_tracks[{i}]",
+                f"no area is on track {shown(track)}",
+                Code.UNKNOWN_TRACK,
+                track=track,
             )
     for key in _TABLE_SETTINGS:
         for face, entry in getattr(settings, key).items():
             track = entry.get("track")
             if track is not None and track not in tracks:
-                fail(key, f"settings.{key}.{face}.track", f"no area is on track {shown(track)}")
+                fail(
+                    key,
+                    f"settings.{key}.{face}.track",
+                    f"no area is on track {shown(track)}",
+                    Code.UNKNOWN_TRACK,
+                    track=track,
+                )
+
+
+def _ending(check: _ScenarioChecker, doc: Mapping[str, Any]) -> tuple[bool, str | None, str | None]:
+    """Whether the campaign is finished, and its winner and end reason (only if it is)."""
+    finished = check.boolean(doc.get("finished"), "finished", default=False)
+    winner = doc.get("winner")
+    if winner is not None:
+        winner = _side_ref(check, winner, "winner")
+        if not finished:
+            check.fail(
+                "winner",
+                "a campaign that is not finished has no winner",
+                Code.ONLY_WHEN_FINISHED,
+                field="winner",
+            )
+    end_reason = check.optional_name(doc.get("end_reason"), "end_reason", limit=MAX_LONG_NAME)
+    if end_reason is not None and not finished:
+        check.fail(
+            "end_reason",
+            "a campaign that is not finished has no end reason",
+            Code.ONLY_WHEN_FINISHED,
+            field="end_reason",
+        )
+    return finished, winner, end_reason
 
 
 def parse_scenario(data: Any) -> CampaignState:
@@ -799,7 +959,8 @@ def parse_scenario(data: Any) -> CampaignState:
     areas = _areas(check, doc.get("areas"))
     for key, where in bases.items():
         if sides[key].base not in areas:
-            check.fail(where, f"unknown area {sides[key].base!r}")
+            base = sides[key].base
+            check.fail(where, f"unknown area {base!r}", Code.UNKNOWN_AREA, area=base)
     _check_names_in_settings(check, doc.get("settings"), settings, areas)
     links = _links(check, doc.get("links"), areas)
     cut_off = _cut_off(areas, links)
@@ -808,20 +969,15 @@ def parse_scenario(data: Any) -> CampaignState:
             "links",
             f"the map is not connected: {', '.join(cut_off)} cannot be reached from "
             f"{next(iter(areas))}",
+            Code.NOT_CONNECTED,
+            cut_off=tuple(cut_off),
+            start=next(iter(areas)),
         )
     companies = _companies(check, doc.get("companies"), areas, settings)
     ships = _ships(check, doc.get("ships", []), areas)
     air = _air(check, doc.get("air", []), areas, settings)
-    finished = check.boolean(doc.get("finished"), "finished", default=False)
-    winner = doc.get("winner")
-    if winner is not None:
-        winner = _side_ref(check, winner, "winner")
-        if not finished:
-            check.fail("winner", "a campaign that is not finished has no winner")
-    end_reason = check.optional_name(doc.get("end_reason"), "end_reason", limit=MAX_LONG_NAME)
-    if end_reason is not None and not finished:
-        check.fail("end_reason", "a campaign that is not finished has no end reason")
-    check.unknown_keys(doc, SCENARIO_FIELDS, "", "a scenario")
+    finished, winner, end_reason = _ending(check, doc)
+    check.unknown_keys(doc, SCENARIO_FIELDS, "", "scenario", "a scenario")
     if check.problems:
         raise ScenarioError(check.problems)
     assert name is not None  # a missing name is a problem, raised above
@@ -900,7 +1056,7 @@ def read_scenario(path: str | Path) -> Any:
     try:
         return read_json_file(path)
     except DocumentError as exc:
-        raise ScenarioError([str(exc)]) from exc
+        raise ScenarioError(exc.problems) from exc
 
 
 def campaign_name_problem(name: Any) -> str | None:
@@ -908,7 +1064,7 @@ def campaign_name_problem(name: Any) -> str | None:
     if not isinstance(name, str) or not name.strip():
         return "a campaign needs a name"
     problem = text_problem(name.strip(), MAX_LONG_NAME)
-    return None if problem is None else f"the campaign's name {problem}"
+    return None if problem is None else f"the campaign's name {problem.message}"
 
 
 def load_scenario(path: str | Path) -> CampaignState:

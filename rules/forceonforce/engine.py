@@ -9,6 +9,7 @@ withdraw, and at the turn limit the smaller fraction lost wins (the defender on 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rules import oldbreed as old_breed
@@ -97,7 +98,7 @@ def _impact_fuse(key: str, value: Any) -> list[str]:
     return [] if value in (False, None) else [IMPACT_FUSE_REFUSED]
 
 
-def _event_table(key: str, value: Any) -> list[str]:
+def _event_table(key: str, value: Any) -> Sequence[str]:
     return [] if value is None else old_breed.check_table(value, key)
 
 

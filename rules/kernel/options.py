@@ -3,13 +3,13 @@ knows, each giving the problems with a value (none when it is good)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.ending import turn_limit_problem
 
 # A check of one option: (its key, the value given) -> the problems, none when good.
-Check = Callable[[str, Any], list[str]]
+Check = Callable[[str, Any], Sequence[str]]
 
 
 def check(options: Mapping[str, Any], checks: Mapping[str, Check], ruleset: str) -> list[str]:
