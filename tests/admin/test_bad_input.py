@@ -40,8 +40,8 @@ def test_the_admin_refuses_deeply_nested_json(gm: Client) -> None:
     response = gm.post(CREATE, upload(DEEP))
     assert response.status_code == 200
     assert str(response.context["form"].errors["scenario"]) == (
-        '<ul class="errorlist" id="id_scenario_error"><li>This file cannot be read as a scenario: '
-        "nested more than 16 deep.</li></ul>"
+        '<ul class="errorlist" id="id_scenario_error"><li>This file is nested too deep to be a '
+        "scenario: more than 16 brackets and braces inside one another.</li></ul>"
     )
     assert Campaign.objects.count() == 0
 
@@ -59,18 +59,21 @@ def test_the_admin_refuses_long_names_and_nul_bytes(gm: Client) -> None:
     doc["ships"][0]["name"] = "y" * 30_000
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].errors["scenario"]) == [
-        "The 1st ship in the file: its name is longer than 20000 characters."
+        "The 1st ship in the file: its name is longer than 20,000 characters, more than any "
+        "text of a scenario."
     ]
     doc = long_names()
     doc["ships"][0]["name"] = "Lakatoi"
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].errors["scenario"]) == [
-        "The 1st side in the file: its name must not hold a NUL character."
+        "The 1st side in the file: its name holds a NUL character (code 0), which Korona "
+        "cannot store: remove it."
     ]
     doc["sides"][0]["name"] = "Australians"
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].non_field_errors()) == [
-        "The 1st company in the file: its name must be at most 100 characters, not 300."
+        "The 1st company in the file: its name must be at most 100 characters, not 300: "
+        "shorten it."
     ]
     assert Campaign.objects.count() == 0
 
