@@ -578,8 +578,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     seed=data["seed"],
                 )
             except ScenarioError as bad:
-                for problem in bad.problems:
-                    form.add_error(None, problem)
+                form.show_problems(bad.problems)
             except ValueError as bad:
                 form.add_error(None, str(bad))
             else:

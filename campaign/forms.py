@@ -126,6 +126,23 @@ class SeenPage(forms.Form):
             )
 
 
+class ScenarioUpload(forms.Form):
+    """A form with a scenario file: a refused one is listed in the GM's words, and the
+    GM is told to choose the file again (a browser shows the file box empty again)."""
+
+    CHOOSE_AGAIN = "Choose the file again after fixing it: a browser does not keep a chosen file."
+
+    def choose_again(self) -> str:
+        """The line asking for the file again: a file was chosen and the page comes back
+        with problems. Empty otherwise (no file to choose again)."""
+        return self.CHOOSE_AGAIN if self.errors and self.files.get("scenario") else ""
+
+    def show_problems(self, problems: Sequence[str]) -> None:
+        """A refused scenario's problems, each in the GM's words, at the top of the form."""
+        for problem in problems:
+            self.add_error(None, problem_words(problem))
+
+
 def read_upload(upload: Any) -> Any:
     """A scenario file sent with a form, decoded; a ValidationError saying why not."""
     if upload.size > MAX_DOCUMENT_CHARS:
@@ -136,7 +153,7 @@ def read_upload(upload: Any) -> Any:
         raise forms.ValidationError(file_words(exc)) from exc
 
 
-class BalanceForm(forms.Form):
+class BalanceForm(ScenarioUpload):
     """The Balance button: a scenario file (the Korona scenario if none) and how many
     campaigns to simulate."""
 
@@ -649,7 +666,7 @@ class SettingsForm(SeenPage, SettingFields):
         return out
 
 
-class CreateCampaignForm(SettingFields, ScheduleForm):
+class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
     """A new campaign: its name, the scenario (the Korona scenario if no file is given),
     the main choices (MAIN_CHOICES, over the scenario's own) and its schedule."""
 
@@ -687,11 +704,6 @@ class CreateCampaignForm(SettingFields, ScheduleForm):
     def clean_scenario(self) -> Any:
         upload = self.cleaned_data.get("scenario")
         return None if upload is None else read_upload(upload)
-
-    def file_lost(self) -> bool:
-        """A file was chosen and the page comes back with problems: the browser shows
-        the file box empty again, so the GM must be told to choose it again."""
-        return bool(self.errors) and bool(self.files.get("scenario"))
 
     def choices(self) -> dict[str, Any]:
         return self.settings_json()

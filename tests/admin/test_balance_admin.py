@@ -56,9 +56,27 @@ def test_a_bad_scenario_lists_its_faults_and_starts_nothing(gm: Client) -> None:
         "/admin/campaign/campaign/balance/", {"scenario": upload(doc), "campaigns": 2}
     )
     assert response.status_code == 200
+    page = response.content.decode()
+    name = doc["companies"][0]["name"]
     assert (
-        "must be one of raw, trained, veteran, not &#x27;elite&#x27;" in response.content.decode()
+        f"{name}: its quality must be one of raw, trained, veteran, not &#x27;elite&#x27;." in page
     )
+    assert "companies[" not in page  # the GM's words, not the checker's places
+
+
+@pytest.mark.django_db
+def test_a_refused_file_must_be_chosen_again_and_the_balance_page_says_so(gm: Client) -> None:
+    choose = "Choose the file again after fixing it: a browser does not keep a chosen file."
+    doc = short_doc()
+    doc["companies"][0]["area"] = "Atlantis"
+    balance = "/admin/campaign/campaign/balance/"
+    assert choose in gm.post(balance, {"scenario": upload(doc), "campaigns": 2}).content.decode()
+    not_json = SimpleUploadedFile("korona.json", b"{no json", "application/json")
+    assert choose in gm.post(balance, {"scenario": not_json, "campaigns": 2}).content.decode()
+    # No file chosen (the Korona scenario) and a bad count: no file to choose again.
+    response = gm.post(balance, {"campaigns": 0})
+    assert response.context["form"].errors
+    assert choose not in response.content.decode()
 
 
 @pytest.mark.django_db
