@@ -45,9 +45,9 @@ ROLES = {"attacker": "attacking", "defender": "defending"}
 
 
 def stands_words(counts: dict[str, int]) -> str:
-    """Stand counts in words, by kind in one order ('1 commander, 1 HMG, ...'): a spec
-    read back from PostgreSQL's jsonb has its keys in jsonb's order, not the file's."""
-    return names.stands(dict(sorted(counts.items())))
+    """Stand counts in words, in the units' own order ('1 commander, 9 rifle squads and
+    1 HMG'), whatever order PostgreSQL's jsonb gave the spec's keys back in."""
+    return names.stands(names.in_unit_order(counts))
 
 
 def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
@@ -195,7 +195,7 @@ class BattleAdmin(admin.ModelAdmin):
         for key, lost in losses.items():
             force = called.get(key, f"the {key}")
             role = f", {acting[key]}," if key in acting and key != winner else ""
-            parts.append(f"{force}{role} lost {names.stands(lost)}")
+            parts.append(f"{force}{role} lost {names.stands(names.in_unit_order(lost))}")
         return text + ", ".join(parts) + "."
 
     @admin.display(description="as the rules read it")

@@ -38,8 +38,10 @@ class ResultForm(forms.Form):
         self.units: dict[str, list[str]] = {}
         for key in ("attacker", "defender"):
             present = spec[key]["stands"]
-            self.units[key] = list(present)
-            for unit, count in present.items():
+            # In the units' own order, not jsonb's: the form lists them to the GM.
+            self.units[key] = sorted(present, key=names.unit_rank)
+            for unit in self.units[key]:
+                count = present[unit]
                 # An empty box is none lost: the GM types only the losses there were.
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from rules.units import STAND_TYPES
+
 # Unit types (rules.units.STAND_TYPES) as players say them: (one, several).
 UNIT_NAMES: dict[str, tuple[str, str]] = {
     "commander": ("commander", "commanders"),
@@ -48,8 +50,28 @@ def count(n: int, key: str) -> str:
     return f"{n} {unit(key, n)}"
 
 
+_UNIT_RANKS = {key: rank for rank, key in enumerate(STAND_TYPES)}
+
+
+def unit_rank(key: str) -> tuple[int, str]:
+    """A unit type's place in the units' own order, the order the rules define them in
+    (``rules.units``): the commander, the forward observer, the sniper, the rifle squads,
+    then the support weapons, the vehicles and the carriers; a type the rules do not
+    know after them all, by name. A sort key: a company's stands read back from
+    PostgreSQL's jsonb come in jsonb's order (shortest key first), not the file's."""
+    return (_UNIT_RANKS.get(key, len(_UNIT_RANKS)), key)
+
+
+def in_unit_order(counts: Mapping[str, int]) -> dict[str, int]:
+    """The counts in the units' own order (``unit_rank``), whatever the mapping's: for a
+    list a reader reads ('1 commander, 9 rifle squads and 1 HMG')."""
+    return {key: counts[key] for key in sorted(counts, key=unit_rank)}
+
+
 def stands(counts: Mapping[str, int], *, zero: str = "nothing") -> str:
-    """Stand counts in words, in the mapping's order: '3 rifle squads and 1 HMG'."""
+    """Stand counts in words, in the mapping's order: '3 rifle squads and 1 HMG' (a turn
+    lists what a company regains in the order supply gives it back; a list of stands
+    read back from the database goes through ``in_unit_order`` first)."""
     parts = [count(n, key) for key, n in counts.items() if n]
     return join(parts) if parts else zero
 

@@ -105,6 +105,15 @@ def stand_mark(stand_id: str) -> str:
     )
 
 
+def stand_order(stand_id: str) -> tuple[str, tuple[int, str], int]:
+    """Where a stand comes in a list: by its force ('a.' first), then its unit in the
+    units' own order (``rules.names.unit_rank``: the commander first), then its number
+    (rifle squad 2 before 10); never in the order of a log read back from jsonb."""
+    force, _, rest = stand_id.partition(".")
+    unit, _, number = rest.rpartition(".")
+    return (force, names.unit_rank(unit), int(number) if number.isdigit() else 0)
+
+
 def force_key_of(stand_id: str) -> str:
     return "attacker" if stand_id.startswith("a.") else "defender"
 
@@ -473,7 +482,7 @@ def forces_of(
         present = dict((result or {}).get("stands_present", {}).get(key) or force["stands"])
         extra = dict(force.get("reinforcements") or {})
         losses = None if result is None else dict((result.get("losses") or {}).get(key) or {})
-        types = [t for t in UNIT_TYPES if t in present or t in extra or (losses and t in losses)]
+        types = sorted({*present, *extra, *(losses or ())}, key=names.unit_rank)
         stands = [
             StandLine(
                 unit_type=t,
@@ -761,7 +770,7 @@ def counters(
             seen.setdefault(stand, pos)
             at.setdefault(stand, frame.get("drawn", {}).get(stand) or ())
     drawn = []
-    for stand, pos in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0])):
+    for stand, pos in sorted(seen.items(), key=lambda kv: stand_order(kv[0])):
         x, y = pos[0], table.depth_in - pos[1]
         drawn_x, drawn_y = at[stand] or table.drawn_at(x, y)
         drawn.append(
@@ -801,7 +810,7 @@ def deploy_positions(
     if deploy is None:
         return out
     hidden = set(deploy.get("hidden") or ())
-    for stand, (x, y) in deploy["positions"].items():
+    for stand, (x, y) in sorted(deploy["positions"].items(), key=lambda kv: stand_order(kv[0])):
         out[force_key_of(stand)].append(
             {
                 "stand": stand_words(stand, sides),

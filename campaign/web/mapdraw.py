@@ -25,7 +25,7 @@ from campaign.web.maplayout import Box, Segment, sideways
 from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
-from rules.units import STAND_TYPES, UNIT_TYPES
+from rules.units import UNIT_TYPES
 
 # Side colours: the strong one draws companies and the area border, the tint fills areas.
 SIDE_COLOURS = {"australian": "#2f6d3a", "japanese": "#a8322d"}
@@ -806,8 +806,7 @@ class StandsPoint:
 
 def unit_order(points: list[StandsPoint]) -> list[str]:
     units = {unit for point in points for unit in (*point.stands, *point.establishment)}
-    rank = {unit: i for i, unit in enumerate(STAND_TYPES)}
-    return sorted(units, key=lambda unit: (rank.get(unit, 99), unit))
+    return sorted(units, key=naming.unit_rank)
 
 
 def unit_colours(units: list[str]) -> dict[str, str]:

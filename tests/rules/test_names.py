@@ -32,6 +32,20 @@ def test_units_counts_and_lists() -> None:
         assert "_" not in names.unit(key) and "_" not in names.unit(key, 2)
 
 
+# A Japanese rifle company as PostgreSQL's jsonb gives it back: shortest key first.
+JSONB_ORDER = {"hmg": 1, "commander": 1, "rifle_squad": 9, "small_mortar": 1}
+
+
+def test_stands_are_listed_in_the_units_own_order_whatever_the_mapping() -> None:
+    in_order = names.in_unit_order(JSONB_ORDER)
+    assert names.stands(in_order) == "1 commander, 9 rifle squads, 1 HMG and 1 small mortar"
+    assert in_order == JSONB_ORDER  # the same counts
+    assert list(names.in_unit_order(dict(reversed(JSONB_ORDER.items())))) == list(in_order)
+    # The order the rules define the units in (rules.units), an unknown type last.
+    scrambled = ["mystery", *reversed(STAND_TYPES)]
+    assert sorted(scrambled, key=names.unit_rank) == [*STAND_TYPES, "mystery"]
+
+
 @pytest.mark.parametrize(
     ("phrase", "expected"),
     [
