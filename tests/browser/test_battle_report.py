@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign.models import Campaign
+from campaign.models import Campaign, Membership
+from tests.admin.conftest import waiting_campaign
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -150,3 +151,37 @@ def test_the_turn_history_and_a_turn_page(
     page.locator("a", has_text="battle report").first.click()
     page.wait_for_url("**/battles/*/")
     assert page.locator("#replay").is_visible()
+
+
+def heading_lines(page: Any, selector: str) -> int:
+    """How many lines the element's text takes, from its height and line height."""
+    return page.eval_on_selector(
+        selector,
+        "e => Math.round(e.getBoundingClientRect().height"
+        " / parseFloat(getComputedStyle(e).lineHeight))",
+    )
+
+
+def test_the_battle_sheets_title_reads_on_a_phone(
+    aussie: Any, gm_user: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    """A walk-through: on a phone the sheet's title, "Battle sheet: Korona, in the
+    campaign Korona 1", took four lines of heading type. The heading names the battle,
+    the campaign is named in the line below it, in smaller type."""
+    campaign, battles = waiting_campaign("Kokoda table, second run")
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    battle = battles["1:Korona:1"]
+    for user, who in ((aussie, "player"), (gm_user, "gm")):
+        page = signed_in(user)
+        for size, viewport in (("phone", PHONE), ("desktop", {"width": 1280, "height": 900})):
+            page.set_viewport_size(viewport)
+            page.goto(live_server.url + reverse("battle-sheet", args=[campaign.pk, battle.pk]))
+            shot(f"sheet-3-title-{who}-{size}")
+            assert page.locator("h1").inner_text().startswith("Battle sheet: Korona")
+            assert heading_lines(page, "h1 .title") == 1, (who, size)
+            detail = page.locator("h1 .detail")
+            assert detail.inner_text() == "in the campaign Kokoda table, second run"
+            assert heading_lines(page, "h1 .detail") <= (2 if size == "phone" else 1)
+            below = detail.bounding_box()["y"] >= page.locator("h1 .title").bounding_box()["y"] + 1
+            assert below, (who, size)
+            assert fits_the_width(page)

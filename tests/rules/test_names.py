@@ -75,9 +75,7 @@ def test_sides_and_agreement() -> None:
 
 
 RAW = re.compile(
-    "|".join(
-        [*(re.escape(key) for key in STAND_TYPES if "_" in key), r"\bhmg\b", r"->", r"\w_\w"]
-    )
+    "|".join([*(re.escape(key) for key in STAND_TYPES if "_" in key), r"\bhmg\b", r"->", r"\w_\w"])
 )
 SLIPS = re.compile(
     r"\ba [AEIOaeio]\w|\ban [BCDFGJKLNPQRSTVWYZbcdfgjklnpqrstvwyz]\w"

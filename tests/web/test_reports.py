@@ -577,7 +577,12 @@ def test_the_sheet_names_its_campaign_and_says_a_battle_is_still_to_be_fought(
     sheet = text_of(client.get(sheet_url))
     report = text_of(client.get(reverse("battle", args=[campaign.pk, battle.pk])))
     title = "Battle sheet: Korona, in the campaign Kokoda table"
-    assert f"<title>{title}" in html and f"<h1>{title}</h1>" in html
+    assert f"<title>{title}" in html
+    # The heading names the battle, its campaign on the line below (for a phone).
+    assert (
+        '<h1><span class="title">Battle sheet: Korona</span> '
+        '<span class="detail">in the campaign Kokoda table</span></h1>'
+    ) in html
     for page in (sheet, report):
         assert "· to be fought at the table ·" in page
 
