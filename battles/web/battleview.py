@@ -8,6 +8,7 @@ edge at the bottom, so the attacker comes down the table from the top.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -67,12 +68,13 @@ STAND_MARKS = {
 # radius 1.2 (a Japanese square is 2.2 across) with its widest outline, .7 for a stand
 # lost this step, half of it outside (templates/battles/_field_style.html).
 COUNTER_REACH = 1.6
-# Counters closer than this (a counter is 2.4 across) are drawn apart, where one covered
-# most of another or all of it (two stands on one inch): each moves at most
-# ``SPREAD_REACH``, never off the table nor into another square; the frames, the lines
-# and the log keep where they stand.
-COUNTER_GAP = 2.2
-SPREAD_REACH = 1.2
+# Counters closer than this, across or down (a counter is 2.4 across), are drawn apart,
+# where one covered part of another or all of it (two stands on one inch): each moves by
+# pushes of at most ``SPREAD_REACH``, then any still touching another goes to the
+# nearest free spot in its square (on the table, when its square is full); never off
+# the table. The frames, the lines and the log keep where they stand.
+COUNTER_GAP = 2.6
+SPREAD_REACH = 2.6
 SPREAD_ROUNDS = 12
 
 REASON_WORDS = {
@@ -169,6 +171,16 @@ class SquareView:
         return f"{chr(ord('A') + self.col)}{self.row + 1}"
 
     @property
+    def name_line(self) -> str:
+        """What the picture writes in the square: 'B3 hill'."""
+        return f"{self.label} {self.short}"
+
+    @property
+    def going_line(self) -> str:
+        """The square's going in the picture: 'rough, light woods'."""
+        return f"{self.going}, {self.vegetation_words}" if self.wooded else self.going
+
+    @property
     def dice_words(self) -> str:
         if not self.dice:
             return "laid out by hand"
@@ -238,10 +250,11 @@ class Table:
         col = min(max(int(x // SQUARE_IN), 0), self.width_ft - 1)
         row = min(max(int((self.depth_in - y) // SQUARE_IN), 0), self.depth_ft - 1)
         inset = COUNTER_REACH
+        line = 0.01  # a centre on the square's right or upper line is in the next square
         return (
             max(col * SQUARE_IN, inset),
-            max(self.depth_in - (row + 1) * SQUARE_IN, inset),
-            min((col + 1) * SQUARE_IN, self.width_in - inset),
+            max(self.depth_in - (row + 1) * SQUARE_IN + line, inset),
+            min((col + 1) * SQUARE_IN - line, self.width_in - inset),
             min(self.depth_in - row * SQUARE_IN, self.depth_in - inset),
         )
 
@@ -264,7 +277,46 @@ class Table:
                 break
             for stand in living:
                 drawn[stand] = _held(drawn[stand], origin[stand], bounds[stand])
+        whole = (COUNTER_REACH, COUNTER_REACH, self.width_in - COUNTER_REACH,
+                 self.depth_in - COUNTER_REACH)  # fmt: skip
+        placed: list[list[float]] = []
+        for stand in living:  # what the pushes left touching: the nearest free spot
+            if any(_touching(drawn[stand], other) for other in placed):
+                drawn[stand] = (
+                    _free_spot(origin[stand], placed, bounds[stand])
+                    or _free_spot(origin[stand], placed, whole)
+                    or drawn[stand]
+                )
+            placed.append(drawn[stand])
         return {stand: [round(x, 2), round(y, 2)] for stand, (x, y) in drawn.items()}
+
+    @property
+    def slots_json(self) -> str:
+        """``LABEL_SLOTS`` for replay.js, which moves the squares' names at each step."""
+        return json.dumps(LABEL_SLOTS)
+
+    def labels(self, drawn: Mapping[str, Sequence[float]] | None = None) -> list[SquareLabel]:
+        """Each square's name and going as the picture writes them, where no counter of
+        ``drawn`` (a step's, every stand lost ones included) is: ``label_slots``."""
+        chosen = label_slots(self, drawn or {})
+        out = []
+        for i, square in enumerate(self.squares):
+            for j, text in enumerate((square.name_line, square.going_line)):
+                slot = chosen[2 * i + j]
+                dx, dy, anchor = LABEL_SLOTS[int(slot, 36)] if slot != "-" else (0, 0, "start")
+                out.append(
+                    SquareLabel(
+                        kind="cell-label" if j == 0 else "cell-going",
+                        text=text,
+                        corner_x=square.x,
+                        corner_y=square.y,
+                        x=round(square.x + dx, 2),
+                        y=round(square.y + dy, 2),
+                        anchor=anchor,
+                        shown=slot != "-",
+                    )
+                )
+        return out
 
     @property
     def tick_y(self) -> float:
@@ -286,21 +338,23 @@ class Table:
 
 
 def _push_apart(drawn: dict[str, list[float]], stands: Sequence[str]) -> bool:
-    """One round: each two of ``stands`` closer than ``COUNTER_GAP`` moved apart along the
-    line between them, half the shortfall each. Did any move?"""
+    """One round: each two of ``stands`` closer than ``COUNTER_GAP`` across and down
+    moved apart, along whichever of the two they are farther apart on, half the
+    shortfall each. Did any move?"""
     moved = False
     for i, first in enumerate(stands):
         for j, second in enumerate(stands[i + 1 :], start=i + 1):
             a, b = drawn[first], drawn[second]
-            dx, dy = b[0] - a[0], b[1] - a[1]
-            apart = math.hypot(dx, dy)
-            if apart >= COUNTER_GAP - 1e-6:
+            if not _touching(a, b):
                 continue
-            if apart < 1e-6:  # on one point: apart at an angle of their own (golden angle)
-                dx, dy, apart = math.cos(2.4 * (i + j)), math.sin(2.4 * (i + j)), 1.0
-            push = (COUNTER_GAP - apart) / 2
-            a[0], a[1] = a[0] - dx / apart * push, a[1] - dy / apart * push
-            b[0], b[1] = b[0] + dx / apart * push, b[1] + dy / apart * push
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            if max(abs(dx), abs(dy)) < 1e-6:  # on one point: apart at an angle of their own
+                dx, dy = math.cos(2.4 * (i + j)), math.sin(2.4 * (i + j))
+            axis = 0 if abs(dx) >= abs(dy) else 1
+            apart = (dx, dy)[axis]
+            push = (COUNTER_GAP - abs(apart)) / 2 * (1 if apart >= 0 else -1)
+            a[axis] -= push
+            b[axis] += push
             moved = True
     return moved
 
@@ -315,6 +369,122 @@ def _held(
         dx, dy = dx / away * SPREAD_REACH, dy / away * SPREAD_REACH
     left, top, right, bottom = bounds
     return [min(max(origin[0] + dx, left), right), min(max(origin[1] + dy, top), bottom)]
+
+
+def _touching(a: Sequence[float], b: Sequence[float]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) < COUNTER_GAP - 1e-6
+
+
+# Where to look for a free spot, nearest first: a grid of quarter inches around a point.
+_SPOTS = sorted(
+    ((dx / 4, dy / 4) for dx in range(-48, 49) for dy in range(-48, 49)),
+    key=lambda d: (math.hypot(*d), d),
+)
+
+
+def _free_spot(
+    origin: Sequence[float],
+    placed: Sequence[Sequence[float]],
+    bounds: tuple[float, float, float, float],
+) -> list[float] | None:
+    """The nearest point to ``origin`` within ``bounds`` where a counter touches none of
+    ``placed``, if there is one within a foot."""
+    left, top, right, bottom = bounds
+    for dx, dy in _SPOTS:
+        point = [origin[0] + dx, origin[1] + dy]
+        inside = left <= point[0] <= right and top <= point[1] <= bottom
+        if inside and not any(_touching(point, other) for other in placed):
+            return point
+    return None
+
+
+# --- the squares' names, where no counter is --------------------------------------------
+
+NAME_FONT, GOING_FONT = 1.25, 1.05  # templates/battles/_field_style.html
+# Where a square's name or going may be written, from its top left corner (x, y of the
+# text, hanging from y; its anchor): in rows down the square, each at its left or its
+# right side. The names' slots first (the top row preferred), then the goings' (the
+# bottom row preferred). replay.js reads them from the picture.
+_NAME_ROWS = [round(0.45 + 1.55 * k, 2) for k in range(7)]
+_GOING_ROWS = [round(10.6 - 1.35 * k, 2) for k in range(8)]
+_SIDES = ((0.4, "start"), (SQUARE_IN - 0.4, "end"))
+LABEL_SLOTS: tuple[tuple[float, float, str], ...] = (
+    *((dx, dy, anchor) for dy in _NAME_ROWS for dx, anchor in _SIDES),
+    *((dx, dy, anchor) for dy in _GOING_ROWS for dx, anchor in _SIDES),
+)
+NAME_SLOTS = range(0, 2 * len(_NAME_ROWS))
+GOING_SLOTS = range(2 * len(_NAME_ROWS), len(LABEL_SLOTS))
+# A stand's counter as the names keep clear of it: its half width with its widest
+# outline, and a little room.
+COUNTER_CLEAR = 1.6
+
+
+@dataclass(frozen=True, slots=True)
+class SquareLabel:
+    """A square's name or going, where the picture writes it (``Table.labels``)."""
+
+    kind: str  # "cell-label" (the name) or "cell-going"
+    text: str
+    corner_x: int  # the square's top left corner, which replay.js adds a slot's place to
+    corner_y: int
+    x: float
+    y: float
+    anchor: str
+    shown: bool  # False when every slot had a counter on it
+
+
+def text_width(text: str, font: float) -> float:
+    """A generous estimate of the width a line of the squares' type takes (the browser's
+    sans-serif: a capital or a digit .72 of the size, a space or comma .34, others .64)."""
+    widths = (0.34 if c in " ,." else 0.72 if c.isupper() or c.isdigit() else 0.64 for c in text)
+    return sum(widths) * font
+
+
+def _text_box(
+    square: SquareView, slot: int, width: float, font: float
+) -> tuple[float, float, float, float]:
+    dx, dy, anchor = LABEL_SLOTS[slot]
+    left = square.x + dx - (width if anchor == "end" else 0)
+    top = square.y + dy
+    return (left - 0.1, top - 0.25 * font, left + width + 0.1, top + 1.1 * font)
+
+
+def _meet(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def label_slots(table: Table, drawn: Mapping[str, Sequence[float]]) -> str:
+    """Where each square's name and going are written among the counters ``drawn``
+    (where the picture draws them): the first of its slots that touches no counter nor
+    the square's other line, as a base-36 digit per line (the squares in ``table``'s
+    order, name then going), '-' where every slot has a counter on it (the square's
+    title and the sheet still name it)."""
+    counters = [
+        (x - COUNTER_CLEAR, y - COUNTER_CLEAR, x + COUNTER_CLEAR, y + COUNTER_CLEAR)
+        for x, y in drawn.values()
+    ]
+    chosen = []
+    for square in table.squares:
+        edge = (square.x, square.y, square.x + SQUARE_IN, square.y + SQUARE_IN)
+        taken = [box for box in counters if _meet(box, edge)]
+        for text, font, slots in (
+            (square.name_line, NAME_FONT, NAME_SLOTS),
+            (square.going_line, GOING_FONT, GOING_SLOTS),
+        ):
+            width = text_width(text, font)
+            boxes = ((slot, _text_box(square, slot, width, font)) for slot in slots)
+            free = next(((slot, box) for slot, box in boxes if not any(
+                _meet(box, other) for other in taken)), None)  # fmt: skip
+            if free is None:
+                chosen.append("-")
+            else:
+                chosen.append(_base36(free[0]))
+                taken.append(free[1])
+    return "".join(chosen)
+
+
+def _base36(n: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[n]
 
 
 def table_of(spec: Mapping[str, Any], seed: int, log: Sequence[Mapping[str, Any]] = (),
@@ -727,6 +897,9 @@ def replay_frames(
             # Where the picture draws each counter (replay.js reads it): the positions
             # above are the truth.
             frame["drawn"] = table.drawn_apart(frame["positions"], frame["lost"])
+            # Where each square's name and going are written at this step, clear of
+            # the counters (``label_slots``; replay.js moves them).
+            frame["labels"] = label_slots(table, frame["drawn"])
     return frames
 
 

@@ -68,6 +68,9 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "table": table,
         "frames": frames,
         "counters": battleview.counters(frames, forces, table, sides),
+        # The squares' names where the first step's counters leave room (the sheet's
+        # picture, with no counters, writes them in their first places).
+        "labels": table.labels(frames[0]["drawn"] if frames else None),
         "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
         "ruleset_label": battleview.ruleset_label(battle.ruleset),

@@ -299,9 +299,9 @@ def test_a_counter_on_the_tables_edge_is_drawn_wholly_on_the_table(played: Any) 
 
 def test_stands_on_one_inch_are_drawn_side_by_side_in_their_square() -> None:
     """Two stands on one inch were one counter, the other hidden under it, and a stand an
-    inch from another hid most of its name: counters closer than ``COUNTER_GAP`` are drawn
-    apart, each at most ``SPREAD_REACH`` from where it stands, in its own square. A lost
-    stand stays where it fell; one alone is drawn where it stands."""
+    inch from another hid most of its name: counters closer than ``COUNTER_GAP`` across
+    and down are drawn apart, in their own square. A lost stand stays where it fell; one
+    alone is drawn where it stands."""
     table = battleview.Table(3, 3, [], "log")
     positions = {
         "a.rifle_squad.1": [18, 30],
@@ -314,20 +314,45 @@ def test_stands_on_one_inch_are_drawn_side_by_side_in_their_square() -> None:
     }
     drawn = table.drawn_apart(positions, lost=["a.commander.1"])
     assert drawn["a.commander.1"] == [18, 5] and drawn["d.rifle_squad.1"] == [6, 30]
-    # Apart enough that none hides most of another's name (2.4 across, a name 1.3).
+    # Apart enough that none covers any of another (a counter is 2.4 across).
     together = ["a.rifle_squad.1", "a.rifle_squad.2", "a.hmg.1"]
     for first, second in ((0, 1), (0, 2), (1, 2)):
-        gap = math.dist(drawn[together[first]], drawn[together[second]])
-        assert gap >= 1.5, (together[first], together[second], gap)
+        assert apart(drawn[together[first]], drawn[together[second]]) >= 2.4
     for stand, (x, y) in positions.items():
         where = drawn[stand]
-        assert math.dist(where, (x, 36 - y)) <= battleview.SPREAD_REACH + 1e-9, stand
+        assert math.dist(where, (x, 36 - y)) <= 2 * battleview.COUNTER_GAP, stand
         assert battleview.square_of((where[0], 36 - where[1]), table) == battleview.square_of(
             (x, y), table
         ), stand
     # On the line, they part into their own square only.
     on_line = drawn["d.rifle_squad.2"], drawn["d.rifle_squad.3"]
-    assert min(x for x, _ in on_line) == 12 and math.dist(*on_line) >= 1.5
+    assert min(x for x, _ in on_line) == 12 and apart(*on_line) >= 2.4
+
+
+def apart(a: list[float], b: list[float]) -> float:
+    """How far apart two counters' centres are, across or down, whichever is more: two
+    counters 2.4 across touch when it is less."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def test_a_tight_cluster_of_stands_is_drawn_with_no_counter_on_another() -> None:
+    """A walk-through: in a melee of a dozen stands within three inches of one another a
+    few counters still overlapped a little (each moved at most 1.2 inches). Every
+    counter of a stand still fighting is drawn clear of every other, in its square."""
+    table = battleview.Table(3, 3, [], "log")
+    cluster = [[17, 29], [18, 29], [18, 30], [19, 30], [18, 31], [17, 30]]
+    positions = {f"a.rifle_squad.{i}": p for i, p in enumerate(cluster, start=1)}
+    positions |= {f"d.rifle_squad.{i}": [x + 1, y] for i, (x, y) in enumerate(cluster, 1)}
+    positions |= {"a.hmg.1": [13, 34], "a.commander.1": [13, 35], "d.hmg.1": [0, 36]}
+    drawn = table.drawn_apart(positions)
+    stands = sorted(drawn)
+    for i, first in enumerate(stands):
+        for second in stands[i + 1 :]:
+            assert apart(drawn[first], drawn[second]) >= 2.4, (first, second)
+    for stand, (x, y) in positions.items():
+        assert battleview.square_of((drawn[stand][0], 36 - drawn[stand][1]), table) == (
+            battleview.square_of((x, y), table)
+        ), stand
 
 
 def test_every_step_of_a_replay_says_where_its_counters_are_drawn(played: Any) -> None:
@@ -337,7 +362,7 @@ def test_every_step_of_a_replay_says_where_its_counters_are_drawn(played: Any) -
         table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
         frames = battleview.replay_frames(battle.log, table=table)
         assert frames == [
-            {**truth, "drawn": frame["drawn"]}
+            {**truth, "drawn": frame["drawn"], "labels": frame["labels"]}
             for truth, frame in zip(battleview.replay_frames(battle.log), frames, strict=True)
         ]
         for frame in frames:

@@ -12,6 +12,9 @@
   const inset = Number(svg.dataset.inset);
   const trails = svg.querySelector("g.trails");
   const stands = svg.querySelector("g.stands");
+  const labelGroup = svg.querySelector("g.square-labels");
+  const slots = JSON.parse(labelGroup.dataset.slots);
+  const labels = Array.from(labelGroup.querySelectorAll("text"));
   const counters = new Map();
   svg.querySelectorAll("g.stand").forEach((el) => counters.set(el.dataset.stand, el));
   const control = (name) => figure.querySelector(`[data-replay="${name}"]`);
@@ -68,6 +71,20 @@
       el.classList.toggle("lost", lost.has(id));
       el.classList.toggle("hidden-stand", hidden.has(id));
       el.classList.toggle("struck", struck.has(id));
+    });
+    // The squares' names where this step's counters leave room (battleview.label_slots:
+    // a base-36 slot per name, "-" for none free).
+    labels.forEach((el, k) => {
+      const slot = frame.labels ? frame.labels[k] : "-";
+      if (slot === "-" || slot === undefined) {
+        el.setAttribute("visibility", "hidden");
+        return;
+      }
+      const [dx, dy, anchor] = slots[parseInt(slot, 36)];
+      el.removeAttribute("visibility");
+      el.setAttribute("x", Number(el.dataset.x) + dx);
+      el.setAttribute("y", Number(el.dataset.y) + dy);
+      el.setAttribute("text-anchor", anchor);
     });
     // The lost lie beneath the living: a faded counter must not veil one still fighting.
     const all = Array.from(counters.values());
