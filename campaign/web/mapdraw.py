@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
-from campaign.web.maplayout import Box, Segment, sideways
+from campaign.web.maplayout import Box, Segment, on_a_line, sideways
 from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
@@ -68,11 +68,14 @@ TAG_CHAR = 9  # a rough width of one of its characters (13px bold)
 TAG_PAD = 6
 CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the tag
 # A column of chips that a track line runs through moves sideways off it, when the map
-# has room: never out from under its area (it still spans the area's middle), into
-# another's chips, names or notes, or out of the map.
+# has room: never out from under its area (it still spans the area's middle, and reads
+# as its area's, not as the one beside it: ``maplayout.reads_as_under``), into another's
+# chips, names or notes, or out of the map.
 TRACK_CLEARANCE = 6  # a track line is 6 wide: 3 either side, and 3 of air
 CHIP_REACH = CHIP_WIDTH / 2 - 4
 CHIP_STEP = 4
+# The foot of the deepest column of chips (CHIPS_SHOWN and a "+N more"), below its area.
+COLUMN_DEPTH = CHIP_TOP + (CHIPS_SHOWN + 1) * (CHIP_HEIGHT + CHIP_GAP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,20 +631,36 @@ def chip_boxes(row: MapArea) -> list[Box]:
     ]
 
 
+def beside(areas: list[MapArea], row: MapArea, column: list[Box]) -> list[float]:
+    """Where across the map the other areas are that a chip level with ``column`` could
+    hang under (their centre above its foot, their deepest column reaching its top): the
+    areas a reader could take its chips for."""
+    top, foot = min(box.top for box in column), max(box.bottom for box in column)
+    return [
+        other.area.x
+        for other in areas
+        if other.name != row.name and top - COLUMN_DEPTH < other.area.y < foot
+    ]
+
+
 def chip_shifts(areas: list[MapArea], links: list[MapLink]) -> dict[str, float]:
     """How far each area's column of chips moves sideways off the track lines that run
-    through it (``maplayout.sideways``): only where the map has room, in the order of
-    the areas, each column clear of the others as they stand by then. What a column
-    shows is the same wherever it hangs."""
+    through it (``maplayout.sideways``): only where the map has room and the column
+    still reads as its area's (not as an area's beside it), in the order of the areas,
+    each column clear of the others as they stand by then. What a column shows is the
+    same wherever it hangs."""
     segments = [Segment(link.a.x, link.a.y, link.b.x, link.b.y) for link in links]
     drawn = [box for row in areas for box in area_boxes(row)]
     columns = {row.name: chip_boxes(row) for row in areas}
     x, _, width, _ = _bounds(areas)
     shifts = {}
     for row in areas:
-        others = drawn + [b for name, column in columns.items() if name != row.name for b in column]
+        column = columns[row.name]
+        if not on_a_line(column, segments, clearance=TRACK_CLEARANCE):
+            continue  # no chips, or off every line already: nothing to move it clear of
+        others = drawn + [b for name, boxes in columns.items() if name != row.name for b in boxes]
         dx = sideways(
-            columns[row.name],
+            column,
             segments,
             others,
             clearance=TRACK_CLEARANCE,
@@ -649,6 +668,8 @@ def chip_shifts(areas: list[MapArea], links: list[MapLink]) -> dict[str, float]:
             reach=CHIP_REACH,
             step=CHIP_STEP,
             within=(x, x + width),
+            under=row.area.x,
+            beside=beside(areas, row, column),
         )
         if dx:
             shifts[row.name] = dx

@@ -62,6 +62,20 @@ class Segment:
         return True
 
 
+def on_a_line(boxes: Sequence[Box], segments: Sequence[Segment], *, clearance: float) -> bool:
+    """Does any segment run through one of the boxes, or within ``clearance`` of it?"""
+    return any(s.crosses(b.grown(clearance)) for s in segments for b in boxes)
+
+
+def reads_as_under(box: Box, own: float, beside: Sequence[float]) -> bool:
+    """Does a chip hanging under an area at ``own`` (across the map) read as that area's,
+    beside areas at ``beside``: its middle nearer its own area than its nearest edge is
+    to any of those? (A chip whose edge reaches under another area reads as that one's.)"""
+    middle = (box.left + box.right) / 2
+    off = abs(middle - own)
+    return all(off < max(box.left - x, x - box.right, 0.0) for x in beside)
+
+
 def sideways(
     boxes: Sequence[Box],
     segments: Sequence[Segment],
@@ -72,14 +86,21 @@ def sideways(
     reach: float,
     step: float,
     within: tuple[float, float],
+    under: float | None = None,
+    beside: Sequence[float] = (),
 ) -> float:
     """How far to move ``boxes`` (a column of chips) sideways: the least move that keeps
     them ``clearance`` off every segment and ``gap`` off ``others``, inside ``within``
-    (left, right). 0 if they are off every segment already, or if no move up to
-    ``reach`` (in steps of ``step``) does it: then they stay where they were."""
+    (left, right), and, given the ``under`` of their area, each still read as under it
+    beside the areas at ``beside`` (``reads_as_under``). 0 if they are off every segment
+    already, or if no move up to ``reach`` (in steps of ``step``) does it: then they stay
+    where they were."""
 
     def off_the_lines(moved: Sequence[Box]) -> bool:
-        return not any(s.crosses(b.grown(clearance)) for s in segments for b in moved)
+        return not on_a_line(moved, segments, clearance=clearance)
+
+    def still_under(moved: Sequence[Box]) -> bool:
+        return under is None or all(reads_as_under(b, under, beside) for b in moved)
 
     if not boxes or off_the_lines(boxes):
         return 0.0
@@ -89,8 +110,10 @@ def sideways(
             moved = [box.moved(dx) for box in boxes]
             if min(b.left for b in moved) < left or max(b.right for b in moved) > right:
                 continue
-            if off_the_lines(moved) and not any(
-                b.grown(gap).overlaps(other) for b in moved for other in others
+            if (
+                off_the_lines(moved)
+                and still_under(moved)
+                and not any(b.grown(gap).overlaps(other) for b in moved for other in others)
             ):
                 return dx
     return 0.0

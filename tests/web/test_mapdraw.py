@@ -14,6 +14,7 @@ from campaign.services.turns import advance_turn
 from campaign.services.visibility import CampaignView, open_campaign
 from campaign.web.mapdraw import (
     CHIPS_SHOWN,
+    COLUMN_DEPTH,
     SIDE_COLOURS,
     SIDE_TINTS,
     StandsPoint,
@@ -27,7 +28,7 @@ from campaign.web.mapdraw import (
     track_styles,
 )
 from rules.campaign.scenario import load_scenario
-from tests.campaign.conftest import KORONA
+from tests.campaign.conftest import KORONA, korona_doc
 from tests.web.conftest import join, meeting_doc
 
 pytestmark = pytest.mark.django_db
@@ -373,27 +374,96 @@ def meeting(db: Any, aussie: Any, japanese: Any) -> Campaign:
     return campaign
 
 
-def test_chips_move_sideways_off_a_track_line_where_the_map_has_room(
-    meeting: Campaign, aussie: Any
-) -> None:
-    """The Japanese in Oivi hung across the Oivi-Munara track; Kilu beside it has no
-    chips in the Australians' sight, so they move right, off the line."""
-    view, svg, _ = drawn(aussie, meeting)
+def test_chips_move_sideways_off_a_track_line_where_the_map_has_room(aussie: Any) -> None:
+    """Four Australian companies in Ioro: the Uberi Ridge-Erida track runs through the
+    foot of their column, and Isura beside it has no chips, so they move right, off the
+    line, still under Ioro."""
+    doc = korona_doc()
+    for company in doc["companies"]:
+        if company["side"] == "australian":
+            company["area"] = "Ioro"
+    campaign = create_campaign(data=doc, name="Korona in Ioro", seed=7)
+    join(aussie, campaign, "australian")
+    view, svg, _ = drawn(aussie, campaign)
     lines = list(svg.iter(f"{SVG}line"))
-    oivi = view.state.areas["Oivi"]
+    ioro = view.state.areas["Ioro"]
     boxes = chip_boxes(svg)
-    assert len(boxes) == len(view.companies) >= 4  # every chip drawn, none left out
-    for box in boxes:  # none on a line (3 either side of its middle is its stroke)
+    assert len(boxes) == len(view.companies) == 4  # no enemy in sight yet
+    under_ioro = [box for box in boxes if box[0] <= ioro.x <= box[2]]
+    assert len(under_ioro) == 4
+    assert all((box[0] + box[2]) / 2 > ioro.x for box in under_ioro)  # moved right
+    for box in under_ioro:  # off every line (3 either side of its middle is its stroke)
         assert not [ln.get("data-link") for ln in lines if line_crosses(ln, box, 3)], box
-    # Oivi's two still hang under it (spanning its middle), no longer centred on it.
-    under_oivi = [box for box in boxes if box[1] > oivi.y and box[0] <= oivi.x <= box[2]]
-    assert len(under_oivi) == len([c for c in view.companies if c.area == "Oivi"]) == 2
-    assert all((box[0] + box[2]) / 2 > oivi.x for box in under_oivi)
     for i, box in enumerate(boxes):  # and on no other chip
         for other in boxes[i + 1 :]:
             assert not (
                 box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
             )
+
+
+def test_chips_stay_under_their_area_when_a_move_would_take_them_under_another(
+    meeting: Campaign, aussie: Any
+) -> None:
+    """The Japanese in Oivi hang across the Oivi-Munara track, which leaves Oivi's middle
+    right above them: only a move of most of a chip's width takes them off it, which
+    hung them under Kilu (a walk-through read them as Kilu's). They stay centred."""
+    view, svg, _ = drawn(aussie, meeting)
+    oivi = view.state.areas["Oivi"]
+    middles = [(box[0] + box[2]) / 2 for box in chip_boxes(svg)]
+    assert middles.count(oivi.x) == len([c for c in view.companies if c.area == "Oivi"]) == 2
+
+
+def chips_by_area(view: CampaignView, svg: ET.Element) -> list[tuple[str, Box]]:
+    """Each chip drawn (a "+N more" chip too) with the name of its area: the map draws
+    them area by area, in ``map_areas``'s order."""
+    boxes = iter(chip_boxes(svg))
+    return [
+        (row.name, next(boxes))
+        for row in map_areas(view)
+        for _ in range(min(len(row.companies), CHIPS_SHOWN + 1))
+    ]
+
+
+def misread_chips(view: CampaignView, svg: ET.Element) -> list[str]:
+    """The chips that read as another area's: a chip hangs straight down from its area,
+    so it reads as the one of the areas it could hang under (centre above it, at most a
+    column's depth) that it is nearest across the map. Its middle must be nearer its own
+    area than its nearest edge is to any other such area."""
+    areas = view.state.areas
+    misread = []
+    for name, (left, top, right, bottom) in chips_by_area(view, svg):
+        off = abs((left + right) / 2 - areas[name].x)
+        for other in areas.values():
+            if other.name == name or not bottom - COLUMN_DEPTH < other.y < top:
+                continue
+            if max(left - other.x, other.x - right, 0.0) <= off:
+                misread.append(f"{name}'s chip at {left}-{right} reads as {other.name}'s")
+    return misread
+
+
+@pytest.mark.parametrize("doc", ["met", "sensible"])
+def test_every_chip_reads_as_its_own_areas_over_many_maps(
+    doc: str, aussie: Any, japanese: Any, gm_user: Any
+) -> None:
+    """Campaigns played a few turns (the AI's orders move them about), each side's map
+    and the GM's after every turn: no chip is moved so far that it reads as another
+    area's (the Australians' glimpse of the Japanese in Oivi read as Kilu's)."""
+    misread = []
+    for seed in (1, 2, 3):
+        data = meeting_doc() if doc == "met" else korona_doc(standing_order=None)
+        campaign = create_campaign(data=data, name=f"Korona {doc} {seed}", seed=seed)
+        join(aussie, campaign, "australian")
+        join(japanese, campaign, "japanese")
+        for _ in range(4):
+            advance_turn(campaign_id=campaign.pk)
+            campaign.refresh_from_db()
+            for user in (aussie, japanese, gm_user):
+                view, svg, _ = drawn(user, campaign)
+                misread += [
+                    f"seed {seed}, turn {campaign.turn}, {view.side}: {m}"
+                    for m in misread_chips(view, svg)
+                ]
+    assert not misread
 
 
 def test_chips_stay_under_their_area_when_no_move_takes_them_off_the_line(

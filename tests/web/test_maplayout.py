@@ -3,7 +3,7 @@ the least sideways move of a column of chips off the lines."""
 
 from __future__ import annotations
 
-from campaign.web.maplayout import Box, Segment, sideways
+from campaign.web.maplayout import Box, Segment, reads_as_under, sideways
 
 COLUMN = [Box(0, 10, 100, 40), Box(0, 43, 100, 73)]
 
@@ -63,3 +63,29 @@ def test_a_column_with_no_room_stays_where_it_was() -> None:
     assert move([line], neighbour) == 0.0
     assert move([line], right=120.0) == 0.0  # the map's edge
     assert move([line], reach=20.0) == 0.0  # a move that would take it from under its area
+
+
+def test_a_column_moves_only_as_far_as_it_still_reads_as_under_its_area() -> None:
+    """Its area's middle at 50: moved 36, its middle is 36 off it, its right edge 14 short
+    of an area at 150, which it would read as hanging under; 64 short of one at 200."""
+    line = Segment(30, 0, 10, 80)
+
+    def move_beside(x: float) -> float:
+        return sideways(
+            COLUMN,
+            [line],
+            [],
+            clearance=6.0,
+            gap=3.0,
+            reach=60.0,
+            step=4.0,
+            within=(-200.0, 300.0),
+            under=50.0,
+            beside=[x],
+        )
+
+    assert move_beside(200.0) == 36.0
+    assert move_beside(150.0) == 0.0
+    assert reads_as_under(Box(36, 0, 136, 10), 50.0, [200.0])
+    assert not reads_as_under(Box(36, 0, 136, 10), 50.0, [150.0])
+    assert not reads_as_under(Box(36, 0, 136, 10), 50.0, [120.0])  # under the chip itself
