@@ -123,15 +123,13 @@ class MapArea:
     companies: list[MapCompany] = field(default_factory=list)
     ships: list[Ship] = field(default_factory=list)
     air: list[AirGroup] = field(default_factory=list)
+    # Fighting companies of both sides among those the viewer sees here: worked out once
+    # for every area by ``map_areas``, read by the tag, the title, the list and the legend.
+    contested: bool = False
 
     @property
     def name(self) -> str:
         return self.area.name
-
-    @property
-    def contested(self) -> bool:
-        """Fighting companies of both sides among those the viewer sees here."""
-        return self.name in contested_areas(c.view for c in self.companies)
 
     @property
     def feature_words(self) -> list[str]:
@@ -242,6 +240,9 @@ def map_areas(view: CampaignView) -> list[MapArea]:
             continue
         own = view.game_master or company.side == view.side
         rows[company.area].companies.append(MapCompany(company, company_id, own))
+    drawn = (company.view for row in rows.values() for company in row.companies)
+    for name in contested_areas(drawn):
+        rows[name].contested = True
     for ship in state.ships:
         if ship.port in rows:
             rows[ship.port].ships.append(ship)

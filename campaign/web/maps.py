@@ -54,6 +54,7 @@ from campaign.web.mapdraw import (
     SIDE_COLOURS,
     SIDE_TINTS,
     SUPPLY_MARK_WORDS,
+    MapArea,
     StandsPoint,
     TrackStyle,
     contested_areas,
@@ -392,7 +393,12 @@ def legend_chips(view: CampaignView) -> list[SampleChip]:
     return own + enemies
 
 
-def legend(view: CampaignView) -> Legend:
+def legend(view: CampaignView, areas: list[MapArea] | None = None) -> Legend:
+    """The map's legend; given the map's rows (``map_areas``), from what they draw."""
+    if areas is None:
+        contested = bool(contested_areas(view.companies))
+    else:
+        contested = any(row.contested for row in areas)
     return Legend(
         tracks=list(track_styles(view.state).values()),
         holders=[
@@ -419,7 +425,7 @@ def legend(view: CampaignView) -> Legend:
         weak_below=round(WEAK_BELOW * 100),
         strong_from=round(STRONG_FROM * 100),
         last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
-        contested=bool(contested_areas(view.companies)),
+        contested=contested,
     )
 
 
@@ -431,7 +437,7 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         areas=areas,
         svg=draw_map(view, areas),
         focus_across=focus_across(view, areas),
-        legend=legend(view),
+        legend=legend(view, areas),
         stamp=stamp,
         deadline=local_deadline(view.campaign),
         next_turn=next_turn(view.campaign, stamp),
