@@ -40,7 +40,7 @@ from battles.web.lists import battle_reasons, battle_withdrawals, readable_battl
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words, no_deadline_words
-from campaign.services.schedule import has_teammates, plays_alone
+from campaign.services.schedule import play_of_side
 from campaign.services.visibility import (
     CampaignView,
     during_turn,
@@ -124,10 +124,8 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
         # As the map says it (campaign.web.maps.next_turn), in solo terms to a player of
         # the one side a player plays, the AI the rest ("you or a teammate" when others
         # play that side too).
-        solo = plays_alone(campaign, side)
-        return no_deadline_words(
-            campaign.turn + 1, solo=solo, teammates=solo and has_teammates(campaign, side)
-        )
+        play = play_of_side(campaign, side)
+        return no_deadline_words(campaign.turn + 1, solo=play.solo, teammates=play.teammates)
     when = moment_words(campaign.next_deadline, zone)
     return f"Orders for turn {campaign.turn + 1} are due by {when}."
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from campaign.models import SPECTATOR
 from rules.refusals import Refusal
 
 SCHEDULE_KINDS = ("none", "every_hours", "weekly")
@@ -81,14 +82,35 @@ def schedule_words(schedule: Schedule) -> str:
     return "none: the game master plays each turn"
 
 
+@dataclass(frozen=True, slots=True)
+class SidePlay:
+    """How the reader's side is played, for what the pages, the campaign list and the
+    emails say about whose "ready" plays the turn (``side_play``)."""
+
+    solo: bool  # the one side a player plays: the reader's "ready" plays the turn
+    teammates: bool  # another player plays it too: their "ready" is the side's as well
+
+
+def side_play(side: str | None, *, played: bool, others_play: bool, teammates: bool) -> SidePlay:
+    """The one rule of "solo", whatever it is read from (the stamp's SQL, the campaign
+    list's query, the orders page's plan, the memberships): the reader's ``side``, whether
+    a player plays it (``played``), whether a player plays any other side (``others_play``:
+    else every other side is the campaign AI's, always ready, so the side's "ready" alone
+    makes the turn due: ``schedule.mark_side_ready``), and whether another player plays
+    it too (``teammates``: a side's "ready" is the side's, whoever of its players marks
+    it). Neither for the GM or a spectator (no side of their own), nor for a side no
+    player plays."""
+    if not side or side == SPECTATOR or not played:
+        return SidePlay(solo=False, teammates=False)
+    return SidePlay(solo=not others_play, teammates=teammates)
+
+
 def no_deadline_words(number: int, *, solo: bool = False, teammates: bool = False) -> str:
     """When turn ``number`` is played with no deadline set, as the map, the campaign
     list and a player's email say it: once every side a player plays is ready, or when
     the GM plays it. ``solo``: for a player of the one side a player plays, every other
-    side the campaign AI's (always ready), whose own "ready" plays it
-    (``schedule.plays_alone``); ``teammates``: and others play that side too, whose
-    "ready" plays it as well (``schedule.has_teammates``: a side's "ready" is the
-    side's, whoever of its players marks it)."""
+    side the campaign AI's (always ready), whose own "ready" plays it; ``teammates``:
+    and others play that side too, whose "ready" plays it as well (``side_play``)."""
     if solo and teammates:
         return (
             f"Turn {number} is played when you or a teammate marks your side's orders "

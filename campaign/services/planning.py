@@ -27,6 +27,7 @@ from django.utils import timezone as django_timezone
 
 from campaign.models import Area, Campaign, Company, Order, SideReady
 from campaign.services import odds as offline
+from campaign.services.deadlines import SidePlay, side_play
 from campaign.services.schedule import awaited_sides, mark_side_ready
 from campaign.services.turns import (
     check_orders_open,
@@ -230,27 +231,28 @@ class SidePlan:
         return all(is_ready or by_ai for _, _, is_ready, by_ai in self.sides)
 
     @property
-    def solo(self) -> bool:
-        """The reader plays this side and every other side is the campaign AI's (always
-        ready): the reader's own "ready" plays the turn (``mark_side_ready``), and the
-        page says so in those words rather than "once every side is ready". Never for
-        the GM, who marks nothing ready."""
-        return (
-            not self.view.game_master
-            and self.side == self.view.side
-            and all(by_ai for key, _, _, by_ai in self.sides if key != self.side)
+    def play(self) -> SidePlay:
+        """How the reader's side is played (``deadlines.side_play``): ``solo``, every
+        other side the campaign AI's (always ready), so the reader's own "ready" plays
+        the turn (``mark_side_ready``) and the page says so in those words rather than
+        "once every side is ready"; ``teammates``, another player plays it too, whose
+        "ready" plays the turn as the reader's does ("you or a teammate"). Neither for
+        the GM, who marks nothing ready, nor for a side the reader does not play."""
+        reader = None if self.view.game_master or self.side != self.view.side else self.side
+        return side_play(
+            reader,
+            played=self.players[self.side] > 0,
+            others_play=not all(by_ai for key, _, _, by_ai in self.sides if key != self.side),
+            teammates=self.players[self.side] > 1,
         )
 
     @property
+    def solo(self) -> bool:
+        return self.play.solo
+
+    @property
     def teammates(self) -> bool:
-        """Another player plays the reader's side too: its "ready" is the side's, so a
-        teammate's plays the turn as the reader's does, and a solo page says "you or a
-        teammate" (``schedule.has_teammates``). Never for the GM."""
-        return (
-            not self.view.game_master
-            and self.side == self.view.side
-            and self.players[self.side] > 1
-        )
+        return self.play.teammates
 
     @property
     def may_mark_ready(self) -> bool:

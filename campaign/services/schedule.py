@@ -29,16 +29,18 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone as django_timezone
 
 from battles.services.fighting import stalled_auto_battles, tabletop_past_deadline
-from campaign.models import SPECTATOR, Campaign, GmAdjustment, Side, SideReady, Turn
+from campaign.models import Campaign, GmAdjustment, Side, SideReady, Turn
 from campaign.services.adjustments import check_reason, check_seen, record, save_with_history
 from campaign.services.deadlines import (
     Schedule,
     ScheduleRefused,
+    SidePlay,
     check_schedule,
     moment_words,
     next_deadline_after,
     same_schedule,
     schedule_change_words,
+    side_play,
 )
 from campaign.services.turns import (
     TurnAlreadyPlayed,
@@ -231,18 +233,16 @@ def awaited_sides(campaign: Campaign, sides: set[str]) -> set[str]:
     return sides & played_sides(campaign)
 
 
-def plays_alone(campaign: Campaign, side: str | None) -> bool:
-    """Is ``side`` the one side a player plays, every other side the campaign AI's
-    (always ready)? Then that side's "ready" alone makes the turn due
-    (``mark_side_ready``). Never for the GM or a spectator (no side of their own)."""
-    return bool(side) and played_sides(campaign) == {side}
-
-
-def has_teammates(campaign: Campaign, side: str | None) -> bool:
-    """Does more than one player play ``side``? A side is ready once any of its players
-    marks it (``SideReady`` is the side's), so a teammate's "ready" counts as the
-    reader's own. Never for the GM or a spectator (no side of their own)."""
-    return bool(side) and side != SPECTATOR and players_by_side(campaign)[side or ""] > 1
+def play_of_side(campaign: Campaign, side: str | None) -> SidePlay:
+    """How ``side`` is played in ``campaign`` (``deadlines.side_play``), from its
+    memberships: solo, its "ready" alone makes the turn due (``mark_side_ready``)."""
+    players = players_by_side(campaign)
+    return side_play(
+        side,
+        played=players[side or ""] > 0,
+        others_play=any(key != side for key in players),
+        teammates=players[side or ""] > 1,
+    )
 
 
 def due_campaigns(now: datetime) -> Any:

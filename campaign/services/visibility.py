@@ -39,6 +39,7 @@ from campaign.models import (
     SeedCommitment,
     Turn,
 )
+from campaign.services.deadlines import side_play
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
 from campaign.settings_doc import adjustment_what
 from config.rows import Column, fetch_row
@@ -103,7 +104,14 @@ MAX_ID = 2**63 - 1
 # campaign_stamp's columns: the campaign's id and fields (converted as the ORM would),
 # then the reader's extras as they come.
 _STAMP_FIELDS = ("turn", "status", "next_deadline", "updated_at")
-_STAMP_EXTRA = ("side", "last_turn", "last_turn_status", "last_adjustment", "solo", "teammates")
+_STAMP_EXTRA = (
+    "side",
+    "last_turn",
+    "last_turn_status",
+    "last_adjustment",
+    "others_play",
+    "teammates",
+)
 _STAMP_COLUMNS: list[Column] = [
     (field, "c")
     for name in ("id", *_STAMP_FIELDS)
@@ -141,25 +149,25 @@ def campaign_stamp(
     }
     params: list[Any] = []
     side = "NULL"
-    solo = "NULL"
+    others_play = "NULL"
     teammates = "NULL"
     access = ""
     if not is_game_master(user):
         if not getattr(user, "is_authenticated", False) or not user.is_active:
             return None
         side = "m.side"
-        # As ``schedule.plays_alone``: no membership of another side, spectators aside.
-        solo = (
-            "(m.side <> %s AND NOT EXISTS (SELECT 1 FROM {membership} o"
-            " WHERE o.campaign_id = c.id AND o.side <> %s AND o.side <> m.side))"
+        # What ``deadlines.side_play`` reads (the user plays their side, a member of
+        # it): a membership of another side, spectators aside; another of the user's.
+        others_play = (
+            "EXISTS (SELECT 1 FROM {membership} o"
+            " WHERE o.campaign_id = c.id AND o.side <> %s AND o.side <> m.side)"
         )
-        # As ``schedule.has_teammates``: another membership of the user's side.
         teammates = (
-            "(m.side <> %s AND EXISTS (SELECT 1 FROM {membership} t"
-            " WHERE t.campaign_id = c.id AND t.side = m.side AND t.user_id <> m.user_id))"
+            "EXISTS (SELECT 1 FROM {membership} t"
+            " WHERE t.campaign_id = c.id AND t.side = m.side AND t.user_id <> m.user_id)"
         )
         access = "JOIN {membership} m ON m.campaign_id = c.id AND m.user_id = %s"
-        params += [SPECTATOR, SPECTATOR, SPECTATOR, user.pk]
+        params += [SPECTATOR, user.pk]
     params.append(campaign_id)
     digest = "" if rows is None else f", ({list_digest(rows, side=side)}) AS digest"
     sql = (
@@ -169,8 +177,8 @@ def campaign_stamp(
         " (SELECT t.status FROM {turn} t WHERE t.campaign_id = c.id"
         "  ORDER BY t.number DESC LIMIT 1) AS last_turn_status,"
         " (SELECT MAX(a.id) FROM {adjustment} a WHERE a.campaign_id = c.id) AS last_adjustment, "
-        + solo
-        + " AS solo, "
+        + others_play
+        + " AS others_play, "
         + teammates
         + " AS teammates"
         + digest.replace("{", "{{").replace("}", "}}")
@@ -184,6 +192,17 @@ def campaign_stamp(
     if row is None:
         return None
     stamp = dict(zip(_STAMP_FIELDS + _STAMP_EXTRA, row[1:], strict=False))
+    others_play = stamp.pop("others_play")
+    if stamp["side"] is None:  # the GM's: no side of their own
+        stamp["solo"] = None
+    else:
+        play = side_play(
+            stamp["side"],
+            played=True,
+            others_play=bool(others_play),
+            teammates=bool(stamp["teammates"]),
+        )
+        stamp["solo"], stamp["teammates"] = play.solo, play.teammates
     if rows is not None:
         stamp["digest"] = row[len(_STAMP_FIELDS) + len(_STAMP_EXTRA) + 1] or ""
     return stamp

@@ -33,7 +33,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
 from campaign.models import SPECTATOR, Campaign, Membership, Side, Turn
-from campaign.services.deadlines import moment_words, no_deadline_words, time_zone
+from campaign.services.deadlines import moment_words, no_deadline_words, side_play, time_zone
 from campaign.services.visibility import (
     CampaignView,
     campaign_stamp,
@@ -254,13 +254,13 @@ def _listed(user: Any) -> QuerySet[Campaign]:
     last = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
     played = Membership.objects.filter(campaign=OuterRef(OuterRef("pk")), user=user)
     side = Side.objects.filter(campaign=OuterRef("pk"), key=Subquery(played.values("side")[:1]))
-    # A side played by someone, other than the user's own (``schedule.plays_alone``).
+    # A side played by someone, other than the user's own (``deadlines.side_play``).
     others = (
         Membership.objects.filter(campaign=OuterRef("pk"))
         .exclude(side=SPECTATOR)
         .exclude(side=Subquery(played.values("side")[:1]))
     )
-    # Another player of the user's own side (``schedule.has_teammates``).
+    # Another player of the user's own side (``deadlines.side_play``).
     teammates = (
         Membership.objects.filter(campaign=OuterRef("pk"), side=Subquery(played.values("side")[:1]))
         .exclude(side=SPECTATOR)
@@ -278,6 +278,8 @@ def _listed(user: Any) -> QuerySet[Campaign]:
 def _next_turn_of(row: Any, side: str | None) -> NextTurn:
     """The map's next-turn line for a row of ``_listed``, read by the player of ``side``
     (None: the GM), in solo terms when no one else plays a side."""
+    # The user plays their side (``_listed`` found their membership of it).
+    play = side_play(side, played=True, others_play=row.others_play, teammates=row.teammates)
     stamp = MapStamp(
         turn=row.turn,
         status=row.status,
@@ -285,8 +287,8 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
         last_turn=row.last_turn,
         last_turn_status=row.last_turn_status,
         last_adjustment=None,
-        solo=side not in (None, SPECTATOR) and not row.others_play,
-        teammates=row.teammates,
+        solo=play.solo,
+        teammates=play.teammates,
     )
     return next_turn(row, stamp)
 
