@@ -154,9 +154,14 @@ def describe_record(r: dict[str, Any], sides: Mapping[str, str] | None = None) -
     (``stand_sides``: "Japanese rifle squad 3"; without, by their role: "attacker rifle
     squad 3"); a stand's id in free text (an assault's target, a reason) reads as the
     stand too."""
+    return heading(r, sides) + record_words(r, sides)
 
+
+def record_words(r: dict[str, Any], sides: Mapping[str, str] | None = None) -> str:
+    """``describe_record``'s words without the heading it opens with (which names no
+    stand: the turn and the phase), for a page that groups the lines under it."""
     namer = Namer(sides)
-    return _STAND_ID.sub(lambda found: namer(found[0]), heading(r, sides) + _words(r, namer))
+    return _STAND_ID.sub(lambda found: namer(found[0]), _words(r, namer))
 
 
 class Namer:

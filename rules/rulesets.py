@@ -17,7 +17,7 @@ from rules import replay, sheet
 from rules.dice import Roller
 from rules.forceonforce import engine as force_on_force
 from rules.korona import engine as korona
-from rules.narrate import describe_record
+from rules.narrate import describe_record, record_words
 
 # The battle log's words, through this door (the apps import no other module of the rules
 # that is not public): a stand, a phase and a line's heading by the battle's sides.
@@ -136,6 +136,12 @@ def narrate(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -
     records of either rule set say what they are), its stands named by ``sides``
     (``rules.narrate.stand_sides``)."""
     return describe_record(dict(record), sides)
+
+
+def narrate_words(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:
+    """``narrate``'s words without the turn and phase heading (``heading``): a line of a
+    log shown under its turn and phase."""
+    return record_words(dict(record), sides)
 
 
 def rules_in_force(options: Mapping[str, Any] | None) -> list[tuple[str, str]]:

@@ -837,9 +837,7 @@ def line_of(
     placed = place_words(record, table, sides)
     if placed is not None:
         return placed
-    text = rulesets.narrate(record, sides)
-    head = rulesets.heading(record, sides)
-    text = text[len(head) :] if text.startswith(head) else text
+    text = rulesets.narrate_words(record, sides)
     if record.get("kind") == "assault":
         text = assault_words(record, text, sides)
     if record.get("kind") == "terrain":  # the square by the sheet's name, not its indices
