@@ -42,7 +42,7 @@ def test_the_result_form_names_each_force_by_its_companies_and_lists_them(
     assert "<h2>In this battle</h2>" in page
     for name in ("A Company", "B Company", "C Company (militia)"):
         assert f"<li>Defending, the Australians: {name}: {FULL}</li>" in page
-    assert "<li>Attacking, the Japanese: 1st Company: 1 commander, 1 HMG, 9 rifle squads" in page
+    assert "<li>Attacking, the Japanese: 1st Company: 1 commander, 9 rifle squads, 1 HMG and 1 small mortar" in page
     sheet = f"/admin/battles/battle/{battle.pk}/sheet/"
     assert f'<a href="{sheet}" target="_blank" rel="noopener">The battle sheet' in page
     assert gm.get(sheet).status_code == 302
@@ -53,7 +53,7 @@ def test_the_battles_page_lists_the_companies_and_their_stands(gm: Client) -> No
     page = gm.get(f"/admin/battles/battle/{battle.pk}/change/").content.decode()
     assert "<label>Defending companies:</label>" in page
     assert f"<div>C Company (militia): {FULL}</div>" in page
-    assert "<div>1st Company: 1 commander, 1 HMG, 9 rifle squads" in page
+    assert "<div>1st Company: 1 commander, 9 rifle squads, 1 HMG and 1 small mortar" in page
 
 
 def test_the_fight_button_is_a_pill_as_the_tools_beside_it(gm: Client) -> None:
