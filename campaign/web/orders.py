@@ -123,6 +123,21 @@ def _context(
     )
 
 
+def ready_context(
+    view: CampaignView, plan: SidePlan, *, ready_error: str | None = None
+) -> dict[str, Any]:
+    """What the answer of "ready" and "unready" draws (``#ready_answer``): the ready box
+    and the line below it. No card and no odds: the page's whole context read every
+    planned battle's odds from the cache (and sent their missing chunks off) for an
+    answer that shows none of them."""
+    return page_context(
+        view,
+        plan=plan,
+        ready_error=ready_error,
+        side_query=urlencode({"side": plan.side}) if view.game_master else "",
+    )
+
+
 # --- a page left open while a turn is played --------------------------------------------------
 
 
@@ -333,11 +348,10 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     view.campaign.refresh_from_db()  # mark_side_ready may have brought the deadline on
     plan = plan_side(view=view, side=side)
-    context = _context(view, plan, ready_error=error)
-    status = 409 if error else 200
     if not htmx(request):
-        return render(request, TEMPLATE, context, status=status)
+        return render(request, TEMPLATE, _context(view, plan, ready_error=error), status=409)
     # The ready box, and the live region below it filled out of band (it stays in the page).
+    context = ready_context(view, plan, ready_error=error)
     return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 

@@ -13,7 +13,14 @@ from campaign.services import planning
 from campaign.services.planning import ReadyRefused, plan_side
 from campaign.services.turns import OrdersOutOfDate
 from campaign.web.common import campaign_view, htmx, login_required
-from campaign.web.orders import TEMPLATE, _context, _orders_url, _out_of_date, page_turn
+from campaign.web.orders import (
+    TEMPLATE,
+    _context,
+    _orders_url,
+    _out_of_date,
+    page_turn,
+    ready_context,
+)
 from rules.campaign.turn import OrderError
 
 
@@ -31,10 +38,12 @@ def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
         error = str(refused)
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
-    context = _context(view, plan_side(view=view, side=side), ready_error=error)
+    plan = plan_side(view=view, side=side)
     if not htmx(request):
-        return render(request, TEMPLATE, context, status=409)
-    # The ready box, and the live region below it filled out of band (it stays in the page).
+        return render(request, TEMPLATE, _context(view, plan, ready_error=error), status=409)
+    # The ready box, and the live region below it filled out of band (it stays in the page):
+    # no card, so no odds read.
+    context = ready_context(view, plan, ready_error=error)
     return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 

@@ -447,6 +447,36 @@ def test_while_paused_the_ready_button_says_no_turn_is_played(
     assert "When every side is ready the turn is played at once" not in page
 
 
+def test_ready_and_unready_answer_without_reading_the_odds(
+    campaign: Campaign,
+    aussie: Any,
+    login: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    held_odds: list[odds.OddsJob],
+) -> None:
+    """Their answer is the ready box and the line below it: no card, no odds. It read
+    every planned battle's odds from the cache (and sent the missing chunks off) for a
+    page context it never drew."""
+    give_order(
+        company=company(campaign, "A Company"),
+        kind="advance",
+        target=campaign.areas.get(name="Oivi"),
+    )
+    reads: list[odds.OddsJob] = []
+    real = odds.fought
+    monkeypatch.setattr(odds, "fought", lambda job: reads.append(job) or real(job))
+    client = login(aussie)
+    assert "of 20 battles" in client.get(url(campaign)).content.decode()
+    assert reads and held_odds  # the page reads the planned battle's odds
+    reads.clear()
+    held_odds.clear()
+    for action in ("ready", "unready"):
+        answer = client.post(url(campaign, action), {"turn": "1"}, **HTMX)
+        assert answer.status_code == 200, action
+        assert 'id="ready"' in answer.content.decode()
+    assert reads == [] and held_odds == []
+
+
 def test_the_gm_does_not_mark_a_side_ready(campaign: Campaign, gm_user: Any, login: Any) -> None:
     response = login(gm_user).post(url(campaign, "ready"), **HTMX)
     assert response.status_code == 422
