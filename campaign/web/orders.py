@@ -301,34 +301,6 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
 
 
 @login_required
-@require_GET
-def order_odds(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
-    """The odds of a company's planned attack so far, the missing battles sent off to be
-    fought; without htmx (the card's noscript link), back to the page. With htmx, the
-    card's bar and the words of its live region (``#odds-text-N``, which stays), out of
-    band; an order that leads to no battle now replaces the whole box. The page does not
-    poll it: the card's odds come with its area's poll (``areaodds``), which words the
-    battle's line under "Planned battles" from the same read."""
-    view = campaign_view(request, campaign_id)
-    company = _own_company(view, company_id)
-    row = plan_side(view=view, side=company.side).company(company_id)
-    if row is None or row.attack is None:
-        if htmx(request):
-            gone = render(request, f"{TEMPLATE}#no_odds", {"company_id": company_id})
-            gone["HX-Retarget"] = f"#odds-{company_id}"  # the poll asked for the bar's part
-            return gone
-        raise Http404("that company's order leads to no battle")
-    progress = OddsReader().progress(row.attack)
-    if not htmx(request):
-        return HttpResponseRedirect(_orders_url(view, company.side, company_id))
-    return render(
-        request,
-        f"{TEMPLATE}#odds_poll",
-        {"campaign": view.campaign, "row": Row(plan=row, progress=progress)},
-    )
-
-
-@login_required
 @require_POST
 def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Mark the player's side's orders ready for the coming turn."""
@@ -363,10 +335,5 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/orders/<int:company_id>/",
         order_company,
         name="order-company",
-    ),
-    path(
-        "campaigns/<int:campaign_id>/orders/<int:company_id>/odds/",
-        order_odds,
-        name="order-odds",
     ),
 ]

@@ -52,7 +52,7 @@ def test_ids_fill_the_routes_that_take_them() -> None:
     assert "/api/campaigns/1/turns/2/" in paths
     assert "/campaigns/1/battles/5/sheet/" in paths
     assert "/api/campaigns/1/orders/6/" in paths
-    assert "/campaigns/1/orders/3/odds/" in paths
+    assert "/campaigns/1/orders/3/" in paths
 
 
 def test_variants_and_query_parameters() -> None:

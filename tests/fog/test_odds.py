@@ -14,6 +14,7 @@ from django.test import Client
 from campaign.models import Area, Company
 from campaign.services import planning
 from tests.fog import twins
+from tests.fog.crawl import normalise, normalise_commitments
 from tests.fog.twins import Hidden, Pair
 
 pytestmark = pytest.mark.django_db
@@ -36,19 +37,23 @@ def _odds_seen(pair: Pair, index: int) -> tuple[Any, list[str]]:
     client.force_login(built.users[pair.viewer])
     a = Company.objects.get(campaign=built.campaign, name="A Company").pk
     oivi = Area.objects.get(campaign=built.campaign, name="Oivi").pk
-    # The page's poll (its area's, which brings the card's odds too) and the card's own.
+    # What the page serves: the page itself, and its poll (the area's, which brings the
+    # card's odds too).
     urls = [
+        f"/campaigns/{built.campaign.pk}/orders/",
         f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/",
-        f"/campaigns/{built.campaign.pk}/orders/{a}/odds/",
     ]
-    answers = []
-    for _ in range(planning.ODDS_RUNS // planning.ODDS_CHUNK + 1):
+    answers: dict[str, bytes] = {}
+    for poll in range(planning.ODDS_RUNS // planning.ODDS_CHUNK + 1):
         for url in urls:
-            response = client.get(url, **HTMX)
+            response = client.get(url, **HTMX) if "area" in url else client.get(url)
             assert response.status_code == 200
-            answers.append(response.content.decode())
-    assert "%" in answers[-1]
-    return known, answers
+            answers[f"{poll} {url}"] = normalise(response.content)  # the forms' CSRF tokens
+    # The page's dice commitment differs between twins by its salt alone (tests/fog/crawl).
+    seen = normalise_commitments(answers, twins.commitment_digests(built.campaign))
+    last = seen[f"{poll} {urls[-1]}"].decode()
+    assert "%" in last and f'id="odds-text-{a}"' in last  # the card's odds, to the end
+    return known, [body.decode() for body in seen.values()]
 
 
 def _seen_by_both(pair: Pair) -> tuple[tuple[Any, list[str]], tuple[Any, list[str]]]:

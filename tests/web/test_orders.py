@@ -150,7 +150,8 @@ def test_strangers_get_404_and_the_anonymous_sign_in(
     stranger = login(outsider)
     assert stranger.get(url(campaign)).status_code == 404
     assert stranger.post(url(campaign, a), {"order": "hold"}).status_code == 404
-    assert stranger.get(url(campaign, a, "odds")).status_code == 404
+    oivi = area_id(campaign, "Oivi")
+    assert stranger.get(url(campaign, "area", oivi, "odds")).status_code == 404
     assert stranger.post(url(campaign, "ready")).status_code == 404
     for response in (Client().get(url(campaign)), Client().post(url(campaign, a), {})):
         assert response.status_code == 302 and response.url.startswith("/accounts/login/")
@@ -542,17 +543,21 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
 
 
 def test_odds_without_javascript_are_sent_off_and_the_page_reloaded(
-    campaign: Campaign, aussie: Any, login: Any, held_odds: list[odds.OddsJob]
+    campaign: Campaign, aussie: Any, gm_user: Any, login: Any, held_odds: list[odds.OddsJob]
 ) -> None:
     a = company(campaign, "A Company").pk
     client = login(aussie)
     client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
-    response = client.get(url(campaign, a, "odds"))
-    assert response.status_code == 302 and response.url.endswith(f"#company-{a}")
-    (job,) = {j.key: j for j in held_odds}.values()
     html = client.get(url(campaign)).content.decode()
+    (job,) = {j.key: j for j in held_odds}.values()  # the page sent the battles off
     assert '<progress max="20" value="0"' in html
-    assert f'<noscript><a href="{url(campaign, a, "odds")}">See how far they are</a>' in html
+    # The card's link reloads the page at the card (the page sends the missing battles
+    # off to be fought as the card's own endpoint did, which the page no longer polls).
+    link = f"{url(campaign)}#company-{a}"
+    assert f'<noscript><a href="{link}">See how far they are</a>' in html
+    assert client.get(url(campaign, a, "odds")).status_code == 404  # no such endpoint
+    gm_page = login(gm_user).get(url(campaign) + "?side=australian").content.decode()
+    assert f'<a href="{url(campaign)}?side=australian#company-{a}">See how far' in gm_page
     # The area's link under "Planned battles" reloads the page too (it showed the area
     # alone, without its cards), where both read the estimate once.
     oivi = area_id(campaign, "Oivi")
@@ -571,9 +576,6 @@ def test_an_order_that_leads_to_no_battle_has_no_odds(
     client = login(aussie)
     client.post(url(campaign, a), {"order": f"withdraw:{area_id(campaign, 'Isura')}"})
     assert 'class="odds"' not in card(client.get(url(campaign)).content.decode(), a)
-    assert client.get(url(campaign, a, "odds")).status_code == 404
-    poll = client.get(url(campaign, a, "odds"), **HTMX)
-    assert b"leads to no battle now" in poll.content and b"hx-get" not in poll.content
 
 
 def test_joining_an_attack_updates_the_other_attackers_row(
@@ -603,7 +605,7 @@ def test_enemy_orders_are_never_shown(campaign: Campaign, aussie: Any, login: An
     assert "1st Company" not in html  # not its row, not its order
     assert "advance to Korona" not in html
     first = company(campaign, "1st Company").pk
-    assert login(aussie).get(url(campaign, first, "odds")).status_code == 404
+    assert login(aussie).post(url(campaign, first), {"order": "hold"}).status_code == 404
 
 
 def test_hidden_enemy_strength_does_not_leak_through_the_odds(
@@ -615,7 +617,9 @@ def test_hidden_enemy_strength_does_not_leak_through_the_odds(
 
     def shown() -> str:
         cache.clear()
-        return client.get(url(campaign, a, "odds"), **HTMX).content.decode()
+        # The page's poll: the area's battles and, out of band, A's card.
+        oivi = area_id(campaign, "Oivi")
+        return client.get(url(campaign, "area", oivi, "odds"), **HTMX).content.decode()
 
     before = shown()
     # Both Japanese companies lose stands and quality, within their band (still strong).
@@ -651,8 +655,8 @@ def test_a_hidden_enemy_company_is_never_an_odds_target(
     for attack in attacks:
         assert set(attack.enemies) <= seen
     texts = [client.get(url(played)).content.decode()] + [
-        client.get(url(played, row.company_id, "odds"), **HTMX).content.decode()
-        for row in plan.companies
+        client.get(url(played, "area", area.area_id, "odds"), **HTMX).content.decode()
+        for area in planning.planned_areas(plan)
     ]
     own = [c.name for c in view.companies if c.side == "australian"]
     for text in texts:
