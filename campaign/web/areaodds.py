@@ -4,8 +4,9 @@ the area after them -- with the pairing said in one line.
 
 The odds are the rows' own (``planning.OddsReader``, the same cached chunks, fought off
 the request, each estimate read once an answer); this section polls ``order-area-odds``
-until every battle's are in, and the poll's answer brings the odds of the companies' cards
-too (the cards do not poll), so a card and its battle's line say the same.
+(``campaign.web.orders``) until every battle's are in, and the poll's answer brings the
+odds of the companies' cards too (the cards do not poll), so a card and its battle's line
+say the same.
 The enemy is named only as the viewer may see it: a glimpsed company is "a strong
 company", never its name.
 """
@@ -13,24 +14,12 @@ company", never its name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
-from django.urls import path, reverse
-from django.views.decorators.http import require_GET
-
 from campaign.services import planning
-from campaign.services.planning import (
-    AreaPlan,
-    OddsProgress,
-    OddsReader,
-    SidePlan,
-    SideRefused,
-)
+from campaign.services.planning import AreaPlan, OddsProgress, OddsReader, SidePlan
 from campaign.services.visibility import CampaignView
-from campaign.web.common import campaign_view, htmx, login_required
+from config.numbers import whole_number
 from rules import names as naming
 
 TEMPLATE = "campaign/_area_odds.html"
@@ -57,6 +46,10 @@ class AreaOdds:
     battles: list[Battle]
     pairing: str
     chance: dict[str, float] | None
+    # The side's companies whose cards show a battle there, which its poll names
+    # (``cards``): when the answer finds others, the page is out of date.
+    companies: tuple[int, ...] = ()
+    query: str = ""  # its poll's query: the GM's side, and those cards
 
     @property
     def finished(self) -> bool:
@@ -124,10 +117,36 @@ def pairing_line(area: AreaPlan, count: int) -> str:
     return f"{paired}; {need}."
 
 
-def area_odds(view: CampaignView, area: AreaPlan, odds: OddsReader | None = None) -> AreaOdds:
+def fighting_there(plan: SidePlan, area_id: int) -> tuple[int, ...]:
+    """The side's companies whose cards show a battle in the area: those ordered there and
+    those standing there with the enemy."""
+    return tuple(
+        row.company_id
+        for row in plan.companies
+        if row.attack is not None and row.attack.target_id == area_id
+    )
+
+
+def shown_cards(raw: str) -> frozenset[int]:
+    """The cards a page showed fighting in an area when it drew it (its poll's ``cards``,
+    "3,4"); what is not a company's number is left out."""
+    return frozenset(
+        number for part in raw.split(",") if (number := whole_number(part)) is not None
+    )
+
+
+def area_odds(
+    view: CampaignView,
+    area: AreaPlan,
+    odds: OddsReader | None = None,
+    *,
+    companies: tuple[int, ...] = (),
+) -> AreaOdds:
     """The area's battles and their odds so far (``odds``: the answer's one read of each
-    estimate, a new one by default); those missing are sent off to be fought."""
+    estimate, a new one by default); those missing are sent off to be fought.
+    ``companies``: the cards fighting there (``fighting_there``), which its poll names."""
     odds = OddsReader() if odds is None else odds
+    query = {"side": area.side} if view.game_master else {}
     battles = [
         Battle(
             friends=_who(view, attack.friends, own=True),
@@ -141,54 +160,15 @@ def area_odds(view: CampaignView, area: AreaPlan, odds: OddsReader | None = None
         battles=battles,
         pairing=pairing_line(area, len(area.attacks)),
         chance=planning.take_chance([b.progress for b in battles], attacking=area.attacking),
+        companies=companies,
+        query=urlencode({**query, "cards": ",".join(str(pk) for pk in companies)}, safe=","),
     )
 
 
 def planned(view: CampaignView, plan: SidePlan, odds: OddsReader) -> list[AreaOdds]:
     """For the orders page: every area's battles with the odds so far (``odds``: the
     page's one read of each estimate, which its cards read too)."""
-    return [area_odds(view, area, odds) for area in planning.planned_areas(plan)]
-
-
-@login_required
-@require_GET
-def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
-    """The area's odds so far, the missing battles sent off to be fought (htmx polls it
-    until done), with the odds of every card fighting there; without htmx, back to the
-    page, which reads them once for both places too."""
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        raise Http404(str(refused)) from refused
-    plan = planning.plan_side(view=view, side=side)
-    area = next((a for a in planning.planned_areas(plan) if a.area_id == area_id), None)
-    context: dict[str, Any] = {"campaign": view.campaign, "side": side, "view": view}
-    if area is None:
-        gone = render(request, TEMPLATE, {**context, "gone_area_id": area_id})
-        gone["HX-Retarget"] = f"#area-odds-{area_id}"  # the poll asked for its growing part
-        return gone
-    if not htmx(request):
-        page = reverse("orders", args=[campaign_id])
-        query = "?" + urlencode({"side": side}) if view.game_master else ""
-        return HttpResponseRedirect(f"{page}{query}#area-odds-{area_id}")
-    # The growing part, the chance for the area's live region (which stays, its contents
-    # filled out of band), and out of band the cards of the companies fighting there: one
-    # read of each estimate for all of them.
-    odds = OddsReader()
-    item = area_odds(view, area, odds)
-    cards = [
-        Card(company_id=row.company_id, progress=odds.progress(row.attack))
-        for row in plan.companies
-        if row.attack is not None and row.attack.target_id == area_id
+    return [
+        area_odds(view, area, odds, companies=fighting_there(plan, area.area_id))
+        for area in planning.planned_areas(plan)
     ]
-    return render(request, f"{TEMPLATE}#poll", {**context, "item": item, "cards": cards})
-
-
-urlpatterns = [
-    path(
-        "campaigns/<int:campaign_id>/orders/area/<int:area_id>/odds/",
-        order_area_odds,
-        name="order-area-odds",
-    ),
-]

@@ -301,6 +301,95 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
 
 
 @login_required
+@require_GET
+def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
+    """The poll of an area of "Planned battles": its odds so far, the missing battles sent
+    off to be fought (htmx polls it until done), with the odds of every card fighting
+    there; without htmx, back to the page, which reads them once for both places too.
+
+    The poll names the cards the page drew fighting there (``cards``). When the battles
+    there are no longer theirs (an order changed in another tab, or by a teammate: the
+    battle gone, moved to another area, or joined by another company), the page is out
+    of date: the answer draws "Planned battles" again in place of the whole section (so
+    an area the battle moved to appears, and polls) and, out of band, the card of each
+    company that left or joined, as it stands now, its odds with it."""
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        raise Http404(str(refused)) from refused
+    if not htmx(request):
+        query = "?" + urlencode({"side": side}) if view.game_master else ""
+        return HttpResponseRedirect(
+            f"{reverse('orders', args=[campaign_id])}{query}#area-odds-{area_id}"
+        )
+    plan = plan_side(view=view, side=side)
+    area = next((a for a in planning.planned_areas(plan) if a.area_id == area_id), None)
+    now = areaodds.fighting_there(plan, area_id)
+    shown = areaodds.shown_cards(request.GET.get("cards", ""))
+    odds = OddsReader()  # one read of each estimate for the area and its cards
+    if area is None or shown != set(now):
+        return _followed(request, view, plan, odds, area_id=area_id, changed=shown ^ set(now))
+    # The growing part, the chance for the area's live region (which stays, its contents
+    # filled out of band), and out of band the cards of the companies fighting there.
+    item = areaodds.area_odds(view, area, odds, companies=now)
+    cards = [
+        areaodds.Card(company_id=row.company_id, progress=odds.progress(row.attack))
+        for row in plan.companies
+        if row.attack is not None and row.attack.target_id == area_id
+    ]
+    context = page_context(view, side=side, item=item, cards=cards)
+    return render(request, f"{areaodds.TEMPLATE}#poll", context)
+
+
+def _followed(
+    request: HttpRequest,
+    view: CampaignView,
+    plan: SidePlan,
+    odds: OddsReader,
+    *,
+    area_id: int,
+    changed: set[int] | frozenset[int],
+) -> HttpResponse:
+    """The poll's answer to a page whose cards no longer fight the battles it shows
+    there: "Planned battles" as they stand (in place of the whole section), with a word
+    where the area's battle went, and out of band the cards that left or joined it, and
+    those fighting elsewhere (a battle a card moved to changed with it). The cards that
+    still fight there get their odds out of band, as from any poll. ``changed`` names
+    only the side's own companies that matter: any other id matches no row."""
+    planned = areaodds.planned(view, plan, odds)
+    # Where the battle went, in words (an area any member may name: the map is public).
+    gone = None if any(i.plan.area_id == area_id for i in planned) else view.area_by_id(area_id)
+    context = page_context(
+        view,
+        plan=plan,
+        planned=planned,
+        gone_area=gone,
+        side_query=urlencode({"side": plan.side}) if view.game_master else "",
+        # Whole: those that left or joined; and those fighting in the other areas, whose
+        # battles may have changed with them (the page's state there is not known).
+        others=[
+            _row(view, plan, row, odds, oob=True)
+            for row in plan.companies
+            if row.company_id in changed
+            or (row.attack is not None and row.attack.target_id != area_id)
+        ],
+        # Only their odds: those still fighting here (their cards show this battle).
+        cards=[
+            areaodds.Card(company_id=row.company_id, progress=odds.progress(row.attack))
+            for row in plan.companies
+            if row.attack is not None
+            and row.attack.target_id == area_id
+            and row.company_id not in changed
+        ],
+    )
+    response = render(request, f"{TEMPLATE}#followed", context)
+    response["HX-Retarget"] = "#planned-battles"  # the poll asked for its area's growing part
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@login_required
 @require_POST
 def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Mark the player's side's orders ready for the coming turn."""
@@ -329,6 +418,11 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/orders/", orders_page, name="orders"),
+    path(
+        "campaigns/<int:campaign_id>/orders/area/<int:area_id>/odds/",
+        order_area_odds,
+        name="order-area-odds",
+    ),
     path("campaigns/<int:campaign_id>/orders/ready/", ready, name="orders-ready"),
     path("campaigns/<int:campaign_id>/orders/turn/", orders_turn, name="orders-turn"),
     path(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from campaign.web import accounts, areaodds, maps, orders, pastmaps, ready, reports, story
+from campaign.web import accounts, maps, orders, pastmaps, ready, reports, story
 
 urlpatterns = [
     *accounts.urlpatterns,
     *maps.urlpatterns,
     *reports.urlpatterns,
     *orders.urlpatterns,
-    *areaodds.urlpatterns,
     *ready.urlpatterns,
     *pastmaps.urlpatterns,
     *story.urlpatterns,

@@ -399,6 +399,8 @@ def query_values(route: Route, name: str, kind: str, ids: Ids) -> list[str]:
         return [*ids.sides, "nobody"]
     if name == "seen":
         return ["", *ids.tokens]
+    if name == "cards":  # the orders page's poll: the cards it shows fighting in an area
+        return ["", ",".join(str(pk) for pk in ids.companies)]
     if name in ("name", "name_contains"):
         return ids.names + ["Company"]
     if name in ("track", "vegetation", "mode"):

@@ -63,6 +63,7 @@ def test_variants_and_query_parameters() -> None:
     assert "GET /api/campaigns/1/companies/?in_supply=false" in labels
     assert "GET /campaigns/1/map/live/?seen=t" in labels
     assert "GET /campaigns/1/orders/?side=japanese" in labels
+    assert "GET /campaigns/1/orders/area/1/odds/?cards=3,4" in labels
     assert "OPTIONS /api/campaigns/1/orders/6/" in labels
     company_list = next(r for r in url_patterns() if r.name == "company-list")
     assert {"quality", "in_supply", "strength_band", "ordering", "page"} <= set(

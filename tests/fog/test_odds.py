@@ -38,10 +38,12 @@ def _odds_seen(pair: Pair, index: int) -> tuple[Any, list[str]]:
     a = Company.objects.get(campaign=built.campaign, name="A Company").pk
     oivi = Area.objects.get(campaign=built.campaign, name="Oivi").pk
     # What the page serves: the page itself, and its poll (the area's, which brings the
-    # card's odds too).
+    # card's odds too), from a page out of date (A's card not shown fighting there: the
+    # section and A's card drawn whole) and from the page as it is.
     urls = [
         f"/campaigns/{built.campaign.pk}/orders/",
         f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/",
+        f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/?cards={a}",
     ]
     answers: dict[str, bytes] = {}
     for poll in range(planning.ODDS_RUNS // planning.ODDS_CHUNK + 1):

@@ -3,6 +3,8 @@ and the chance the side takes the area (campaign/services/planning.py, web/areao
 
 from __future__ import annotations
 
+import html
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -128,8 +130,11 @@ def test_the_section_polls_until_the_chance_is_in(
     order(campaign, "A Company", "B Company")
     oivi = campaign.areas.get(name="Oivi").pk
     client = login(aussie)
+    ours = ",".join(str(campaign.companies.get(name=n).pk) for n in ("A Company", "B Company"))
     for _ in range(10):
-        answer = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/", **HTMX)
+        answer = client.get(
+            f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/?cards={ours}", **HTMX
+        )
         assert answer.status_code == 200
         if "Chance you take Oivi: " in answer.content.decode() and "being" not in (
             answer.content.decode()
@@ -147,8 +152,13 @@ def test_the_enemy_cannot_ask_for_a_sides_planned_battles(
     oivi = campaign.areas.get(name="Oivi").pk
     path = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/"
     assert login(japanese).get(path + "?side=australian").status_code == 404
-    theirs = login(japanese).get(path).content.decode()
-    assert "no battle there" in theirs and "A Company" not in theirs
+    theirs = login(japanese).get(path, **HTMX).content.decode()
+    assert "no battle in Oivi now" in theirs and "A Company" not in theirs
+    # Naming the enemy's card in the poll tells nothing: it is left out, as a company
+    # that does not exist is.
+    a = campaign.companies.get(name="A Company").pk
+    naming_a = login(japanese).get(f"{path}?cards={a}", **HTMX).content.decode()
+    assert naming_a == theirs == login(japanese).get(f"{path}?cards=99999", **HTMX).content.decode()
     assert login(outsider).get(path).status_code == 404
 
 
@@ -319,3 +329,113 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
         assert "; you hold the area and defend." in row and "the enemy holds it" not in row
         assert ") (" not in row  # no brackets side by side
         assert words in row and "attacker wins" not in row
+
+
+# --- a page open in two tabs, or a teammate's: the cards follow their battle ------------------
+
+
+def poll_of(page: str, area: int) -> str:
+    """The poll of the area on the page (its hx-get), as the browser asks for it."""
+    match = re.search(rf'hx-get="([^"]*/orders/area/{area}/odds/[^"]*)"', page)
+    assert match, f"no poll of area {area}"
+    return html.unescape(match.group(1))
+
+
+def card_in(answer: str, company: int) -> str:
+    """The company's whole card in an answer, swapped out of band."""
+    match = re.search(
+        rf'<article class="order-card" id="company-{company}" hx-swap-oob="true">.*?</article>',
+        answer,
+        re.S,
+    )
+    assert match, f"no card of company {company}"
+    return match.group(0)
+
+
+@pytest.fixture
+def two_fronts(db: Any, aussie: Any, japanese: Any) -> Campaign:
+    """The Japanese 2nd Company holds Isura (C Company next door in Ioro): an
+    Australian company in Korona may fight at Oivi or, withdrawing, at Isura."""
+    doc = korona_doc()
+    where = {"2nd Company": "Isura", "C Company (militia)": "Ioro"}
+    for company in doc["companies"]:
+        company["area"] = where.get(company["name"], company["area"])
+    for area in doc["areas"]:
+        if area["name"] == "Isura":
+            area["controller"] = "japanese"
+    campaign = create_campaign(data=doc, name="Two fronts", seed=1)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    return campaign
+
+
+def test_a_battle_taken_back_in_another_tab_takes_its_cards_odds_away(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The area said "no battle there now" while A Company's card kept its odds and its
+    advance until the page was reloaded. Now the poll draws "Planned battles" again in
+    place and A's card as it stands (its order, no odds) out of band."""
+    a = campaign.companies.get(name="A Company").pk
+    oivi = campaign.areas.get(name="Oivi").pk
+    order(campaign, "A Company")
+    first, second = login(aussie), login(aussie)  # two tabs
+    poll = poll_of(first.get(f"/campaigns/{campaign.pk}/orders/").content.decode(), oivi)
+    assert poll.endswith(f"?cards={a}")
+    second.post(f"/campaigns/{campaign.pk}/orders/{a}/", {"order": "hold"})
+    answer = first.get(poll, **HTMX)
+    assert answer["HX-Retarget"] == "#planned-battles" and answer["HX-Reswap"] == "outerHTML"
+    text = answer.content.decode()
+    assert text.lstrip().startswith('<section class="planned-battles" id="planned-battles"')
+    assert "Your orders lead to no battle in Oivi now." in text
+    assert f"/orders/area/{oivi}/odds/" not in text  # nothing polls there any more
+    card = card_in(text, a)
+    assert "hold in Korona" in card and 'class="odds"' not in card
+
+
+def test_a_battle_moved_to_another_area_joins_that_areas_poll(
+    two_fronts: Campaign, aussie: Any, login: Any
+) -> None:
+    a = two_fronts.companies.get(name="A Company").pk
+    c = two_fronts.companies.get(name="C Company (militia)").pk
+    oivi = two_fronts.areas.get(name="Oivi").pk
+    isura = two_fronts.areas.get(name="Isura").pk
+    order(two_fronts, "A Company")
+    order(two_fronts, "C Company (militia)", to="Isura")
+    first, second = login(aussie), login(aussie)
+    page = first.get(f"/campaigns/{two_fronts.pk}/orders/").content.decode()
+    assert poll_of(page, isura).endswith(f"?cards={c}")
+    second.post(f"/campaigns/{two_fronts.pk}/orders/{a}/", {"order": f"withdraw:{isura}"})
+    for poll in (poll_of(page, oivi), poll_of(page, isura)):  # whichever answers first
+        text = first.get(poll, **HTMX).content.decode()
+        # Isura polls for both cards now; A's card fights there, and C's battle, which A
+        # joined, comes along (its card, or only its odds when Isura's poll answers).
+        assert poll_of(text, isura).endswith(f"?cards={a},{c}")
+        assert "Battle at Isura: A Company" in card_in(text, a)
+        c_battle = re.search(rf'id="odds-now-{c}".*?</p>', text, re.S)
+        assert c_battle and "A Company and C Company" in c_battle.group(0)
+        assert f"/area/{oivi}/odds/" not in text
+        assert ("no battle in Oivi now" in text) == (f"/area/{oivi}/" in poll)
+    # Polled again with the page as it now is, the answer is the area's odds alone.
+    again = first.get(poll_of(text, isura), **HTMX)
+    assert "HX-Retarget" not in again and f'id="company-{a}"' not in again.content.decode()
+
+
+def test_a_teammates_company_joining_the_battle_brings_its_card(
+    campaign: Campaign, aussie: Any, login: Any, django_user_model: Any
+) -> None:
+    """A teammate orders B Company into Oivi: the player's page shows the two battles
+    and B's card with its order and odds; A's card keeps its place (only its odds)."""
+    teammate = django_user_model.objects.create_user("mate", password="a long password 1")
+    join(teammate, campaign, "australian")
+    a = campaign.companies.get(name="A Company").pk
+    b = campaign.companies.get(name="B Company").pk
+    oivi = campaign.areas.get(name="Oivi").pk
+    order(campaign, "A Company")
+    client = login(aussie)
+    poll = poll_of(client.get(f"/campaigns/{campaign.pk}/orders/").content.decode(), oivi)
+    login(teammate).post(f"/campaigns/{campaign.pk}/orders/{b}/", {"order": f"advance:{oivi}"})
+    text = client.get(poll, **HTMX).content.decode()
+    assert "into 2 battles" in text
+    assert "advance to Oivi" in card_in(text, b) and "Battle at Oivi: B Company" in text
+    assert f'id="company-{a}"' not in text and f'id="odds-text-{a}" hx-swap-oob' in text
+    assert poll_of(text, oivi).endswith(f"?cards={a},{b}")

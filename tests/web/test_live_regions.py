@@ -224,7 +224,9 @@ def test_the_odds_polls_replace_no_live_region(
     (job,) = {j.key: j for j in odds_pending}.values()
     for index in range(2):
         assert odds.fight_chunk(job, index)
-        answer = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
+        answer = client.get(
+            f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/?cards={a.pk}", **HTMX
+        )
         chance, words = check_poll_answer(page, answer.content.decode())
         assert chance.attrs["id"] == f"take-chance-{oivi.pk}"
         assert chance.words().startswith("Chance you take Oivi: ")
@@ -261,7 +263,8 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
         assert card is not None
         assert card.words().startswith(f"{fought} of 20 battles"), card.words()
         assert list(_battle_lines(page, oivi.pk).values()) == [card.words()]
-        polled = tree(client.get(f"{orders}area/{oivi.pk}/odds/", **HTMX).content.decode())
+        poll = f"{orders}area/{oivi.pk}/odds/?cards={a.pk}"
+        polled = tree(client.get(poll, **HTMX).content.decode())
         words = by_id(polled, f"odds-text-{a.pk}")
         assert words is not None and words.words() == card.words()
         assert list(_battle_lines(polled, oivi.pk).values()) == [card.words()]
@@ -303,8 +306,8 @@ def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
         (client.get(orders), [a]),
         # B joins: two battles, B's card, A's out of band, the section out of band.
         (client.post(f"{orders}{b.pk}/", {"order": f"advance:{oivi}"}, **HTMX), [a, b]),
-        (client.get(f"{orders}area/{oivi}/odds/", **HTMX), [a, b]),
-        (client.get(f"{orders}area/{oivi}/odds/", **HTMX), [a, b]),
+        (client.get(f"{orders}area/{oivi}/odds/?cards={a.pk},{b.pk}", **HTMX), [a, b]),
+        (client.get(f"{orders}area/{oivi}/odds/?cards={b.pk},{a.pk}", **HTMX), [a, b]),
     ]
     for answer, companies in answers:
         root = tree(answer.content.decode())
@@ -317,16 +320,21 @@ def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
             assert card is not None and card.words() == line, (card and card.words(), line)
 
 
-def test_odds_that_are_gone_replace_the_whole_box(
+def test_a_page_out_of_date_gets_planned_battles_whole(
     campaign: Campaign, aussie: Any, login: Any, odds_pending: list[odds.OddsJob]
 ) -> None:
-    """Its order changed elsewhere: the poll (which asked for the growing part) is told
-    to put its answer in place of the area's whole box."""
+    """Its order changed elsewhere: the poll (which asked for the area's growing part)
+    is told to put its answer in place of the whole of "Planned battles", which it brings
+    drawn anew (its live regions with it, as an order's answer does)."""
+    a = campaign.companies.get(name="A Company")
     oivi = campaign.areas.get(name="Oivi")
     client = login(aussie)
-    area_poll = client.get(f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/", **HTMX)
-    assert area_poll["HX-Retarget"] == f"#area-odds-{oivi.pk}"
-    assert f'id="area-odds-{oivi.pk}"' in area_poll.content.decode()
+    area_poll = client.get(
+        f"/campaigns/{campaign.pk}/orders/area/{oivi.pk}/odds/?cards={a.pk}", **HTMX
+    )
+    assert area_poll["HX-Retarget"] == "#planned-battles"
+    assert area_poll["HX-Reswap"] == "outerHTML"
+    assert 'id="planned-battles"' in area_poll.content.decode()
 
 
 # --- the orders page's ready line -------------------------------------------------------------

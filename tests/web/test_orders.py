@@ -512,7 +512,8 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     # The card does not poll by itself: its area under "Planned battles" does, for both.
     assert "hx-get" not in row.split('class="odds"', 1)[1]
     oivi = area_id(campaign, "Oivi")
-    poll_url = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/"
+    # It names the cards it drew fighting there.
+    poll_url = f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/?cards={a}"
     assert f'hx-get="{poll_url}"' in client.get(url(campaign)).content.decode()
     assert "Only an estimate, of the enemy as you see it now" in row
     # Named for a screen reader: the bar by its battle, the buttons by their company.
@@ -619,7 +620,8 @@ def test_hidden_enemy_strength_does_not_leak_through_the_odds(
         cache.clear()
         # The page's poll: the area's battles and, out of band, A's card.
         oivi = area_id(campaign, "Oivi")
-        return client.get(url(campaign, "area", oivi, "odds"), **HTMX).content.decode()
+        poll = f"{url(campaign, 'area', oivi, 'odds')}?cards={a}"
+        return client.get(poll, **HTMX).content.decode()
 
     before = shown()
     # Both Japanese companies lose stands and quality, within their band (still strong).
@@ -701,7 +703,7 @@ def test_the_odds_poll_queries_are_pinned(
                 continue
     client = login(aussie)
     html = client.get(url(big_campaign)).content.decode()
-    match = re.search(r'hx-get="(/campaigns/\d+/orders/area/\d+/odds/)"', html)
+    match = re.search(r'hx-get="(/campaigns/\d+/orders/area/\d+/odds/\?cards=[\d,]+)"', html)
     assert match, "some company of the big campaign plans an attack"
     # campaign, membership, the snapshot's 7, the side's orders, the orders-closed check,
     # the sides ready, the turns' start states (the fog of war): 13 (the user, read for
