@@ -1,0 +1,77 @@
+"""The orders page open in two tabs (or a teammate's): an order changed in one, the
+other's cards follow their battles without a reload: a company joining a battle brings
+its card and odds, one taking its order back loses its odds, and when the area's battle
+is gone, "Planned battles" says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.services import odds
+from tests.browser.test_orders import player_page  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def give(page: Any, company: int, label: str) -> None:
+    card = page.locator(f"#company-{company}")
+    card.locator("select[name=order]").select_option(label=label)
+    card.locator("button[value=give]").click()
+    page.wait_for_function(
+        "([id, label]) => document.querySelector(`#company-${id} .current`)"
+        ".innerText.includes(label)",
+        arg=[company, label.replace("Advance", "advance").replace("Hold", "hold")],
+    )
+
+
+@pytest.mark.parametrize(
+    "screen", [("phone", 390, 844), ("desktop", 1280, 900)], ids=lambda s: s[0]
+)
+def test_the_cards_of_one_tab_follow_the_orders_given_in_another(
+    player_page: tuple[Any, Any],  # noqa: F811
+    shot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    screen: tuple[str, int, int],
+) -> None:
+    # The workers never get to these odds: the area keeps polling, "0 of 200…".
+    monkeypatch.setattr(odds, "request", lambda job, seen=None: None)
+    first, campaign = player_page
+    name, width, height = screen
+    first.set_viewport_size({"width": width, "height": height})
+    errors: list[str] = []
+    first.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    a = campaign.companies.get(name="A Company").pk
+    b = campaign.companies.get(name="B Company").pk
+    give(first, a, "Advance to Oivi")
+    first.locator(f"#company-{a} .odds-text").wait_for()
+
+    second = first.context.new_page()  # the same player, another tab
+    second.set_viewport_size({"width": width, "height": height})
+    second.goto(first.url)
+    give(second, b, "Advance to Oivi")
+    # The first tab: B's card with its order and its battle, two battles at Oivi.
+    first.locator(f"#company-{b} .odds-text").wait_for()
+    assert "advance to Oivi" in first.locator(f"#company-{b} .current").inner_text()
+    assert "Battle at Oivi: B Company" in first.locator(f"#company-{b}").inner_text()
+    assert "into 2 battles" in first.locator("#planned-battles").inner_text()
+    first.locator(f"#company-{b}").scroll_into_view_if_needed()
+    shot(f"orders-two-tabs-1-joined-{name}")
+
+    give(second, b, "Hold in Korona")
+    first.locator(f"#company-{b} .odds").wait_for(state="detached")
+    assert "hold in Korona" in first.locator(f"#company-{b} .current").inner_text()
+    assert "one battle" in first.locator("#planned-battles").inner_text()
+
+    give(second, a, "Hold in Korona")
+    first.locator("#planned-battles .gone-battle").wait_for()
+    assert (
+        "Your orders lead to no battle in Oivi now."
+        in first.locator("#planned-battles").inner_text()
+    )
+    first.locator(f"#company-{a} .odds").wait_for(state="detached")
+    assert "hold in Korona" in first.locator(f"#company-{a} .current").inner_text()
+    first.locator("#planned-battles").scroll_into_view_if_needed()
+    shot(f"orders-two-tabs-2-gone-{name}")
+    assert errors == []
