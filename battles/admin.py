@@ -22,6 +22,7 @@ from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
+from battles.web.forces import force_companies, force_name
 from config.adminpages import (
     admin_page,
     back_to_change,
@@ -42,53 +43,6 @@ STATUS_WORDS: dict[str, str] = {
 
 
 ROLES = {"attacker": "attacking", "defender": "defending"}
-
-
-def stands_words(counts: dict[str, int]) -> str:
-    """Stand counts in words, in the units' own order ('1 commander, 9 rifle squads and
-    1 HMG'), whatever order PostgreSQL's jsonb gave the spec's keys back in."""
-    return names.stands(names.in_unit_order(counts))
-
-
-def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
-    """The companies of the battle's ``role`` ("attacker"), the first leading, each with
-    its stands in words as they came to the table: the spec's own per-company stands
-    when it has them, a lone company's are its force's; else, while the battle waits,
-    each company's stands now (carriers stay off the table); once fought, "" (its stands
-    have moved on since; the force's are on the report)."""
-    force = battle.spec[role]
-    listed = force.get("companies")
-    if listed:
-        return [(str(c["name"]), stands_words(c["stands"])) for c in listed]
-    rows = list(
-        (battle.attackers if role == "attacker" else battle.defenders).prefetch_related(
-            "stand_counts"
-        )
-    )
-    name = str(force.get("name", role))
-    if len(rows) <= 1:
-        together = dict(force["stands"])
-        for unit, count in (force.get("reinforcements") or {}).items():
-            together[unit] = together.get(unit, 0) + count
-        return [(rows[0].name if rows else name, stands_words(together))]
-    rows.sort(key=lambda row: (name.find(row.name) < 0, name.find(row.name)))
-    if battle.status != Battle.Status.PENDING:
-        return [(row.name, "") for row in rows]
-    return [
-        (
-            row.name,
-            stands_words(
-                {s.unit_type: s.held for s in row.stand_counts.all() if s.unit_type != "carrier"}
-            ),
-        )
-        for row in rows
-    ]
-
-
-def force_name(battle: Battle, role: str) -> str:
-    """The force by its companies: "B Company, C Company (militia) and A Company" (the
-    spec's name joins them all with "and")."""
-    return names.join(name for name, _ in force_companies(battle, role))
 
 
 @admin.register(Battle)

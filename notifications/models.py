@@ -84,7 +84,12 @@ class Webhook(models.Model):
         ordering = ["campaign_id", "side", "id"]
 
     def __str__(self) -> str:
-        return f"{self.campaign} webhook ({self.side or 'public'})"
+        """ "Korona webhook (Australians)", "Korona webhook (public)": the side by its
+        name in the campaign, as the GM reads it in the notices' list, never its key."""
+        if not self.side:
+            return f"{self.campaign} webhook (public)"
+        side = self.campaign.sides.filter(key=self.side).values_list("name", flat=True).first()
+        return f"{self.campaign} webhook ({side or self.get_side_display()})"
 
 
 class Notice(models.Model):

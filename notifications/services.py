@@ -36,6 +36,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.web.forces import force_name
 from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
@@ -50,6 +51,7 @@ from campaign.services.visibility import (
 )
 from campaign.web import turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
+from rules import names
 
 logger = logging.getLogger(__name__)
 
@@ -186,16 +188,26 @@ def battles_waiting_words(
         f"battle{'s' if len(battles) != 1 else ''}:",
         "",
     ]
+    sides = dict(campaign.sides.values_list("key", "name"))
     for battle in battles:
         due = f", due by {moment_words(battle.deadline, zone)}" if battle.deadline else ""
-        lines.append(
-            f"- {battle.area.name}: {battle.attacker_side} attack {battle.defender_side}{due}"
-        )
+        lines.append(f"- {battle.area.name}: {_who_attacks_whom(battle, sides)}{due}")
         lines.append(
             "  enter the result: "
             + absolute(reverse("admin:battles_battle_change", args=[battle.pk]))
         )
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
+
+
+def _who_attacks_whom(battle: Battle, sides: dict[str, str]) -> str:
+    """ "1st Company (Japanese) attacks A Company (Australians)": each force by its
+    companies and its side's name, as the GM's battle page says them (never a side's
+    key, "japanese attack australian")."""
+    attackers, defenders = force_name(battle, "attacker"), force_name(battle, "defender")
+    attacking = sides.get(battle.attacker_side) or names.side(battle.attacker_side)
+    defending = sides.get(battle.defender_side) or names.side(battle.defender_side)
+    attack = names.verb(attackers, "attacks", "attack")
+    return f"{attackers} ({attacking}) {attack} {defenders} ({defending})"
 
 
 def deadline_words(campaign: Campaign, zone: str) -> Words:
@@ -573,13 +585,13 @@ def retry_failed() -> int:
 
 
 def message_words(message: Any, side_names: dict[str, str]) -> Words:
-    from notifications.messages import author_words
+    from notifications.messages import author_words, board_words
 
     campaign = message.campaign
     board = {
         "announcement": "an announcement",
         "public": "on the public board",
-        "side": f"in the {side_names.get(message.side, message.side)}' channel",
+        "side": board_words(message.channel, message.side, side_names),
     }[message.channel]
     who = author_words(message, side_names)
     body = [

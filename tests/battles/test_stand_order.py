@@ -4,9 +4,9 @@ log comes back from PostgreSQL's jsonb (its keys shortest first)."""
 
 from __future__ import annotations
 
-from battles.admin import stands_words
 from battles.forms import ResultForm
 from battles.web import battleview
+from battles.web.forces import stands_words
 
 # A Japanese rifle company in jsonb's order.
 SCRAMBLED = {"hmg": 1, "commander": 1, "rifle_squad": 9, "small_mortar": 1}

@@ -141,3 +141,28 @@ def test_the_map_pages_latest_messages_say_where_in_plain_words(
     assert "(game master) in the game master's announcements," in text
     assert "only they and the game master read it" not in text
     assert " in The public board" not in text
+
+
+def test_a_message_in_a_sides_channel_is_emailed_as_the_boards_say_where(
+    campaign: Campaign, japanese: Any
+) -> None:
+    """As the messages page says it ("in the channel of the Japanese"), not "in the
+    Japanese' channel", which read wrong for a side whose name ends in no s."""
+    from notifications.services import message_words
+
+    message = Message.objects.create(
+        campaign=campaign, author=japanese, author_side="japanese", channel="side",
+        side="japanese", text="Banzai",
+    )  # fmt: skip
+    names = dict(campaign.sides.values_list("key", "name"))
+    assert "japanese (Japanese) wrote in the channel of the Japanese of" in (
+        message_words(message, names).body
+    )
+
+
+def test_a_webhook_is_named_by_its_sides_name_not_its_key(campaign: Campaign) -> None:
+    """The GM reads it in the notices' list and on a notice's page."""
+    side = Webhook.objects.create(campaign=campaign, url="http://hook.test/", side="australian")
+    public = Webhook.objects.create(campaign=campaign, url="http://hook.test/")
+    assert str(side) == f"{campaign.name} webhook (Australians)"
+    assert str(public) == f"{campaign.name} webhook (public)"

@@ -340,6 +340,27 @@ def test_the_gm_is_told_once_when_a_turn_waits_for_tabletop_battles(
     assert message.body.count("enter the result: http://korona.test/admin/battles/battle/") == 2
 
 
+def test_the_battles_waiting_email_names_the_companies_and_sides_not_their_keys(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Each battle as the GM's battle page says it: the companies, each side by its
+    name in the campaign, never the sides' keys ("japanese attack australian")."""
+    from dataclasses import replace
+
+    campaign = create_campaign(data=meeting_doc(), name="Table", seed=3)
+    campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save(update_fields=["settings"])
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = mail.outbox
+    lines = [line for line in message.body.splitlines() if line.startswith("- ")]
+    assert lines == [
+        "- Korona: 1st Company (Japanese) attacks A Company (Australians)",
+        "- Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+    ]
+    words = message.body.split("\n--\n")[0]  # not the footer's links
+    assert "japanese" not in words and "australian" not in words
+
+
 def test_the_battles_waiting_email_gives_each_due_time_on_the_gms_own_clock(
     db: Any, gm_user: Any, aussie: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

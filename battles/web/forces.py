@@ -1,0 +1,55 @@
+"""A battle's forces by their companies, in words: the GM's battle page and result form,
+and the GM's email of the battles waiting for their tabletop results
+(``notifications.services``). The GM reads every battle whole: nothing here is fogged."""
+
+from __future__ import annotations
+
+from battles.models import Battle
+from rules import names
+
+
+def stands_words(counts: dict[str, int]) -> str:
+    """Stand counts in words, in the units' own order ('1 commander, 9 rifle squads and
+    1 HMG'), whatever order PostgreSQL's jsonb gave the spec's keys back in."""
+    return names.stands(names.in_unit_order(counts))
+
+
+def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
+    """The companies of the battle's ``role`` ("attacker"), the first leading, each with
+    its stands in words as they came to the table: the spec's own per-company stands
+    when it has them, a lone company's are its force's; else, while the battle waits,
+    each company's stands now (carriers stay off the table); once fought, "" (its stands
+    have moved on since; the force's are on the report)."""
+    force = battle.spec[role]
+    listed = force.get("companies")
+    if listed:
+        return [(str(c["name"]), stands_words(c["stands"])) for c in listed]
+    rows = list(
+        (battle.attackers if role == "attacker" else battle.defenders).prefetch_related(
+            "stand_counts"
+        )
+    )
+    name = str(force.get("name", role))
+    if len(rows) <= 1:
+        together = dict(force["stands"])
+        for unit, count in (force.get("reinforcements") or {}).items():
+            together[unit] = together.get(unit, 0) + count
+        return [(rows[0].name if rows else name, stands_words(together))]
+    rows.sort(key=lambda row: (name.find(row.name) < 0, name.find(row.name)))
+    if battle.status != Battle.Status.PENDING:
+        return [(row.name, "") for row in rows]
+    return [
+        (
+            row.name,
+            stands_words(
+                {s.unit_type: s.held for s in row.stand_counts.all() if s.unit_type != "carrier"}
+            ),
+        )
+        for row in rows
+    ]
+
+
+def force_name(battle: Battle, role: str) -> str:
+    """The force by its companies: "B Company, C Company (militia) and A Company" (the
+    spec's name joins them all with "and")."""
+    return names.join(name for name, _ in force_companies(battle, role))
