@@ -9,7 +9,7 @@ from django import forms
 from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Order
-from campaign.scenario_words import file_words, problem_words
+from campaign.scenario_words import field_words, file_words, problem_words
 from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
@@ -59,13 +59,54 @@ REASON_HELP = (
 )
 
 
+def choose_from_list(what: str) -> dict[str, str]:
+    """A list's errors in the GM's words: "Choose a rule set from the list." for none
+    chosen, or one the list does not offer (a page left open while the map changed), not
+    Django's "This field is required." or "Select a valid choice. X is not one of the
+    available choices."."""
+    return dict.fromkeys(
+        ("required", "invalid_choice", "invalid_list"), f"Choose {what} from the list."
+    )
+
+
+def whole_number_from(low: int, high: int, what: str = "a whole number") -> dict[str, str]:
+    """A number box's errors in the GM's words, its range given: not "Enter a whole
+    number." or "Ensure this value is less than or equal to 12."."""
+    said = f"Give {what} from {low} to {high}."
+    return dict.fromkeys(("required", "invalid", "min_value", "max_value"), said)
+
+
+def text_errors(subject: str, limit: int | None = None) -> dict[str, str]:
+    """A text box's errors in the GM's words, said of ``subject`` ("The campaign's
+    name"): not "Ensure this value has at most 500 characters (it has 612)." or "Null
+    characters are not allowed."."""
+    said = {
+        "null_characters_not_allowed": f"{subject} must not hold a NUL character (code 0): "
+        "remove it."
+    }
+    if limit is not None:
+        said["max_length"] = f"{subject} must be at most {limit} characters: shorten it."
+    return said
+
+
+# A scenario file box's errors (a form sent without its file's bytes, an empty file).
+SCENARIO_FILE_ERRORS = dict.fromkeys(
+    ("invalid", "missing", "contradiction"),
+    "The file did not come with the form: choose it again.",
+) | {"empty": "The file is empty: choose a scenario file, or leave the box empty."}
+SEED_ERRORS = whole_number_from(0, MAX_SEED, "the seed as a whole number")
+
+
 def reason_field() -> forms.CharField:
     return forms.CharField(
         label="Reason",
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=REASON_HELP,
         # Not Django's "This field is required.", listed as "reason: ..." above the form.
-        error_messages={"required": "Give a reason for this change."},
+        error_messages={
+            **text_errors("The reason"),
+            "required": "Give a reason for this change.",
+        },
     )
 
 
@@ -161,12 +202,16 @@ class BalanceForm(ScenarioUpload):
         required=False,
         label="Scenario file",
         help_text="Leave empty for the Korona scenario that comes with Korona.",
+        error_messages=SCENARIO_FILE_ERRORS,
     )
     campaigns = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=ADMIN_MAX_CAMPAIGNS,
         initial=DEFAULT_BALANCE_CAMPAIGNS,
+        error_messages=whole_number_from(
+            1, ADMIN_MAX_CAMPAIGNS, "the number of campaigns to play as a whole number"
+        ),
         help_text=(
             f"Campaigns to play, the sensible AI on both sides ({DEFAULT_BALANCE_CAMPAIGNS} if "
             "left empty). Each takes some 10 seconds on a small server (it weighs the odds of "
@@ -178,6 +223,7 @@ class BalanceForm(ScenarioUpload):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
+        error_messages=SEED_ERRORS,
         help_text="Leave empty for a random one (the result says which). The same seed and "
         "scenario give the same figures.",
     )
@@ -205,6 +251,7 @@ class ScheduleForm(forms.Form):
             ("every_hours", "every N hours"),
             ("weekly", "weekly, on a weekday at a time"),
         ],
+        error_messages=choose_from_list("when turns are played"),
         help_text='None: a turn is played when you press "Advance turn now". Otherwise '
         "a deadline: when it passes, the next turn is played by itself (earlier, once every "
         "side has marked its orders ready).",
@@ -225,6 +272,7 @@ class ScheduleForm(forms.Form):
         coerce=int,
         required=False,
         empty_value=None,
+        error_messages=choose_from_list("the day of the turn"),
         help_text='For "weekly": the day of the turn.',
     )
     time_of_day = forms.TimeField(
@@ -236,6 +284,10 @@ class ScheduleForm(forms.Form):
     timezone = forms.CharField(
         label="Time zone",
         initial="UTC",
+        error_messages={
+            **text_errors("The time zone"),
+            "required": "Give the time zone, written as Region/City (Europe/Berlin), or UTC.",
+        },
         help_text="Where the group plays, written as Region/City: Europe/Berlin, "
         "Australia/Sydney, America/New_York; or UTC.",
     )
@@ -325,6 +377,15 @@ COLUMNS = {  # the table's columns: a part of a face's entry and its heading
     "track": "Track",
     "text": "What the players read",
 }
+# A part of a face's entry as a problem on its box says it: "face 6: what the players
+# read must not hold ...".
+CELL_NOUNS = {
+    "effect": "its effect",
+    "side": "its side",
+    "count": "its Buffalos lost",
+    "track": "its track",
+    "text": "what the players read",
+}
 
 
 class SettingRow:
@@ -390,26 +451,40 @@ class SettingFields(forms.Form):
                         label=f"Going of {LANDFORM_WORDS[landform]}",
                         choices=[(str(g), str(g)) for g in Going],
                         initial=value.get(str(landform), str(going)),
+                        error_messages=choose_from_list("a going"),
                     )
                 continue
             field: forms.Field
             if key == "battle_mode":
-                field = forms.ChoiceField(choices=[(m, names.battle_mode(m)) for m in BATTLE_MODES])
+                field = forms.ChoiceField(
+                    choices=[(m, names.battle_mode(m)) for m in BATTLE_MODES],
+                    error_messages=choose_from_list("how battles are fought"),
+                )
             elif key == "unentered_tabletop":
                 field = forms.ChoiceField(
                     choices=[
                         (m, names.words(m, names.UNENTERED_TABLETOP_NAMES))
                         for m in UNENTERED_TABLETOP
-                    ]
+                    ],
+                    error_messages=choose_from_list("what happens then"),
                 )
             elif key == "ruleset":
-                field = forms.ChoiceField(choices=[(r, names.ruleset(r)) for r in RULESETS])
+                field = forms.ChoiceField(
+                    choices=[(r, names.ruleset(r)) for r in RULESETS],
+                    error_messages=choose_from_list("a rule set"),
+                )
             elif key == "airdrop_side":
-                field = forms.ChoiceField(choices=[("", "none"), *sides], required=False)
+                field = forms.ChoiceField(
+                    choices=[("", "none"), *sides],
+                    required=False,
+                    error_messages=choose_from_list("a side, or none,"),
+                )
             elif key in ("objective", "airdrop_base"):
                 known = [*areas, *([value] if value and value not in areas else [])]
                 field = forms.ChoiceField(
-                    choices=[("", "none"), *((a, a) for a in known)], required=False
+                    choices=[("", "none"), *((a, a) for a in known)],
+                    required=False,
+                    error_messages=choose_from_list("an area of the map, or none,"),
                 )
             elif key == "rough_tracks":
                 known = [*tracks, *(t for t in value if t not in tracks)]
@@ -417,6 +492,7 @@ class SettingFields(forms.Form):
                     choices=[(t, t) for t in known],
                     required=False,
                     widget=forms.CheckboxSelectMultiple,
+                    error_messages=choose_from_list("tracks of the map"),
                 )
             elif isinstance(value, bool):
                 field = forms.BooleanField(required=False)
@@ -424,11 +500,8 @@ class SettingFields(forms.Form):
                 low, high = INTEGER_SETTINGS[key]
                 # The range in the GM's words, not "Ensure this value is less than or
                 # equal to 12." (the list above the form names the setting).
-                whole = f"Give a whole number from {low} to {high}."
                 field = forms.IntegerField(
-                    min_value=low,
-                    max_value=high,
-                    error_messages={"invalid": whole, "min_value": whole, "max_value": whole},
+                    min_value=low, max_value=high, error_messages=whole_number_from(low, high)
                 )
             else:  # pragma: no cover - a new kind of setting needs a field above
                 raise AssertionError(f"setting {key!r} has no field")
@@ -449,6 +522,7 @@ class SettingFields(forms.Form):
                 label=f"Face {face}: effect",
                 choices=list(effects.items()),
                 initial=entry.get("effect"),
+                error_messages=choose_from_list(f"face {face}'s effect"),
             )
             if campaign_table:
                 self.fields[prefix + "side"] = forms.ChoiceField(
@@ -456,6 +530,7 @@ class SettingFields(forms.Form):
                     choices=[("", "(no side)"), *sides],
                     required=False,
                     initial=entry.get("side", ""),
+                    error_messages=choose_from_list(f"face {face}'s side"),
                 )
                 # The count is the Buffalos the face takes from the RAAF (never below
                 # none); the GM's words for its range, not "Ensure this value is less
@@ -479,6 +554,7 @@ class SettingFields(forms.Form):
                     choices=[("", "(no track)"), *((t, t) for t in known)],
                     required=False,
                     initial=track or "",
+                    error_messages=choose_from_list(f"face {face}'s track"),
                 )
             self.fields[prefix + "text"] = forms.CharField(
                 label=f"Face {face}: what the players read",
@@ -486,6 +562,7 @@ class SettingFields(forms.Form):
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2}),
                 initial=entry.get("text", ""),
+                error_messages=text_errors(f"face {face}: what the players read", MAX_TEXT),
             )
 
     def clean(self) -> dict[str, Any]:
@@ -549,30 +626,31 @@ class SettingFields(forms.Form):
         return out
 
     def show_problems(self, problems: Sequence[str]) -> None:
-        """The service's problems (``settings.naval_table.3.side: ...``), each on its field:
-        a refusal's problem by its path, a line of words by what it says before ": "."""
+        """The service's problems (``settings.naval_table.3.side: ...``), each on its field
+        (a refusal's problem by its path, a line of words by what it says before ": "), in
+        the GM's words from its code (``campaign.scenario_words``), not the checker's."""
         for problem in problems:
             if isinstance(problem, Problem) and problem.path:
-                place, message = problem.path, problem.message
+                place = problem.path
             else:
                 place, _, message = problem.partition(": ")
+                problem = Problem(place, message) if message else Problem.of(problem)
             parts = place.removeprefix("settings.").replace("[", ".").replace("]", "").split(".")
             key = parts[0]
-            field = None
+            field, where, noun = None, None, "This setting"
             if key in EVENT_TABLES and len(parts) >= 3:
                 field = f"{key}__{parts[1]}__{parts[2]}"
+                where, noun = f"face {parts[1]}", CELL_NOUNS.get(parts[2], parts[2])
             elif key == "landform_going" and len(parts) >= 2:
                 field = f"{key}__{parts[1]}"
+                where, noun = LANDFORM_WORDS.get(parts[1], parts[1]), "its going"
             elif key in self.fields and key in self.setting_keys:
                 field = key  # a setting's own field (not the campaign's name: a file's)
             elif key in COMBAT_TABLES:
-                field = f"{key}__1__effect"
+                field, noun = f"{key}__1__effect", "This table"
             if field in self.fields:
-                label = DOCS[key].label if key in DOCS else key
-                self.add_error(field, f"{label}: {message}" if field != key else message)
-            elif key in DOCS:
-                self.add_error(None, problem)
-            else:  # the scenario file's own (its name, map, companies), in the GM's words
+                self.add_error(field, field_words(problem, place=where, noun=noun))
+            else:  # a setting with no field of its own, or the scenario file's own
                 self.add_error(None, problem_words(problem))
 
     def problem_count(self) -> int:
@@ -670,18 +748,27 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
     """A new campaign: its name, the scenario (the Korona scenario if no file is given),
     the main choices (MAIN_CHOICES, over the scenario's own) and its schedule."""
 
-    name = forms.CharField(max_length=200, help_text="What the players will see it called.")
+    name = forms.CharField(
+        max_length=200,
+        help_text="What the players will see it called.",
+        error_messages={
+            **text_errors("The campaign's name", 200),
+            "required": "Give the campaign a name.",
+        },
+    )
     scenario = forms.FileField(
         required=False,
         label="Scenario file",
         help_text="Leave empty to play the Korona scenario that comes with Korona. Or a "
         "scenario file of your own: to make one, press Export scenario on a campaign's page "
         "and edit the file it gives you.",
+        error_messages=SCENARIO_FILE_ERRORS,
     )
     seed = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=MAX_SEED,
+        error_messages=SEED_ERRORS,
         help_text="Leave empty for the scenario's seed, or a random one. Every die of the "
         "campaign comes from it: the same seed replays the same campaign.",
     )
@@ -690,6 +777,9 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
         min_value=1,
         max_value=ADMIN_MAX_CAMPAIGNS,
         label="Campaigns to simulate",
+        error_messages=whole_number_from(
+            1, ADMIN_MAX_CAMPAIGNS, "the number of campaigns to simulate as a whole number"
+        ),
         help_text=(
             "For Balance only: how many campaigns of the scenario to play, the sensible AI "
             "on both sides (100 if left empty; some 10 seconds each on a small server). "

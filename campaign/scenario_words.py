@@ -131,6 +131,21 @@ def problem_words(problem: str) -> str:
     return words(subject, problem.fields)
 
 
+def field_words(problem: str, *, place: str | None, noun: str) -> str:
+    """A problem on the form's own field for its place (the settings page puts each on
+    its box), in the GM's words from its code, said of what the page calls the field:
+    ``place`` its row ("face 6"; None for a setting's own box), ``noun`` the field
+    ("what the players read", "this setting"), never the file's path. A problem with
+    only a message keeps it (at the row's place): the service's own words for the GM."""
+    problem = Problem.of(problem)
+    field = re.split(r"[.\[\]]+", problem.path.rstrip("]"))[-1]
+    subject = Subject(place=place, noun=noun, field=field)
+    words = WORDS.get(problem.code)
+    if words is None:
+        return subject.at(problem.message)
+    return words(subject, problem.fields)
+
+
 def _checkers(problem: Problem, subject: Subject) -> str:
     """A fault this module has no words for: the checker's message, after its place."""
     message = problem.message if problem.message.endswith(".") else f"{problem.message}."

@@ -72,8 +72,7 @@ def test_the_admin_refuses_long_names_and_nul_bytes(gm: Client) -> None:
     doc["sides"][0]["name"] = "Australians"
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].non_field_errors()) == [
-        "The 1st company in the file: its name must be at most 100 characters, not 300: "
-        "shorten it."
+        "The 1st company in the file: its name must be at most 100 characters, not 300: shorten it."
     ]
     assert Campaign.objects.count() == 0
 
@@ -83,7 +82,8 @@ def test_the_admin_refuses_a_turn_limit_of_ten_to_the_thirty(gm: Client) -> None
     doc["settings"] = {"turn_limit": 10**30}
     response = gm.post(CREATE, upload(doc))
     assert list(response.context["form"].non_field_errors()) == [
-        f"settings.turn_limit: must be from 1 to 1000, not {10**30}"
+        # In the GM's words (scenario_words), not the checker's "settings.turn_limit: ...".
+        f"The setting Campaign length, in turns: must be from 1 to 1000, not {10**30}."
     ]
     assert Campaign.objects.count() == 0
 
@@ -99,10 +99,10 @@ def test_the_admins_settings_refuse_huge_and_unknown_values_each_on_its_field(gm
     response = gm.post(url(campaign, "settings"), data)
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert "at most 500 characters" in str(errors["naval_table__3__text"])
-    assert "sink_everything is not one of the available choices" in str(
-        errors["naval_table__4__effect"]
-    )
+    assert list(errors["naval_table__3__text"]) == [
+        "face 3: what the players read must be at most 500 characters: shorten it."
+    ]
+    assert list(errors["naval_table__4__effect"]) == ["Choose face 4's effect from the list."]
     assert list(errors["aerial_table__1__count"]) == [
         "face 1: give the Buffalos lost as a whole number from 1 to 100 (a side never has "
         "more than 100 planes)"

@@ -85,7 +85,9 @@ def test_a_bad_count_is_a_form_error(gm: Client) -> None:
         "/admin/campaign/campaign/balance/", {"scenario": upload(short_doc()), "campaigns": 0}
     )
     assert response.status_code == 200
-    assert "Ensure this value is greater than or equal to 1" in response.content.decode()
+    assert "Give the number of campaigns to play as a whole number from 1 to 1000." in (
+        response.content.decode()
+    )
 
 
 @pytest.mark.django_db
