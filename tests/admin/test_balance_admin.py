@@ -134,3 +134,19 @@ def test_a_balance_without_a_seed_says_it_drew_one(gm: Client) -> None:
     page = finished(gm, {"scenario": upload(short_doc()), "campaigns": 1})
     assert "seed 0" not in page
     assert re.search(r"the sensible AI on both sides, a random seed \(\d+\)\.", page)
+
+
+@pytest.mark.django_db
+def test_the_top_of_the_form_counts_the_problems_it_lists_not_the_boxes(gm: Client) -> None:
+    """Two faults of one file are both the form's own problems: "the 2 problems below",
+    not "the problem below" (a count of the boxes with problems)."""
+    doc = short_doc()
+    doc["companies"][0]["quality"] = "elite"
+    doc["companies"][1]["area"] = "Atlantis"
+    response = gm.post(
+        "/admin/campaign/campaign/balance/", {"scenario": upload(doc), "campaigns": 2}
+    )
+    assert len(response.context["form"].non_field_errors()) == 2
+    page = response.content.decode()
+    assert "Please correct the 2 problems below." in page
+    assert "Please correct the problem below." not in page
