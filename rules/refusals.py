@@ -136,7 +136,9 @@ class Problem(str):
         return cls("", str(value))
 
     def as_json(self) -> dict[str, str]:
-        return {"path": self.path, "message": self.message}
+        """``{"path", "message", "code"}``: the code (a :class:`Code`'s value) for a
+        program to tell the kinds of fault apart without reading the message."""
+        return {"path": self.path, "message": self.message, "code": self.code.value}
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles (Celery results) as a Problem
         return (Problem, (self.path, self.message, self.code, dict(self.fields)))
@@ -158,5 +160,5 @@ class Refusal(ValueError):
         super().__init__(self.prefix + "; ".join(self.problems))
 
     def as_json(self) -> dict[str, Any]:
-        """``{"detail": message, "problems": [{"path", "message"}, ...]}``."""
+        """``{"detail": message, "problems": [{"path", "message", "code"}, ...]}``."""
         return {"detail": str(self), "problems": [p.as_json() for p in self.problems]}

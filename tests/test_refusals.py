@@ -27,8 +27,9 @@ from rules.campaign.scenario import ScenarioError, parse_scenario
 from rules.campaign.turn import OrderError, TurnError
 from rules.campaign.verify import TurnFileError
 from rules.forceonforce.cohesion import CohesionError
-from rules.refusals import Problem, Refusal
+from rules.refusals import Code, Problem, Refusal
 from rules.spec import BattleSpecError, DocumentError, decode_json, parse_battle
+from tests.campaign.conftest import korona_doc
 
 EVERY_REFUSAL = [
     BattleSpecError, DocumentError, ScenarioError, TurnFileError, TurnError, OrderError,
@@ -90,17 +91,39 @@ def test_a_document_refusal_is_one_problem() -> None:
 
 
 def test_the_api_answers_any_refusal_400_with_its_problems() -> None:
-    refusal = ScenarioError([Problem("sides", "is missing"), Problem("areas", "is missing")])
+    refusal = ScenarioError(
+        [
+            Problem("sides", "is missing", Code.MISSING),
+            Problem("turn", "must be from 0 to 1000, not -1", Code.OUT_OF_RANGE, {"given": -1}),
+            Problem("", "no such side"),
+        ]
+    )
     response = exception_handler(refusal, {"request": Request(RequestFactory().get("/api/"))})
     assert response is not None
     assert response.status_code == 400
+    # Each problem's code beside its place and message, for a program to tell the kinds
+    # of fault apart (rules.refusals.Code); a plain refusal's is "message".
     assert response.data == {
-        "detail": "invalid scenario: sides: is missing; areas: is missing",
+        "detail": "invalid scenario: sides: is missing; turn: must be from 0 to 1000, not -1; "
+        "no such side",
         "problems": [
-            {"path": "sides", "message": "is missing"},
-            {"path": "areas", "message": "is missing"},
+            {"path": "sides", "message": "is missing", "code": "missing"},
+            {"path": "turn", "message": "must be from 0 to 1000, not -1", "code": "out_of_range"},
+            {"path": "", "message": "no such side", "code": "message"},
         ],
     }
+
+
+def test_a_bad_scenarios_refusal_carries_each_checkers_code() -> None:
+    doc = korona_doc()
+    doc["turn"] = -1
+    del doc["sides"]
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario(doc)
+    answer = exception_handler(refused.value, {"request": Request(RequestFactory().get("/api/"))})
+    assert answer is not None
+    codes = {(p["path"], p["code"]) for p in answer.data["problems"]}
+    assert {("sides", "missing"), ("turn", "out_of_range")} <= codes
 
 
 def test_the_api_leaves_other_exceptions_to_drf() -> None:

@@ -2,7 +2,8 @@
 
 Every refusal the rules or the services raise is a ``rules.refusals.Refusal``; a view lets
 it rise and this handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) answers
-``{"detail": message, "problems": [{"path": ..., "message": ...}, ...]}`` with 400. Every
+``{"detail": message, "problems": [{"path": ..., "message": ..., "code": ...}, ...]}`` with
+400 (``code``: what kind of fault, ``rules.refusals.Code``). Every
 other exception is DRF's to answer as usual.
 """
 

@@ -13,6 +13,7 @@ from campaign.services.commitments import commitment_of
 from campaign.services.visibility import MAX_ID, CampaignView
 from rules.campaign.state import COMPANY_KINDS, ORDER_KINDS, SIDE_KEYS
 from rules.campaign.visibility import CompanyView
+from rules.refusals import Code
 
 BANDS = ("weak", "average", "strong")
 CAMPAIGN_STATUSES = ("active", "paused", "finished")
@@ -45,23 +46,28 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-# A 400 is either a refusal, {"detail": "reason", "problems": [{"path", "message"}]}
+# A 400 is either a refusal, {"detail": "reason", "problems": [{"path", "message", "code"}]}
 # (refused by the rules: campaign.api.errors), or DRF's validation shape,
 # {"<field>": ["message", ...]} (a request field or a query filter that cannot be read).
 BAD_REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": (
         'Refused by the rules: {"detail": "reason", "problems": [{"path": "where in the '
-        'input, or empty for all of it", "message": "what is wrong"}, ...]}. Unreadable '
-        'input: one key per field (or "non_field_errors"), each a list of messages.'
+        'input, or empty for all of it", "message": "what is wrong", "code": "what kind of '
+        'fault, e.g. out_of_range; message for a refusal with only its reason"}, ...]}. '
+        'Unreadable input: one key per field (or "non_field_errors"), each a list of messages.'
     ),
     "properties": {
         "problems": {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
-                "required": ["path", "message"],
+                "properties": {
+                    "path": {"type": "string"},
+                    "message": {"type": "string"},
+                    "code": {"type": "string", "enum": [code.value for code in Code]},
+                },
+                "required": ["path", "message", "code"],
             },
         },
     },

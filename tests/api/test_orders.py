@@ -92,7 +92,7 @@ def test_order_the_rules_forbid_is_refused_with_the_reason(
     # The one mapping of a refusal (campaign.api.errors): the reason and its problems.
     assert response.json() == {
         "detail": "Kilu is not linked to Isura",
-        "problems": [{"path": "", "message": "Kilu is not linked to Isura"}],
+        "problems": [{"path": "", "message": "Kilu is not linked to Isura", "code": "message"}],
     }
     assert not Order.objects.exists()
 

@@ -91,7 +91,10 @@ def test_ready_is_refused_while_the_turn_waits_for_its_tabletop_battles(
             "turn 1 is waiting for its tabletop battles; orders for turn 2 open "
             "when their results are in"
         )
-        assert response.json() == {"detail": reason, "problems": [{"path": "", "message": reason}]}
+        assert response.json() == {
+            "detail": reason,
+            "problems": [{"path": "", "message": reason, "code": "message"}],
+        }
     with pytest.raises(TurnRefused, match="waiting for its tabletop battles"):
         mark_side_ready(campaign=waiting, side="japanese")
     assert not SideReady.objects.exists()
