@@ -213,6 +213,19 @@ def _kind(fields: Mapping[str, Any]) -> str:
     return _KINDS.get(str(fields.get("kind")), "something else")
 
 
+# The control characters a GM can type or paste, by name; any other is invisible.
+_CONTROLS = {9: "a tab", 10: "a line break", 13: "a carriage return (part of a Windows line break)"}
+
+
+def _control(fields: Mapping[str, Any]) -> str:
+    """The control character a text holds, in words: 'a line break', or 'an invisible
+    control character (number 7)' for one with no name a GM would know."""
+    codepoint = fields.get("codepoint")
+    if codepoint is None:  # a problem from before the rules gave its number
+        return f"the control character {fields['character']}"
+    return _CONTROLS.get(codepoint, f"an invisible control character (number {codepoint})")
+
+
 def _one_of(values: Any) -> str:
     return ", ".join(str(value) for value in values)
 
@@ -365,10 +378,7 @@ WORDS: dict[Code, Words] = _table(
     too_long=lambda s, f: s.be(
         f"must be at most {f['limit']} characters, not {f['length']}: shorten it."
     ),
-    control_character=lambda s, f: s.be(
-        f"must not hold the control character {f['character']} (a tab or a line break, "
-        "say): remove it."
-    ),
+    control_character=lambda s, f: s.be(f"must not hold {_control(f)}: remove it."),
     spaces_around=lambda s, f: s.be(
         f"must not begin or end with spaces: {f['given']}. Remove them."
     ),

@@ -42,7 +42,7 @@ class Code(StrEnum):
     NOT_TRUE_OR_FALSE = "not_true_or_false"  # given, null_allowed
     NOT_A_CHOICE = "not_a_choice"  # choices, given
     TOO_LONG = "too_long"  # limit, length
-    CONTROL_CHARACTER = "control_character"  # character (its repr)
+    CONTROL_CHARACTER = "control_character"  # character (its repr), codepoint
     SPACES_AROUND = "spaces_around"  # given
     TOO_MANY_ENTRIES = "too_many_entries"  # limit, count
     UNKNOWN_FIELD = "unknown_field"  # field, entry (scenario, side, area, company, ...)

@@ -166,7 +166,7 @@ def text_problem(value: str, limit: int) -> Problem | None:
             "",
             f"must not hold the control character {bad!r}",
             Code.CONTROL_CHARACTER,
-            {"character": repr(bad)},
+            {"character": repr(bad), "codepoint": ord(bad)},
         )
     return None
 

@@ -570,8 +570,8 @@ def test_a_problem_the_rules_find_is_shown_on_its_field(gm: Client) -> None:
     # In the GM's words from the problem's code (campaign.scenario_words), on its face:
     # not the checker's "must not hold the control character".
     assert list(errors["naval_table__6__text"]) == [
-        "face 6: what the players read must not hold the control character '\\x07' (a tab "
-        "or a line break, say): remove it."
+        "face 6: what the players read must not hold an invisible control character "
+        "(number 7): remove it."
     ]
     assert GmAdjustment.objects.count() == 0
 

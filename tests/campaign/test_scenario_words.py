@@ -92,3 +92,18 @@ def test_an_unknown_area_is_said_alike_of_a_field_and_of_a_link() -> None:
     fix = "which is no area of the map: give an area's name as the file spells it."
     assert f"{name}: its area is 'Atlantis', {fix}" in said
     assert "The 11th link in the file: 'Atlantis' is no area of the map: give" in " ".join(said)
+
+
+@pytest.mark.parametrize(
+    ("character", "said"),
+    [
+        ("\n", "must not hold a line break: remove it."),
+        ("\t", "must not hold a tab: remove it."),
+        ("\x07", "must not hold an invisible control character (number 7): remove it."),
+    ],
+)
+def test_a_control_character_is_named_as_a_gm_knows_it(character: str, said: str) -> None:
+    """Not "the control character '\\x07' (a tab or a line break, say)": the one it is."""
+    doc = korona_doc()
+    doc["companies"][0]["name"] = f"A{character}Company"
+    assert any(s.endswith(said) for s in words_of(doc)), words_of(doc)
