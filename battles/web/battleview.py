@@ -342,12 +342,14 @@ def _push_apart(drawn: dict[str, list[float]], stands: Sequence[str]) -> bool:
     moved apart, along whichever of the two they are farther apart on, half the
     shortfall each. Did any move?"""
     moved = False
-    for i, first in enumerate(stands):
-        for j, second in enumerate(stands[i + 1 :], start=i + 1):
-            a, b = drawn[first], drawn[second]
-            if not _touching(a, b):
-                continue
+    near = COUNTER_GAP - 1e-6  # as _touching, inline: this is the replay's inner loop
+    points = [drawn[stand] for stand in stands]
+    for i, a in enumerate(points):
+        for j in range(i + 1, len(points)):
+            b = points[j]
             dx, dy = b[0] - a[0], b[1] - a[1]
+            if not (-near < dx < near and -near < dy < near):
+                continue
             if max(abs(dx), abs(dy)) < 1e-6:  # on one point: apart at an angle of their own
                 dx, dy = math.cos(2.4 * (i + j)), math.sin(2.4 * (i + j))
             axis = 0 if abs(dx) >= abs(dy) else 1
@@ -380,6 +382,8 @@ _SPOTS = sorted(
     ((dx / 4, dy / 4) for dx in range(-48, 49) for dy in range(-48, 49)),
     key=lambda d: (math.hypot(*d), d),
 )
+# A counter farther than this across or down from the point looked around touches none.
+_NEAR_SPOTS = max(max(abs(dx), abs(dy)) for dx, dy in _SPOTS) + COUNTER_GAP
 
 
 def _free_spot(
@@ -390,11 +394,19 @@ def _free_spot(
     """The nearest point to ``origin`` within ``bounds`` where a counter touches none of
     ``placed``, if there is one within a foot."""
     left, top, right, bottom = bounds
+    ox, oy = origin
+    # Only a counter within a foot and a gap of ``origin`` can touch a spot looked at.
+    placed = [p for p in placed if abs(p[0] - ox) < _NEAR_SPOTS and abs(p[1] - oy) < _NEAR_SPOTS]
+    near = COUNTER_GAP - 1e-6  # as _touching, inline: some 9,000 spots a counter
     for dx, dy in _SPOTS:
-        point = [origin[0] + dx, origin[1] + dy]
-        inside = left <= point[0] <= right and top <= point[1] <= bottom
-        if inside and not any(_touching(point, other) for other in placed):
-            return point
+        x, y = ox + dx, oy + dy
+        if not (left <= x <= right and top <= y <= bottom):
+            continue
+        for other in placed:
+            if -near < other[0] - x < near and -near < other[1] - y < near:
+                break
+        else:
+            return [x, y]
     return None
 
 
@@ -889,15 +901,24 @@ def replay_frames(
     and each phase by its side ("Japanese fire": ``rules.narrate.phase_name``). A log
     without a deploy record (a battle fought at the table) has no frames."""
     frames = rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
+    # Most steps move no stand (a shot, a rally): each set of places is drawn once.
+    worked_out: dict[tuple[object, ...], tuple[dict[str, list[float]], str]] = {}
     for frame in frames:
         frame["phase"] = rulesets.phase_name(str(frame["phase"]), sides)
         if table is not None:
-            # Where the picture draws each counter (replay.js reads it): the positions
-            # above are the truth.
-            frame["drawn"] = table.drawn_apart(frame["positions"], frame["lost"])
-            # Where each square's name and going are written at this step, clear of
-            # the counters (``label_slots``; replay.js moves them).
-            frame["labels"] = label_slots(table, frame["drawn"])
+            key = (
+                tuple(sorted((stand, tuple(at)) for stand, at in frame["positions"].items())),
+                tuple(sorted(frame["lost"])),
+            )
+            if key not in worked_out:
+                # Where the picture draws each counter (replay.js reads it): the
+                # positions above are the truth. Where each square's name and going are
+                # written at this step, clear of the counters (``label_slots``).
+                drawn = table.drawn_apart(frame["positions"], frame["lost"])
+                worked_out[key] = (drawn, label_slots(table, drawn))
+            drawn, labels = worked_out[key]
+            frame["drawn"] = {stand: list(at) for stand, at in drawn.items()}
+            frame["labels"] = labels
     return frames
 
 
