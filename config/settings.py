@@ -205,6 +205,11 @@ LOGGING = {
 # long a reader's answer (the campaign's stamp) is kept before the database is asked again.
 KORONA_MAP_POLL_SECONDS = read_number(os.environ, "KORONA_MAP_POLL_SECONDS", default=15, minimum=1)
 KORONA_STAMP_SECONDS = read_number(os.environ, "KORONA_STAMP_SECONDS", default=1, minimum=0)
+# How often an orders page whose odds are done asks whether the side's orders have changed
+# in another tab or by a teammate (campaign/web/orders.py, ``orders-watch``).
+KORONA_ORDERS_WATCH_SECONDS = read_number(
+    os.environ, "KORONA_ORDERS_WATCH_SECONDS", default=25, minimum=1
+)
 
 # --- The REST API (campaign/api) -------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -13,11 +13,12 @@ company", never its name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from campaign.services import planning
-from campaign.services.planning import AreaPlan, OddsProgress, OddsReader, SidePlan
+from campaign.services.planning import AreaPlan, CompanyPlan, OddsProgress, OddsReader, SidePlan
 from campaign.services.visibility import CampaignView
 from config.numbers import whole_number
 from rules import names as naming
@@ -133,6 +134,55 @@ def shown_cards(raw: str) -> frozenset[int]:
     return frozenset(
         number for part in raw.split(",") if (number := whole_number(part)) is not None
     )
+
+
+def drawn_card(row: CompanyPlan) -> str:
+    """What a company's card shows that another tab or a teammate may change, as the
+    page carries it in the card (``name=drawn``) for the page's slow poll: its order (the
+    form's choice and the sniper) and the area of its battle, "3.advance:12.0.12" ("3.-.0.-":
+    no order, no battle)."""
+    sniper = int(bool(row.order is not None and row.order.sniper))
+    battle = "-" if row.attack is None else str(row.attack.target_id)
+    return f"{row.company_id}.{row.current_choice or '-'}.{sniper}.{battle}"
+
+
+@dataclass(frozen=True, slots=True)
+class Following:
+    """What a page must draw again to show the side's orders as they stand now."""
+
+    cards: frozenset[int]  # the cards to draw again, whole
+    areas: frozenset[int]  # the areas whose battles changed (drawn then or now)
+
+
+def cards_to_follow(plan: SidePlan, drawn: Iterable[str]) -> Following:
+    """The cards a page drew (``drawn``: its cards' ``drawn_card``) that no longer say
+    what they would now (an order changed in another tab, or by a teammate), and with
+    them every card fighting in an area where one of them fought then or fights now: a
+    company joining, leaving or changing its sniper changes the battle of the others
+    there. A card the page did not draw is drawn; what names no company of the side
+    is left out, as in ``shown_cards``."""
+    shown: dict[int, str] = {}
+    for value in drawn:
+        number = whole_number(value.split(".", 1)[0])
+        if number is not None:
+            shown[number] = value
+    changed: set[int] = set()
+    areas: set[int] = set()
+    for row in plan.companies:
+        before, now = shown.get(row.company_id), drawn_card(row)
+        if before == now:
+            continue
+        changed.add(row.company_id)
+        if row.attack is not None:
+            areas.add(row.attack.target_id)
+        if before is not None and (then := whole_number(before.rsplit(".", 1)[-1])) is not None:
+            areas.add(then)
+    changed.update(
+        row.company_id
+        for row in plan.companies
+        if row.attack is not None and row.attack.target_id in areas
+    )
+    return Following(cards=frozenset(changed), areas=frozenset(areas))
 
 
 def area_odds(

@@ -9,15 +9,20 @@ page. The odds of a planned attack are fought off the request (workers, or a pro
 pool: ``campaign.services.odds``) and grow as their chunks come in: each area of "Planned
 battles" polls ``order-area-odds`` until they are done, and its answer brings the odds of
 the cards fighting there too (``areaodds``), every estimate read once an answer, so a
-card and its battle's line agree; without JavaScript, a link reloads the page.
+card and its battle's line agree; without JavaScript, a link reloads the page. Once
+they are done, the page keeps up with the side's orders given elsewhere (another tab, a
+teammate) by a slow poll, ``orders-watch``: 204 while the side's orders and the turn are
+as the page drew them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from hashlib import sha256
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import (
     Http404,
     HttpRequest,
@@ -42,7 +47,7 @@ from campaign.services.planning import (
 )
 from campaign.services.schedule import TurnRefused
 from campaign.services.turns import OrdersOutOfDate
-from campaign.services.visibility import CampaignView
+from campaign.services.visibility import CampaignView, campaign_stamp
 from campaign.web import areaodds
 from campaign.web.common import campaign_view, htmx, login_required, page_context
 from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
@@ -80,6 +85,11 @@ class Row:
     oob: bool = False  # swapped out of band beside another row's answer
     next_roll: NextRoll | None = None  # its supply roll at the start of the coming turn
 
+    @property
+    def drawn(self) -> str:
+        """What the card shows that an order given elsewhere may change (``orders-watch``)."""
+        return areaodds.drawn_card(self.plan)
+
 
 def _row(
     view: CampaignView,
@@ -105,6 +115,7 @@ def _context(
     errors: dict[int, str] | None = None,
     ready_error: str | None = None,
     moved: OrdersOutOfDate | None = None,
+    watch: str | None = None,
 ) -> dict[str, Any]:
     errors = errors or {}
     odds = OddsReader()  # each estimate read once, for its cards and its planned battle
@@ -118,6 +129,8 @@ def _context(
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
         planned=areaodds.planned(view, plan, odds),  # every battle as the turn pairs it
         poll_seconds=poll_seconds(),
+        watch=watch,  # the slow poll's address (the page's own GET; a form's answer: none)
+        watch_seconds=watch_seconds(),
         **_moved_context(view, plan.side, moved, refused=moved is not None),
         commitment=commitments.commitment_of(view, plan.turn_number),
     )
@@ -136,6 +149,31 @@ def ready_context(
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
     )
+
+
+# --- the side's orders given elsewhere: the page's slow poll ----------------------------------
+
+WATCH_SECONDS = 25
+
+
+def watch_seconds() -> int:
+    """How often a page whose odds are done asks whether the side's orders changed
+    (``KORONA_ORDERS_WATCH_SECONDS``, a setting so the browser tests can make it quick)."""
+    return max(1, int(getattr(settings, "KORONA_ORDERS_WATCH_SECONDS", WATCH_SECONDS)))
+
+
+def watch_token(read: dict[str, Any]) -> str:
+    """The page's state as its slow poll compares it, from ``campaign_stamp(rows="orders")``:
+    the coming turn and the digest of the reader's side's orders for it (the GM's: every
+    side's), and nothing else, so it changes with nothing hidden from the side (an
+    enemy's order, its ready). One query decides it, and access too."""
+    digest = sha256(read["digest"].encode()).hexdigest()[:32]
+    return f"{read['turn'] + 1}.{digest}"
+
+
+def _watch_url(view: CampaignView, side: str, token: str) -> str:
+    query = {"seen": token, **({"side": side} if view.game_master else {})}
+    return f"{reverse('orders-watch', args=[view.campaign.pk])}?{urlencode(query)}"
 
 
 # --- a page left open while a turn is played --------------------------------------------------
@@ -209,19 +247,69 @@ def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return HttpResponseBadRequest("turn: a turn number", content_type="text/plain")
     if asked == stamp.turn + 1:
         return HttpResponse(status=204)
+    return _turn_played(request, campaign_id, asked=asked, next_turn=stamp.turn + 1)
+
+
+def _turn_played(
+    request: HttpRequest, campaign_id: int, *, asked: int, next_turn: int
+) -> HttpResponse:
+    """The notice of a page whose turn has been played (or rolled back), for its polls:
+    the turn's number is all it tells. It takes the page's forms, and its polls, off it."""
     view = campaign_view(request, campaign_id)
     try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
     except SideRefused as refused:
         response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
         return response(str(refused), content_type="text/plain")
-    moved = OrdersOutOfDate(page_turn=asked, next_turn=stamp.turn + 1)
+    moved = OrdersOutOfDate(page_turn=asked, next_turn=next_turn)
     context = {
         "campaign": view.campaign,
         "stale_page": True,
         **_moved_context(view, side, moved, refused=False),
     }
     return render(request, f"{TEMPLATE}#turn_watch", context)
+
+
+@signed_in_or_sent_to_login
+@require_GET
+def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The page's slow poll once its odds are done (``?seen=<token>``, its turn first, and
+    the cards' ``drawn``): 204 while the turn and the side's orders are as the page drew
+    them (``watch_token``: one query, which also decides access). When they are not: the
+    notice of a played turn, as the page's turn poll answers it; else the poll itself
+    with the new token and, out of band, the cards whose orders or battles changed and
+    "Planned battles" when a battle did, as an area's poll follows them."""
+    read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders")
+    if read is None:
+        raise Http404("no such campaign")
+    seen = request.GET.get("seen", "")
+    asked = whole_number(seen.split(".", 1)[0])  # the page's turn: the token's first part
+    if asked is None:
+        return HttpResponseBadRequest("seen: the page's token", content_type="text/plain")
+    token = watch_token(read)
+    if asked != read["turn"] + 1:
+        response = _turn_played(request, campaign_id, asked=asked, next_turn=read["turn"] + 1)
+        response["HX-Retarget"] = "#turn-watch"  # where the page's turn poll puts it
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    if seen == token:
+        return HttpResponse(status=204)
+    view = campaign_view(request, campaign_id)
+    try:
+        side = planning.planning_side(view=view, asked=request.GET.get("side"))
+    except SideRefused as refused:
+        refusal = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
+        return refusal(str(refused), content_type="text/plain")
+    plan = plan_side(view=view, side=side)
+    following = areaodds.cards_to_follow(plan, request.GET.getlist("drawn"))
+    odds = OddsReader()
+    context = {
+        **_follow_context(view, plan, odds, cards=following.cards, areas=following.areas),
+        "watch": _watch_url(view, side, token),
+        "watch_seconds": watch_seconds(),
+        "planned_again": bool(following.areas),
+    }
+    return render(request, f"{TEMPLATE}#watched", context)
 
 
 @login_required
@@ -233,8 +321,12 @@ def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     except SideRefused as refused:
         response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
         return response(str(refused), content_type="text/plain")
+    # The slow poll's token is read before the orders the page draws: an order given in
+    # between makes the poll look again, and is never missed.
+    read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders")
     plan = plan_side(view=view, side=side)
-    return render(request, TEMPLATE, _context(view, plan))
+    watch = _watch_url(view, side, watch_token(read)) if read else None
+    return render(request, TEMPLATE, _context(view, plan, watch=watch))
 
 
 @login_required
@@ -357,36 +449,56 @@ def _followed(
     those fighting elsewhere (a battle a card moved to changed with it). The cards that
     still fight there get their odds out of band, as from any poll. ``changed`` names
     only the side's own companies that matter: any other id matches no row."""
-    planned = areaodds.planned(view, plan, odds)
-    # Where the battle went, in words (an area any member may name: the map is public).
-    gone = None if any(i.plan.area_id == area_id for i in planned) else view.area_by_id(area_id)
-    context = page_context(
-        view,
-        plan=plan,
-        planned=planned,
-        gone_area=gone,
-        side_query=urlencode({"side": plan.side}) if view.game_master else "",
-        # Whole: those that left or joined; and those fighting in the other areas, whose
-        # battles may have changed with them (the page's state there is not known).
-        others=[
-            _row(view, plan, row, odds, oob=True)
-            for row in plan.companies
-            if row.company_id in changed
-            or (row.attack is not None and row.attack.target_id != area_id)
-        ],
-        # Only their odds: those still fighting here (their cards show this battle).
-        cards=[
-            areaodds.Card(company_id=row.company_id, progress=odds.progress(row.attack))
-            for row in plan.companies
-            if row.attack is not None
-            and row.attack.target_id == area_id
-            and row.company_id not in changed
-        ],
-    )
+    # Whole: those that left or joined; and those fighting in the other areas, whose
+    # battles may have changed with them (the page's state there is not known).
+    whole = set(changed) | {
+        row.company_id
+        for row in plan.companies
+        if row.attack is not None and row.attack.target_id != area_id
+    }
+    context = _follow_context(view, plan, odds, cards=whole, areas={area_id})
+    # Only their odds: those still fighting here (their cards show this battle).
+    context["cards"] = [
+        areaodds.Card(company_id=row.company_id, progress=odds.progress(row.attack))
+        for row in plan.companies
+        if row.attack is not None
+        and row.attack.target_id == area_id
+        and row.company_id not in whole
+    ]
     response = render(request, f"{TEMPLATE}#followed", context)
     response["HX-Retarget"] = "#planned-battles"  # the poll asked for its area's growing part
     response["HX-Reswap"] = "outerHTML"
     return response
+
+
+def _follow_context(
+    view: CampaignView,
+    plan: SidePlan,
+    odds: OddsReader,
+    *,
+    cards: set[int] | frozenset[int],
+    areas: set[int] | frozenset[int],
+) -> dict[str, Any]:
+    """What a page that no longer shows the side's orders as they stand draws again
+    (an area's poll, the slow poll): "Planned battles" as they stand, with a word for
+    each of ``areas`` (where the page showed a battle) that has none now, and ``cards``,
+    the cards to draw again whole, out of band, each estimate read once (``odds``)."""
+    planned = areaodds.planned(view, plan, odds)
+    now = {item.plan.area_id for item in planned}
+    # Where a battle went, in words (an area any member may name: the map is public).
+    gone = sorted(name for pk in areas if pk not in now and (name := view.area_by_id(pk)))
+    return page_context(
+        view,
+        plan=plan,
+        planned=planned,
+        gone_areas=gone,
+        side_query=urlencode({"side": plan.side}) if view.game_master else "",
+        others=[
+            _row(view, plan, row, odds, oob=True)
+            for row in plan.companies
+            if row.company_id in cards
+        ],
+    )
 
 
 @login_required
@@ -425,6 +537,7 @@ urlpatterns = [
     ),
     path("campaigns/<int:campaign_id>/orders/ready/", ready, name="orders-ready"),
     path("campaigns/<int:campaign_id>/orders/turn/", orders_turn, name="orders-turn"),
+    path("campaigns/<int:campaign_id>/orders/watch/", orders_watch, name="orders-watch"),
     path(
         "campaigns/<int:campaign_id>/orders/<int:company_id>/",
         order_company,

@@ -100,8 +100,9 @@ class UnfilledParameter(LookupError):
 class Ids:
     """The real ids of a campaign pair (the union of both twins'), to fill URLs from.
 
-    ``token`` is the map's stamp token of the twin being crawled (the live poll answers
-    204 to it), so both the "nothing new" and the "new map" answers are crawled."""
+    ``tokens`` are the map's stamp token and the orders page's slow poll's token of the
+    twin being crawled (the live polls answer 204 to them), so both the "nothing new"
+    and the "new map" (or "new orders") answers are crawled."""
 
     campaign: int
     areas: list[int]

@@ -16,7 +16,9 @@ from typing import Any
 
 from battles.models import Battle
 from campaign.models import Area, Company, Order, Turn
+from campaign.services.visibility import campaign_stamp
 from campaign.web.maps import map_stamp
+from campaign.web.orders import watch_token
 from tests.fog import twins
 from tests.fog.crawl import (
     Ids,
@@ -131,6 +133,9 @@ def compare(
                 user = built.users[pair.viewer]
                 stamp = map_stamp(user=user, campaign_id=built.campaign.pk)
                 ids.tokens = [stamp.token] if stamp else []
+                # The orders page's slow poll's token: its 204 is crawled too.
+                read = campaign_stamp(user=user, campaign_id=built.campaign.pk, rows="orders")
+                ids.tokens += [watch_token(read)] if read else []
                 ids.viewer = user
                 if requests is None:
                     requests = requests_for(ids)

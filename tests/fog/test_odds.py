@@ -5,7 +5,10 @@ give the viewer the same odds, byte for byte (``planning.estimated_company``).""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import cache
@@ -40,21 +43,32 @@ def _odds_seen(pair: Pair, index: int) -> tuple[Any, list[str]]:
     # What the page serves: the page itself, and its poll (the area's, which brings the
     # card's odds too), from a page out of date (A's card not shown fighting there: the
     # section and A's card drawn whole) and from the page as it is.
+    page = f"/campaigns/{built.campaign.pk}/orders/"
+    # And the page's slow poll: with the page's token and its cards' ``drawn`` as the
+    # browser sends them (204: the token, compared in the page, the same in both twins),
+    # and from a page that drew no card (every card drawn, its odds with it).
+    drawn = re.findall(r'name="drawn" value="([^"]+)"', client.get(page).content.decode())
+    watch = re.search(r'id="orders-watch" hx-get="([^"]+)"', client.get(page).content.decode())
+    assert watch and drawn
     urls = [
-        f"/campaigns/{built.campaign.pk}/orders/",
+        page,
         f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/",
         f"/campaigns/{built.campaign.pk}/orders/area/{oivi}/odds/?cards={a}",
+        f"{html.unescape(watch.group(1))}&{urlencode({'drawn': drawn}, doseq=True)}",
+        f"/campaigns/{built.campaign.pk}/orders/watch/?seen=1.0",
     ]
     answers: dict[str, bytes] = {}
     for poll in range(planning.ODDS_RUNS // planning.ODDS_CHUNK + 1):
-        for url in urls:
-            response = client.get(url, **HTMX) if "area" in url else client.get(url)
-            assert response.status_code == 200
+        for number, url in enumerate(urls):
+            response = client.get(url, **HTMX) if url != page else client.get(url)
+            assert response.status_code == (204 if number == 3 else 200)
             answers[f"{poll} {url}"] = normalise(response.content)  # the forms' CSRF tokens
     # The page's dice commitment differs between twins by its salt alone (tests/fog/crawl).
     seen = normalise_commitments(answers, twins.commitment_digests(built.campaign))
-    last = seen[f"{poll} {urls[-1]}"].decode()
+    last = seen[f"{poll} {urls[2]}"].decode()
     assert "%" in last and f'id="odds-text-{a}"' in last  # the card's odds, to the end
+    whole = seen[f"{poll} {urls[-1]}"].decode()
+    assert "%" in whole and f'id="company-{a}" hx-swap-oob="true"' in whole
     return known, [body.decode() for body in seen.values()]
 
 

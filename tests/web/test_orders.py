@@ -678,13 +678,13 @@ def test_the_orders_page_queries_are_pinned(
     # (sides, areas, links, companies, stands, ships, air groups), the side's orders, the
     # orders-closed check (a turn waiting for battles), the sides ready, the sides a
     # player plays (the others are the campaign AI's, always ready), the turns' start
-    # states (the fog of war), the coming turn's dice commitment: 16, whatever the
-    # companies.
-    with django_assert_num_queries(16):
+    # states (the fog of war), the coming turn's dice commitment, and the slow poll's
+    # token (the stamp with the digest of the side's orders): 17, whatever the companies.
+    with django_assert_num_queries(17):
         assert client.get(url(big_campaign)).status_code == 200
     gm = login(gm_user)
-    # The GM needs no membership and sees through the fog: 14.
-    with django_assert_num_queries(14):
+    # The GM needs no membership and sees through the fog: 15.
+    with django_assert_num_queries(15):
         assert gm.get(url(big_campaign) + "?side=japanese").status_code == 200
 
 

@@ -33,4 +33,14 @@
       box.focus();
     }
   });
+
+  // The page's slow poll of the side's orders (#orders-watch) waits while an area of
+  // "Planned battles" still polls its odds: that poll follows an order given elsewhere
+  // itself, every half second. (A trigger filter would need eval, which the CSP forbids.)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const elt = event.detail.elt;
+    if (elt && elt.id === "orders-watch" && document.querySelector(".area-odds-now.polling")) {
+      event.preventDefault();
+    }
+  });
 })();
