@@ -37,10 +37,24 @@
   // The page's slow poll of the side's orders (#orders-watch) waits while an area of
   // "Planned battles" still polls its odds: that poll follows an order given elsewhere
   // itself, every half second. (A trigger filter would need eval, which the CSP forbids.)
+  // Nor does it ask while an order or "ready" of this page is on its way, and one sent
+  // drops its answer: swapping a card out of band under an order's request lost the
+  // order's answer (its odds stopped growing on the card).
+  const posting = new Set();
   document.addEventListener("htmx:beforeRequest", function (event) {
     const elt = event.detail.elt;
-    if (elt && elt.id === "orders-watch" && document.querySelector(".area-odds-now.polling")) {
-      event.preventDefault();
+    const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
+    if (elt && elt.id === "orders-watch") {
+      if (posting.size || document.querySelector(".area-odds-now.polling")) {
+        event.preventDefault();
+      }
+    } else if (verb !== "get") {
+      posting.add(event.detail.xhr);
+      const watch = document.getElementById("orders-watch");
+      if (watch) htmx.trigger(watch, "htmx:abort");
     }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    posting.delete(event.detail.xhr);
   });
 })();
