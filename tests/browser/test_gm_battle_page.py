@@ -31,3 +31,59 @@ def test_fight_it_now_is_a_pill_among_the_pills(
     assert fight["transform"] == report["transform"] == "uppercase"
     assert fight["size"] == report["size"]
     assert abs(fight["height"] - report["height"]) <= 4, (fight, report)
+
+
+# The title's box, the part of its text the page shows (an h1 narrower than its words
+# cuts them, and a tool floated over it hides them), and each tool's box.
+_TITLE_AND_TOOLS = """() => {
+    const h1 = document.querySelector('#content h1');
+    const range = document.createRange();
+    range.selectNodeContents(h1);
+    const box = r => ({x: r.left, y: r.top, width: r.width, height: r.height});
+    return {
+        title: box(h1.getBoundingClientRect()),
+        words: box(range.getBoundingClientRect()),
+        cut: h1.scrollWidth > h1.clientWidth + 1,
+        tools: [...document.querySelectorAll('.object-tools li')].map(
+            li => ({name: li.innerText.trim(), ...box(li.getBoundingClientRect())})),
+    };
+}"""
+
+WIDTHS = [(1280, 800), (1024, 768), (390, 844)]
+
+
+def assert_title_whole_and_clear_of_tools(page: Any, width: int) -> None:
+    """The page's title is read whole, within the screen, and no tool lies on it."""
+    seen = page.evaluate(_TITLE_AND_TOOLS)
+    assert seen["tools"], "the page has its tools"
+    assert not seen["cut"], seen["title"]
+    words = seen["words"]
+    assert words["x"] >= 0 and words["x"] + words["width"] <= width + 0.5, words
+    for tool in seen["tools"]:
+        for box in (seen["title"], words):
+            assert not overlap(tool, box), (tool["name"], box)
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=["1280", "1024", "phone"])
+def test_the_battles_title_is_whole_beside_or_above_its_tools(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A walk-through read "Battle: Table Night, turn 1: battle 2 a" at 1280 px: the
+    tools (Report, Battle sheet, Enter result, Fight it now, History) lay on the rest."""
+    sign_in(page, live_server, django_user_model, size)
+    _, battles = waiting_campaign("Table Night")
+    battle = next(iter(battles.values()))
+    page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/change/")
+    shot(f"battle-page-title-{size[0]}")
+    assert page.locator(".object-tools li").count() == 5
+    assert_title_whole_and_clear_of_tools(page, size[0])
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
