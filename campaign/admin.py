@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
+from battles.models import Battle
 from campaign.admin_history import HISTORY_NOTE, SimpleHistoryAdmin
 from campaign.admin_home import deadline_words, results_to_enter, sides_not_ready
 from campaign.admin_home import install as install_home_page
@@ -89,6 +90,7 @@ from campaign.services.schedule import change_schedule
 from campaign.services.turns import (
     TurnAlreadyPlayed,
     TurnRefused,
+    TurnReport,
     advance_turn,
     give_order,
     set_standing_order,
@@ -360,6 +362,31 @@ def waiting_words(campaign: Campaign, refused: str) -> str:
         format_html_join(
             ", ", '<a href="{}">enter the result of {}</a>', ((u, n) for n, u in waiting.battles)
         ),
+    )
+
+
+def played_words(campaign: Campaign, report: TurnReport, *, link: bool = True) -> str:
+    """What "Advance turn now" did, in a line: the turn played (or begun), its battles
+    fought and those waiting for the GM's result from the table, and (``link``) a link to
+    the turn's log (a walk-through read only "Korona: turn 1 played.")."""
+    number = report.turn.number
+    done = "played" if report.done else "begun"
+    waiting = sum(battle.status == Battle.Status.PENDING for battle in report.battles)
+    fought = len(report.battles) - waiting
+    parts = [f"{fought} fought"] if fought else []
+    if waiting:
+        parts.append(f"{waiting} waiting for your result from the table")
+    battles = ", ".join(parts) if parts else "none"
+    if not link:
+        return f"{campaign.name}: turn {number} {done}. Battles: {battles}."
+    return format_html(
+        '{}: turn {} {}. Battles: {}. <a href="{}">Read turn {}\'s log</a>.',
+        campaign.name,
+        number,
+        done,
+        battles,
+        reverse("admin:campaign_turn_change", args=[report.turn.pk]),
+        number,
     )
 
 
@@ -669,10 +696,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
         except TurnRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
-        done = (
-            "played" if report.done else "begun: its battles wait for your results from the table"
+        say_done(
+            self,
+            request,
+            campaign,
+            played_words(campaign, report),
+            logged=played_words(campaign, report, link=False),
         )
-        say_done(self, request, campaign, f"{campaign.name}: turn {report.turn.number} {done}.")
 
     def _pause(self, request: HttpRequest, campaign: Campaign, *, paused: bool) -> None:
         try:

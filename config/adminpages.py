@@ -95,12 +95,16 @@ def copy_field(text: str, what: str) -> SafeString:
     )
 
 
-def say_done(model_admin: Any, request: HttpRequest, obj: Any, message: str) -> None:
+def say_done(
+    model_admin: Any, request: HttpRequest, obj: Any, message: str, *, logged: str = ""
+) -> None:
     """A GM action done: say so, and keep it in the admin's log, which its home page's
     "Recent actions" and the row's History read (the services change the rows; the
-    admin's own forms, which log by themselves, are not how the GM's actions go)."""
+    admin's own forms, which log by themselves, are not how the GM's actions go).
+    ``logged``: what the log keeps, when not the message's words (a link to follow now
+    is no record)."""
     model_admin.message_user(request, message)
-    model_admin.log_change(request, obj, strip_tags(str(message)))
+    model_admin.log_change(request, obj, logged or strip_tags(str(message)))
 
 
 def back_to_change(

@@ -33,6 +33,7 @@ from rules.campaign.scenario import parse_scenario
 from tests.admin.conftest import (
     SUNDAY_EVENINGS,
     assert_refused,
+    meeting_doc,
     new_campaign,
     opened,
     play_sunday_evenings,
@@ -274,7 +275,41 @@ def test_advance_turn_now_plays_a_turn(gm: Client) -> None:
     campaign.refresh_from_db()
     assert campaign.turn == 1
     assert Turn.objects.get(campaign=campaign).status == Turn.Status.DONE
-    assert "Korona 1: turn 1 played." in messages_of(response)
+    turn = Turn.objects.get(campaign=campaign)
+    assert messages_of(response) == [
+        "Korona 1: turn 1 played. Battles: none. "
+        f'<a href="/admin/campaign/turn/{turn.pk}/change/">Read turn 1\'s log</a>.'
+    ]
+    assert not Battle.objects.filter(campaign=campaign).exists()
+
+
+def test_advance_turn_now_says_the_battles_fought_and_links_the_turns_log(gm: Client) -> None:
+    """A walk-through read only "Korona: turn 1 played.": the message says how many
+    battles were fought and links the turn's log in the admin."""
+    campaign = new_campaign(doc=meeting_doc())
+    response = gm.post(url(campaign, "advance"), opened(gm, change(campaign)), follow=True)
+    turn = Turn.objects.get(campaign=campaign)
+    fought = Battle.objects.filter(turn=turn).exclude(status=Battle.Status.PENDING).count()
+    assert fought == Battle.objects.filter(turn=turn).count() > 0
+    (said,) = messages_of(response)
+    assert said.startswith(f"Korona 1: turn 1 played. Battles: {fought} fought. <a href=")
+    log = re.search(r'<a href="([^"]+)">Read turn 1\'s log</a>', said)
+    assert log and log.group(1) == f"/admin/campaign/turn/{turn.pk}/change/"
+    page = gm.get(log.group(1)).content.decode()
+    assert "Turn: Korona 1, turn 1" in page and "field-log_text" in page
+
+
+def test_advance_turn_now_in_tabletop_mode_says_the_battles_waiting(gm: Client) -> None:
+    campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop")
+    response = gm.post(url(campaign, "advance"), opened(gm, change(campaign)), follow=True)
+    turn = Turn.objects.get(campaign=campaign)
+    waiting = Battle.objects.filter(turn=turn, status=Battle.Status.PENDING).count()
+    assert waiting == Battle.objects.filter(turn=turn).count() > 0
+    (said,) = messages_of(response)
+    assert said.startswith(
+        f"Korona 1: turn 1 begun. Battles: {waiting} waiting for your result from the table. "
+        f'<a href="/admin/campaign/turn/{turn.pk}/change/">'
+    )
 
 
 def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> None:

@@ -28,14 +28,14 @@ def test_playing_a_turn_and_pausing_are_recent_actions(gm: Client) -> None:
     gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", opened(gm, page))
     gm.post(f"/admin/campaign/campaign/{campaign.pk}/pause/")
     assert logged(Campaign.objects.get()) == [
-        "Korona 1: turn 1 played.",
+        "Korona 1: turn 1 played. Battles: none.",  # the message's link to its log: no record
         "Korona 1 is paused.",
     ]
     home = gm.get("/admin/").content.decode()
     assert "Recent actions" in home and "None available" not in home
     assert f'href="/admin/campaign/campaign/{campaign.pk}/change/"' in home
     # Each with what was done (not only "Changed: Korona 1, Campaign").
-    assert "Korona 1: turn 1 played." in home and "Korona 1 is paused." in home
+    assert "Korona 1: turn 1 played. Battles: none." in home and "Korona 1 is paused." in home
 
 
 def test_a_gm_adjustment_is_a_recent_action(gm: Client) -> None:
