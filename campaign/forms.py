@@ -388,20 +388,27 @@ CELL_NOUNS = {
 }
 
 
+def text_rows(text: str) -> int:
+    """The lines of a face's "what the players read" box: two, or as many as its words
+    take at about 40 letters a line, up to eight (it scrolls beyond, and can be pulled
+    taller)."""
+    return max(2, min(8, -(-len(text) // 40)))
+
+
 class SettingRow:
     """One die face of an event table on the settings page: its effect and the fields it
     takes, bound to the form (the template draws them as a table row); ``cells``: the
-    column's name and the field."""
+    part of the entry ("effect", "text"...), the column's name and the field."""
 
     def __init__(self, form: forms.Form, table: str, face: int, quote: str) -> None:
         self.face = face
         self.quote = quote
         self.cells = [
-            (column, form[f"{table}__{face}__{part}"])
+            (part, column, form[f"{table}__{face}__{part}"])
             for part, column in COLUMNS.items()
             if f"{table}__{face}__{part}" in form.fields
         ]
-        self.errors = [error for _, cell in self.cells for error in cell.errors]
+        self.errors = [error for _, _, cell in self.cells for error in cell.errors]
 
 
 class GoingRow:
@@ -410,7 +417,7 @@ class GoingRow:
     def __init__(self, form: forms.Form, landform: str) -> None:
         self.face = LANDFORM_WORDS[landform]
         self.quote = ""
-        self.cells = [("Going", form[f"landform_going__{landform}"])]
+        self.cells = [("going", "Going", form[f"landform_going__{landform}"])]
         self.errors = list(form[f"landform_going__{landform}"].errors)
 
 
@@ -560,7 +567,9 @@ class SettingFields(forms.Form):
                 label=f"Face {face}: what the players read",
                 max_length=MAX_TEXT,
                 required=False,
-                widget=forms.Textarea(attrs={"rows": 2}),
+                # As many lines as its words take on a phone (about 40 letters a line),
+                # where the box cannot grow to them by itself (CSS field-sizing).
+                widget=forms.Textarea(attrs={"rows": text_rows(entry.get("text", ""))}),
                 initial=entry.get("text", ""),
                 error_messages=text_errors(f"face {face}: what the players read", MAX_TEXT),
             )
@@ -692,6 +701,7 @@ class SettingFields(forms.Form):
                     item["rows"] = [
                         SettingRow(self, key, face, faces.get(face, "")) for face in DIE_FACES
                     ]
+                    item["faces"] = True  # a block per face: its effect's list whole
                     item["columns"] = [
                         ("face", "Face"),
                         *(

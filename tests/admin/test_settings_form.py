@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -133,3 +134,24 @@ def test_the_roll_back_page_says_an_old_settings_line_in_words() -> None:
     assert rollback_preview(campaign=campaign, number=1)[-1] == (
         'Your change "Settings changed. Fog of war: off (before: on)." (open play): undone.'
     )
+
+
+def test_a_faces_text_box_has_the_lines_its_words_take(gm: Any) -> None:
+    """A walk-through read "... has had to depart" hidden on a two-line box's third line:
+    where the box cannot grow to its words by itself (no CSS field-sizing), it has as
+    many lines as its words take at some 40 letters a line (a phone's)."""
+    campaign = new_campaign()
+    settings = campaign.get_settings()
+    long = "A convoy has been attacked at sea by aircraft and the ship has had to depart. " * 3
+    table = {**settings.naval_table, 1: {**settings.naval_table[1], "text": long.strip()}}
+    campaign.set_settings(replace(settings, naval_table=table))
+    campaign.save(update_fields=["settings"])
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/settings/").content.decode()
+    rows = {
+        face: int(found)
+        for face, found in re.findall(
+            r'<textarea name="naval_table__(\d)__text" [^>]*rows="(\d+)"', page
+        )
+    }
+    assert rows["1"] * 40 >= len(long.strip()) > 80
+    assert rows["2"] == 2  # a short line: two lines, as before
