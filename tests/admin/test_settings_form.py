@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest

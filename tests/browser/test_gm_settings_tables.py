@@ -55,7 +55,7 @@ _CUT = """width => {
         if (frame) {
             if (frame.scrollWidth > frame.clientWidth) frames.add(frame);
             const r = frame.getBoundingClientRect();
-            if (r.left < -.5 || r.right > width + .5) cut.push(`${name}: its frame is off the screen`);
+            if (r.left < -.5 || r.right > width + .5) cut.push(`${name}: frame off screen`);
         } else if (box.left < -.5 || box.right > width + .5) {
             cut.push(`${name}: past the screen's edge`);
         }
