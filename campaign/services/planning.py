@@ -33,7 +33,9 @@ from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
     give_order,
+    orders_closed_reason,
     players_by_side,
+    waiting_turn,
     withdraw_order,
 )
 from campaign.services.visibility import CampaignView
@@ -84,16 +86,6 @@ def planning_side(*, view: CampaignView, asked: str | None) -> str:
             forbidden=True,
         )
     return view.side or ""
-
-
-def orders_closed(*, campaign: Campaign) -> str | None:
-    """Why no order may be given now (the campaign has ended, or a turn waits for its
-    tabletop battles), or None when orders are open. One query."""
-    try:
-        check_orders_open(campaign)
-    except OrderError as closed:
-        return str(closed)
-    return None
 
 
 # --- the plan of one side ------------------------------------------------------------------
@@ -190,6 +182,9 @@ class SidePlan:
     closed: str | None  # why orders are closed; None when open
     companies: list[CompanyPlan]
     ready_sides: list[str]  # sides marked ready for the coming turn
+    # The turn under way whose battles are still being fought (``turn_number``: the
+    # orders for the one after it are closed until they are in); None between turns.
+    waiting: int | None = None
     # How many players play each side (none: the campaign AI's, always ready), read once
     # when first asked: the pages that never show the sides (the odds poll) make no query
     # for it.
@@ -263,19 +258,40 @@ class SidePlan:
     def company(self, company_id: int) -> CompanyPlan | None:
         return next((plan for plan in self.companies if plan.company_id == company_id), None)
 
+    @property
+    def supply_turn(self) -> int:
+        """The turn whose supply roll the companies show: the turn under way once it has
+        rolled (its battles waiting), else the last one played (0: none rolled yet)."""
+        return self.waiting if self.waiting is not None else self.turn_number - 1
+
+    @property
+    def at_table(self) -> bool:
+        """The waiting turn's battles are fought at a real table (the GM enters their
+        results), not by the rules on a worker (``battle_mode``)."""
+        return self.view.state.settings.battle_mode == "tabletop"
+
 
 def plan_side(*, view: CampaignView, side: str) -> SidePlan:
     """The side's companies and their orders for the coming turn. Three queries: the
-    side's orders, the orders-closed check and the sides ready."""
+    turn waiting for its battles (none once the campaign has ended), the side's orders
+    (none while a turn waits) and the sides ready."""
     campaign = view.campaign
     number = campaign.turn + 1
-    orders = {
-        order.company_id: order
-        for order in view.orders()
-        .filter(turn_number=number, company__side=side)
-        .select_related("target")
-    }
-    closed = orders_closed(campaign=campaign)
+    finished = campaign.status == Campaign.Status.FINISHED
+    waiting = None if finished else waiting_turn(campaign)
+    # While turn ``number`` waits for its battles its orders are being played: none is
+    # the coming turn's (those open once its battles are in).
+    orders = (
+        {}
+        if waiting is not None
+        else {
+            order.company_id: order
+            for order in view.orders()
+            .filter(turn_number=number, company__side=side)
+            .select_related("target")
+        }
+    )
+    closed = orders_closed_reason(campaign, waiting=waiting)
     ready = sorted(
         SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
             "side", flat=True
@@ -316,6 +332,7 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
         closed=closed,
         companies=plans,
         ready_sides=ready,
+        waiting=waiting,
     )
 
 

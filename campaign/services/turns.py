@@ -132,21 +132,38 @@ def give_order(
         return order
 
 
-def check_orders_open(campaign: Campaign) -> None:
-    """Orders are for the next turn: none while the campaign is over, or while a turn
-    waits for its tabletop battles (their results still move companies)."""
-    if campaign.status == Campaign.Status.FINISHED:
-        raise rules.OrderError("the campaign has ended: no more orders are given")
-    waiting = (
+def waiting_turn(campaign: Campaign) -> int | None:
+    """The number of the turn under way whose battles are still being fought (at the
+    table, or by workers), or None. One query."""
+    return (
         Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING)
         .values_list("number", flat=True)
         .first()
     )
+
+
+def check_orders_open(campaign: Campaign) -> None:
+    """Orders are for the next turn: none while the campaign is over, or while a turn
+    waits for its tabletop battles (their results still move companies)."""
+    closed = orders_closed_reason(
+        campaign,
+        waiting=None if campaign.status == Campaign.Status.FINISHED else waiting_turn(campaign),
+    )
+    if closed is not None:
+        raise rules.OrderError(closed)
+
+
+def orders_closed_reason(campaign: Campaign, *, waiting: int | None) -> str | None:
+    """Why no order may be given now, or None: ``waiting`` is the turn ``waiting_turn``
+    found (the caller reads it once, for this and for its page)."""
+    if campaign.status == Campaign.Status.FINISHED:
+        return "the campaign has ended: no more orders are given"
     if waiting is not None:
-        raise rules.OrderError(
+        return (
             f"turn {waiting} is waiting for its tabletop battles; orders for turn "
             f"{waiting + 1} open when their results are in"
         )
+    return None
 
 
 def withdraw_order(*, company: Company, page_turn: int | None = None) -> bool:

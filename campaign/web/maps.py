@@ -602,6 +602,7 @@ class CompanyHistory:
     points: list[StandsPoint] = field(default_factory=list)
     supply_rolls: list[CompanyRecord] = field(default_factory=list)
     other_records: list[CompanyRecord] = field(default_factory=list)
+    waiting: int | None = None  # the turn under way whose battles are not all in
 
 
 def about_company(record: dict[str, Any], name: str) -> bool:
@@ -626,9 +627,11 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
     turns = (
         Turn.objects.filter(campaign=view.campaign)
         .order_by("number")
-        .values_list("number", "start_state", "log")
+        .values_list("number", "start_state", "log", "status")
     )
-    for number, start_state, log in turns:
+    for number, start_state, log, status in turns:
+        if status == Turn.Status.BATTLES_PENDING:
+            history.waiting = number
         for row in (start_state or {}).get("companies", []):
             if row.get("name") == company.name:
                 played = int((start_state or {}).get("turn", number - 1))
@@ -734,7 +737,11 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             may_order=view.may_order(shown),
             losses_replaceable=view.state.settings.supply_replaces_battle_losses,
             supply_rules=supply_rules(view),
-            next_roll=next_roll(view, shown, view.state.turn + 1),
+            # While a turn waits for its battles its roll is made, and the next one's
+            # waits on where their results leave the company.
+            next_roll=None
+            if history.waiting is not None
+            else next_roll(view, shown, view.state.turn + 1),
             **common,
         ),
     )

@@ -35,6 +35,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from battles.web.lists import readable_battles
 from campaign.services import commitments, planning
 from campaign.services.planning import (
     CompanyPlan,
@@ -104,7 +105,9 @@ def _row(
     # "Planned battles" alike); those missing are sent off to be fought (workers or the
     # process pool): no battle is fought in a request.
     progress = None if plan.attack is None else odds.progress(plan.attack)
-    roll = next_roll(view, plan.company, side.turn_number)
+    # While a turn waits for its battles, its roll is made and the next one's waits on
+    # where their results leave the company: no roll "as things stand" is true yet.
+    roll = None if side.waiting is not None else next_roll(view, plan.company, side.turn_number)
     return Row(plan=plan, progress=progress, error=error, oob=oob, next_roll=roll)
 
 
@@ -133,7 +136,16 @@ def _context(
         watch_seconds=watch_seconds(),
         **_moved_context(view, plan.side, moved, refused=moved is not None),
         commitment=commitments.commitment_of(view, plan.turn_number),
+        under_way=_under_way(view, plan),
     )
+
+
+def _under_way(view: CampaignView, plan: SidePlan) -> list[dict[str, Any]]:
+    """The battles of the turn under way that the reader may read (the turn pages list
+    the same), while it waits for them; else none, and no query."""
+    if plan.waiting is None:
+        return []
+    return readable_battles(view, turn__number=plan.waiting)
 
 
 def ready_context(

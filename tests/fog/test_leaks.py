@@ -264,3 +264,23 @@ def test_which_glimpsed_company_stands_where(turns: int) -> None:
         ),
     )
     assert_twins_look_the_same(pair)
+
+
+def test_a_turn_waiting_for_the_table_tells_nothing_of_the_enemy_out_of_sight() -> None:
+    """The orders page of a turn under way names its battles and gives the side's supply
+    as rolled in it: twins whose Japanese differ out of the Australians' sight (the 3rd
+    Company's stands in Kilu, and with them its supply roll's stakes) while turn 1 waits
+    for its battles at Korona must look the same, the orders page among them."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        settings={"battle_mode": "tabletop"},
+        starts={"1st Company": "Korona", "2nd Company": "Korona"},
+        orders=((("C Company (militia)", "advance", "Korona"),),),
+        twins=(Hidden(), Hidden(rifles={"3rd Company": 5})),
+    )
+    comparison = compare(pair, keep=True)
+    assert comparison.twins, comparison.why_not
+    assert not comparison.differences, comparison.report()
+    orders_page = comparison.seen[0][f"GET /campaigns/{comparison.campaign}/orders/"]
+    assert b"Turn 1 is under way." in orders_page

@@ -280,7 +280,8 @@ def test_a_turn_waiting_for_tabletop_battles_closes_orders(
     join(aussie, waiting, "australian")
     client = login(aussie)
     html = client.get(url(waiting)).content.decode()
-    assert "turn 1 is waiting for its tabletop battles" in html
+    assert "Turn 1 is under way.</strong>" in html
+    assert "Orders for turn 2 open when the game master has entered the results." in html
     assert "order-company" not in html and 'name="order"' not in html
     assert "are ready</button>" not in html
     a = company(waiting, "A Company").pk

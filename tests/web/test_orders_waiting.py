@@ -1,0 +1,92 @@
+"""The orders page, the company page and the ready box while a turn waits for its
+tabletop results: the turn is under way (its supply rolled, its companies moved), its
+battles are at the table, and the next turn's orders are not open yet."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from campaign.models import Campaign
+from campaign.services.turns import advance_turn, give_order
+from tests.admin.conftest import new_campaign
+from tests.web.conftest import join, meeting_doc
+
+
+def words(response: Any) -> str:
+    """The words of the page's main part, tags, styles and scripts taken out."""
+    assert response.status_code == 200
+    body = response.content.decode().split("<main", 1)[-1]
+    body = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", body, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).replace(" .", ".").replace(" ,", ",")
+
+
+def waiting(aussie: Any) -> Campaign:
+    """Korona at the table: C Company ordered to advance to Korona in turn 1, whose two
+    battles at Korona then wait for the game master."""
+    campaign = new_campaign("Korona 1", doc=meeting_doc(), battle_mode="tabletop")
+    join(aussie, campaign, "australian")
+    give_order(
+        company=campaign.companies.get(name="C Company (militia)"),
+        kind="advance",
+        target=campaign.areas.get(name="Korona"),
+    )
+    advance_turn(campaign_id=campaign.pk)
+    return campaign
+
+
+def test_the_orders_page_says_turn_1_is_under_way_at_the_table(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    campaign = waiting(aussie)
+    page = words(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
+    # What was false: the turn under way read as the coming one.
+    assert "Orders for turn 1" not in page
+    assert "in supply in turn 0" not in page
+    assert "supply will be rolled again at the start of turn 1" not in page
+    assert "Turn 1: advance to Korona" not in page and "Turn 1: no order given" not in page
+    assert "Turn 1's supply roll" not in page
+    assert "No deadline: the turn is played" not in page
+    assert "not ready yet" not in page
+    # What is true.
+    assert "Orders for turn 2: Australians" in page
+    assert "Turn 1 is under way." in page
+    assert (
+        "its battles are being fought at the table: Korona (battle 1) (waiting for the game "
+        "master), Korona (battle 2) (waiting for the game master)." in page
+    )
+    assert "Orders for turn 2 open when the game master has entered the results." in page
+    # A Company's turn 1 roll was 2 against 4 (the turn's log); C Company moved to Korona.
+    assert "out of supply in turn 1 · supply will be rolled again at the start of turn 2" in page
+    assert re.search(
+        r"C Company \(militia\) fighting · raw · 12 of 12 stands · in supply in turn 1 · "
+        r"supply will be rolled again at the start of turn 2 In Korona\.",
+        page,
+    ), page
+    assert "Orders for turn 2 are not open yet: turn 1 ends when the game master" in page
+
+
+def test_a_scheduled_campaign_waiting_promises_no_deadline_it_will_not_keep(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    campaign = waiting(aussie)
+    # The deadline turn 1 was played at has passed; the next counts from the turn's end.
+    Campaign.objects.filter(pk=campaign.pk).update(
+        schedule_kind="every_hours", next_deadline=timezone.now() - timedelta(hours=1)
+    )
+    page = words(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
+    assert "The turn is due now" not in page and "Next deadline" not in page
+    assert "The deadline for turn 2 is set then, counted from the end of turn 1." in page
+
+
+def test_the_company_page_promises_no_roll_as_things_stand_while_its_turn_waits(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    campaign = waiting(aussie)
+    a = campaign.companies.get(name="A Company").pk
+    page = words(login(aussie).get(f"/campaigns/{campaign.pk}/companies/{a}/"))
+    assert "supply roll, as things stand" not in page
+    assert "supply roll 2 against distance 4 to Port Murray" in page  # turn 1's, as rolled
