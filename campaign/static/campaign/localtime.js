@@ -1,12 +1,25 @@
 // Deadlines in the reader's own time zone: every <time class="deadline" datetime="…"> the
 // server wrote (in the campaign's zone) gets the same moment in the browser's zone beside
 // it. The server never guesses the reader's zone, so a page cached for everyone stays true.
+// Written as the server writes every moment ("Tue 8 Dec 2026, 15:17 UTC": deadlines.
+// moment_words), whatever the browser's language: only the zone's name is the browser's
+// own abbreviation for it ("AEDT" in Australia, "GMT+11" where it has none).
 (function () {
   "use strict";
-  const format = new Intl.DateTimeFormat(undefined, {
-    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-    timeZoneName: "short",
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    weekday: "short", day: "numeric", month: "short", year: "numeric",
+    hour: "2-digit", minute: "2-digit", hourCycle: "h23",
   });
+  const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: "short" });
+  function words(when) {
+    const part = {};
+    parts.formatToParts(when).forEach((p) => { part[p.type] = p.value; });
+    const named = zone.formatToParts(when).find((p) => p.type === "timeZoneName");
+    // "Sept" in some English data: three letters, as the server's "%b".
+    const month = part.month.slice(0, 3);
+    const clock = `${part.weekday} ${part.day} ${month} ${part.year}, ${part.hour}:${part.minute}`;
+    return named ? `${clock} ${named.value}` : clock;
+  }
   function mark(root) {
     root.querySelectorAll("time.deadline[datetime]").forEach((el) => {
       if (el.dataset.localShown) return;
@@ -14,7 +27,7 @@
       if (Number.isNaN(when.getTime())) return;
       const span = document.createElement("span");
       span.className = "your-time";
-      span.textContent = ` (your time: ${format.format(when)})`;
+      span.textContent = ` (your time: ${words(when)})`;
       el.after(span);
       el.dataset.localShown = "1";
     });

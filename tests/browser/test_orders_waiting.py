@@ -1,0 +1,70 @@
+"""The orders page in a real browser while turn 1 waits for its tabletop results, on a
+desktop and on a phone; and a deadline in the reader's own time zone, written as the
+pages write every moment."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.models import Campaign, Membership
+from campaign.services.schedule import set_schedule
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import new_campaign
+from tests.web.conftest import meeting_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_orders_page_while_turn_1_waits_for_the_table(
+    page: Any, live_server: Any, django_user_model: Any, signed_in: Any, shot: Any, size: Any
+) -> None:
+    player = django_user_model.objects.create_user("aussie", "a@example.com", "pw")
+    campaign = new_campaign("Korona at the table", doc=meeting_doc(), battle_mode="tabletop")
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    advance_turn(campaign_id=campaign.pk)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    signed_in(player)
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
+    assert page.locator("h1").inner_text().startswith("Orders for turn 2")
+    under_way = page.locator(".under-way")
+    assert "Turn 1 is under way." in under_way.inner_text()
+    assert under_way.get_by_role("link", name="Korona (battle 1)").count() == 1
+    assert "Orders for turn 2 open when the game master has entered the results." in (
+        under_way.inner_text()
+    )
+    assert page.locator("select[name=order], #ready-button").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    shot(f"orders-waiting-for-the-table-{'phone' if size[0] < 600 else 'desktop'}")
+
+
+def test_your_time_is_written_as_every_other_moment_whatever_the_browsers_language(
+    browser: Any, live_server: Any, django_user_model: Any
+) -> None:
+    player = django_user_model.objects.create_user("aussie", "a@example.com", "pw")
+    campaign = new_campaign("Korona clocks", doc=meeting_doc())
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone="Europe/Berlin")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        next_deadline=datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
+    )
+    # A browser in American English, on UTC: its own format was "Wed, Jan 15, 09:00 AM UTC".
+    context = browser.new_context(timezone_id="UTC", locale="en-US")
+    client = Client()
+    client.force_login(player)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
+    deadline = page.locator("time.deadline").first.inner_text()
+    assert re.fullmatch(r"Wed 15 Jan 2031, 10:00 CET", deadline), deadline
+    mine = page.locator(".your-time").first
+    mine.wait_for()
+    assert mine.text_content() == " (your time: Wed 15 Jan 2031, 09:00 UTC)"
+    context.close()
