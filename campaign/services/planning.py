@@ -42,7 +42,7 @@ from campaign.services.visibility import CampaignView
 from config.numbers import whole_number
 from rules.campaign import planning as rules
 from rules.campaign.state import Order as RulesOrder
-from rules.campaign.turn import OrderError, PlannedBattle
+from rules.campaign.turn import OrderError, PlannedBattle, supply_need
 from rules.campaign.visibility import CompanyView
 from rules.dice import derive_seed
 from rules.refusals import Refusal
@@ -92,6 +92,21 @@ def planning_side(*, view: CampaignView, asked: str | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class SupplyToCome:
+    """A company of the side that reaches a planned battle only by advancing, which it
+    does only if its supply roll at the start of the turn puts it in supply (out of
+    supply, it stays where it is): the odds assume it arrives."""
+
+    company: str
+    need: int  # the least d6 that puts it in supply, as things stand (above 6: none)
+
+    @property
+    def sixths(self) -> int:
+        """In how many of the die's six faces it passes."""
+        return max(0, min(6, 7 - self.need))
+
+
+@dataclass(frozen=True, slots=True)
 class PlannedAttack:
     """The battle a company's order leads to, or the one it is already engaged in, as
     its side may foresee it."""
@@ -107,6 +122,9 @@ class PlannedAttack:
     runs: int
     chunk: int
     held: bool = False  # the side holds the area (as it sees it): so it defends there
+    # The side's companies whose advance into the area waits on their supply roll, by
+    # name: the battle, and its odds, assume every one of them arrives.
+    supply_rolls: tuple[SupplyToCome, ...] = ()
 
     @property
     def area(self) -> str:
@@ -365,7 +383,25 @@ def _attack(
         runs=ODDS_RUNS,
         chunk=ODDS_CHUNK,
         held=foreseen.areas[battle.area].controller == side,
+        supply_rolls=_supply_to_come(foreseen, side, battle.area, orders),
     )
+
+
+def _supply_to_come(
+    foreseen: Any, side: str, area: str, orders: dict[str, RulesOrder]
+) -> tuple[SupplyToCome, ...]:
+    """The side's companies advancing into ``area`` whose supply roll is still to come and
+    not certain: read from the side's own companies only (their areas, its supply
+    companies), the roll as ``supply_need`` has it before the turn's events. A Banzai!
+    win, or a die that cannot fail, leaves the move to no roll."""
+    depots = [c.area for c in foreseen.companies.values() if c.side == side and not c.fighting]
+    rolls = []
+    for name in sorted(rules.advancing_into(foreseen, orders, side, area)):
+        company = foreseen.companies[name]
+        need = supply_need(foreseen, side=side, area=company.area, depots=depots).need
+        if need > 1 and not company.banzai:
+            rolls.append(SupplyToCome(company=name, need=need))
+    return tuple(rolls)
 
 
 # --- the odds, fought off the request -------------------------------------------------------

@@ -292,6 +292,20 @@ def _arriving(
     return arriving
 
 
+def advancing_into(
+    state: CampaignState, orders: Mapping[str, Order], side: str, target: str
+) -> list[str]:
+    """The side's fighting companies that reach ``target`` only by advancing into it: an
+    advance is carried out only by a company in supply this turn (``check_order``), which
+    its supply roll at the start of the turn decides, before anything moves. A company
+    withdrawing there moves in or out of supply; one already there holds either way."""
+    return [
+        name
+        for name in _arriving(state, orders, side, target)
+        if orders[name].kind == "advance" and state.companies[name].area != target
+    ]
+
+
 # --- odds, a chunk at a time --------------------------------------------------------------
 
 

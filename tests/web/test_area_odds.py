@@ -16,6 +16,7 @@ from campaign.services import planning
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
+from campaign.templatetags.odds import win_words
 from campaign.web.areaodds import _who, area_odds
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
@@ -320,7 +321,8 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
     ours = battle.progress.side_win
     assert ours["p"] == pytest.approx(100 - battle.progress.attacker_win["p"])
     assert ours["low"] == pytest.approx(100 - battle.progress.attacker_win["high"])
-    words = f"you win {ours['p']:.0f}% (likely {ours['low']:.0f}–{ours['high']:.0f}%)"
+    words = win_words(battle.progress)  # one wording, both places (tested apart below)
+    assert words.startswith("you win") and "enemy" not in words
     section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
     assert words in section and "enemy wins" not in section
     for name in ("A Company", "B Company", "C Company (militia)"):

@@ -1,0 +1,131 @@
+"""The orders page's odds in words: a share and its likely range as a player reads them,
+and what an estimate assumes of the side's own supply rolls.
+
+A share is written as a whole percent, as ``floatformat:0`` writes it, but never a
+rounded 100% or 0% that the battles fought did not show ("over 99%", "under 1%"), and a
+range never as one value ("likely 100–100%" after 1000 battles won: "likely 99–100%").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from math import ceil, floor
+from typing import Any
+
+from django import template
+
+from rules.names import join
+
+register = template.Library()
+
+COUNTS = {2: "both", 3: "all three", 4: "all four"}
+
+
+def _whole(value: float) -> int:
+    """Rounded half up, as ``floatformat:0`` rounds."""
+    return int(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@register.filter
+def percent(value: float) -> str:
+    """A share in percent: "62%"; "100%" and "0%" only when exact."""
+    if value >= 100:
+        return "100%"
+    if value <= 0:
+        return "0%"
+    whole = _whole(value)
+    if whole >= 100:
+        return "over 99%"
+    if whole <= 0:
+        return "under 1%"
+    return f"{whole}%"
+
+
+@register.filter
+def likely(share: Mapping[str, float]) -> str:
+    """A 95% range in percent: "likely 59–65%"; when rounding would make its ends one
+    value, they are rounded outwards ("likely 99–100%"), which still holds the range."""
+    low, high = _whole(share["low"]), _whole(share["high"])
+    if low >= high:
+        low, high = floor(share["low"]), ceil(share["high"])
+    if low >= high:  # a range of no width: only with no battle fought
+        low, high = (high - 1, high) if high > 0 else (0, 1)
+    return f"likely {low}–{high}%"
+
+
+@register.filter
+def win_words(progress: Any) -> str:
+    """The side's chance to win one battle, from the battles fought so far
+    (``planning.OddsProgress``): "you win 62% (likely 59–65%)"; every battle won so far,
+    "you win every one: 100% (likely 99–100%)"."""
+    share = progress.side_win
+    if share["p"] >= 100:
+        said = "you win every one: 100%"
+    elif share["p"] <= 0:
+        said = "you lose every one: 0%"
+    else:
+        said = f"you win {percent(share['p'])}"
+    return f"{said} ({likely(share)})"
+
+
+def _times(chance: Fraction) -> str:
+    """1/4 as "1 time in 4", 5/12 as "5 times in 12"."""
+    times = "time" if chance.numerator == 1 else "times"
+    return f"{chance.numerator} {times} in {chance.denominator}"
+
+
+def _needs(rolls: Sequence[Any]) -> str:
+    """What each roll needs: "4 or more on the d6" (each), or company by company."""
+    if len({roll.need for roll in rolls}) == 1:
+        need = rolls[0].need
+        said = "no die can do it" if need > 6 else f"{need} or more on the d6"
+        return said + (" each" if len(rolls) > 1 else "")
+    parts = []
+    for roll in rolls:
+        if roll.need > 6:
+            parts.append(f"no die can do it for {roll.company}")
+        else:
+            die = " on the d6" if not parts else ""
+            parts.append(f"{roll.need} or more{die} for {roll.company}")
+    return ", ".join(parts)
+
+
+def _chance(rolls: Sequence[Any]) -> str:
+    """How often the dice put every one of them in supply (the turn's events aside)."""
+    chance = Fraction(1)
+    for roll in rolls:
+        chance *= Fraction(roll.sixths, 6)
+    every = COUNTS.get(len(rolls), f"all {len(rolls)}")
+    if chance == 0:
+        return "as things stand, no die can" if len(rolls) == 1 else f"{every} cannot make it"
+    if len(rolls) == 1:
+        return f"the die gives it {_times(chance)}"
+    return f"the dice give {every} {_times(chance)}"
+
+
+@register.filter
+def supply_caveat(attack: Any, short: bool = False) -> str:
+    """What the odds of a planned battle assume of the side's own supply rolls
+    (``planning.PlannedAttack.supply_rolls``): that every company advancing there passes
+    its roll and arrives. "" when no company's arrival waits on a roll. ``short``: the
+    card's words, which point to "Planned battles"."""
+    rolls = list(attack.supply_rolls)
+    if not rolls:
+        return ""
+    names = join([roll.company for roll in rolls])
+    one = len(rolls) == 1
+    if short:
+        return (
+            f"Only if {names} {'passes its supply roll' if one else 'pass their supply rolls'} "
+            f"({_needs(rolls)}) and {'arrives' if one else 'arrive'}: "
+            '"Planned battles" says more.'
+        )
+    who = "it" if one else "each"
+    return (
+        f"These odds assume {names} {'arrives' if one else 'arrive'}: {who} advances only "
+        "if its supply roll at the start of the turn puts it in supply "
+        f"({_needs(rolls)}; {_chance(rolls)}); out of supply, "
+        f"{'it' if one else 'a company'} stays where it is."
+    )
