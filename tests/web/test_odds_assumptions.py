@@ -157,6 +157,25 @@ def test_a_standoff_without_orders_assumes_no_roll(aussie: Any, japanese: Any, l
     assert 'class="supply-caveat"' not in text
 
 
+@pytest.mark.parametrize("banzai", [False, True])
+def test_a_banzai_win_leaves_the_advance_to_no_roll(
+    banzai: bool, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """The Japanese 3rd Company advances from Korona into Isura, where the Australians all
+    stand (2 or more: distance 2 to Kilu). After a Banzai! win it is in supply whatever
+    its die: no roll is assumed."""
+    where = {"3rd Company": "Korona", "A Company": "Isura", "B Company": "Isura"}
+    campaign = made(where, aussie, japanese)
+    campaign.companies.filter(name="3rd Company").update(banzai=banzai)
+    order(campaign, "3rd Company", to="Isura", side="japanese")
+    text = page(login(japanese), campaign)
+    assert "Chance you take Isura" in section(text)
+    said = "These odds assume 3rd Company arrives" in section(text)
+    assert said is not banzai
+    if not banzai:
+        assert "(2 or more on the d6; the die gives it 5 times in 6)" in section(text)
+
+
 # --- the share and its range, at the edges ------------------------------------------------
 
 
