@@ -51,6 +51,10 @@ class Campaign(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     winner = models.CharField(max_length=16, choices=SIDE_CHOICES, null=True, blank=True)
     end_reason = models.CharField(max_length=200, blank=True)
+    # Why it ended, as fields the pages word (rules.campaign.phases.end.EndCause, one dict
+    # each: kind, side, area, turns); [] while it goes on, and for a campaign that ended
+    # before they were kept (its pages read ``end_reason`` as it was written).
+    end_causes = models.JSONField(default=list, blank=True)
     # The rules.campaign.state.Settings fields, as scenario files write them.
     settings = models.JSONField(default=dict, blank=True)
     # The schedule (campaign.services.schedule): when the next turn is played by itself.

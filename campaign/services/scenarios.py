@@ -15,7 +15,7 @@ from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Li
 from campaign.services.commitments import ensure_commitment
 from campaign.services.deadlines import Schedule, check_schedule
 from campaign.services.schedule import set_schedule
-from campaign.services.snapshot import company_row, load_snapshot, stand_rows
+from campaign.services.snapshot import causes_of, company_row, load_snapshot, stand_rows
 from rules.campaign.scenario import (
     campaign_name_problem,
     dump_scenario,
@@ -63,6 +63,7 @@ def create_campaign(*, data: Any, name: str, seed: int | None = None) -> Campaig
                     status=Campaign.Status.FINISHED if state.finished else Campaign.Status.ACTIVE,
                     winner=state.winner,
                     end_reason=state.end_reason or "",
+                    end_causes=causes_of(state),
                     settings=settings_to_json(state.settings),
                 )
                 # Its History's first line says so, as its rows' do (not "None").

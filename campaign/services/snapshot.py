@@ -9,7 +9,7 @@ table written.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
 from django.db import models, transaction
@@ -18,6 +18,7 @@ from campaign.history import quiet_history
 from campaign.models import AirGroup, Area, Campaign, Company, CompanyStands, Link, Ship, Side
 from campaign.services.prepared import PreparedRead
 from rules.campaign import state as rules
+from rules.campaign.phases.end import end_causes
 from rules.campaign.scenario import settings_to_json
 from rules.units import STAND_TYPES
 
@@ -328,10 +329,27 @@ def _write_snapshot(*, campaign: Campaign, state: rules.CampaignState, ids: Snap
         campaign.status = Campaign.Status.ACTIVE
     campaign.winner = state.winner
     campaign.end_reason = state.end_reason or ""
+    campaign.end_causes = causes_of(state)
     campaign.settings = settings_to_json(state.settings)
     campaign.save(
-        update_fields=["turn", "status", "winner", "end_reason", "settings", "updated_at"]
+        update_fields=[
+            "turn",
+            "status",
+            "winner",
+            "end_reason",
+            "end_causes",
+            "settings",
+            "updated_at",
+        ]
     )
+
+
+def causes_of(state: rules.CampaignState) -> list[dict[str, Any]]:
+    """Why a finished campaign ended, as the campaign row keeps it (``end_causes``): what
+    the end phase found, read again from the state it left (nothing changes after it);
+    [] for a campaign still going on, or one whose state ends it for no rule's reason (a
+    scenario written as finished)."""
+    return [asdict(cause) for cause in end_causes(state)] if state.finished else []
 
 
 def company_row(

@@ -22,7 +22,7 @@ from campaign.models import (
 )
 from campaign.services.scenarios import CampaignExists, create_campaign, export_campaign
 from campaign.services.snapshot import load_snapshot, save_snapshot
-from rules.campaign.scenario import ScenarioError, parse_scenario
+from rules.campaign.scenario import ScenarioError, dump_scenario, parse_scenario
 from rules.campaign.state import Settings
 from tests.campaign.conftest import korona_doc, with_more_companies
 
@@ -188,6 +188,26 @@ def test_a_finished_campaign_round_trips_its_outcome() -> None:
     )
     assert campaign.get_settings().turn_limit == 9
     assert load_snapshot(campaign=campaign) == state
+    # Not ended by the rules' reasons (nothing ends it in this state): no causes to word.
+    assert campaign.end_causes == []
+
+
+def test_a_finished_campaign_keeps_why_it_ended_and_a_roll_back_forgets_it() -> None:
+    campaign = create_campaign(data=korona_doc(), name="Korona 1")
+    state = load_snapshot(campaign=campaign)
+    state.turn, state.finished, state.winner = 20, True, "australian"
+    with transaction.atomic():
+        save_snapshot(campaign=campaign, state=state)
+    campaign.refresh_from_db()
+    assert campaign.end_causes == [{"kind": "turn_limit", "side": None, "area": None, "turns": 20}]
+    # A scenario written as finished keeps them from its state too.
+    again = create_campaign(data=dump_scenario(state), name="Korona 2")
+    assert again.end_causes == campaign.end_causes
+    state.turn, state.finished, state.winner = 19, False, None
+    with transaction.atomic():
+        save_snapshot(campaign=campaign, state=state)
+    campaign.refresh_from_db()
+    assert campaign.end_causes == []
 
 
 def test_campaign_settings_are_stored_as_their_fields() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rules.campaign.phases.end import EndCause, end_causes
 from rules.campaign.seeds import battle_seed
 from rules.campaign.state import CampaignState, Order
 from rules.campaign.turn import (
@@ -606,6 +607,9 @@ def test_the_campaign_ends_when_a_base_is_held_by_the_enemy() -> None:
     assert outcome.state.finished is True
     assert "Port Murray" in outcome.state.end_reason
     assert outcome.state.winner == "australian"
+    assert end_causes(outcome.state) == [
+        EndCause("base_lost", side="australian", area="Port Murray")
+    ]
     (end,) = records(outcome.log, "campaign_end")
     assert end["winner"] == "australian"
 
@@ -620,6 +624,7 @@ def test_the_campaign_ends_when_a_side_has_no_fighting_companies() -> None:
     assert outcome.state.finished is True
     assert "Japanese have no fighting companies" in outcome.state.end_reason
     assert outcome.state.winner == "australian"
+    assert end_causes(outcome.state) == [EndCause("no_fighting_companies", side="japanese")]
 
 
 def test_a_side_losing_its_last_company_in_battle_ends_the_campaign() -> None:
@@ -647,6 +652,7 @@ def test_at_the_turn_limit_the_side_controlling_korona_wins(holder: str) -> None
     assert outcome.state.finished is True
     assert "turn limit" in outcome.state.end_reason
     assert outcome.state.winner == holder
+    assert end_causes(outcome.state) == [EndCause("turn_limit", turns=20)]
 
 
 def test_the_turn_limit_is_a_setting() -> None:
@@ -670,6 +676,7 @@ def test_the_campaign_goes_on_before_the_turn_limit() -> None:
         None,
     )
     assert records(outcome.log, "campaign_end") == []
+    assert end_causes(outcome.state) == []
 
 
 def test_nobody_wins_when_nobody_controls_korona() -> None:
