@@ -41,7 +41,7 @@ from campaign.services.visibility import (
     is_game_master,
     sides_of,
 )
-from campaign.web import turnlog
+from campaign.web import ending, turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     CONTESTED_MARK,
@@ -71,6 +71,7 @@ from campaign.web.mapdraw import (
     unit_order,
 )
 from campaign.web.supplyhelp import next_roll, supply_rules
+from rules.campaign.state import SIDE_KEYS
 from rules.campaign.visibility import STRONG_FROM, WEAK_BELOW, CompanyView
 
 POLL_SECONDS = 15
@@ -245,12 +246,15 @@ class CampaignEntry:
     status: str
     winner: str
     next_turn: NextTurn  # in the map's words (``next_turn``)
+    length: ending.Length | None  # the coming turn of how many; None once ended
+    outcome: str  # who won and why, once ended (``ending.outcome``)
 
 
 def _listed(user: Any) -> QuerySet[Campaign]:
     """The campaigns of the list, each with what the map's next-turn line reads (its
     last turn and that turn's status) and the name of the side the user plays there,
-    in the same query."""
+    in the same query, with the name of each of its sides (``<key>_name``), by which a
+    finished one's outcome is told."""
     last = Turn.objects.filter(campaign=OuterRef("pk")).order_by("-number")
     played = Membership.objects.filter(campaign=OuterRef(OuterRef("pk")), user=user)
     side = Side.objects.filter(campaign=OuterRef("pk"), key=Subquery(played.values("side")[:1]))
@@ -272,6 +276,12 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         side_name=Subquery(side.values("name")[:1]),
         others_play=Exists(others),
         teammates=Exists(teammates),
+        **{
+            f"{key}_name": Subquery(
+                Side.objects.filter(campaign=OuterRef("pk"), key=key).values("name")[:1]
+            )
+            for key in SIDE_KEYS
+        },
     )
 
 
@@ -296,18 +306,24 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
 @login_required
 def campaigns(request: HttpRequest) -> HttpResponse:
     sides = sides_of(request.user)
-    entries = [
-        CampaignEntry(
-            campaign=row,
-            side=sides.get(row.pk),
-            side_name=getattr(row, "side_name", None) or str(sides.get(row.pk, "")).capitalize(),
-            deadline=local_deadline(row),
-            status=campaign_status(row),
-            winner=winner_name(row),
-            next_turn=_next_turn_of(row, sides.get(row.pk)),
+    entries = []
+    for row in _listed(request.user):
+        settings = row.get_settings()
+        names = {key: name for key in SIDE_KEYS if (name := getattr(row, f"{key}_name"))}
+        entries.append(
+            CampaignEntry(
+                campaign=row,
+                side=sides.get(row.pk),
+                side_name=getattr(row, "side_name", None)
+                or str(sides.get(row.pk, "")).capitalize(),
+                deadline=local_deadline(row),
+                status=campaign_status(row),
+                winner=winner_name(row),
+                next_turn=_next_turn_of(row, sides.get(row.pk)),
+                length=ending.length_of(row, settings),
+                outcome=ending.outcome(row, settings, names),
+            )
         )
-        for row in _listed(request.user)
-    ]
     return render(
         request,
         "campaign/campaigns.html",
@@ -444,10 +460,17 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         deadline=local_deadline(view.campaign),
         next_turn=next_turn(view.campaign, stamp),
         winner=winner_name(view.campaign),
+        outcome=ending.outcome(view.campaign, view.state.settings, side_names_of(view)),
+        length=ending.length_of(view.campaign, view.state.settings),
+        how_won=ending.how_won(view.state.settings),
         poll_url=f"{live}?{urlencode({'seen': stamp.token})}",
         poll_seconds=poll_seconds(),
-        side_names={side.key: side.name for side in view.state.sides.values()},
+        side_names=side_names_of(view),
     )
+
+
+def side_names_of(view: CampaignView) -> dict[str, str]:
+    return {side.key: side.name for side in view.state.sides.values()}
 
 
 def _stamp_or_404(request: HttpRequest, campaign_id: int) -> MapStamp:

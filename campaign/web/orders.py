@@ -49,7 +49,7 @@ from campaign.services.planning import (
 from campaign.services.schedule import TurnRefused
 from campaign.services.turns import OrdersOutOfDate
 from campaign.services.visibility import CampaignView, campaign_stamp
-from campaign.web import areaodds
+from campaign.web import areaodds, ending
 from campaign.web.common import campaign_view, htmx, login_required, page_context
 from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
 from campaign.web.supplyhelp import NextRoll, next_roll, supply_rules
@@ -137,6 +137,8 @@ def _context(
         **_moved_context(view, plan.side, moved, refused=moved is not None),
         commitment=commitments.commitment_of(view, plan.turn_number),
         under_way=_under_way(view, plan),
+        length=ending.length_of(view.campaign, view.state.settings),
+        how_won=ending.how_won(view.state.settings),
     )
 
 

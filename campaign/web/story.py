@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 from battles.models import Battle
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import CampaignView
+from campaign.web import ending
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     NOBODY_COLOUR,
@@ -148,13 +149,7 @@ def tell(campaign: Campaign, view: CampaignView) -> Story:
             tally.stands_lost += _lost(result, role)
             tally.stands_taken += _lost(result, other)
     winner = sides.get(campaign.winner or "", "nobody")
-    objective = state.settings.objective
-    held = f"held {objective}, the objective, " if campaign.winner and objective else ""
-    why = (
-        f"The {winner} {held}when the campaign ended: {campaign.end_reason}."
-        if campaign.end_reason
-        else ""
-    )
+    why = ending.why(campaign, state.settings, sides)
     story = Story(winner, why, points, areas, sides, list(tallies.values()))
     story.turning_points = turning_points(story, state, battles)
     return story

@@ -297,8 +297,9 @@ def test_the_list_shows_the_winner_once_the_campaign_has_ended(
     played.end_reason = "the Japanese hold Korona"
     played.save()
     page = text(login(aussie).get(reverse("campaigns")))
-    assert "Winner" in page and "Japanese" in page and "ended" in page
-    assert "the Japanese hold Korona" in page
+    assert "Outcome" in page and "ended" in page
+    # A campaign that ended before its causes were kept: the reason as written then.
+    assert "The Japanese won. Why it ended: the Japanese hold Korona." in page
 
 
 # --- the map -----------------------------------------------------------------------------
@@ -388,7 +389,7 @@ def test_a_finished_campaign_names_its_winner_on_the_map(
         status="finished", winner="japanese", end_reason="Korona taken"
     )
     page = text(login(aussie).get(map_url(played)))
-    assert "The campaign has ended: the Japanese won (Korona taken)." in page
+    assert "The campaign has ended. The Japanese won. Why it ended: Korona taken." in page
 
 
 def test_a_turn_waiting_for_its_battles_is_said_on_the_map(

@@ -1,0 +1,116 @@
+"""What the players' pages say of a campaign's length and how it is won, and of how a
+finished one ended: in words, from its settings (``turn_limit``, ``objective``) and its
+end causes (``Campaign.end_causes``), never from the engine's English.
+
+Every setting is public (docs/campaign.md, "The GM's changes": each changes what the
+players' turns do, and its changes are in the public log), and a finished campaign has
+no fog of war: nothing here is hidden from a side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.models import Campaign
+from rules.campaign.state import Settings
+
+# The rulings' other ways a campaign ends (rulings section 3, "Campaign end"), said once.
+SOONER = (
+    "or sooner, once a side's base is held by the enemy or a side has no fighting companies left"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Length:
+    """The turn the players give orders for, out of the campaign's length."""
+
+    number: int  # the coming turn (the turns played + 1)
+    limit: int  # the campaign's length: it ends after this turn
+    played: int
+
+    @property
+    def last(self) -> bool:
+        return self.number >= self.limit
+
+    @property
+    def of(self) -> str:
+        """ "Turn 3 of 8"."""
+        return f"Turn {self.number} of {self.limit}"
+
+    @property
+    def words(self) -> str:
+        """ "Turn 3 of 8"; "Turn 8 of 8: the last turn"."""
+        return self.of + (": the last turn" if self.last else "")
+
+
+def length_of(campaign: Campaign, settings: Settings) -> Length | None:
+    """The coming turn out of the campaign's length; None once it has ended."""
+    if campaign.status == Campaign.Status.FINISHED:
+        return None
+    return Length(number=campaign.turn + 1, limit=settings.turn_limit, played=campaign.turn)
+
+
+def how_won(settings: Settings) -> str:
+    """How the campaign is won and when it ends, from its settings, in a sentence or two."""
+    ends = f"It ends after turn {settings.turn_limit}, {SOONER}."
+    if settings.objective is None:
+        return f"The campaign has no objective to hold: nobody wins it. {ends}"
+    return (
+        f"How it is won: the side holding {settings.objective} when the campaign ends wins. {ends}"
+    )
+
+
+def _listed(clauses: list[str]) -> str:
+    if len(clauses) < 2:
+        return "".join(clauses)
+    return f"{', '.join(clauses[:-1])} and {clauses[-1]}"
+
+
+def _clause(cause: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
+    kind = cause.get("kind")
+    side = sides.get(str(cause.get("side")), "")
+    if kind == "turn_limit":
+        turns = cause.get("turns")
+        return "its one turn was up" if turns == 1 else f"the {turns} turns were up"
+    if kind == "base_lost":
+        return f"the {side} lost their base, {cause.get('area')}"
+    if kind == "no_fighting_companies":
+        return f"the {side} had no fighting companies left"
+    return None
+
+
+def outcome(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str:
+    """Who won a finished campaign and why, in a sentence: "The Japanese won: they held
+    Korona when the 8 turns were up." ``sides``: each side's name by its key. "" while
+    the campaign goes on."""
+    if campaign.status != Campaign.Status.FINISHED:
+        return ""
+    winner = sides.get(campaign.winner or "")
+    won = f"The {winner} won" if winner else "Nobody won"
+    reason = why(campaign, settings, sides)
+    if not reason:
+        return f"{won}."
+    if reason.startswith(WHY_AS_WRITTEN):
+        return f"{won}. {reason}"
+    return f"{won}: {reason[0].lower()}{reason[1:]}"
+
+
+WHY_AS_WRITTEN = "Why it ended: "
+
+
+def why(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str:
+    """Why a finished campaign was won (or not), a sentence from its end causes: "They
+    held Korona when the 8 turns were up."
+
+    A campaign that ended before its causes were kept (or a scenario written as
+    finished) has none: the reason as it was written then ("Why it ended: ..."), or ""."""
+    clauses = [c for c in (_clause(cause, sides) for cause in campaign.end_causes or []) if c]
+    if not clauses:
+        return f"{WHY_AS_WRITTEN}{campaign.end_reason}." if campaign.end_reason else ""
+    when = _listed(clauses)
+    if settings.objective is None:
+        return f"The campaign ended when {when}, with no objective to hold."
+    holder = "They" if sides.get(campaign.winner or "") else "No side"
+    return f"{holder} held {settings.objective} when {when}."

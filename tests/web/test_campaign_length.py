@@ -1,0 +1,170 @@
+"""The players are told which turn it is out of how many, how the campaign is won, and,
+once it has ended, who won and why in plain words (from the settings and the end
+causes, never from the engine's English).
+
+A walk-through: the GM cut the campaign to 8 turns, and on turn 8 no page said it was
+the last, nor that holding Korona at the end wins; then "Japanese (the turn limit (8) is
+reached)"."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Campaign
+from campaign.services.campaigns import update_settings
+from campaign.services.turns import advance_turn
+from rules.campaign.state import Settings
+
+pytestmark = pytest.mark.django_db
+
+SIDES = {"australian": "Australians", "japanese": "Japanese"}
+
+
+def page(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    # The words as read: tags out, spaces folded.
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
+
+
+def map_url(campaign: Campaign) -> str:
+    return reverse("campaign-map", args=[campaign.pk])
+
+
+def orders_url(campaign: Campaign) -> str:
+    return reverse("orders", args=[campaign.pk])
+
+
+def set_length(campaign: Campaign, turns: int) -> None:
+    update_settings(
+        campaign=campaign,
+        settings={**campaign.settings, "turn_limit": turns},
+        reason="a shorter campaign",
+    )
+    campaign.refresh_from_db()
+
+
+def test_the_pages_say_which_turn_it_is_out_of_how_many(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)  # two turns played, the rulings' length: 20
+    assert "Turn 2 played · Turn 3 of 20 is next" in page(client, map_url(played))
+    assert "Orders for turn 3: Australians Turn 3 of 20." in page(client, orders_url(played))
+    assert "Turn 3 of 20 (2 played)" in page(client, reverse("campaigns"))
+    for url in (map_url(played), orders_url(played), reverse("campaigns")):
+        assert "the last turn" not in page(client, url)
+
+
+def test_the_last_turn_is_said_to_be_the_last(played: Campaign, japanese: Any, login: Any) -> None:
+    set_length(played, 3)
+    client = login(japanese)
+    assert "Turn 3 of 3 is next: the last turn" in page(client, map_url(played))
+    assert "Turn 3 of 3: the last turn." in page(client, orders_url(played))
+    assert "Turn 3 of 3: the last turn (2 played)" in page(client, reverse("campaigns"))
+
+
+def test_the_map_and_orders_say_how_the_campaign_is_won_once_from_its_settings(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    won = (
+        "How it is won: the side holding Korona when the campaign ends wins. It ends after "
+        "turn 20, or sooner, once a side's base is held by the enemy or a side has no "
+        "fighting companies left."
+    )
+    for url in (map_url(played), orders_url(played)):
+        assert page(client, url).count(won) == 1
+    update_settings(
+        campaign=played,
+        settings={**played.settings, "objective": "Isura", "turn_limit": 9},
+        reason="a new objective",
+    )
+    moved = page(client, map_url(played))
+    assert "the side holding Isura when the campaign ends wins. It ends after turn 9," in moved
+    assert "Korona when the campaign ends" not in moved
+
+
+def test_a_length_changed_mid_campaign_shows_at_once_past_the_maps_etag(
+    played: Campaign, aussie: Any
+) -> None:
+    client = Client()
+    client.force_login(aussie)
+    client.cookies["csrftoken"] = "r" * 32  # a browser after its first page: an ETag
+    first = client.get(map_url(played))
+    assert "Turn 3 of 20 is next" in first.content.decode()
+    assert client.get(map_url(played), headers={"If-None-Match": first["ETag"]}).status_code == 304
+    set_length(played, 3)
+    again = client.get(map_url(played), headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert "Turn 3 of 3 is next: the last turn" in again.content.decode()
+    # The open map's poll, with the stamp it was drawn with, redraws it too.
+    seen = re.search(r'data-stamp="([^"]+)"', first.content.decode())
+    assert seen
+    live = reverse("campaign-map-live", args=[played.pk])
+    redrawn = client.get(live, {"seen": html.unescape(seen[1])})
+    assert redrawn.status_code == 200
+    assert "Turn 3 of 3 is next: the last turn" in redrawn.content.decode()
+
+
+def test_a_campaign_ended_by_its_length_says_who_won_and_why_in_plain_words(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    set_length(played, 3)
+    advance_turn(campaign_id=played.pk)
+    played.refresh_from_db()
+    assert played.status == Campaign.Status.FINISHED
+    assert played.end_causes == [{"kind": "turn_limit", "side": None, "area": None, "turns": 3}]
+    held = (
+        f"The {SIDES[played.winner]} won: they held Korona"
+        if played.winner
+        else "Nobody won: no side held Korona"
+    )
+    said = f"{held} when the 3 turns were up."
+    client = login(aussie)
+    listed = page(client, reverse("campaigns"))
+    assert f"Outcome {said}" in listed
+    assert "turn limit" not in listed and "((" not in listed and "))" not in listed
+    assert f"The campaign has ended. {said}" in page(client, map_url(played))
+    assert "Turn 3 of 3" not in listed  # once ended, no turn is coming
+
+
+def finished(causes: list[dict[str, Any]], winner: str | None = "japanese") -> Campaign:
+    return Campaign(
+        status=Campaign.Status.FINISHED,
+        winner=winner,
+        end_reason="the engine's words",
+        end_causes=causes,
+    )
+
+
+def test_each_end_cause_is_worded_from_its_fields() -> None:
+    from campaign.web.ending import outcome
+
+    base = {"kind": "base_lost", "side": "australian", "area": "Port Murray", "turns": None}
+    none_left = {"kind": "no_fighting_companies", "side": "australian"}
+    limit = {"kind": "turn_limit", "turns": 8}
+    korona = Settings()
+    assert outcome(finished([base]), korona, SIDES) == (
+        "The Japanese won: they held Korona when the Australians lost their base, Port Murray."
+    )
+    assert outcome(finished([base, none_left, limit]), korona, SIDES) == (
+        "The Japanese won: they held Korona when the Australians lost their base, Port "
+        "Murray, the Australians had no fighting companies left and the 8 turns were up."
+    )
+    assert outcome(finished([limit], winner=None), korona, SIDES) == (
+        "Nobody won: no side held Korona when the 8 turns were up."
+    )
+    assert outcome(finished([limit], winner=None), Settings(objective=None), SIDES) == (
+        "Nobody won: the campaign ended when the 8 turns were up, with no objective to hold."
+    )
+    # Never the engine's own words, when it has causes; without them, as written then.
+    assert "engine" not in outcome(finished([limit]), korona, SIDES)
+    assert outcome(finished([]), korona, SIDES) == (
+        "The Japanese won. Why it ended: the engine's words."
+    )
