@@ -33,6 +33,10 @@ def page(client: Client, url: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
 
 
+def page_html(client: Client, url: str) -> str:
+    return client.get(url).content.decode()
+
+
 def map_url(campaign: Campaign) -> str:
     return reverse("campaign-map", args=[campaign.pk])
 
@@ -116,6 +120,9 @@ def test_a_campaign_ended_by_its_length_says_who_won_and_why_in_plain_words(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
     set_length(played, 3)
+    client = login(aussie)
+    drawn = re.search(r'data-stamp="([^"]+)"', page_html(client, map_url(played)))
+    assert drawn
     advance_turn(campaign_id=played.pk)
     played.refresh_from_db()
     assert played.status == Campaign.Status.FINISHED
@@ -126,12 +133,16 @@ def test_a_campaign_ended_by_its_length_says_who_won_and_why_in_plain_words(
         else "Nobody won: no side held Korona"
     )
     said = f"{held} when the 3 turns were up."
-    client = login(aussie)
     listed = page(client, reverse("campaigns"))
     assert f"Outcome {said}" in listed
     assert "turn limit" not in listed and "((" not in listed and "))" not in listed
     assert f"The campaign has ended. {said}" in page(client, map_url(played))
     assert "Turn 3 of 3" not in listed  # once ended, no turn is coming
+    # The open map's poll redraws it, and its live region says so in the same words.
+    live = reverse("campaign-map-live", args=[played.pk])
+    redrawn = client.get(live, {"seen": html.unescape(drawn[1])}, headers={"HX-Request": "true"})
+    news = redrawn.content.decode().split('id="map-news"')[1]
+    assert f"The campaign has ended. {said}" in news.split("</div>")[0]
 
 
 def finished(causes: list[dict[str, Any]], winner: str | None = "japanese") -> Campaign:
