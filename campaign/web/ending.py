@@ -17,9 +17,7 @@ from campaign.models import Campaign
 from rules.campaign.state import Settings
 
 # The rulings' other ways a campaign ends (rulings section 3, "Campaign end"), said once.
-SOONER = (
-    "or sooner, once a side's base is held by the enemy or a side has no fighting companies left"
-)
+SOONER = "or sooner if a side loses its base or its last fighting company"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +51,11 @@ def length_of(campaign: Campaign, settings: Settings) -> Length | None:
 
 
 def how_won(settings: Settings) -> str:
-    """How the campaign is won and when it ends, from its settings, in a sentence or two."""
-    ends = f"It ends after turn {settings.turn_limit}, {SOONER}."
+    """How the campaign is won and when it ends, from its settings, in a sentence."""
+    ends = f"after turn {settings.turn_limit}, {SOONER}"
     if settings.objective is None:
-        return f"The campaign has no objective to hold: nobody wins it. {ends}"
-    return (
-        f"How it is won: the side holding {settings.objective} when the campaign ends wins. {ends}"
-    )
+        return f"The campaign ends {ends}; it has no objective to hold, so nobody wins it."
+    return f"To win, hold {settings.objective} when the campaign ends: {ends}."
 
 
 def _listed(clauses: list[str]) -> str:

@@ -78,9 +78,8 @@ def test_the_map_and_orders_say_how_the_campaign_is_won_once_from_its_settings(
 ) -> None:
     client = login(aussie)
     won = (
-        "How it is won: the side holding Korona when the campaign ends wins. It ends after "
-        "turn 20, or sooner, once a side's base is held by the enemy or a side has no "
-        "fighting companies left."
+        "To win, hold Korona when the campaign ends: after turn 20, or sooner if a side "
+        "loses its base or its last fighting company."
     )
     for url in (map_url(played), orders_url(played)):
         assert page(client, url).count(won) == 1
@@ -90,8 +89,17 @@ def test_the_map_and_orders_say_how_the_campaign_is_won_once_from_its_settings(
         reason="a new objective",
     )
     moved = page(client, map_url(played))
-    assert "the side holding Isura when the campaign ends wins. It ends after turn 9," in moved
+    assert "To win, hold Isura when the campaign ends: after turn 9, or sooner" in moved
     assert "Korona when the campaign ends" not in moved
+    update_settings(
+        campaign=played,
+        settings={**played.settings, "objective": None, "turn_limit": 9},
+        reason="no objective",
+    )
+    assert (
+        "The campaign ends after turn 9, or sooner if a side loses its base or its last "
+        "fighting company; it has no objective to hold, so nobody wins it."
+    ) in page(client, orders_url(played))
 
 
 def test_a_length_changed_mid_campaign_shows_at_once_past_the_maps_etag(
