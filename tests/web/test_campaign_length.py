@@ -187,3 +187,23 @@ def test_each_end_cause_is_worded_from_its_fields() -> None:
     assert outcome(finished([]), korona, SIDES) == (
         "The Japanese won. Why it ended: the engine's words."
     )
+
+
+def test_the_length_and_the_objective_read_the_same_to_every_side(
+    played: Campaign, aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    """Fog of war (rulings section 6): every setting is public (docs/campaign.md, "The
+    GM's changes"), so the turn line and how the campaign is won are one text for both
+    sides and the game master, whatever each side may see."""
+    set_length(played, 5)
+
+    def header(user: Any) -> str:
+        words = page(login(user), map_url(played))
+        start = words.index("Turn 2 played")
+        return words[start : words.index("fighting company.", start)]
+
+    seen = {header(user) for user in (aussie, japanese, gm_user)}
+    assert seen == {
+        "Turn 2 played · Turn 3 of 5 is next To win, hold Korona when the campaign ends: "
+        "after turn 5, or sooner if a side loses its base or its last "
+    }
