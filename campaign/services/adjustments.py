@@ -253,7 +253,7 @@ def set_control(
         # Which sides have the area in sight as the GM changes it: the others' public log
         # says neither who held it nor who holds it now (rulings section 6).
         state = load_snapshot(campaign=campaign)
-        in_sight_of = [key for key in state.sides if row.name in fog.watched_areas(state, key)]
+        in_sight_of = [key for key in state.sides if row.name in fog.control_sight(state, key)]
         row.controller = side
         save_with_history(row, ["controller"], reason=reason, user=user)
         area.controller = side

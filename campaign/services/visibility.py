@@ -530,7 +530,10 @@ class CampaignView:
         played = self.state.turn
         earlier = sorted(k for k in self.boundaries if 0 <= k < played)
         ordered = [self.boundaries[k] for k in earlier]
-        return fog.last_seen_control([*ordered, self.boundaries[-1]], self.side or "")
+        side = self.state.sides.get(self.side or "")
+        return fog.last_seen_control(
+            [*ordered, self.boundaries[-1]], self.side or "", base=side.base if side else None
+        )
 
     def last_seen(self, area: str) -> int | None:
         """None while the area is in the viewer's sight; else the turns played when the

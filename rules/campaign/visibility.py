@@ -9,8 +9,9 @@ on (the default setting), until the campaign ends, a side knows (rulings section
   quality, supply or orders: a glimpse (``CompanyView.glimpse``) has no name, and its
   handle (``glimpse_handles``) is its place among the reader's glimpses now, which
   tells nothing the glimpses themselves do not;
-- who controls each area in sight; for any other area only the controller it last saw
-  there, marked as last seen (the scenario's map counts as seen at the start);
+- who controls each area in sight, and its own base; for any other area only the
+  controller it last saw there, marked as last seen (the scenario's map counts as seen
+  at the start);
 - the naval and aerial rolls and their public effects; a strafing names the strafed
   company's area and band only when it was in sight, and says nothing of an area out
   of sight, not even that it is empty;
@@ -162,17 +163,29 @@ class SeenControl:
     last_seen: int | None
 
 
-def last_seen_control(boundaries: Sequence[Boundary], side: str) -> dict[str, SeenControl]:
+def control_sight(state: CampaignState, side: str) -> set[str]:
+    """The areas whose controller ``side`` knows now: those in its sight, and its base."""
+    base = state.sides[side].base if side in state.sides else None
+    return watched_areas(state, side) | ({base} if base else set())
+
+
+def last_seen_control(
+    boundaries: Sequence[Boundary], side: str, *, base: str | None = None
+) -> dict[str, SeenControl]:
     """Each area's controller as ``side`` last saw it, over the boundaries in turn order
-    (the last one is the campaign now). The first is the scenario's public map."""
+    (the last one is the campaign now). The first is the scenario's public map.
+
+    The side's ``base`` counts as in sight, with or without a company of the side there:
+    its ship, aircraft and supply are there, and the enemy cannot take it unseen (a base
+    held by the enemy ends the campaign, and the fog with it)."""
     seen: dict[str, SeenControl] = {}
     for index, boundary in enumerate(boundaries):
-        sight = boundary.sight(side)
+        sight = boundary.sight(side) | ({base} if base else set())
         for name, controller in boundary.controllers.items():
             if index == 0 or name in sight:
                 seen[name] = SeenControl(controller, boundary.turn)
     if boundaries:
-        now = boundaries[-1].sight(side)
+        now = boundaries[-1].sight(side) | ({base} if base else set())
         seen = {
             name: SeenControl(known.controller, None if name in now else known.last_seen)
             for name, known in seen.items()

@@ -4,6 +4,7 @@ between its twins; the crawl covers every URL of the URL conf as the viewer's pl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -45,6 +46,25 @@ def test_control_of_an_area_out_of_sight() -> None:
     map_page = f"GET /campaigns/{comparison.campaign}/"
     assert b"\nETag: " in comparison.seen[0][map_page]
     assert comparison.seen[0][f"{map_page} [revalidated]"].startswith(b"304\n")
+
+
+def test_who_holds_the_viewers_base_with_none_of_its_companies_near() -> None:
+    """A side knows who holds its own base with no company of its own in or next to it
+    (docs/campaign.md, "Fog of war"): Port Murray drawn as the Australians', not as last
+    seen, whatever the Japanese hidden from them do (here: where 3rd Company starts)."""
+    pair = Pair(
+        viewer="australian",
+        turns=1,
+        starts={"1st Supply Company": "Isura"},
+        twins=(Hidden(starts={"3rd Company": "Kilu"}), Hidden(starts={"3rd Company": "Munara"})),
+    )
+    comparison = compare(pair, keep=True)
+    assert comparison.twins, comparison.why_not
+    assert not comparison.differences, comparison.report()
+    page = comparison.seen[0][f"GET /campaigns/{comparison.campaign}/"].decode()
+    fills = {name: fill for fill, name in re.findall(r'fill="([^"]+)" data-area="([^"]+)"', page)}
+    assert not fills["Port Murray"].startswith("url(#glimpse-"), fills["Port Murray"]
+    assert fills["Kilu"].startswith("url(#glimpse-"), fills["Kilu"]
 
 
 # Every aerial event strafes the southern track; Munara is Japanese from the start, so

@@ -311,9 +311,11 @@ def knowledge(campaign: Campaign, side: str) -> dict[str, Any]:
     known: dict[str, Any] = {"boundaries": [], "turns": []}
     last_seen: dict[str, tuple[str | None, int]] = {}
     for k, (state, seen) in enumerate(zip(states, sight, strict=True)):
+        base = state.sides[side].base if side in state.sides else None
         for name, area in state.areas.items():
-            # The start is the scenario's public map; after it, only what is in sight.
-            if k == 0 or name in seen:
+            # The start is the scenario's public map; after it, only what is in sight,
+            # and the side's own base, which it always knows (docs/campaign.md).
+            if k == 0 or name in seen or name == base:
                 last_seen[name] = (area.controller, k)
         known["boundaries"].append(
             {
@@ -329,7 +331,7 @@ def knowledge(campaign: Campaign, side: str) -> dict[str, Any]:
                     if c.side != side and c.fighting and c.area in seen
                 ),
                 "control": sorted(
-                    (name, controller, k if name in seen else when)
+                    (name, controller, k if name in seen or name == base else when)
                     for name, (controller, when) in last_seen.items()
                 ),
             }

@@ -23,6 +23,7 @@ from campaign.services.turns import advance_turn
 from campaign.services.visibility import campaign_stamp, open_campaign
 from campaign.web.maps import MapStamp, map_stamp
 from campaign.web.turnlog import record_words
+from rules.campaign import visibility as fog
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
 
@@ -334,6 +335,37 @@ def test_an_areas_control_known_only_from_when_it_was_last_seen_is_drawn_hatched
     gm_page = text(login(gm_user).get(map_url(played)))
     assert not re.search(r'fill="url\(#glimpse-[^"]*" data-area', svg_of(gm_page))
     assert "hatched, the tag dashed" not in gm_page
+
+
+def test_a_side_knows_who_holds_its_own_base_with_none_of_its_companies_near(
+    aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """The walk-through: with no Australian company in or next to Port Murray, the map
+    drew the Australians' own base hatched, "AUS?", as if they did not know who holds
+    it. A side's base is always in its sight for who holds it (docs/campaign.md), the
+    enemy's is not; a GM's change to it is read in full."""
+    doc = korona_doc()
+    for row in doc["companies"]:
+        if row["name"] == "1st Supply Company":
+            row["area"] = "Isura"
+    campaign = create_campaign(data=doc, name="Far from home", seed=3)
+    join(aussie, campaign, "australian")
+    view = open_campaign(user=aussie, campaign=campaign)
+    assert "Port Murray" not in fog.watched_areas(view.state, "australian")
+    assert view.last_seen("Port Murray") is None
+    assert view.last_seen("Kilu") is not None  # the enemy's base: only as last seen
+    page = text(login(aussie).get(map_url(campaign)))
+    fills = dict(
+        (name, fill) for fill, name in re.findall(r'fill="([^"]+)" data-area="([^"]+)"', page)
+    )
+    assert not fills["Port Murray"].startswith("url(#glimpse-")
+    assert fills["Kilu"].startswith("url(#glimpse-")
+    set_control(area=area(campaign, "Port Murray"), side=None, reason="a test")
+    view = open_campaign(user=aussie, campaign=campaign)
+    assert view.state.areas["Port Murray"].controller is None
+    assert "Port Murray: held by the Australian side, now by nobody" in [
+        row.what for row in view.adjustments()
+    ]
 
 
 def test_the_map_lists_own_companies_in_full_below_the_map(
