@@ -189,6 +189,31 @@ def battle_end(reason: str | None) -> str:
 
 
 # An area's vegetation (the scenario's word) as the battle's ground reads it.
+# A battlefield square's landform and vegetation (rules.battlefield's keys), as the
+# battle pages' key and the set-up's terrain rolls both name them.
+LANDFORM_NAMES = {
+    "flat": "flat",
+    "hill": "hill",
+    "low_ridge": "low ridge",
+    "high_ridge": "high ridge",
+    "steep_low_ridge": "steep low ridge",
+    "steep_high_ridge": "steep high ridge",
+    "mud_rocks_swamp": "mud/rocks/swamp",
+    "river_creek": "river/creek",
+}
+VEGETATION_NAMES = {"none": "no woods", "light_woods": "light woods", "heavy_woods": "heavy woods"}
+
+
+def landform(key: str) -> str:
+    """'river_creek' -> 'river/creek'."""
+    return words(key, LANDFORM_NAMES)
+
+
+def vegetation(key: str) -> str:
+    """'none' -> 'no woods'."""
+    return words(key, VEGETATION_NAMES)
+
+
 AREA_VEGETATION_NAMES = {"light": "light woods"}
 
 

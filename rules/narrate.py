@@ -199,9 +199,9 @@ def _words(r: dict[str, Any], stand: Namer) -> str:
 def _terrain(r: dict[str, Any], stand: Namer) -> str:
     col, row = r["square"]
     dice = r["dice"]
-    text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {r['landform'].replace('_', ' ')}"
+    text = f"square {col},{row}: 2d6 {dice[0]}+{dice[1]} = {names.landform(r['landform'])}"
     if len(dice) > 2:
-        text += f", d6 {dice[2]} = {r['vegetation'].replace('_', ' ')}"
+        text += f", d6 {dice[2]} = {names.vegetation(r['vegetation'])}"
     return text + f"; {r['going']} going"
 
 

@@ -22,16 +22,6 @@ from rules.units import UNIT_TYPES
 
 FORCES = ("attacker", "defender")
 
-LANDFORM_WORDS = {
-    "flat": "flat",
-    "hill": "hill",
-    "low_ridge": "low ridge",
-    "high_ridge": "high ridge",
-    "steep_low_ridge": "steep low ridge",
-    "steep_high_ridge": "steep high ridge",
-    "mud_rocks_swamp": "mud/rocks/swamp",
-    "river_creek": "river/creek",
-}
 # One short word per landform, small enough to write inside a square of the picture.
 LANDFORM_SHORT = {
     "flat": "flat",
@@ -43,7 +33,6 @@ LANDFORM_SHORT = {
     "mud_rocks_swamp": "swamp",
     "river_creek": "river",
 }
-VEGETATION_WORDS = {"none": "no woods", "light_woods": "light woods", "heavy_woods": "heavy woods"}
 
 # Short marks written on a stand's counter in the pictures.
 STAND_MARKS = {
@@ -150,7 +139,7 @@ class SquareView:
 
     @property
     def landform_words(self) -> str:
-        return LANDFORM_WORDS.get(self.landform, self.landform.replace("_", " "))
+        return names.landform(self.landform)
 
     @property
     def short(self) -> str:
@@ -158,7 +147,7 @@ class SquareView:
 
     @property
     def vegetation_words(self) -> str:
-        return VEGETATION_WORDS.get(self.vegetation, self.vegetation.replace("_", " "))
+        return names.vegetation(self.vegetation)
 
     @property
     def wooded(self) -> bool:

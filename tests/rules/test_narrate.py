@@ -3,10 +3,12 @@ every record of whole battles."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rules import names
 from rules.korona.engine import resolve
 from rules.narrate import describe_record, phase_name, stand_name, stand_sides
 from tests.rules.conftest import VARIANTS, deadline
@@ -266,8 +268,31 @@ def test_set_up_records_have_no_turn() -> None:
         going="bad",
     )
     assert describe_record(terrain) == (
-        "terrain: square 1,2: 2d6 2+4 = mud rocks swamp, d6 6 = heavy woods; bad going"
+        "terrain: square 1,2: 2d6 2+4 = mud/rocks/swamp, d6 6 = heavy woods; bad going"
     )
+
+
+@pytest.mark.parametrize("landform", ["river_creek", "mud_rocks_swamp", "steep_high_ridge"])
+def test_a_terrain_roll_names_its_landform_and_woods_as_the_battle_pages_key_does(
+    landform: str,
+) -> None:
+    """The walk-through: the set-up said "river creek" and "mud rocks swamp" where the
+    key beside the picture says "river/creek" and "mud/rocks/swamp", and "d6 3 = none"
+    where it says "no woods"."""
+    terrain = record(
+        "terrain",
+        turn=0,
+        phase="terrain",
+        square=[0, 0],
+        dice=[5, 5, 3],
+        landform=landform,
+        vegetation="none",
+        going="rough",
+    )
+    legend = (Path(__file__).parents[2] / "templates/battles/_legend.html").read_text()
+    named = names.LANDFORM_NAMES[landform]
+    assert f"= {named}, d6 3 = no woods;" in describe_record(terrain)
+    assert f"</svg>{named}</li>" in legend
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
