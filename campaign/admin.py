@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -99,6 +99,7 @@ from campaign.services.turns import (
 from campaign.services.visibility import during_turn, when_made
 from campaign.settings_doc import DOCS, adjustment_what, value_words
 from campaign.web import turnlog
+from campaign.web.maps import standing_words
 from config.adminpages import (
     admin_page,
     admin_routes,
@@ -1105,14 +1106,14 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "area",
         "stands",
         "supply_words",
-        "standing_order",
+        "standing_words",
     ]
     list_filter = ["side", "kind", "quality", "campaign"]
     list_select_related = ["campaign", "area"]
     search_fields = ["name"]
     # Shown in words (supply_words), never as the field itself: on a History version
     # page, a field not read-only is drawn as a control.
-    exclude = ["in_supply"]
+    exclude = ["in_supply", "standing_order"]
     readonly_fields = [
         "campaign",
         "name",
@@ -1122,7 +1123,7 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "area",
         "turns_out_of_supply",
         "banzai_words",
-        "standing_order",
+        "standing_words",
         "supply_words",
     ]
     inlines = [StandsInline]
@@ -1162,6 +1163,16 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
             return "yes: it won a battle, and counts as in supply next turn whatever its roll"
         return "no (a company that won a battle counts as in supply next turn whatever its roll)"
 
+    @admin.display(description="standing order", ordering="standing_order")
+    def standing_words(self, obj: Company) -> str:
+        """What the company does given no order, as its page says it to the GM: a
+        "sensible" company of a side a player plays holds (the walk-through read
+        "sensible" here and "hold" on the player's page)."""
+        played = getattr(obj, "side_played", None)
+        if played is None:  # a row not read through get_queryset
+            played = Membership.objects.filter(campaign_id=obj.campaign_id, side=obj.side).exists()
+        return standing_words(obj.standing_order, played=played, game_master=True)
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Company]:
         return (
             super()
@@ -1169,6 +1180,9 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
             .annotate(
                 stands_held=Sum("stand_counts__held"),
                 stands_full=Sum("stand_counts__establishment"),
+                side_played=Exists(
+                    Membership.objects.filter(campaign=OuterRef("campaign"), side=OuterRef("side"))
+                ),
             )
         )
 

@@ -343,19 +343,21 @@ class SampleChip:
     own: bool  # a company seen in full (the reader's own; for the GM, every side's)
 
 
-# What a standing order does, in words, never its key (as the orders page says it).
-# A player's own side has a player (them): there a "sensible" company given no order holds.
-STANDING_WORDS = {
-    "hold": "hold (used when you give it no order)",
-    "aggressive": "advance towards the enemy by itself (used when you give it no order)",
-    "sensible": "hold (used when you give it no order)",
-}
-# The GM reads every side's, a side nobody plays included.
-GM_STANDING_WORDS = {
-    **STANDING_WORDS,
-    "sensible": "the campaign AI's choice, used when it is given no order (on a side a "
-    "player plays, it holds)",
-}
+def standing_words(order: str | None, *, played: bool, game_master: bool = False) -> str:
+    """What a company given no order does, in words, never its key: the one sentence the
+    player's company page, the GM's and the admin's list of companies read, so they
+    agree. ``sensible`` is the campaign AI's, which plays only a side no player plays
+    (``rules.campaign.phases.movement``): on a side a player plays, the company holds.
+    ``played``: a player plays the company's side. The GM also reads which it is."""
+    if order == "aggressive":
+        words = "advance towards the enemy by itself"
+    elif order == "sensible" and not played:
+        words = "the campaign AI's choice"
+    else:
+        words = "hold"
+    if game_master and order == "sensible":  # the word of the GM's action that sets it
+        words += " (sensible: its side has a player)" if played else " (sensible)"
+    return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -716,6 +718,17 @@ def glimpse(request: HttpRequest, campaign_id: int, handle: str) -> HttpResponse
     )
 
 
+def standing_line(view: CampaignView, shown: CompanyView) -> str:
+    """A company's standing order on its page. A player's side has a player (them); the
+    GM's page asks whether the company's side has one (a query of the GM's alone)."""
+    if not view.game_master:
+        words = standing_words(shown.standing_order, played=True)
+        return f"{words} (used when you give it no order)"
+    played = Membership.objects.filter(campaign=view.campaign, side=shown.side).exists()
+    words = standing_words(shown.standing_order, played=played, game_master=True)
+    return f"{words}, used when it is given no order"
+
+
 @login_required
 def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
     """A company the reader sees in full. A glimpsed enemy's id is not found, like one
@@ -751,9 +764,7 @@ def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResp
             held=shown.strength,
             establishment=sum((shown.establishment or {}).values()),
             supply=supply_word(shown),
-            standing=(GM_STANDING_WORDS if view.game_master else STANDING_WORDS).get(
-                shown.standing_order or "", shown.standing_order
-            ),
+            standing=standing_line(view, shown),
             history=history,
             chart=draw_stands_chart(history.points),
             units=[(unit_label(unit), colour) for unit, colour in colours.items()],

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Company, Membership
 from campaign.services.adjustments import set_control
 from campaign.services.turns import advance_turn, give_order
 from notifications.invitations import accept, invite_every_side
@@ -113,12 +113,15 @@ def test_the_companies_list_shows_its_standing_orders_at_1280(
     """Its last column, in sight beside the menu and the filters."""
     sign_in(page, live_server, django_user_model, (1280, 800))
     campaigns_with_a_row_in_every_list(get_user_model().objects.get(username="gm"))
+    # The longest words: the campaign AI's standing order, on a side with and without a
+    # player ("hold (sensible: its side has a player)").
+    Company.objects.update(standing_order="sensible")
     page.goto(f"{live_server.url}/admin/campaign/company/")
     shot("list-desktop-companies")
     measured = page.evaluate(MEASURE)
     assert measured["table"] <= measured["frame"], measured
     last = page.locator("#result_list tbody tr").first.locator("td").last
-    assert last.get_attribute("class") == "field-standing_order"
+    assert last.get_attribute("class") == "field-standing_words"
     frame = page.locator("#changelist-form .results").bounding_box()
     box = last.bounding_box()
     assert box["x"] + box["width"] <= frame["x"] + frame["width"]

@@ -57,7 +57,36 @@ def test_the_gm_reads_what_the_campaign_ai_does_with_a_standing_order(
 ) -> None:
     a = Company.objects.get(campaign=ai_standing, name="A Company")
     page = text_of(login(gm_user).get(reverse("company", args=[ai_standing.pk, a.pk])))
-    assert "the campaign AI's choice, used when it is given no order" in page
+    # The Australians have a player: A Company holds, as its player's page says.
+    said = "hold (sensible: its side has a player)"
+    assert f"{said}, used when it is given no order" in page
+    first = Company.objects.get(campaign=ai_standing, name="1st Company")
+    page = text_of(login(gm_user).get(reverse("company", args=[ai_standing.pk, first.pk])))
+    said = "the campaign AI's choice (sensible)"
+    assert f"{said}, used when it is given no order" in page
     turn = text_of(login(gm_user).get(reverse("turn", args=[ai_standing.pk, 1])))
     # The Japanese, with no player, are played by the campaign AI.
     assert "(no order given: the campaign AI's order)" in turn
+
+
+def test_the_gms_list_of_companies_says_what_the_players_page_says(
+    ai_standing: Campaign, aussie: Any, django_user_model: Any, login: Any
+) -> None:
+    """The walk-through: the player's company page said "hold", the GM's list of
+    companies "sensible", for the same company. A sensible company of a side a player
+    plays holds; the list says so, and says the campaign AI plays a side with none."""
+    gm = django_user_model.objects.create_superuser("desk", "desk@example.com", "pw")
+    rows = {}
+    listing = login(gm).get("/admin/campaign/company/").content.decode()
+    for row in re.findall(r"<tr>.*?</tr>", listing, flags=re.S):
+        cells = [unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(
+            r"<t[dh][^>]*>(.*?)</t[dh]>", row, flags=re.S)]  # fmt: skip
+        if len(cells) > 2:
+            rows[cells[1]] = cells[-1]
+    a = Company.objects.get(campaign=ai_standing, name="A Company")
+    player_page = text_of(login(aussie).get(reverse("company", args=[ai_standing.pk, a.pk])))
+    assert "Standing order hold (used when you give it no order)" in player_page
+    assert rows["A Company"].startswith("hold (")
+    assert rows["1st Company"].startswith("the campaign AI's choice")
+    assert "sensible" not in rows.values()
+    assert rows["A Company"] == "hold (sensible: its side has a player)"
