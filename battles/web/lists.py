@@ -4,11 +4,13 @@ turn's page) and an area's (the area page). Only those the reader may read, thro
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
 from campaign.services.visibility import CampaignView
+from rules import names
 
 # ``result__reason`` and ``result__withdrawal`` are keys of the result (why the battle
 # ended, and why its loser withdrew if it did), not the result.
@@ -59,10 +61,31 @@ class BattleLine:
     attacker: str
     defender: str
     outcome: str
+    attackers: str = ""  # the attacking companies by name: "1st Company"
+    defenders: str = ""  # "C Company (militia) and B Company"
+    number: int | None = None  # the battle's number in its area and turn, when several
 
 
-def battle_line(battle: Battle, side_names: dict[str, str]) -> BattleLine:
-    """One battle in an area's list: who attacked whom, and how it went."""
+def _companies(battle: Battle, role: str, named: Collection[str] | None) -> str:
+    """The companies of a force, by name, from the battle's spec; "" for a side not in
+    ``named`` (None: every side). The area page names only the reader's own: it lists
+    the enemy companies there now as glimpses, without names, and a name beside them
+    would say which glimpse had fought which battle."""
+    side = battle.attacker_side if role == "attacker" else battle.defender_side
+    if named is not None and side not in named:
+        return ""
+    force = (battle.spec or {}).get(role) or {}
+    listed = [str(c.get("name", "")) for c in force.get("companies") or []]
+    return names.join(listed) if listed else str(force.get("name", ""))
+
+
+def battle_line(
+    battle: Battle, side_names: dict[str, str], *, named: Collection[str] | None = None
+) -> BattleLine:
+    """One battle in an area's list: who attacked whom, with the companies of the sides
+    in ``named`` (None: every side's), and how it went; its number when the area saw
+    several that turn ("Turn 4, battle 2": two lines of the same turn read the same
+    otherwise, a walk-through found)."""
     attacker = side_names.get(battle.attacker_side, battle.attacker_side)
     defender = side_names.get(battle.defender_side, battle.defender_side)
     winner = (battle.result or {}).get("winner") if battle.status != "pending" else None
@@ -74,4 +97,14 @@ def battle_line(battle: Battle, side_names: dict[str, str]) -> BattleLine:
         outcome = "to be fought" if battle.mode == "auto" else "waiting for the table"
     else:
         outcome = "drawn"
-    return BattleLine(battle, battle.turn.number, attacker, defender, outcome)
+    parts = battle.key.split(":")
+    return BattleLine(
+        battle,
+        battle.turn.number,
+        attacker,
+        defender,
+        outcome,
+        attackers=_companies(battle, "attacker", named),
+        defenders=_companies(battle, "defender", named),
+        number=int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None,
+    )

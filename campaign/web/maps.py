@@ -581,8 +581,10 @@ def area(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
         key=lambda n: (state.areas[n.name].zone, n.name),
     )
     side_names = {side.key: side.name for side in state.sides.values()}
+    # The reader's own companies by name; every side's for the GM, or with nothing hidden.
+    named = None if view.sees_everything else {view.side or ""}
     battles = [
-        battle_line(battle, side_names)
+        battle_line(battle, side_names, named=named)
         for battle in view.battles()
         .filter(area_id=area_id)
         .select_related("turn")

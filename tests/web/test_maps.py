@@ -538,7 +538,8 @@ def test_an_area_page_shows_the_area_its_links_and_its_battles(
     assert battles.count() == 3
     for battle in battles:
         assert reverse("battle", args=[played.pk, battle.pk]) in page
-    assert "the Japanese attacked the Australians: Australians held" in page
+    assert "the Japanese attacked the Australians (A Company): Japanese won" in page
+    assert "Australians held" in page
 
 
 def test_an_area_page_lists_ships_and_aircraft_at_their_port(
@@ -548,6 +549,33 @@ def test_an_area_page_lists_ships_and_aircraft_at_their_port(
     assert "HMAS Pitcairn" in page and "Australian air: 3 Buffalos (known to both sides)" in page
     assert "Hurricane" not in page
     assert "base of the Australians" in page
+
+
+def test_an_areas_battles_of_one_turn_are_told_apart(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """The walk-through: Korona's page listed turn 4's two battles as two identical
+    lines. Each says its number in the turn and the reader's companies that fought it;
+    the enemy's are not named there, beside the glimpses of those in the area now (the
+    GM reads every side's)."""
+    page = text(login(aussie).get(area_url(played, "Korona")))
+    section = page[page.index("Battles fought here") :]
+    lines = [
+        " ".join(html.unescape(re.sub(r"<[^>]+>", "", line)).split())
+        for line in re.findall(r"<li>(.*?)</li>", section, flags=re.S)
+    ]
+    first = [line for line in lines if line.startswith("Turn 1")]
+    assert len(first) == 2, lines
+    assert len(set(lines)) == len(lines), lines
+    assert first[0].startswith("Turn 1, battle 1: the ") and first[1].startswith("Turn 1, battle 2")
+    for battle in Battle.objects.filter(campaign=played, turn__number=1, area__name="Korona"):
+        own = {c.name for c in (*battle.attackers.all(), *battle.defenders.all())}
+        own = {name for name in own if company(played, name).side == "australian"}
+        line = next(line for line in first if f"battle {battle.key.split(':')[2]}:" in line)
+        assert own and all(name in line for name in own), (line, own)
+        assert "the Japanese attacked" in line or "attacked the Japanese:" in line, line
+    gm_page = text(login(gm_user).get(area_url(played, "Korona")))
+    assert "the Japanese (1st Company) attacked" in gm_page or "(1st Company):" in gm_page
 
 
 # --- a company ---------------------------------------------------------------------------
