@@ -57,6 +57,10 @@ CHIPS_SHOWN = 3  # per area on the map; the rest are counted in a "+N more" chip
 # most four chips hang under an area, clear of the names of the areas below it)
 SHORT_NAME = 9  # characters of a company's name on its chip (beside its supply mark)
 LONG_NAME = 12  # ... when nothing is written beside it (a supply company's)
+# A name longer than that is written smaller (``chip-name small``, 13px for 14px), so
+# that more of it fits: "1st Supply Coy" whole, where it read "1st Supply…".
+SMALL_SHORT_NAME = 11
+SMALL_LONG_NAME = 15
 # A fighting company's supply as its chip marks it; the map's legend explains each.
 SUPPLY_MARKS = {True: "✓", False: "✗", None: "?"}
 SUPPLY_MARK_WORDS = {"✓": "in supply", "✗": "out of supply", "?": "supply not rolled yet"}
@@ -166,6 +170,17 @@ def short_name(name: str, limit: int = SHORT_NAME) -> str:
     """A company's name on its chip: "A Coy", "1st Supp…" (``limit`` characters)."""
     short = re.sub(r"\s*\(.*?\)", "", name).replace("Company", "Coy").strip()
     return short if len(short) <= limit else short[: limit - 1].rstrip() + "…"
+
+
+def chip_name(name: str, *, beside_a_mark: bool) -> tuple[str, bool]:
+    """A company's name on its chip, and whether it is written small: whole in the
+    chip's type when it fits, else whole or cut in the smaller type."""
+    limit, small_limit = (
+        (SHORT_NAME, SMALL_SHORT_NAME) if beside_a_mark else (LONG_NAME, SMALL_LONG_NAME)
+    )
+    if len(short_name(name, 10**6)) <= limit:
+        return short_name(name, limit), False
+    return short_name(name, small_limit), True
 
 
 def track_styles(state: CampaignState) -> dict[str, TrackStyle]:
@@ -284,6 +299,7 @@ class ChipText:
     name: str
     mark: str
     figures: str
+    small: bool = False  # the name in the smaller type, to fit whole
 
 
 def chip_text(company: MapCompany) -> ChipText:
@@ -293,10 +309,12 @@ def chip_text(company: MapCompany) -> ChipText:
         return ChipText(kind, "", f"strength: {view.strength_band}")
     figures = f"{company.held}/{company.establishment}"
     if view.kind != "fighting":
-        return ChipText(short_name(view.name, LONG_NAME), "", f"{figures} stands")
+        name, small = chip_name(view.name, beside_a_mark=False)
+        return ChipText(name, "", f"{figures} stands", small)
     quality = view.quality or "quality unknown"
     mark = SUPPLY_MARKS[view.in_supply]
-    return ChipText(short_name(view.name), mark, f"{figures}, {quality}")
+    name, small = chip_name(view.name, beside_a_mark=True)
+    return ChipText(name, mark, f"{figures}, {quality}", small)
 
 
 def chip_title(company: MapCompany) -> str:
@@ -385,6 +403,7 @@ class ChipDrawing:
     name: str
     mark: str
     figures: str
+    name_css: str = "chip-name"  # "chip-name small": in the smaller type
     width: int = CHIP_WIDTH
     height: int = CHIP_HEIGHT
 
@@ -502,6 +521,7 @@ def chip_drawing(
         name=text.name,
         mark=text.mark,
         figures=text.figures,
+        name_css="chip-name small" if text.small else "chip-name",
     )
 
 

@@ -48,7 +48,8 @@ def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
                 return {x: b.left, y: b.top, right: b.right, bottom: b.bottom}; };
             const texts = {};
             chip.querySelectorAll("text").forEach(t => {
-                texts[t.getAttribute("class") || "text"] = {...box(t), words: t.textContent};
+                const css = (t.getAttribute("class") || "text").split(" ")[0];
+                texts[css] = {...box(t), words: t.textContent};
             });
             return {rect: box(chip.querySelector("rect")), texts: texts};
         })""",
@@ -105,6 +106,9 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
         assert not [name for name in names if overlap(chip["rect"], name)]
     own = [c["texts"] for c in chips if "company" not in c["texts"]["chip-name"]["words"]]
     assert any(t["chip-figures"]["words"].endswith((", trained", ", raw")) for t in own)
+    # Every name of the scenario whole, "1st Supply Coy" too (it read "1st Supply…").
+    assert "1st Supply Coy" in [t["chip-name"]["words"] for t in own]
+    assert not [t for t in own if "…" in t["chip-name"]["words"]], own
     shot(f"map-chips-{size}")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".map-frame").screenshot(path=str(ARTIFACTS / f"map-chips-{size}-frame.png"))

@@ -17,7 +17,9 @@ from campaign.web.mapdraw import (
     COLUMN_DEPTH,
     SIDE_COLOURS,
     SIDE_TINTS,
+    SMALL_SHORT_NAME,
     StandsPoint,
+    chip_name,
     draw_map,
     draw_stands_chart,
     link_track,
@@ -243,6 +245,17 @@ def test_short_names_fit_on_a_chip() -> None:
     assert short_name("1st Supply Company") == "1st Supp…"
     assert short_name("1st Supply Company", 12) == "1st Supply…"
     assert len(short_name("A very long company name indeed")) == 9
+
+
+def test_a_name_too_long_for_its_chip_is_written_smaller_and_whole() -> None:
+    """A walk-through read "1st Supply…" on the map: a name that does not fit in the
+    chip's type is written in the smaller one, whole when it fits there."""
+    assert chip_name("1st Supply Company", beside_a_mark=False) == ("1st Supply Coy", True)
+    assert chip_name("Supply Company", beside_a_mark=False) == ("Supply Coy", False)
+    assert chip_name("A Company", beside_a_mark=True) == ("A Coy", False)
+    assert chip_name("11th Company", beside_a_mark=True) == ("11th Coy", False)
+    name, small = chip_name("A very long company name indeed", beside_a_mark=True)
+    assert small and name.endswith("…") and len(name) == SMALL_SHORT_NAME
 
 
 def test_the_stands_chart_stacks_each_turns_stands_by_unit_type() -> None:
