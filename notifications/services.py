@@ -41,6 +41,7 @@ from battles.web.lists import battle_reasons, battle_withdrawals, readable_battl
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words, no_deadline_words
+from campaign.services.prepared import PreparedObjects
 from campaign.services.schedule import play_of_side
 from campaign.services.visibility import (
     CampaignView,
@@ -376,8 +377,34 @@ def _post_to(hook: Webhook, kind: str, campaign: Campaign, turn: int, ref: int, 
     return deliver(key, made, post_webhook)
 
 
+# The reads every turn's notices make (the turn, its campaign's players and webhooks),
+# by id: compiled once (``prepared``), as a turn with no one to tell makes them all.
+# The turn without the large columns the notices never read: the map the turn began
+# from, its report and its orders.
+_TURN = PreparedObjects(
+    lambda turn_id: (
+        Turn.objects.filter(pk=turn_id)
+        .select_related("campaign")
+        .defer("start_state", "report", "report_text", "orders")[:1]
+    )
+)
+_MEMBERS = PreparedObjects(
+    lambda campaign_id: (
+        Membership.objects.filter(campaign_id=campaign_id).select_related("user").order_by("id")
+    )
+)
+_WEBHOOKS = PreparedObjects(
+    lambda campaign_id: Webhook.objects.filter(campaign_id=campaign_id, active=True).order_by("id")
+)
+
+
 def _members(campaign: Campaign) -> Iterable[Membership]:
-    return Membership.objects.filter(campaign=campaign).select_related("user").order_by("id")
+    return _MEMBERS.objects(campaign.pk)
+
+
+def _webhooks(campaign: Campaign) -> Iterable[Webhook]:
+    """The campaign's active webhooks, in the order they were added."""
+    return _WEBHOOKS.objects(campaign.pk)
 
 
 def _game_masters() -> Iterable[Any]:
@@ -398,16 +425,10 @@ def turn_notices(*, turn_id: int) -> int:
     Each is told once per turn row (``ref``: the turn's id): a turn played again after a
     roll-back is a new row, and its players are told again, since what they were told
     of it before is undone."""
-    # Not the large columns the notices never read: the map the turn began from, its
-    # report and its orders.
-    turn = (
-        Turn.objects.filter(pk=turn_id)
-        .select_related("campaign")
-        .defer("start_state", "report", "report_text", "orders")
-        .first()
-    )
-    if turn is None:
+    found = _TURN.objects(turn_id)
+    if not found:
         return 0
+    turn = found[0]
     campaign = turn.campaign
     sent = 0
     if turn.status == Turn.Status.BATTLES_PENDING:
@@ -453,7 +474,7 @@ def turn_notices(*, turn_id: int) -> int:
                 turn.pk,
                 lambda read=as_reader: end_words(read()),
             )
-    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+    for hook in _webhooks(campaign):
         if hook.side:
 
             def words(hook: Webhook = hook) -> Words:
@@ -489,7 +510,7 @@ def adjustment_notices(*, adjustment_id: int) -> int:
             lambda user=user: adjustment_words(open_campaign(user=user, campaign=campaign), row.pk),
         )
     sides = list(campaign.sides.order_by("key").values_list("key", flat=True))
-    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+    for hook in _webhooks(campaign):
 
         def words(hook: Webhook = hook) -> Words | None:
             if hook.side:
@@ -625,7 +646,7 @@ def message_notices(*, message_id: int) -> int:
         if message.channel == "side" and member.side != message.side:
             continue
         sent += _email_to(member.user, Kind.MESSAGE, campaign, turn, message.pk, lambda: words)
-    for hook in Webhook.objects.filter(campaign=campaign, active=True).order_by("id"):
+    for hook in _webhooks(campaign):
         if message.channel == "side" and hook.side != message.side:
             continue
         sent += _post_to(hook, Kind.MESSAGE, campaign, turn, message.pk, lambda: words)

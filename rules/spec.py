@@ -160,6 +160,8 @@ def text_problem(value: str, limit: int) -> Problem | None:
             Code.TOO_LONG,
             {"limit": limit, "length": len(value)},
         )
+    if value.isascii() and value.isprintable():
+        return None  # ASCII's only unprintable characters are its control characters (Cc)
     bad = next((char for char in value if unicodedata.category(char) in ("Cc", "Cs")), None)
     if bad is not None:
         return Problem(

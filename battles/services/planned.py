@@ -9,6 +9,7 @@ from datetime import datetime
 from battles.models import Battle
 from battles.services.fighting import fight
 from campaign.models import Area, Campaign, Company, Turn
+from campaign.services.snapshot import insert_rows
 from rules.campaign.turn import PlannedBattle
 
 
@@ -53,11 +54,15 @@ def store_battles(
         rows = [fight(row, battle.parsed) for row, battle in zip(rows, planned, strict=True)]
     battles = Battle.objects.bulk_create(rows)
     for relation in ("attackers", "defenders"):
-        through = getattr(Battle, relation).through
-        through.objects.bulk_create(
-            through(battle_id=row.pk, company_id=company_ids[name])
-            for row, battle in zip(battles, planned, strict=True)
-            for name in getattr(battle, relation)
+        # Plain values in one INSERT: the rows are not read again in the turn.
+        insert_rows(
+            getattr(Battle, relation).through,
+            ["battle", "company"],
+            [
+                (row.pk, company_ids[name])
+                for row, battle in zip(battles, planned, strict=True)
+                for name in getattr(battle, relation)
+            ],
         )
     return battles
 

@@ -36,6 +36,7 @@ from django.utils import timezone
 from campaign.models import Campaign, GmAdjustment, SeedCommitment, Turn
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.prepared import PreparedRead
+from campaign.services.snapshot import insert_new, update_where
 from rules.campaign import seeds
 from rules.campaign.state import SIDE_KEYS
 from rules.campaign.verify import FORMAT, Verdict, verify_turn
@@ -89,16 +90,20 @@ def committed_seed(*, campaign: Campaign, number: int) -> int:
 
 
 def turn_played(*, campaign: Campaign, number: int, finished: bool) -> None:
-    """Turn ``number`` is done: show its seeds, and commit to the next turn's."""
-    SeedCommitment.objects.filter(
-        campaign=campaign, number=number, revealed_at__isnull=True
-    ).update(revealed_at=timezone.now())
+    """Turn ``number`` is done: show its seeds, and commit to the next turn's. Written
+    as plain statements (``snapshot.update_where``, ``insert_new``): every turn makes
+    them."""
+    update_where(
+        SeedCommitment,
+        {"campaign": campaign.pk, "number": number, "revealed_at": None},
+        {"revealed_at": timezone.now()},
+    )
     if not finished:  # one INSERT: a commitment kept from before a roll-back stays
         row = _fill(
             SeedCommitment(campaign=campaign, number=number + 1),
             seeds.default_turn_seed(campaign.seed, number + 1),
         )
-        SeedCommitment.objects.bulk_create([row], ignore_conflicts=True)
+        insert_new(row, ignore_conflicts=True)
 
 
 def change_turn_seed(

@@ -11,18 +11,29 @@ runs that SQL with the real values. It goes through ``connection.cursor()`` as t
 does, so the debug log and the pinned query counts see every read, and it converts
 each column as the ORM does (JSON, booleans on SQLite), so the rows are the ones
 ``list(queryset)`` would give.
+
+A ``PreparedObjects`` does the same for a read of model instances (with its
+``select_related`` rows and its deferred fields): the instances ``list(queryset)`` would
+give, made from the rows as Django's ``ModelIterable`` makes them.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+from django.db.models.query import ModelIterable, get_related_populators
+
+# Django's own, as ``ModelIterable`` calls it (django-stubs give it a later Django's
+# signature).
+_related_populators: Callable[[dict[str, Any], list[Any], str], list[Any]] = cast(
+    Any, get_related_populators
+)
 
 # The stand-in for argument i is STAND_IN + i: positive and within a 32-bit integer, so
 # that no integer column's range check (Django turns a lookup out of a column's range
@@ -38,6 +49,17 @@ class _Compiled:
     # wraps some integers, as psycopg's Int4)
     slots: tuple[tuple[int, int, type[int]], ...]
     converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+    # How a read of model instances makes them from its rows (``PreparedObjects``).
+    instances: _Instances | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Instances:
+    model: type[Model]
+    db: str
+    span: tuple[int, int]  # the model's own columns in a row: row[start:end]
+    init_list: list[str]  # their attnames, as ``from_db`` takes them
+    related: tuple[Any, ...]  # a ``RelatedPopulator`` for each ``select_related`` model
 
 
 class PreparedRead:
@@ -54,13 +76,17 @@ class PreparedRead:
         )
 
     def rows(self, *args: int) -> list[tuple[Any, ...]]:
+        return self._fetch(args)[1]
+
+    def _fetch(self, args: tuple[int, ...]) -> tuple[_Compiled, list[tuple[Any, ...]]]:
+        """The read as compiled for its connection, and its rows for ``args``."""
         connection = connections[self._alias] if self._alias is not None else None
         compiled = self._compiled.get(connection) if connection is not None else None
         if connection is None or compiled is None:
             queryset = self._build(*(STAND_IN + i for i in range(len(args))))
             self._alias = queryset.db
             connection = connections[queryset.db]
-            compiled = self._compiled[connection] = _compile(queryset, len(args))
+            compiled = self._compiled[connection] = self._compile(queryset, len(args))
         if len(args) != len(compiled.slots):
             raise TypeError(f"this read takes {len(compiled.slots)} arguments, not {len(args)}")
         params = list(compiled.params)
@@ -70,7 +96,7 @@ class PreparedRead:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
         if not compiled.converters:
-            return [tuple(row) for row in fetched]
+            return compiled, [tuple(row) for row in fetched]
         rows = []
         for row in fetched:
             values = list(row)
@@ -80,7 +106,55 @@ class PreparedRead:
                     value = converter(value, expression, connection)
                 values[position] = value
             rows.append(tuple(values))
-        return rows
+        return compiled, rows
+
+    def _compile(self, queryset: QuerySet[Any, Any], arity: int) -> _Compiled:
+        return _compile(queryset, arity)
+
+
+class PreparedObjects(PreparedRead):
+    """A read of model instances: ``build`` gives a queryset of a model (``filter``,
+    ``order_by``, ``select_related``, ``defer``, a slice; no annotation, no
+    ``values``), and ``objects(*args)`` is ``list(build(*args))``, its SQL compiled once
+    for each connection. Each instance is made as ``ModelIterable`` makes it:
+    ``from_db`` with the model's columns, then each ``select_related`` instance."""
+
+    def rows(self, *args: int) -> list[tuple[Any, ...]]:
+        raise TypeError("a read of model instances gives objects(), not rows()")
+
+    def objects(self, *args: int) -> list[Any]:
+        compiled, rows = self._fetch(args)
+        made = compiled.instances
+        if made is None:
+            raise AssertionError("a read of objects is compiled with how to make them")
+        start, end = made.span
+        objects = []
+        for row in rows:
+            instance = made.model.from_db(made.db, made.init_list, row[start:end])
+            for populator in made.related:
+                populator.populate(row, instance)
+            objects.append(instance)
+        return objects
+
+    def _compile(self, queryset: QuerySet[Any, Any], arity: int) -> _Compiled:
+        known_related = getattr(queryset, "_known_related_objects", None)
+        if queryset._iterable_class is not ModelIterable or known_related:
+            raise ValueError("a prepared read of objects is a plain queryset of a model")
+        compiler = queryset.query.get_compiler(queryset.db)
+        compiler.setup_query()  # the columns read, and the model each belongs to
+        if compiler.annotation_col_map:
+            raise ValueError("a prepared read of objects has no annotation")
+        klass_info = compiler.klass_info
+        columns = klass_info["select_fields"]
+        start, end = columns[0], columns[-1] + 1
+        made = _Instances(
+            model=klass_info["model"],
+            db=queryset.db,
+            span=(start, end),
+            init_list=[column[0].target.attname for column in compiler.select[start:end]],
+            related=tuple(_related_populators(klass_info, compiler.select, queryset.db)),
+        )
+        return replace(_compile(queryset, arity), instances=made)
 
 
 def _compile(queryset: QuerySet[Any, Any], arity: int) -> _Compiled:

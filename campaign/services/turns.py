@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import transaction
+from django.db.models.query import MAX_GET_RESULTS
 from django.utils import timezone
 
 from battles.models import Battle
@@ -24,11 +25,12 @@ from campaign.history import quiet_history
 from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
 from campaign.services import commitments
 from campaign.services.deadlines import Schedule, next_deadline_after
-from campaign.services.prepared import PreparedRead
+from campaign.services.prepared import PreparedObjects, PreparedRead
 from campaign.services.snapshot import (
     SnapshotIds,
     load_snapshot,
     load_snapshot_with_ids,
+    save_fields,
     save_snapshot,
 )
 from config.enqueue import enqueue_battle
@@ -204,6 +206,13 @@ _PLAYED_SIDES = PreparedRead(
         .values_list("side")
     )
 )
+# The campaign's row, locked for the turn: ``select_for_update().get(pk=...)``, the
+# same SQL (``get`` reads at most MAX_GET_RESULTS rows).
+_LOCKED = PreparedObjects(
+    lambda campaign_id: (
+        Campaign.objects.select_for_update().filter(pk=campaign_id).order_by()[:MAX_GET_RESULTS]
+    )
+)
 _WAITING = PreparedRead(
     lambda campaign_id: Turn.objects.filter(
         campaign_id=campaign_id, status=Turn.Status.BATTLES_PENDING
@@ -244,17 +253,17 @@ def advance_turn(
     auto battles are left pending too, and each is handed to a worker once the turn
     commits (``campaign.tasks.fight_battle``); the last one in completes the turn."""
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        campaign = _locked_campaign(campaign_id)
         number = campaign.turn + 1
         _check_turn_may_start(campaign, number, expected_turn)
-        turn, plan, ids, settings = _start_turn(campaign, number)
+        turn, plan, ids, settings = _start_turn(campaign, number, defer_battles=defer_battles)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway
         # Every battle fought here, before its row is written: the turn ends in this
         # transaction, whose last write of the map is the only one anyone sees, over the
         # rows as they were loaded.
         auto = settings.battle_mode == "auto"
-        ends_now = not plan.battles or (auto and not defer_battles)
+        ends_now = _ends_now(plan, settings, defer_battles=defer_battles)
         battles = _battle_rows(campaign, turn, plan, ids, settings, fought=ends_now)
         if not ends_now:
             # The map after movement is the map while its battles wait to be fought.
@@ -266,6 +275,16 @@ def advance_turn(
         if not ends_now:
             return complete_if_ready(campaign=campaign, turn=turn, plan=plan)
         return complete_if_ready(campaign=campaign, turn=turn, plan=plan, ids=ids, battles=battles)
+
+
+def _locked_campaign(campaign_id: int) -> Campaign:
+    """The campaign's row, locked until the transaction ends (``Campaign.DoesNotExist``
+    for none, as ``get`` raises it)."""
+    found = _LOCKED.objects(campaign_id)
+    if not found:
+        raise Campaign.DoesNotExist("Campaign matching query does not exist.")
+    campaign: Campaign = found[0]
+    return campaign
 
 
 def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | None) -> None:
@@ -286,8 +305,14 @@ def _check_turn_may_start(campaign: Campaign, number: int, expected_turn: int | 
         )
 
 
+def _ends_now(plan: rules.TurnPlan, settings: Settings, *, defer_battles: bool) -> bool:
+    """Does the turn end in the transaction it starts in: no battle, or only auto
+    battles, fought at once?"""
+    return not plan.battles or (settings.battle_mode == "auto" and not defer_battles)
+
+
 def _start_turn(
-    campaign: Campaign, number: int
+    campaign: Campaign, number: int, *, defer_battles: bool
 ) -> tuple[Turn, rules.TurnPlan, SnapshotIds, Settings]:
     """The rules' start of the turn (up to its battles) from the committed seed, the
     orders and the players, saved in its Turn row (rolling) with what it started from;
@@ -312,7 +337,11 @@ def _start_turn(
         for o in sorted(orders.values(), key=lambda o: o.company)
     ]
     turn.players = sorted(players)
-    turn.log = plan.log
+    # The log so far, for a turn that waits for its battles (``_plan_of`` reads it back
+    # when they are in). A turn that ends in this transaction writes its whole log as it
+    # ends (``complete_if_ready``): the log so far, never seen, is not written first.
+    waits = not _ends_now(plan, state.settings, defer_battles=defer_battles)
+    turn.log = plan.log if waits else []
     turn.start_state = dump_scenario(state)
     turn.failure_reason = ""
     turn.save()
@@ -413,7 +442,7 @@ def complete_if_ready(
     turn.report_text = "\n".join(record["text"] for record in outcome.log)
     turn.status = Turn.Status.DONE
     turn.finished_at = timezone.now()
-    turn.save(update_fields=["log", "report", "report_text", "status", "finished_at"])
+    save_fields(turn, ["log", "report", "report_text", "status", "finished_at"])
     commitments.turn_played(campaign=campaign, number=turn.number, finished=outcome.state.finished)
     if campaign.schedule_kind != Campaign.ScheduleKind.NONE or campaign.next_deadline:
         # The next deadline counts from the turn that was played, however it was played.

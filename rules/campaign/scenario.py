@@ -256,10 +256,13 @@ class _ScenarioChecker(Checker):
 # --- settings ---------------------------------------------------------------------------
 
 
+_FACE_NAMES = frozenset(str(face) for face in DIE_FACES)
+
+
 def _face(key: Any) -> int | None:
     if isinstance(key, int) and not isinstance(key, bool) and key in DIE_FACES:
         return key
-    if isinstance(key, str) and key in {str(face) for face in DIE_FACES}:
+    if isinstance(key, str) and key in _FACE_NAMES:
         return int(key)
     return None
 

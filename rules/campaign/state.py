@@ -102,11 +102,18 @@ DEFAULT_AERIAL_TABLE: dict[int, dict[str, Any]] = {
 
 # What a copy of a snapshot shares with its original: values nothing can change.
 _IMMUTABLE = (str, int, float, bool, type(None))
+_PLAIN_IMMUTABLE = frozenset(_IMMUTABLE)  # exactly these types (no subclass)
 
 
 def _copy_data(value: Any) -> Any:
     """Plain data (an event table, as the GM wrote it) copied all the way down: dicts and
     lists anew, immutable values shared, anything else deep-copied."""
+    if type(value) is dict:
+        # The common case, an event table's entry of plain values: shared at once.
+        return {
+            key: item if type(item) in _PLAIN_IMMUTABLE else _copy_data(item)
+            for key, item in value.items()
+        }
     if isinstance(value, _IMMUTABLE):
         return value
     if isinstance(value, dict):
@@ -307,6 +314,28 @@ class Order:
     sniper: bool | None = None
 
 
+# Each map's areas linked to each area (``_linked``), by its links: a turn asks for an
+# area's neighbours some hundred times (the AI's plans, the orders' checks), over a map
+# that never changes. Kept for a few maps at a time (each campaign has its own).
+_LINKED: dict[tuple[tuple[str, str], ...], dict[str, tuple[str, ...]]] = {}
+_LINKED_MAPS = 64
+
+
+def _linked(links: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    """Area -> the areas linked to it, by name, in order (none: not in the dict)."""
+    found = _LINKED.get(links)
+    if found is None:
+        ends: dict[str, set[str]] = {}
+        for a, b in links:
+            ends.setdefault(a, set()).add(b)
+            ends.setdefault(b, set()).add(a)
+        found = {area: tuple(sorted(linked)) for area, linked in ends.items()}
+        if len(_LINKED) >= _LINKED_MAPS:
+            _LINKED.clear()
+        _LINKED[links] = found
+    return found
+
+
 @dataclass(slots=True)
 class CampaignState:
     name: str
@@ -346,8 +375,7 @@ class CampaignState:
 
     def neighbours(self, area: str) -> list[str]:
         """The areas linked to ``area``, by name, in a stable order."""
-        found = [b for a, b in self.links if a == area] + [a for a, b in self.links if b == area]
-        return sorted(set(found))
+        return list(_linked(tuple(self.links)).get(area, ()))
 
     def companies_in(
         self, area: str, *, side: str | None = None, fighting: bool | None = None

@@ -1,5 +1,5 @@
-"""Prepared reads (campaign.services.prepared): the rows the ORM would give, one query a
-read, the SQL compiled once."""
+"""Prepared reads (campaign.services.prepared): the rows (or the model instances) the ORM
+would give, one query a read, the SQL compiled once."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Area, Company, CompanyStands, Order
+from campaign.models import Area, Campaign, Company, CompanyStands, Order, Turn
 from campaign.services import prepared
-from campaign.services.prepared import PreparedRead
+from campaign.services.prepared import PreparedObjects, PreparedRead
 from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +80,76 @@ def test_a_read_whose_argument_is_not_a_parameter_is_refused() -> None:
     read = PreparedRead(lambda campaign_id: Area.objects.values_list("name"))
     with pytest.raises(ValueError, match="each argument of a prepared read is one parameter"):
         read.rows(1)
+
+
+# --- model instances (PreparedObjects) ----------------------------------------------------------
+
+
+def _turns(turn_id: int) -> Any:
+    # A related row (select_related) and deferred columns, as the notices read a turn.
+    return (
+        Turn.objects.filter(pk=turn_id)
+        .select_related("campaign")
+        .defer("start_state", "report", "report_text", "orders")[:1]
+    )
+
+
+def test_prepared_objects_are_the_instances_the_queryset_gives() -> None:
+    first = create_campaign(data=korona_doc(), name="First", seed=1)
+    second = create_campaign(data=korona_doc(), name="Second", seed=2)
+    turns = [advance_turn(campaign_id=c.pk).turn for c in (first, second)]
+    read = PreparedObjects(_turns)
+    for turn in (*turns, turns[0]):
+        (made,) = read.objects(turn.pk)
+        (expected,) = list(_turns(turn.pk))
+        assert type(made) is type(expected) and made.pk == expected.pk
+        assert made.get_deferred_fields() == expected.get_deferred_fields() != set()
+        fields = [f.attname for f in Turn._meta.concrete_fields]
+        kept = [name for name in fields if name not in expected.get_deferred_fields()]
+        assert [getattr(made, n) for n in kept] == [getattr(expected, n) for n in kept]
+        assert made._state.db == expected._state.db and not made._state.adding
+        # The campaign came with the row: no query to read it.
+        assert Turn.campaign.is_cached(made)
+        columns = [f.attname for f in Campaign._meta.concrete_fields]
+        assert [getattr(made.campaign, n) for n in columns] == [
+            getattr(expected.campaign, n) for n in columns
+        ]
+    assert read.objects(10**9) == []
+
+
+def test_prepared_objects_are_one_query_and_compiled_once(
+    monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    campaign = create_campaign(data=korona_doc(), name="Once", seed=1)
+    compiled: list[int] = []
+    real = prepared._compile
+
+    def counting(queryset: Any, arity: int) -> Any:
+        compiled.append(arity)
+        return real(queryset, arity)
+
+    monkeypatch.setattr(prepared, "_compile", counting)
+    read = PreparedObjects(
+        lambda campaign_id: (
+            Company.objects.filter(campaign_id=campaign_id).select_related("area").order_by("id")
+        )
+    )
+    for _ in range(3):
+        with django_assert_num_queries(1):
+            companies = read.objects(campaign.pk)
+        assert [c.name for c in companies] == [
+            c.name for c in Company.objects.filter(campaign=campaign).order_by("id")
+        ]
+        with django_assert_num_queries(0):
+            assert {c.area.name for c in companies} >= {"Korona"}
+    assert compiled == [1]
+
+
+def test_a_read_of_objects_is_a_plain_queryset_of_a_model() -> None:
+    values = PreparedObjects(
+        lambda campaign_id: Area.objects.filter(campaign_id=campaign_id).values()
+    )
+    with pytest.raises(ValueError, match="a plain queryset of a model"):
+        values.objects(1)
+    with pytest.raises(TypeError, match="gives objects"):
+        PreparedObjects(lambda campaign_id: Area.objects.filter(campaign_id=campaign_id)).rows(1)

@@ -38,10 +38,30 @@ class PlannedBattle:
     parsed: BattleSpec | None = field(default=None, compare=False, repr=False)
 
 
+# Each map's distances from an area (``distances_from``), by its areas, its links and the
+# area: a turn asks for some forty (each order checked, each of the AI's plans), over a
+# map that never changes. Kept for a few maps at a time (each campaign has its own).
+_DISTANCES: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...], str], dict[str, int]] = {}
+_DISTANCES_KEPT = 1024
+
+
 def distances_from(state: CampaignState, origin: str) -> dict[str, int]:
     """Fewest links from ``origin`` to every area (breadth first)."""
-    adjacency: dict[str, list[str]] = {name: [] for name in state.areas}
-    for a, b in state.links:
+    key = (tuple(state.areas), tuple(state.links), origin)
+    found = _DISTANCES.get(key)
+    if found is None:
+        found = _breadth_first(key[0], key[1], origin)
+        if len(_DISTANCES) >= _DISTANCES_KEPT:
+            _DISTANCES.clear()
+        _DISTANCES[key] = found
+    return dict(found)
+
+
+def _breadth_first(
+    areas: tuple[str, ...], links: tuple[tuple[str, str], ...], origin: str
+) -> dict[str, int]:
+    adjacency: dict[str, list[str]] = {name: [] for name in areas}
+    for a, b in links:
         adjacency[a].append(b)
         adjacency[b].append(a)
     seen = {origin: 0}
