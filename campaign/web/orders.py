@@ -264,6 +264,12 @@ def orders_turn(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return _turn_played(request, campaign_id, asked=asked, next_turn=stamp.turn + 1)
 
 
+def _side_refused(refused: SideRefused) -> HttpResponse:
+    """A poll asking for a side its reader may not plan: 403, or 400 for no such side."""
+    answer = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
+    return answer(str(refused), content_type="text/plain")
+
+
 def _turn_played(
     request: HttpRequest, campaign_id: int, *, asked: int, next_turn: int
 ) -> HttpResponse:
@@ -273,8 +279,7 @@ def _turn_played(
     try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
     except SideRefused as refused:
-        response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
-        return response(str(refused), content_type="text/plain")
+        return _side_refused(refused)
     moved = OrdersOutOfDate(page_turn=asked, next_turn=next_turn)
     context = {
         "campaign": view.campaign,
@@ -312,8 +317,7 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
     except SideRefused as refused:
-        refusal = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
-        return refusal(str(refused), content_type="text/plain")
+        return _side_refused(refused)
     plan = plan_side(view=view, side=side)
     following = areaodds.cards_to_follow(plan, request.GET.getlist("drawn"))
     odds = OddsReader()
@@ -333,8 +337,7 @@ def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         side = planning.planning_side(view=view, asked=request.GET.get("side"))
     except SideRefused as refused:
-        response = HttpResponseForbidden if refused.forbidden else HttpResponseBadRequest
-        return response(str(refused), content_type="text/plain")
+        return _side_refused(refused)
     # The slow poll's token is read before the orders the page draws: an order given in
     # between makes the poll look again, and is never missed.
     read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders")
