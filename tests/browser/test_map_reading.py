@@ -195,6 +195,12 @@ def test_the_legend_draws_the_readers_side_in_its_own_colours_and_explains_every
     shot(f"map-legend-{reader}-{size}")
 
 
+HOW_WON = (
+    "To win, hold Korona when the campaign ends: after turn 20, or sooner if a side loses "
+    "its base or its last fighting company."
+)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_paused_campaign_shows_no_countdown(
     page: Any, live_server: Any, korona: Campaign, shot: Any, size: str
@@ -207,7 +213,7 @@ def test_a_paused_campaign_shows_no_countdown(
     head = page.locator(".map-head")
     assert page.locator("[data-countdown]").count() == 0
     assert " ".join(head.text_content().split()) == (
-        f"{korona.name} Turn 1 played "
+        f"{korona.name} Turn 1 played · Turn 2 of 20 is next {HOW_WON} "
         "The game master has paused the campaign: no turn is played until they resume it."
     )
     shot(f"map-head-paused-{size}")
@@ -230,7 +236,8 @@ def test_a_tabletop_turn_waiting_for_results_has_one_line(
     sign_in(page, live_server, "aussie", f"/campaigns/{campaign.pk}/")
     head = " ".join(page.locator(".map-head").text_content().split())
     assert head == (
-        f"{campaign.name} No turn played yet Turn 1 waits for its battles to be fought on "
-        "the table: it ends when the game master has entered their results."
+        f"{campaign.name} No turn played yet · Turn 1 of 20 is under way {HOW_WON} Turn 1 "
+        "waits for its battles to be fought on the table: it ends when the game master has "
+        "entered their results."
     )
     shot(f"map-head-tabletop-{size}")

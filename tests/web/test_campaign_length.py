@@ -8,6 +8,7 @@ reached)"."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from typing import Any
@@ -16,10 +17,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Turn
 from campaign.services.campaigns import update_settings
+from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from rules.campaign.state import Settings
+from tests.web.conftest import PASSWORD, join, meeting_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -207,3 +210,22 @@ def test_the_length_and_the_objective_read_the_same_to_every_side(
         "Turn 2 played · Turn 3 of 5 is next To win, hold Korona when the campaign ends: "
         "after turn 5, or sooner if a side loses its base or its last "
     }
+
+
+def test_a_turn_waiting_for_its_tabletop_battles_is_under_way_not_next(
+    django_user_model: Any, client: Client
+) -> None:
+    """Turn 1's supply is rolled and its companies have moved while its battles wait for
+    the table: the map's turn line does not call it the next turn."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona on the table", seed=7)
+    settings = campaign.get_settings()
+    campaign.set_settings(dataclasses.replace(settings, battle_mode="tabletop"))
+    campaign.save()
+    advance_turn(campaign_id=campaign.pk)
+    assert Turn.objects.get(campaign=campaign, number=1).status == Turn.Status.BATTLES_PENDING
+    user = django_user_model.objects.create_user("aussie", "a@x.org", PASSWORD)
+    join(user, campaign, "australian")
+    client.force_login(user)
+    said = page(client, map_url(campaign))
+    assert "No turn played yet · Turn 1 of 20 is under way" in said
+    assert "is next" not in said

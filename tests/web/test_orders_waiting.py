@@ -54,6 +54,9 @@ def test_the_orders_page_says_turn_1_is_under_way_at_the_table(
     # What is true.
     assert "Orders for turn 2: Australians" in page
     assert "Turn 1 is under way." in page
+    # The campaign's length as the map says it: the turn under way, not "Turn 1 of 20"
+    # beside "Orders for turn 2" as if it were the coming one.
+    assert "Turn 1 of 20 is under way." in page
     assert (
         "its battles are being fought at the table: Korona (battle 1) (waiting for the game "
         "master), Korona (battle 2) (waiting for the game master)." in page
