@@ -460,6 +460,25 @@ def update_rows(
         cursor.execute(sql, params)
 
 
+def _set_clause(
+    connection: Any, values: Sequence[tuple[models.Field[Any, Any], Any]]
+) -> tuple[list[str], list[object]]:
+    """An UPDATE's assignments of ``values`` (each column with its value, before the
+    database's preparing) and their parameters, as the ORM writes them: a value the
+    database gets as None is written NULL, any other as a parameter."""
+    quote = connection.ops.quote_name
+    assignments: list[str] = []
+    params: list[object] = []
+    for column, value in values:
+        prepared = column.get_db_prep_save(value, connection)
+        if prepared is None:
+            assignments.append(f"{quote(column.column)} = NULL")
+        else:
+            assignments.append(f"{quote(column.column)} = %s")
+            params.append(prepared)
+    return assignments, params
+
+
 def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
     """Write ``fields`` of a saved row: the UPDATE ``instance.save(update_fields=fields)``
     makes (each value as ``pre_save`` gives it, ``auto_now`` set), its SQL written here.
@@ -474,18 +493,15 @@ def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
     quote = connection.ops.quote_name
     meta = instance._meta
     table = quote(meta.db_table)
-    assignments: list[str] = []
-    params: list[object] = []
     # In the model's order of its fields, as ``save`` writes them.
-    for column in meta.local_concrete_fields:
-        if column.primary_key or (column.name not in fields and column.attname not in fields):
-            continue
-        value = column.get_db_prep_save(column.pre_save(instance, False), connection)
-        if value is None:
-            assignments.append(f"{quote(column.column)} = NULL")
-        else:
-            assignments.append(f"{quote(column.column)} = %s")
-            params.append(value)
+    assignments, params = _set_clause(
+        connection,
+        [
+            (column, column.pre_save(instance, False))
+            for column in meta.local_concrete_fields
+            if not column.primary_key and (column.name in fields or column.attname in fields)
+        ],
+    )
     params.append(meta.pk.get_db_prep_value(instance.pk, connection))
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {table}.{quote(meta.pk.column)} = %s"
     with connection.cursor() as cursor:
@@ -558,16 +574,10 @@ def update_where(
     quote = connection.ops.quote_name
     meta = model._meta
     table = quote(meta.db_table)
-    assignments: list[str] = []
-    params: list[object] = []
-    for name, value in values.items():
-        column = cast("models.Field[Any, Any]", meta.get_field(name))
-        prepared = column.get_db_prep_save(value, connection)
-        if prepared is None:
-            assignments.append(f"{quote(column.column)} = NULL")
-        else:
-            assignments.append(f"{quote(column.column)} = %s")
-            params.append(prepared)
+    assignments, params = _set_clause(
+        connection,
+        [(cast("models.Field[Any, Any]", meta.get_field(name)), v) for name, v in values.items()],
+    )
     conditions: list[str] = []
     for name, value in where.items():
         column = cast("models.Field[Any, Any]", meta.get_field(name))
