@@ -345,5 +345,10 @@ KORONA_ODDS_BACKEND = "celery" if REDIS_URL else "pool"
 KORONA_ODDS_WORKERS = read_int(
     os.environ, "KORONA_ODDS_WORKERS", default=os.cpu_count() or 1, minimum=1, maximum=256
 )
+# The admin's Balance shares its campaigns among this many processes (one per core by
+# default) beside the web server (campaign/services/balance.py).
+KORONA_BALANCE_WORKERS = read_int(
+    os.environ, "KORONA_BALANCE_WORKERS", default=os.cpu_count() or 1, minimum=1, maximum=256
+)
 # Tests only: seconds a turn sleeps inside its transaction, so a test can kill it midway.
 KORONA_TEST_TURN_DELAY = read_number(os.environ, "KORONA_TEST_TURN_DELAY", default=0)

@@ -87,6 +87,9 @@ def own_cache(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     # The odds are fought in the asking process at once, as Celery's eager mode runs a
     # task (tests/campaign/test_odds.py drives the process pool, tests/scheduling a worker).
     settings.KORONA_ODDS_BACKEND = "inline"
+    # A balance plays its campaigns in the test's own process (tests/campaign/test_balance.py
+    # shares them among processes).
+    settings.KORONA_BALANCE_WORKERS = 1
     # Inline, the page's 1,000 battles would be fought by every test that draws an orders
     # page with an attack (minutes each): 20 in chunks of 10 unless a test sets its own.
     from campaign.services import planning

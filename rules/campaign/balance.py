@@ -123,26 +123,57 @@ def simulate(
 ) -> Balance:
     """Play ``campaigns`` campaigns of ``scenario`` (runs ``start`` to ``start +
     campaigns - 1``; pass ``balance`` to add to an earlier tally)."""
+    check_count(campaigns)
+    orders = orders_of(scenario, standing_orders)
+    if balance is None:
+        balance = empty_balance(scenario, orders, seed)
+    for run in range(start, start + campaigns):
+        balance.results.append(play_run(scenario, orders=orders, seed=seed, run=run))
+        if progress is not None:
+            progress(run - start + 1, campaigns)
+    return balance
+
+
+def check_count(campaigns: int) -> None:
     if not 1 <= campaigns <= MAX_CAMPAIGNS:
         raise ValueError(f"the number of campaigns must be 1 to {MAX_CAMPAIGNS}, not {campaigns}")
+
+
+def orders_of(scenario: CampaignState, standing_orders: Mapping[str, str] | None) -> dict[str, str]:
+    """Each side's standing order: ``sensible`` unless ``standing_orders`` names another."""
     orders = {key: "sensible" for key in scenario.sides} | dict(standing_orders or {})
     for key in orders:
         if key not in scenario.sides:
             raise ValueError(f"{key!r} is not a side of this scenario")
-    if balance is None:
-        balance = Balance(
-            sides={key: side.name for key, side in scenario.sides.items()},
-            areas=sorted(scenario.areas),
-            standing_orders=orders,
-            seed=seed,
-        )
-    for run in range(start, start + campaigns):
-        state = scenario.copy()
-        state.seed = derive_seed(seed, "balance", run)
-        state.turn, state.finished, state.winner, state.end_reason = 0, False, None, None
-        for company in state.companies.values():
-            company.standing_order = orders[company.side]
-        balance.results.append(play_campaign(state))
-        if progress is not None:
-            progress(run - start + 1, campaigns)
-    return balance
+    return orders
+
+
+def empty_balance(scenario: CampaignState, orders: Mapping[str, str], seed: int) -> Balance:
+    """A tally of no campaigns yet."""
+    return Balance(
+        sides={key: side.name for key, side in scenario.sides.items()},
+        areas=sorted(scenario.areas),
+        standing_orders=dict(orders),
+        seed=seed,
+    )
+
+
+def play_run(
+    scenario: CampaignState, *, orders: Mapping[str, str], seed: int, run: int
+) -> CampaignResult:
+    """Campaign ``run`` of a balance from ``seed``: the scenario from the start, on the
+    seed ``derive_seed(seed, "balance", run)``, each company on its side's order."""
+    state = scenario.copy()
+    state.seed = derive_seed(seed, "balance", run)
+    state.turn, state.finished, state.winner, state.end_reason = 0, False, None, None
+    for company in state.companies.values():
+        company.standing_order = orders[company.side]
+    return play_campaign(state)
+
+
+def play_runs(
+    scenario: CampaignState, *, orders: Mapping[str, str], seed: int, start: int, stop: int
+) -> list[CampaignResult]:
+    """Runs ``start`` to ``stop - 1``, in order: a share of a balance for another process
+    (campaign/services/balance.py), the same results ``simulate`` gives them."""
+    return [play_run(scenario, orders=orders, seed=seed, run=run) for run in range(start, stop)]

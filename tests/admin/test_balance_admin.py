@@ -150,3 +150,30 @@ def test_the_top_of_the_form_counts_the_problems_it_lists_not_the_boxes(gm: Clie
     page = response.content.decode()
     assert "Please correct the 2 problems below." in page
     assert "Please correct the problem below." not in page
+
+
+@pytest.mark.django_db
+def test_a_balance_under_way_says_about_how_long_is_left(gm: Client) -> None:
+    from django.core.cache import cache
+
+    now = time.time()
+    cache.set(
+        "korona:balance:0123abcd",
+        {
+            "job": "0123abcd",
+            "scenario": "Korona",
+            "done": 10,
+            "total": 100,
+            "seed": 0,
+            "seed_drawn": False,
+            "result": None,
+            "lines": [],
+            "error": None,
+            "started": now - 100,
+            "updated": now,
+        },
+    )
+    page = gm.get("/admin/campaign/campaign/balance/0123abcd/").content.decode()
+    assert "10 of 100 campaigns played… about 15 minutes left." in page
+    status = gm.get("/admin/campaign/campaign/balance/0123abcd/?format=json").json()
+    assert status["left"] == "about 15 minutes left"

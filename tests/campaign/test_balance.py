@@ -133,3 +133,43 @@ def test_the_command_lists_a_bad_scenarios_faults(tmp_path: Path) -> None:
 def test_the_command_refuses_a_bad_count(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="--campaigns must be 1 to 10000, not 0"):
         call_command("scenario_balance", scenario_file(tmp_path, short_doc()), campaigns=0)
+
+
+def test_a_balance_shared_among_processes_is_the_one_played_in_one() -> None:
+    """The admin's Balance shares its campaigns among processes, a few at a time, in
+    whatever order they end: the tally is still run by run the one ``simulate`` gives."""
+    from campaign.services.balance import SHARE, simulate_shared
+
+    state = parse_scenario(short_doc())
+    campaigns = 2 * SHARE + 1  # three shares, the last a short one
+    seen: list[int] = []
+    shared = simulate_shared(
+        state, campaigns=campaigns, seed=4, progress=lambda d, n: seen.append(d), workers=2
+    )
+    alone = simulate(state, campaigns=campaigns, seed=4)
+    assert shared.results == alone.results
+    assert shared.to_json() == alone.to_json()
+    assert seen == sorted(seen) and seen[-1] == campaigns and len(seen) == 3
+
+
+@pytest.mark.parametrize(
+    ("done", "elapsed", "since", "words"),
+    [
+        (0, 30, 0, ""),  # nothing has ended yet: no pace to go by
+        (10, 100, 0, "about 15 minutes left"),  # 10 s a campaign, 90 to come
+        (10, 100, 60, "about 14 minutes left"),  # a minute since the last share came in
+        (50, 500, 0, "about 8 minutes left"),  # 500 s: 8 min 20 s
+        (95, 950, 0, "less than a minute left"),
+        (94, 940, 0, "about a minute left"),
+        (1, 60, 0, "about 1 hour and 39 minutes left"),
+        (1, 3600, 0, "about 99 hours left"),
+        (100, 1000, 0, ""),  # done
+    ],
+)
+def test_the_balance_page_says_about_how_long_is_left(
+    done: int, elapsed: float, since: float, words: str
+) -> None:
+    from campaign.services.balance import time_left
+
+    status = {"done": done, "total": 100, "started": 1000.0, "updated": 1000.0 + elapsed}
+    assert time_left(status, now=1000.0 + elapsed + since) == words

@@ -10,7 +10,8 @@ document.addEventListener("DOMContentLoaded", () => {
       .then((r) => r.json())
       .then((s) => {
         bar.value = s.done;
-        count.textContent = s.done + " of " + s.total + " campaigns played…";
+        count.textContent =
+          s.done + " of " + s.total + " campaigns played…" + (s.left ? " " + s.left + "." : "");
         if (s.finished || s.stale) {
           window.location.reload();
         } else {
