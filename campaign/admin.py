@@ -29,6 +29,7 @@ from campaign.admin_history import HISTORY_NOTE, SimpleHistoryAdmin
 from campaign.admin_home import deadline_words, results_to_enter, sides_not_ready
 from campaign.admin_home import install as install_home_page
 from campaign.forms import (
+    DEFAULT_BALANCE_CAMPAIGNS,
     BalanceForm,
     ControlAdjustForm,
     CreateCampaignForm,
@@ -347,7 +348,24 @@ def balance_tables(result: dict[str, Any]) -> dict[str, Any]:
             {"area": area, "changes": times(mean)}
             for area, mean in (result.get("area_changes") or {}).items()
         ],
+        "few": few_words(result.get("campaigns", 0)),
     }
+
+
+FEW_CAMPAIGNS = 30  # below this, a balance's shares say little (intervals some 35 points wide)
+
+
+def few_words(campaigns: int) -> str:
+    """A warning on a balance of too few campaigns to judge a scenario by ("" for enough):
+    3 campaigns all won by one side, and no area changing hands, read as a broken scenario."""
+    if campaigns >= FEW_CAMPAIGNS:
+        return ""
+    played = "One campaign" if campaigns == 1 else f"Only {campaigns} campaigns"
+    return (
+        f"{played}: too few to judge the scenario by. The likely shares below are wide, "
+        f"and what did not happen in {'it' if campaigns == 1 else 'them'} may still happen "
+        f"often. Balance {DEFAULT_BALANCE_CAMPAIGNS} or more for a fair picture."
+    )
 
 
 def waiting_words(campaign: Campaign, refused: str) -> str:

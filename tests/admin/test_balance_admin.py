@@ -127,6 +127,16 @@ def test_the_balance_result_is_a_table_in_words_and_percent(gm: Client) -> None:
     assert "<caption>How often each area changed hands</caption>" in page
     assert re.search(r'<th scope="row">Korona</th><td>(never|[\d.]+ times a campaign)</td>', page)
     assert "<pre" not in page and "changes of hands per campaign" not in page
+    assert "Only 2 campaigns: too few to judge the scenario by." in page
+    assert "Balance 100 or more for a fair picture." in page
+
+
+def test_a_balance_of_enough_campaigns_gives_no_warning() -> None:
+    from campaign.admin import FEW_CAMPAIGNS, balance_tables, few_words
+
+    assert few_words(FEW_CAMPAIGNS) == "" and balance_tables({"campaigns": 100})["few"] == ""
+    assert few_words(1).startswith("One campaign: too few to judge the scenario by.")
+    assert "what did not happen in it may still happen" in few_words(1)
 
 
 @pytest.mark.django_db

@@ -48,4 +48,5 @@ def test_the_gm_balances_a_scenario_and_watches_the_progress(
     # (the admin's style writes column headers in capitals)
     assert "likely share (95% interval)" in result.lower() and "The Australians" in result
     assert "%" in result and "A campaign lasted" in result and "Korona" in result
+    assert "Only 6 campaigns: too few to judge the scenario by." in result
     assert "changes of hands per campaign" not in result
