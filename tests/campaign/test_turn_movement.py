@@ -153,6 +153,23 @@ def test_a_company_engaged_by_an_enemy_fighting_company_may_not_move(order: Orde
         check_order(state, order)
 
 
+def test_an_advance_refused_for_both_reasons_names_both() -> None:
+    """Out of supply (the turn's roll) and engaged: the player read "out of supply" in the
+    supply phase, so the refusal names it beside the engagement, not the engagement alone."""
+    state = move(supplied_korona(), **{"1st_Company": "Korona"})
+
+    with pytest.raises(
+        OrderError,
+        match=r"^A Company is out of supply, and is engaged by the enemy in Korona: it may "
+        r"not move$",
+    ):
+        check_order(state, Order("A Company", "advance", "Oivi"), in_supply=False)
+    with pytest.raises(  # a withdrawal needs no supply: engaged alone
+        OrderError, match=r"^A Company is engaged by the enemy in Korona and may not move$"
+    ):
+        check_order(state, Order("A Company", "withdraw", "Isura"), in_supply=False)
+
+
 def test_an_enemy_supply_company_does_not_engage() -> None:
     state = move(supplied_korona(), Supply_Company="Korona")
 

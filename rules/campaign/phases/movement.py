@@ -49,13 +49,19 @@ def _check_move(
         raise OrderError(f"there is no area {order.target!r}")
     if order.target not in state.neighbours(company.area):
         raise OrderError(f"{order.target} is not linked to {company.area}")
+    unsupplied = order.kind == "advance" and company.fighting and in_supply is False
     if engaged(state, company):
+        if unsupplied:  # both: the supply phase said "out of supply", so say it here too
+            raise OrderError(
+                f"{company.name} is out of supply, and is engaged by the enemy in "
+                f"{company.area}: it may not move"
+            )
         raise OrderError(
             f"{company.name} is engaged by the enemy in {company.area} and may not move"
         )
     mapping = _Map(state)
     if order.kind == "advance":
-        if company.fighting and in_supply is False:
+        if unsupplied:
             raise OrderError(f"{company.name} is out of supply and may not advance")
         if mapping.enemy_base(company.side, order.target) > mapping.enemy_base(
             company.side, company.area
