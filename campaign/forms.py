@@ -912,6 +912,19 @@ class DeleteCampaignForm(SeenPage):
         self.fields["seen"].initial = seen
 
 
+def not_offered_words(row: Company | Area | None, noun: str) -> str:
+    """Why the order form's list of companies (``noun`` "company") or of areas ("area")
+    does not offer ``row``: gone, or of a campaign that has ended."""
+    if row is None:
+        return f"That {noun} is no longer in any campaign: choose one of the list."
+    campaign = row.campaign
+    if campaign.status == Campaign.Status.FINISHED and noun == "company":
+        return f"{campaign.name} has ended: its companies take no more orders."
+    if campaign.status == Campaign.Status.FINISHED:
+        return f"{campaign.name} has ended: no order moves to its areas."
+    return f"Choose {names.article(noun)} of the list."
+
+
 class OrderForm(forms.ModelForm):
     """The GM gives (or changes) an order for the coming turn through give_order."""
 
@@ -969,6 +982,8 @@ class OrderForm(forms.ModelForm):
         )
         target = cast(forms.ModelChoiceField, self.fields["target"])
         known = self._known_company(company.queryset)
+        if known is None and self.is_bound:
+            self._say_why_not_offered()
         if known is not None:
             target.queryset = known.campaign.areas.order_by("zone", "name")
             target.label_from_instance = (  # type: ignore[method-assign]
@@ -987,6 +1002,17 @@ class OrderForm(forms.ModelForm):
         target.label_from_instance = (  # type: ignore[method-assign]
             lambda row: f"{row.campaign.name} · {row.name}"  # type: ignore[assignment]
         )
+
+    def _say_why_not_offered(self) -> None:
+        """A company or area sent back that the lists no longer offer is refused with
+        the reason (its campaign ended while the page was open, say), not Django's
+        "Select a valid choice. That choice is not one of the available choices."."""
+        for name, model, noun in (("company", Company, "company"), ("target", Area, "area")):
+            pk = whole_number(str(self.data.get(name) or ""))
+            rows = model.objects.select_related("campaign")
+            row = rows.filter(pk=pk).first() if pk is not None else None
+            field = cast(forms.ModelChoiceField, self.fields[name])
+            field.error_messages["invalid_choice"] = not_offered_words(row, noun)
 
     def _known_company(self, companies: Any) -> Company | None:
         """The company the order is for, if the form knows it yet: sent back, or in the

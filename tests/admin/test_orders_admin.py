@@ -105,13 +105,47 @@ def test_a_target_of_another_campaign_is_refused(gm: Client) -> None:
     assert not Order.objects.exists()
 
 
-def test_a_company_of_an_ended_campaign_is_not_a_choice(gm: Client) -> None:
+def company_problems(response: Any) -> list[str]:
+    assert response.status_code == 200
+    return list(response.context["adminform"].form.errors.get("company", []))
+
+
+def test_a_company_of_an_ended_campaign_is_refused_with_the_reason(gm: Client) -> None:
+    """Django's "Select a valid choice. That choice is not one of the available
+    choices." said nothing of why (the campaign ended while the page was open, say)."""
     ended = new_campaign("Korona 2")
     ended.status = "finished"
     ended.save()
     response = gm.post(ADD, {"company": company(ended, "A Company").pk, "kind": "hold"})
-    assert response.status_code == 200
-    assert "Select a valid choice" in response.content.decode()
+    assert company_problems(response) == [
+        "Korona 2 has ended: its companies take no more orders."
+    ]
+    assert "Select a valid choice" not in response.content.decode()
+    assert not Order.objects.exists()
+
+
+def test_an_area_of_an_ended_campaign_is_refused_with_the_reason(gm: Client) -> None:
+    new_campaign("Korona 1")
+    ended = new_campaign("Korona 2")
+    ended.status = "finished"
+    ended.save()
+    data = {"company": company(ended, "A Company").pk, "kind": "advance"}
+    response = gm.post(ADD, {**data, "target": area(ended, "Oivi").pk})
+    problems = response.context["adminform"].form.errors
+    assert list(problems["target"]) == ["Korona 2 has ended: no order moves to its areas."]
+    assert "Select a valid choice" not in response.content.decode()
+    assert not Order.objects.exists()
+
+
+def test_a_company_gone_from_the_game_is_refused_with_the_reason(gm: Client) -> None:
+    campaign = new_campaign()
+    gone = company(campaign, "A Company")
+    pk = gone.pk
+    gone.delete()
+    response = gm.post(ADD, {"company": pk, "kind": "hold"})
+    assert company_problems(response) == [
+        "That company is no longer in any campaign: choose one of the list."
+    ]
     assert not Order.objects.exists()
 
 
