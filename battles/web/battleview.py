@@ -34,6 +34,62 @@ LANDFORM_SHORT = {
     "river_creek": "river",
 }
 
+# Each landform's colour in the picture and in its key (rules.names.LANDFORM_NAMES's
+# keys, in their order): the key's words are the rules' names, never typed again.
+GROUND_COLOURS = {
+    "flat": "#ece3c6",
+    "hill": "#d9b98a",
+    "low_ridge": "#cfa472",
+    "high_ridge": "#b3834f",
+    "steep_low_ridge": "#95613d",
+    "steep_high_ridge": "#74452a",
+    "mud_rocks_swamp": "#8e9a63",
+    "river_creek": "#86b8de",
+}
+# The wooded squares' patterns in the picture (templates/battles/_field.html's defs).
+WOODS_PATTERNS = {"light_woods": "woods-light", "heavy_woods": "woods-heavy"}
+
+
+@dataclass(frozen=True)
+class KeySwatch:
+    """One line of the key beside a battle's picture: ``key`` the rules' key
+    ("mud_rocks_swamp"), ``name`` its words, ``fill`` its colour or pattern."""
+
+    key: str
+    name: str
+    fill: str
+
+    @property
+    def mark(self) -> str:
+        """The key as a page attribute: 'light-woods'."""
+        return self.key.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class PictureKey:
+    """The key to a battle's picture: its grounds and its woods, each named by
+    ``rules.names`` (as the set-up's terrain rolls and the squares' titles name them);
+    a woods swatch is drawn over ``under_woods``, flat ground's colour."""
+
+    grounds: tuple[KeySwatch, ...]
+    woods: tuple[KeySwatch, ...]
+    under_woods: str = GROUND_COLOURS["flat"]
+
+
+def picture_key() -> PictureKey:
+    """The key to a battle's picture, built from the rules' names: never typed by hand."""
+    return PictureKey(
+        grounds=tuple(
+            KeySwatch(key, names.landform(key), GROUND_COLOURS[key])
+            for key in names.LANDFORM_NAMES
+        ),
+        woods=tuple(
+            KeySwatch(key, names.vegetation(key), f"url(#{pattern})")
+            for key, pattern in WOODS_PATTERNS.items()
+        ),
+    )
+
+
 # Short marks written on a stand's counter in the pictures.
 STAND_MARKS = {
     "commander": "C",

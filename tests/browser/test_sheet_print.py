@@ -21,7 +21,8 @@ from tests.web.conftest import join, meeting_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The key's ground colours, as templates/battles/_legend.html draws them.
+# The key's ground colours, as templates/battles/_legend.html draws them
+# (battles.web.battleview.GROUND_COLOURS, named by rules.names).
 GROUNDS = {
     "flat": "#ece3c6",
     "hill": "#d9b98a",
