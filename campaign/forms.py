@@ -19,7 +19,7 @@ from campaign.settings_doc import (
     EVENT_TABLES,
     FACE_QUOTES,
     GROUPS,
-    LANDFORM_WORDS,
+    LANDFORM_QUOTES,
     MAIN_CHOICES,
     value_words,
 )
@@ -416,8 +416,8 @@ class GoingRow:
     """One landform of the ``landform_going`` setting, drawn as a row of a table."""
 
     def __init__(self, form: forms.Form, landform: str) -> None:
-        self.face = LANDFORM_WORDS[landform]
-        self.quote = ""
+        self.face = names.landform(landform)
+        self.quote = LANDFORM_QUOTES.get(landform, "")
         self.cells = [("going", "Going", form[f"landform_going__{landform}"])]
         self.errors = list(form[f"landform_going__{landform}"].errors)
 
@@ -456,7 +456,7 @@ class SettingFields(forms.Form):
                 # Every landform, at the rulings' going where the GM changed none.
                 for landform, going in RULINGS_LANDFORM_GOING.items():
                     self.fields[f"landform_going__{landform}"] = forms.ChoiceField(
-                        label=f"Going of {LANDFORM_WORDS[landform]}",
+                        label=f"Going of {names.landform(landform)}",
                         choices=[(str(g), str(g)) for g in Going],
                         initial=value.get(str(landform), str(going)),
                         error_messages=choose_from_list("a going"),
@@ -653,7 +653,7 @@ class SettingFields(forms.Form):
                 where, noun = f"face {parts[1]}", CELL_NOUNS.get(parts[2], parts[2])
             elif key == "landform_going" and len(parts) >= 2:
                 field = f"{key}__{parts[1]}"
-                where, noun = LANDFORM_WORDS.get(parts[1], parts[1]), "its going"
+                where, noun = names.landform(parts[1]), "its going"
             elif key in self.fields and key in self.setting_keys:
                 field = key  # a setting's own field (not the campaign's name: a file's)
             elif key in COMBAT_TABLES:

@@ -125,7 +125,7 @@ DOCS: dict[str, SettingDoc] = {
         "Going of each landform",
         "How hard each kind of ground of the battle table is to cross: good, rough or bad "
         "(woods keep theirs: light rough, heavy bad). Korona battles read it; Force on "
-        "Force battles keep their own, with mud/rocks/swamp bad.",
+        f"Force battles keep their own, with {names.landform('mud_rocks_swamp')} bad.",
         quotes=(
             Quote(
                 RULINGS,
@@ -421,16 +421,10 @@ DOCS: dict[str, SettingDoc] = {
     ),
 }
 
-# The landforms of the battle table in the GM's words (the 2d6 terrain table's).
-LANDFORM_WORDS = {
-    "steep_high_ridge": "steep high ridge",
-    "steep_low_ridge": "steep low ridge",
-    "mud_rocks_swamp": "mud/rocks/swamp",
-    "high_ridge": "high ridge",
-    "low_ridge": "low ridge",
-    "river_creek": "river/creek",
-    "flat": "flat ground",
-    "hill": "hill (plains)",
+# The rule behind a landform's row of the going table where its name alone says too
+# little (the names are the battle pages': rules.names.LANDFORM_NAMES).
+LANDFORM_QUOTES = {
+    "hill": "In a plains area ridges become flat ground and steep ridges become hills.",
 }
 
 # The form's groups, in order: (title, what they are about, the settings).
@@ -560,7 +554,8 @@ def value_words(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, Mapping):  # a map of keys to values: each key in words
-        parts = (f"{names.words(str(k))} {value_words(key, v)}" for k, v in value.items())
+        said = names.landform if key == "landform_going" else names.words
+        parts = (f"{said(str(k))} {value_words(key, v)}" for k, v in value.items())
         return names.join(parts) or "as the rulings say"
     if isinstance(value, list | tuple):
         return names.join(str(v) for v in value) or "none"

@@ -845,7 +845,7 @@ def test_the_gm_sets_the_battle_table_size_and_the_going_of_its_landforms(gm: Cl
     assert settings.landform_going == {"mud_rocks_swamp": "bad"}  # only the change is kept
     adjustment = GmAdjustment.objects.get()
     assert "Battle table width, in feet: 4 (before: 3)" in adjustment.what
-    going_line = "Going of each landform: mud rocks swamp bad (before: as the rulings say)"
+    going_line = "Going of each landform: mud/rocks/swamp bad (before: as the rulings say)"
     assert going_line in adjustment.what
     # The page shows the changed going back, with the rulings' for the rest.
     again = settings_post(campaign, gm)

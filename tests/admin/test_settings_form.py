@@ -17,6 +17,7 @@ from campaign.settings_doc import (
     DOCS,
     FACE_QUOTES,
     GROUPS,
+    LANDFORM_QUOTES,
     SOURCE_FILES,
     adjustment_what,
     change_words,
@@ -64,6 +65,7 @@ def test_every_quote_is_word_for_word_in_its_source() -> None:
     sources = {name: flat((shared / path).read_text()) for name, path in SOURCE_FILES.items()}
     quotes = [(q.source, q.text) for doc in DOCS.values() for q in doc.quotes]
     quotes += [("Korona campaign rules", text) for t in FACE_QUOTES.values() for text in t.values()]
+    quotes += [("Korona rulings", text) for text in LANDFORM_QUOTES.values()]
     missing = [text for source, text in quotes if flat(text) not in sources[source]]
     assert missing == []
 
@@ -83,7 +85,7 @@ def test_a_table_change_names_the_table_and_the_face_in_words() -> None:
 def test_a_setting_holding_a_map_is_said_without_its_keys() -> None:
     """A setting that maps keys to values (a landform's going, say) reads as words."""
     assert value_words("landform_going", {"steep_high_ridge": "rough", "river_creek": "bad"}) == (
-        "steep high ridge rough and river creek bad"
+        "steep high ridge rough and river/creek bad"
     )
     assert value_words("landform_going", {}) == "as the rulings say"
 
@@ -155,3 +157,30 @@ def test_a_faces_text_box_has_the_lines_its_words_take(gm: Any) -> None:
     }
     assert rows["1"] * 40 >= len(long.strip()) > 80
     assert rows["2"] == 2  # a short line: two lines, as before
+
+
+def test_the_going_of_each_landform_is_named_as_the_battle_pages_name_it() -> None:
+    """The change log said "mud rocks swamp" and "river creek" where the settings page
+    and the battle's key say "mud/rocks/swamp" and "river/creek"."""
+    assert value_words("landform_going", {"mud_rocks_swamp": "bad", "river_creek": "bad"}) == (
+        "mud/rocks/swamp bad and river/creek bad"
+    )
+    assert "Force on Force battles keep their own, with mud/rocks/swamp bad." in (
+        DOCS["landform_going"].explain
+    )
+
+
+def test_the_going_settings_read_the_rules_names_of_the_landforms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One list of the landforms' names (rules.names), not a second one here to drift."""
+    from campaign.forms import SettingFields
+    from rules import names
+
+    monkeypatch.setitem(names.LANDFORM_NAMES, "hill", "hillock")
+    form = SettingFields()
+    form.add_settings(("landform_going",), {"landform_going": {}}, areas=[], tracks=[])
+    labels = {key: field.label for key, field in form.fields.items()}
+    assert labels["landform_going__hill"] == "Going of hillock"
+    assert labels["landform_going__mud_rocks_swamp"] == "Going of mud/rocks/swamp"
+    assert value_words("landform_going", {"hill": "bad"}) == "hillock bad"
