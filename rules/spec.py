@@ -11,7 +11,7 @@ import math
 import re
 import reprlib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,27 @@ MAX_STANDS = MAX_FORCE_STANDS  # stands of one unit type anywhere
 MAX_PLANES = 100  # Buffalos (and Hurricane-bombers) of one side
 MAX_ZONE = 100
 MAX_SEED = 2**63 - 1  # what the database's BigIntegerField holds
+
+
+def list_problem(value: Any, where: str, *, limit: int, entries: str = "") -> Problem | None:
+    """Why ``value`` at ``where`` is not a list of at most ``limit`` entries, or None:
+    the battle's and the scenario's checkers say it the same way. ``entries`` names what
+    the list holds ("companies"): "must be a list of companies, not str", "more than
+    100 companies"; without it "must be a list, not str", "must have at most 2000
+    entries, not 2001". Text and objects are no lists, though Python iterates them."""
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        kind = type(value).__name__
+        listed = f"a list of {entries}" if entries else "a list"
+        return Problem(where, f"must be {listed}, not {kind}", Code.NOT_A_LIST, {"kind": kind})
+    if len(value) > limit:
+        said = (
+            f"more than {limit} {entries}"
+            if entries
+            else f"must have at most {limit} entries, not {len(value)}"
+        )
+        fields = {"limit": limit, "count": len(value)}
+        return Problem(where, said, Code.TOO_MANY_ENTRIES, fields)
+    return None
 
 
 def shown(value: Any) -> str:
@@ -440,18 +461,9 @@ def _companies(
     the force's stands and reinforcements."""
     if data is None:
         return ()
-    if not isinstance(data, list):
-        kind = type(data).__name__
-        check.fail(where, f"must be a list of companies, not {kind}", Code.NOT_A_LIST, kind=kind)
-        return ()
-    if len(data) > MAX_COMPANIES:
-        check.fail(
-            where,
-            f"more than {MAX_COMPANIES} companies",
-            Code.TOO_MANY_ENTRIES,
-            limit=MAX_COMPANIES,
-            count=len(data),
-        )
+    problem = list_problem(data, where, limit=MAX_COMPANIES, entries="companies")
+    if problem is not None:
+        check.add(problem)
         return ()
     companies: list[CompanySpec] = []
     for index, item in enumerate(data):

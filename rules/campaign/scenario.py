@@ -51,6 +51,7 @@ from rules.spec import (
     DocumentError,
     check_landform_going,
     key_label,
+    list_problem,
     read_json_file,
     shown,
     text_problem,
@@ -159,18 +160,9 @@ class _ScenarioChecker(Checker):
         if value is None:
             self.fail(where, "is missing", Code.MISSING)
             return []
-        if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-            kind = type(value).__name__
-            self.fail(where, f"must be a list, not {kind}", Code.NOT_A_LIST, kind=kind)
-            return []
-        if len(value) > limit:
-            self.fail(
-                where,
-                f"must have at most {limit} entries, not {len(value)}",
-                Code.TOO_MANY_ENTRIES,
-                limit=limit,
-                count=len(value),
-            )
+        problem = list_problem(value, where, limit=limit)
+        if problem is not None:
+            self.add(problem)
             return []
         return list(value)
 
