@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Turn
+from config.jsonfield import JSONField
 from rules import names
 from rules.campaign.state import BATTLE_MODES
 from rules.rulesets import DEFAULT_RULESET
@@ -39,9 +40,9 @@ class Battle(models.Model):
     ruleset = models.CharField(max_length=32, default=DEFAULT_RULESET)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    spec = models.JSONField()  # the BATTLE.json (rules.spec)
-    result = models.JSONField(null=True, blank=True)
-    log = models.JSONField(default=list, blank=True)
+    spec = JSONField()  # the BATTLE.json (rules.spec)
+    result = JSONField(null=True, blank=True)
+    log = JSONField(default=list, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)  # for a tabletop battle's result
 
     class Meta:

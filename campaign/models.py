@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from campaign.history import GmHistory
+from config.jsonfield import JSONField
 from rules import names
 from rules.battlefield import AREA_VEGETATION
 from rules.campaign.scenario import settings_from_json, settings_to_json
@@ -54,9 +55,9 @@ class Campaign(models.Model):
     # Why it ended, as fields the pages word (rules.campaign.phases.end.EndCause, one dict
     # each: kind, side, area, turns); [] while it goes on, and for a campaign that ended
     # before they were kept (its pages read ``end_reason`` as it was written).
-    end_causes = models.JSONField(default=list, blank=True)
+    end_causes = JSONField(default=list, blank=True)
     # The rules.campaign.state.Settings fields, as scenario files write them.
-    settings = models.JSONField(default=dict, blank=True)
+    settings = JSONField(default=dict, blank=True)
     # The schedule (campaign.services.schedule): when the next turn is played by itself.
     schedule_kind = models.CharField(
         max_length=16, choices=ScheduleKind.choices, default=ScheduleKind.NONE
@@ -133,7 +134,7 @@ class Area(models.Model):
     track = models.CharField(max_length=100)
     vegetation = models.CharField(max_length=16, choices=[(v, v) for v in AREA_VEGETATION])
     plains = models.BooleanField(default=False)
-    features = models.JSONField(default=list, blank=True)  # port, airfield, airstrip, hq
+    features = JSONField(default=list, blank=True)  # port, airfield, airstrip, hq
     x = models.FloatField(default=0.0)  # map position, 0-1000 across
     y = models.FloatField(default=0.0)  # and down
     controller = models.CharField(max_length=16, choices=SIDE_CHOICES, null=True, blank=True)
@@ -288,18 +289,18 @@ class Turn(models.Model):
     number = models.PositiveIntegerField()  # the first turn is 1
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     seed = models.BigIntegerField()
-    log = models.JSONField(default=list, blank=True)  # every roll of the turn, in order
-    report = models.JSONField(null=True, blank=True)  # the structured turn report
+    log = JSONField(default=list, blank=True)  # every roll of the turn, in order
+    report = JSONField(null=True, blank=True)  # the structured turn report
     report_text = models.TextField(blank=True)  # the same report in words
     failure_reason = models.TextField(blank=True)
     # The campaign as it stood when the turn began (a scenario document): what a GM's
     # roll-back to the start of this turn restores.
-    start_state = models.JSONField(null=True, blank=True)
+    start_state = JSONField(null=True, blank=True)
     # The orders it was played with ({company, side, kind, target}, by company): with the
     # start state and the seed, all a TURN.json needs to play the turn again.
-    orders = models.JSONField(default=list, blank=True)
+    orders = JSONField(default=list, blank=True)
     # The sides a player played (the AI played the rest): the AI's orders depend on it.
-    players = models.JSONField(default=list, blank=True)
+    players = JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -456,7 +457,7 @@ class GmAdjustment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     what = models.CharField(max_length=300)
     reason = models.TextField()
-    details = models.JSONField(default=dict, blank=True)
+    details = JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["campaign_id", "created_at", "id"]
@@ -482,8 +483,8 @@ class SeedCommitment(models.Model):
     number = models.PositiveIntegerField(help_text="The turn it drives.")
     # The turn seed: shown to nobody but the GM until the campaign ends.
     seed = models.BigIntegerField()
-    salts = models.JSONField(help_text="Branch -> 256-bit salt (hex).")
-    branch_commitments = models.JSONField(help_text="Branch -> SHA-256 of its seed and salt.")
+    salts = JSONField(help_text="Branch -> 256-bit salt (hex).")
+    branch_commitments = JSONField(help_text="Branch -> SHA-256 of its seed and salt.")
     commitment = models.CharField(max_length=64, help_text="The turn's: SHA-256 of the branches'.")
     created_at = models.DateTimeField(auto_now_add=True)
     revealed_at = models.DateTimeField(
