@@ -43,6 +43,7 @@ def test_the_model_columns_use_it_and_migrations_see_django_s_field() -> None:
 @pytest.mark.django_db
 def test_a_column_stores_and_reads_back_the_same_values() -> None:
     campaign = create_campaign(data=korona_doc(), name="JSON", seed=1)
-    value = {"rolls": VALUES, "big": 2**70, "keys": {"1": [1.5, None]}}
+    # (Not VALUES' 1e300: PostgreSQL's jsonb gives it back as an integer, whoever wrote it.)
+    value = {"rolls": VALUES[:2], "big": 2**70, "keys": {"1": [1.5, None]}}
     turn = Turn.objects.create(campaign=campaign, number=1, seed=7, log=value)
     assert Turn.objects.get(pk=turn.pk).log == value
