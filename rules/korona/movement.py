@@ -141,6 +141,9 @@ def _nearest_fit(
     width, depth = state.width_in, state.depth_in
     known = state.going_cache  # going_index's answers, looked up here first
     best: tuple[float, int, int] | None = None
+    # The points come in (x, y) order, so a later one is never smaller on a tie: nearer
+    # alone decides, as the least (distance, x, y) would.
+    nearest = inf
     for ex in xs:
         if not 0 <= ex <= width:
             continue
@@ -158,9 +161,9 @@ def _nearest_fit(
             allowed = allowances[going]
             if allowed is None or moved > allowed:
                 continue
-            key = (hypot(ex - x, ey - y), ex, ey)
-            if best is None or key < best:
-                best = key
+            distance = hypot(ex - x, ey - y)
+            if distance < nearest:
+                nearest, best = distance, (distance, ex, ey)
     return best
 
 
