@@ -707,7 +707,9 @@ def _best_step(
         x, y = point
         score = progress_weight * (start_distance - hypot(x - gx, y - gy))
         value = cover.get(point)
-        score += cover_value(state, x, y) if value is None else value
+        if value is None:  # cover_value's work, its cache asked already
+            value = cover[point] = _cover_here(state, x, y)
+        score += value
         if follow and hypot(x - cx, y - cy) > COMMAND_RADIUS_IN:
             score -= 1.5
         scores.append(score)
