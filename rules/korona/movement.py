@@ -155,9 +155,10 @@ def _nearest_fit(
                 continue
             going = shared
             if going is None:
-                going = known.get((sx, sy, ex, ey))
-                if going is None:
-                    going = state.going_index(sx, sy, ex, ey)
+                path = (sx, sy, ex, ey)
+                going = known.get(path)
+                if going is None:  # going_index's work, its cache asked already
+                    going = known[path] = state.worst_going(sx, sy, ex, ey)
             allowed = allowances[going]
             if allowed is None or moved > allowed:
                 continue

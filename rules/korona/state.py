@@ -230,10 +230,11 @@ class BattleState(kernel.BattleState[Force]):
         key = (x1, y1, x2, y2)
         found = self.going_cache.get(key)
         if found is None:
-            found = self.going_cache[key] = self._worst_going(x1, y1, x2, y2)
+            found = self.going_cache[key] = self.worst_going(x1, y1, x2, y2)
         return found
 
-    def _worst_going(self, x1: int, y1: int, x2: int, y2: int) -> int:
+    def worst_going(self, x1: int, y1: int, x2: int, y2: int) -> int:
+        """``going_index`` worked out, its cache not asked (a caller that asked it first)."""
         field = self.field
         block = self._block(x1, y1, x2, y2)
         col_lo, col_hi, row_lo, row_hi = block
