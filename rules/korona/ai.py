@@ -507,9 +507,11 @@ def plan_assaults(
     ]
     if not ready:
         return []
-    ready_reach = [(s, (_longest_move(s) + CONTACT_IN) ** 2) for s in ready]
-    if _apart(ready, _known_enemies(force), max(_longest_move(s) for s in ready) + CONTACT_IN):
+    # How far each may go and still reach contact, looked up once a stand.
+    reaches = [_LONGEST_MOVE[s.unit.move_class] + CONTACT_IN for s in ready]
+    if _apart(ready, _known_enemies(force), max(reaches)):
         return []
+    ready_reach = [(s, inches**2) for s, inches in zip(ready, reaches, strict=True)]
     enemies = [s for s in force.enemy.stands if s.alive]
     options = []
     for target in _known_enemies(force):
