@@ -33,6 +33,7 @@ from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
     give_order,
+    order_seen,
     orders_closed_reason,
     players_by_side,
     waiting_turn,
@@ -188,6 +189,11 @@ class CompanyPlan:
         if self.order.kind == "hold":
             return "hold"
         return f"{self.order.kind}:{self.order.target_id}"
+
+    @property
+    def seen(self) -> str:
+        """What the card's form carries back of its order (``order_seen``)."""
+        return order_seen(self.order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,12 +499,14 @@ def order_company(
     user: Any,
     sniper: bool = False,
     page_turn: int | None = None,
+    seen: str | None = None,
 ) -> Order:
     """Give (or change) the company's order for the coming turn, through ``give_order``
     (which checks the rules again under the campaign lock); OrderError with the reason.
     ``sniper``: defending this turn, it swaps one rifle squad for a sniper. ``page_turn``:
     the turn the page was drawn for (``OrdersOutOfDate`` when it is no longer the
-    coming one)."""
+    coming one). ``seen``: what the page saw of the company's order
+    (``OrderChangedMeanwhile`` when it has another now)."""
     kind, target_id = parse_choice(view=view, choice=choice)
     company = Company.objects.get(pk=company_id, campaign=view.campaign)
     target = Area.objects.get(pk=target_id) if target_id is not None else None
@@ -510,16 +518,20 @@ def order_company(
         user=user,
         sniper=sniper,
         page_turn=page_turn,
+        seen=seen,
     )
 
 
-def take_back_order(*, view: CampaignView, company_id: int, page_turn: int | None = None) -> bool:
+def take_back_order(
+    *, view: CampaignView, company_id: int, page_turn: int | None = None, seen: str | None = None
+) -> bool:
     """Take back the company's order: it follows its standing order. OrderError when
-    orders are closed, the page is out of date, or the company is not the viewer's."""
+    orders are closed, the page (or its card, ``seen``) is out of date, or the company
+    is not the viewer's."""
     company = Company.objects.get(pk=company_id, campaign=view.campaign)
     if view.side is not None and company.side != view.side:
         raise OrderError(f"{company.name} belongs to the other side")
-    return withdraw_order(company=company, page_turn=page_turn)
+    return withdraw_order(company=company, page_turn=page_turn, seen=seen)
 
 
 def mark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:

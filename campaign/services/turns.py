@@ -86,6 +86,56 @@ class OrdersOutOfDate(rules.OrderError):
         self.next_turn = next_turn
 
 
+class OrderChangedMeanwhile(rules.OrderError):
+    """An order (or its taking back) sent from a page that no longer shows the company's
+    order as it stands: another tab, or a teammate, changed it since (``seen``, what the
+    page saw, is not ``order_seen`` of the order now). Nothing is changed. The message
+    names the company and its order now: the player's own side's, never hidden."""
+
+    def __init__(self, *, company: str, now: str) -> None:
+        super().__init__(
+            f"{company}'s order was changed meanwhile (now: {now}). "
+            "Nothing was changed: look again and choose."
+        )
+        self.company = company
+        self.now = now
+
+
+def order_seen(order: Order | None) -> str:
+    """What a page saw of a company's order for the coming turn, as its form carries it
+    back (``seen``): "-" for none, else its choice and its sniper ("advance:12.0",
+    "hold.1"). The same order, given again, reads the same."""
+    if order is None:
+        return "-"
+    choice = "hold" if order.kind == "hold" else f"{order.kind}:{order.target_id}"
+    return f"{choice}.{int(bool(order.sniper))}"
+
+
+def _order_in_words(company: Company, order: Order | None) -> str:
+    """The order as the company's card says it: "advance to Oivi", "hold in Korona", "no
+    order given"; with "a sniper if it defends" when it asks for one."""
+    if order is None:
+        return "no order given"
+    area = company.area if order.target is None else order.target  # a hold has none
+    where = f"in {area.name}" if order.kind == "hold" else f"to {area.name}"
+    return f"{order.kind} {where}" + ("; a sniper if it defends" if order.sniper else "")
+
+
+def check_seen(campaign: Campaign, company: Company, seen: str | None) -> None:
+    """Refuse an order from a page that saw another order of the company's than it has
+    now (``seen`` None: the caller does not say, as a script's post may not). Called under
+    the campaign lock, which every order's writer takes: compare, then set, as one."""
+    if seen is None:
+        return
+    order = (
+        Order.objects.filter(company=company, turn_number=campaign.turn + 1)
+        .select_related("target")
+        .first()
+    )
+    if order_seen(order) != seen:
+        raise OrderChangedMeanwhile(company=company.name, now=_order_in_words(company, order))
+
+
 def check_page_turn(campaign: Campaign, page_turn: int | None) -> None:
     """Refuse a form drawn for another turn than the coming one (``page_turn`` None: the
     caller does not say, as the API's orders do not). Called under the campaign lock."""
@@ -102,6 +152,7 @@ def give_order(
     user: Any = None,
     sniper: bool = False,
     page_turn: int | None = None,
+    seen: str | None = None,
 ) -> Order:
     """Give (or change) a company's order for the coming turn; refused with the reason.
 
@@ -109,11 +160,15 @@ def give_order(
     ``sniper``: should it defend this turn, it swaps one rifle squad for a sniper.
     ``page_turn``: the turn the page giving it was drawn for; another is refused
     (``OrdersOutOfDate``), so an order never lands on a turn its giver did not see.
+    ``seen``: what the page saw of the company's order (``order_seen``); another order
+    now is refused (``OrderChangedMeanwhile``), so no order silently replaces one its
+    giver never saw.
     """
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
         check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
+        check_seen(campaign, company, seen)
         if target is not None and target.campaign_id != campaign.pk:
             raise rules.OrderError(f"{target.name} is not on the map of {campaign.name}")
         state = load_snapshot(campaign=campaign)
@@ -168,13 +223,16 @@ def orders_closed_reason(campaign: Campaign, *, waiting: int | None) -> str | No
     return None
 
 
-def withdraw_order(*, company: Company, page_turn: int | None = None) -> bool:
+def withdraw_order(
+    *, company: Company, page_turn: int | None = None, seen: str | None = None
+) -> bool:
     """Take back a company's order for the coming turn; it follows its standing order.
-    ``page_turn`` as for ``give_order``."""
+    ``page_turn`` and ``seen`` as for ``give_order``."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
         check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
+        check_seen(campaign, company, seen)
         deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
         return bool(deleted)
 

@@ -47,7 +47,7 @@ from campaign.services.planning import (
     plan_side,
 )
 from campaign.services.schedule import TurnRefused
-from campaign.services.turns import OrdersOutOfDate
+from campaign.services.turns import OrderChangedMeanwhile, OrdersOutOfDate
 from campaign.services.visibility import CampaignView, campaign_stamp
 from campaign.web import areaodds, ending
 from campaign.web.common import campaign_view, htmx, login_required, page_context
@@ -85,6 +85,7 @@ class Row:
     error: str | None = None
     oob: bool = False  # swapped out of band beside another row's answer
     next_roll: NextRoll | None = None  # its supply roll at the start of the coming turn
+    meanwhile: bool = False  # the error: its order was changed since the page saw it
 
     @property
     def drawn(self) -> str:
@@ -100,6 +101,7 @@ def _row(
     *,
     error: str | None = None,
     oob: bool = False,
+    meanwhile: bool = False,
 ) -> Row:
     # The odds fought so far, from the cache (read once an answer, for the card and
     # "Planned battles" alike); those missing are sent off to be fought (workers or the
@@ -108,7 +110,9 @@ def _row(
     # While a turn waits for its battles, its roll is made and the next one's waits on
     # where their results leave the company: no roll "as things stand" is true yet.
     roll = None if side.waiting is not None else next_roll(view, plan.company, side.turn_number)
-    return Row(plan=plan, progress=progress, error=error, oob=oob, next_roll=roll)
+    return Row(
+        plan=plan, progress=progress, error=error, oob=oob, next_roll=roll, meanwhile=meanwhile
+    )
 
 
 def _context(
@@ -119,6 +123,7 @@ def _context(
     ready_error: str | None = None,
     moved: OrdersOutOfDate | None = None,
     watch: str | None = None,
+    meanwhile: int | None = None,
 ) -> dict[str, Any]:
     errors = errors or {}
     odds = OddsReader()  # each estimate read once, for its cards and its planned battle
@@ -126,7 +131,17 @@ def _context(
         view,
         plan=plan,
         odds_reader=odds,
-        rows=[_row(view, plan, r, odds, error=errors.get(r.company_id)) for r in plan.companies],
+        rows=[
+            _row(
+                view,
+                plan,
+                r,
+                odds,
+                error=errors.get(r.company_id),
+                meanwhile=r.company_id == meanwhile,
+            )
+            for r in plan.companies
+        ],
         supply_rules=supply_rules(view),
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
@@ -350,18 +365,22 @@ def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
     """Give or change (``action=give``, ``order=...``) or take back (``action=withdraw``)
-    a company's order for the coming turn."""
+    a company's order for the coming turn. ``seen``: what the card saw of the company's
+    order (``order_seen``); when it has another now (another tab, a teammate), nothing
+    changes and the card is drawn again as it stands, saying so (422)."""
     view = campaign_view(request, campaign_id)
     # An enemy company, glimpsed or not, is a 404 (a glimpse is not found by its id: the
     # answer must not tell which company it is); nothing changes.
     company = _own_company(view, company_id)
     before = plan_side(view=view, side=company.side) if htmx(request) else None
     action = request.POST.get("action", "give")
+    seen = request.POST.get("seen")  # None: a script's post, which does not say
     error = None
+    meanwhile = False
     try:
         turn = page_turn(request)
         if action == "withdraw":
-            planning.take_back_order(view=view, company_id=company_id, page_turn=turn)
+            planning.take_back_order(view=view, company_id=company_id, page_turn=turn, seen=seen)
         elif action == "give":
             planning.order_company(
                 view=view,
@@ -370,6 +389,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
                 user=request.user,
                 sniper=request.POST.get("sniper") == "on",
                 page_turn=turn,
+                seen=seen,
             )
         else:
             raise OrderError(f"{action!r} is neither giving nor taking back an order")
@@ -377,10 +397,16 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
         return _out_of_date(request, view, company.side, moved)
     except OrderError as refused:
         error = str(refused)
+        meanwhile = isinstance(refused, OrderChangedMeanwhile)
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
     plan = plan_side(view=view, side=company.side)
-    context = _context(view, plan, errors={company_id: error} if error else None)
+    context = _context(
+        view,
+        plan,
+        errors={company_id: error} if error else None,
+        meanwhile=company_id if meanwhile else None,
+    )
     status = 422 if error else 200
     if not htmx(request):
         return render(request, TEMPLATE, context, status=status)
@@ -390,7 +416,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
     if changed is None:  # its side's companies are the same rows before and after
         raise Http404("no such company of yours")
     odds = context["odds_reader"]  # the read the planned battles, drawn again with it, had
-    context["row"] = _row(view, plan, changed, odds, error=error)
+    context["row"] = _row(view, plan, changed, odds, error=error, meanwhile=meanwhile)
     touched = {
         r.order.target_id
         for r in (before.company(company_id) if before else None, changed)
