@@ -3,8 +3,9 @@
 Every refusal the rules or the services raise is a ``rules.refusals.Refusal``; a view lets
 it rise and this handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) answers
 ``{"detail": message, "problems": [{"path": ..., "message": ..., "code": ...}, ...]}`` with
-400 (``code``: what kind of fault, ``rules.refusals.Code``). Every
-other exception is DRF's to answer as usual.
+400 (``code``: what kind of fault, ``rules.refusals.Code``); an order the company no longer
+has (``If-Match``: ``OrderChangedMeanwhile``) with 412. Every other exception is DRF's to
+answer as usual.
 """
 
 from __future__ import annotations
@@ -15,10 +16,13 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from campaign.services.turns import OrderChangedMeanwhile
 from rules.refusals import Refusal
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, OrderChangedMeanwhile):  # an If-Match the order no longer matches
+        return Response(exc.as_json(), status=status.HTTP_412_PRECONDITION_FAILED)
     if isinstance(exc, Refusal):
         return Response(exc.as_json(), status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)

@@ -88,6 +88,10 @@ def error_responses(*codes: int) -> dict[int, Any]:
             ErrorSerializer,
             description="No such thing, or nothing the viewer may see (same answer).",
         ),
+        412: OpenApiResponse(
+            BAD_REQUEST_SCHEMA,
+            description="The company's order is not the one If-Match names: nothing changed.",
+        ),
         429: OpenApiResponse(ErrorSerializer, description="Too many requests: wait and retry."),
     }
     return {code: described[code] for code in codes}

@@ -84,6 +84,18 @@ READ_ERRORS = s.error_responses(400, 401, 403, 404, 429)
 KEPT_LIST_SECONDS = 60 * 60
 DETAIL_ERRORS = s.error_responses(401, 403, 404, 429)
 WRITE_ERRORS = s.error_responses(400, 401, 403, 404, 429)
+# An order's writes take what the client saw of the company's order (the orders page's
+# ``seen``): another order now is a 412 and changes nothing.
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description='What you saw of the company\'s order: "-" for none, else its kind, target '
+    'and sniper ("withdraw:12.0", "hold.1"); another order now: 412, nothing changed. '
+    'Without it (or "*"), any order is replaced.',
+)
+ORDER_WRITE_ERRORS = {**WRITE_ERRORS, **s.error_responses(412)}
 
 
 @contextmanager
@@ -716,6 +728,14 @@ class OrderScoped(CampaignScoped):
             raise ValidationError({"target": [f"there is no area {target_id} in this campaign"]})
         return Area.objects.get(pk=target_id)
 
+    def seen(self) -> str | None:
+        """What the client saw of the company's order (``If-Match``, the orders page's
+        ``seen``: ``"-"`` for none, else ``"withdraw:12.0"``, its kind, target and sniper);
+        None without one, or ``*``: any order. Another order now is refused (412)."""
+        given = self.request.headers.get("If-Match", "").strip()
+        given = given.removeprefix("W/").strip('"')
+        return None if given in ("", "*") else given
+
     def give(
         self, *, company: Company, kind: str, target: Area | None, sniper: bool = False
     ) -> Order:
@@ -727,6 +747,7 @@ class OrderScoped(CampaignScoped):
             side=view.side,
             user=self.request.user,
             sniper=sniper,
+            seen=self.seen(),
         )
         return Order.objects.select_related("company", "target", "given_by").get(pk=order.pk)
 
@@ -757,12 +778,12 @@ class OrderList(OrderScoped):
 
     @extend_schema(
         operation_id="orders_create",
-        parameters=[CAMPAIGN_PK],
+        parameters=[CAMPAIGN_PK, IF_MATCH],
         request=s.OrderCreateSerializer,
         responses={
             201: OpenApiResponse(s.OrderSerializer, description="Order given."),
             200: OpenApiResponse(s.OrderSerializer, description="The company's order replaced."),
-            **WRITE_ERRORS,
+            **ORDER_WRITE_ERRORS,
         },
     )
     def post(self, request: Request, campaign_pk: int) -> Response:
@@ -834,9 +855,9 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_update",
-        parameters=[CAMPAIGN_PK, PK],
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
         request=s.OrderChangeSerializer,
-        responses={200: s.OrderSerializer, **WRITE_ERRORS},
+        responses={200: s.OrderSerializer, **ORDER_WRITE_ERRORS},
     )
     def put(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """Change an order: its kind and target."""
@@ -844,9 +865,9 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_partial_update",
-        parameters=[CAMPAIGN_PK, PK],
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
         request=s.OrderChangeSerializer,
-        responses={200: s.OrderSerializer, **WRITE_ERRORS},
+        responses={200: s.OrderSerializer, **ORDER_WRITE_ERRORS},
     )
     def patch(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """Change an order's kind or target (kind hold drops the target)."""
@@ -854,13 +875,14 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_destroy",
-        parameters=[CAMPAIGN_PK, PK],
-        responses={204: OpenApiResponse(description="Withdrawn."), **WRITE_ERRORS},
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
+        responses={204: OpenApiResponse(description="Withdrawn."), **ORDER_WRITE_ERRORS},
     )
     def delete(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """Withdraw an order: the company follows its standing order."""
         order = self.order(pk)
-        withdraw_order(company=order.company)  # refused: 400 (campaign.api.errors)
+        # Refused: 400, or 412 for an order changed since If-Match (campaign.api.errors).
+        withdraw_order(company=order.company, seen=self.seen())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

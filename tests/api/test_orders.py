@@ -167,3 +167,52 @@ def test_no_orders_once_the_campaign_has_ended(played: Campaign, aussie: Any, lo
     assert response.status_code == 400
     assert "ended" in response.json()["detail"]
     assert not Order.objects.exists()
+
+
+# --- If-Match: what the client saw of the company's order ------------------------------------
+
+
+def test_if_match_refuses_an_order_when_the_company_has_another_now(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The orders page's ``seen``, as a precondition: ``If-Match: "-"`` (no order seen),
+    or the order's kind, target and sniper ("withdraw:12.0"). Another order now: 412 and
+    nothing changes; the message names the order now."""
+    client = login(aussie)
+    ioro = area_id(played, "Ioro")
+    body = {"company": company_id(played, "C Company (militia)"), "kind": "withdraw"}
+    first = client.post(url(played, "orders/"), {**body, "target": ioro}, JSON, HTTP_IF_MATCH='"-"')
+    assert first.status_code == 201
+    again = client.post(
+        url(played, "orders/"),
+        {**body, "kind": "hold"},
+        JSON,
+        HTTP_IF_MATCH='"-"',
+    )
+    assert again.status_code == 412
+    assert again.json()["detail"] == (
+        "C Company (militia)'s order was changed meanwhile (now: withdraw to Ioro). Nothing "
+        "was changed: look again and choose."
+    )
+    order_url = url(played, f"orders/{first.json()['id']}/")
+    assert (
+        client.patch(order_url, {"kind": "hold"}, JSON, HTTP_IF_MATCH='"hold.0"').status_code == 412
+    )
+    assert client.delete(order_url, HTTP_IF_MATCH="hold.0").status_code == 412
+    order = Order.objects.get()
+    assert (order.kind, order.target.name) == ("withdraw", "Ioro")
+    # As it stands: taken, each time with what the last answer showed.
+    seen = f'"withdraw:{ioro}.0"'
+    assert client.patch(order_url, {"kind": "hold"}, JSON, HTTP_IF_MATCH=seen).status_code == 200
+    assert (
+        client.put(order_url, {"kind": "hold"}, JSON, HTTP_IF_MATCH='"hold.0"').status_code == 200
+    )
+    assert client.delete(order_url, HTTP_IF_MATCH='"hold.0"').status_code == 204
+    assert not Order.objects.exists()
+    # "*" (any order) and no header at all: as before.
+    assert (
+        client.post(
+            url(played, "orders/"), {**body, "kind": "hold"}, JSON, HTTP_IF_MATCH="*"
+        ).status_code
+        == 201
+    )
