@@ -322,18 +322,14 @@ class Table:
                 break
             for stand in living:
                 drawn[stand] = _held(drawn[stand], origin[stand], bounds[stand])
-        whole = (COUNTER_REACH, COUNTER_REACH, self.width_in - COUNTER_REACH,
-                 self.depth_in - COUNTER_REACH)  # fmt: skip
-        placed: list[list[float]] = []
-        for stand in living:  # what the pushes left touching: the nearest free spot
-            if any(_touching(drawn[stand], other) for other in placed):
-                drawn[stand] = (
-                    _free_spot(origin[stand], placed, bounds[stand])
-                    or _free_spot(origin[stand], placed, whole)
-                    or drawn[stand]
-                )
-            placed.append(drawn[stand])
-        return {stand: [round(x, 2), round(y, 2)] for stand, (x, y) in drawn.items()}
+        crowded: dict[Bounds, list[str]] = {}
+        while True:  # each pass finds at most one more square too crowded to spread in
+            settled, full = _settled(drawn, living, bounds, crowded)
+            if full is None:
+                break
+            crowded[full] = [stand for stand in living if bounds[stand] == full]
+        drawn.update(settled)
+        return {stand: [round(v, 2) for v in at] for stand, at in drawn.items()}
 
     @property
     def slots_json(self) -> str:
@@ -416,6 +412,61 @@ def _held(
         dx, dy = dx / away * SPREAD_REACH, dy / away * SPREAD_REACH
     left, top, right, bottom = bounds
     return [min(max(origin[0] + dx, left), right), min(max(origin[1] + dy, top), bottom)]
+
+
+Bounds = tuple[float, float, float, float]
+
+
+def _settled(
+    drawn: Mapping[str, list[float]],
+    living: Sequence[str],
+    bounds: Mapping[str, Bounds],
+    crowded: Mapping[Bounds, Sequence[str]],
+) -> tuple[dict[str, list[float]], Bounds | None]:
+    """Where ``living``'s counters, pushed apart to ``drawn``, end: the ``crowded``
+    squares' in their grid (``_grid``), then each other one where the pushes left it or,
+    when it touches one placed before it, at the nearest free spot in its square. The
+    first square found with no free spot left, if any, to be drawn as a grid too."""
+    out: dict[str, list[float]] = {}
+    for square, stands in crowded.items():
+        out |= _grid(stands, drawn, square)
+    placed = list(out.values())
+    for stand in living:
+        if stand in out:
+            continue
+        at = drawn[stand]
+        if any(_touching(at, other) for other in placed):
+            at = _free_spot(at, placed, bounds[stand])  # type: ignore[assignment]
+            if at is None:
+                return out, bounds[stand]
+        out[stand] = list(at)
+        placed.append(out[stand])
+    return out, None
+
+
+def _grid(
+    stands: Sequence[str], drawn: Mapping[str, Sequence[float]], square: Bounds
+) -> dict[str, list[float]]:
+    """A square too crowded for its counters to spread in: all of them in rows of an
+    even grid, each counter wholly inside the square, in the order they stand (by rows
+    down the picture, then across), at full size for 16 of them or fewer (4 by 4), else
+    smaller by as much as the grid needs (.88 for 25, .74 for 36, .64 for 49); the scale
+    is the third number of each place."""
+    across = max(4, math.ceil(math.sqrt(len(stands))))
+    scale = min(1.0, SQUARE_IN / (COUNTER_GAP * (across - 1) + 2 * COUNTER_REACH))
+    reach = COUNTER_REACH * scale
+    pitch = (SQUARE_IN - 2 * reach) / (across - 1)
+    left, top = square[0] // SQUARE_IN * SQUARE_IN, square[1] // SQUARE_IN * SQUARE_IN
+    rows = math.ceil(len(stands) / across)
+    top += (SQUARE_IN - 2 * reach - pitch * (rows - 1)) / 2  # the rows in the middle
+    by_row = sorted(stands, key=lambda stand: (drawn[stand][1], drawn[stand][0]))
+    out = {}
+    for row in range(rows):
+        line = sorted(by_row[row * across : (row + 1) * across], key=lambda s: drawn[s][0])
+        for col, stand in enumerate(line):
+            at = [left + reach + col * pitch, top + reach + row * pitch]
+            out[stand] = at + [scale] if scale < 1 else at
+    return out
 
 
 def _touching(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -517,8 +568,9 @@ def label_slots(table: Table, drawn: Mapping[str, Sequence[float]]) -> str:
     order, name then going), '-' where every slot has a counter on it (the square's
     title and the sheet still name it)."""
     counters = [
-        (x - COUNTER_CLEAR, y - COUNTER_CLEAR, x + COUNTER_CLEAR, y + COUNTER_CLEAR)
-        for x, y in drawn.values()
+        (x - clear, y - clear, x + clear, y + clear)
+        for x, y, *scale in drawn.values()
+        for clear in (COUNTER_CLEAR * (scale[0] if scale else 1),)
     ]
     chosen = []
     for square in table.squares:
@@ -983,6 +1035,7 @@ class Counter:
     lost: bool
     hidden: bool
     off: bool = False  # not on the table yet in the first frame
+    scale: float = 1  # drawn smaller in a crowded square (``Table.drawn_apart``)
 
 
 def counters(
@@ -1009,7 +1062,7 @@ def counters(
     drawn = []
     for stand, pos in sorted(seen.items(), key=lambda kv: stand_order(kv[0])):
         x, y = pos[0], table.depth_in - pos[1]
-        drawn_x, drawn_y = at[stand] or table.drawn_at(x, y)
+        drawn_x, drawn_y, *scale = at[stand] or table.drawn_at(x, y)
         drawn.append(
             Counter(
                 id=stand,
@@ -1024,6 +1077,7 @@ def counters(
                 off=stand not in first["positions"],
                 drawn_x=drawn_x,
                 drawn_y=drawn_y,
+                scale=scale[0] if scale else 1,
             )
         )
     return drawn

@@ -649,3 +649,72 @@ def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
     assert battleview.outcome_words(result, alone).startswith(
         "The Australians' A Company and B Company and C Company (militia), defending, win:"
     )
+
+
+def crowd(count: int, around: tuple[int, int], force: str = "a") -> dict[str, list[int]]:
+    """``count`` stands within two inches of ``around``, as a melee or a crowded set-up
+    leaves them (several on one inch)."""
+    x, y = around
+    return {
+        f"{force}.rifle_squad.{i}": [x + (i * 7) % 5 - 2, y + (i * 3) % 5 - 2]
+        for i in range(1, count + 1)
+    }
+
+
+def drawn_square(table: Any, at: list[float]) -> str:
+    return battleview.square_of((at[0], table.depth_in - at[1]), table)
+
+
+@pytest.mark.parametrize(
+    ("count", "around"),
+    [(14, (18, 18)), (16, (18, 18)), (20, (18, 18)), (30, (18, 18)), (18, (2, 2)),
+     (25, (34, 34)), (40, (6, 30))],
+)  # fmt: skip
+def test_a_crowded_square_keeps_every_counter_in_it_shrunk_to_fit(
+    count: int, around: tuple[int, int]
+) -> None:
+    """A walk-through: 14 stands or more in one square left no free spot, and a counter
+    was drawn outside its square, where it read as standing in the next. Every counter
+    of a stand still fighting is drawn wholly inside its own square; a square too crowded
+    for full-size counters draws all of its counters smaller, in a grid, none on another,
+    and no smaller than it must."""
+    table = battleview.Table(3, 3, [], "log")
+    positions = crowd(count, around) | crowd(3, (30, 6), "d")
+    drawn = table.drawn_apart(positions)
+    for stand, (x, y) in positions.items():
+        at = drawn[stand]
+        assert drawn_square(table, at) == battleview.square_of((x, y), table), (stand, at)
+        scale = at[2] if len(at) > 2 else 1
+        reach = battleview.COUNTER_REACH * scale - 0.01  # rounded to a hundredth
+        left, top = at[0] // 12 * 12, at[1] // 12 * 12
+        if scale < 1:  # a crowded square's grid: every counter wholly inside
+            assert left + reach <= at[0] <= left + 12 - reach, (stand, at)
+            assert top + reach <= at[1] <= top + 12 - reach, (stand, at)
+    stands = sorted(drawn)
+    for i, first in enumerate(stands):
+        for second in stands[i + 1 :]:
+            scale = min(len(drawn[first]) > 2 and drawn[first][2] or 1,
+                        len(drawn[second]) > 2 and drawn[second][2] or 1)  # fmt: skip
+            assert apart(drawn[first], drawn[second]) >= 2.4 * scale, (first, second)
+    scales = {at[2] for at in drawn.values() if len(at) > 2}
+    assert all(s >= 0.6 for s in scales)  # the marks still read
+    if count <= 16:  # 4 by 4 fit at full size, wholly inside their square
+        assert not scales
+
+
+def test_a_crowded_step_draws_its_counters_smaller_on_the_page(played: Any) -> None:
+    """The server's first frame draws a crowded square's counters at their scale, as
+    replay.js does at each step (``frame["drawn"]``' third number)."""
+    battle = fought(played)[0]
+    log = copy.deepcopy(battle.log)
+    deploy = next(r for r in log if r["kind"] == "deploy")
+    stands = sorted(deploy["positions"])[:20]
+    deploy["positions"].update(dict(zip(stands, crowd(20, (18, 18)).values(), strict=True)))
+    table = battleview.table_of(battle.spec, battle.seed, log, battle.result)
+    frames = battleview.replay_frames(log, table=table)
+    forces = battleview.forces_of(battle.spec, battle.result, side_names=SIDE_NAMES)
+    drawn = {c.id: c for c in battleview.counters(frames, forces, table)}
+    for stand in stands:
+        at = frames[0]["drawn"][stand]
+        assert len(at) == 3 and at[2] < 1, at
+        assert (drawn[stand].drawn_x, drawn[stand].drawn_y, drawn[stand].scale) == tuple(at)

@@ -312,3 +312,70 @@ def test_the_squares_names_read_above_the_stands_and_no_stand_hides_another(
                 page.locator("#replay").scroll_into_view_if_needed()
                 shot(f"replay-names-battle-{number}-step-{index + 1}-{size}")
     assert crossed > 0  # stands did stand on the names: the test saw what it checks
+
+
+# Each living counter shown, with the square its stand stands in (by the frame's true
+# position), whether its drawing's centre is in that square (on its line counts, as a
+# stand on the line is drawn: ``Table.square_bounds``), and its box.
+COUNTERS_AND_SQUARES = """(els, frame) => {
+    const cells = Array.from(document.querySelectorAll('#replay-field rect.cell'))
+        .map((c) => [c.dataset.square, c.getBoundingClientRect()]);
+    const width = Math.max(...cells.map(([n]) => n.charCodeAt(0) - 64));
+    const depth = Math.max(...cells.map(([n]) => Number(n.slice(1))));
+    const square = ([x, y]) => String.fromCharCode(65 + Math.min(Math.floor(x / 12), width - 1))
+        + (Math.min(Math.floor(y / 12), depth - 1) + 1);
+    return els.map((e) => e.closest('g.stand')).filter((g) => getComputedStyle(g).display
+        !== 'none' && !frame.lost.includes(g.dataset.stand)).map((g) => {
+        const b = g.querySelector('.counter').getBoundingClientRect();
+        const [cx, cy] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+        const own = square(frame.positions[g.dataset.stand]);
+        const c = cells.find(([name]) => name === own)[1];
+        const inside = c.left - .5 <= cx && cx <= c.right + .5 && c.top - .5 <= cy
+            && cy <= c.bottom + .5;
+        return {stand: g.dataset.stand, square: own, inside: inside,
+            box: [b.left, b.top, b.right, b.bottom]};
+    });
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_crowded_square_draws_every_counter_inside_it(
+    report: Any, played: Campaign, shot: Any, size: str
+) -> None:
+    """A walk-through: with 14 stands or more in one square there was no free spot left,
+    and a counter was drawn in the next square, where a player reads it as standing. At
+    every step every counter of a stand still fighting is drawn in its own square (a
+    crowded one's smaller, in a grid), none on another."""
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    log = battle.log
+    deploy = next(r for r in log if r["kind"] == "deploy")
+    crowd = sorted(deploy["positions"])[:22]
+    assert len(crowd) >= 14
+    deploy["positions"].update(
+        {stand: [16 + (i * 7) % 5, 16 + (i * 3) % 5] for i, stand in enumerate(crowd)}
+    )
+    Battle.objects.filter(pk=battle.pk).update(log=log)
+    page = report(size)
+    frames = json.loads(page.locator("#replay-frames").text_content())
+    smaller = 0
+    for index, frame in enumerate(frames):
+        if index:
+            page.keyboard.press("ArrowRight")
+        counters = page.locator("#replay-field g.stand .counter").evaluate_all(
+            COUNTERS_AND_SQUARES, frame
+        )
+        for c in counters:
+            assert c["inside"], (size, index, c)
+        for i, a in enumerate(counters):
+            for b in counters[i + 1 :]:
+                (al, at, ar, ab), (bl, bt, br, bb) = a["box"], b["box"]
+                overlap = min(ar, br) - max(al, bl), min(ab, bb) - max(at, bt)
+                assert min(overlap) <= 0.5, (size, index, a["stand"], b["stand"])  # px
+        smaller += sum(len(at) > 2 for at in frame["drawn"].values())
+    assert smaller > 0  # the crowded square's counters were drawn smaller
+    page.keyboard.press("Home")
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-crowded-{size}")
+    field = ARTIFACTS / f"replay-crowded-{size}-field.png"
+    page.locator("#replay-field").screenshot(path=str(field))

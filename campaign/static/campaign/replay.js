@@ -62,8 +62,9 @@
       const pos = frame.positions[id];
       el.classList.toggle("off", !pos);
       if (pos) {
-        const [x, y] = placed(frame, id, pos);
-        el.setAttribute("transform", `translate(${x} ${y})`);
+        // A third number: drawn smaller, in a square too crowded for full-size counters.
+        const [x, y, scale] = placed(frame, id, pos);
+        el.setAttribute("transform", `translate(${x} ${y})` + (scale ? ` scale(${scale})` : ""));
       }
       const status = frame.status[id];
       el.classList.toggle("pinned", status === "pinned");
