@@ -511,10 +511,13 @@ def _free_spot(
 NAME_FONT, GOING_FONT = 1.25, 1.05  # templates/battles/_field_style.html
 # Where a square's name or going may be written, from its top left corner (x, y of the
 # text, hanging from y; its anchor): in rows down the square, each at its left or its
-# right side. The names' slots first (the top row preferred), then the goings' (the
-# bottom row preferred). replay.js reads them from the picture.
+# right side. The names' slots first (the top row preferred), then the goings', each
+# right beneath a name's (``GOING_BELOW``), so that the two read as one square's; none
+# beneath the lowest name, where the going would sit on the square's bottom line, above
+# the next square's name. replay.js reads them from the picture.
+GOING_BELOW = 1.45
 _NAME_ROWS = [round(0.45 + 1.55 * k, 2) for k in range(7)]
-_GOING_ROWS = [round(10.6 - 1.35 * k, 2) for k in range(8)]
+_GOING_ROWS = [round(row + GOING_BELOW, 2) for row in _NAME_ROWS[:-1]]
 _SIDES = ((0.4, "start"), (SQUARE_IN - 0.4, "end"))
 LABEL_SLOTS: tuple[tuple[float, float, str], ...] = (
     *((dx, dy, anchor) for dy in _NAME_ROWS for dx, anchor in _SIDES),
@@ -563,10 +566,10 @@ def _meet(a: Sequence[float], b: Sequence[float]) -> bool:
 
 def label_slots(table: Table, drawn: Mapping[str, Sequence[float]]) -> str:
     """Where each square's name and going are written among the counters ``drawn``
-    (where the picture draws them): the first of its slots that touches no counter nor
-    the square's other line, as a base-36 digit per line (the squares in ``table``'s
-    order, name then going), '-' where every slot has a counter on it (the square's
-    title and the sheet still name it)."""
+    (where the picture draws them, a smaller one by its size): the name in the first of
+    its slots that touches no counter, the going right beneath it (``_name_and_going``),
+    as a base-36 digit per line (the squares in ``table``'s order, name then going), '-'
+    where a line has no room (the square's title and the sheet still say it)."""
     counters = [
         (x - clear, y - clear, x + clear, y + clear)
         for x, y, *scale in drawn.values()
@@ -576,20 +579,34 @@ def label_slots(table: Table, drawn: Mapping[str, Sequence[float]]) -> str:
     for square in table.squares:
         edge = (square.x, square.y, square.x + SQUARE_IN, square.y + SQUARE_IN)
         taken = [box for box in counters if _meet(box, edge)]
-        for text, font, slots in (
-            (square.name_line, NAME_FONT, NAME_SLOTS),
-            (square.going_line, GOING_FONT, GOING_SLOTS),
-        ):
-            width = text_width(text, font)
-            boxes = ((slot, _text_box(square, slot, width, font)) for slot in slots)
-            free = next(((slot, box) for slot, box in boxes if not any(
-                _meet(box, other) for other in taken)), None)  # fmt: skip
-            if free is None:
-                chosen.append("-")
-            else:
-                chosen.append(_base36(free[0]))
-                taken.append(free[1])
+        chosen.append(_name_and_going(square, taken))
     return "".join(chosen)
+
+
+def _name_and_going(square: SquareView, taken: list[tuple[float, float, float, float]]) -> str:
+    """A square's name and its going, as two slots (``label_slots``): the first name slot
+    with its going's slot right beneath it where neither touches what is ``taken``; else
+    the name alone in its first free slot and the going left out (written anywhere else
+    it would read as another line's, or another square's); '-' for a line not written."""
+    name_width = text_width(square.name_line, NAME_FONT)
+    going_width = text_width(square.going_line, GOING_FONT)
+    lone = None
+    for slot in NAME_SLOTS:
+        name = _text_box(square, slot, name_width, NAME_FONT)
+        if any(_meet(name, other) for other in taken):
+            continue
+        lone = lone or (slot, name)
+        beneath = GOING_SLOTS.start + slot
+        if beneath not in GOING_SLOTS:
+            continue
+        going = _text_box(square, beneath, going_width, GOING_FONT)
+        if not any(_meet(going, other) for other in taken):
+            taken += [name, going]
+            return _base36(slot) + _base36(beneath)
+    if lone is None:
+        return "--"
+    taken.append(lone[1])
+    return _base36(lone[0]) + "-"
 
 
 def _base36(n: int) -> str:

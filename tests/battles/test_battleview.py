@@ -718,3 +718,29 @@ def test_a_crowded_step_draws_its_counters_smaller_on_the_page(played: Any) -> N
         at = frames[0]["drawn"][stand]
         assert len(at) == 3 and at[2] < 1, at
         assert (drawn[stand].drawn_x, drawn[stand].drawn_y, drawn[stand].scale) == tuple(at)
+
+
+def test_a_squares_going_is_written_beneath_its_own_name(played: Any) -> None:
+    """A walk-through: a going written at the bottom of its square ("rough") sat just
+    above the next square's name and read as that square's. At every step of real
+    battles a square's going is written right beneath its own name, on the same side,
+    inside its square (or, where no room is left beneath the name, not at all: the
+    square's title and the sheet say it), never nearer another square's name."""
+    pairs = 0
+    for battle in fought(played)[:3]:
+        table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
+        frames = battleview.replay_frames(battle.log, table=table)
+        for frame in [frames[0], frames[len(frames) // 2], frames[-1]]:
+            labels = table.labels(frame["drawn"])
+            names = [label for label in labels if label.kind == "cell-label"]
+            for name, going in zip(labels[::2], labels[1::2], strict=True):
+                if not going.shown:
+                    continue
+                assert name.shown and going.anchor == name.anchor and going.x == name.x
+                below = going.y - name.y
+                assert 1.25 <= below <= 1.7, (name.text, going.text, below)
+                assert going.y + 1.05 <= going.corner_y + 12 - 0.3  # inside its square
+                others = [n for n in names if n is not name and n.shown and n.x == name.x]
+                assert all(abs(going.y - n.y) > below for n in others), going.text
+                pairs += 1
+    assert pairs > 20
