@@ -72,8 +72,13 @@ def test_the_map_reads_on_a_phone(page: Any, live_server: Any, korona: Campaign,
     # The page itself does not scroll sideways: only the map's frame does.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
-    # The same facts are listed below the map.
+    # The same facts are listed below the map, as the hint above it says (the battle
+    # pages share the hint: templates/_swipe_hint.html).
     assert page.locator(".area-entry").count() == 10
+    hint = page.locator("p.swipe")
+    assert hint.is_visible() and hint.text_content() == (
+        "Swipe the map sideways to see all of it; every area is also listed below it."
+    )
     shot("map-3-phone")
 
     # A company's page from the list below the map: its stands chart fits the phone.

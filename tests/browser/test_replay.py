@@ -379,3 +379,24 @@ def test_a_crowded_square_draws_every_counter_inside_it(
     shot(f"replay-crowded-{size}")
     field = ARTIFACTS / f"replay-crowded-{size}-field.png"
     page.locator("#replay-field").screenshot(path=str(field))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_phone_is_told_to_swipe_the_table_sideways(report: Any, shot: Any, size: str) -> None:
+    """A walk-through: on a phone the table scrolls sideways in its frame, with no hint
+    that it does (the campaign map says "Swipe the map sideways"). The same hint, the
+    map's own, is shown right above the table where its frame scrolls, and not on a desk,
+    where the whole table is in view."""
+    page = report(size)
+    hint = page.locator("#replay .swipe")
+    frame = page.locator("#replay .field-frame")
+    scrolls = frame.evaluate("f => f.scrollWidth > f.clientWidth")
+    assert scrolls == (size == "phone")
+    assert hint.is_visible() == scrolls
+    assert hint.text_content() == "Swipe the table sideways to see all of it."
+    if scrolls:
+        hint_box, frame_box = hint.bounding_box(), frame.bounding_box()
+        assert hint_box is not None and frame_box is not None
+        assert 0 <= frame_box["y"] - (hint_box["y"] + hint_box["height"]) <= 24  # just above
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-swipe-{size}")
