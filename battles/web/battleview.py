@@ -116,8 +116,9 @@ COUNTER_REACH = 1.6
 # Counters closer than this, across or down (a counter is 2.4 across), are drawn apart,
 # where one covered part of another or all of it (two stands on one inch): each moves by
 # pushes of at most ``SPREAD_REACH``, then any still touching another goes to the
-# nearest free spot in its square (on the table, when its square is full); never off
-# the table. The frames, the lines and the log keep where they stand.
+# nearest free spot in its square; a square with no free spot left draws all its
+# counters in a grid, smaller when they must be (``_grid``); never out of its square nor
+# off the table. The frames, the lines and the log keep where they stand.
 COUNTER_GAP = 2.6
 SPREAD_REACH = 2.6
 SPREAD_ROUNDS = 12
@@ -308,8 +309,10 @@ class Table:
     ) -> dict[str, list[float]]:
         """Where the counters of one step are drawn, in the picture: each at ``drawn_at``,
         and the stands still fighting that stand closer than ``COUNTER_GAP`` pushed apart
-        (two on one inch side by side), so that no counter hides another. A lost stand,
-        drawn faded beneath them, stays where it fell."""
+        (two on one inch side by side), so that no counter hides another, each in its own
+        square: a square too crowded for that draws its counters in a grid, smaller
+        when they must be, the scale a third number (``_grid``). A lost stand, drawn
+        faded beneath them, stays where it fell."""
         origin = {
             stand: self.drawn_at(x, self.depth_in - y)
             for stand, (x, y) in sorted(positions.items())
