@@ -327,7 +327,7 @@ class Table:
                 drawn[stand] = _held(drawn[stand], origin[stand], bounds[stand])
         crowded: dict[Bounds, list[str]] = {}
         while True:  # each pass finds at most one more square too crowded to spread in
-            settled, full = _settled(drawn, living, bounds, crowded)
+            settled, full = _settled(drawn, origin, living, bounds, crowded)
             if full is None:
                 break
             crowded[full] = [stand for stand in living if bounds[stand] == full]
@@ -422,14 +422,16 @@ Bounds = tuple[float, float, float, float]
 
 def _settled(
     drawn: Mapping[str, list[float]],
+    origin: Mapping[str, tuple[float, float]],
     living: Sequence[str],
     bounds: Mapping[str, Bounds],
     crowded: Mapping[Bounds, Sequence[str]],
 ) -> tuple[dict[str, list[float]], Bounds | None]:
     """Where ``living``'s counters, pushed apart to ``drawn``, end: the ``crowded``
     squares' in their grid (``_grid``), then each other one where the pushes left it or,
-    when it touches one placed before it, at the nearest free spot in its square. The
-    first square found with no free spot left, if any, to be drawn as a grid too."""
+    when it touches one placed before it, at the free spot in its square nearest where
+    it stands (its ``origin``). The first square found with no free spot left, if any,
+    to be drawn as a grid too."""
     out: dict[str, list[float]] = {}
     for square, stands in crowded.items():
         out |= _grid(stands, drawn, square)
@@ -439,7 +441,7 @@ def _settled(
             continue
         at = drawn[stand]
         if any(_touching(at, other) for other in placed):
-            at = _free_spot(at, placed, bounds[stand])  # type: ignore[assignment]
+            at = _free_spot(origin[stand], placed, bounds[stand])  # type: ignore[assignment]
             if at is None:
                 return out, bounds[stand]
         out[stand] = list(at)
