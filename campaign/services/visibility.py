@@ -37,6 +37,7 @@ from campaign.models import (
     Membership,
     Order,
     SeedCommitment,
+    SideReady,
     Turn,
 )
 from campaign.services.deadlines import side_play
@@ -262,18 +263,39 @@ LIST_DIGESTS = {
         " AND s.number <= c.turn + 1",
         ("s.id", "s.number", "s.commitment", "s.changes", "s.created_at", "s.revealed_at"),
     ),
+    # The reader's side's "ready" for the coming turn (the GM's: every side's); its lines
+    # begin with a word of their own, so no line of another list in a union is the same.
+    "ready": (
+        "SELECT {row} AS line FROM {ready} r WHERE r.campaign_id = c.id"
+        " AND r.turn_number = c.turn + 1 AND ({side} IS NULL OR r.side = {side})",
+        ("'ready'", "r.id", "r.side", "r.created_at"),
+    ),
+}
+
+# Digests of several lists at once, in the one subquery (their lines together).
+LIST_UNIONS = {
+    # The orders page's slow poll: the side's orders and its "ready" (docs/orders.md).
+    "orders-page": ("orders", "ready"),
 }
 
 
 def list_digest(rows: str, *, side: str) -> str:
-    """The SQL of one list's digest (``LIST_DIGESTS``): its rows' columns, each row one
-    line, the lines joined. The same rows give the same string, in whatever order the
-    database joins them; any other rows another (each line starts with its row's id, and
-    the one free text, a battle's key, comes with its length), so it misses no change."""
+    """The SQL of one list's digest (``LIST_DIGESTS``, or several: ``LIST_UNIONS``): its
+    rows' columns, each row one line, the lines joined. The same rows give the same
+    string, in whatever order the database joins them; any other rows another (each line
+    starts with its row's id, and the one free text, a battle's key, comes with its
+    length), so it misses no change."""
+    parts = LIST_UNIONS.get(rows, (rows,))
+    inner = " UNION ALL ".join(_list_lines(part, side=side) for part in parts)
+    return f"SELECT {_joined()} FROM ({inner}) lines"
+
+
+def _list_lines(rows: str, *, side: str) -> str:
+    """The SQL of one list's lines (``LIST_DIGESTS``), one a row."""
     select, columns = LIST_DIGESTS[rows]
     postgres = connection.vendor == "postgresql"
     winner = "b.result ->> 'winner'" if postgres else "json_extract(b.result, '$.winner')"
-    inner = select.format(
+    return select.format(
         row=_line(_column(column, winner=winner) for column in columns),
         side=side,
         order=Order._meta.db_table,
@@ -282,8 +304,8 @@ def list_digest(rows: str, *, side: str) -> str:
         area=Area._meta.db_table,
         user=get_user_model()._meta.db_table,
         commitment=SeedCommitment._meta.db_table,
+        ready=SideReady._meta.db_table,
     )
-    return f"SELECT {_joined()} FROM ({inner}) lines"
 
 
 def _column(column: str, *, winner: str) -> str:

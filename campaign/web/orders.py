@@ -33,6 +33,7 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.web.lists import readable_battles
@@ -166,17 +167,24 @@ def _under_way(view: CampaignView, plan: SidePlan) -> list[dict[str, Any]]:
 
 
 def ready_context(
-    view: CampaignView, plan: SidePlan, *, ready_error: str | None = None
+    view: CampaignView,
+    plan: SidePlan,
+    *,
+    ready_error: str | None = None,
+    watch: str | None = None,
 ) -> dict[str, Any]:
     """What the answer of "ready" and "unready" draws (``#ready_answer``): the ready box
-    and the line below it. No card and no odds: the page's whole context read every
-    planned battle's odds from the cache (and sent their missing chunks off) for an
-    answer that shows none of them."""
+    and the line below it, and the slow poll with its new token (``watch``: "ready" is in
+    it). No card and no odds: the page's whole context read every planned battle's odds
+    from the cache (and sent their missing chunks off) for an answer that shows none of
+    them."""
     return page_context(
         view,
         plan=plan,
         ready_error=ready_error,
         side_query=urlencode({"side": plan.side}) if view.game_master else "",
+        watch=watch,
+        watch_seconds=watch_seconds(),
     )
 
 
@@ -192,12 +200,38 @@ def watch_seconds() -> int:
 
 
 def watch_token(read: dict[str, Any]) -> str:
-    """The page's state as its slow poll compares it, from ``campaign_stamp(rows="orders")``:
-    the coming turn and the digest of the reader's side's orders for it (the GM's: every
-    side's), and nothing else, so it changes with nothing hidden from the side (an
-    enemy's order, its ready). One query decides it, and access too."""
-    digest = sha256(read["digest"].encode()).hexdigest()[:32]
+    """The page's state as its slow poll compares it, from
+    ``campaign_stamp(rows="orders-page")``: the coming turn; the digest of the reader's
+    side's orders for it and of its "ready" (the GM's: every side's); and what closes its
+    orders or says when: the campaign's status, its deadline and whether it has passed,
+    the last turn begun and its status (a turn started, or waiting for its battles). Never
+    an enemy's order or its "ready", so it changes with nothing hidden from the side. One
+    query decides it, and access too."""
+    deadline = read["next_deadline"]
+    closing = (
+        read["status"],
+        deadline.isoformat() if deadline else "",
+        deadline is not None and deadline <= timezone.now(),
+        read["last_turn"],
+        read["last_turn_status"],
+    )
+    digest = sha256(f"{read['digest']}#{closing!r}".encode()).hexdigest()[:32]
     return f"{read['turn'] + 1}.{digest}"
+
+
+def _read_token(request: HttpRequest, campaign_id: int) -> dict[str, Any] | None:
+    """The stamp the slow poll's token is made of (``watch_token``), or None for a reader
+    who may not open the campaign."""
+    return campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders-page")
+
+
+def fresh_watch(request: HttpRequest, view: CampaignView, side: str) -> str | None:
+    """The slow poll's address with the token as things stand, for an answer that changed
+    them (an order, "ready"): the page takes it (out of band), so its next poll is a 204
+    rather than a full check that finds what the page already shows. Read before the
+    answer reads what it draws: a change made in between makes the poll look again."""
+    read = _read_token(request, view.campaign.pk)
+    return _watch_url(view, side, watch_token(read)) if read else None
 
 
 def _watch_url(view: CampaignView, side: str, token: str) -> str:
@@ -285,16 +319,34 @@ def _side_refused(refused: SideRefused) -> HttpResponse:
     return answer(str(refused), content_type="text/plain")
 
 
+@dataclass(frozen=True, slots=True)
+class Planning:
+    """The campaign as the reader sees it, and the side whose orders they plan."""
+
+    view: CampaignView
+    side: str
+
+
+def _planning(request: HttpRequest, campaign_id: int) -> Planning | HttpResponse:
+    """The view, then the side planned (``?side=``, the GM's choice): the page and its
+    polls open both alike, and refuse a side the reader may not plan alike
+    (``_side_refused``); the answer is that refusal."""
+    view = campaign_view(request, campaign_id)
+    try:
+        return Planning(view, planning.planning_side(view=view, asked=request.GET.get("side")))
+    except SideRefused as refused:
+        return _side_refused(refused)
+
+
 def _turn_played(
     request: HttpRequest, campaign_id: int, *, asked: int, next_turn: int
 ) -> HttpResponse:
     """The notice of a page whose turn has been played (or rolled back), for its polls:
     the turn's number is all it tells. It takes the page's forms, and its polls, off it."""
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        return _side_refused(refused)
+    opened = _planning(request, campaign_id)
+    if isinstance(opened, HttpResponse):
+        return opened
+    view, side = opened.view, opened.side
     moved = OrdersOutOfDate(page_turn=asked, next_turn=next_turn)
     context = {
         "campaign": view.campaign,
@@ -313,7 +365,7 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
     notice of a played turn, as the page's turn poll answers it; else the poll itself
     with the new token and, out of band, the cards whose orders or battles changed and
     "Planned battles" when a battle did, as an area's poll follows them."""
-    read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders")
+    read = _read_token(request, campaign_id)
     if read is None:
         raise Http404("no such campaign")
     seen = request.GET.get("seen", "")
@@ -328,19 +380,20 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return response
     if seen == token:
         return HttpResponse(status=204)
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        return _side_refused(refused)
+    opened = _planning(request, campaign_id)
+    if isinstance(opened, HttpResponse):
+        return opened
+    view, side = opened.view, opened.side
     plan = plan_side(view=view, side=side)
     following = areaodds.cards_to_follow(plan, request.GET.getlist("drawn"))
+    # Orders closed since the page was drawn (a turn started): every card again, formless.
+    cards = {row.company_id for row in plan.companies} if plan.closed else following.cards
     odds = OddsReader()
     context = {
-        **_follow_context(view, plan, odds, cards=following.cards, areas=following.areas),
+        **_follow_context(view, plan, odds, cards=cards, areas=following.areas),
         "watch": _watch_url(view, side, token),
         "watch_seconds": watch_seconds(),
-        "planned_again": bool(following.areas),
+        "planned_again": bool(following.areas) or plan.closed is not None,
     }
     return render(request, f"{TEMPLATE}#watched", context)
 
@@ -348,16 +401,14 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        return _side_refused(refused)
+    opened = _planning(request, campaign_id)
+    if isinstance(opened, HttpResponse):
+        return opened
+    view, side = opened.view, opened.side
     # The slow poll's token is read before the orders the page draws: an order given in
     # between makes the poll look again, and is never missed.
-    read = campaign_stamp(user=request.user, campaign_id=campaign_id, rows="orders")
+    watch = fresh_watch(request, view, side)
     plan = plan_side(view=view, side=side)
-    watch = _watch_url(view, side, watch_token(read)) if read else None
     return render(request, TEMPLATE, _context(view, plan, watch=watch))
 
 
@@ -400,12 +451,14 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
         meanwhile = isinstance(refused, OrderChangedMeanwhile)
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
+    watch = fresh_watch(request, view, company.side) if htmx(request) else None
     plan = plan_side(view=view, side=company.side)
     context = _context(
         view,
         plan,
         errors={company_id: error} if error else None,
         meanwhile=company_id if meanwhile else None,
+        watch=watch,
     )
     status = 422 if error else 200
     if not htmx(request):
@@ -448,11 +501,10 @@ def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> Htt
     of date: the answer draws "Planned battles" again in place of the whole section (so
     an area the battle moved to appears, and polls) and, out of band, the card of each
     company that left or joined, as it stands now, its odds with it."""
-    view = campaign_view(request, campaign_id)
-    try:
-        side = planning.planning_side(view=view, asked=request.GET.get("side"))
-    except SideRefused as refused:
-        raise Http404(str(refused)) from refused
+    opened = _planning(request, campaign_id)
+    if isinstance(opened, HttpResponse):  # a side refused: no such area's odds for the reader
+        raise Http404(opened.content.decode())
+    view, side = opened.view, opened.side
     if not htmx(request):
         query = "?" + urlencode({"side": side}) if view.game_master else ""
         return HttpResponseRedirect(
@@ -563,11 +615,13 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
     view.campaign.refresh_from_db()  # mark_side_ready may have brought the deadline on
-    plan = plan_side(view=view, side=side)
     if not htmx(request):
+        plan = plan_side(view=view, side=side)
         return render(request, TEMPLATE, _context(view, plan, ready_error=error), status=409)
+    watch = fresh_watch(request, view, side)
+    plan = plan_side(view=view, side=side)
     # The ready box, and the live region below it filled out of band (it stays in the page).
-    context = ready_context(view, plan, ready_error=error)
+    context = ready_context(view, plan, ready_error=error, watch=watch)
     return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 

@@ -18,6 +18,7 @@ from campaign.web.orders import (
     _context,
     _orders_url,
     _out_of_date,
+    fresh_watch,
     page_turn,
     ready_context,
 )
@@ -38,12 +39,14 @@ def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
         error = str(refused)
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, side) + "#ready")
-    plan = plan_side(view=view, side=side)
     if not htmx(request):
+        plan = plan_side(view=view, side=side)
         return render(request, TEMPLATE, _context(view, plan, ready_error=error), status=409)
+    watch = fresh_watch(request, view, side)  # "ready" is in the slow poll's token
+    plan = plan_side(view=view, side=side)
     # The ready box, and the live region below it filled out of band (it stays in the page):
     # no card, so no odds read.
-    context = ready_context(view, plan, ready_error=error)
+    context = ready_context(view, plan, ready_error=error, watch=watch)
     return render(request, f"{TEMPLATE}#ready_answer", context, status=422 if error else 200)
 
 

@@ -134,7 +134,7 @@ def compare(
                 stamp = map_stamp(user=user, campaign_id=built.campaign.pk)
                 ids.tokens = [stamp.token] if stamp else []
                 # The orders page's slow poll's token: its 204 is crawled too.
-                read = campaign_stamp(user=user, campaign_id=built.campaign.pk, rows="orders")
+                read = campaign_stamp(user=user, campaign_id=built.campaign.pk, rows="orders-page")
                 ids.tokens += [watch_token(read)] if read else []
                 ids.viewer = user
                 if requests is None:
