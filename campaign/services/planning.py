@@ -398,15 +398,19 @@ def _supply_to_come(
 ) -> tuple[SupplyToCome, ...]:
     """The side's companies advancing into ``area`` whose supply roll is still to come and
     not certain: read from the side's own companies only (their areas, its supply
-    companies), the roll as ``supply_need`` has it before the turn's events. A Banzai!
-    win, or a die that cannot fail, leaves the move to no roll."""
+    companies), the roll as ``supply_need`` has it before the turn's events, with the
+    company's Banzai! and its side's ship away read as the supply phase reads them. A roll
+    certain (a Banzai! win, a die that cannot fail) leaves the move to no roll; one that
+    cannot succeed (a ship away) needs more than a 6."""
     depots = [c.area for c in foreseen.companies.values() if c.side == side and not c.fighting]
     rolls = []
     for name in sorted(rules.advancing_into(foreseen, orders, side, area)):
         company = foreseen.companies[name]
-        need = supply_need(foreseen, side=side, area=company.area, depots=depots).need
-        if need > 1 and not company.banzai:
-            rolls.append(SupplyToCome(company=name, need=need))
+        roll = supply_need(
+            foreseen, side=side, area=company.area, depots=depots, banzai=company.banzai
+        )
+        if not roll.certain:
+            rolls.append(SupplyToCome(company=name, need=7 if roll.hopeless else roll.need))
     return tuple(rolls)
 
 

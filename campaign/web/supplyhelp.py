@@ -6,7 +6,8 @@ Everything here comes from the campaign's settings, its map and the companies th
 reader sees in full (``CampaignView.companies``): the coming roll of a company of the
 reader's own side reads only that side's supply companies, so it tells nothing the fog
 hides. The numbers are the rules' own (``rules.campaign``): the supply phase rolls
-with the same ``supply_need``.
+with the same ``supply_need``, and reads a Banzai! win and a ship away as its
+``SupplyNeed`` does (``supply_verdict``).
 """
 
 from __future__ import annotations
@@ -90,14 +91,11 @@ class NextRoll:
     base: str
     modifiers: tuple[str, ...]  # "+1 (supply company)"
     loses_if_out: bool  # out of supply on it, the company loses stands
-
-    @property
-    def any_die(self) -> bool:
-        return self.need <= 1
-
-    @property
-    def no_die(self) -> bool:
-        return self.need > 6
+    # What the supply phase reads besides the die (``rules.campaign.turn.SupplyNeed``):
+    any_die: bool = False  # in supply whatever the die
+    no_die: bool = False  # out of supply whatever the die
+    by_banzai: bool = False  # in supply whatever the die by its Banzai! win alone
+    forced: tuple[str, ...] = ()  # why no die can ("its side's ship is away")
 
 
 def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll | None:
@@ -108,7 +106,12 @@ def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll |
     depots = [
         c.area for c in view.companies if c.full and c.side == company.side and c.kind == "supply"
     ]
-    need = supply_need(view.state, side=company.side, area=company.area, depots=depots)
+    # The company is the reader's to see in full: its Banzai! win is theirs to know.
+    rules_company = view.state.companies.get(company.name)
+    banzai = rules_company is not None and rules_company.banzai
+    need = supply_need(
+        view.state, side=company.side, area=company.area, depots=depots, banzai=banzai
+    )
     return NextRoll(
         turn=turn,
         need=need.need,
@@ -117,4 +120,8 @@ def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll |
         modifiers=tuple(f"{value:+d} ({reason})" for reason, value in need.modifiers),
         loses_if_out=(company.turns_out_of_supply or 0) + 1
         >= view.state.settings.out_of_supply_turns_before_losses,
+        any_die=need.certain,
+        no_die=need.hopeless,
+        by_banzai=need.by_banzai,
+        forced=need.forced,
     )

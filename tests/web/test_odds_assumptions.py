@@ -10,6 +10,7 @@ a supply roll, and never writes a range as one value."""
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -174,6 +175,22 @@ def test_a_banzai_win_leaves_the_advance_to_no_roll(
     assert said is not banzai
     if not banzai:
         assert "(2 or more on the d6; the die gives it 5 times in 6)" in section(text)
+
+
+def test_a_ship_away_that_blocks_supply_is_read_as_the_turn_reads_it(
+    aussie: Any, japanese: Any, login: Any
+) -> None:
+    """With "a ship away blocks supply" and the Australians' ship away, no die puts A
+    Company in supply: it cannot arrive, and the words said it needed a 4."""
+    campaign = made({}, aussie, japanese)
+    campaign.ships.filter(side="australian").update(present=False)
+    settings = campaign.get_settings()
+    campaign.set_settings(replace(settings, ship_absence_blocks_supply=True))
+    campaign.save(update_fields=["settings"])
+    order(campaign, "A Company")
+    text = page(login(aussie), campaign)
+    assert "(no die can do it; as things stand, no die can)" in section(text)
+    assert "4 or more" not in section(text)
 
 
 # --- the share and its range, at the edges ------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from html import unescape
 from typing import Any
 
 import pytest
@@ -150,3 +151,50 @@ def test_an_enemy_glimpse_has_no_supply_help(played: Campaign, aussie: Any, logi
     glimpse = client.get(f"/campaigns/{played.pk}/glimpses/{handle.group(1)}/").content.decode()
     assert '<details class="supply-help"' not in glimpse
     assert '<p class="next-supply"' not in glimpse
+
+
+def card_roll(client: Client, campaign: Campaign, name: str) -> str:
+    """The coming-roll line of a company's card on the orders page, in words."""
+    cache.clear()
+    company = campaign.companies.get(name=name)
+    card = re.search(
+        rf'id="company-{company.pk}".*?</article>', orders_page(client, campaign), re.S
+    )
+    assert card
+    line = re.search(r'<p class="next-supply">.*?</p>', card.group(0), re.S)
+    assert line
+    return unescape(words(line.group(0)))
+
+
+def test_the_coming_roll_reads_a_banzai_win_as_the_turn_does(
+    campaign: Campaign, japanese: Any, login: Any
+) -> None:
+    """A Japanese company that won a battle is in supply whatever its die (the supply
+    phase's Banzai!); the card said it needed its roll."""
+    client = login(japanese)
+    # Far from its base (in Kilu, 1st Company needs no die at all).
+    campaign.companies.filter(name="1st Company").update(area=campaign.areas.get(name="Korona"))
+    before = card_roll(client, campaign, "1st Company")
+    assert "or more on the d6 puts it in supply" in before
+    campaign.companies.filter(name="1st Company").update(banzai=True)
+    after = card_roll(client, campaign, "1st Company")
+    assert after.startswith(
+        "Turn 1's supply roll, as things stand: in supply whatever the die (Banzai!: it won a "
+        "battle last turn)"
+    )
+    assert "or more on the d6" not in after
+
+
+def test_the_coming_roll_reads_a_ship_away_as_the_turn_does(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """With "a ship away blocks supply", no die puts the side's companies in supply while
+    its ship is away (the supply phase's rule); the card said a die would."""
+    client = login(aussie)
+    campaign.ships.filter(side="australian").update(present=False)
+    assert "or more on the d6 puts it in supply" in card_roll(client, campaign, "A Company")
+    campaign.set_settings(replace(campaign.get_settings(), ship_absence_blocks_supply=True))
+    campaign.save(update_fields=["settings"])
+    said = card_roll(client, campaign, "A Company")
+    assert "no die can put it in supply: its side's ship is away" in said
+    assert "or more on the d6" not in said

@@ -110,30 +110,83 @@ def _modifiers(
     return modifiers
 
 
+def supply_verdict(*, by_roll: bool, banzai: bool, forced: Collection[str]) -> tuple[bool, bool]:
+    """Whether a fighting company is in supply, and whether by its Banzai! alone: by its
+    roll, else by a Banzai! win (a Japanese company that won a battle last turn); never
+    when something puts it out whatever its roll (``forced``: an event, a ship away)."""
+    if forced:
+        return False, False
+    if by_roll:
+        return True, False
+    return banzai, banzai
+
+
+def ship_away_blocks(state: CampaignState, side: str) -> bool:
+    """A ship of the side is away and the campaign's setting ("a ship away blocks
+    supply") puts the side's companies out of supply while it is."""
+    return state.settings.ship_absence_blocks_supply and any(
+        not ship.present for ship in state.ships if ship.side == side
+    )
+
+
+SHIP_AWAY = "its side's ship is away"
+
+
 @dataclass(frozen=True, slots=True)
 class SupplyNeed:
     """What a fighting company's coming supply roll must reach, as things stand before
     the turn's events: the die at least ``need`` (at most 1: whatever it rolls; above
-    6: never), the distance to ``base`` less the ``modifiers``."""
+    6: never), the distance to ``base`` less the ``modifiers``; and what the supply
+    phase reads besides the die (``supply_verdict``): the company's Banzai! win, and
+    what puts it out of supply whatever its roll (``forced``: its side's ship away)."""
 
     distance: int
     base: str
     modifiers: tuple[tuple[str, int], ...]  # (reason, value), as the roll's record has them
+    banzai: bool = False
+    forced: tuple[str, ...] = ()
 
     @property
     def need(self) -> int:
         return self.distance - sum(value for _, value in self.modifiers)
 
+    @property
+    def certain(self) -> bool:
+        """In supply whatever the die (the worst, 1, does it; or its Banzai!)."""
+        return supply_verdict(by_roll=self.need <= 1, banzai=self.banzai, forced=self.forced)[0]
+
+    @property
+    def hopeless(self) -> bool:
+        """Out of supply whatever the die (not even a 6 does it, nor a Banzai!)."""
+        return not supply_verdict(by_roll=self.need <= 6, banzai=self.banzai, forced=self.forced)[0]
+
+    @property
+    def by_banzai(self) -> bool:
+        """Certain by its Banzai! alone: a failed roll would still leave it in supply."""
+        return supply_verdict(by_roll=False, banzai=self.banzai, forced=self.forced)[1]
+
 
 def supply_need(
-    state: CampaignState, *, side: str, area: str, depots: Collection[str]
+    state: CampaignState,
+    *,
+    side: str,
+    area: str,
+    depots: Collection[str],
+    banzai: bool = False,
 ) -> SupplyNeed:
     """The supply roll a fighting company of ``side`` in ``area`` makes next, with its
     side's supply companies in ``depots``, as the supply phase rolls it: the same
-    distance and modifiers, the events left out (they are rolled first)."""
+    distance and modifiers, its Banzai! win (``banzai``) and its side's ship away read
+    as the phase reads them, the events left out (they are rolled first)."""
     distance, base = _distance_at(state, _Map(state), side, area, depots)
     modifiers = _modifiers(state, side, area, depots, supported=True)
-    return SupplyNeed(distance, base, tuple((m["reason"], m["value"]) for m in modifiers))
+    return SupplyNeed(
+        distance,
+        base,
+        tuple((m["reason"], m["value"]) for m in modifiers),
+        banzai=banzai,
+        forced=(SHIP_AWAY,) if ship_away_blocks(state, side) else (),
+    )
 
 
 def _forced_out(company: Company, events: Events) -> list[str]:
@@ -171,9 +224,8 @@ def _roll(turn: TurnInPlay, company: Company) -> tuple[_Roll, str]:
     total = die + sum(m["value"] for m in modifiers)
     by_roll = total >= distance
     reasons = _forced_out(company, turn.events)
-    in_supply = by_roll and not reasons
-    banzai = bool(company.banzai and not by_roll and not reasons)
-    roll = _Roll(die, modifiers, total, distance, base, reasons, in_supply or banzai, banzai)
+    in_supply, banzai = supply_verdict(by_roll=by_roll, banzai=company.banzai, forced=reasons)
+    roll = _Roll(die, modifiers, total, distance, base, reasons, in_supply, banzai)
     return roll, stream
 
 
@@ -240,10 +292,10 @@ def _supply_company(turn: TurnInPlay, company: Company) -> None:
 def supply_phase(turn: TurnInPlay) -> None:
     """Phase 3: every fighting company's supply roll, by side and name."""
     state = turn.state
-    for ship in state.ships:
+    for side in {ship.side for ship in state.ships}:
         # Checked after the events: a ship brought back this turn no longer blocks.
-        if not ship.present and state.settings.ship_absence_blocks_supply:
-            turn.events.no_supply.add(ship.side)
+        if ship_away_blocks(state, side):
+            turn.events.no_supply.add(side)
     for company in sorted(state.companies.values(), key=lambda c: (c.side, c.name)):
         if company.fighting:
             _supply_company(turn, company)
