@@ -92,6 +92,26 @@ def _needs(rolls: Sequence[Any]) -> str:
     return ", ".join(parts)
 
 
+def _short_caveat(rolls: Sequence[Any], names: str) -> str:
+    """The card's words: the one need when every roll needs the same ("4 or more on the
+    d6 each"); else, rather than each company's need (a phone's card grew by four lines
+    of them), how often the dice give them all, "Planned battles" giving each need."""
+    if len(rolls) == 1:
+        return (
+            f"Only if {names} passes its supply roll ({_needs(rolls)}) and arrives: "
+            '"Planned battles" says more.'
+        )
+    if len({roll.need for roll in rolls}) == 1:
+        return (
+            f"Only if {names} pass their supply rolls ({_needs(rolls)}) and arrive: "
+            '"Planned battles" says more.'
+        )
+    return (
+        f"Only if {names} pass their supply rolls and arrive ({_chance(rolls)}): "
+        '"Planned battles" says more.'
+    )
+
+
 def _chance(rolls: Sequence[Any]) -> str:
     """How often the dice put every one of them in supply (the turn's events aside)."""
     chance = Fraction(1)
@@ -117,11 +137,7 @@ def supply_caveat(attack: Any, short: bool = False) -> str:
     names = join([roll.company for roll in rolls])
     one = len(rolls) == 1
     if short:
-        return (
-            f"Only if {names} {'passes its supply roll' if one else 'pass their supply rolls'} "
-            f"({_needs(rolls)}) and {'arrives' if one else 'arrive'}: "
-            '"Planned battles" says more.'
-        )
+        return _short_caveat(rolls, names)
     who = "it" if one else "each"
     return (
         f"These odds assume {names} {'arrives' if one else 'arrive'}: {who} advances only "

@@ -30,6 +30,14 @@ HEADINGS = """() => {
 }"""
 
 
+LINES = """el => {
+  const style = getComputedStyle(el);
+  const inner = el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  return Math.round(inner / parseFloat(style.lineHeight === 'normal'
+    ? parseFloat(style.fontSize) * 1.2 : style.lineHeight));
+}"""
+
+
 @pytest.fixture
 def two_areas(
     settings: Any, monkeypatch: pytest.MonkeyPatch, django_user_model: Any
@@ -93,6 +101,14 @@ def test_an_attack_from_two_areas_says_it_waits_on_both_supply_rolls(
         assert "Only if A Company and C Company (militia) pass their supply rolls" in (
             page.locator(f"#company-{pk} .odds").inner_text()
         )
+        # Short on a phone too: each company's need (under "Planned battles") made it five
+        # lines of the card's width; how often the dice give both, four.
+        caveat = page.locator(f"#company-{pk} .odds .supply-caveat")
+        assert page.evaluate(LINES, caveat.element_handle()) <= 4
+    a = campaign.companies.get(name="A Company").pk
+    page.locator(f"#company-{a}").screenshot(
+        path=str(ARTIFACTS / f"orders-supply-assumed-{name}-card.png")
+    )
     title, headings = page.evaluate(HEADINGS)
     assert any(words.startswith("Planned battles") for words, _ in headings)
     assert all(size < title for _, size in headings), (title, headings)

@@ -88,11 +88,15 @@ def test_two_companies_from_different_areas_are_named_with_each_roll_and_the_cha
         "A Company, 5 or more for C Company (militia); the dice give both 1 time in 6); out "
         "of supply, a company stays where it is."
     ) in section(text)
+    # The card in short (each need is under "Planned battles"): how often the dice give
+    # both, not each company's need (a phone's card grew four lines with them).
     for name in ("A Company", "C Company (militia)"):
+        said = card(text, campaign, name)
         assert (
-            "Only if A Company and C Company (militia) pass their supply rolls (4 or more on "
-            "the d6 for A Company, 5 or more for C Company (militia)) and arrive"
-        ) in card(text, campaign, name)
+            "Only if A Company and C Company (militia) pass their supply rolls and arrive "
+            '(the dice give both 1 time in 6): "Planned battles" says more.'
+        ) in said
+        assert "for C Company (militia)" not in said
     # B Company has no order and no battle: nothing on its card.
     assert 'class="supply-caveat"' not in card(text, campaign, "B Company")
 
