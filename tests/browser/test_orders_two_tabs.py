@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign.services import odds, planning
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_orders import player_page  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,4 +139,63 @@ def test_once_the_odds_are_done_the_slow_poll_brings_the_other_tabs_orders(
     assert "hold in Korona" in first.locator(f"#company-{a} .current").inner_text()
     first.locator("#planned-battles").scroll_into_view_if_needed()
     shot(f"orders-two-tabs-4-slow-poll-gone-{name}")
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "screen", [("phone", 390, 844), ("desktop", 1280, 900)], ids=lambda s: s[0]
+)
+def test_a_choice_not_given_yet_stays_when_its_card_is_brought_up_to_date(
+    player_page: tuple[Any, Any],  # noqa: F811
+    shot: Any,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    screen: tuple[str, int, int],
+) -> None:
+    """A card drawn anew because its order changed elsewhere reset the choice the player
+    had made in its select but not given yet, silently. It is kept, with a word."""
+    settings.KORONA_ORDERS_WATCH_SECONDS = 1
+    settings.KORONA_ODDS_BACKEND = "inline"
+    monkeypatch.setattr(planning, "ODDS_RUNS", 40)
+    first, campaign = player_page
+    first.reload()  # drawn with the quick poll
+    name, width, height = screen
+    first.set_viewport_size({"width": width, "height": height})
+    errors: list[str] = []
+    first.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    b = campaign.companies.get(name="B Company").pk
+    # B's card: a choice made, not given; and the sniper ticked, not given.
+    choosing = first.locator(f"#company-{b} select[name=order]")
+    other = [
+        words
+        for words in choosing.locator("option").all_inner_texts()
+        if words.strip() not in ("Hold in Korona", "Advance to Oivi")
+    ]
+    choosing.select_option(label=other[0].strip())
+    chosen = choosing.input_value()
+    first.locator(f"#company-{b} input[name=sniper]").check()
+
+    second = first.context.new_page()  # the same player, another tab (or a teammate)
+    second.set_viewport_size({"width": width, "height": height})
+    second.goto(first.url)
+    give(second, b, "Advance to Oivi")
+    first.wait_for_function(
+        f"() => document.querySelector('#company-{b} .current').innerText"
+        ".includes('advance to Oivi')",
+        timeout=15_000,
+    )
+    card = first.locator(f"#company-{b}")
+    assert choosing.input_value() == chosen  # kept, not reset to the order given elsewhere
+    assert card.locator("input[name=sniper]").is_checked()
+    assert "Not given yet" in card.locator(".unsaved-choice").inner_text()
+    card.scroll_into_view_if_needed()
+    shot(f"orders-two-tabs-5-choice-kept-{name}")
+    card.screenshot(path=str(ARTIFACTS / f"orders-two-tabs-5-choice-kept-{name}-card.png"))
+    # Given, the word goes with the card's answer.
+    card.locator("button[value=give]").click()
+    first.wait_for_function(
+        f"() => !document.querySelector('#company-{b} .current').innerText"
+        ".includes('advance to Oivi')"
+    )
+    assert first.locator(f"#company-{b} .unsaved-choice").count() == 0
     assert errors == []

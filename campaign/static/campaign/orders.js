@@ -34,6 +34,84 @@
     }
   });
 
+  // A card brought up to date out of band (the slow poll, an area's poll, another card's
+  // order: an order given elsewhere changed it) was drawn anew with the choice its
+  // company's order has, and a choice the player had made in its form but not given yet
+  // was silently lost. It is kept: the new card's select (and sniper box) show it again,
+  // with a word that it is not given yet; or, when the new card no longer offers it, a
+  // word that it was not given and why. The focus, if it was in the card, goes back to
+  // the same control.
+  const unsaved = new Map();  // card id: {order, words, sniper, focus}
+
+  function saved(select) {
+    const given = Array.from(select.options).findIndex(function (o) { return o.defaultSelected; });
+    return given < 0 ? 0 : given;
+  }
+
+  function choiceOf(card) {
+    const select = card.querySelector("select[name=order]");
+    const sniper = card.querySelector("input[name=sniper]");
+    const orderChanged = select && select.selectedIndex !== saved(select);
+    const sniperChanged = sniper && sniper.checked !== sniper.defaultChecked;
+    if (!orderChanged && !sniperChanged) return null;
+    const active = document.activeElement;
+    return {
+      order: orderChanged ? select.value : null,
+      words: orderChanged ? select.options[select.selectedIndex].text : "",
+      sniper: sniperChanged ? sniper.checked : null,
+      focus: active && card.contains(active) && active.id ? active.id : null,
+    };
+  }
+
+  function note(form, text) {
+    const words = document.createElement("p");
+    words.className = "unsaved-choice";
+    words.setAttribute("role", "status");
+    words.textContent = text;
+    form.parentNode.insertBefore(words, form);
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const card = event.detail.target;
+    if (!card || !card.classList || !card.classList.contains("order-card")) return;
+    const choice = choiceOf(card);
+    if (choice) unsaved.set(card.id, choice);
+  });
+
+  function restore(id, choice) {
+    const card = document.getElementById(id);
+    const form = card && card.querySelector("form");
+    if (!form) return;  // orders closed: nothing to give
+    const select = form.querySelector("select[name=order]");
+    const sniper = form.querySelector("input[name=sniper]");
+    let kept = false;
+    if (choice.order !== null && select) {
+      const offered = Array.from(select.options).some(function (o) { return o.value === choice.order; });
+      if (offered && select.value !== choice.order) {
+        select.value = choice.order;
+        kept = true;
+      } else if (!offered) {
+        note(form, "Your choice \u201c" + choice.words + "\u201d was not given, and it is no " +
+          "longer offered: an order given elsewhere changed this card.");
+      }
+    }
+    if (choice.sniper !== null && sniper && sniper.checked !== choice.sniper) {
+      sniper.checked = choice.sniper;
+      kept = true;
+    }
+    if (kept) {
+      note(form, "Not given yet: your choice below was kept when this card was brought up " +
+        "to date with an order given elsewhere. Give it with the button to keep it.");
+    }
+    const focus = choice.focus && document.getElementById(choice.focus);
+    if (focus && card.contains(focus)) focus.focus();
+  }
+
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    unsaved.forEach(function (choice, id) { restore(id, choice); });
+    unsaved.clear();
+  });
+
   // The page's slow poll of the side's orders (#orders-watch) waits while an area of
   // "Planned battles" still polls its odds: that poll follows an order given elsewhere
   // itself, every half second. (A trigger filter would need eval, which the CSP forbids.)
