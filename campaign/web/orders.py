@@ -11,8 +11,9 @@ battles" polls ``order-area-odds`` until they are done, and its answer brings th
 the cards fighting there too (``areaodds``), every estimate read once an answer, so a
 card and its battle's line agree; without JavaScript, a link reloads the page. Once
 they are done, the page keeps up with the side's orders given elsewhere (another tab, a
-teammate) by a slow poll, ``orders-watch``: 204 while the side's orders and the turn are
-as the page drew them.
+teammate) by a slow poll, ``orders-watch``: 204 while the side's orders, its "ready",
+what closes its orders (the deadline, a turn begun) and the turn are as the page drew
+them; an order's and "ready"'s own answers bring it the token they leave.
 """
 
 from __future__ import annotations
@@ -451,7 +452,7 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
         meanwhile = isinstance(refused, OrderChangedMeanwhile)
     if error is None and not htmx(request):
         return HttpResponseRedirect(_orders_url(view, company.side, company_id))
-    watch = fresh_watch(request, view, company.side) if htmx(request) else None
+    watch = fresh_watch(request, view, company.side)  # the page's, or the answer's (htmx)
     plan = plan_side(view=view, side=company.side)
     context = _context(
         view,
