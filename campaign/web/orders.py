@@ -328,13 +328,15 @@ class Planning:
     side: str
 
 
-def _planning(request: HttpRequest, campaign_id: int) -> Planning | HttpResponse:
-    """The view, then the side planned (``?side=``, the GM's choice): the page and its
-    polls open both alike, and refuse a side the reader may not plan alike
-    (``_side_refused``); the answer is that refusal."""
+def _planning(request: HttpRequest, campaign_id: int, asked: str | None) -> Planning | HttpResponse:
+    """The view, then the side planned (``asked``: ``?side=``, the GM's choice): the page
+    and its polls open both alike, and refuse a side the reader may not plan alike
+    (``_side_refused``); the answer is that refusal. Each view reads ``side`` from its
+    query itself and passes it: the fog crawler (tests/fog/crawl.py) learns a view's
+    query parameters from its own code, and crawls ``?side=`` for each."""
     view = campaign_view(request, campaign_id)
     try:
-        return Planning(view, planning.planning_side(view=view, asked=request.GET.get("side")))
+        return Planning(view, planning.planning_side(view=view, asked=asked))
     except SideRefused as refused:
         return _side_refused(refused)
 
@@ -344,7 +346,7 @@ def _turn_played(
 ) -> HttpResponse:
     """The notice of a page whose turn has been played (or rolled back), for its polls:
     the turn's number is all it tells. It takes the page's forms, and its polls, off it."""
-    opened = _planning(request, campaign_id)
+    opened = _planning(request, campaign_id, request.GET.get("side"))
     if isinstance(opened, HttpResponse):
         return opened
     view, side = opened.view, opened.side
@@ -381,7 +383,7 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return response
     if seen == token:
         return HttpResponse(status=204)
-    opened = _planning(request, campaign_id)
+    opened = _planning(request, campaign_id, request.GET.get("side"))
     if isinstance(opened, HttpResponse):
         return opened
     view, side = opened.view, opened.side
@@ -402,7 +404,7 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    opened = _planning(request, campaign_id)
+    opened = _planning(request, campaign_id, request.GET.get("side"))
     if isinstance(opened, HttpResponse):
         return opened
     view, side = opened.view, opened.side
@@ -502,7 +504,7 @@ def order_area_odds(request: HttpRequest, campaign_id: int, area_id: int) -> Htt
     of date: the answer draws "Planned battles" again in place of the whole section (so
     an area the battle moved to appears, and polls) and, out of band, the card of each
     company that left or joined, as it stands now, its odds with it."""
-    opened = _planning(request, campaign_id)
+    opened = _planning(request, campaign_id, request.GET.get("side"))
     if isinstance(opened, HttpResponse):  # a side refused: no such area's odds for the reader
         raise Http404(opened.content.decode())
     view, side = opened.view, opened.side
