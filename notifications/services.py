@@ -50,7 +50,7 @@ from campaign.services.visibility import (
     open_campaign_as_side,
     when_made,
 )
-from campaign.web import turnlog
+from campaign.web import ending, turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
 from rules import names
 
@@ -163,14 +163,16 @@ def _commitment_lines(campaign: Campaign) -> list[str]:
 
 
 def end_words(view: CampaignView) -> Words:
-    """The campaign's end: the winner and why (nothing is hidden once it has ended)."""
+    """The campaign's end: the winner and why, in the pages' words from its end causes
+    (``campaign.web.ending.outcome``, never the engine's English); nothing is hidden once
+    it has ended."""
     campaign = view.campaign
     names = _side_names(view)
     winner = names.get(campaign.winner or view.state.winner or "", "nobody")
-    reason = campaign.end_reason or view.state.end_reason or ""
+    turns = f"{campaign.turn} turn{'' if campaign.turn == 1 else 's'}"
     body = [
-        f"{campaign.name} has ended after {campaign.turn} turns: {winner} won"
-        + (f" ({reason})." if reason else "."),
+        f"{campaign.name} has ended after {turns}. "
+        + ending.outcome(campaign, view.state.settings, names),
         "",
         f"The story of the campaign: {absolute(reverse('story', args=[campaign.pk]))}",
         f"Every turn: {absolute(reverse('turns', args=[campaign.pk]))}",

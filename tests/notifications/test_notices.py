@@ -461,3 +461,33 @@ def test_the_end_of_the_campaign_is_told_with_the_winner(
     assert campaign.status == "finished"
     (end,) = [m for m in to(aussie.email) if "has ended" in m.subject]
     assert "won" in end.subject
+
+
+def test_the_end_email_says_why_in_the_pages_words_never_the_engines(
+    db: Any, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The map, the list and the story say why from the end causes
+    (``campaign.web.ending``); the email and the group's channel say it the same way,
+    never "(the turn limit (1) is reached)"."""
+    from dataclasses import replace
+
+    from campaign.web.ending import outcome
+
+    campaign = create_campaign(data=meeting_doc(), name="Short", seed=5)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=1))
+    campaign.save(update_fields=["settings"])
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    hook = Webhook.objects.create(campaign=campaign, url="http://127.0.0.1:9/")
+    play(campaign, django_capture_on_commit_callbacks)
+    campaign.refresh_from_db()
+    assert campaign.end_causes == [{"kind": "turn_limit", "side": None, "area": None, "turns": 1}]
+    names = {"australian": "Australians", "japanese": "Japanese"}
+    said = outcome(campaign, campaign.get_settings(), names)
+    assert said.endswith("held Korona when its one turn was up.")
+    (end,) = [m for m in to(aussie.email) if "has ended" in m.subject]
+    assert end.body.splitlines()[0] == f"Short has ended after 1 turn. {said}"
+    channel = services.public_turn_words(campaign, Turn.objects.get(campaign=campaign))
+    assert channel.body.splitlines()[0] == f"Short has ended after 1 turn. {said}"
+    for words in (end.body, channel.body, Notice.objects.get(webhook=hook).body):
+        assert campaign.end_reason not in words and "turn limit" not in words
+        assert "((" not in words and "))" not in words
