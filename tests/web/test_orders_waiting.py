@@ -58,8 +58,8 @@ def test_the_orders_page_says_turn_1_is_under_way_at_the_table(
     # beside "Orders for turn 2" as if it were the coming one.
     assert "Turn 1 of 20 is under way." in page
     assert (
-        "its battles are being fought at the table: Korona (battle 1) (waiting for the game "
-        "master), Korona (battle 2) (waiting for the game master)." in page
+        "its battles are being fought at the table: Korona (battle 1) — waiting for the game "
+        "master, Korona (battle 2) — waiting for the game master." in page
     )
     assert "Orders for turn 2 open when the game master has entered the results." in page
     # A Company's turn 1 roll was 2 against 4 (the turn's log); C Company moved to Korona.
@@ -93,3 +93,20 @@ def test_the_company_page_promises_no_roll_as_things_stand_while_its_turn_waits(
     page = words(login(aussie).get(f"/campaigns/{campaign.pk}/companies/{a}/"))
     assert "supply roll, as things stand" not in page
     assert "supply roll 2 against distance 4 to Port Murray" in page  # turn 1's, as rolled
+
+
+def test_a_battle_waiting_for_the_game_master_is_marked_without_two_brackets_in_a_row(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """ "Korona (battle 1) (waiting for the game master)" read as two asides; the turn
+    pages and the orders page mark a waiting battle the same way, after a dash."""
+    campaign = waiting(aussie)
+    client = login(aussie)
+    marked = (
+        "Korona (battle 1) — waiting for the game master, "
+        "Korona (battle 2) — waiting for the game master"
+    )
+    for url in ("orders/", "turns/", "turns/1/"):
+        page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
+        assert marked in page, url
+        assert ") (" not in page, url
