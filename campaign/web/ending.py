@@ -13,20 +13,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Turn
 from rules.campaign.state import Settings
 
 # The rulings' other ways a campaign ends (rulings section 3, "Campaign end"), said once.
 SOONER = "or sooner if a side loses its base or its last fighting company"
 
 
+# The states of a campaign's latest turn row in which that turn is under way: claimed or
+# being rolled, or rolled and moved while its battles are fought.
+UNDER_WAY = frozenset({Turn.Status.QUEUED, Turn.Status.ROLLING, Turn.Status.BATTLES_PENDING})
+
+
 @dataclass(frozen=True, slots=True)
 class Length:
-    """The turn the players give orders for, out of the campaign's length."""
+    """The turn the players give orders for, out of the campaign's length; or the turn
+    under way, until it ends."""
 
-    number: int  # the coming turn (the turns played + 1)
+    number: int  # the coming turn (the turns played + 1), or the one under way
     limit: int  # the campaign's length: it ends after this turn
     played: int
+    under_way: bool = False  # turn ``number`` is being played or waits for its battles
+    # Turn ``number`` waits for its battles: rolled, its companies moved (the map shows
+    # them where they moved to), its battles still being fought.
+    waiting: bool = False
 
     @property
     def last(self) -> bool:
@@ -40,14 +50,35 @@ class Length:
     @property
     def words(self) -> str:
         """ "Turn 3 of 8"; "Turn 8 of 8: the last turn"."""
-        return self.of + (": the last turn" if self.last else "")
+        return self.of + self._last_words
+
+    @property
+    def said(self) -> str:
+        """The turn and where it stands, as the pages' headers say it: "Turn 3 of 8 is
+        next"; "Turn 3 of 8 is under way"; "Turn 8 of 8 is next: the last turn"."""
+        return f"{self.of} is {'under way' if self.under_way else 'next'}{self._last_words}"
+
+    @property
+    def _last_words(self) -> str:
+        return ": the last turn" if self.last else ""
 
 
-def length_of(campaign: Campaign, settings: Settings) -> Length | None:
-    """The coming turn out of the campaign's length; None once it has ended."""
+def length_of(
+    campaign: Campaign, settings: Settings, turn_status: str | None = None
+) -> Length | None:
+    """The coming turn out of the campaign's length, or the one under way; None once it
+    has ended. ``turn_status``: the status of the campaign's latest turn row (None: no
+    turn yet, or its row was not read); a turn the scheduler claimed is under way too."""
     if campaign.status == Campaign.Status.FINISHED:
         return None
-    return Length(number=campaign.turn + 1, limit=settings.turn_limit, played=campaign.turn)
+    waiting = turn_status == Turn.Status.BATTLES_PENDING
+    return Length(
+        number=campaign.turn + 1,
+        limit=settings.turn_limit,
+        played=campaign.turn,
+        under_way=waiting or turn_status in UNDER_WAY or campaign.due_turn is not None,
+        waiting=waiting,
+    )
 
 
 def how_won(settings: Settings) -> str:

@@ -320,7 +320,7 @@ def campaigns(request: HttpRequest) -> HttpResponse:
                 status=campaign_status(row),
                 winner=winner_name(row),
                 next_turn=_next_turn_of(row, sides.get(row.pk)),
-                length=ending.length_of(row, settings),
+                length=ending.length_of(row, settings, getattr(row, "last_turn_status", None)),
                 outcome=ending.outcome(row, settings, names),
             )
         )
@@ -452,10 +452,11 @@ def legend(view: CampaignView, areas: list[MapArea] | None = None) -> Legend:
 def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> dict[str, Any]:
     areas = map_areas(view)
     live = reverse("campaign-map-live", args=[view.campaign.pk])
+    length = ending.length_of(view.campaign, view.state.settings, stamp.last_turn_status)
     return page_context(
         view,
         areas=areas,
-        svg=draw_map(view, areas),
+        svg=draw_map(view, areas, title=map_title(view, length)),
         focus_across=focus_across(view, areas),
         legend=legend(view, areas),
         stamp=stamp,
@@ -463,12 +464,21 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         next_turn=next_turn(view.campaign, stamp),
         winner=winner_name(view.campaign),
         outcome=ending.outcome(view.campaign, view.state.settings, side_names_of(view)),
-        length=ending.length_of(view.campaign, view.state.settings),
+        length=length,
         how_won=ending.how_won(view.state.settings),
         poll_url=f"{live}?{urlencode({'seen': stamp.token})}",
         poll_seconds=poll_seconds(),
         side_names=side_names_of(view),
     )
+
+
+def map_title(view: CampaignView, length: ending.Length | None) -> str | None:
+    """The map's title while a turn waits for its battles: the map shows its companies
+    where they moved to, not as they stood after the last turn played (None: the
+    drawing's own title, "after turn N")."""
+    if length is None or not length.waiting:
+        return None
+    return f"Map of {view.campaign.name} during turn {length.number}, waiting for its battles"
 
 
 def side_names_of(view: CampaignView) -> dict[str, str]:

@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.web.lists import readable_battles
+from campaign.models import Turn
 from campaign.services import commitments, planning
 from campaign.services.planning import (
     CompanyPlan,
@@ -154,7 +155,12 @@ def _context(
         **_moved_context(view, plan.side, moved, refused=moved is not None),
         commitment=commitments.commitment_of(view, plan.turn_number),
         under_way=_under_way(view, plan),
-        length=ending.length_of(view.campaign, view.state.settings),
+        # A turn waiting for its battles is the latest turn (none is played past one).
+        length=ending.length_of(
+            view.campaign,
+            view.state.settings,
+            None if plan.waiting is None else Turn.Status.BATTLES_PENDING,
+        ),
         how_won=ending.how_won(view.state.settings),
     )
 

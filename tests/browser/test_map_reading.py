@@ -236,8 +236,11 @@ def test_a_tabletop_turn_waiting_for_results_has_one_line(
     sign_in(page, live_server, "aussie", f"/campaigns/{campaign.pk}/")
     head = " ".join(page.locator(".map-head").text_content().split())
     assert head == (
-        f"{campaign.name} No turn played yet · Turn 1 of 20 is under way {HOW_WON} Turn 1 "
+        f"{campaign.name} Turn 1 of 20 is under way {HOW_WON} Turn 1 "
         "waits for its battles to be fought on the table: it ends when the game master has "
         "entered their results."
     )
+    # Turn 1 has moved its companies, and the map shows them moved: not "after turn 0".
+    title = "Map of Korona on the table during turn 1, waiting for its battles"
+    assert page.locator("#map-title").text_content() == title
     shot(f"map-head-tabletop-{size}")

@@ -227,5 +227,43 @@ def test_a_turn_waiting_for_its_tabletop_battles_is_under_way_not_next(
     join(user, campaign, "australian")
     client.force_login(user)
     said = page(client, map_url(campaign))
-    assert "No turn played yet · Turn 1 of 20 is under way" in said
     assert "is next" not in said
+    # Turn 1 has rolled and moved (the map shows its companies moved): neither "No turn
+    # played yet" nor a map "after turn 0".
+    assert "Korona on the table Turn 1 of 20 is under way To win" in said
+    assert "No turn played yet" not in said and "after turn 0" not in said
+    drawn = page_html(client, map_url(campaign))
+    title = re.search(r'<title id="map-title">([^<]*)</title>', drawn)
+    assert title and title[1] == "Map of Korona on the table during turn 1, waiting for its battles"
+    # The poll's live region says it the same way.
+    live = reverse("campaign-map-live", args=[campaign.pk])
+    redrawn = client.get(live, {"seen": "0"}, headers={"HX-Request": "true"}).content.decode()
+    news = redrawn.split('id="map-news"')[1].split("</div>")[0]
+    assert "The map has been redrawn. Turn 1 of 20 is under way. Turn 1 waits for" in news
+
+
+@pytest.mark.parametrize(
+    ("status", "due_turn", "under_way", "waiting"),
+    [
+        (None, None, False, False),
+        (Turn.Status.DONE, None, False, False),
+        (Turn.Status.FAILED, None, False, False),
+        (Turn.Status.DONE, 3, True, False),  # claimed by the scheduler, not yet rolled
+        (Turn.Status.QUEUED, None, True, False),
+        (Turn.Status.ROLLING, None, True, False),
+        (Turn.Status.BATTLES_PENDING, None, True, True),
+    ],
+)
+def test_whether_a_turn_is_under_way_is_decided_once_from_its_state(
+    status: str | None, due_turn: int | None, under_way: bool, waiting: bool
+) -> None:
+    from campaign.web.ending import length_of
+
+    campaign = Campaign(status=Campaign.Status.ACTIVE, turn=2, due_turn=due_turn)
+    length = length_of(campaign, Settings(turn_limit=8), status)
+    assert length is not None
+    assert (length.under_way, length.waiting) == (under_way, waiting)
+    said = "Turn 3 of 8 is under way" if under_way else "Turn 3 of 8 is next"
+    assert length.said == said
+    last = length_of(Campaign(status=Campaign.Status.ACTIVE, turn=7), Settings(turn_limit=8))
+    assert last is not None and last.said == "Turn 8 of 8 is next: the last turn"
