@@ -3,14 +3,18 @@ fog of war already applied) or rows the view has filtered; they decide nothing."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, get_args
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from campaign.models import Campaign
 from campaign.services.commitments import commitment_of
 from campaign.services.visibility import MAX_ID, CampaignView
+from campaign.web import ending
+from rules.campaign.phases.end import EndKind
 from rules.campaign.state import COMPANY_KINDS, ORDER_KINDS, SIDE_KEYS
 from rules.campaign.visibility import CompanyView
 from rules.refusals import Code
@@ -116,6 +120,36 @@ def place(view: CampaignView, name: str | None) -> dict[str, Any] | None:
 # --- campaigns --------------------------------------------------------------------------------
 
 
+class EndCauseSerializer(serializers.Serializer):
+    """One reason a finished campaign ended (``Campaign.end_causes``)."""
+
+    kind = choice("EndKind", get_args(EndKind))
+    side = choice(
+        "Side",
+        SIDE_KEYS,
+        allow_null=True,
+        help_text="The side that lost its base or its last fighting company (else null).",
+    )
+    area = serializers.CharField(
+        allow_null=True, help_text="The name of the base it lost (else null)."
+    )
+    turns = serializers.IntegerField(
+        allow_null=True, help_text="The turn limit reached (else null)."
+    )
+
+
+def end_data(campaign: Any, names: Mapping[str, str]) -> dict[str, Any]:
+    """A finished campaign's end causes and the pages' sentence for them (``names``: each
+    side's name by its key); none while it goes on. Nothing is hidden once it has ended."""
+    if campaign.status != Campaign.Status.FINISHED:
+        return {"end_causes": [], "why": ""}
+    causes = [
+        {field: cause.get(field) for field in ("kind", "side", "area", "turns")}
+        for cause in campaign.end_causes or []
+    ]
+    return {"end_causes": causes, "why": ending.why(campaign, campaign.get_settings(), names)}
+
+
 class CampaignSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -126,7 +160,21 @@ class CampaignSerializer(serializers.Serializer):
         allow_null=True, help_text="When the coming turn is played by itself (null: by the GM)."
     )
     winner = choice("Side", SIDE_KEYS, allow_null=True)
-    end_reason = serializers.CharField(allow_blank=True)
+    end_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why it ended, in the engine's words, as kept then (for compatibility: "
+        "read end_causes and why).",
+    )
+    end_causes = EndCauseSerializer(
+        many=True,
+        help_text="Why a finished campaign ended, as fields; empty while it goes on, and for "
+        "one that ended before they were kept.",
+    )
+    why = serializers.CharField(
+        allow_blank=True,
+        help_text="Why it ended, in the pages' words: \"They held Korona when the 8 turns were "
+        'up."; empty while it goes on.',
+    )
     side = choice(
         "Side", SIDE_KEYS, allow_null=True, help_text="The side you play; null for the GM."
     )
@@ -138,7 +186,10 @@ class CampaignSerializer(serializers.Serializer):
     ruleset = serializers.CharField()
 
 
-def campaign_data(campaign: Any, *, side: str | None, game_master: bool) -> dict[str, Any]:
+def campaign_data(
+    campaign: Any, *, side: str | None, game_master: bool, names: Mapping[str, str]
+) -> dict[str, Any]:
+    """``names``: each side's name by its key (for why a finished campaign ended)."""
     settings = campaign.get_settings()
     schedule: dict[str, Any] = {"kind": campaign.schedule_kind, "timezone": campaign.timezone}
     if campaign.schedule_kind == "every_hours":
@@ -155,6 +206,7 @@ def campaign_data(campaign: Any, *, side: str | None, game_master: bool) -> dict
         "next_deadline": campaign.next_deadline,
         "winner": campaign.winner,
         "end_reason": campaign.end_reason,
+        **end_data(campaign, names),
         "side": side,
         "game_master": game_master,
         "schedule": schedule,
@@ -196,7 +248,8 @@ class CampaignDetailSerializer(CampaignSerializer):
 
 def campaign_detail_data(view: CampaignView) -> dict[str, Any]:
     state = view.state
-    data = campaign_data(view.campaign, side=view.side, game_master=view.game_master)
+    names = {key: side.name for key, side in state.sides.items()}
+    data = campaign_data(view.campaign, side=view.side, game_master=view.game_master, names=names)
     data["sides"] = [
         {"key": side.key, "name": side.name, "base": place(view, side.base)}
         for side in state.sides.values()

@@ -12,7 +12,17 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    CharField,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import reverse
@@ -53,6 +63,7 @@ from campaign.models import (
     GmAdjustment,
     Order,
     SeedCommitment,
+    Side,
     SideReady,
     Turn,
 )
@@ -72,6 +83,7 @@ from campaign.services.visibility import (
     sides_of,
 )
 from campaign.web.maps import MapStamp, map_stamp
+from rules.campaign.state import SIDE_KEYS
 
 CAMPAIGN_PK = OpenApiParameter(
     "campaign_pk", int, OpenApiParameter.PATH, description="The campaign's id."
@@ -382,7 +394,15 @@ class CampaignList(ApiView):
     ordering = ["name"]
 
     def get_queryset(self) -> QuerySet[Campaign]:
-        return campaigns_for(self.request.user)
+        # Each side's name in the same query (``<key>_name``), for why one ended.
+        return campaigns_for(self.request.user).annotate(
+            **{
+                f"{key}_name": Subquery(
+                    Side.objects.filter(campaign=OuterRef("pk"), key=key).values("name")[:1]
+                )
+                for key in SIDE_KEYS
+            }
+        )
 
     @extend_schema(
         operation_id="campaigns_list",
@@ -406,10 +426,17 @@ class CampaignList(ApiView):
             sides = sides_of(request.user) if not game_master else {}
             response = self.respond_list(
                 self.get_queryset(),
-                lambda row: s.campaign_data(row, side=sides.get(row.pk), game_master=game_master),
+                lambda row: s.campaign_data(
+                    row, side=sides.get(row.pk), game_master=game_master, names=_side_names(row)
+                ),
             )
         self.keep_answer(key(digest), response)
         return response
+
+
+def _side_names(row: Any) -> dict[str, str]:
+    """Each side's name by its key, from a row of ``CampaignList.get_queryset``."""
+    return {key: name for key in SIDE_KEYS if (name := getattr(row, f"{key}_name", None))}
 
 
 class CampaignDetail(CampaignScoped):

@@ -152,3 +152,35 @@ def test_docs_page_is_served_without_a_cdn(client: Any) -> None:
     page = response.content.decode()
     assert "swagger-ui" in page
     assert "cdn" not in page.lower()
+
+
+def test_a_finished_campaign_gives_its_end_causes_and_why_in_the_pages_words(
+    played: Campaign, campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The end's causes as fields, and the sentence the pages say them in
+    (``campaign.web.ending.why``); ``end_reason`` (the engine's words) kept as it was."""
+    causes = [{"kind": "base_lost", "side": "australian", "area": "Port Murray", "turns": None}]
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="japanese", end_reason="Korona held", end_causes=causes
+    )
+    client = login(aussie)
+    why = "They held Korona when the Australians lost their base, Port Murray."
+    rows = {r["name"]: r for r in client.get("/api/campaigns/").json()["results"]}
+    detail = client.get(url(played)).json()
+    for body in (rows["Korona played"], detail):
+        assert body["end_causes"] == causes
+        assert body["why"] == why
+        assert body["end_reason"] == "Korona held"
+    # A campaign going on: no causes, no sentence.
+    assert (rows["Korona"]["end_causes"], rows["Korona"]["why"]) == ([], "")
+    assert client.get(url(campaign)).json()["end_causes"] == []
+
+
+def test_a_campaign_that_ended_before_its_causes_were_kept_gives_the_reason_as_written(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="japanese", end_reason="Korona held"
+    )
+    body = login(aussie).get(url(played)).json()
+    assert (body["end_causes"], body["why"]) == ([], "Why it ended: Korona held.")
