@@ -53,17 +53,23 @@ def _end_reasons(state: CampaignState) -> list[str]:
     return reasons
 
 
+def end_reason_of(state: CampaignState) -> str:
+    """Why the campaign ends after the turn ``state`` stands at, in the engine's words
+    (``CampaignState.end_reason``, "the turn limit (8) is reached"); "" if it goes on."""
+    return "; ".join(_end_reasons(state))
+
+
 def end_phase(turn: TurnInPlay) -> None:
     state = turn.state
     state.turn = turn.number
-    reasons = _end_reasons(state)
-    if not reasons:
+    reason = end_reason_of(state)
+    if not reason:
         return
     objective = state.settings.objective
     winner = state.areas[objective].controller if objective in state.areas else None
     state.finished = True
     state.winner = winner
-    state.end_reason = "; ".join(reasons)
+    state.end_reason = reason
     who = state.sides[winner].name if winner else "nobody"
     record(
         turn.log,
