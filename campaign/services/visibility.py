@@ -37,6 +37,7 @@ from campaign.models import (
     Membership,
     Order,
     SeedCommitment,
+    Side,
     SideReady,
     Turn,
 )
@@ -335,6 +336,18 @@ def _sized(column: str) -> str:
     return f"LENGTH(CAST({column} AS TEXT)) || ':' || CAST({column} AS TEXT)"
 
 
+def _side_names_column() -> str:
+    """Each side's key and name, one string per campaign (why a finished campaign ended
+    names its sides)."""
+    line = "LENGTH(s.key) || ':' || s.key || LENGTH(s.name) || ':' || s.name"
+    joined = (
+        f"string_agg({line}, ';' ORDER BY s.key)"
+        if connection.vendor == "postgresql"
+        else f"group_concat({line}, ';')"
+    )
+    return f"(SELECT {joined} FROM {Side._meta.db_table} s WHERE s.campaign_id = c.id)"
+
+
 # What the campaign list shows of each campaign (``campaign.api.serializers.campaign_data``).
 CAMPAIGN_LIST_COLUMNS = (
     "c.id",
@@ -349,6 +362,7 @@ CAMPAIGN_LIST_COLUMNS = (
     "c.timezone",
     _sized("c.name"),
     _sized("c.end_reason"),
+    _sized("c.end_causes"),
     _sized("c.settings"),
 )
 
@@ -359,9 +373,9 @@ def campaigns_digest(user: Any) -> str:
     ``list_digest``): the same string, the same campaigns shown the same."""
     columns: tuple[str, ...]
     if is_game_master(user):
-        columns, access, params = CAMPAIGN_LIST_COLUMNS, "", []
+        columns, access, params = (*CAMPAIGN_LIST_COLUMNS, _side_names_column()), "", []
     elif getattr(user, "is_authenticated", False) and user.is_active:
-        columns = (*CAMPAIGN_LIST_COLUMNS, "m.side")
+        columns = (*CAMPAIGN_LIST_COLUMNS, _side_names_column(), "m.side")
         access = f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id AND m.user_id = %s"
         params = [user.pk]
     else:

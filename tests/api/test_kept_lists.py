@@ -209,3 +209,27 @@ def test_a_renamed_giver_or_target_is_in_the_orders_list_at_once(
     played.areas.filter(name="Ioro").update(name="Ioro Creek")
     row = client.get(url(played, "orders/")).json()["results"][0]
     assert (row["given_by"], row["target"]["name"]) == ("digger", "Ioro Creek")
+
+
+def test_the_campaign_list_follows_why_a_campaign_ended_at_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """``end_causes`` and ``why`` are in the kept campaign list's digest: filled in by
+    ``backfill_end_causes`` (a write that moves nothing else the list shows), or worded
+    with a side renamed, the next answer says so."""
+    from campaign.models import Side
+
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished", winner="japanese", end_reason="Korona held"
+    )
+    client = login(aussie)
+
+    def why() -> str:
+        return client.get("/api/campaigns/").json()["results"][0]["why"]
+
+    assert why() == "Why it ended: Korona held."
+    causes = [{"kind": "no_fighting_companies", "side": "australian", "area": None, "turns": None}]
+    Campaign.objects.filter(pk=played.pk).update(end_causes=causes)
+    assert why() == "They held Korona when the Australians had no fighting companies left."
+    Side.objects.filter(campaign=played, key="australian").update(name="Diggers")
+    assert why() == "They held Korona when the Diggers had no fighting companies left."
