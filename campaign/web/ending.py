@@ -76,7 +76,7 @@ def length_of(
         number=campaign.turn + 1,
         limit=settings.turn_limit,
         played=campaign.turn,
-        under_way=waiting or turn_status in UNDER_WAY or campaign.due_turn is not None,
+        under_way=turn_status in UNDER_WAY or campaign.due_turn is not None,
         waiting=waiting,
     )
 
