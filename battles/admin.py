@@ -13,7 +13,6 @@ from typing import Any
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
@@ -25,6 +24,7 @@ from battles.web import battleview
 from battles.web.forces import force_companies, force_name
 from config.adminpages import (
     admin_page,
+    admin_row,
     back_to_change,
     change_url,
     form_page,
@@ -160,7 +160,8 @@ class BattleAdmin(admin.ModelAdmin):
         return [*row_pages(self, "report", "sheet", "result", "fight"), *super().get_urls()]
 
     def _battle(self, request: HttpRequest, pk: int, *, change: bool = False) -> Battle:
-        battle = get_object_or_404(Battle.objects.select_related("campaign", "turn", "area"), pk=pk)
+        rows = Battle.objects.select_related("campaign", "turn", "area")
+        battle: Battle = admin_row(self, pk, rows)
         allowed = (
             request.user.has_perm("battles.change_battle")
             if change
@@ -206,9 +207,10 @@ class BattleAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("battle-sheet", args=[battle.campaign_id, battle.pk]))
 
     def _gone(self, request: HttpRequest, pk: int, action: str) -> HttpResponse | None:
-        """A page opened before a roll-back names a battle that is no more: say so (and
-        do nothing) rather than answer "not found"."""
-        if Battle.objects.filter(pk=pk).exists():
+        """A form sent from a page opened before a roll-back names a battle that is no
+        more: say so (and do nothing) rather than answer "not found". Only a form sent: a
+        page opened for a battle that is not there says so as the admin does (``_battle``)."""
+        if request.method != "POST" or Battle.objects.filter(pk=pk).exists():
             return None
         if not request.user.has_perm("battles.change_battle"):
             raise PermissionDenied

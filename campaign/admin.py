@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -104,6 +103,7 @@ from campaign.web.maps import standing_words
 from config.adminpages import (
     admin_page,
     admin_routes,
+    admin_row,
     back_to_change,
     change_url,
     copy_field,
@@ -216,7 +216,7 @@ class AdjustableAdmin:
         ]
 
     def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        obj = get_object_or_404(self.model, pk=pk)  # type: ignore[attr-defined]
+        obj = admin_row(self, pk)  # type: ignore[arg-type]
         meta = self.model._meta  # type: ignore[attr-defined]
         if not request.user.has_perm(f"{meta.app_label}.change_{meta.model_name}"):
             raise PermissionDenied
@@ -563,7 +563,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         ]
 
     def _campaign(self, request: HttpRequest, pk: int) -> Campaign:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign: Campaign = admin_row(self, pk)
         if not self.has_change_permission(request, campaign):
             raise PermissionDenied
         return campaign

@@ -4,10 +4,12 @@ GM form on an admin page, a row's change page, a campaign's row's times on its c
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -18,16 +20,54 @@ from django.utils.safestring import SafeString
 from campaign.services.deadlines import moment_words, time_zone
 
 
+class NoSuchRow(Http404):
+    """The row a model admin's own page is for is not there (``admin_row``)."""
+
+    def __init__(self, pk: Any) -> None:
+        super().__init__(f"no row {pk!r}")
+        self.pk = pk
+
+
+def admin_row(model_admin: admin.ModelAdmin, pk: Any, rows: QuerySet[Any] | None = None) -> Any:
+    """The row ``pk`` of the model admin's model (of ``rows``, when given); ``NoSuchRow``
+    when it is not there, which its page answers as the admin's own change page does."""
+    found = (model_admin.model._default_manager.all() if rows is None else rows).filter(pk=pk)
+    row: Model | None = found.first()
+    if row is None:
+        raise NoSuchRow(pk)
+    return row
+
+
+def in_the_admin(
+    model_admin: admin.ModelAdmin, view: Callable[..., HttpResponse]
+) -> Callable[..., HttpResponse]:
+    """``view``, a missing row (``NoSuchRow``) said inside the admin as its own change page
+    says it ("campaign with ID “999” doesn’t exist", back to the admin's home), not by the
+    players' "not found" page."""
+
+    @wraps(view)
+    def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NoSuchRow as missing:
+            # The change page's own answer (Django's words), which the stubs do not know.
+            said = model_admin._get_obj_does_not_exist_redirect  # type: ignore[attr-defined]
+            return said(request, model_admin.model._meta, str(missing.pk))
+
+    return answered
+
+
 def admin_routes(
     model_admin: admin.ModelAdmin, *routes: tuple[str, Callable[..., HttpResponse], str]
 ) -> list[URLPattern]:
     """A model admin's own pages, each (route, view, name) behind the admin's login
-    (``admin_view``) and named ``<app>_<model>_<name>`` as the admin names its own."""
+    (``admin_view``), a missing row said inside the admin (``in_the_admin``), and named
+    ``<app>_<model>_<name>`` as the admin names its own."""
     meta = model_admin.model._meta
     return [
         path(
             route,
-            model_admin.admin_site.admin_view(view),
+            model_admin.admin_site.admin_view(in_the_admin(model_admin, view)),
             name=f"{meta.app_label}_{meta.model_name}_{name}",
         )
         for route, view, name in routes
