@@ -1,4 +1,4 @@
-"""The GM's battle forms: a tabletop battle's result."""
+"""The game master's battle forms: a tabletop battle's result."""
 
 from __future__ import annotations
 
@@ -7,6 +7,17 @@ from typing import Any
 from django import forms
 
 from rules import names
+
+
+def bounds_words(key: str, unit: str, count: int) -> dict[str, str]:
+    """A loss box's errors in the form's words, not Django's "Ensure this value is
+    greater than or equal to 0."."""
+    had = f"only {names.count(count, unit)}" if count else f"no {names.unit(unit, 2)}"
+    return {
+        "min_value": "a number of stands lost cannot be below 0",
+        "max_value": f"the {key} had {had}: it cannot have lost more",
+        "invalid": "a number of stands lost is a whole number, such as 2",
+    }
 
 
 class ResultForm(forms.Form):
@@ -42,12 +53,16 @@ class ResultForm(forms.Form):
             self.units[key] = sorted(present, key=names.unit_rank)
             for unit in self.units[key]:
                 count = present[unit]
-                # An empty box is none lost: the GM types only the losses there were.
+                # An empty box is none lost: the game master types only the losses
+                # there were. Each box is bounded by what was present, so every box out
+                # of bounds is said at once, beside itself.
                 self.fields[f"{key}__{unit}"] = forms.IntegerField(
                     min_value=0,
+                    max_value=count,
                     required=False,
                     label=f"{key.capitalize()} ({forces[key]}): "
                     f"{names.unit(unit, 2)} lost, of {count}",
+                    error_messages=bounds_words(key, unit, count),
                 )
 
     def losses(self) -> dict[str, dict[str, int]]:
