@@ -144,6 +144,13 @@ def sides_not_ready(campaign: Campaign) -> list[str]:
     return [s.name for s in campaign.sides.all() if s.key in played - ready]
 
 
+def no_email(user: Any) -> str:
+    """Where a game master without an email address gives one (their own account's page
+    in the admin), "" when they have one: battles waiting for their tabletop results are
+    emailed to every staff user with an email address, and to no one else."""
+    return "" if user.email else reverse("admin:auth_user_change", args=[user.pk])
+
+
 def install(site: admin.AdminSite) -> None:
     """The site's index page gets ``attention`` in its context."""
     index = site.index
@@ -154,6 +161,7 @@ def install(site: admin.AdminSite) -> None:
         context = dict(extra_context or {})
         if request.user.is_active and request.user.is_staff:
             context["attention"] = needs_attention()
+            context["no_email"] = no_email(request.user)
         return index(request, context)
 
     site.index = index_with_attention  # type: ignore[method-assign]

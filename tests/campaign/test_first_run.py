@@ -7,7 +7,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from campaign.models import Campaign
 from notifications.models import Invitation
@@ -50,4 +50,31 @@ def test_a_database_with_a_user_is_left_alone(django_user_model: Any) -> None:
 def test_never_in_production(settings: Any, django_user_model: Any) -> None:
     settings.KORONA_PRODUCTION = True
     assert run() == ""
+    assert not django_user_model.objects.exists() and not Campaign.objects.exists()
+
+
+def test_the_account_says_it_has_no_email_address(django_user_model: Any) -> None:
+    output = run()
+    assert django_user_model.objects.get().email == ""
+    assert "The account has no email address, so it gets no email" in output
+
+
+def test_the_account_takes_an_email_address_given(django_user_model: Any) -> None:
+    output = run(email="gm@example.com")
+    assert django_user_model.objects.get().email == "gm@example.com"
+    assert "Its email address: gm@example.com" in output
+    assert "no email address" not in output
+
+
+def test_the_account_takes_an_email_address_from_the_environment(
+    monkeypatch: Any, django_user_model: Any
+) -> None:
+    monkeypatch.setenv("KORONA_GM_EMAIL", "table@example.com")
+    run()
+    assert django_user_model.objects.get().email == "table@example.com"
+
+
+def test_an_email_address_that_is_none_makes_nothing(django_user_model: Any) -> None:
+    with pytest.raises(CommandError, match="not an email address: 'gm at home'"):
+        run(email="gm at home")
     assert not django_user_model.objects.exists() and not Campaign.objects.exists()
