@@ -105,6 +105,7 @@ from config.adminpages import (
     admin_routes,
     admin_row,
     back_to_change,
+    campaign_clock,
     change_url,
     copy_field,
     form_page,
@@ -113,7 +114,7 @@ from config.adminpages import (
     say_done,
 )
 from config.numbers import whole_number
-from notifications.invitations import invitation_url, invite_every_side
+from notifications.invitations import invitation_url, invite_every_side, waiting_invitations
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.turn import OrderError
@@ -442,11 +443,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
     search_fields = ["name"]
     fields = [
         "name", "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
-        "schedule_summary", "next_deadline_words",
+        "schedule_summary", "next_deadline_words", "invitations_waiting",
     ]  # fmt: skip
     readonly_fields = [
         "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
-        "schedule_summary", "next_deadline_words",
+        "schedule_summary", "next_deadline_words", "invitations_waiting",
     ]  # fmt: skip
     inlines = [MembershipInline, TurnInline, AdjustmentInline]
     actions = ["advance_now", "pause", "resume"]
@@ -539,6 +540,34 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:
         return schedule_words(Schedule.of(obj))
+
+    @admin.display(description="invitations waiting")
+    def invitations_waiting(self, obj: Campaign) -> str:
+        """The invitations a player may still use, each side's link to copy (never to
+        follow: that would use it up) and when it stops working, on the campaign's clock;
+        the first run's links were found only under Notifications → Invitations."""
+        found = waiting_invitations([obj.pk]).order_by("side", "expires_at", "pk")
+        sides = dict(obj.sides.values_list("key", "name"))
+        add = reverse("admin:notifications_invitation_add") + f"?campaign={obj.pk}"
+        if not found:
+            return format_html('none waiting: <a href="{}">invite a player</a>', add)
+        clock = campaign_clock(obj) or "UTC"
+        rows = []
+        for invitation in found:
+            side = sides.get(invitation.side, "to watch")
+            what = f"Invitation link: {obj.name}, {side}"
+            until = moment_words(invitation.expires_at, clock)
+            rows.append((side, copy_field(invitation_url(invitation), what), until))
+        every = reverse("admin:notifications_invitation_changelist")
+        return format_html(
+            '{}<div><a href="{}?campaign__id__exact={}">Every invitation of {}</a> · '
+            '<a href="{}">invite another player</a></div>',
+            format_html_join("", '<div class="invitation">{}: {} until {}</div>', rows),
+            every,
+            obj.pk,
+            obj.name,
+            add,
+        )
 
     def get_urls(self) -> list[Any]:
         return [

@@ -7,6 +7,7 @@ the next deadline, soonest first.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,7 @@ from battles.models import Battle
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services.turns import played_sides
 from campaign.web.maps import local_deadline
+from notifications.invitations import waiting_invitations
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Coming:
     by_ai: list[str] = field(default_factory=list)  # sides no player plays: always ready
     paused: bool = False
     waiting: bool = False  # its turn waits for tabletop results
+    invited: int = 0  # invitations a player may still use
 
 
 def deadline_words(campaign: Campaign) -> str:
@@ -104,6 +107,7 @@ def needs_attention() -> dict[str, Any]:
         .exclude(side=SPECTATOR)
         .values_list("campaign_id", "side")
     )
+    invited = Counter(waiting_invitations(campaigns).values_list("campaign_id", flat=True))
     for campaign in campaigns:
         ready = _ready(campaign)
         coming.append(
@@ -124,6 +128,7 @@ def needs_attention() -> dict[str, Any]:
                 by_ai=[s.name for s in campaign.sides.all() if (campaign.pk, s.key) not in played],
                 paused=campaign.status == Campaign.Status.PAUSED,
                 waiting=campaign.pk in waiting_ids,
+                invited=invited[campaign.pk],
             )
         )
     coming.sort(key=lambda c: (c.deadline is None, c.deadline or datetime.max, c.campaign.name))

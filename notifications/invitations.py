@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -56,6 +57,14 @@ def invite_every_side(
         (side.name, invite(campaign=campaign, side=side.key, user=user, note=note))
         for side in Side.objects.filter(campaign=campaign).order_by("key")
     ]
+
+
+def waiting_invitations(campaigns: Any) -> QuerySet[Invitation]:
+    """The invitations of ``campaigns`` (ids, or a query of campaigns) a player may still
+    use: not used, not expired. The game master's admin lists them; no player page."""
+    return Invitation.objects.filter(
+        campaign__in=campaigns, used_at__isnull=True, expires_at__gt=timezone.now()
+    )
 
 
 def invitation_url(invitation: Invitation) -> str:

@@ -30,9 +30,19 @@ def test_the_printed_account_and_link_get_the_gm_and_a_player_in(
     page.fill("#id_username", "gm")
     page.fill("#id_password", password)
     page.click("input[type=submit]")
+    # The home page says the account has no email address, and the invitations waiting.
+    assert page.get_by_text("You have no email address").count() == 1
+    assert page.get_by_text("2 invitations waiting").count() == 1
+    shot(f"first-run-0-home-{tag}")
     page.goto(f"{live_server.url}/admin/campaign/campaign/")
     assert page.locator("#result_list").get_by_text("Korona", exact=True).count() == 1
     shot(f"first-run-1-gm-{tag}")
+    # The campaign's page keeps the printed links, to copy (a lost console loses none).
+    page.get_by_role("link", name="Korona", exact=True).first.click()
+    page.wait_for_url("**/change/")
+    page.wait_for_load_state()
+    assert page.locator(".invitation input[readonly]").count() == 2
+    shot(f"first-run-1b-campaign-{tag}")
 
     page.context.clear_cookies()
     page.goto(link)
