@@ -904,7 +904,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             obj=campaign,
             intro="Each setting says what it does and quotes the rule it carries out. A "
             "change applies from the next turn on; the players read it, with your reason, in "
-            "the campaign's log of GM adjustments.",
+            "the campaign's log of the game master's adjustments.",
         )
         response.template_name = "admin/korona/settings_form.html"
         return response
@@ -951,7 +951,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             intro="When a deadline passes, the next turn is played by itself; it is played "
             "early once every side has marked its orders ready. A new schedule counts its "
             "next deadline from now; the players are told of it, with your reason, in the "
-            "campaign's log of GM adjustments.",
+            "campaign's log of the game master's adjustments.",
         )
 
     def rollback_view(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -1142,7 +1142,7 @@ class StandsInline(ReadOnlyInline):
 @admin.register(Company)
 class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     history_note = (
-        f"{HISTORY_NOTE} A change of the company's stands (Adjust) is listed under GM "
+        f"{HISTORY_NOTE} A change of the company's stands (Adjust) is listed under game master's "
         "adjustments, with its reason."
     )
     list_display = [
@@ -1559,9 +1559,9 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
             )
         gone = [g for g in details.get("undone") or [] if isinstance(g, dict)]
         if not gone:
-            lines.append("No GM change was undone with it.")
+            lines.append("No game master's change was undone with it.")
             return format_html_join("", "<p>{}</p>", ((line,) for line in lines))
-        lines.append(f"GM changes undone with it ({len(gone)}):")
+        lines.append(f"Game master's changes undone with it ({len(gone)}):")
         return format_html(
             "{}<ul>{}</ul>",
             format_html_join("", "<p>{}</p>", ((line,) for line in lines)),

@@ -39,7 +39,7 @@ def settings_sides(before: Any, after: Any) -> tuple[str, str]:
         label = DOCS[key].label
         if key in (*EVENT_TABLES, *COMBAT_TABLES):
             old.append(f"{label}: the table before.")
-            new.append(f"{label}: changed (the GM adjustments log says which faces).")
+            new.append(f"{label}: changed (the game master's adjustments log says which faces).")
             continue
         old.append(f"{label}: {value_words(key, before.get(key))}.")
         new.append(f"{label}: {value_words(key, after.get(key))}.")
@@ -100,7 +100,7 @@ class WordsContextHelper(HistoricalRecordContextHelper):
 # not the moment before the change (a walk-through read "Turn: 0 -> 1" for a roll-back
 # from turn 2 to turn 1, two turns having been played since the line below).
 HISTORY_NOTE = (
-    "Each change you (or another GM) made to this row: who, when, why, and what changed "
+    "Each change you (or another game master) made to this row: who, when, why, and what changed "
     "since the line below it. What the turns did in between (turns played, moves, losses, "
     "deadlines moving on) is not listed here: each turn's log says it."
 )

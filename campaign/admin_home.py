@@ -172,5 +172,5 @@ def install(site: admin.AdminSite) -> None:
     site.index = index_with_attention  # type: ignore[method-assign]
     # The GM's words, not Django's ("Django administration" confused a walk-through).
     site.site_header = "Korona: the game master's desk"
-    site.site_title = "Korona GM"
+    site.site_title = "Korona: game master"
     site.index_title = "What needs you, and every campaign"

@@ -54,8 +54,9 @@ from rules.spec import (
 DEFAULT_BALANCE_CAMPAIGNS = 100
 ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command goes higher
 REASON_HELP = (
-    "Shown word for word to every side, the enemy's players too, in the campaign's log of GM "
-    "adjustments: name nothing the fog of war hides from them (which company, where)."
+    "Shown word for word to every side, the enemy's players too, in the campaign's log of "
+    "the game master's adjustments: name nothing the fog of war hides from them (which "
+    "company, where)."
 )
 
 
@@ -248,7 +249,7 @@ class ScheduleForm(forms.Form):
         label="Turns are played",
         initial="none",
         choices=[
-            ("none", "none: the GM plays each turn"),
+            ("none", "none: the game master plays each turn"),
             ("every_hours", "every N hours"),
             ("weekly", "weekly, on a weekday at a time"),
         ],

@@ -461,13 +461,13 @@ class GmAdjustment(models.Model):
 
     class Meta:
         ordering = ["campaign_id", "created_at", "id"]
-        verbose_name = "GM adjustment"
+        verbose_name = "game master's adjustment"
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
         ]
 
     def __str__(self) -> str:
-        return f"GM adjustment before turn {self.before_turn}: {self.what}"
+        return f"Game master's adjustment before turn {self.before_turn}: {self.what}"
 
 
 class SeedCommitment(models.Model):
@@ -491,7 +491,7 @@ class SeedCommitment(models.Model):
         null=True, blank=True, help_text="When its turn was played and its seeds shown."
     )
     changes = models.PositiveIntegerField(
-        default=0, help_text="How often the GM replaced this turn's seed."
+        default=0, help_text="How often the game master replaced this turn's seed."
     )
 
     class Meta:

@@ -66,8 +66,8 @@ DOCS: dict[str, SettingDoc] = {
     ),
     "unentered_tabletop": SettingDoc(
         "A tabletop battle still without a result at the next deadline",
-        "Waits for the GM's result: the campaign waits for you, however long. Is fought by "
-        "the rules: the computer fights it, so a scheduled campaign keeps going.",
+        "Waits for the game master's result: the campaign waits for you, however long. Is "
+        "fought by the rules: the computer fights it, so a scheduled campaign keeps going.",
         no_rule=NO_RULE,
     ),
     "ruleset": SettingDoc(

@@ -111,7 +111,9 @@ class Notice(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notices")
     turn = models.PositiveIntegerField()
-    ref = models.PositiveBigIntegerField(default=0, help_text="e.g. the GM adjustment's id")
+    ref = models.PositiveBigIntegerField(
+        default=0, help_text="e.g. the game master's adjustment's id"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENDING)
     subject = models.CharField(max_length=300)
     body = models.TextField()
@@ -185,7 +187,7 @@ class Message(models.Model):
     own channel (that side and the GM only)."""
 
     class Channel(models.TextChoices):
-        ANNOUNCEMENT = "announcement", "GM announcements"
+        ANNOUNCEMENT = "announcement", "game master's announcements"
         PUBLIC = "public", "public board"
         SIDE = "side", "side channel"
 

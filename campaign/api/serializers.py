@@ -157,7 +157,8 @@ class CampaignSerializer(serializers.Serializer):
     coming_turn = serializers.IntegerField(help_text="The turn orders are given for now.")
     status = choice("CampaignStatus", CAMPAIGN_STATUSES)
     next_deadline = serializers.DateTimeField(
-        allow_null=True, help_text="When the coming turn is played by itself (null: by the GM)."
+        allow_null=True,
+        help_text="When the coming turn is played by itself (null: by the game master).",
     )
     winner = choice("Side", SIDE_KEYS, allow_null=True)
     end_reason = serializers.CharField(
@@ -176,9 +177,9 @@ class CampaignSerializer(serializers.Serializer):
         'up."; empty while it goes on.',
     )
     side = choice(
-        "Side", SIDE_KEYS, allow_null=True, help_text="The side you play; null for the GM."
+        "Side", SIDE_KEYS, allow_null=True, help_text="The side you play; null for the game master."
     )
-    game_master = serializers.BooleanField(help_text="You see everything as the GM.")
+    game_master = serializers.BooleanField(help_text="You see everything as the game master.")
     schedule = serializers.DictField(help_text="kind (none, every_hours, weekly) and its values.")
     fog_of_war = serializers.BooleanField()
     turn_limit = serializers.IntegerField()
@@ -430,14 +431,17 @@ class CommitmentSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="public, australian, japanese: SHA-256 each."
     )
     committed_at = serializers.DateTimeField()
-    seed_changes = serializers.IntegerField(help_text="How often the GM replaced the seed.")
+    seed_changes = serializers.IntegerField(
+        help_text="How often the game master replaced the seed."
+    )
     revealed = serializers.DictField(
         child=RevealedSeedSerializer(),
         help_text="After the turn: the public branch and your side's (every branch once the "
         "campaign has ended). Empty before.",
     )
     turn_seed = serializers.IntegerField(
-        allow_null=True, help_text="Once the campaign has ended (and to the GM) after the turn."
+        allow_null=True,
+        help_text="Once the campaign has ended (and to the game master) after the turn.",
     )
 
 
@@ -472,7 +476,7 @@ class TurnDetailSerializer(TurnSerializer):
         allow_null=True, help_text="Its dice commitment (null: played before commitments)."
     )
     failure_reason = serializers.CharField(
-        required=False, help_text="Why the turn failed; the GM only."
+        required=False, help_text="Why the turn failed; the game master only."
     )
 
 
@@ -574,7 +578,10 @@ class ReadyRequestSerializer(serializers.Serializer):
         "Side",
         SIDE_KEYS,
         required=False,
-        help_text="The side that is ready: the GM must name it; a player may only name theirs.",
+        help_text=(
+            "The side that is ready: the game master must name it; a player may only name "
+            "theirs."
+        ),
     )
 
 

@@ -285,8 +285,8 @@ class CampaignScoped(ApiView):
 
     def respond_kept(self, request: Request, build: Callable[[], Response]) -> Response:
         """A list whose answer follows from the campaign's stamp (what its pages are drawn
-        from: turn, status, deadline, last turn, last GM change, the row's last save, the
-        reader's side), kept for its reader until the stamp changes, as the map page is.
+        from: turn, status, deadline, last turn, last game master's change, the row's last
+        save, the reader's side), kept for its reader until the stamp changes, as the map page is.
 
         The stamp's query (kept a second for the reader, ``map_stamp``) also decides
         access, before any cache: a stranger gets the same 404 as for no campaign. The key
@@ -409,7 +409,7 @@ class CampaignList(ApiView):
         responses={200: s.CampaignSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request) -> Response:
-        """The campaigns you may open: those you play in (all of them for the GM)."""
+        """The campaigns you may open: those you play in (all of them for the game master)."""
         # Kept for the reader under the digest of every campaign they may open, read
         # afresh by each request (one query): a change to any of them is in the next answer.
         game_master = is_game_master(request.user)
@@ -724,7 +724,7 @@ class AdjustmentList(CampaignScoped):
         responses={200: s.AdjustmentSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
-        """The GM's adjustments, the campaign's public log, each with its reason."""
+        """The game master's adjustments, the campaign's public log, each with its reason."""
 
         def build() -> Response:
             rows = self.paginate_queryset(self.campaign_view.adjustments())
@@ -797,7 +797,7 @@ class OrderList(OrderScoped):
         responses={200: s.OrderSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, campaign_pk: int) -> Response:
-        """Your side's orders for the coming turn (the GM: every side's). A company with no
+        """Your side's orders for the coming turn (the game master: every side's). A company with no
         order follows its standing order."""
         return self.respond_digested(
             request, "orders", lambda: self.respond_list(self.get_queryset(), s.order_data)
@@ -944,14 +944,16 @@ class Ready(CampaignScoped):
     )
     def post(self, request: Request, campaign_pk: int) -> Response:
         """Mark your side's orders ready for the coming turn; when every side is ready the
-        turn is played at once. The GM names the side."""
+        turn is played at once. The game master names the side."""
         view = self.campaign_view
         given = s.ReadyRequestSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         side = given.validated_data.get("side")
         if view.game_master:
             if side is None:
-                raise ValidationError({"side": ["the GM must name the side that is ready"]})
+                raise ValidationError(
+                    {"side": ["the game master must name the side that is ready"]}
+                )
         elif side not in (None, view.side):
             raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
         else:
@@ -970,7 +972,7 @@ class Ready(CampaignScoped):
         """Take back your side's "ready" for the coming turn (the orders page's
         "Unready"): refused once every side is ready (the turn is then played at once),
         while a turn is played or waits for its tabletop battles, and once the campaign
-        has ended. Ready is the players' word: the GM may not take it back."""
+        has ended. Ready is the players' word: the game master may not take it back."""
         view = self.campaign_view
         if view.game_master:
             raise PermissionDenied("ready is the players' word for their side")

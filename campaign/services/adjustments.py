@@ -103,7 +103,9 @@ def check_seen(campaign: Campaign, seen: str | None) -> None:
             "now (turns were played or rolled back since)"
         )
     elif seen.rsplit(".", 1)[-1] != now.rsplit(".", 1)[-1]:
-        since = f"another GM change was made to {campaign.name} since the page was opened"
+        since = (
+            f"another change by a game master was made to {campaign.name} since the page was opened"
+        )
     else:
         since = f"{campaign.name} has changed since the page was opened (a turn or a battle result)"
     said = " ".join(change_words(change, campaign.timezone) for change in changes)
@@ -143,7 +145,7 @@ def change_words(change: GmAdjustment, clock: str) -> str:
 def check_reason(reason: str | None) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise AdjustmentRefused("a GM adjustment needs a reason")
+        raise AdjustmentRefused("a game master's adjustment needs a reason")
     return reason
 
 

@@ -154,7 +154,7 @@ def deletion_words(*, campaign: Campaign) -> list[str]:
         lines.append("no players' memberships (nobody has joined it)")
     rest = [
         (campaign.invitations.count(), "invitation", "invitations"),
-        (campaign.adjustments.count(), "GM adjustment", "GM adjustments"),
+        (campaign.adjustments.count(), "game master's adjustment", "game master's adjustments"),
         (campaign.messages.count(), "message", "messages"),
         (campaign.notices.count(), "notice", "notices"),
         (campaign.webhooks.count(), "webhook", "webhooks"),

@@ -545,8 +545,8 @@ def mark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
     """
     if view.game_master:
         raise ReadyRefused(
-            "ready is the players' word for their side; the GM plays a turn from the admin "
-            "(Advance turn now)"
+            "ready is the players' word for their side; the game master plays a turn from the "
+            "admin (Advance turn now)"
         )
     # Closed orders (a finished campaign, a turn waiting for its battles) are refused by
     # mark_side_ready itself, the one rule the API uses too.

@@ -13,7 +13,7 @@ from tests.admin.test_campaign_admin import url
 
 
 def heading(page: str) -> tuple[str, str]:
-    """The page's <title> (before " | Korona GM") and its first <h1>."""
+    """The page's <title> (before " | Korona: game master") and its first <h1>."""
     title = re.search(r"<title>(.*?)</title>", page, re.S)
     h1 = re.search(r"<h1>(.*?)</h1>", page, re.S)
     assert title is not None and h1 is not None

@@ -96,7 +96,7 @@ def test_a_history_page_says_what_it_lists_and_where_the_rest_is(gm: Client) -> 
     assert "since the line below it" in page and "each turn&#x27;s log says it" in page
     company = campaign.companies.get(name="A Company")
     page = gm.get(f"/admin/campaign/company/{company.pk}/history/").content.decode()
-    assert "is listed under GM adjustments" in page
+    assert "is listed under game master&#x27;s adjustments" in page
 
 
 def test_a_campaigns_pages_give_their_times_on_the_campaigns_clock(

@@ -307,7 +307,7 @@ def test_company_and_area_pages_show_their_inlines(gm: Client) -> None:
     campaign = new_campaign()
     a = company(campaign, "A Company")
     page = gm.get(f"/admin/campaign/company/{a.pk}/change/").content.decode()
-    assert "rifle squads" in page and "Adjust (GM, with a reason)" in page
+    assert "rifle squads" in page and "Adjust (with a reason)" in page
     assert "rifle_squad" not in page
     korona = area(campaign, a.area.name)
     page = gm.get(f"/admin/campaign/area/{korona.pk}/change/").content.decode()

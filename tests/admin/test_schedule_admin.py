@@ -132,7 +132,7 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
         follow=True,
     )
     messages = [str(m) for m in response.context["messages"]]
-    assert messages[0].startswith("Nothing was changed: another GM change was made")
+    assert messages[0].startswith("Nothing was changed: another change by a game master was made")
     assert Campaign.objects.get(pk=campaign.pk).every_hours == 24
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
     # The change made meanwhile is named, and the form comes back with the GM's entries,
@@ -143,7 +143,8 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     form = response.context["form"]
     assert form["every_hours"].value() == "6"
     assert form.changed_meanwhile == {
-        "kind": "Changed meanwhile by gm: none: the GM plays each turn → every N hours. The "
+        "kind": "Changed meanwhile by gm: none: the game master plays each turn → every N "
+        "hours. The "
         "page keeps your entry.",
         "every_hours": "Changed meanwhile by gm: none → 24. The page keeps your entry.",
     }

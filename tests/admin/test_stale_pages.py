@@ -105,7 +105,9 @@ def test_roll_back_from_a_stale_tab_changes_nothing(gm: Client) -> None:
     assert Campaign.objects.get().turn == 3
     assert GmAdjustment.objects.count() == 1
     (said,) = messages_of(response)
-    assert said.startswith("Nothing was changed: another GM change was made to Korona 1")
+    assert said.startswith(
+        "Nothing was changed: another change by a game master was made to Korona 1"
+    )
     # The page it sends the GM back to is fresh: submitting from it works.
     fresh = opened(gm, page)
     gm.post(page, {**fresh, "number": 3, "reason": "again", "confirm": "on"})
@@ -182,8 +184,8 @@ def test_stands_adjusted_from_a_stale_tab_change_nothing(gm: Client) -> None:
     assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["one lost"]
     (said,) = messages_of(response)
     assert said.startswith(
-        "Nothing was changed: another GM change was made to Korona 1 since the page was "
-        "opened. Made meanwhile by gm at "
+        "Nothing was changed: another change by a game master was made to Korona 1 since the "
+        "page was opened. Made meanwhile by gm at "
     )
     assert said.endswith(
         ": A Company: rifle squads from 9 to 8 (reason: one lost). Your entries are kept "
@@ -295,7 +297,7 @@ def test_settings_saved_from_a_stale_tab_change_nothing(gm: Client) -> None:
     assert Campaign.objects.get().get_settings().turn_limit == 12
     assert GmAdjustment.objects.count() == 1
     assert messages_of(response)[0].startswith(
-        "Nothing was changed: another GM change was made to Korona 1"
+        "Nothing was changed: another change by a game master was made to Korona 1"
     )
 
 
@@ -319,8 +321,8 @@ def test_settings_from_a_stale_tab_come_back_with_the_entries_and_the_change_nam
     assert GmAdjustment.objects.count() == 1
     (said,) = messages_of(response)
     assert said.startswith(
-        "Nothing was changed: another GM change was made to Korona 1 since the page was "
-        "opened. Made meanwhile by gm at Sun 6 Dec 2026, "
+        "Nothing was changed: another change by a game master was made to Korona 1 since the "
+        "page was opened. Made meanwhile by gm at Sun 6 Dec 2026, "
     )
     assert (
         ": Settings changed. Battle table width, in feet: 8 (before: 3) (reason: a bigger "

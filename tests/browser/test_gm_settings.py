@@ -91,7 +91,7 @@ def test_the_gm_changes_the_settings_in_a_form_with_the_rules_quoted(
     stale.wait_for_load_state()
     stale.screenshot(path=str(ARTIFACTS / f"settings-3-stale-{tag}.png"), full_page=True)
     message = stale.locator(".messagelist").inner_text()
-    assert "Nothing was changed: another GM change was made to Korona 1" in message
+    assert "Nothing was changed: another change by a game master was made to Korona 1" in message
     assert "Campaign length, in turns: 15 (before: 20) (reason: a shorter campaign)" in message
     assert Campaign.objects.get().get_settings().turn_limit == 15
     # The GM's entries are kept, the setting the other change touched marked beside them.
