@@ -215,9 +215,9 @@ class BalanceForm(ScenarioUpload):
         ),
         help_text=(
             f"Campaigns to play, the sensible AI on both sides ({DEFAULT_BALANCE_CAMPAIGNS} if "
-            "left empty). Each takes some 10 seconds of a processor on a small server (it weighs "
+            "left empty). Each takes a second or two of a processor on a small server (it weighs "
             "the odds of every attack it considers), and they are shared among the server's "
-            "processors: 100 take about 8 minutes on two. The page shows how far it has got "
+            "processors: 100 take one to two minutes on two. The page shows how far it has got "
             "and about how long is left."
         ),
     )
@@ -794,7 +794,7 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
         ),
         help_text=(
             "For Balance only: how many campaigns of the scenario to play, the sensible AI "
-            "on both sides (100 if left empty; some 10 seconds each of a processor on a small "
+            "on both sides (100 if left empty; a second or two each of a processor on a small "
             "server, shared among its processors). "
             "Create ignores it."
         ),
