@@ -110,3 +110,23 @@ def test_a_battle_waiting_for_the_game_master_is_marked_without_two_brackets_in_
         page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
         assert marked in page, url
         assert ") (" not in page, url
+
+
+def test_a_battle_fought_by_the_workers_waits_for_its_result_not_the_game_master(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """Battles fought by the rules on a worker (``defer_battles``) wait a moment for their
+    result; nobody waits for the game master, on the turn pages as on the orders page."""
+    campaign = new_campaign("Korona 1", doc=meeting_doc(), battle_mode="auto")
+    join(aussie, campaign, "australian")
+    give_order(
+        company=campaign.companies.get(name="C Company (militia)"),
+        kind="advance",
+        target=campaign.areas.get(name="Korona"),
+    )
+    advance_turn(campaign_id=campaign.pk, defer_battles=True)
+    client = login(aussie)
+    for url in ("orders/", "turns/", "turns/1/"):
+        page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
+        assert "Korona (battle 1) — waiting for its result" in page, url
+        assert "waiting for the game master" not in page, url
