@@ -60,7 +60,7 @@ def test_the_gm_reads_words_not_keys(
     shot(f"words-3-company-{tag}")
     assert "rifle squads" in page.locator("#content").inner_text()
     assert raw_keys(page) == []
-    page.click("text=Adjust (GM, with a reason)")
+    page.click("text=Adjust (with a reason)")
     page.wait_for_url("**/adjust/")
     options = page.locator("select[name=unit_type] option").all_inner_texts()
     held = company.stand_counts.get(unit_type="rifle_squad")
