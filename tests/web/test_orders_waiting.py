@@ -24,17 +24,18 @@ def words(response: Any) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).replace(" .", ".").replace(" ,", ",")
 
 
-def waiting(aussie: Any) -> Campaign:
+def waiting(aussie: Any, battle_mode: str = "tabletop") -> Campaign:
     """Korona at the table: C Company ordered to advance to Korona in turn 1, whose two
-    battles at Korona then wait for the game master."""
-    campaign = new_campaign("Korona 1", doc=meeting_doc(), battle_mode="tabletop")
+    battles at Korona then wait for the game master. ``battle_mode`` "auto": they wait
+    for the workers instead (``defer_battles``)."""
+    campaign = new_campaign("Korona 1", doc=meeting_doc(), battle_mode=battle_mode)
     join(aussie, campaign, "australian")
     give_order(
         company=campaign.companies.get(name="C Company (militia)"),
         kind="advance",
         target=campaign.areas.get(name="Korona"),
     )
-    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk, defer_battles=battle_mode == "auto")
     return campaign
 
 
@@ -117,14 +118,7 @@ def test_a_battle_fought_by_the_workers_waits_for_its_result_not_the_game_master
 ) -> None:
     """Battles fought by the rules on a worker (``defer_battles``) wait a moment for their
     result; nobody waits for the game master, on the turn pages as on the orders page."""
-    campaign = new_campaign("Korona 1", doc=meeting_doc(), battle_mode="auto")
-    join(aussie, campaign, "australian")
-    give_order(
-        company=campaign.companies.get(name="C Company (militia)"),
-        kind="advance",
-        target=campaign.areas.get(name="Korona"),
-    )
-    advance_turn(campaign_id=campaign.pk, defer_battles=True)
+    campaign = waiting(aussie, battle_mode="auto")
     client = login(aussie)
     for url in ("orders/", "turns/", "turns/1/"):
         page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
