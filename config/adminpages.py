@@ -74,13 +74,28 @@ def admin_routes(
     ]
 
 
+def no_row(request: HttpRequest, pk: str) -> HttpResponse:
+    """A row page asked for with an id that is no number ("abc"): no row has it."""
+    raise NoSuchRow(pk)
+
+
 def row_pages(model_admin: admin.ModelAdmin, *names: str) -> list[URLPattern]:
     """A model admin's pages of one row each: ``<int:pk>/<name>/``, served by its
-    ``<name>_view`` and named as ``admin_routes`` names them."""
-    return admin_routes(
-        model_admin,
-        *((f"<int:pk>/{name}/", getattr(model_admin, f"{name}_view"), name) for name in names),
-    )
+    ``<name>_view`` and named as ``admin_routes`` names them. The same address with an
+    id that is no number ("abc/<name>/"), sent or opened, is a missing row, said as the
+    admin says an unknown id (``in_the_admin``), not sent on by the admin's own
+    ``<path:object_id>/`` to the change page of a row "abc/<name>"."""
+    site = model_admin.admin_site
+    return [
+        *admin_routes(
+            model_admin,
+            *((f"<int:pk>/{name}/", getattr(model_admin, f"{name}_view"), name) for name in names),
+        ),
+        *(
+            path(f"<str:pk>/{name}/", site.admin_view(in_the_admin(model_admin, no_row)))
+            for name in names
+        ),
+    ]
 
 
 def admin_page(

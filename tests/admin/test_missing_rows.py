@@ -2,13 +2,14 @@
 (Settings, Report, Enter result...), is answered inside the admin as its own change page
 answers it: "campaign with ID “999” doesn’t exist" (Django's words) and back to the
 admin's home, never the players' "not found" page (a walk-through found their top bar and
-words there)."""
+words there). So is an id that is no number ("abc"), opened or sent: no row has it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.contrib import admin
 from django.test import Client
 
 from tests.admin.conftest import waiting_campaign
@@ -16,53 +17,91 @@ from tests.admin.conftest import waiting_campaign
 pytestmark = pytest.mark.django_db
 
 ROW_PAGES = [
-    "campaign/campaign/999/settings/",
-    "campaign/campaign/999/schedule/",
-    "campaign/campaign/999/rollback/",
-    "campaign/campaign/999/seed/",
-    "campaign/campaign/999/export/",
-    "campaign/area/999/adjust/",
-    "campaign/company/999/adjust/",
-    "campaign/ship/999/adjust/",
-    "battles/battle/999/report/",
-    "battles/battle/999/sheet/",
-    "battles/battle/999/result/",
+    "campaign/campaign/{}/settings/",
+    "campaign/campaign/{}/schedule/",
+    "campaign/campaign/{}/rollback/",
+    "campaign/campaign/{}/seed/",
+    "campaign/campaign/{}/export/",
+    "campaign/area/{}/adjust/",
+    "campaign/company/{}/adjust/",
+    "campaign/ship/{}/adjust/",
+    "battles/battle/{}/report/",
+    "battles/battle/{}/sheet/",
+    "battles/battle/{}/result/",
 ]
 BUTTONS = [
-    "campaign/campaign/999/advance/",
-    "campaign/campaign/999/pause/",
-    "campaign/campaign/999/resume/",
+    "campaign/campaign/{}/advance/",
+    "campaign/campaign/{}/pause/",
+    "campaign/campaign/{}/resume/",
+    "battles/battle/{}/fight/",
 ]
+# A row that was never there, and an id that no row can have (the admin's own change
+# page answers both the same way).
+KEYS = ["999", "abc", "1 2", "%00"]
 
 
 def messages_of(response: Any) -> list[str]:
     return [str(m) for m in response.context["messages"]]
 
 
-def missing(model: str) -> list[str]:
-    return [f"{model} with ID “999” doesn’t exist. Perhaps it was deleted?"]
+def missing(model: str, key: str = "999") -> list[str]:
+    shown = {"%00": "\x00"}.get(key, key)
+    return [f"{model} with ID “{shown}” doesn’t exist. Perhaps it was deleted?"]
 
 
-def assert_said_in_the_admin(response: Any, model: str) -> None:
+def assert_said_in_the_admin(response: Any, model: str, key: str = "999") -> None:
     assert response.redirect_chain == [("/admin/", 302)]
     assert response.status_code == 200
-    assert messages_of(response) == missing(model)
+    assert messages_of(response) == missing(model, key)
     page = response.content.decode()
     assert "a campaign you do not play" not in page
     assert "What needs you, and every campaign" in page  # the admin's home
 
 
+def test_every_row_page_of_the_admin_is_checked_here() -> None:
+    """The lists above are every page of one row the apps' model admins add (``row_pages``):
+    a new one is checked for a missing row, and for an id that is no number, by adding
+    it here."""
+    found = {
+        f"{meta.app_label}/{meta.model_name}/{{}}/{str(url.pattern).split('/')[1]}/"
+        for model_admin in admin.site._registry.values()
+        for meta in [model_admin.model._meta]
+        for url in model_admin.get_urls()
+        if str(url.pattern).startswith("<int:pk>/")
+    }
+    assert found == set(ROW_PAGES) | set(BUTTONS)
+
+
+@pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("page", ROW_PAGES)
-def test_a_missing_row_on_a_gm_page_is_said_as_the_admin_says_it(gm: Client, page: str) -> None:
+def test_a_missing_row_on_a_gm_page_is_said_as_the_admin_says_it(
+    gm: Client, page: str, key: str
+) -> None:
     model = page.split("/")[1]
-    assert_said_in_the_admin(gm.get(f"/admin/{page}", follow=True), model)
+    assert_said_in_the_admin(gm.get(f"/admin/{page.format(key)}", follow=True), model, key)
 
 
-@pytest.mark.parametrize("page", BUTTONS)
+@pytest.mark.parametrize("key", [key for key in KEYS if not key.isdigit()])
+@pytest.mark.parametrize("page", ROW_PAGES + BUTTONS)
+def test_a_form_sent_for_a_missing_row_is_said_as_the_admin_says_it(
+    gm: Client, page: str, key: str
+) -> None:
+    model = page.split("/")[1]
+    assert_said_in_the_admin(gm.post(f"/admin/{page.format(key)}", {}, follow=True), model, key)
+
+
+@pytest.mark.parametrize("page", ROW_PAGES + BUTTONS)
+def test_an_id_that_is_no_number_is_refused_to_a_player(player: Client, page: str) -> None:
+    response = player.post(f"/admin/{page.format('abc')}", {})
+    assert response.status_code == 302
+    assert response.url.startswith("/admin/login/")
+
+
+@pytest.mark.parametrize("page", [page for page in BUTTONS if "battle/" not in page])
 def test_a_button_for_a_missing_campaign_is_said_as_the_admin_says_it(
     gm: Client, page: str
 ) -> None:
-    assert_said_in_the_admin(gm.post(f"/admin/{page}", {}, follow=True), "campaign")
+    assert_said_in_the_admin(gm.post(f"/admin/{page.format(999)}", {}, follow=True), "campaign")
 
 
 def test_the_result_form_of_a_battle_that_never_existed_says_no_such_battle(gm: Client) -> None:
@@ -72,6 +111,7 @@ def test_the_result_form_of_a_battle_that_never_existed_says_no_such_battle(gm: 
     assert "rolled back" not in response.content.decode()
 
 
-def test_the_admins_own_change_page_says_the_same(gm: Client) -> None:
-    response = gm.get("/admin/campaign/campaign/999/change/", follow=True)
-    assert_said_in_the_admin(response, "campaign")
+@pytest.mark.parametrize("key", ["999", "abc"])
+def test_the_admins_own_change_page_says_the_same(gm: Client, key: str) -> None:
+    response = gm.get(f"/admin/campaign/campaign/{key}/change/", follow=True)
+    assert_said_in_the_admin(response, "campaign", key)
