@@ -18,6 +18,7 @@ class CampaignConfig(AppConfig):
         apps.get_app_config("axes").verbose_name = "Sign-in lockouts (too many wrong passwords)"
         apps.get_app_config("authtoken").verbose_name = "Players' API tokens"
         import config.auth  # noqa: F401
-        from config.adminpages import check_selected_rows
+        from config.adminpages import capitalise_missing_rows, check_selected_rows
 
         check_selected_rows()  # a changelist action on rows that are none: no 500
+        capitalise_missing_rows()

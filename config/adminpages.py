@@ -7,8 +7,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.db.models import Model, QuerySet
+from django.db.models.options import Options
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -16,6 +18,8 @@ from django.utils import timezone
 from django.utils.formats import localize
 from django.utils.html import format_html, strip_tags
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 
 from campaign.services.deadlines import moment_words, time_zone
 
@@ -38,21 +42,41 @@ def admin_row(model_admin: admin.ModelAdmin, pk: Any, rows: QuerySet[Any] | None
     return row
 
 
+def no_such_row(
+    model_admin: admin.ModelAdmin, request: HttpRequest, opts: Options[Any], key: Any
+) -> HttpResponseRedirect:
+    """A row that is not there, said as the admin's own change page says it (Django's
+    words, "Campaign with ID “999” doesn’t exist. Perhaps it was deleted?"), but with the
+    model's name capitalised as a sentence begins, and back to the admin's home."""
+    said = _("%(name)s with ID “%(key)s” doesn’t exist. Perhaps it was deleted?") % {
+        "name": capfirst(opts.verbose_name),
+        "key": unquote(str(key)),
+    }
+    model_admin.message_user(request, said, messages.WARNING)
+    return HttpResponseRedirect(reverse("admin:index", current_app=model_admin.admin_site.name))
+
+
+def capitalise_missing_rows() -> None:
+    """Every model admin's own change, delete and history pages (Korona's and the
+    third-party apps') say a missing row as ``no_such_row`` does, as the GM's own pages
+    do (``in_the_admin``): Django's sentence began with "campaign", lowercase."""
+    # Django's hook for that answer, private, which the stubs do not know.
+    admin.ModelAdmin._get_obj_does_not_exist_redirect = no_such_row  # type: ignore[attr-defined]
+
+
 def in_the_admin(
     model_admin: admin.ModelAdmin, view: Callable[..., HttpResponse]
 ) -> Callable[..., HttpResponse]:
     """``view``, a missing row (``NoSuchRow``) said inside the admin as its own change page
-    says it ("campaign with ID “999” doesn’t exist", back to the admin's home), not by the
-    players' "not found" page."""
+    says it (``no_such_row``: "Campaign with ID “999” doesn’t exist", back to the admin's
+    home), not by the players' "not found" page."""
 
     @wraps(view)
     def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except NoSuchRow as missing:
-            # The change page's own answer (Django's words), which the stubs do not know.
-            said = model_admin._get_obj_does_not_exist_redirect  # type: ignore[attr-defined]
-            return said(request, model_admin.model._meta, str(missing.pk))
+            return no_such_row(model_admin, request, model_admin.model._meta, missing.pk)
 
     return answered
 

@@ -1,8 +1,9 @@
 """A row that is not there, asked for on one of the game master's own admin pages
 (Settings, Report, Enter result...), is answered inside the admin as its own change page
-answers it: "campaign with ID “999” doesn’t exist" (Django's words) and back to the
-admin's home, never the players' "not found" page (a walk-through found their top bar and
-words there). So is an id that is no number ("abc"), opened or sent: no row has it."""
+answers it: "Campaign with ID “999” doesn’t exist" (Django's words, the model's name
+capitalised) and back to the admin's home, never the players' "not found" page (a
+walk-through found their top bar and words there). So is an id that is no number
+("abc"), opened or sent: no row has it."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def messages_of(response: Any) -> list[str]:
 
 def missing(model: str, key: str = "999") -> list[str]:
     shown = {"%00": "\x00"}.get(key, key)
-    return [f"{model} with ID “{shown}” doesn’t exist. Perhaps it was deleted?"]
+    return [f"{model.capitalize()} with ID “{shown}” doesn’t exist. Perhaps it was deleted?"]
 
 
 def assert_said_in_the_admin(response: Any, model: str, key: str = "999") -> None:
@@ -115,3 +116,9 @@ def test_the_result_form_of_a_battle_that_never_existed_says_no_such_battle(gm: 
 def test_the_admins_own_change_page_says_the_same(gm: Client, key: str) -> None:
     response = gm.get(f"/admin/campaign/campaign/{key}/change/", follow=True)
     assert_said_in_the_admin(response, "campaign", key)
+
+
+@pytest.mark.parametrize("page", ["change", "delete", "history"])
+def test_a_third_party_admins_own_pages_say_it_capitalised_too(gm: Client, page: str) -> None:
+    response = gm.get(f"/admin/auth/user/999/{page}/", follow=True)
+    assert_said_in_the_admin(response, "user")
