@@ -22,6 +22,7 @@ from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
 from battles.web.forces import force_companies, force_name
+from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
     admin_page,
     admin_row,
@@ -208,9 +209,13 @@ class BattleAdmin(admin.ModelAdmin):
 
     def _gone(self, request: HttpRequest, pk: int, action: str) -> HttpResponse | None:
         """A form sent from a page opened before a roll-back names a battle that is no
-        more: say so (and do nothing) rather than answer "not found". Only a form sent: a
-        page opened for a battle that is not there says so as the admin does (``_battle``)."""
+        more: say so (and do nothing) rather than answer "not found". Only a form sent
+        for a battle a roll-back removed (``rolled_back_battle``): a page opened, or a form
+        sent, for a battle that never existed (or went with its campaign) says it is not
+        there as the admin does (``_battle``)."""
         if request.method != "POST" or Battle.objects.filter(pk=pk).exists():
+            return None
+        if not rolled_back_battle(pk):
             return None
         if not request.user.has_perm("battles.change_battle"):
             raise PermissionDenied

@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from battles.models import Battle
 from campaign.models import Campaign, GmAdjustment, Order, SeedCommitment, SideReady, Turn
 from campaign.services.adjustments import (
     AdjustmentRefused,
@@ -54,6 +55,8 @@ def rollback_to_turn(
             raise AdjustmentRefused(f"turn {number} did not keep the state it began from")
         state = parse_scenario(turn.start_state)
         played = row.turn
+        undone_battles = Battle.objects.filter(campaign=row, turn__number__gte=number)
+        removed = list(undone_battles.values_list("pk", flat=True))
         # The turns' battles go with them (CASCADE).
         Turn.objects.filter(campaign=row, number__gte=number).delete()
         if row.due_turn is not None:  # a turn the scheduler claimed is gone with the rest
@@ -96,8 +99,32 @@ def rollback_to_turn(
                 "turns_played_before": played,
                 "undone": gone,
                 "reseeded": reseeded,
+                # The battles it removed, and those of the roll-backs it undid (their
+                # lines go): a form sent for one says it was rolled back, not "not found".
+                "battles_removed": sorted(removed + _removed_by(gone)),
             },
         )
+
+
+def _removed_by(undone: list[dict[str, Any]]) -> list[int]:
+    """The battles the roll-backs among the ``undone`` GM changes had removed."""
+    return [
+        pk
+        for change in undone
+        if isinstance(change.get("details"), dict)
+        for pk in change["details"].get("battles_removed") or []
+    ]
+
+
+def rolled_back_battle(battle_id: int) -> bool:
+    """Did a roll-back remove battle ``battle_id`` (with its turn)? Told by the battles each
+    roll-back keeps (``battles_removed``), so a battle that never existed, or went with
+    its campaign, or was removed by a roll-back made before they were kept, is not."""
+    kept = GmAdjustment.objects.filter(details__has_key="battles_removed")
+    return any(
+        battle_id in (details.get("battles_removed") or [])
+        for details in kept.values_list("details", flat=True)
+    )
 
 
 TURN_WORDS = {

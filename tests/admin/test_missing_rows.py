@@ -13,6 +13,10 @@ import pytest
 from django.contrib import admin
 from django.test import Client
 
+from battles.models import Battle
+from battles.services.results import fight_battle_now
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn, set_standing_order
 from tests.admin.conftest import waiting_campaign
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +86,7 @@ def test_a_missing_row_on_a_gm_page_is_said_as_the_admin_says_it(
     assert_said_in_the_admin(gm.get(f"/admin/{page.format(key)}", follow=True), model, key)
 
 
-@pytest.mark.parametrize("key", [key for key in KEYS if not key.isdigit()])
+@pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("page", ROW_PAGES + BUTTONS)
 def test_a_form_sent_for_a_missing_row_is_said_as_the_admin_says_it(
     gm: Client, page: str, key: str
@@ -98,11 +102,54 @@ def test_an_id_that_is_no_number_is_refused_to_a_player(player: Client, page: st
     assert response.url.startswith("/admin/login/")
 
 
-@pytest.mark.parametrize("page", [page for page in BUTTONS if "battle/" not in page])
-def test_a_button_for_a_missing_campaign_is_said_as_the_admin_says_it(
-    gm: Client, page: str
+@pytest.mark.parametrize("action", ["result", "fight"])
+def test_a_battle_that_never_existed_is_said_not_found_not_rolled_back(
+    gm: Client, action: str
 ) -> None:
-    assert_said_in_the_admin(gm.post(f"/admin/{page.format(999)}", {}, follow=True), "campaign")
+    """A form sent for a battle no turn ever had (no roll-back removed it): the admin's
+    answer for a missing row, not "its turn was rolled back"."""
+    _, battles = waiting_campaign()
+    never = max(b.pk for b in battles.values()) + 100
+    response = gm.post(f"/admin/battles/battle/{never}/{action}/", {}, follow=True)
+    assert_said_in_the_admin(response, "battle", str(never))
+    assert "rolled back" not in response.content.decode()
+    assert set(Battle.objects.values_list("status", flat=True)) == {"pending"}
+
+
+@pytest.mark.parametrize("action", ["result", "fight"])
+def test_a_battle_of_a_deleted_campaign_is_not_said_rolled_back(gm: Client, action: str) -> None:
+    """Its campaign deleted, not rolled back: the battle is simply not there."""
+    campaign, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    rollback_to_turn(campaign=campaign, number=1, reason="wrong setup")
+    campaign.delete()
+    response = gm.post(f"/admin/battles/battle/{battle.pk}/{action}/", {}, follow=True)
+    assert_said_in_the_admin(response, "battle", str(battle.pk))
+
+
+def test_a_battle_removed_by_a_roll_back_undone_since_is_still_said_rolled_back(
+    gm: Client,
+) -> None:
+    """A roll-back to turn 1 undoes an earlier roll-back to turn 3 (its line in the log
+    goes with it): the battles that one removed are still known as rolled back."""
+    campaign, battles = waiting_campaign()
+    for company in campaign.companies.all():
+        set_standing_order(company=company, standing_order="aggressive")
+    for battle in battles.values():
+        fight_battle_now(battle_id=battle.pk)
+    advance_turn(campaign_id=campaign.pk)  # turn 2: no battles
+    advance_turn(campaign_id=campaign.pk)  # turn 3: its battles wait
+    third = Battle.objects.filter(turn__number=3).first()
+    assert third is not None
+    rollback_to_turn(campaign=campaign, number=3, reason="wrong setup")
+    rollback_to_turn(campaign=campaign, number=1, reason="wrong from the start")
+    for action in ("result", "fight"):
+        response = gm.post(f"/admin/battles/battle/{third.pk}/{action}/", {}, follow=True)
+        done = "fought" if action == "fight" else "entered"
+        assert messages_of(response) == [
+            f"Nothing was {done}: this battle no longer exists (its turn was rolled back "
+            "since the page was opened). The battles as they are now are listed below."
+        ]
 
 
 def test_the_result_form_of_a_battle_that_never_existed_says_no_such_battle(gm: Client) -> None:
