@@ -98,7 +98,7 @@ from campaign.services.turns import (
 )
 from campaign.services.visibility import during_turn, when_made
 from campaign.settings_doc import DOCS, adjustment_what, value_words
-from campaign.web import turnlog
+from campaign.web import ending, turnlog
 from campaign.web.maps import standing_words
 from config.adminpages import (
     admin_page,
@@ -438,15 +438,15 @@ def _deadline_after_advance(campaign: Campaign, *, tabletop: bool) -> str:
 
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "turn_shown", "status", "battles_waiting", "winner"]
+    list_display = ["name", "turn_shown", "status", "battles_waiting", "ending_words"]
     list_filter = ["status"]
     search_fields = ["name"]
     fields = [
-        "name", "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
+        "name", "seed", "turn_words", "status", "ending_words", "settings_summary",
         "schedule_summary", "next_deadline_words", "invitations_waiting",
     ]  # fmt: skip
     readonly_fields = [
-        "seed", "turn_words", "status", "winner", "end_reason", "settings_summary",
+        "seed", "turn_words", "status", "ending_words", "settings_summary",
         "schedule_summary", "next_deadline_words", "invitations_waiting",
     ]  # fmt: skip
     inlines = [MembershipInline, TurnInline, AdjustmentInline]
@@ -483,6 +483,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             super()
             .get_queryset(request)
             .annotate(pending_battles=Count("battles", filter=Q(battles__status="pending")))
+            .prefetch_related("sides")  # their names, for the ending (``ending_words``)
         )
 
     @admin.display(description="turns")
@@ -506,6 +507,17 @@ class CampaignAdmin(SimpleHistoryAdmin):
             obj.pk,
             obj.turn,
         )
+
+    @admin.display(description="ending", ordering="winner")
+    def ending_words(self, obj: Campaign) -> str:
+        """Who won a finished campaign and why, in the sentence the players read ("The
+        Japanese won: they held Korona when the 8 turns were up.", ``ending.outcome``),
+        not the engine's ``end_reason`` nor the winner's key; the admin's "-" while it
+        goes on. Sorted by the winner, the sentence's first words."""
+        if obj.status != Campaign.Status.FINISHED:
+            return self.get_empty_value_display()
+        sides = {side.key: side.name for side in obj.sides.all()}
+        return ending.outcome(obj, obj.get_settings(), sides)
 
     @admin.display(description="battles waiting", ordering="pending_battles")
     def battles_waiting(self, obj: Campaign) -> int:

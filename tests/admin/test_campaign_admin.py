@@ -970,3 +970,15 @@ def test_advance_turn_now_in_tabletop_mode_says_the_battles_will_wait(gm: Client
         "Its battles then wait"
         not in gm.get(f"/admin/campaign/campaign/{auto.pk}/change/").content.decode()
     )
+
+
+def test_a_finished_campaigns_page_says_how_it_ended_as_the_players_read_it(gm: Client) -> None:
+    """The players' sentence, not the engine's end_reason beside the winner's key."""
+    campaign = new_campaign(turn_limit=1)
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    said = "The Australians won: they held Korona when its one turn was up."
+    assert f'<div class="readonly">{said}</div>' in page
+    assert campaign.end_reason not in page
+    assert "field-winner" not in page and "field-end_reason" not in page

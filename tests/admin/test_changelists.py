@@ -23,8 +23,9 @@ pytestmark = pytest.mark.django_db
 SESSION_AND_USER = 1
 COUNTS_AND_PAGE = 3
 CHANGELIST_QUERIES = {
-    # No campaign filter; the pending battles are an annotated COUNT in the page query.
-    "/admin/campaign/campaign/": SESSION_AND_USER + COUNTS_AND_PAGE,
+    # No campaign filter; the pending battles are an annotated COUNT in the page query;
+    # + the page's campaigns' sides (prefetched), which the ending names.
+    "/admin/campaign/campaign/": SESSION_AND_USER + COUNTS_AND_PAGE + 1,
     # + the campaign filter, + the DISTINCT zones for the zone filter.
     "/admin/campaign/area/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE + 1,
     "/admin/campaign/link/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
@@ -69,6 +70,24 @@ def test_campaign_list_shows_turn_status_battles_waiting_and_winner(gm: Client) 
     # Korona 1: turn 0, active, no battles waiting; Korona 2: 2 pending tabletop battles.
     assert '<td class="field-battles_waiting">2</td>' in rows
     assert '<td class="field-battles_waiting">0</td>' in rows
+
+
+def test_campaign_list_says_how_a_campaign_ended_as_the_players_read_it(gm: Client) -> None:
+    """Not the engine's end_reason nor the winner's key: the players' sentence."""
+    ended = new_campaign("Korona 1", turn_limit=1)
+    advance_turn(campaign_id=ended.pk)
+    ended.refresh_from_db()
+    assert ended.status == Campaign.Status.FINISHED
+    new_campaign("Korona 2")
+    page = gm.get("/admin/campaign/campaign/").content.decode()
+    rows = page.split("<tbody>")[1]
+    said = "The Australians won: they held Korona when its one turn was up."
+    assert f'<td class="field-ending_words">{said}</td>' in rows
+    assert '<td class="field-ending_words">-</td>' in rows  # Korona 2 goes on
+    assert ended.end_reason not in rows
+    assert "field-winner" not in page
+    sorted_page = gm.get("/admin/campaign/campaign/?o=5").content.decode()
+    assert sorted_page.count("field-ending_words") == 2  # sortable: the column's 5th
 
 
 def test_company_list_shows_stands_held_of_establishment(gm: Client) -> None:

@@ -129,11 +129,14 @@ def test_run_campaign_plays_to_the_end_and_names_the_winner() -> None:
     campaign = Campaign.objects.get(pk=campaign.pk)
     assert campaign.status == Campaign.Status.FINISHED
     assert set(Company.objects.values_list("standing_order", flat=True)) == {"aggressive"}
-    winner = {"australian": "Australians", "japanese": "Japanese", None: "nobody"}[campaign.winner]
+    # The sentence the players' pages read (campaign.web.ending), not the engine's words.
     ending = (
-        f"Korona 1 ended after turn {campaign.turn}: {campaign.end_reason}. Winner: {winner}.\n"
+        "Korona 1 ended after turn 13. The Japanese won: they held Korona when the "
+        "Australians lost their base, Port Murray and the Australians had no fighting "
+        "companies left.\n"
     )
     assert out.endswith(ending)
+    assert campaign.end_reason not in out.splitlines()[-1]
     turns = list(Turn.objects.filter(campaign=campaign).order_by("number"))
     assert [t.number for t in turns] == list(range(1, campaign.turn + 1))
     assert out == "".join(words_of(t) for t in turns) + ending
@@ -147,10 +150,19 @@ def test_run_campaign_quiet_prints_only_the_ending() -> None:
         "run_campaign", "Korona 2", "--turns", "50", "--standing-order", "aggressive", "--quiet"
     )
     other = Campaign.objects.get(pk=other.pk)
-    assert quiet.startswith(f"Korona 2 ended after turn {other.turn}: ")
+    assert quiet.startswith(f"Korona 2 ended after turn {other.turn}. The ")
     assert quiet.count("\n") == 1
     # The same seed: the same campaign, whatever its name.
     assert out.splitlines()[-1] == quiet.strip().replace("Korona 2", "Korona 1")
+
+
+def test_run_campaign_says_the_turn_limit_as_the_pages_do() -> None:
+    new_campaign(turn_limit=2)
+    out = command("run_campaign", "Korona 1", "--turns", "5", "--quiet")
+    assert out == (
+        "Korona 1 ended after turn 2. The Australians won: they held Korona when the 2 turns "
+        "were up.\n"
+    )
 
 
 def test_run_campaign_stops_after_the_turns_asked_for() -> None:
@@ -172,7 +184,15 @@ def test_run_campaign_prints_json_turns_and_ending() -> None:
         "finished": False,
         "winner": None,
         "end_reason": "",
+        "outcome": "",
     }
+
+
+def test_run_campaign_prints_json_with_the_players_sentence() -> None:
+    new_campaign(turn_limit=2)
+    ending = json.loads(command("run_campaign", "Korona 1", "--turns", "5", "--json"))["ending"]
+    assert ending["outcome"] == "The Australians won: they held Korona when the 2 turns were up."
+    assert ending["winner"] == "australian"
 
 
 @pytest.mark.parametrize("turns", ["0", "-1"])

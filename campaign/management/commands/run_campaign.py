@@ -10,6 +10,7 @@ from campaign.management.campaigns import find_campaign, print_report
 from campaign.management.commands.advance_turn import report_json
 from campaign.models import Campaign
 from campaign.services.turns import TurnRefused, run_campaign, set_standing_order
+from campaign.web import ending
 from rules.campaign.state import STANDING_ORDERS
 
 
@@ -45,25 +46,27 @@ class Command(BaseCommand):
         except TurnRefused as refused:
             raise CommandError(str(refused)) from refused
         campaign = Campaign.objects.get(pk=campaign.pk)
-        ending = {
-            "campaign": campaign.name,
-            "turns_played": campaign.turn,
-            "finished": campaign.status == Campaign.Status.FINISHED,
-            "winner": campaign.winner,
-            "end_reason": campaign.end_reason,
-        }
+        finished = campaign.status == Campaign.Status.FINISHED
+        # Who won and why, in the sentence the players' pages read (not the engine's
+        # ``end_reason``, kept in the JSON for the scripts that read it).
+        sides = dict(campaign.sides.values_list("key", "name"))
+        outcome = ending.outcome(campaign, campaign.get_settings(), sides)
         if options["json"]:
-            payload = {"turns": [report_json(r) for r in reports], "ending": ending}
+            said = {
+                "campaign": campaign.name,
+                "turns_played": campaign.turn,
+                "finished": finished,
+                "winner": campaign.winner,
+                "end_reason": campaign.end_reason,
+                "outcome": outcome,
+            }
+            payload = {"turns": [report_json(r) for r in reports], "ending": said}
             self.stdout.write(json.dumps(payload, indent=2, sort_keys=True))
             return
         if not options["quiet"]:
             for report in reports:
                 print_report(self.stdout, report)
-        if ending["finished"]:
-            winner = campaign.sides.filter(key=campaign.winner).values_list("name", flat=True)
-            self.stdout.write(
-                f"{campaign.name} ended after turn {campaign.turn}: {campaign.end_reason}. "
-                f"Winner: {winner.first() or 'nobody'}."
-            )
+        if finished:
+            self.stdout.write(f"{campaign.name} ended after turn {campaign.turn}. {outcome}")
         else:
             self.stdout.write(f"{campaign.name}: {campaign.turn} turns played, still going.")
