@@ -264,18 +264,22 @@ LIST_DIGESTS = {
         " AND s.number <= c.turn + 1",
         ("s.id", "s.number", "s.commitment", "s.changes", "s.created_at", "s.revealed_at"),
     ),
-    # The reader's side's "ready" for the coming turn (the GM's: every side's); its lines
-    # begin with a word of their own, so no line of another list in a union is the same.
+    # Which sides are ready for the coming turn: every side's, the enemy's too, since the
+    # ready box shows them all (public, rulings section 6). Only the side, as the page
+    # shows it: a row's id or time would tell when, or how often, the enemy marked it.
+    # Its lines begin with a word of their own, so no line of another list in a union is
+    # the same.
     "ready": (
         "SELECT {row} AS line FROM {ready} r WHERE r.campaign_id = c.id"
-        " AND r.turn_number = c.turn + 1 AND ({side} IS NULL OR r.side = {side})",
-        ("'ready'", "r.id", "r.side", "r.created_at"),
+        " AND r.turn_number = c.turn + 1",
+        ("'ready'", "r.side"),
     ),
 }
 
 # Digests of several lists at once, in the one subquery (their lines together).
 LIST_UNIONS = {
-    # The orders page's slow poll: the side's orders and its "ready" (docs/orders.md).
+    # The orders page's slow poll: the side's orders and which sides are ready
+    # (docs/orders.md).
     "orders-page": ("orders", "ready"),
 }
 

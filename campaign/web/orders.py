@@ -11,9 +11,10 @@ battles" polls ``order-area-odds`` until they are done, and its answer brings th
 the cards fighting there too (``areaodds``), every estimate read once an answer, so a
 card and its battle's line agree; without JavaScript, a link reloads the page. Once
 they are done, the page keeps up with the side's orders given elsewhere (another tab, a
-teammate) by a slow poll, ``orders-watch``: 204 while the side's orders, its "ready",
-what closes its orders (the deadline, a turn begun) and the turn are as the page drew
-them; an order's and "ready"'s own answers bring it the token they leave.
+teammate) by a slow poll, ``orders-watch``: 204 while the side's orders, which sides
+are ready (the enemy's "ready" is public), what closes its orders (the deadline, a turn
+begun) and the turn are as the page drew them; an order's and "ready"'s own answers bring
+it the token they leave.
 """
 
 from __future__ import annotations
@@ -209,11 +210,12 @@ def watch_seconds() -> int:
 def watch_token(read: dict[str, Any]) -> str:
     """The page's state as its slow poll compares it, from
     ``campaign_stamp(rows="orders-page")``: the coming turn; the digest of the reader's
-    side's orders for it and of its "ready" (the GM's: every side's); and what closes its
-    orders or says when: the campaign's status, its deadline and whether it has passed,
-    the last turn begun and its status (a turn started, or waiting for its battles). Never
-    an enemy's order or its "ready", so it changes with nothing hidden from the side. One
-    query decides it, and access too."""
+    side's orders for it (the GM's: every side's) and of which sides are ready for it
+    (every side's, as the ready box shows them: public, rulings section 6); and what
+    closes its orders or says when: the campaign's status, its deadline and whether it
+    has passed, the last turn begun and its status (a turn started, or waiting for its
+    battles). Never an enemy's order, so it changes with nothing hidden from the side.
+    One query decides it, and access too."""
     deadline = read["next_deadline"]
     closing = (
         read["status"],
@@ -369,11 +371,12 @@ def _turn_played(
 @require_GET
 def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The page's slow poll once its odds are done (``?seen=<token>``, its turn first, and
-    the cards' ``drawn``): 204 while the turn and the side's orders are as the page drew
-    them (``watch_token``: one query, which also decides access). When they are not: the
-    notice of a played turn, as the page's turn poll answers it; else the poll itself
-    with the new token and, out of band, the cards whose orders or battles changed and
-    "Planned battles" when a battle did, as an area's poll follows them."""
+    the cards' ``drawn``): 204 while the turn, the side's orders and which sides are ready
+    are as the page drew them (``watch_token``: one query, which also decides access).
+    When they are not: the notice of a played turn, as the page's turn poll answers it;
+    else the poll itself with the new token and, out of band, the ready box, the cards
+    whose orders or battles changed and "Planned battles" when a battle did, as an area's
+    poll follows them."""
     read = _read_token(request, campaign_id)
     if read is None:
         raise Http404("no such campaign")

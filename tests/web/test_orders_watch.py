@@ -102,11 +102,7 @@ def test_the_page_polls_its_orders_slowly_with_what_each_card_shows(
 
 
 def test_nothing_changed_is_204_in_one_query(
-    campaign: Campaign,
-    aussie: Any,
-    japanese: Any,
-    login: Any,
-    django_assert_num_queries: Any,
+    campaign: Campaign, aussie: Any, login: Any, django_assert_num_queries: Any
 ) -> None:
     advance(campaign, "A Company")
     page = Page(login(aussie), campaign)
@@ -115,9 +111,9 @@ def test_nothing_changed_is_204_in_one_query(
     with django_assert_num_queries(1) as captured:
         assert page.poll().status_code == 204
     assert "digest" in captured.captured_queries[0]["sql"]
-    # The enemy's orders are not the side's to know: they change nothing.
+    # The enemy's orders are not the side's to know: they change nothing. (Its "ready" is
+    # public and does: tests/web/test_orders_watch_token.py.)
     give_order(company=campaign.companies.get(name="1st Company"), kind="hold")
-    login(japanese).post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"})
     assert page.poll().status_code == 204
 
 

@@ -1,8 +1,8 @@
 """The slow poll's token (``orders-watch``) kept as the page is: an order's (and a
 "ready"'s) own answer brings the new token, so the next poll is a 204 rather than one
-full check that finds nothing; and the token covers the side's "ready" and orders
+full check that finds nothing; and the token covers which sides are ready and orders
 closing (the deadline passed, the turn started), so the ready box follows a teammate and
-a page left open across the deadline notices."""
+the enemy, and a page left open across the deadline notices."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from campaign.models import Campaign, Turn
+from campaign.models import Campaign, Order, Turn
 from campaign.services import planning
 from tests.web.conftest import join
 from tests.web.test_orders_watch import HTMX, Page, advance
@@ -122,11 +122,54 @@ def test_a_turn_started_closes_the_pages_orders(
     assert 'id="orders-watch"' not in text
 
 
-def test_the_enemys_ready_and_orders_leave_the_token(
+def test_the_enemys_ready_brings_the_ready_box(
+    campaign: Campaign, aussie: Any, japanese: Any, login: Any, django_assert_num_queries: Any
+) -> None:
+    """Which sides are ready is public (rulings section 6) and the ready box lists them:
+    the token left out the enemy's "ready" (until its last one brought the deadline to
+    now), so a page left open said "Japanese: not ready yet" of a side that was."""
+    page = Page(login(aussie), campaign)
+    assert "Japanese: not ready yet" in ready_box(page.text)
+    enemy = login(japanese)
+    enemy.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"})
+    answer = page.poll()
+    assert answer.status_code == 200
+    box = ready_box(answer.content.decode())
+    assert 'hx-swap-oob="true"' in box and "Japanese: <strong>ready</strong>" in box
+    assert "Australians: not ready yet" in box
+    with django_assert_num_queries(1):  # the token's one query, every side's ready in it
+        assert page.poll().status_code == 204
+    enemy.post(f"/campaigns/{campaign.pk}/orders/unready/", {"turn": "1"})
+    answer = page.poll()
+    assert answer.status_code == 200
+    assert "Japanese: not ready yet" in ready_box(answer.content.decode())
+    with django_assert_num_queries(1):
+        assert page.poll().status_code == 204
+
+
+def test_the_enemys_ready_goes_in_the_token_as_the_page_shows_it(
+    campaign: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """Only that the enemy is ready, not when or how often: marked, taken back and marked
+    again between two polls, the page shows what it showed, and the poll says so."""
+    enemy = login(japanese)
+    enemy.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"})
+    page = Page(login(aussie), campaign)
+    enemy.post(f"/campaigns/{campaign.pk}/orders/unready/", {"turn": "1"})
+    enemy.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"})
+    assert page.poll().status_code == 204
+
+
+def test_the_enemys_orders_leave_the_token(
     campaign: Campaign, aussie: Any, japanese: Any, login: Any
 ) -> None:
     page = Page(login(aussie), campaign)
-    login(japanese).post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"})
+    first = campaign.companies.get(name="1st Company").pk
+    answer = login(japanese).post(
+        f"/campaigns/{campaign.pk}/orders/{first}/", {"order": "hold", "turn": "1"}
+    )
+    assert answer.status_code == 302
+    assert Order.objects.filter(company_id=first, turn_number=1).exists()  # given
     assert page.poll().status_code == 204
 
 
