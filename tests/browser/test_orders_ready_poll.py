@@ -1,6 +1,7 @@
 """The ready box of an orders page left open, kept up to date by the page's slow poll
 (orders-watch): the enemy's "ready" shows without a reload (which sides are ready is
-public, rulings section 6)."""
+public, rulings section 6), and a keyboard user whose focus is in the box keeps it when
+the poll redraws the box: on the same button, or on the box once no button is left."""
 
 from __future__ import annotations
 
@@ -72,4 +73,40 @@ def test_the_enemys_ready_shows_on_a_page_left_open(
     assert "My orders for turn 1 are ready" in page.locator("#ready-button").inner_text()
     box.scroll_into_view_if_needed()
     shot(f"orders-ready-poll-1-enemy-ready-{screen[0]}")
+    assert errors == []
+
+
+@SCREENS
+def test_the_focus_stays_in_the_ready_box_when_the_poll_redraws_it(
+    page: Any,
+    live_server: Any,
+    signed_in: Any,
+    django_user_model: Any,
+    shot: Any,
+    screen: tuple[str, int, int],
+) -> None:
+    """A player who tabbed to the ready button keeps the focus there when a teammate's
+    "ready" turns it into "Unready" (the same button); when the enemy's "ready" then
+    leaves no button (every side ready), the focus goes to the box, not to the top of
+    the page as it did."""
+    players = [
+        (django_user_model.objects.create_user(name, password=PASSWORD), side)
+        for name, side in (
+            ("aussie", "australian"),
+            ("mate", "australian"),
+            ("japanese", "japanese"),
+        )
+    ]
+    campaign, errors = open_orders(page, live_server, signed_in, players, screen)
+    box = page.locator("#ready")
+    page.focus("#ready-button")
+    mark_side_ready(campaign=campaign, side="australian")  # the teammate's "ready"
+    page.locator("#ready-button", has_text="Unready").wait_for(timeout=10_000)
+    assert page.evaluate(FOCUSED) == "ready-button"
+    mark_side_ready(campaign=campaign, side="japanese")  # every side ready: no button
+    page.locator("#ready-button").wait_for(state="detached", timeout=10_000)
+    assert "Every side is ready" in page.locator("#ready-status").inner_text()
+    page.wait_for_function("() => document.activeElement.id === 'ready'", timeout=5_000)
+    box.scroll_into_view_if_needed()
+    shot(f"orders-ready-poll-2-focus-kept-{screen[0]}")
     assert errors == []

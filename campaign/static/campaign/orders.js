@@ -4,17 +4,28 @@
 // htmx gives the focus back to an element of the same id (the card's Give/Change order
 // button, the ready box's one button); when there is none (Take back leaves no Take back
 // button; every side ready leaves no button), the focus goes to the card's or box's
-// first control, else to the card or box itself.
+// first control, else to the card or box itself. The same for a card or the ready box
+// swapped out of band under the focus (the slow poll redraws the ready box when a
+// teammate's or the enemy's "ready" changed it): every side ready leaves no button there,
+// and the focus fell to the top of the page.
 (function () {
   "use strict";
   let pending = null;
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const target = event.detail.target;
+  function holdingFocus(target) {
     const active = document.activeElement;
-    pending = target && target.id && active && active !== document.body && target.contains(active)
+    return target && target.id && active && active !== document.body && target.contains(active)
       ? target.id
       : null;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    pending = holdingFocus(event.detail.target);
+  });
+
+  // Fired after the request's own beforeSwap, as the answer's out-of-band parts go in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    pending = holdingFocus(event.detail.target) || pending;
   });
 
   document.addEventListener("htmx:afterSettle", function () {
