@@ -29,6 +29,7 @@ from django.apps import apps
 from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.converters import StringConverter
 from django.urls.resolvers import RegexPattern, RoutePattern
 
 # --- the URL conf ---------------------------------------------------------------------
@@ -231,6 +232,10 @@ def _values(route: Route, part: Any, name: str, ids: Ids, before: str = "") -> l
         # The admin refuses a non-staff reader before it reads any row: one real id of
         # the model (or a made-up one where the model has none) shows that refusal.
         label = route.model._meta.label_lower if route.model is not None else None
+        if name == "pk" and isinstance(part.converters.get(name), StringConverter):
+            # A row page's second route, for an id that is no number ("abc"): a real
+            # id would be taken by its <int:pk> route first.
+            return ["abc"]
         if name in ("object_id", "id", "pk"):
             return (ids.admin_ids.get(label or "") or ["1"])[:1]
         if name in ("content_type_id", "history_id"):
