@@ -104,36 +104,58 @@ class OrderChangedMeanwhile(rules.OrderError):
 def order_seen(order: Order | None) -> str:
     """What a page saw of a company's order for the coming turn, as its form carries it
     back (``seen``): "-" for none, else its choice and its sniper ("advance:12.0",
-    "hold.1"). The same order, given again, reads the same."""
+    "hold.1"). The same order, given again, reads the same. The API's ``ETag`` of an
+    order, and the ``If-Match`` it takes back."""
     if order is None:
         return "-"
-    choice = "hold" if order.kind == "hold" else f"{order.kind}:{order.target_id}"
-    return f"{choice}.{int(bool(order.sniper))}"
+    return _order_token(order.kind, order.target_id, sniper=order.sniper)
 
 
-def _order_in_words(company: Company, order: Order | None) -> str:
-    """The order as the company's card says it: "advance to Oivi", "hold in Korona", "no
-    order given"; with "a sniper if it defends" when it asks for one."""
+def _order_token(kind: str, target_id: int | None, *, sniper: bool) -> str:
+    choice = "hold" if kind == "hold" else f"{kind}:{target_id}"
+    return f"{choice}.{int(bool(sniper))}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderInWords:
+    """An order as the company's card says it: what it does ("advance to Oivi", "hold in
+    Korona", "no order given") and, apart (the card sets the first in bold), its sniper
+    ("; a sniper if it defends", or ""). As one string: both, as a refusal says it."""
+
+    does: str
+    sniper: str = ""
+
+    def __str__(self) -> str:
+        return self.does + self.sniper
+
+
+def order_in_words(order: Order | None, *, area: str) -> OrderInWords:
+    """The words of a company's order for the coming turn, the card's and the refusal's
+    (``OrderChangedMeanwhile``) alike; ``area``: the name of the area it is in (a hold
+    holds there)."""
     if order is None:
-        return "no order given"
-    area = company.area if order.target is None else order.target  # a hold has none
-    where = f"in {area.name}" if order.kind == "hold" else f"to {area.name}"
-    return f"{order.kind} {where}" + ("; a sniper if it defends" if order.sniper else "")
+        return OrderInWords("no order given")
+    where = f"in {area}" if order.kind == "hold" else f"to {order.target.name}"
+    return OrderInWords(f"{order.kind} {where}", "; a sniper if it defends" if order.sniper else "")
 
 
-def check_seen(campaign: Campaign, company: Company, seen: str | None) -> None:
-    """Refuse an order from a page that saw another order of the company's than it has
-    now (``seen`` None: the caller does not say, as a script's post may not). Called under
-    the campaign lock, which every order's writer takes: compare, then set, as one."""
-    if seen is None:
+def _coming_order(campaign: Campaign, company: Company) -> Order | None:
+    """The company's order for the coming turn, read under the campaign lock that every
+    order's writer takes: what is read here stays so until the write."""
+    return Order.objects.filter(company=company, turn_number=campaign.turn + 1).first()
+
+
+def check_seen(company: Company, order: Order | None, *, seen: str | None, wanted: str) -> None:
+    """Refuse a write from a page that saw another order of the company's (``seen``) than
+    it has now (``order``), unless the write asks for just the order it has (``wanted``,
+    as ``order_seen`` reads it: the same order again, or taking back one already gone):
+    nothing would change, so nothing its giver never saw is replaced. ``seen`` None: the
+    caller does not say, as a script's post may not."""
+    now = order_seen(order)
+    if seen is None or now in (seen, wanted):
         return
-    order = (
-        Order.objects.filter(company=company, turn_number=campaign.turn + 1)
-        .select_related("target")
-        .first()
-    )
-    if order_seen(order) != seen:
-        raise OrderChangedMeanwhile(company=company.name, now=_order_in_words(company, order))
+    words = order_in_words(order, area=company.area.name)
+    raise OrderChangedMeanwhile(company=company.name, now=str(words))
 
 
 def check_page_turn(campaign: Campaign, page_turn: int | None) -> None:
@@ -168,24 +190,29 @@ def give_order(
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
         check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
-        check_seen(campaign, company, seen)
+        sniper = bool(sniper) and company.kind == Company.Kind.FIGHTING
+        order = _coming_order(campaign, company)
+        wanted = _order_token(kind, target.pk if target else None, sniper=sniper)
+        check_seen(company, order, seen=seen, wanted=wanted)
         if target is not None and target.campaign_id != campaign.pk:
             raise rules.OrderError(f"{target.name} is not on the map of {campaign.name}")
         state = load_snapshot(campaign=campaign)
         rules.check_order(
             state, RulesOrder(company.name, kind, target.name if target else None), side=side
         )
-        order, _ = Order.objects.update_or_create(
-            company=company,
-            turn_number=campaign.turn + 1,
-            defaults={
-                "campaign": campaign,
-                "kind": kind,
-                "target": target,
-                "given_by": user,
-                "sniper": bool(sniper) and company.kind == Company.Kind.FIGHTING,
-            },
-        )
+        if order is None:
+            return Order.objects.create(
+                campaign=campaign,
+                company=company,
+                turn_number=campaign.turn + 1,
+                kind=kind,
+                target=target,
+                given_by=user,
+                sniper=sniper,
+            )
+        if order_seen(order) != wanted:  # the same order again changes nothing, its giver too
+            order.kind, order.target, order.given_by, order.sniper = kind, target, user, sniper
+            order.save(update_fields=["kind", "target", "given_by", "sniper"])
         return order
 
 
@@ -232,7 +259,8 @@ def withdraw_order(
         campaign = Campaign.objects.select_for_update().get(pk=company.campaign_id)
         check_page_turn(campaign, page_turn)
         check_orders_open(campaign)
-        check_seen(campaign, company, seen)
+        if seen is not None:  # a page that saw one taken back meanwhile wants it gone too
+            check_seen(company, _coming_order(campaign, company), seen=seen, wanted="-")
         deleted, _ = Order.objects.filter(company=company, turn_number=campaign.turn + 1).delete()
         return bool(deleted)
 

@@ -22,6 +22,7 @@ from campaign.services.turns import (
     withdraw_order,
 )
 from tests.campaign.conftest import korona_doc
+from tests.campaign.test_services_scenarios import LOAD_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +67,90 @@ def test_an_order_from_a_page_that_saw_another_changes_nothing() -> None:
     give_order(company=company, kind="hold", sniper=True, seen="-")
     with pytest.raises(OrderChangedMeanwhile, match=r"\(now: hold in Korona; a sniper if it"):
         give_order(company=company, kind="hold", seen="hold.0")
+
+
+def test_the_same_order_from_a_page_that_saw_another_is_taken_and_changes_nothing(
+    django_user_model: Any,
+) -> None:
+    """A stale page (another tab, a teammate's order since) sending just the order the
+    company has: nothing would change, so it is not refused, and nothing is written
+    (its giver stays the first)."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    company = a_company(campaign)
+    oivi = campaign.areas.get(name="Oivi")
+    first, second = (django_user_model.objects.create(username=n) for n in ("first", "second"))
+    given = give_order(company=company, kind="advance", target=oivi, sniper=True, user=first)
+    again = give_order(
+        company=company, kind="advance", target=oivi, sniper=True, user=second, seen="-"
+    )
+    assert again.pk == given.pk
+    order = Order.objects.get()
+    assert (order.kind, order.target, order.sniper, order.given_by) == (
+        "advance",
+        oivi,
+        True,
+        first,
+    )
+    # Its sniper is the order too: without it, it is another order, refused.
+    with pytest.raises(OrderChangedMeanwhile, match=r"\(now: advance to Oivi; a sniper if it"):
+        give_order(company=company, kind="advance", target=oivi, user=second, seen="-")
+    assert Order.objects.get().sniper
+
+
+def test_a_supply_companys_sniper_asked_for_again_is_the_same_order() -> None:
+    """A supply company never defends with a sniper: its order asking for one is the
+    order it has without one."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    supply = campaign.companies.filter(kind=Company.Kind.SUPPLY).first()
+    assert supply is not None
+    order = give_order(company=supply, kind="hold")
+    assert give_order(company=supply, kind="hold", sniper=True, seen="-").pk == order.pk
+    assert list(Order.objects.values_list("kind", "sniper")) == [("hold", False)]
+
+
+def test_taking_back_an_order_already_taken_back_is_taken_and_changes_nothing() -> None:
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    company, other = a_company(campaign), campaign.companies.exclude(name="A Company").first()
+    assert other is not None
+    oivi = campaign.areas.get(name="Oivi")
+    give_order(company=other, kind="hold")
+    give_order(company=company, kind="advance", target=oivi)
+    assert withdraw_order(company=company, seen=f"advance:{oivi.pk}.0")
+    # The stale page saw the advance: it is gone already, as that page wants.
+    assert withdraw_order(company=company, seen=f"advance:{oivi.pk}.0") is False
+    assert orders_of(campaign) == [(other.name, "hold", None)]
+    # Gone and given again (another order now): taking it back is refused.
+    give_order(company=company, kind="hold")
+    with pytest.raises(OrderChangedMeanwhile, match=r"\(now: hold in Korona\)"):
+        withdraw_order(company=company, seen=f"advance:{oivi.pk}.0")
+    assert len(orders_of(campaign)) == 2
+
+
+# The queries of an order from a page: the test's savepoint and its release, the campaign
+# locked, a turn waiting for its battles (orders closed), the company's order read once
+# (the compare, and what the write updates), the snapshot for the rules' check
+# (LOAD_QUERIES), and the write: an INSERT, an UPDATE, or none for the same order again.
+GIVE_QUERIES = 2 + 1 + 1 + 1 + LOAD_QUERIES + 1
+
+
+def test_an_order_from_a_page_reads_the_companys_order_once(
+    django_assert_num_queries: Any,
+) -> None:
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    company = Company.objects.get(pk=a_company(campaign).pk)
+    oivi, isura = campaign.areas.get(name="Oivi"), campaign.areas.get(name="Isura")
+    with django_assert_num_queries(GIVE_QUERIES):
+        give_order(company=company, kind="advance", target=oivi, seen="-")
+    with django_assert_num_queries(GIVE_QUERIES):
+        give_order(company=company, kind="withdraw", target=isura, seen=f"advance:{oivi.pk}.0")
+    with django_assert_num_queries(GIVE_QUERIES - 1):  # the same order again: no write
+        give_order(company=company, kind="withdraw", target=isura, seen="-")
+    # Taking back: locked, closed or not, the order read, and deleted (or already gone).
+    with django_assert_num_queries(2 + 1 + 1 + 1 + 1):
+        withdraw_order(company=company, seen=f"withdraw:{isura.pk}.0")
+    with django_assert_num_queries(2 + 1 + 1 + 1 + 1):
+        withdraw_order(company=company, seen=f"withdraw:{isura.pk}.0")
+    assert not Order.objects.exists()
 
 
 def give_in_threads(company: Company, orders: list[tuple[str, Any]]) -> list[BaseException]:

@@ -184,3 +184,53 @@ def test_a_token_that_is_no_order_is_refused_plainly(
     assert "A Company's order was changed meanwhile (now: no order given)." in text_of(answer)
     assert "&lt;script&gt;" not in answer.content.decode()
     assert not Order.objects.filter(campaign=campaign).exists()
+
+
+def test_the_same_order_from_an_out_of_date_tab_is_taken_as_given(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """Nothing would change: the card answers as for any order given, with its token."""
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    first, second = two_tabs(client, campaign, a)
+    client.post(url(campaign, a), {**first, **advance(campaign)}, **HTMX)
+
+    answer = client.post(url(campaign, a), {**second, **advance(campaign)}, **HTMX)
+    assert answer.status_code == 200
+    row = card(answer.content.decode(), a)
+    assert "<strong>advance to Oivi</strong>" in row and 'role="alert"' not in row
+    assert form_of(row, a)["seen"] == f"advance:{area_id(campaign, 'Oivi')}.0"
+    assert orders_of(campaign) == {("A Company", "advance", "Oivi")}
+
+
+def test_the_same_order_from_an_out_of_date_page_without_javascript(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    first, second = two_tabs(client, campaign, a)
+    client.post(url(campaign, a), {**first, **advance(campaign)})
+
+    answer = client.post(url(campaign, a), {**second, **advance(campaign)})
+    assert answer.status_code == 302
+    assert orders_of(campaign) == {("A Company", "advance", "Oivi")}
+
+
+@pytest.mark.parametrize("headers", [HTMX, {}], ids=["htmx", "no-js"])
+def test_taking_back_from_an_out_of_date_tab_an_order_already_taken_back_is_taken(
+    campaign: Campaign, aussie: Any, login: Any, headers: dict[str, str]
+) -> None:
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    client.post(url(campaign, a), advance(campaign))
+    first, second = two_tabs(client, campaign, a)
+    client.post(url(campaign, a), {**first, "action": "withdraw"}, **headers)
+
+    answer = client.post(url(campaign, a), {**second, "action": "withdraw"}, **headers)
+    assert answer.status_code == (200 if headers else 302)
+    if headers:
+        row = card(answer.content.decode(), a)
+        assert "no order given" in row and 'role="alert"' not in row
+        assert form_of(row, a)["seen"] == "-"
+    assert not Order.objects.filter(campaign=campaign).exists()
+
