@@ -32,7 +32,9 @@ from campaign.services.schedule import awaited_sides, mark_side_ready
 from campaign.services.turns import (
     check_orders_open,
     check_page_turn,
+    OrderInWords,
     give_order,
+    order_in_words,
     order_seen,
     orders_closed_reason,
     players_by_side,
@@ -194,6 +196,11 @@ class CompanyPlan:
     def seen(self) -> str:
         """What the card's form carries back of its order (``order_seen``)."""
         return order_seen(self.order)
+
+    @property
+    def words(self) -> OrderInWords:
+        """Its order as the card says it, and a refusal (``order_in_words``)."""
+        return order_in_words(self.order, area=self.company.area)
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,3 +234,21 @@ def test_taking_back_from_an_out_of_date_tab_an_order_already_taken_back_is_take
         assert form_of(row, a)["seen"] == "-"
     assert not Order.objects.filter(campaign=campaign).exists()
 
+
+def test_the_card_and_the_refusal_word_the_order_alike(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """One helper words both (``turns.order_in_words``): the refusal's "now: ..." is
+    what the card it draws says of the order."""
+    a = company(campaign, "A Company").pk
+    client = login(aussie)
+    for order in ({"order": "hold", "sniper": "on"}, withdraw(campaign)):
+        first, second = two_tabs(client, campaign, a)
+        client.post(url(campaign, a), {**first, "action": "give", **order}, **HTMX)
+        answer = client.post(url(campaign, a), {**second, **advance(campaign)}, **HTMX)
+        now = re.search(r"\(now: (.*?)\)\. Nothing", text_of(answer))
+        current = re.search(r'<p class="current">(.*?)</p>', card(answer.content.decode(), a), re.S)
+        assert now and current
+        assert " ".join(unescape(re.sub(r"<[^>]+>", "", current.group(1))).split()) == (
+            f"Turn 1: {now.group(1)}"
+        )
