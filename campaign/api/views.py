@@ -57,6 +57,7 @@ from campaign.api.filters import (
 )
 from campaign.api.throttles import API_THROTTLES
 from campaign.models import (
+    ORDER_TURN_SPAN,
     Area,
     Campaign,
     Company,
@@ -70,7 +71,7 @@ from campaign.models import (
 from campaign.services import commitments
 from campaign.services.planning import unmark_ready
 from campaign.services.schedule import mark_side_ready
-from campaign.services.turns import give_order, withdraw_order
+from campaign.services.turns import give_order, order_seen, withdraw_order
 from campaign.services.visibility import (
     MAX_ID,
     CampaignView,
@@ -103,10 +104,28 @@ IF_MATCH = OpenApiParameter(
     str,
     OpenApiParameter.HEADER,
     required=False,
-    description='What you saw of the company\'s order: "-" for none, else its kind, target '
-    'and sniper ("withdraw:12.0", "hold.1"); another order now: 412, nothing changed. '
-    'Without it (or "*"), any order is replaced.',
+    description="What you saw of the company's order (the last answer's ETag): \"-\" for "
+    'none, else its kind, target and sniper ("withdraw:12.0", "hold.1"); another order now: '
+    "412, nothing changed, unless the write asks for just that order (the same order again, "
+    'or taking back one already gone: taken, nothing changes). Without it (or "*"), any '
+    "order is replaced.",
 )
+
+
+def order_etag(*codes: int) -> OpenApiParameter:
+    """The ``ETag`` header of the answers (``codes``) that show one company's order."""
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        required=True,
+        description="The company's order now, as If-Match takes it, in quotes (a withdraw "
+        "to area 12 without a sniper: withdraw:12.0; after a withdrawal: -): send it back "
+        "as If-Match with your next write of that company's order.",
+    )
+
+
 ORDER_WRITE_ERRORS = {**WRITE_ERRORS, **s.error_responses(412)}
 
 
@@ -755,6 +774,13 @@ class OrderScoped(CampaignScoped):
             raise ValidationError({"target": [f"there is no area {target_id} in this campaign"]})
         return Area.objects.get(pk=target_id)
 
+    @staticmethod
+    def with_etag(response: Response, order: Order | None) -> Response:
+        """The answer with the company's order as If-Match takes it back (``order_seen``),
+        so a client echoes it."""
+        response["ETag"] = f'"{order_seen(order)}"'
+        return response
+
     def seen(self) -> str | None:
         """What the client saw of the company's order (``If-Match``, the orders page's
         ``seen``: ``"-"`` for none, else ``"withdraw:12.0"``, its kind, target and sniper);
@@ -805,7 +831,7 @@ class OrderList(OrderScoped):
 
     @extend_schema(
         operation_id="orders_create",
-        parameters=[CAMPAIGN_PK, IF_MATCH],
+        parameters=[CAMPAIGN_PK, IF_MATCH, order_etag(200, 201)],
         request=s.OrderCreateSerializer,
         responses={
             201: OpenApiResponse(s.OrderSerializer, description="Order given."),
@@ -838,9 +864,10 @@ class OrderList(OrderScoped):
             target=target,
             sniper=given.validated_data.get("sniper", False),
         )
-        return Response(
+        answer = Response(
             s.order_data(order), status=status.HTTP_200_OK if replaced else status.HTTP_201_CREATED
         )
+        return self.with_etag(answer, order)
 
 
 class OrderDetail(OrderScoped):
@@ -859,12 +886,13 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_retrieve",
-        parameters=[CAMPAIGN_PK, PK],
+        parameters=[CAMPAIGN_PK, PK, order_etag(200)],
         responses={200: s.OrderSerializer, **DETAIL_ERRORS},
     )
     def get(self, request: Request, campaign_pk: int, pk: int) -> Response:
         """One of your side's orders for the coming turn."""
-        return Response(s.order_data(self.order(pk)))
+        order = self.order(pk)
+        return self.with_etag(Response(s.order_data(order)), order)
 
     def change(self, request: Request, pk: int, *, partial: bool) -> Response:
         order = self.order(pk)
@@ -876,13 +904,12 @@ class OrderDetail(OrderScoped):
         else:
             target = None if kind == "hold" else order.target
         sniper = given.validated_data.get("sniper", order.sniper if partial else False)
-        return Response(
-            s.order_data(self.give(company=order.company, kind=kind, target=target, sniper=sniper))
-        )
+        order = self.give(company=order.company, kind=kind, target=target, sniper=sniper)
+        return self.with_etag(Response(s.order_data(order)), order)
 
     @extend_schema(
         operation_id="orders_update",
-        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH, order_etag(200)],
         request=s.OrderChangeSerializer,
         responses={200: s.OrderSerializer, **ORDER_WRITE_ERRORS},
     )
@@ -892,7 +919,7 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_partial_update",
-        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH, order_etag(200)],
         request=s.OrderChangeSerializer,
         responses={200: s.OrderSerializer, **ORDER_WRITE_ERRORS},
     )
@@ -902,15 +929,40 @@ class OrderDetail(OrderScoped):
 
     @extend_schema(
         operation_id="orders_destroy",
-        parameters=[CAMPAIGN_PK, PK, IF_MATCH],
-        responses={204: OpenApiResponse(description="Withdrawn."), **ORDER_WRITE_ERRORS},
+        parameters=[CAMPAIGN_PK, PK, IF_MATCH, order_etag(204)],
+        responses={
+            204: OpenApiResponse(
+                description="Withdrawn (with If-Match: also when it was withdrawn already)."
+            ),
+            **ORDER_WRITE_ERRORS,
+        },
     )
     def delete(self, request: Request, campaign_pk: int, pk: int) -> Response:
-        """Withdraw an order: the company follows its standing order."""
-        order = self.order(pk)
+        """Withdraw an order: the company follows its standing order. With If-Match, an
+        order already withdrawn (elsewhere, meanwhile) is answered as withdrawn: nothing
+        changes; without it, it is not found (404)."""
+        seen = self.seen()
+        order = self.coming_orders().filter(pk=row_id(pk)).first()
+        company = order.company if order is not None else None
+        if company is None and seen is not None:
+            company = self.own_company_of(pk)
+        if company is None:
+            raise NotFound("No such order.")
         # Refused: 400, or 412 for an order changed since If-Match (campaign.api.errors).
-        withdraw_order(company=order.company, seen=self.seen())
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        withdraw_order(company=company, seen=seen)
+        return self.with_etag(Response(status=status.HTTP_204_NO_CONTENT), None)
+
+    def own_company_of(self, pk: int) -> Company | None:
+        """The company whose coming order's id ``pk`` is (``order_id``), when the viewer
+        may order it; None for any other, seen or not, so the answer tells nothing."""
+        company_id, turn = divmod(row_id(pk), ORDER_TURN_SPAN)
+        view = self.campaign_view
+        company = view.company_by_id(company_id)
+        if turn != view.campaign.turn + 1 or company is None:
+            return None
+        if not view.game_master and company.side != view.side:
+            return None
+        return Company.objects.get(pk=company_id)
 
 
 # --- ready ------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Campaign, Order
+from campaign.models import Campaign, Company, Order, order_id
+from campaign.services.turns import give_order
 from tests.api.helpers import area_id, company_id, url
 
 pytestmark = pytest.mark.django_db
@@ -216,3 +217,103 @@ def test_if_match_refuses_an_order_when_the_company_has_another_now(
         ).status_code
         == 201
     )
+
+
+def test_every_answer_showing_an_order_carries_the_etag_if_match_takes(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """A client echoes each answer's ETag as the next write's If-Match: the order's
+    token, quoted; "-" once it is withdrawn."""
+    client = login(aussie)
+    ioro = area_id(played, "Ioro")
+    body = {"company": company_id(played, "C Company (militia)"), "kind": "withdraw"}
+    given = client.post(url(played, "orders/"), {**body, "target": ioro}, JSON, HTTP_IF_MATCH='"-"')
+    assert (given.status_code, given["ETag"]) == (201, f'"withdraw:{ioro}.0"')
+    order_url = url(played, f"orders/{given.json()['id']}/")
+    read = client.get(order_url)
+    assert read["ETag"] == given["ETag"]
+    changed = client.patch(order_url, {"kind": "hold"}, JSON, HTTP_IF_MATCH=read["ETag"])
+    assert (changed.status_code, changed["ETag"]) == (200, '"hold.0"')
+    put = client.put(
+        order_url, {"kind": "hold", "sniper": True}, JSON, HTTP_IF_MATCH=changed["ETag"]
+    )
+    assert (put.status_code, put["ETag"]) == (200, '"hold.1"')
+    replaced = client.post(url(played, "orders/"), {**body, "kind": "hold"}, JSON)
+    assert (replaced.status_code, replaced["ETag"]) == (200, '"hold.0"')
+    withdrawn = client.delete(order_url, HTTP_IF_MATCH=replaced["ETag"])
+    assert (withdrawn.status_code, withdrawn["ETag"]) == (204, '"-"')
+    again = client.post(url(played, "orders/"), {**body, "kind": "hold"}, JSON, HTTP_IF_MATCH='"-"')
+    assert (again.status_code, again["ETag"]) == (201, '"hold.0"')
+
+
+def test_the_same_order_sent_with_an_if_match_out_of_date_is_taken_and_changes_nothing(
+    played: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """Nothing would change (RFC 9110 13.1.1: the change is already in effect): the
+    answer is the order's, as for any order given, and its giver stays who gave it."""
+    client = login(aussie)
+    ioro = area_id(played, "Ioro")
+    body = {
+        "company": company_id(played, "C Company (militia)"),
+        "kind": "withdraw",
+        "target": ioro,
+    }
+    first = login(gm_user).post(url(played, "orders/"), body, JSON)
+    assert first.status_code == 201
+    again = client.post(url(played, "orders/"), body, JSON, HTTP_IF_MATCH='"-"')
+    assert (again.status_code, again["ETag"]) == (200, f'"withdraw:{ioro}.0"')
+    assert again.json() == first.json()
+    order_url = url(played, f"orders/{first.json()['id']}/")
+    patched = client.patch(order_url, {"kind": "withdraw"}, JSON, HTTP_IF_MATCH='"hold.1"')
+    assert (patched.status_code, patched.json()) == (200, first.json())
+    # Another order than the one there now is still refused.
+    assert (
+        client.patch(order_url, {"kind": "hold"}, JSON, HTTP_IF_MATCH='"hold.1"').status_code == 412
+    )
+    order = Order.objects.get()
+    assert (order.kind, order.target.name, order.given_by) == ("withdraw", "Ioro", gm_user)
+
+
+def test_withdrawing_with_if_match_an_order_already_withdrawn_is_taken(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    ioro = area_id(played, "Ioro")
+    body = {
+        "company": company_id(played, "C Company (militia)"),
+        "kind": "withdraw",
+        "target": ioro,
+    }
+    order_url = url(
+        played, f"orders/{client.post(url(played, 'orders/'), body, JSON).json()['id']}/"
+    )
+    assert client.delete(order_url).status_code == 204
+    # Withdrawn elsewhere meanwhile: a client that saw it withdraws it again, as it wants.
+    answer = client.delete(order_url, HTTP_IF_MATCH=f'"withdraw:{ioro}.0"')
+    assert (answer.status_code, answer["ETag"]) == (204, '"-"')
+    assert not Order.objects.exists()
+    # Without If-Match it is simply not there.
+    assert client.delete(order_url).status_code == 404
+    # Given again as another order: taking that back is refused.
+    client.post(url(played, "orders/"), {**body, "kind": "hold", "target": None}, JSON)
+    assert client.delete(order_url, HTTP_IF_MATCH=f'"withdraw:{ioro}.0"').status_code == 412
+    assert list(Order.objects.values_list("kind", flat=True)) == ["hold"]
+
+
+def test_withdrawing_with_if_match_an_order_id_not_ones_own_is_not_found(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """An enemy company's order id (with an order or without), or another turn's, is not
+    found, as without If-Match: the answer tells nothing of the enemy's orders."""
+    client = login(aussie)
+    enemy = Company.objects.get(campaign=played, name="3rd Company")
+    give_order(company=enemy, kind="hold")
+    own = company_id(played, "C Company (militia)")
+    for pk in (
+        order_id(enemy.pk, played.turn + 1),
+        order_id(company_id(played, "1st Company"), played.turn + 1),
+        order_id(own, played.turn),
+        order_id(own, played.turn + 2),
+    ):
+        assert client.delete(url(played, f"orders/{pk}/"), HTTP_IF_MATCH='"-"').status_code == 404
+    assert list(Order.objects.values_list("company__name", flat=True)) == ["3rd Company"]
