@@ -202,3 +202,30 @@ def test_two_orders_at_the_same_moment_from_pages_that_saw_none_do_not_both_pass
     assert [type(e) for e in errors] == [OrderChangedMeanwhile]
     [(name, kind, target)] = orders_of(campaign)
     assert f"(now: {kind} to {target})" in str(errors[0])
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL: SQLite has no row locks, and its test database is one "
+    "in-memory connection that threads cannot share",
+)
+@pytest.mark.django_db(transaction=True)
+def test_the_same_order_at_the_same_moment_from_two_pages_that_saw_none_is_one_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both are taken (the second finds the order it asks for, under the lock), and the
+    company has the one order: no refusal, no second row."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    company = a_company(campaign)
+    real_load = service.load_snapshot
+
+    def slow_load(**kwargs: Any) -> Any:
+        time.sleep(0.3)  # hold the campaign lock while the other caller comes in
+        return real_load(**kwargs)
+
+    monkeypatch.setattr(service, "load_snapshot", slow_load)
+    oivi = campaign.areas.get(name="Oivi")
+    errors = give_in_threads(company, [("advance", oivi), ("advance", oivi)])
+    monkeypatch.undo()
+    assert errors == []
+    assert orders_of(campaign) == [("A Company", "advance", "Oivi")]
