@@ -30,9 +30,9 @@ from campaign.services import odds as offline
 from campaign.services.deadlines import SidePlay, side_play
 from campaign.services.schedule import awaited_sides, mark_side_ready
 from campaign.services.turns import (
+    OrderInWords,
     check_orders_open,
     check_page_turn,
-    OrderInWords,
     give_order,
     order_in_words,
     order_seen,
