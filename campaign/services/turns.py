@@ -135,7 +135,8 @@ def order_in_words(order: Order | None, *, area: str) -> OrderInWords:
     holds there)."""
     if order is None:
         return OrderInWords("no order given")
-    where = f"in {area}" if order.kind == "hold" else f"to {order.target.name}"
+    target = order.target  # none for a hold, and only for a hold (order_target_iff_moving)
+    where = f"in {area}" if target is None else f"to {target.name}"
     return OrderInWords(f"{order.kind} {where}", "; a sniper if it defends" if order.sniper else "")
 
 
