@@ -314,6 +314,12 @@ class ScheduleForm(forms.Form):
 
     # The boxes each schedule reads; the others are ignored, whatever is left in them.
     USES = {"none": (), "every_hours": ("every_hours",), "weekly": ("weekday", "time_of_day")}
+    # Or refused, filled in: on a form whose boxes start empty (a new campaign's), a value
+    # in a box the chosen schedule does not read was meant for another schedule (a
+    # walk-through's "Every N hours: 5", "Turns are played" left on none, made a campaign
+    # with no schedule and no word of it). The schedule page shows the schedule as it is,
+    # so a kind chosen there leaves the old kind's values in their boxes: ignored.
+    refuse_unused_boxes = False
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -325,6 +331,8 @@ class ScheduleForm(forms.Form):
                     # A leftover -5 in "every N hours" must not refuse a weekly schedule.
                     self.errors.pop(name, None)
                     data[name] = None
+                    if self.refuse_unused_boxes and str(self[name].value() or "").strip():
+                        self.add_error(name, self._unused_words(name, kind))
         # A value given but refused (0 hours, a time of 25:99) has its own error already:
         # one problem, one message.
         if kind == "every_hours" and not data.get("every_hours"):
@@ -339,6 +347,15 @@ class ScheduleForm(forms.Form):
     def _missing(self, name: str, message: str) -> None:
         if name not in self.errors:
             self.add_error(name, message)
+
+    def _unused_words(self, name: str, kind: str) -> str:
+        """The refusal of box ``name``, filled in, which schedule ``kind`` does not read."""
+        choices = dict(self.fields["kind"].choices)  # type: ignore[attr-defined]
+        reads = next(k for k, names in self.USES.items() if name in names)
+        return (
+            f'"Turns are played" is "{choices[kind]}", which does not use this box: choose '
+            f'"{choices[reads]}" there to use it, or empty this box.'
+        )
 
 
 class ScheduleChangeForm(SeenPage, ScheduleForm):
@@ -759,6 +776,8 @@ class SettingsForm(SeenPage, SettingFields):
 class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
     """A new campaign: its name, the scenario (the Korona scenario if no file is given),
     the main choices (MAIN_CHOICES, over the scenario's own) and its schedule."""
+
+    refuse_unused_boxes = True
 
     name = forms.CharField(
         max_length=200,

@@ -254,6 +254,37 @@ def test_a_refused_number_of_hours_gets_one_error_not_two(gm: Client) -> None:
     assert Campaign.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("schedule", "field", "wanted"),
+    [  # a walk-through's "Every N hours: 5", "Turns are played" left on none
+        ({"kind": "none", "every_hours": "5"}, "every_hours", "every N hours"),
+        ({"kind": "none", "every_hours": "-5"}, "every_hours", "every N hours"),
+        ({"kind": "none", "weekday": "4"}, "weekday", "weekly, on a weekday at a time"),
+        (
+            {"kind": "every_hours", "every_hours": "6", "time_of_day": "19:00"},
+            "time_of_day",
+            "weekly, on a weekday at a time",
+        ),
+    ],
+)
+def test_create_refuses_a_schedule_box_the_chosen_schedule_does_not_use(
+    gm: Client, schedule: dict[str, str], field: str, wanted: str
+) -> None:
+    """A new campaign's boxes start empty: one filled in was meant, and ignoring it made a
+    campaign with no schedule and no word of it. (The Schedule page, whose boxes show the
+    schedule as it is, ignores them: test_schedule_admin.py.)"""
+    response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", **schedule})
+    assert response.status_code == 200
+    form = response.context["form"]
+    chosen = dict(form.fields["kind"].choices)[schedule["kind"]]
+    assert list(form.errors[field]) == [
+        f'"Turns are played" is "{chosen}", which does not use this box: choose "{wanted}" '
+        "there to use it, or empty this box."
+    ]
+    assert list(form.errors) == [field]
+    assert Campaign.objects.count() == 0
+
+
 def test_create_with_a_choice_the_scenario_refuses_creates_nothing(gm: Client) -> None:
     response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", "ruleset": "chess"})
     assert list(response.context["form"].errors["ruleset"]) == ["Choose a rule set from the list."]
