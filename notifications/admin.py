@@ -3,7 +3,9 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils import timezone
 
+from campaign.models import Campaign
 from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
+from notifications.invitations import InvitationRefused, check_invitation
 from notifications.models import Invitation, Notice, Preference, Webhook
 
 
@@ -73,6 +75,8 @@ class InvitationAdmin(admin.ModelAdmin):
             return f"used by {who}: nothing to send"
         if obj.expires_at <= timezone.now():
             return "expired: add a new invitation to send"
+        if obj.campaign.status == Campaign.Status.FINISHED:
+            return "its campaign has ended: nothing to send"
         from notifications.invitations import invitation_url
 
         return copy_field(
@@ -103,7 +107,13 @@ class InvitationAdmin(admin.ModelAdmin):
         def clean(self):  # noqa: ANN001, ANN202
             data = original(self)
             campaign, side = data.get("campaign"), data.get("side")
-            if campaign and side and not campaign.sides.filter(key=side).exists():
+            if campaign and side and not change:
+                try:
+                    check_invitation(campaign=campaign, side=side)
+                except InvitationRefused as refused:
+                    for problem in refused.problems:
+                        self.add_error(problem.path or None, problem.message)
+            elif campaign and side and not campaign.sides.filter(key=side).exists():
                 self.add_error("side", f"{side!r} is not a side of {campaign.name}")
             return data
 

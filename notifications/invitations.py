@@ -23,10 +23,10 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from campaign.models import SPECTATOR, Membership, Side
+from campaign.models import SPECTATOR, Campaign, Membership, Side
 from notifications import services
 from notifications.models import Invitation
-from rules.refusals import Refusal
+from rules.refusals import Problem, Refusal
 
 VALID_FOR = timedelta(days=14)
 TEMPLATE = "notifications/invitation.html"
@@ -36,9 +36,26 @@ class InvitationRefused(Refusal):
     """The invitation may not be used (as it stands, or by this user); says why."""
 
 
-def invite(*, campaign: Any, side: str, user: Any = None, note: str = "") -> Invitation:
+def check_invitation(*, campaign: Any, side: str) -> None:
+    """Refuse (``InvitationRefused``, its problem's path the field at fault) an invitation
+    no player could use: to a side the campaign lacks, or to a campaign that has ended
+    (its link opens on "its campaign has ended")."""
+    if campaign.status == Campaign.Status.FINISHED:
+        raise InvitationRefused(
+            [
+                Problem(
+                    "campaign",
+                    f"{campaign.name} has ended: nobody can join it, so an invitation to it "
+                    "could not be used",
+                )
+            ]
+        )
     if side != SPECTATOR and not Side.objects.filter(campaign=campaign, key=side).exists():
-        raise InvitationRefused(f"{side!r} is not a side of {campaign.name}")
+        raise InvitationRefused([Problem("side", f"{side!r} is not a side of {campaign.name}")])
+
+
+def invite(*, campaign: Any, side: str, user: Any = None, note: str = "") -> Invitation:
+    check_invitation(campaign=campaign, side=side)
     return Invitation.objects.create(
         campaign=campaign,
         side=side,
@@ -61,10 +78,11 @@ def invite_every_side(
 
 def waiting_invitations(campaigns: Any) -> QuerySet[Invitation]:
     """The invitations of ``campaigns`` (ids, or a query of campaigns) a player may still
-    use: not used, not expired. The game master's admin lists them; no player page."""
+    use: not used, not expired, their campaign not ended (``open_invitation``). The game
+    master's admin lists them; no player page."""
     return Invitation.objects.filter(
         campaign__in=campaigns, used_at__isnull=True, expires_at__gt=timezone.now()
-    )
+    ).exclude(campaign__status=Campaign.Status.FINISHED)
 
 
 def invitation_url(invitation: Invitation) -> str:
@@ -78,7 +96,7 @@ def open_invitation(token: str) -> Invitation | None:
         .select_related("campaign")
         .first()
     )
-    if found is None or found.campaign.status == "finished":
+    if found is None or found.campaign.status == Campaign.Status.FINISHED:
         return None
     return found
 

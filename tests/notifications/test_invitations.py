@@ -157,3 +157,39 @@ def test_a_spent_invitation_offers_no_link_to_copy(
     assert "expired: add a new invitation to send" in page
     assert invitation_url(used) not in page and invitation_url(expired) not in page
     assert f'<input type="text" readonly value="{invitation_url(live)}"' in page
+
+
+def test_the_admin_refuses_an_invitation_to_an_ended_campaign(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """Its link would open on "its campaign has ended": a walk-through's game master added
+    one and had a dead link to send. Refused on the campaign, nothing made; the service
+    refuses it too."""
+    client = login(django_user_model.objects.create_superuser("boss", "b@x.com", "pw"))
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.FINISHED)
+    campaign.refresh_from_db()
+    answer = client.post(
+        "/admin/notifications/invitation/add/",
+        {"campaign": campaign.pk, "side": "japanese", "note": "for Kenji"},
+    )
+    assert answer.status_code == 200
+    assert list(answer.context["adminform"].form.errors["campaign"]) == [
+        f"{campaign.name} has ended: nobody can join it, so an invitation to it could not be used"
+    ]
+    assert not Invitation.objects.exists()
+    with pytest.raises(InvitationRefused, match="has ended"):
+        invite(campaign=campaign, side="japanese")
+
+
+def test_an_invitation_whose_campaign_ended_is_not_listed_as_waiting(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    from notifications.invitations import waiting_invitations
+
+    client = login(django_user_model.objects.create_superuser("boss", "b@x.com", "pw"))
+    invitation = invite(campaign=campaign, side="japanese", note="for Kenji")
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.FINISHED)
+    assert not waiting_invitations([campaign.pk]).exists()
+    page = client.get("/admin/notifications/invitation/").content.decode()
+    assert "its campaign has ended: nothing to send" in page
+    assert invitation_url(invitation) not in page
