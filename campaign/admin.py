@@ -73,6 +73,7 @@ from campaign.services.campaigns import (
 )
 from campaign.services.commitments import change_turn_seed
 from campaign.services.deadlines import (
+    WEEKDAY_NAMES,
     Schedule,
     ScheduleRefused,
     moment_words,
@@ -117,6 +118,7 @@ from config.numbers import whole_number
 from notifications.invitations import invitation_url, invite_every_side, waiting_invitations
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
+from rules.campaign.state import Settings
 from rules.campaign.turn import OrderError
 
 
@@ -423,8 +425,9 @@ def _deadline_after_advance(campaign: Campaign, *, tabletop: bool) -> str:
     """What "Advance turn now" does to the deadline, for its confirmation: the next one
     counts from the end of the turn (a weekly schedule's is its next weekday and time,
     often the same one as before: a walk-through took that for a deadline not moved).
-    Nothing in tabletop mode (the turn waits for its results) or with no schedule."""
-    if tabletop:
+    Nothing in tabletop mode (the turn waits for its results), with no schedule, or while
+    paused (resuming sets the next deadline, counted from then)."""
+    if tabletop or campaign.status == Campaign.Status.PAUSED:
         return ""
     schedule = Schedule.of(campaign)
     after = next_deadline_after(schedule, timezone.now())
@@ -433,6 +436,70 @@ def _deadline_after_advance(campaign: Campaign, *, tabletop: bool) -> str:
     return (
         f" The next turn's deadline is then {moment_words(after, schedule.timezone)} "
         f"({schedule_words(schedule)}, counted from the end of this one)."
+    )
+
+
+def _last_turn_words(campaign: Campaign, settings: Settings) -> str:
+    """For the confirmation of the campaign's last turn, what follows it: the campaign
+    ends and its winner is declared (a walk-through's question before turn 3 of 3 spoke
+    of the next turn's deadline). "" before any other turn."""
+    length = ending.length_of(campaign, settings)
+    if length is None or not length.last:
+        return ""
+    last = f" It is the last turn ({length.of.lower()}): the campaign ends after it"
+    if settings.objective is None:
+        return f"{last}, and nobody wins it (it has no objective to hold)."
+    return f"{last}, and whoever holds {settings.objective} then is declared the winner."
+
+
+def advance_question(campaign: Campaign) -> str:
+    """The question "Advance turn now" asks before it plays the campaign's next turn: its
+    number, the sides not ready yet, that its dice are rolled at once, and what follows
+    (its battles waiting in tabletop mode; the next deadline, or the campaign's end after
+    its last turn). The campaign's page asks it, and the campaigns list's action asks it
+    of each campaign selected."""
+    settings = campaign.get_settings()
+    tabletop = settings.battle_mode == "tabletop"
+    not_ready = sides_not_ready(campaign)
+    waits = (
+        f" Not ready yet: {', '.join(not_ready)} (a company given no order follows its "
+        "standing order)."
+        if not_ready
+        else ""
+    )
+    after = _last_turn_words(campaign, settings) or _deadline_after_advance(
+        campaign, tabletop=tabletop
+    )
+    return (
+        f"Play turn {campaign.turn + 1} of {campaign.name} now?{waits} Its dice are rolled at "
+        "once and every player sees the result."
+        + (" Its battles then wait for you to enter their results." if tabletop else "")
+        + after
+    )
+
+
+def _paused_deadline_words(campaign: Campaign) -> str:
+    """The next deadline of a paused campaign: none (the scheduler plays no paused
+    campaign; a walk-through read the old deadline and saw Resume move it), and what
+    resuming does, as ``set_paused`` does it: the next deadline counted from then."""
+    schedule = Schedule.of(campaign)
+    if schedule.kind == "every_hours":
+        hours = schedule.every_hours
+        return (
+            "none while paused: resuming sets the next one, "
+            f"{'1 hour' if hours == 1 else f'{hours} hours'} on"
+        )
+    if schedule.kind == "weekly" and schedule.weekday is not None and schedule.time_of_day:
+        return (
+            f"none while paused: resuming sets the next one, the first "
+            f"{WEEKDAY_NAMES[schedule.weekday]} at {schedule.time_of_day:%H:%M} "
+            f"({schedule.timezone}) after it"
+        )
+    if not campaign.memberships.exists():  # the AI plays every side: pausing changes nothing
+        return 'none: a turn is played when you press "Advance turn now"'
+    return (
+        "none while paused: once resumed, a turn is played when every player is ready, "
+        'or when you press "Advance turn now"'
     )
 
 
@@ -466,16 +533,15 @@ class CampaignAdmin(SimpleHistoryAdmin):
         form_url: str = "",
         obj: Campaign | None = None,
     ) -> HttpResponse:
-        """The campaign's page; "Advance turn now" names the sides not ready yet (of the
-        campaign the page already read) and, in tabletop mode, that the battles wait.
-        While a turn waits for its battles' results there is no turn to advance: the page
-        links each battle's result form instead of offering the button."""
+        """The campaign's page; "Advance turn now" asks first (``advance_question``, of
+        the campaign the page already read). While a turn waits for its battles' results
+        there is no turn to advance: the page links each battle's result form instead of
+        offering the button; an ended campaign offers neither it nor its schedule."""
         if obj is not None:
             context["waiting"] = results_to_enter(obj)
-            context["not_ready"] = sides_not_ready(obj)
-            tabletop = obj.get_settings().battle_mode == "tabletop"
-            context["tabletop"] = tabletop
-            context["deadline_after"] = _deadline_after_advance(obj, tabletop=tabletop)
+            context["ended"] = obj.status == Campaign.Status.FINISHED
+            if not context["waiting"] and not context["ended"]:
+                context["advance_question"] = advance_question(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
@@ -537,10 +603,18 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.display(description="next deadline")
     def next_deadline_words(self, obj: Campaign) -> str:
         """In the campaign's own time zone, as the players' pages and the home page say it;
-        none while the GM plays each turn, or while a turn waits for its results."""
+        none while the GM plays each turn, while a turn waits for its results, while the
+        campaign is paused (the deadline it had is set anew on resuming), or once it ended
+        (how it ended, as the players' pages say it)."""
+        if obj.status == Campaign.Status.FINISHED:
+            sides = dict(obj.sides.values_list("key", "name"))
+            how = ending.outcome(obj, obj.get_settings(), sides)
+            return f"none: the campaign has ended. {how}".strip()
+        if obj.next_deadline is None and _waiting(obj):
+            return "none: the turn is played once you enter its battles' results"
+        if obj.status == Campaign.Status.PAUSED:
+            return _paused_deadline_words(obj)
         if obj.next_deadline is None:
-            if _waiting(obj):
-                return "none: the turn is played once you enter its battles' results"
             if not obj.memberships.exists():  # the AI plays every side: only the GM plays it
                 return 'none: a turn is played when you press "Advance turn now"'
             return (
@@ -558,6 +632,8 @@ class CampaignAdmin(SimpleHistoryAdmin):
         """The invitations a player may still use, each side's link to copy (never to
         follow: that would use it up) and when it stops working, on the campaign's clock;
         the first run's links were found only under Notifications → Invitations."""
+        if obj.status == Campaign.Status.FINISHED:  # its links open on "it has ended"
+            return "none: the campaign has ended, so nobody can join it"
         found = waiting_invitations([obj.pk]).order_by("side", "expires_at", "pk")
         sides = dict(obj.sides.values_list("key", "name"))
         add = reverse("admin:notifications_invitation_add") + f"?campaign={obj.pk}"

@@ -1,0 +1,181 @@
+"""What the campaign's page and the campaigns list offer and ask about its turns, as a
+game master walk-through found them wanting: an ended campaign offered "Advance turn now"
+and Schedule, a paused one showed the deadline it had, the last turn's question did not
+say the campaign ends."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.admin_home import deadline_words
+from campaign.models import Campaign, Membership
+from campaign.services.campaigns import set_paused
+from campaign.services.deadlines import Schedule
+from campaign.services.schedule import change_schedule
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import new_campaign, play_sunday_evenings, waiting_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def page_of(gm: Client, campaign: Campaign) -> str:
+    return html.unescape(gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode())
+
+
+def next_deadline_of(page: str) -> str:
+    """The page's "Next deadline" line."""
+    field = page.split('class="form-row field-next_deadline_words"')[1]
+    return field.split('<div class="readonly">')[1].split("</div>")[0].strip()
+
+
+def ended_campaign(name: str = "Korona 1") -> Campaign:
+    """Played to its end: a campaign of one turn, that turn played."""
+    campaign = new_campaign(name, turn_limit=1)
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    return campaign
+
+
+def every_48_hours(campaign: Campaign, user: Any) -> None:
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=48),
+        reason="a turn every two days",
+        user=user,
+        seen=None,
+    )
+
+
+# --- an ended campaign --------------------------------------------------------------------
+
+
+def test_an_ended_campaign_offers_no_advance_nor_schedule_and_says_how_it_ended(
+    gm: Client,
+) -> None:
+    campaign = ended_campaign()
+    page = page_of(gm, campaign)
+    assert 'value="Advance turn now"' not in page
+    assert f"/admin/campaign/campaign/{campaign.pk}/schedule/" not in page
+    assert "Replace seed" not in page
+    # What may still be done: roll back (which reopens it), read its settings, export it.
+    for kept in ("rollback", "settings", "export"):
+        assert f"/admin/campaign/campaign/{campaign.pk}/{kept}/" in page
+    # The end sentence of the players' pages (campaign.web.ending.outcome), not a deadline
+    # "once every player is ready".
+    assert "none: the campaign has ended. " in page
+    assert "won: they held Korona when its one turn was up." in page
+    assert "once every player is ready" not in page
+
+
+def test_a_campaign_reopened_by_a_roll_back_offers_advance_again(gm: Client) -> None:
+    from campaign.services.rollback import rollback_to_turn
+
+    campaign = ended_campaign()
+    rollback_to_turn(campaign=campaign, number=1, reason="a mistake")
+    page = page_of(gm, campaign)
+    assert 'value="Advance turn now"' in page
+    assert f"/admin/campaign/campaign/{campaign.pk}/schedule/" in page
+
+
+def test_an_ended_campaign_lists_no_invitation_to_send(gm: Client, gm_user: Any) -> None:
+    from notifications.invitations import invite_every_side
+
+    campaign = new_campaign(turn_limit=1)
+    links = invite_every_side(campaign=campaign, user=gm_user)
+    advance_turn(campaign_id=campaign.pk)
+    page = page_of(gm, campaign)
+    assert "none: the campaign has ended, so nobody can join it" in page
+    assert all(invitation.token not in page for _, invitation in links)
+    assert "/admin/notifications/invitation/add/" not in page.split("Memberships")[0]
+
+
+# --- a paused campaign --------------------------------------------------------------------
+
+
+def test_a_paused_campaign_shows_no_deadline_and_says_what_resuming_does(
+    gm: Client, gm_user: Any
+) -> None:
+    campaign = new_campaign()
+    every_48_hours(campaign, gm_user)
+    campaign.refresh_from_db()
+    assert campaign.next_deadline is not None
+    old = campaign.next_deadline
+    set_paused(campaign=campaign, paused=True)
+    page = page_of(gm, campaign)
+    said = next_deadline_of(page)
+    assert said == "none while paused: resuming sets the next one, 48 hours on"
+    # Its "Advance turn now" does not promise a deadline that resuming would move.
+    assert "The next turn's deadline is then" not in page
+    set_paused(campaign=campaign, paused=False)
+    campaign.refresh_from_db()
+    assert campaign.next_deadline != old
+    assert next_deadline_of(page_of(gm, campaign)) == deadline_words(campaign)
+
+
+def test_a_paused_weekly_campaign_names_its_next_weekday(gm: Client, gm_user: Any) -> None:
+    campaign = new_campaign()
+    play_sunday_evenings(campaign, gm_user)
+    set_paused(campaign=campaign, paused=True)
+    assert (
+        "none while paused: resuming sets the next one, the first Sunday at 19:00 "
+        "(Australia/Sydney) after it"
+    ) in page_of(gm, campaign)
+
+
+def test_a_paused_campaign_with_no_schedule_says_when_its_turns_are_played(
+    gm: Client, django_user_model: Any
+) -> None:
+    campaign = new_campaign()
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    set_paused(campaign=campaign, paused=True)
+    assert (
+        "none while paused: once resumed, a turn is played when every player is ready, "
+        'or when you press "Advance turn now"'
+    ) in page_of(gm, campaign)
+
+
+# --- the last turn ------------------------------------------------------------------------
+
+
+def test_the_last_turns_question_says_the_campaign_ends_and_its_winner_is_declared(
+    gm: Client, gm_user: Any
+) -> None:
+    campaign = new_campaign(turn_limit=3)
+    every_48_hours(campaign, gm_user)
+    before = page_of(gm, campaign)
+    assert "The next turn's deadline is then" in before and "last turn" not in before
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    page = page_of(gm, campaign)
+    assert (
+        "Play turn 3 of Korona 1 now? Its dice are rolled at once and every player sees the "
+        "result. It is the last turn (turn 3 of 3): the campaign ends after it, and whoever "
+        'holds Korona then is declared the winner."'
+    ) in page
+    assert "The next turn's deadline is then" not in page
+
+
+def test_the_last_turn_of_a_campaign_with_no_objective_says_nobody_wins(gm: Client) -> None:
+    campaign = new_campaign(turn_limit=1, objective=None)
+    assert (
+        "It is the last turn (turn 1 of 1): the campaign ends after it, and nobody wins it "
+        "(it has no objective to hold)."
+    ) in page_of(gm, campaign)
+
+
+def test_a_paused_campaign_whose_turn_waits_for_its_battles_says_it_waits(
+    gm: Client, django_user_model: Any
+) -> None:
+    campaign, _ = waiting_campaign()
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    set_paused(campaign=campaign, paused=True)
+    assert next_deadline_of(page_of(gm, campaign)) == (
+        "none: the turn is played once you enter its battles' results"
+    )
