@@ -13,10 +13,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -503,6 +505,31 @@ def _paused_deadline_words(campaign: Campaign) -> str:
     )
 
 
+def skipped_words(campaign: Campaign, seen: int | None) -> str:
+    """Why the list's "Advance turn now" will not play the campaign's turn, for its
+    confirmation page ("" when it will): ended; not shown on the list's page (``seen``,
+    the turns played as its row showed them, missing); moved on since the list was read;
+    its turn waiting for its battles' results."""
+    if campaign.status == Campaign.Status.FINISHED:
+        return f"{campaign.name} has ended: no more turns are played. It is skipped."
+    if seen is None:
+        return (
+            f"{campaign.name}: skipped, as the list did not show its turn (it is not on the "
+            "page of the list you chose from)."
+        )
+    if seen != campaign.turn:
+        return (
+            f"{campaign.name}: skipped, as your list showed turn {seen + 1} as its next, and "
+            f"it now stands before turn {campaign.turn + 1}. Check it on the list as it is."
+        )
+    if _waiting(campaign):
+        return (
+            f"{campaign.name}: skipped, as turn {campaign.turn + 1} waits for its battles' "
+            "results: enter them from its page."
+        )
+    return ""
+
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = ["name", "turn_shown", "status", "battles_waiting", "ending_words"]
@@ -849,9 +876,49 @@ class CampaignAdmin(SimpleHistoryAdmin):
         say_done(self, request, campaign, f"{campaign.name} is {'paused' if paused else 'active'}.")
 
     @admin.action(description="Advance turn now")
-    def advance_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def advance_now(
+        self, request: HttpRequest, queryset: QuerySet[Campaign]
+    ) -> TemplateResponse | None:
+        """Asks first, on a page of its own (the list's confirmation named no campaign):
+        each selected campaign's question, as its own page asks it, and the campaigns it
+        skips (ended ones among them), then plays the turns confirmed. The turn each row
+        of the list showed (``seen_turn_<id>``) goes through unchanged: a turn played
+        since the list was read is not played again."""
+        if request.POST.get("confirmed") != "yes":
+            return self._advance_confirmation(request, queryset)
         for campaign in queryset:
+            if campaign.status == Campaign.Status.FINISHED:
+                self.message_user(
+                    request,
+                    f"{campaign.name} has ended: no more turns are played. It was skipped.",
+                    messages.WARNING,
+                )
+                continue
             self._advance(request, campaign, request.POST.get(f"seen_turn_{campaign.pk}"))
+        return None
+
+    def _advance_confirmation(
+        self, request: HttpRequest, queryset: QuerySet[Campaign]
+    ) -> TemplateResponse:
+        questions, skipped, chosen = [], [], []
+        for campaign in queryset:
+            seen = whole_number(request.POST.get(f"seen_turn_{campaign.pk}"))
+            why_not = skipped_words(campaign, seen)
+            if why_not:
+                skipped.append(why_not)
+                continue
+            questions.append(advance_question(campaign))
+            chosen.append((campaign.pk, seen))
+        return admin_page(
+            self,
+            request,
+            "admin/korona/advance_confirm.html",
+            title="Advance turn now" + ("?" if chosen else ": nothing to play"),
+            questions=questions,
+            skipped=skipped,
+            chosen=chosen,
+            action_checkbox_name=helpers.ACTION_CHECKBOX_NAME,
+        )
 
     @admin.action(description="Pause")
     def pause(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:

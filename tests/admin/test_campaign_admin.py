@@ -364,6 +364,7 @@ def test_advance_turn_now_in_the_list_while_battles_wait_links_each_result(gm: C
             **opened(gm, "/admin/campaign/campaign/"),
             "action": "advance_now",
             "_selected_action": [campaign.pk],
+            "confirmed": "yes",
         },
         follow=True,
     )
@@ -391,6 +392,7 @@ def test_advance_turn_now_as_a_changelist_action(gm: Client) -> None:
             **opened(gm, "/admin/campaign/campaign/"),
             "action": "advance_now",
             "_selected_action": [campaign.pk],
+            "confirmed": "yes",
         },
     )
     campaign.refresh_from_db()

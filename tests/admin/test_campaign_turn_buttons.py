@@ -1,7 +1,7 @@
 """What the campaign's page and the campaigns list offer and ask about its turns, as a
 game master walk-through found them wanting: an ended campaign offered "Advance turn now"
 and Schedule, a paused one showed the deadline it had, the last turn's question did not
-say the campaign ends."""
+say the campaign ends, and the list's "Advance turn now" asked of no campaign by name."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ import pytest
 from django.test import Client
 
 from campaign.admin_home import deadline_words
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, Turn
 from campaign.services.campaigns import set_paused
 from campaign.services.deadlines import Schedule
-from campaign.services.schedule import change_schedule
+from campaign.services.schedule import change_schedule, mark_side_ready
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import new_campaign, play_sunday_evenings, waiting_campaign
+from tests.admin.conftest import new_campaign, opened, play_sunday_evenings, waiting_campaign
 
 pytestmark = pytest.mark.django_db
+
+LIST = "/admin/campaign/campaign/"
 
 
 def page_of(gm: Client, campaign: Campaign) -> str:
@@ -49,6 +51,10 @@ def every_48_hours(campaign: Campaign, user: Any) -> None:
         user=user,
         seen=None,
     )
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
 
 
 # --- an ended campaign --------------------------------------------------------------------
@@ -167,6 +173,127 @@ def test_the_last_turn_of_a_campaign_with_no_objective_says_nobody_wins(gm: Clie
         "It is the last turn (turn 1 of 1): the campaign ends after it, and nobody wins it "
         "(it has no objective to hold)."
     ) in page_of(gm, campaign)
+
+
+# --- the list's "Advance turn now" --------------------------------------------------------
+
+
+def chosen(gm: Client, *campaigns: Campaign, **more: str) -> dict[str, Any]:
+    """The list as a tab shows it, with ``campaigns`` ticked and "Advance turn now"."""
+    return {
+        **opened(gm, LIST),
+        "action": "advance_now",
+        "_selected_action": [c.pk for c in campaigns],
+        **more,
+    }
+
+
+def test_the_lists_advance_asks_each_campaigns_question_first_and_plays_nothing(
+    gm: Client, django_user_model: Any
+) -> None:
+    first = new_campaign("Korona 1")
+    second = new_campaign("Korona 2", battle_mode="tabletop")
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=second, user=user, side="australian")
+    response = gm.post(LIST, chosen(gm, first, second))
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    # The campaign's page's own question, each (advance_question), not a copy.
+    for campaign in (first, second):
+        page_question = page_of(gm, campaign).split('data-confirm="')[1].split('"')[0]
+        assert f"<li>{page_question}</li>" in page
+    assert "Play turn 1 of Korona 2 now? Not ready yet: Australians" in page
+    assert 'value="Yes, play them"' in page
+    assert Turn.objects.count() == 0
+    # Confirmed: the page's form sends the turns the list showed, and plays them.
+    confirm = opened_from(response)
+    answer = gm.post(LIST, confirm, follow=True)
+    assert [c.turn for c in Campaign.objects.order_by("name")] == [1, 1]
+    assert len(messages_of(answer)) == 2
+
+
+def opened_from(response: Any) -> dict[str, Any]:
+    """What the confirmation page's form sends: its hidden fields, lists kept."""
+    import re
+
+    found: dict[str, Any] = {}
+    for tag in re.findall(r'<input type="hidden"[^>]*>', response.content.decode()):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and value and name.group(1) != "csrfmiddlewaretoken":
+            found.setdefault(name.group(1), []).append(html.unescape(value.group(1)))
+    return {k: v if len(v) > 1 else v[0] for k, v in found.items()}
+
+
+def test_the_lists_advance_skips_an_ended_campaign_with_a_clear_message(gm: Client) -> None:
+    ended = ended_campaign("Korona 1")
+    going = new_campaign("Korona 2")
+    response = gm.post(LIST, chosen(gm, ended, going))
+    page = html.unescape(response.content.decode())
+    assert "Korona 1 has ended: no more turns are played. It is skipped." in page
+    assert "Play turn 2 of Korona 1" not in page
+    confirm = opened_from(response)
+    assert confirm["_selected_action"] == str(going.pk)
+    gm.post(LIST, confirm)
+    assert Campaign.objects.get(pk=going.pk).turn == 1
+    # Sent for it all the same (another tab's form): skipped, said, nothing played.
+    answer = gm.post(LIST, chosen(gm, ended, confirmed="yes"), follow=True)
+    assert messages_of(answer) == ["Korona 1 has ended: no more turns are played. It was skipped."]
+    assert Turn.objects.filter(campaign=ended).count() == 1
+
+
+def test_the_lists_advance_with_only_ended_campaigns_offers_nothing_to_confirm(
+    gm: Client,
+) -> None:
+    ended = ended_campaign()
+    page = gm.post(LIST, chosen(gm, ended)).content.decode()
+    assert "Yes, play" not in page and "nothing was played" in page
+
+
+def test_the_lists_confirmation_keeps_the_turn_the_list_showed(gm: Client) -> None:
+    """The stale-page protection the action had: the confirmation page sends on the turn
+    the list's row showed, so a turn played meanwhile is not followed by another."""
+    campaign = new_campaign()
+    response = gm.post(LIST, chosen(gm, campaign))
+    confirm = opened_from(response)
+    assert confirm[f"seen_turn_{campaign.pk}"] == "0"
+    advance_turn(campaign_id=campaign.pk)  # the schedule, or another tab, plays turn 1
+    answer = gm.post(LIST, confirm, follow=True)
+    assert Campaign.objects.get().turn == 1
+    assert "nothing was played" in messages_of(answer)[0]
+
+
+def test_the_lists_confirmation_names_a_campaign_moved_on_since_the_list(gm: Client) -> None:
+    campaign = new_campaign()
+    stale = chosen(gm, campaign)
+    advance_turn(campaign_id=campaign.pk)
+    page = html.unescape(gm.post(LIST, stale).content.decode())
+    assert (
+        "Korona 1: skipped, as your list showed turn 1 as its next, and it now stands before "
+        "turn 2. Check it on the list as it is."
+    ) in page
+    assert "Yes, play" not in page
+
+
+def test_the_lists_confirmation_names_a_turn_waiting_for_its_battles(gm: Client) -> None:
+    campaign, _ = waiting_campaign()
+    page = html.unescape(gm.post(LIST, chosen(gm, campaign)).content.decode())
+    assert (
+        "Korona 1: skipped, as turn 1 waits for its battles' results: enter them from its page."
+    ) in page
+
+
+def test_the_lists_confirmation_names_the_sides_not_ready_as_they_are(
+    gm: Client, django_user_model: Any
+) -> None:
+    campaign = new_campaign()
+    for side in ("australian", "japanese"):
+        user = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
+    mark_side_ready(campaign=campaign, side="australian")
+    page = html.unescape(gm.post(LIST, chosen(gm, campaign)).content.decode())
+    assert "Play turn 1 of Korona 1 now? Not ready yet: Japanese (a company" in page
+    assert 'value="Yes, play it"' in page
 
 
 def test_a_paused_campaign_whose_turn_waits_for_its_battles_says_it_waits(

@@ -72,7 +72,12 @@ def test_advance_from_a_stale_changelist_plays_nothing(gm: Client) -> None:
     for tab in (first, second):
         response = gm.post(
             changelist,
-            {**tab, "action": "advance_now", "_selected_action": [campaign.pk, other.pk]},
+            {
+                **tab,
+                "action": "advance_now",
+                "_selected_action": [campaign.pk, other.pk],
+                "confirmed": "yes",  # as its confirmation page sends it, the list's turns kept
+            },
             follow=True,
         )
     assert (Campaign.objects.get(pk=campaign.pk).turn, Campaign.objects.get(pk=other.pk).turn) == (
