@@ -99,8 +99,8 @@ def check_seen(campaign: Campaign, seen: str | None) -> None:
     changes = changes_since(campaign, seen)
     if seen_turn is not None and seen_turn != campaign.turn:
         since = (
-            f"the page showed turn {seen_turn}, and {campaign.name} is at turn {campaign.turn} "
-            "now (turns were played or rolled back since)"
+            f"the page showed {turns_words(seen_turn)}; {campaign.name} has "
+            f"{turns_words(campaign.turn)}: turns were played or rolled back since"
         )
     elif seen.rsplit(".", 1)[-1] != now.rsplit(".", 1)[-1]:
         since = (
@@ -114,6 +114,13 @@ def check_seen(campaign: Campaign, seen: str | None) -> None:
         changes=changes,
         version=now,
     )
+
+
+def turns_words(played: int) -> str:
+    """The turns as the campaign's page counts them ("2 played; next: turn 3"): "2 turns
+    played (next: turn 3)". A stale page's message said "the page showed turn 3" for 3
+    played, beside a roll-back's "Korona is back at the start of turn 3" for 2 played."""
+    return f"{played} turn{'' if played == 1 else 's'} played (next: turn {played + 1})"
 
 
 def changes_since(campaign: Campaign, seen: str) -> list[GmAdjustment]:

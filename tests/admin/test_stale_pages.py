@@ -160,7 +160,41 @@ def test_roll_back_after_a_turn_was_played_changes_nothing(gm: Client) -> None:
     advance_turn(campaign_id=campaign.pk)  # the schedule plays turn 2 meanwhile
     response = gm.post(page, {**tab, "number": 1, "reason": "r", "confirm": "on"}, follow=True)
     assert Campaign.objects.get().turn == 2
-    assert "the page showed turn 1, and Korona 1 is at turn 2 now" in messages_of(response)[0]
+    assert (
+        "the page showed 1 turn played (next: turn 2); Korona 1 has 2 turns played (next: "
+        "turn 3): turns were played or rolled back since."
+    ) in messages_of(response)[0]
+
+
+def test_a_roll_back_in_another_tab_is_counted_as_the_campaign_page_counts(gm: Client) -> None:
+    """The walk-through: after "Korona is back at the start of turn 3" in one tab, the
+    other said "the page showed turn 3, and Korona is at turn 2 now", one lower than the
+    success message and the campaign page ("2 played; next: turn 3")."""
+    campaign = aggressive_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    schedule = campaign_url(campaign, "schedule")
+    stale = opened(gm, schedule)
+    rollback = campaign_url(campaign, "rollback")
+    done = gm.post(
+        rollback,
+        {**opened(gm, rollback), "number": 3, "reason": "wrong orders", "confirm": "on"},
+        follow=True,
+    )
+    assert messages_of(done) == ["Korona 1 is back at the start of turn 3."]
+    changes = GmAdjustment.objects.count()
+
+    response = gm.post(schedule, {**stale, "kind": "every_hours", "every_hours": 24,
+                                  "timezone": "UTC", "reason": "faster"}, follow=True)  # fmt: skip
+
+    assert GmAdjustment.objects.count() == changes
+    assert Campaign.objects.get().schedule_kind == "none"
+    (said,) = messages_of(response)
+    assert said.startswith(
+        "Nothing was changed: the page showed 3 turns played (next: turn 4); Korona 1 has 2 "
+        "turns played (next: turn 3): turns were played or rolled back since."
+    )
+    assert "2 played; next: turn 3" in gm.get(campaign_url(campaign, "change")).content.decode()
 
 
 # --- Adjust -------------------------------------------------------------------------------
@@ -214,7 +248,10 @@ def test_control_set_after_a_turn_was_played_changes_nothing(gm: Client) -> None
     response = gm.post(page, {**tab, "controller": "japanese", "reason": "r"}, follow=True)
     assert Area.objects.get(pk=area.pk).controller == before
     assert not GmAdjustment.objects.exists()
-    assert "the page showed turn 0, and Korona 1 is at turn 1 now" in messages_of(response)[0]
+    assert (
+        "the page showed 0 turns played (next: turn 1); Korona 1 has 1 turn played (next: "
+        "turn 2)"
+    ) in messages_of(response)[0]
 
 
 def test_ship_adjusted_without_the_page_seen_changes_nothing(gm: Client) -> None:
