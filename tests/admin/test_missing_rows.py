@@ -169,3 +169,31 @@ def test_the_admins_own_change_page_says_the_same(gm: Client, key: str) -> None:
 def test_a_third_party_admins_own_pages_say_it_capitalised_too(gm: Client, page: str) -> None:
     response = gm.get(f"/admin/auth/user/999/{page}/", follow=True)
     assert_said_in_the_admin(response, "user")
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [("campaign", "campaign"), ("area", "area"), ("company", "company"), ("ship", "ship"),
+     ("airgroup", "air group")],  # fmt: skip
+)
+def test_the_history_of_a_missing_row_is_said_as_the_admin_says_it(
+    gm: Client, model: str, said: str
+) -> None:
+    """The walk-through: /admin/campaign/campaign/999/history/ showed the players' "not
+    found" page, where every other missing row is said inside the admin."""
+    response = gm.get(f"/admin/campaign/{model}/999/history/", follow=True)
+    assert_said_in_the_admin(response, said)
+
+
+def test_the_history_of_an_id_that_is_no_id_is_said_as_the_admin_says_it(gm: Client) -> None:
+    response = gm.get("/admin/campaign/company/x/history/", follow=True)
+    assert_said_in_the_admin(response, "company", "x")
+
+
+def test_the_history_of_a_deleted_campaign_is_still_read(gm: Client) -> None:
+    campaign, _ = waiting_campaign()
+    pk = campaign.pk
+    campaign.delete()
+    response = gm.get(f"/admin/campaign/campaign/{pk}/history/")
+    assert response.status_code == 200
+    assert "Korona 1" in response.content.decode()
