@@ -348,16 +348,18 @@ def standing_words(order: str | None, *, played: bool, game_master: bool = False
     player's company page, the GM's and the admin's list of companies read, so they
     agree. ``sensible`` is the campaign AI's, which plays only a side no player plays
     (``rules.campaign.phases.movement``): on a side a player plays, the company holds.
-    ``played``: a player plays the company's side. The GM also reads which it is."""
+    ``played``: a player plays the company's side. The GM also reads which it is, by the
+    word of the action that sets it, first: "hold (sensible: its side has a player)" read
+    as "hold is sensible"."""
+    if game_master and order == "sensible":
+        if played:
+            return "sensible (its side has a player, so it holds)"
+        return "sensible (its side has no player: the campaign AI chooses)"
     if order == "aggressive":
-        words = "advance towards the enemy by itself"
-    elif order == "sensible" and not played:
-        words = "the campaign AI's choice"
-    else:
-        words = "hold"
-    if game_master and order == "sensible":  # the word of the GM's action that sets it
-        words += " (sensible: its side has a player)" if played else " (sensible)"
-    return words
+        return "advance towards the enemy by itself"
+    if order == "sensible" and not played:
+        return "the campaign AI's choice"
+    return "hold"
 
 
 @dataclass(frozen=True, slots=True)

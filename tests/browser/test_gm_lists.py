@@ -114,7 +114,7 @@ def test_the_companies_list_shows_its_standing_orders_at_1280(
     sign_in(page, live_server, django_user_model, (1280, 800))
     campaigns_with_a_row_in_every_list(get_user_model().objects.get(username="gm"))
     # The longest words: the campaign AI's standing order, on a side with and without a
-    # player ("hold (sensible: its side has a player)").
+    # player ("sensible (its side has no player: the campaign AI chooses)").
     Company.objects.update(standing_order="sensible")
     page.goto(f"{live_server.url}/admin/campaign/company/")
     shot("list-desktop-companies")

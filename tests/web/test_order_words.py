@@ -58,11 +58,11 @@ def test_the_gm_reads_what_the_campaign_ai_does_with_a_standing_order(
     a = Company.objects.get(campaign=ai_standing, name="A Company")
     page = text_of(login(gm_user).get(reverse("company", args=[ai_standing.pk, a.pk])))
     # The Australians have a player: A Company holds, as its player's page says.
-    said = "hold (sensible: its side has a player)"
+    said = "sensible (its side has a player, so it holds)"
     assert f"{said}, used when it is given no order" in page
     first = Company.objects.get(campaign=ai_standing, name="1st Company")
     page = text_of(login(gm_user).get(reverse("company", args=[ai_standing.pk, first.pk])))
-    said = "the campaign AI's choice (sensible)"
+    said = "sensible (its side has no player: the campaign AI chooses)"
     assert f"{said}, used when it is given no order" in page
     turn = text_of(login(gm_user).get(reverse("turn", args=[ai_standing.pk, 1])))
     # The Japanese, with no player, are played by the campaign AI.
@@ -86,7 +86,13 @@ def test_the_gms_list_of_companies_says_what_the_players_page_says(
     a = Company.objects.get(campaign=ai_standing, name="A Company")
     player_page = text_of(login(aussie).get(reverse("company", args=[ai_standing.pk, a.pk])))
     assert "Standing order hold (used when you give it no order)" in player_page
-    assert rows["A Company"].startswith("hold (")
-    assert rows["1st Company"].startswith("the campaign AI's choice")
-    assert "sensible" not in rows.values()
-    assert rows["A Company"] == "hold (sensible: its side has a player)"
+    # The standing order first, then what it does: "hold (sensible: its side has a
+    # player)" read as "hold is sensible".
+    assert rows["A Company"] == "sensible (its side has a player, so it holds)"
+    assert rows["1st Company"] == "sensible (its side has no player: the campaign AI chooses)"
+    # The company inline on an area's page says the same, not the stored "sensible".
+    area = login(gm).get(f"/admin/campaign/area/{a.area_id}/change/").content.decode()
+    cells = [unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(
+        r'<td class="field-standing_words">(.*?)</td>', area, flags=re.S)]  # fmt: skip
+    assert "sensible (its side has a player, so it holds)" in cells
+    assert "sensible" not in cells
