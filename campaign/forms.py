@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Order
 from campaign.scenario_words import field_words, file_words, problem_words
-from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone
+from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone_name
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -295,10 +295,13 @@ class ScheduleForm(forms.Form):
     )
 
     def clean_timezone(self) -> str:
-        name = (self.cleaned_data.get("timezone") or "").strip()
-        if time_zone(name) is None:
+        """The name as the time zone database spells it, whatever the letter case typed
+        ("australia/sydney" was refused as "not a time zone")."""
+        typed = (self.cleaned_data.get("timezone") or "").strip()
+        name = time_zone_name(typed)
+        if name is None:
             raise forms.ValidationError(
-                f"{name!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin"
+                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin"
             )
         return name
 

@@ -19,7 +19,7 @@ from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from campaign.services.deadlines import time_zone
+from campaign.services.deadlines import time_zone_name
 from campaign.services.visibility import is_game_master
 from config.pages import account_menu, menu_query
 from notifications import accounts, feeds, invitations, services
@@ -89,10 +89,12 @@ class PreferenceForm(forms.ModelForm):
         return hours
 
     def clean_time_zone(self) -> str:
-        zone = self.cleaned_data["time_zone"].strip()
-        if time_zone(zone) is None:
+        """Kept as the time zone database spells it, whatever the letter case typed."""
+        typed = self.cleaned_data["time_zone"].strip()
+        zone = time_zone_name(typed)
+        if zone is None:
             raise forms.ValidationError(
-                f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
+                f"{typed!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
             )
         return zone
 

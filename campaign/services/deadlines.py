@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from campaign.models import SPECTATOR
 from rules.refusals import Refusal
@@ -23,6 +24,23 @@ def time_zone(name: str) -> ZoneInfo | None:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
+
+
+@cache
+def _zone_names() -> dict[str, str]:
+    """Every time zone name the database knows, by its lower-case spelling."""
+    return {name.lower(): name for name in available_timezones()}
+
+
+def time_zone_name(typed: str) -> str | None:
+    """The time zone name ``typed`` stands for, in any letter case and spaces around it
+    ('australia/sydney' -> 'Australia/Sydney', 'utc' -> 'UTC'), as the database spells
+    it; None when it names no time zone. A name the file system finds on Linux only as
+    spelled ('Australia/Sydney'), where a GM types it as they like."""
+    name = typed.strip()
+    if time_zone(name) is not None:
+        return name
+    return _zone_names().get(name.lower())
 
 
 class ScheduleRefused(Refusal):

@@ -210,6 +210,14 @@ def test_create_asks_the_main_choices_and_the_schedule_at_once(gm: Client) -> No
     assert campaign.companies.count() == 8
 
 
+def test_create_takes_a_time_zone_in_any_letter_case(gm: Client) -> None:
+    data = {**CHOICES, "name": "Korona at the club", "kind": "every_hours", "every_hours": "48",
+            "timezone": "australia/sydney"}  # fmt: skip
+    response = gm.post(CREATE, data)
+    assert response.status_code == 302, response.context["form"].errors
+    assert Campaign.objects.get().timezone == "Australia/Sydney"
+
+
 def test_create_offers_the_rulings_defaults(gm: Client) -> None:
     form = gm.get(CREATE).context["form"]
     initial = {name: form[name].value() for name in form.fields}

@@ -70,6 +70,23 @@ def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
 
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [("australia/sydney", "Australia/Sydney"), (" AMERICA/NEW_YORK ", "America/New_York"),
+     ("utc", "UTC")],  # fmt: skip
+)
+def test_a_time_zone_is_taken_in_any_letter_case(gm: Client, typed: str, kept: str) -> None:
+    """The walk-through typed "australia/sydney" and read "not a time zone"; the
+    campaign keeps the name as the time zone database spells it."""
+    campaign = new_campaign()
+    form = {"kind": "weekly", "weekday": "6", "time_of_day": "19:00", "timezone": typed}
+    assert submitted(gm, campaign, form).status_code == 302
+    row = Campaign.objects.get(pk=campaign.pk)
+    assert (row.schedule_kind, row.timezone) == ("weekly", kept)
+    page = gm.get(reverse("admin:campaign_campaign_change", args=[campaign.pk])).content.decode()
+    assert f"a turn every Sunday at 19:00 ({kept})" in page
+
+
 def test_every_hours_needs_the_hours(gm: Client) -> None:
     campaign = new_campaign()
     response = submitted(gm, campaign, {"kind": "every_hours", "timezone": "UTC"})

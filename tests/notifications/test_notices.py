@@ -275,6 +275,13 @@ def test_the_preferences_page_saves_and_refuses_bad_input(aussie: Any, login: An
     assert saved.time_zone == "Australia/Sydney"
 
 
+def test_the_time_zone_is_taken_in_any_letter_case(aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    sent = {"email": "on", "reminder_hours": "6", "time_zone": "australia/SYDNEY"}
+    assert client.post("/accounts/notices/", sent).status_code == 302
+    assert Preference.objects.get(user=aussie).time_zone == "Australia/Sydney"
+
+
 @pytest.mark.parametrize("zone", ["America", "Europe", "Etc"])
 def test_a_folder_of_the_time_zone_database_is_not_a_time_zone(
     aussie: Any, login: Any, zone: str
