@@ -59,6 +59,18 @@ def test_the_account_says_it_has_no_email_address(django_user_model: Any) -> Non
     assert "The account has no email address, so it gets no email" in output
 
 
+def test_the_way_to_give_an_email_address_is_the_admin_homes_link(
+    django_user_model: Any, client: Any
+) -> None:
+    """It said "in the admin (top right: your account)", where there is no such link."""
+    output = run()
+    assert 'on the admin\'s home page (its link\n  "give your email address")' in output
+    assert "top right: your account" not in output
+    client.force_login(django_user_model.objects.get())
+    home = client.get("/admin/").content.decode()
+    assert ">give your email address</a>" in home
+
+
 def test_the_account_takes_an_email_address_given(django_user_model: Any) -> None:
     output = run(email="gm@example.com")
     assert django_user_model.objects.get().email == "gm@example.com"

@@ -50,12 +50,15 @@ def email_given(given: str | None) -> str:
 
 
 def email_lines(email: str) -> list[str]:
+    """The account's email address, or where to give one: the admin home's link (its top
+    right has no "your account", only View site, Change password and Log out)."""
     if email:
         return [f"  Its email address: {email} (a battle waiting for its result is told there)."]
     return [
         "  The account has no email address, so it gets no email when a battle waits for its",
-        "  tabletop result: give one in the admin (top right: your account), or next time",
-        "  run first_run with --email or KORONA_GM_EMAIL set.",
+        "  tabletop result: give one on the admin's home page (its link",
+        '  "give your email address"), or next time run first_run with --email or',
+        "  KORONA_GM_EMAIL set.",
     ]
 
 
