@@ -32,6 +32,7 @@ from config.adminpages import (
     row_pages,
     say_done,
 )
+from config.refusals import sentence
 from rules import names
 from rules.rulesets import stand_sides
 
@@ -262,7 +263,7 @@ class BattleAdmin(admin.ModelAdmin):
                 battle.refresh_from_db()
                 if battle.status != Battle.Status.PENDING:
                     return self._has_result(request, battle, "entered")
-                form.add_error(None, str(refused))
+                form.add_error(None, sentence(refused))
             except Battle.DoesNotExist:
                 return self._gone(request, pk, "entered") or HttpResponseRedirect(request.path)
             else:

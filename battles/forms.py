@@ -14,18 +14,22 @@ def bounds_words(key: str, unit: str, count: int) -> dict[str, str]:
     greater than or equal to 0."."""
     had = f"only {names.count(count, unit)}" if count else f"no {names.unit(unit, 2)}"
     return {
-        "min_value": "a number of stands lost cannot be below 0",
-        "max_value": f"the {key} had {had}: it cannot have lost more",
-        "invalid": "a number of stands lost is a whole number, such as 2",
+        "min_value": "A number of stands lost cannot be below 0.",
+        "max_value": f"The {key} had {had}: it cannot have lost more.",
+        "invalid": "A number of stands lost is a whole number, such as 2.",
     }
 
 
 class ResultForm(forms.Form):
     """A tabletop battle's result: the winner and the stands each side lost per type."""
 
-    # The winner is never chosen for the GM: it is typed in from the table.
+    # The winner is never chosen for the GM: it is typed in from the table. Not Django's
+    # "This field is required." when none is chosen.
     winner = forms.ChoiceField(
-        choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")]
+        choices=[("", "choose the winner"), ("attacker", "attacker"), ("defender", "defender")],
+        error_messages=dict.fromkeys(
+            ("required", "invalid_choice"), "Choose the winner from the list."
+        ),
     )
 
     def __init__(

@@ -117,6 +117,7 @@ from config.adminpages import (
     say_done,
 )
 from config.numbers import whole_number
+from config.refusals import sentence
 from notifications.invitations import invitation_url, invite_every_side, waiting_invitations
 from rules import names
 from rules.campaign.scenario import ScenarioError, settings_to_json
@@ -234,7 +235,7 @@ class AdjustableAdmin:
                     self, request, stale, lambda data, seen: self.adjust_form(data, obj, seen)
                 )
             except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
+                form.add_error(None, sentence(refused))
             else:
                 return back_to_change(self, request, obj, self.adjust_done.format(obj=obj))
         return form_page(
@@ -731,11 +732,11 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ScenarioError as bad:
                 form.show_problems(bad.problems)
             except CampaignExists as taken:
-                form.add_error("name", str(taken))
+                form.add_error("name", sentence(taken))
             except ScheduleRefused as refused:
-                form.add_error("kind", str(refused))
+                form.add_error("kind", sentence(refused))
             except ValueError as bad:
-                form.add_error(None, str(bad))
+                form.add_error(None, sentence(bad))
             else:
                 done = created_message(campaign, request.user)
                 return back_to_change(self, request, campaign, done)
@@ -770,7 +771,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ScenarioError as bad:
                 form.show_problems(bad.problems)
             except ValueError as bad:
-                form.add_error(None, str(bad))
+                form.add_error(None, sentence(bad))
             else:
                 return HttpResponseRedirect(
                     reverse("admin:campaign_campaign_balance_job", args=[job])
@@ -857,7 +858,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             )
             return
         except TurnRefused as refused:
-            self.message_user(request, str(refused), messages.ERROR)
+            self.message_user(request, sentence(refused), messages.ERROR)
             return
         say_done(
             self,
@@ -871,7 +872,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         try:
             set_paused(campaign=campaign, paused=paused)
         except CampaignRefused as refused:
-            self.message_user(request, str(refused), messages.ERROR)
+            self.message_user(request, sentence(refused), messages.ERROR)
             return
         say_done(self, request, campaign, f"{campaign.name} is {'paused' if paused else 'active'}.")
 
@@ -996,7 +997,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 self.message_user(request, again, messages.ERROR)
                 return HttpResponseRedirect(request.path)
             except CampaignRefused as refused:
-                self.message_user(request, str(refused), messages.ERROR)
+                self.message_user(request, sentence(refused), messages.ERROR)
                 return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
             self.log_deletions(request, [campaign])
             self.message_user(request, f"{campaign.name} and everything in it were deleted.")
@@ -1047,7 +1048,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except ScenarioError as bad:
                 form.show_problems(bad.problems)
             except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
+                form.add_error(None, sentence(refused))
             else:
                 said = "settings saved" if adjustment else "nothing was changed"
                 return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
@@ -1093,7 +1094,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except StaleChange as stale:
                 form = shown_again(self, request, stale, schedule_form)
             except (ScheduleRefused, AdjustmentRefused) as refused:
-                form.add_error(None, str(refused))
+                form.add_error(None, sentence(refused))
             else:
                 said = "schedule saved" if adjustment else "nothing was changed"
                 return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
@@ -1161,7 +1162,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                         confirm="confirm",
                     )
                 except AdjustmentRefused as refused:
-                    form.add_error(None, str(refused))
+                    form.add_error(None, sentence(refused))
                 else:
                     done = f"{campaign.name} is back at the start of turn {shown}."
                     return back_to_change(self, request, campaign, done)
@@ -1208,7 +1209,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     confirm="confirm",
                 )
             except AdjustmentRefused as refused:
-                form.add_error(None, str(refused))
+                form.add_error(None, sentence(refused))
             else:
                 done = f"Turn {campaign.turn + 1} of {campaign.name} has a new seed."
                 return back_to_change(self, request, campaign, done)
@@ -1611,7 +1612,7 @@ class OrderAdmin(admin.ModelAdmin):
                         sniper=bool(data.get("sniper")),
                     )
                 except OrderError as refused:
-                    raise ValidationError(str(refused)) from refused
+                    raise ValidationError(sentence(refused)) from refused
                 return data
 
         return GivenOrderForm

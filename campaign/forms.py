@@ -24,6 +24,7 @@ from campaign.settings_doc import (
     value_words,
 )
 from config.numbers import whole_number
+from config.refusals import sentence
 from rules import names
 from rules.battlefield import RULINGS_LANDFORM_GOING, Going
 from rules.campaign.scenario import (
@@ -188,7 +189,7 @@ class ScenarioUpload(forms.Form):
 def read_upload(upload: Any) -> Any:
     """A scenario file sent with a form, decoded; a ValidationError saying why not."""
     if upload.size > MAX_DOCUMENT_CHARS:
-        raise forms.ValidationError(f"the file is larger than {MAX_DOCUMENT_CHARS} bytes")
+        raise forms.ValidationError(f"The file is larger than {MAX_DOCUMENT_CHARS} bytes.")
     try:
         return decode_json(upload.read(), "the file")
     except DocumentError as exc:
@@ -301,7 +302,7 @@ class ScheduleForm(forms.Form):
         name = time_zone_name(typed)
         if name is None:
             raise forms.ValidationError(
-                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin"
+                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin."
             )
         return name
 
@@ -339,12 +340,12 @@ class ScheduleForm(forms.Form):
         # A value given but refused (0 hours, a time of 25:99) has its own error already:
         # one problem, one message.
         if kind == "every_hours" and not data.get("every_hours"):
-            self._missing("every_hours", "give the number of hours between two turns")
+            self._missing("every_hours", "Give the number of hours between two turns.")
         if kind == "weekly":
             if data.get("weekday") in (None, ""):
-                self._missing("weekday", "give the weekday of the turn")
+                self._missing("weekday", "Give the weekday of the turn.")
             if data.get("time_of_day") is None:
-                self._missing("time_of_day", "give the time of the turn")
+                self._missing("time_of_day", "Give the time of the turn.")
         return data
 
     def _missing(self, name: str, message: str) -> None:
@@ -607,7 +608,7 @@ class SettingFields(forms.Form):
                 needs = EVENT_EFFECTS.get(data.get(prefix + "effect") or "", ())
                 if "side" in needs and not data.get(prefix + "side"):
                     self.add_error(
-                        prefix + "side", f"face {face}: choose the side this effect strikes"
+                        prefix + "side", f"Face {face}: choose the side this effect strikes."
                     )
                 # A count refused for its range already says what to give.
                 if (
@@ -616,11 +617,11 @@ class SettingFields(forms.Form):
                     and prefix + "count" not in self.errors
                 ):
                     self.add_error(
-                        prefix + "count", f"face {face}: give how many Buffalos are lost"
+                        prefix + "count", f"Face {face}: give how many Buffalos are lost."
                     )
                 if "track" in needs and not data.get(prefix + "track"):
                     self.add_error(
-                        prefix + "track", f"face {face}: choose the track of the strafing"
+                        prefix + "track", f"Face {face}: choose the track of the strafing."
                     )
         return data
 
@@ -680,9 +681,9 @@ class SettingFields(forms.Form):
             elif key in COMBAT_TABLES:
                 field, noun = f"{key}__1__effect", "This table"
             if field in self.fields:
-                self.add_error(field, field_words(problem, place=where, noun=noun))
+                self.add_error(field, sentence(field_words(problem, place=where, noun=noun)))
             else:  # a setting with no field of its own, or the scenario file's own
-                self.add_error(None, problem_words(problem))
+                self.add_error(None, sentence(problem_words(problem)))
 
     def problem_count(self) -> int:
         return sum(len(errors) for errors in self.errors.values())
@@ -835,8 +836,16 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
 
 
 class StandsAdjustForm(SeenPage):
-    unit_type = forms.ChoiceField()
-    held = forms.IntegerField(min_value=0)
+    unit_type = forms.ChoiceField(error_messages=choose_from_list("a type of stand"))
+    # Not Django's "Ensure this value is greater than or equal to 0."; the most a company
+    # can hold is the service's to say (its establishment).
+    held = forms.IntegerField(
+        min_value=0,
+        error_messages=dict.fromkeys(
+            ("required", "invalid", "min_value"),
+            "Give the stands held as a whole number, 0 or more.",
+        ),
+    )
     reason = reason_field()
 
     def __init__(self, *args: Any, company: Company, **kwargs: Any) -> None:
@@ -848,7 +857,11 @@ class StandsAdjustForm(SeenPage):
 
 
 class ControlAdjustForm(SeenPage):
-    controller = forms.ChoiceField(choices=[("", "nobody"), *SIDE_CHOICES], required=False)
+    controller = forms.ChoiceField(
+        choices=[("", "nobody"), *SIDE_CHOICES],
+        required=False,
+        error_messages=choose_from_list("a side, or nobody,"),
+    )
     reason = reason_field()
 
 
@@ -911,7 +924,8 @@ class SeedChangeForm(SeenPage):
     seed = forms.IntegerField(
         required=False,
         min_value=0,
-        max_value=2**63 - 1,
+        max_value=MAX_SEED,
+        error_messages=SEED_ERRORS,
         help_text="Leave empty to draw a new one at random.",
     )
     reason = reason_field()

@@ -26,6 +26,19 @@ from rules.refusals import Refusal
 logger = logging.getLogger(__name__)
 
 
+def sentence(refusal: BaseException | str) -> str:
+    """A refusal as the GM's forms and messages say it: a sentence, capitalised, with its
+    full stop ("a campaign named 'Korona' exists already" -> "A campaign named 'Korona'
+    exists already."), as the forms' own words are. The services word a refusal as a
+    clause, which the API and the commands build on; only its reader's page makes it a
+    sentence."""
+    text = str(refusal).strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
 def _page_back(request: HttpRequest) -> str | None:
     """The admin page the request came from, if it is one of this site's admin pages."""
     back = request.headers.get("referer", "")
@@ -53,7 +66,7 @@ class RefusalMiddleware:
         if request.path.startswith(reverse("admin:index")) and request.method == "POST":
             back = _page_back(request)
             if back is not None:
-                messages.error(request, str(exception))
+                messages.error(request, sentence(exception))
                 return HttpResponseRedirect(back)
         context = {"refusal": exception, "problems": exception.problems}
         return render(request, "refused.html", context, status=400)

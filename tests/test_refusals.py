@@ -20,7 +20,7 @@ from campaign.services.deadlines import ScheduleRefused
 from campaign.services.planning import ReadyRefused, SideRefused
 from campaign.services.scenarios import CampaignExists
 from campaign.services.turns import TurnAlreadyPlayed, TurnRefused
-from config.refusals import RefusalMiddleware
+from config.refusals import RefusalMiddleware, sentence
 from notifications.invitations import InvitationRefused
 from notifications.messages import MessageRefused
 from rules.campaign.scenario import ScenarioError, parse_scenario
@@ -171,7 +171,7 @@ def test_an_admin_change_refused_comes_back_to_its_page_with_the_reason() -> Non
     assert response is not None
     assert response.status_code == 302
     assert response["Location"] == came_from
-    assert [str(m) for m in get_messages(request)] == ["Korona has ended: it cannot be paused"]
+    assert [str(m) for m in get_messages(request)] == ["Korona has ended: it cannot be paused."]
 
 
 def test_an_admin_refusal_from_elsewhere_is_the_400_page_not_a_redirect() -> None:
@@ -187,3 +187,13 @@ def test_an_admin_refusal_from_elsewhere_is_the_400_page_not_a_redirect() -> Non
 def test_other_exceptions_are_not_the_middlewares() -> None:
     request = _request("get", "/campaigns/")
     assert _middleware().process_exception(request, KeyError("a bug")) is None  # type: ignore[arg-type]
+
+
+def test_a_refusal_is_said_to_the_game_master_as_a_sentence() -> None:
+    assert sentence(CampaignRefused("a campaign named 'K' exists already")) == (
+        "A campaign named 'K' exists already."
+    )
+    assert sentence("Nothing was changed: reload the page.") == (
+        "Nothing was changed: reload the page."
+    )
+    assert sentence("") == ""

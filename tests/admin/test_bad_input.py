@@ -54,7 +54,7 @@ def test_the_admin_refuses_long_names_and_nul_bytes(gm: Client) -> None:
     problems = list(response.context["form"].errors["scenario"]) + list(
         response.context["form"].non_field_errors()
     )
-    assert problems == ["the file is larger than 2000000 bytes"]
+    assert problems == ["The file is larger than 2000000 bytes."]
     doc = long_names()
     doc["ships"][0]["name"] = "y" * 30_000
     response = gm.post(CREATE, upload(doc))

@@ -230,17 +230,17 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
 @pytest.mark.parametrize(
     ("schedule", "field", "message"),
     [
-        ({"kind": "weekly"}, "weekday", "give the weekday of the turn"),
-        ({"kind": "every_hours"}, "every_hours", "give the number of hours between two turns"),
+        ({"kind": "weekly"}, "weekday", "Give the weekday of the turn."),
+        ({"kind": "every_hours"}, "every_hours", "Give the number of hours between two turns."),
         (
             {"kind": "every_hours", "every_hours": "24", "timezone": "Mars/Olympus"},
             "timezone",
-            "'Mars/Olympus' is not a time zone: write it as Region/City, e.g. Europe/Berlin",
+            "'Mars/Olympus' is not a time zone: write it as Region/City, e.g. Europe/Berlin.",
         ),
         (  # a folder of the time zone database, not a zone: was a 500 (IsADirectoryError)
             {"kind": "every_hours", "every_hours": "24", "timezone": "America"},
             "timezone",
-            "'America' is not a time zone: write it as Region/City, e.g. Europe/Berlin",
+            "'America' is not a time zone: write it as Region/City, e.g. Europe/Berlin.",
         ),
     ],
 )
@@ -438,7 +438,7 @@ def test_a_finished_campaign_is_neither_paused_nor_resumed(gm: Client) -> None:
     doc.update(finished=True, winner="japanese", end_reason="base_taken")
     campaign = new_campaign(doc=doc)
     response = gm.post(url(campaign, "pause"), follow=True)
-    assert messages_of(response) == ["Korona 1 has ended: it can be neither paused nor resumed"]
+    assert messages_of(response) == ["Korona 1 has ended: it can be neither paused nor resumed."]
     assert Campaign.objects.get().status == Campaign.Status.FINISHED
 
 
@@ -524,8 +524,8 @@ def test_settings_problems_are_each_shown_on_their_field_and_nothing_changes(
     errors = response.context["form"].errors
     assert "Give a whole number from 1 to 1000." in str(errors["turn_limit"])
     assert list(errors["objective"]) == ["Choose an area of the map, or none, from the list."]
-    assert "face 5: choose the track of the strafing" in str(errors["aerial_table__5__track"])
-    assert "face 2: choose the side this effect strikes" in str(errors["naval_table__2__side"])
+    assert "Face 5: choose the track of the strafing." in str(errors["aerial_table__5__track"])
+    assert "Face 2: choose the side this effect strikes." in str(errors["naval_table__2__side"])
     assert Campaign.objects.get().settings == before
     assert GmAdjustment.objects.count() == 0
     page = response.content.decode()
@@ -646,7 +646,7 @@ def test_a_problem_the_rules_find_is_shown_on_its_field(gm: Client) -> None:
     # In the GM's words from the problem's code (campaign.scenario_words), on its face:
     # not the checker's "must not hold the control character".
     assert list(errors["naval_table__6__text"]) == [
-        "face 6: what the players read must not hold an invisible control character "
+        "Face 6: what the players read must not hold an invisible control character "
         "(number 7): remove it."
     ]
     assert GmAdjustment.objects.count() == 0

@@ -54,3 +54,56 @@ def test_a_missing_reason_is_said_as_what_to_give(gm: Client) -> None:
     page = response.content.decode()
     assert ">Reason</a>: Give a reason for this change." in page
     assert "This field is required" not in page
+
+
+# The project's own words for an entry refused, each a sentence as the forms' own are
+# ("Give a reason for this change."), never Django's beside them.
+DJANGO_WORDS = ("This field is required", "Ensure this value", "Select a valid choice")
+
+
+def test_enter_result_without_a_winner_says_to_choose_one(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = next(iter(battles.values()))
+    response = gm.post(f"/admin/battles/battle/{battle.pk}/result/", {"winner": ""})
+    assert response.context["form"].errors["winner"] == ["Choose the winner from the list."]
+    assert not any(words in response.content.decode() for words in DJANGO_WORDS)
+    battle.refresh_from_db()
+    assert battle.status == "pending"
+
+
+def test_stands_adjusted_below_none_are_said_in_the_forms_words(gm: Client) -> None:
+    campaign = new_campaign()
+    company = campaign.companies.get(name="A Company")
+    page = f"/admin/campaign/company/{company.pk}/adjust/"
+    seen = gm.get(page).context["form"]["seen"].value()
+    sent = {"seen": seen, "unit_type": "rifle_squad", "held": "-1", "reason": "r"}
+    response = gm.post(page, sent)
+    errors = response.context["form"].errors
+    assert errors["held"] == ["Give the stands held as a whole number, 0 or more."]
+    sent = {**sent, "held": "1", "unit_type": "tank"}
+    errors = gm.post(page, sent).context["form"].errors
+    assert errors["unit_type"] == ["Choose a type of stand from the list."]
+    assert not any(words in response.content.decode() for words in DJANGO_WORDS)
+    assert not campaign.adjustments.exists()
+
+
+def test_a_refusal_from_a_service_is_said_as_a_sentence(gm: Client) -> None:
+    """The services word a refusal as a clause ("a campaign named 'Korona 1' exists
+    already"); on the GM's form it is a sentence, as the form's own words are."""
+    new_campaign("Korona 1")
+    response = gm.post("/admin/campaign/campaign/create/", {
+        "name": "Korona 1", "battle_mode": "auto", "ruleset": "korona", "kind": "none",
+        "timezone": "UTC"})  # fmt: skip
+    assert response.context["form"].errors["name"] == [
+        "A campaign named 'Korona 1' exists already."
+    ]
+
+
+def test_a_missing_weekday_is_said_as_a_sentence(gm: Client) -> None:
+    campaign = new_campaign()
+    page = url(campaign, "schedule")
+    seen = gm.get(page).context["form"]["seen"].value()
+    sent = {"seen": seen, "kind": "weekly", "timezone": "UTC", "reason": "weekly now"}
+    errors = gm.post(page, sent).context["form"].errors
+    assert errors["weekday"] == ["Give the weekday of the turn."]
+    assert errors["time_of_day"] == ["Give the time of the turn."]

@@ -26,9 +26,9 @@ def test_every_box_out_of_bounds_is_said_at_once_in_plain_words(gm: Client) -> N
     assert response.status_code == 200
     errors = response.context["form"].errors
     assert errors["attacker__rifle_squad"] == [
-        "the attacker had only 9 rifle squads: it cannot have lost more"
+        "The attacker had only 9 rifle squads: it cannot have lost more."
     ]
-    assert errors["attacker__hmg"] == ["a number of stands lost cannot be below 0"]
+    assert errors["attacker__hmg"] == ["A number of stands lost cannot be below 0."]
     page = response.content.decode()
     assert "Ensure this value" not in page
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING

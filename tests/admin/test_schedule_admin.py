@@ -90,7 +90,7 @@ def test_a_time_zone_is_taken_in_any_letter_case(gm: Client, typed: str, kept: s
 def test_every_hours_needs_the_hours(gm: Client) -> None:
     campaign = new_campaign()
     response = submitted(gm, campaign, {"kind": "every_hours", "timezone": "UTC"})
-    assert "give the number of hours" in response.content.decode()
+    assert "Give the number of hours" in response.content.decode()
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
 
 
@@ -229,7 +229,7 @@ def test_a_folder_of_the_time_zone_database_is_refused_not_a_server_error(gm: Cl
     response = submitted(gm, campaign, form)
     assert response.status_code == 200
     assert response.context["form"].errors["timezone"] == [
-        "'Australia' is not a time zone: write it as Region/City, e.g. Europe/Berlin"
+        "'Australia' is not a time zone: write it as Region/City, e.g. Europe/Berlin."
     ]
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
     assert not GmAdjustment.objects.exists()

@@ -59,7 +59,7 @@ def test_a_new_campaign_asks_its_main_choices(
     page.wait_for_load_state()
     shot(f"create-2-refused-{tag}")
     assert "Nothing was created" in page.locator(".errornote").inner_text()
-    assert "give the weekday of the turn" in page.locator("#setting-weekday").inner_text()
+    assert "Give the weekday of the turn." in page.locator("#setting-weekday").inner_text()
     assert Campaign.objects.count() == 0
 
     page.select_option("select[name=weekday]", "4")  # Friday

@@ -87,7 +87,7 @@ def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None
     # Beside its box, with any other box's error (tests/admin/test_result_form_bounds.py).
     errors = response.context["form"].errors
     assert errors["defender__rifle_squad"] == [
-        f"the defender had only {present} rifle squads: it cannot have lost more"
+        f"The defender had only {present} rifle squads: it cannot have lost more."
     ]
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
 
@@ -240,7 +240,7 @@ def test_a_result_against_the_end_condition_is_a_form_error(gm: Client) -> None:
     response = gm.post(url(battle, "result"), data)
     assert response.status_code == 200
     (error,) = response.context["form"].non_field_errors()
-    assert error.startswith("the attacker cannot have won: it lost")
+    assert error.startswith("The attacker cannot have won: it lost")
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
 
 
