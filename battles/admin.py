@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -21,7 +23,7 @@ from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
-from battles.web.forces import force_companies, force_name
+from battles.web.forces import battle_words, force_companies, force_name
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
     admin_page,
@@ -47,9 +49,20 @@ STATUS_WORDS: dict[str, str] = {
 ROLES = {"attacker": "attacking", "defender": "defending"}
 
 
+class BattleList(ChangeList):
+    """The Battles list, with what each row's words read (``battle_words``): its
+    companies and its campaign's side names, three queries for the page."""
+
+    def get_queryset(
+        self, request: HttpRequest, exclude_parameters: Any = None
+    ) -> QuerySet[Battle]:
+        rows = super().get_queryset(request, exclude_parameters)
+        return rows.prefetch_related("attackers", "defenders", "campaign__sides")
+
+
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "campaign", "turn_number", "area", "mode_words", "status"]
+    list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status"]
     list_filter = ["status", "mode", "campaign"]
     list_select_related = ["campaign", "turn__campaign", "area"]
     search_fields = ["area__name", "key"]
@@ -91,6 +104,15 @@ class BattleAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return BattleList
+
+    @admin.display(description="battle", ordering="area__name")
+    def battle_shown(self, obj: Battle) -> str:
+        """Its area and who attacks whom, as the GM's email names it: "battle 1 at
+        Korona" and "battle 2 at Korona" could not be told apart."""
+        return battle_words(obj)
 
     @admin.display(description="turn", ordering="turn__number")
     def turn_number(self, obj: Battle) -> int:

@@ -385,7 +385,9 @@ def waiting_words(campaign: Campaign, refused: str) -> str:
         "{}: nothing was played. Enter each result from the table: {}.",
         capfirst(refused),
         format_html_join(
-            ", ", '<a href="{}">enter the result of {}</a>', ((u, n) for n, u in waiting.battles)
+            ", ",
+            '<a href="{}">enter the result of the battle at {}</a>',
+            ((u, n) for n, u in waiting.battles),
         ),
     )
 

@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from battles.models import Battle
+from battles.web.forces import battle_words
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services.turns import played_sides
 from campaign.web.maps import local_deadline
@@ -28,7 +29,7 @@ from notifications.invitations import waiting_invitations
 class Waiting:
     campaign: Campaign
     turn: int
-    battles: list[tuple[str, str]]  # (name, the "Enter result" address)
+    battles: list[tuple[str, str]]  # (battle_words, the "Enter result" address)
 
 
 @dataclass
@@ -60,11 +61,21 @@ def deadline_words(campaign: Campaign) -> str:
 
 
 def _results_to_enter(turn: Turn) -> Waiting:
-    pending = Battle.objects.filter(turn=turn, status=Battle.Status.PENDING).order_by("pk")
+    """Each battle named by who attacks whom, as the GM's email names it: "battle 1 at
+    Korona" and "battle 2 at Korona" could not be told apart."""
+    pending = (
+        Battle.objects.filter(turn=turn, status=Battle.Status.PENDING)
+        .select_related("area", "campaign")
+        .prefetch_related("attackers", "defenders", "campaign__sides")
+        .order_by("pk")
+    )
     return Waiting(
         campaign=turn.campaign,
         turn=turn.number,
-        battles=[(str(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending],
+        battles=[
+            (battle_words(b), reverse("admin:battles_battle_result", args=[b.pk]))
+            for b in pending
+        ],
     )
 
 

@@ -36,7 +36,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle
-from battles.web.forces import force_name
+from battles.web.forces import battle_words
 from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
@@ -52,7 +52,6 @@ from campaign.services.visibility import (
 )
 from campaign.web import ending, turnlog
 from notifications.models import Kind, Notice, Preference, Webhook
-from rules import names
 
 logger = logging.getLogger(__name__)
 
@@ -191,26 +190,14 @@ def battles_waiting_words(
         f"battle{'s' if len(battles) != 1 else ''}:",
         "",
     ]
-    sides = dict(campaign.sides.values_list("key", "name"))
     for battle in battles:
         due = f", due by {moment_words(battle.deadline, zone)}" if battle.deadline else ""
-        lines.append(f"- {battle.area.name}: {_who_attacks_whom(battle, sides)}{due}")
+        lines.append(f"- {battle_words(battle)}{due}")
         lines.append(
             "  enter the result: "
             + absolute(reverse("admin:battles_battle_change", args=[battle.pk]))
         )
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
-
-
-def _who_attacks_whom(battle: Battle, sides: dict[str, str]) -> str:
-    """ "1st Company (Japanese) attacks A Company (Australians)": each force by its
-    companies and its side's name, as the GM's battle page says them (never a side's
-    key, "japanese attack australian")."""
-    attackers, defenders = force_name(battle, "attacker"), force_name(battle, "defender")
-    attacking = sides.get(battle.attacker_side) or names.side(battle.attacker_side)
-    defending = sides.get(battle.defender_side) or names.side(battle.defender_side)
-    attack = names.verb(attackers, "attacks", "attack")
-    return f"{attackers} ({attacking}) {attack} {defenders} ({defending})"
 
 
 def deadline_words(campaign: Campaign, zone: str) -> Words:
@@ -436,7 +423,8 @@ def turn_notices(*, turn_id: int) -> int:
     if turn.status == Turn.Status.BATTLES_PENDING:
         waiting = list(
             Battle.objects.filter(turn=turn, status=Battle.Status.PENDING, mode="tabletop")
-            .select_related("area")
+            .select_related("area", "campaign")
+            .prefetch_related("attackers", "defenders", "campaign__sides")
             .order_by("id")
         )
         if waiting:

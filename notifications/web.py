@@ -94,7 +94,8 @@ class PreferenceForm(forms.ModelForm):
         zone = time_zone_name(typed)
         if zone is None:
             raise forms.ValidationError(
-                f"{typed!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
+                f"{typed!r} is not a time zone: use a name such as Europe/Berlin or "
+                "Australia/Sydney"
             )
         return zone
 

@@ -49,7 +49,44 @@ def force_companies(battle: Battle, role: str) -> list[tuple[str, str]]:
     ]
 
 
+def company_names(battle: Battle, role: str) -> list[str]:
+    """The names of the companies of the battle's ``role``, the first leading, as
+    ``force_companies`` lists them, without their stands: read from the spec, else from
+    the battle's companies (``.all()``: a list prefetches them, a query for them all)."""
+    force = battle.spec[role]
+    listed = force.get("companies")
+    if listed:
+        return [str(c["name"]) for c in listed]
+    rows = list((battle.attackers if role == "attacker" else battle.defenders).all())
+    name = str(force.get("name", role))
+    if not rows:
+        return [name]
+    rows.sort(key=lambda row: (name.find(row.name) < 0, name.find(row.name)))
+    return [row.name for row in rows]
+
+
 def force_name(battle: Battle, role: str) -> str:
     """The force by its companies: "B Company, C Company (militia) and A Company" (the
     spec's name joins them all with "and")."""
-    return names.join(name for name, _ in force_companies(battle, role))
+    return names.join(company_names(battle, role))
+
+
+def who_attacks_whom(battle: Battle) -> str:
+    """ "1st Company (Japanese) attacks A Company (Australians)": the battle as the GM's
+    email of the battles waiting and the admin (its home, the campaign's page, the Battles
+    list) name it, so two battles in one area are told apart. Each force by its companies
+    and its side's name in the campaign (``campaign.sides``: a list prefetches them),
+    never a side's key ("japanese attack australian")."""
+    sides = {side.key: side.name for side in battle.campaign.sides.all()}
+    attackers, defenders = force_name(battle, "attacker"), force_name(battle, "defender")
+    attacking = sides.get(battle.attacker_side) or names.side(battle.attacker_side)
+    defending = sides.get(battle.defender_side) or names.side(battle.defender_side)
+    attack = names.verb(attackers, "attacks", "attack")
+    return f"{attackers} ({attacking}) {attack} {defenders} ({defending})"
+
+
+def battle_words(battle: Battle) -> str:
+    """The battle where the GM picks one out of a list: its area, then who attacks whom
+    ("Korona: 1st Company (Japanese) attacks A Company (Australians)"), as the GM's email
+    lists them."""
+    return f"{battle.area.name}: {who_attacks_whom(battle)}"

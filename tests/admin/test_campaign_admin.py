@@ -362,6 +362,13 @@ def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> 
     assert Turn.objects.filter(campaign=campaign).count() == 1
 
 
+# The battles of waiting_campaign's turn 1, as the GM's email and admin name them.
+WHO_ATTACKS_WHOM = {
+    "1:Korona:1": "Korona: 1st Company (Japanese) attacks A Company (Australians)",
+    "1:Korona:2": "Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+}
+
+
 def test_advance_turn_now_in_the_list_while_battles_wait_links_each_result(gm: Client) -> None:
     """The walk-through's list action said only that the turn waited: the message links
     each waiting battle's result form, as the campaign's page does."""
@@ -378,9 +385,9 @@ def test_advance_turn_now_in_the_list_while_battles_wait_links_each_result(gm: C
     )
     (said,) = messages_of(response)
     page = response.content.decode()
-    for battle in battles.values():
-        result = f"/admin/battles/battle/{battle.pk}/result/"
-        assert f'<a href="{result}">enter the result of {battle}</a>' in said
+    for key, who in WHO_ATTACKS_WHOM.items():
+        result = f"/admin/battles/battle/{battles[key].pk}/result/"
+        assert f'<a href="{result}">enter the result of the battle at {who}</a>' in said
         assert f'<a href="{result}">' in page  # a link, not its escaped text
         assert gm.get(result).status_code == 200
     assert Turn.objects.filter(campaign=campaign).count() == 1
@@ -992,10 +999,13 @@ def test_a_turn_waiting_for_its_results_offers_its_result_forms_not_advance(gm: 
     assert "Advance turn now" not in page
     assert "none: the turn is played once you enter its battles&#x27; results" in page
     assert "Turn 1 waits for its battles' results</strong>" in page
-    for key in ("1:Korona:1", "1:Korona:2"):
-        battle = battles[key]
-        result = f"/admin/battles/battle/{battle.pk}/result/"
-        assert f'<a href="{result}">Enter the result of {battle}</a>' in page
+    # Each battle by who attacks whom, as the GM's email names it: "battle 1 at Korona"
+    # and "battle 2 at Korona" could not be told apart.
+    for key, who in WHO_ATTACKS_WHOM.items():
+        result = f"/admin/battles/battle/{battles[key].pk}/result/"
+        assert f'<a href="{result}">Enter the result of the battle at {who}</a>' in page
+        home = gm.get("/admin/").content.decode()
+        assert f'<a href="{result}">Enter the result of the battle at {who}</a>' in home
     for battle in battles.values():
         fight_battle_now(battle_id=battle.pk)
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()

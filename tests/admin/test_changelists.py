@@ -38,8 +38,9 @@ CHANGELIST_QUERIES = {
     # + the DISTINCT turn numbers for the turn filter.
     "/admin/campaign/order/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE + 1,
     "/admin/campaign/gmadjustment/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
-    # The turn, its campaign and the area joined.
-    "/admin/battles/battle/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE,
+    # The turn, its campaign and the area joined; + the page's attacking companies, its
+    # defending ones and its campaigns' sides, for who attacks whom on each row.
+    "/admin/battles/battle/": SESSION_AND_USER + 1 + COUNTS_AND_PAGE + 3,
 }
 
 

@@ -34,6 +34,21 @@ def test_result_form_has_a_field_per_unit_type_present(gm: Client) -> None:
     assert set(form.fields) == {"winner"} | expected
 
 
+def test_the_battles_list_says_who_attacks_whom(gm: Client) -> None:
+    """The walk-through's list read "battle 1 at Korona", "battle 2 at Korona": each row
+    now names its forces, as the GM's email does."""
+    _, battles = waiting_campaign()
+    page = gm.get("/admin/battles/battle/").content.decode()
+    rows = [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(r'<th class="field-battle_shown">(.*?)</th>', page, flags=re.S)
+    ]
+    assert rows == [
+        "Korona: 1st Company (Japanese) attacks A Company (Australians)",
+        "Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+    ]
+
+
 def test_entering_both_results_completes_the_turn(gm: Client) -> None:
     campaign, battles = waiting_campaign()
     for key, winner in (("1:Korona:1", "defender"), ("1:Korona:2", "attacker")):
