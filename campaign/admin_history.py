@@ -162,7 +162,7 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
             pk = meta.pk.to_python(object_id)
         except ValidationError:
             return False
-        history = getattr(self.model, meta.simple_history_manager_attribute)  # type: ignore[attr-defined]
+        history = getattr(self.model, meta.simple_history_manager_attribute)
         return bool(
             self.model._default_manager.filter(pk=pk).exists()
             or history.filter(**{meta.pk.attname: pk}).exists()
@@ -184,9 +184,8 @@ class SimpleHistoryAdmin(simple_history_admin.SimpleHistoryAdmin):
         doesn’t exist", back on the admin's home, not by the players' "not found" page
         (simple-history raises Http404)."""
         if not self._has_history(unquote(object_id)):
-            # The change page's own answer (Django's words), which the stubs do not know.
-            said = self._get_obj_does_not_exist_redirect  # type: ignore[attr-defined]
-            return said(request, self.model._meta, object_id)  # type: ignore[no-any-return]
+            # The change page's own answer (Django's words).
+            return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
         note = self.history_note
         clock = self._clock(request, object_id)
         if clock is not None:
