@@ -140,7 +140,7 @@ def test_a_phone_keeps_the_columns_read_at_a_glance(
         "campaign/company": (["name", "area", "stands", "supply_words"], ["campaign", "side"]),
         "campaign/turn": (["__str__", "status", "battles", "finished_when"], ["number"]),
         "campaign/gmadjustment": (["created_when", "what_words", "reason"], ["user", "turn_words"]),
-        "battles/battle": (["__str__", "area", "status"], ["mode_words"]),
+        "battles/battle": (["battle_shown", "turn_number", "status"], ["mode_words"]),
         # An invitation is for a campaign: that stays, with its link.
         "notifications/invitation": (["campaign", "side", "link", "used_by"], ["note"]),
         "campaign/membership": (["user", "campaign", "side"], []),
