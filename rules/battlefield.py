@@ -998,3 +998,19 @@ def generate_battlefield(
             )
         rows.append(tuple(squares))
     return Battlefield(width_ft=width_ft, depth_ft=depth_ft, squares=tuple(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class RolledTable:
+    """A battle's table as its rule set rolls it first from the battle's seed, with the
+    dice that took. A battle fought on it (``rules.rulesets.resolve_battle``'s ``table``)
+    goes on from the next die, as if it had rolled the table itself: a table rolled
+    before the battle (the campaign AI reads it to choose the defender's sniper) is
+    rolled once, not again for the fight (issue 17)."""
+
+    battlefield: Battlefield
+    seed: int
+    dice: int  # the battle's first dice, which rolled the table
+    # The battle's terrain it was rolled for (BattleSpec.terrain): a battle of another
+    # table is refused it.
+    terrain: tuple[Any, ...]

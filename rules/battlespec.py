@@ -69,6 +69,17 @@ class BattleSpec:
     # RULINGS_LANDFORM_GOING): landform name -> going name (BATTLE.json table.landform_going).
     landform_going: dict[str, str] = field(default_factory=dict)
 
+    def terrain(self) -> tuple[Any, ...]:
+        """What the table rolled for this battle depends on, besides its seed: its size,
+        its area's ground and trees, the going of its landforms."""
+        return (
+            self.width_ft,
+            self.depth_ft,
+            self.area.vegetation,
+            self.area.plains,
+            tuple(sorted(self.landform_going.items())),
+        )
+
     def landform_going_map(self) -> dict[Landform, Going]:
         """Every landform's going for this battle: the rulings', with this battle's changes."""
         return {

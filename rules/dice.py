@@ -24,6 +24,20 @@ class Roller:
         self._random = random.Random(seed)
         self.dice_rolled = 0
 
+    @classmethod
+    def resumed(cls, seed: int, dice_rolled: int) -> Roller:
+        """A roller of ``seed`` that has thrown its first ``dice_rolled`` dice: it throws
+        next what ``Roller(seed)`` throws after them (each die is one draw of its stream),
+        and counts on from there."""
+        if dice_rolled < 0:
+            raise ValueError(f"cannot have thrown {dice_rolled} dice")
+        roller = cls(seed)
+        draw = roller._random.random
+        for _ in range(dice_rolled):
+            draw()
+        roller.dice_rolled = dice_rolled
+        return roller
+
     def roll(self, count: int = 1, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice of ``sides`` faces; returns the faces in the order rolled."""
         if count < 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import replay, sheet
 from rules.dice import Roller
@@ -28,20 +28,31 @@ from rules.narrate import stand_sides as stand_sides
 from rules.records import BattleResult
 
 if TYPE_CHECKING:
-    from rules.battlefield import Battlefield
+    from rules.battlefield import Battlefield, RolledTable
     from rules.battlespec import BattleSpec
 
 DEFAULT_RULESET = "korona"  # a BATTLE.json whose options name none
+
+
+class _Resolve(Protocol):
+    """A rule set's battle: fought from its spec and seed, on its table rolled already
+    (``Ruleset.roll_table``) when one is given."""
+
+    def __call__(
+        self, spec: BattleSpec, seed: int, *, table: RolledTable | None = None
+    ) -> BattleResult: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str
     label: str
-    resolve: Callable[[BattleSpec, int], BattleResult]
+    resolve: _Resolve
     check_options: Callable[[dict[str, Any]], list[str]]
     # The table as the engine rolls it first, from a roller of the battle's seed.
     roll_terrain: Callable[[BattleSpec, Roller], Battlefield]
+    # The same, from the seed, kept to fight the battle on (``resolve``'s ``table``).
+    roll_table: Callable[[BattleSpec, int], RolledTable]
     # Does it read a force's BATTLE.json ``companies`` (each stand's own commander)? A
     # campaign sends them only to a rule set that does, so the others' battles (and the
     # campaign AI's odds of them, seeded from the battle) stay as they were.
@@ -99,6 +110,7 @@ RULESETS: dict[str, Ruleset] = {
         korona.resolve,
         korona.check_options,
         korona.roll_terrain,
+        korona.roll_table,
         reads_companies=True,
         defaults=korona.DEFAULT_OPTIONS,
         statuses_end_with_turn=False,
@@ -113,6 +125,7 @@ RULESETS: dict[str, Ruleset] = {
         force_on_force.resolve,
         force_on_force.check_options,
         force_on_force.roll_terrain,
+        force_on_force.roll_table,
         reads_companies=False,
         defaults=force_on_force.DEFAULT_OPTIONS,
         statuses_end_with_turn=True,
@@ -176,6 +189,9 @@ def support_missions(spec: Mapping[str, Any], side: str) -> tuple[list[str], boo
     return missions(spec, side)
 
 
-def resolve_battle(spec: BattleSpec, seed: int) -> BattleResult:
-    """Fight one battle under the rule set its options name."""
-    return RULESETS[spec.ruleset].resolve(spec, seed)
+def resolve_battle(
+    spec: BattleSpec, seed: int, *, table: RolledTable | None = None
+) -> BattleResult:
+    """Fight one battle under the rule set its options name; on ``table`` when its table
+    was rolled already (``Ruleset.roll_table``), the same battle."""
+    return RULESETS[spec.ruleset].resolve(spec, seed, table=table)

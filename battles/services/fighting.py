@@ -7,16 +7,20 @@ from datetime import datetime
 
 from battles.models import Battle
 from campaign.models import Campaign, Turn
+from rules.battlefield import RolledTable
 from rules.rulesets import resolve_battle
 from rules.spec import BattleSpec, parse_battle
 
 
-def fight(battle: Battle, parsed: BattleSpec | None = None) -> Battle:
+def fight(
+    battle: Battle, parsed: BattleSpec | None = None, table: RolledTable | None = None
+) -> Battle:
     """Resolve an auto battle through the rules; the caller saves it. ``parsed``: its
     spec as ``parse_battle`` read it already (the turn pairing it checks each one), else
-    it is read here."""
+    it is read here. ``table``: its table as the turn pairing it rolled it (the AI's
+    sniper choice reads it), not rolled again."""
     spec = parse_battle(battle.spec) if parsed is None else parsed
-    result = resolve_battle(spec, battle.seed)
+    result = resolve_battle(spec, battle.seed, table=table)
     battle.result = {k: v for k, v in result.items() if k != "log"}
     battle.log = result["log"]
     battle.status = Battle.Status.FOUGHT

@@ -50,8 +50,12 @@ def store_battles(
         for battle in planned
     ]
     if fought:
-        # Each spec as the pairing read it (the same dict, unchanged since): not again.
-        rows = [fight(row, battle.parsed) for row, battle in zip(rows, planned, strict=True)]
+        # Each spec as the pairing read it (the same dict, unchanged since) and its table
+        # as the pairing rolled it: neither again.
+        rows = [
+            fight(row, battle.parsed, battle.table)
+            for row, battle in zip(rows, planned, strict=True)
+        ]
     battles = Battle.objects.bulk_create(rows)
     for relation in ("attackers", "defenders"):
         # Plain values in one INSERT: the rows are not read again in the turn.

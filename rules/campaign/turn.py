@@ -48,6 +48,7 @@ from rules.campaign.phases.supply import LOSS_ORDER, REGAIN_ORDER, SupplyNeed, s
 from rules.campaign.seeds import TurnDice, default_turn_seed
 from rules.campaign.state import CampaignState, Order
 from rules.dice import Roller
+from rules.records import BattleResult
 from rules.rulesets import resolve_battle
 from rules.spec import parse_battle
 
@@ -200,6 +201,15 @@ def play_turn(
 ) -> TurnOutcome:
     """A whole turn with every battle fought automatically."""
     plan = start_turn(state, orders, players=players, seed=seed)
-    fight = resolve or (lambda spec, seed: dict(resolve_battle(parse_battle(spec), seed)))
-    results = {b.key: fight(b.spec, b.seed) for b in plan.battles}
+    if resolve is None:
+        results = {b.key: dict(_fight(b)) for b in plan.battles}
+    else:
+        results = {b.key: resolve(b.spec, b.seed) for b in plan.battles}
     return finish_turn(plan, results)
+
+
+def _fight(battle: PlannedBattle) -> BattleResult:
+    """A battle of the turn fought by the rules, from its spec as the pairing read it and
+    on its table when the pairing rolled it."""
+    spec = battle.parsed or parse_battle(battle.spec)
+    return resolve_battle(spec, battle.seed, table=battle.table)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules import oldbreed as old_breed
-from rules.battlefield import Battlefield, generate_battlefield
+from rules.battlefield import Battlefield, RolledTable, generate_battlefield
 from rules.battlespec import SIDES, BattleSpec
 from rules.dice import Roller
 from rules.ending import HOPELESS
@@ -621,8 +621,17 @@ def _deploy(state: BattleState) -> None:
 ENGINE = Engine(RULESET, DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _turn)
 
 
+def roll_table(spec: BattleSpec, seed: int) -> RolledTable:
+    """The table the battle is fought on, rolled from its seed for ``resolve`` later."""
+    return battle.roll_table(ENGINE, spec, seed)
+
+
 def resolve(
-    spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
+    spec: BattleSpec,
+    seed: int,
+    *,
+    battlefield: Battlefield | None = None,
+    table: RolledTable | None = None,
 ) -> BattleResult:
     """Fight the battle described by ``spec`` under Force on Force with dice from ``seed``."""
-    return battle.resolve(ENGINE, spec, seed, battlefield)
+    return battle.resolve(ENGINE, spec, seed, battlefield, table)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from rules.battlefield import Battlefield
+from rules.battlefield import Battlefield, RolledTable
 from rules.battlespec import BattleSpec
 from rules.dice import Roller
 from rules.ending import BEATEN_BY_THE_CLOCK, HOPELESS, BattleOver
@@ -93,18 +93,48 @@ def _fight(engine: Engine, state: State) -> tuple[str, str, str | None]:
     return winner, "turn_limit", None
 
 
+def roll_table(engine: Engine, spec: BattleSpec, seed: int) -> RolledTable:
+    """The table the battle is fought on, rolled first from its seed as ``resolve`` rolls
+    it, for a battle to be fought on later (``resolve``'s ``table``)."""
+    roller = Roller(seed)
+    battlefield = engine.roll_terrain(spec, roller)
+    return RolledTable(battlefield, seed, roller.dice_rolled, spec.terrain())
+
+
+def _table_dice(table: RolledTable, spec: BattleSpec, seed: int) -> Roller:
+    """The battle's dice after its table, rolled before (``roll_table``) for this battle."""
+    if table.seed != seed or table.terrain != spec.terrain():
+        raise ValueError(
+            f"the table was rolled for seed {table.seed} and terrain {table.terrain}, "
+            f"not this battle's (seed {seed}, terrain {spec.terrain()})"
+        )
+    return Roller.resumed(seed, table.dice)
+
+
 def resolve(
-    engine: Engine, spec: BattleSpec, seed: int, battlefield: Battlefield | None = None
+    engine: Engine,
+    spec: BattleSpec,
+    seed: int,
+    battlefield: Battlefield | None = None,
+    table: RolledTable | None = None,
 ) -> BattleResult:
     """Fight the battle described by ``spec`` with dice from ``seed``; returns the result.
 
     ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
-    the terrain is rolled first, from the same dice.
+    the terrain is rolled first, from the same dice, unless ``table`` has rolled it
+    already (``roll_table``): the battle goes on from the dice after it.
     """
+    if battlefield is not None and table is not None:
+        raise ValueError("a battle is fought on a table laid out by hand or on a rolled one")
     options = {**engine.defaults, **spec.options}
-    roller = Roller(seed)
     rolled = battlefield is None
-    if battlefield is None:
+    if battlefield is not None:
+        roller = Roller(seed)
+    elif table is not None:
+        roller = _table_dice(table, spec, seed)
+        battlefield = table.battlefield
+    else:
+        roller = Roller(seed)
         battlefield = engine.roll_terrain(spec, roller)
     state = engine.new_state(spec, roller, battlefield, options)
     _record_terrain(state, battlefield, rolled)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.battlefield import Battlefield, generate_battlefield
+from rules.battlefield import Battlefield, RolledTable, generate_battlefield
 from rules.battlespec import BattleSpec
 from rules.dice import Roller
 from rules.ending import BEATEN_BY_THE_CLOCK, HOPELESS
@@ -224,12 +224,22 @@ def _turn(state: BattleState) -> None:
 ENGINE = Engine("korona", DEFAULT_OPTIONS, roll_terrain, BattleState, _deploy, _turn)
 
 
+def roll_table(spec: BattleSpec, seed: int) -> RolledTable:
+    """The table the battle is fought on, rolled from its seed for ``resolve`` later."""
+    return battle.roll_table(ENGINE, spec, seed)
+
+
 def resolve(
-    spec: BattleSpec, seed: int, *, battlefield: Battlefield | None = None
+    spec: BattleSpec,
+    seed: int,
+    *,
+    battlefield: Battlefield | None = None,
+    table: RolledTable | None = None,
 ) -> BattleResult:
     """Fight the battle described by ``spec`` with dice from ``seed``; returns the result.
 
     ``battlefield`` replaces the generated terrain (a table laid out by hand); by default
-    the terrain is rolled first, from the same dice.
+    the terrain is rolled first, from the same dice, unless ``table`` (``roll_table``)
+    rolled it already.
     """
-    return battle.resolve(ENGINE, spec, seed, battlefield)
+    return battle.resolve(ENGINE, spec, seed, battlefield, table)

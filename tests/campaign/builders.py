@@ -8,9 +8,15 @@ from the dataclasses so that the turn tests do not depend on the scenario loader
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+import pytest
+
+from rules.battlefield import Battlefield
+from rules.battlespec import BattleSpec
 from rules.campaign.state import (
     AirGroup,
     Area,
@@ -22,6 +28,8 @@ from rules.campaign.state import (
     Side,
 )
 from rules.campaign.turn import TurnPlan, start_turn
+from rules.dice import Roller
+from rules.korona import engine as korona_engine
 from tests.rules.conftest import ScriptedRoller
 
 AUSTRALIAN_RIFLE_COMPANY = {
@@ -254,3 +262,16 @@ def records(log: Iterable[dict[str, Any]], kind: str, **match: Any) -> list[dict
 def supply_record(plan: TurnPlan, company: str) -> dict[str, Any]:
     (found,) = records(plan.log, "supply", company=company)
     return found
+
+
+def counting_tables(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
+    """The Korona tables rolled from here on, by the seed of the dice that rolled them."""
+    rolled: Counter[int] = Counter()
+    real = korona_engine.ENGINE
+
+    def roll_terrain(spec: BattleSpec, roller: Roller) -> Battlefield:
+        rolled[roller.seed] += 1
+        return real.roll_terrain(spec, roller)
+
+    monkeypatch.setattr(korona_engine, "ENGINE", replace(real, roll_terrain=roll_terrain))
+    return rolled

@@ -31,6 +31,7 @@ from rules.campaign.seeds import battle_seed
 from rules.campaign.state import CampaignState
 from rules.campaign.state import Order as RulesOrder
 from rules.dice import derive_seed
+from tests.campaign.builders import counting_tables
 from tests.campaign.conftest import korona_doc, with_more_companies
 
 pytestmark = pytest.mark.django_db
@@ -891,3 +892,16 @@ def test_a_result_against_the_end_condition_is_refused_with_the_reason() -> None
     # The same losses with the defender as the winner fit.
     enter_battle_result(battle_id=battle.pk, winner="defender", losses={"attacker": everything})
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.ENTERED
+
+
+def test_a_turns_auto_battles_are_fought_on_the_tables_the_ai_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Nobody plays the Australians: the AI's sniper choice rolls each battle's table, and
+    # the battle is fought on that table, not on the same one rolled again (issue 17).
+    rolled = counting_tables(monkeypatch)
+    campaign = new_campaign(doc=meeting_doc())
+    advance_turn(campaign_id=campaign.pk)
+    battles = list(Battle.objects.filter(campaign=campaign))
+    assert len(battles) == 2
+    assert [rolled[b.seed] for b in battles] == [1, 1]

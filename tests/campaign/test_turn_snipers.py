@@ -9,10 +9,18 @@ import pytest
 
 from rules.battlefield import SQUARE_IN
 from rules.campaign.state import Order
-from rules.campaign.turn import deployment_has_woods, start_turn
+from rules.campaign.turn import deployment_has_woods, play_turn, start_turn
 from rules.korona.engine import resolve
+from rules.rulesets import RULESETS
 from rules.spec import parse_battle
-from tests.campaign.builders import korona_state, move, scripted_turn, supply_dice, turn_dice
+from tests.campaign.builders import (
+    counting_tables,
+    korona_state,
+    move,
+    scripted_turn,
+    supply_dice,
+    turn_dice,
+)
 
 
 def attack(seed: int = 1, *, players: tuple[str, ...] = (), **defender_orders: Order):
@@ -119,3 +127,31 @@ def test_one_sniper_for_a_defending_force_of_two_companies() -> None:
     (battle,) = plan.battles
     assert battle.spec["defender"]["sniper"] is True  # one rifle squad of the force
     assert battle.spec["defender"]["stands"]["rifle_squad"] == 18
+
+
+def test_the_ais_choice_keeps_the_table_it_read_for_the_battle() -> None:
+    for woods in (True, False):
+        for seed in seeds_by_woods(woods):
+            battle = attack(seed)  # nobody plays the Australians: the AI chooses
+            spec = parse_battle(battle.spec)
+            assert battle.parsed == spec  # the sniper chosen is in the spec as read
+            assert battle.parsed.defender.sniper is woods
+            assert battle.table == RULESETS["korona"].roll_table(spec, battle.seed)
+
+
+def test_a_players_choice_reads_no_table() -> None:
+    for sniper in (True, False):
+        order = hold(sniper)["A_Company"]
+        battle = attack(1, players=("australian",), **{"A Company": order})
+        assert battle.table is None
+
+
+def test_a_turn_rolls_the_table_of_a_battle_the_ai_chooses_for_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rolled = counting_tables(monkeypatch)
+    state = move(korona_state(1), B_Company="Ioro")
+    orders = {"1st Company": Order("1st Company", "advance", "Korona")}
+    fought = [b for seed in range(1, 6) for b in play_turn(state.copy(), orders, seed=seed).battles]
+    assert fought and all(b.table is not None for b in fought)
+    assert [rolled[b.seed] for b in fought] == [1] * len(fought)

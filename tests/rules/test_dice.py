@@ -143,3 +143,22 @@ def test_derive_seed_fits_a_signed_64_bit_column(seed: int, labels: list[int | s
     assert 0 <= derived < 2**63
     assert derived == derive_seed(seed, *labels)
     Roller(derived)
+
+
+@pytest.mark.parametrize("thrown", [0, 1, 27, 200])
+def test_a_resumed_roller_throws_what_the_seed_throws_after_its_first_dice(thrown: int) -> None:
+    first = Roller(31)
+    first.roll(thrown)
+    resumed = Roller.resumed(31, thrown)
+    assert resumed.dice_rolled == thrown
+    assert [resumed.roll(5), resumed.d6(), resumed.die(10)] == [
+        first.roll(5),
+        first.d6(),
+        first.die(10),
+    ]
+    assert resumed.dice_rolled == first.dice_rolled
+
+
+def test_a_roller_cannot_have_thrown_fewer_than_no_dice() -> None:
+    with pytest.raises(ValueError, match="cannot have thrown -1 dice"):
+        Roller.resumed(31, -1)

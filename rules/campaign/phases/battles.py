@@ -4,10 +4,11 @@ it is fought from and its seed. (Their results come back through ``results``.)""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules import names as naming
-from rules.battlefield import SQUARE_IN, generate_battlefield
+from rules.battlefield import SQUARE_IN, Battlefield
 from rules.campaign.phases.common import (
     PlannedBattle,
     TurnInPlay,
@@ -16,7 +17,7 @@ from rules.campaign.phases.common import (
 )
 from rules.campaign.seeds import battle_seed
 from rules.campaign.state import Area, CampaignState, Company, Order, Settings
-from rules.dice import Roller, derive_seed
+from rules.dice import derive_seed
 from rules.rulesets import RULESETS
 from rules.spec import parse_battle
 
@@ -57,42 +58,34 @@ def _faces(table: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {str(face): dict(entry) for face, entry in table.items()}
 
 
-def deployment_has_woods(spec: Mapping[str, Any], seed: int) -> bool:
-    """Has the defender's deployment third woods on the table this battle will be fought
-    on? The table is rolled as the engines roll it (``generate_battlefield`` first, from
-    a ``Roller`` of the battle's seed), on a throwaway roller: no die of the turn or the
-    battle is used up by asking."""
-    table = spec.get("table") or {}
-    area = spec["area"]
-    field_ = generate_battlefield(
-        Roller(seed),
-        width_ft=table.get("width_ft", 3),
-        depth_ft=table.get("depth_ft", 3),
-        vegetation=area["vegetation"],
-        plains=bool(area.get("plains")),
-    )
+def _woods_in_deployment(field_: Battlefield) -> bool:
+    """Has the defender's deployment third of this table woods?"""
     third = max(field_.depth_in // 3, 2)  # the defender's zone, as its deployment reads it
     return any(sq.wooded for row in field_.squares for sq in row if sq.row * SQUARE_IN < third)
 
 
+def deployment_has_woods(spec: Mapping[str, Any], seed: int) -> bool:
+    """Has the defender's deployment third woods on the table this battle will be fought
+    on? The table is rolled as the engine rolls it (its rule set's ``roll_table``, from
+    the battle's seed): no die of the turn or the battle is used up by asking."""
+    parsed = parse_battle(spec)
+    return _woods_in_deployment(RULESETS[parsed.ruleset].roll_table(parsed, seed).battlefield)
+
+
 def _sniper_choice(
-    force: Mapping[str, Any],
-    on_table: list[Company],
-    snipers: Mapping[str, bool | None],
-    spec: Mapping[str, Any],
-    seed: int,
-) -> bool:
+    force: Mapping[str, Any], on_table: list[Company], snipers: Mapping[str, bool | None]
+) -> bool | None:
     """Does the defending force swap one rifle squad for a sniper? A company's own choice
-    (its order's option) when it made one; a company with no choice (None: its side has
-    no player) takes the AI's, which swaps when its deployment third has woods. The text
-    gives a defender one sniper: one company choosing it is enough. Only a force with a
-    rifle squad on the table can swap one."""
+    (its order's option) when it made one; None when a company with no choice (None: its
+    side has no player) leaves it to the AI, which swaps when its deployment third has
+    woods. The text gives a defender one sniper: one company choosing it is enough. Only
+    a force with a rifle squad on the table can swap one."""
     if not force["stands"].get("rifle_squad"):
         return False
     choices = [snipers.get(c.name) for c in on_table]
     if any(choice is True for choice in choices):
         return True
-    return any(choice is None for choice in choices) and deployment_has_woods(spec, seed)
+    return None if any(choice is None for choice in choices) else False
 
 
 def _sides(
@@ -190,10 +183,21 @@ def _plan_battle(
         derive_seed(state.seed, "battle", key) if turn_seed is None else battle_seed(turn_seed, key)
     )
     on_table = d_cos[:1] if state.settings.fog_of_war_cup else d_cos
-    if _sniper_choice(spec["defender"], on_table, snipers, spec, seed):
-        spec["defender"]["sniper"] = True
-    # A battle the rules cannot fight is a bug here, not later.
+    # A battle the rules cannot fight is a bug here, not later. Checked before the sniper
+    # is chosen, which only swaps a rifle squad the force has (``_sniper_choice``).
     parsed = parse_battle(spec) if check else None
+    table = None
+    sniper = _sniper_choice(spec["defender"], on_table, snipers)
+    if sniper is None:
+        # The AI's choice reads the table the battle is fought on: rolled here, and kept
+        # for the fight, which would otherwise roll it again (issue 17).
+        parsed = parsed or parse_battle(spec)
+        table = RULESETS[parsed.ruleset].roll_table(parsed, seed)
+        sniper = _woods_in_deployment(table.battlefield)
+    if sniper:
+        spec["defender"]["sniper"] = True
+        if parsed is not None:
+            parsed = replace(parsed, defender=replace(parsed.defender, sniper=True))
     return PlannedBattle(
         key=key,
         area=area.name,
@@ -204,6 +208,7 @@ def _plan_battle(
         seed=seed,
         spec=spec,
         parsed=parsed,
+        table=table,
     )
 
 

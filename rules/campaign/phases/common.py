@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import names as naming
+from rules.battlefield import RolledTable
 from rules.battlespec import BattleSpec
 from rules.campaign.seeds import TurnDice
 from rules.campaign.state import CampaignState, Company, Order
@@ -36,6 +37,9 @@ class PlannedBattle:
     # ``spec`` as ``parse_battle`` read it when the turn paired the battle (None for one
     # read back from its row): fought at once, it is not read a second time.
     parsed: BattleSpec | None = field(default=None, compare=False, repr=False)
+    # Its table, when the pairing rolled it (the AI's sniper choice reads it): fought at
+    # once, the battle is fought on it, not on the same table rolled again.
+    table: RolledTable | None = field(default=None, compare=False, repr=False)
 
 
 # Each map's distances from an area (``distances_from``), by its areas, its links and the
