@@ -535,7 +535,9 @@ def skipped_words(campaign: Campaign, seen: int | None) -> str:
 
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "turn_shown", "status", "battles_waiting", "ending_words"]
+    list_display = [
+        "name", "turn_shown", "status", "deadline_shown", "battles_waiting", "ending_words",
+    ]  # fmt: skip
     list_filter = ["status"]
     search_fields = ["name"]
     fields = [
@@ -614,6 +616,17 @@ class CampaignAdmin(SimpleHistoryAdmin):
             return self.get_empty_value_display()
         sides = {side.key: side.name for side in obj.sides.all()}
         return ending.outcome(obj, obj.get_settings(), sides)
+
+    @admin.display(description="next deadline", ordering="next_deadline")
+    def deadline_shown(self, obj: Campaign) -> str:
+        """The list's next deadline: the campaign page's, in the campaign's own time zone
+        ("Sun 20 Dec 2026, 22:15 AEDT"), else why there is none, in a word. From the row
+        alone: no query more, however many campaigns."""
+        if obj.status == Campaign.Status.FINISHED:
+            return "ended"
+        if obj.status == Campaign.Status.PAUSED:
+            return "paused"
+        return deadline_words(obj) or "none"
 
     @admin.display(description="battles waiting", ordering="pending_battles")
     def battles_waiting(self, obj: Campaign) -> int:

@@ -3,15 +3,23 @@ the campaign (the Korona campaign, and the same with ten times its companies).""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from battles.models import Battle
+from campaign.admin_home import deadline_words
 from campaign.models import AirGroup, Area, Campaign, Company, Link, Ship, Turn
+from campaign.services.campaigns import set_paused
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import assert_refused, new_campaign, waiting_campaign
+from tests.admin.conftest import (
+    assert_refused,
+    new_campaign,
+    play_sunday_evenings,
+    waiting_campaign,
+)
 from tests.campaign.conftest import korona_doc, with_more_companies
 
 pytestmark = pytest.mark.django_db
@@ -87,8 +95,32 @@ def test_campaign_list_says_how_a_campaign_ended_as_the_players_read_it(gm: Clie
     assert '<td class="field-ending_words">-</td>' in rows  # Korona 2 goes on
     assert ended.end_reason not in rows
     assert "field-winner" not in page
-    sorted_page = gm.get("/admin/campaign/campaign/?o=5").content.decode()
-    assert sorted_page.count("field-ending_words") == 2  # sortable: the column's 5th
+    sorted_page = gm.get("/admin/campaign/campaign/?o=6").content.decode()
+    assert sorted_page.count("field-ending_words") == 2  # sortable: the column's 6th
+
+
+def test_campaign_list_gives_each_next_deadline_as_the_campaign_page_does(
+    gm: Client, gm_user: Any
+) -> None:
+    """On the campaign's own clock, as its page says it; a paused, an ended and an
+    unscheduled campaign say so in a word."""
+    scheduled = new_campaign("Korona 1")
+    play_sunday_evenings(scheduled, gm_user)
+    paused = new_campaign("Korona 2")
+    play_sunday_evenings(paused, gm_user)
+    set_paused(campaign=paused, paused=True)
+    ended = new_campaign("Korona 3", turn_limit=1)
+    advance_turn(campaign_id=ended.pk)
+    new_campaign("Korona 4")  # no schedule: the GM plays each turn
+    scheduled.refresh_from_db()
+    said = deadline_words(scheduled)
+    assert said.startswith("Sun ") and said.endswith(("AEDT", "AEST"))
+    page = gm.get("/admin/campaign/campaign/").content.decode()
+    assert "<th" in page and ">Next deadline</a>" in page  # sortable
+    shown = re.findall(r'<td class="field-deadline_shown">([^<]*)</td>', page)
+    assert sorted(shown) == sorted([said, "paused", "ended", "none"])
+    campaign_page = gm.get(f"/admin/campaign/campaign/{scheduled.pk}/change/").content.decode()
+    assert said in campaign_page
 
 
 def test_company_list_shows_stands_held_of_establishment(gm: Client) -> None:
