@@ -1352,7 +1352,8 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         "supply_words",
         "standing_words",
     ]
-    list_filter = ["side", "kind", "quality", "campaign"]
+    # The campaign first: each campaign of a scenario has its "A Company".
+    list_filter = ["campaign", "side", "kind", "quality"]
     list_select_related = ["campaign", "area"]
     search_fields = ["name"]
     # Shown in words (supply_words), never as the field itself: on a History version
@@ -1589,7 +1590,7 @@ class OrderAdmin(admin.ModelAdmin):
     """The GM gives or changes a side's orders for the coming turn (give_order); orders
     of past turns are the record."""
 
-    list_display = ["company", "campaign", "turn_number", "kind", "target", "sniper", "given_by"]
+    list_display = ["company", "campaign", "turn", "kind", "target", "sniper", "given_by"]
     list_filter = ["campaign", "turn_number", "kind"]
     list_select_related = ["company", "campaign", "target", "given_by"]
     search_fields = ["company__name"]
@@ -1598,6 +1599,13 @@ class OrderAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # to change an order, give a new one: it replaces the old
+
+    @admin.display(description="turn", ordering="turn_number")
+    def turn(self, obj: Order) -> int:
+        """The turn the order is for, headed "turn" as the order names it ("(turn 3)"): the
+        field's "turn number", with its sorting arrows, pushed a phone's list past its edge
+        once the campaign was shown there too."""
+        return obj.turn_number
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the "Cancel the order" action, for the coming turn's orders only

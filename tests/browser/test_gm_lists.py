@@ -31,7 +31,8 @@ LISTS = [
 ]  # fmt: skip
 # The lists with a time on the campaign's clock in every row (at 1280 px).
 TIMED = {
-    "campaign/turn", "campaign/gmadjustment", "notifications/notice", "notifications/invitation"
+    "campaign/turn", "campaign/gmadjustment", "notifications/notice", "notifications/invitation",
+    "campaign/campaign",  # its next deadline (Sunday evenings)
 }  # fmt: skip
 
 # The list's table and its frame (the admin's .results, which scrolls what it cannot fit):
@@ -137,7 +138,12 @@ def test_a_phone_keeps_the_columns_read_at_a_glance(
     sign_in(page, live_server, django_user_model, (390, 844))
     campaigns_with_a_row_in_every_list(get_user_model().objects.get(username="gm"))
     kept = {
-        "campaign/company": (["name", "area", "stands", "supply_words"], ["campaign", "side"]),
+        # Every campaign has its "A Company": the campaign tells their rows apart.
+        "campaign/company": (["name", "campaign", "area", "stands", "supply_words"], ["side"]),
+        "campaign/order": (
+            ["company", "campaign", "turn", "kind", "target"],
+            ["sniper", "given_by"],
+        ),
         "campaign/turn": (["__str__", "status", "battles", "finished_when"], ["number"]),
         "campaign/gmadjustment": (["created_when", "what_words", "reason"], ["user", "turn_words"]),
         "battles/battle": (["battle_shown", "turn_number", "status"], ["mode_words"]),
