@@ -1644,6 +1644,7 @@ class OrderAdmin(admin.ModelAdmin):
         # give_order saved it, replacing the company's earlier order for the turn (the
         # same row, updated): the GM is told which order is gone, and who gave it.
         given, earlier = form.given, form.earlier
+        request.order_given = given_words(given, form.target_left_out)  # type: ignore[attr-defined]
         if earlier is not None and earlier.pk == given.pk:
             by = f", given by {earlier.given_by}" if earlier.given_by else ""
             self.message_user(
@@ -1653,6 +1654,22 @@ class OrderAdmin(admin.ModelAdmin):
                 messages.WARNING,
             )
         return given
+
+    def message_user(
+        self,
+        request: HttpRequest,
+        message: Any,
+        level: int | str = messages.INFO,
+        extra_tags: str = "",
+        fail_silently: bool = False,
+    ) -> None:
+        """Django's "The order “A Company: hold (turn 3)” was added successfully." named
+        no campaign, and each campaign has its "A Company": the order given says it in
+        ``given_words`` (set by ``save_form``); where the page goes next is Django's."""
+        given = getattr(request, "order_given", None)
+        if given is not None and level == messages.SUCCESS:
+            message = given
+        super().message_user(request, message, level, extra_tags, fail_silently)
 
     def save_model(self, request: HttpRequest, obj: Order, form: Any, change: bool) -> None:
         pass
@@ -1680,6 +1697,16 @@ class OrderAdmin(admin.ModelAdmin):
                     order,
                     f"{order}: cancelled; the company follows its standing order.",
                 )
+
+
+def given_words(order: Order, target_left_out: str | None) -> str:
+    """An order given in the admin, named with its campaign ("Korona 1: the order “3rd
+    Company: advance to Oivi (turn 1)” is given."), and the area left out of a hold."""
+    said = f"{order.campaign.name}: the order “{order}” is given."
+    if target_left_out is None:
+        return said
+    area = f" ({target_left_out})" if target_left_out else ""
+    return f"{said} A hold names no area: the target you chose{area} was left out."
 
 
 def _is_rollback(details: Any) -> bool:

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.db.models import Q
 from django.urls import reverse
 
-from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Order
+from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Link, Order
 from campaign.scenario_words import field_words, file_words, problem_words
 from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone_name
 from campaign.settings_doc import (
@@ -973,8 +974,10 @@ class OrderForm(forms.ModelForm):
     target = forms.ModelChoiceField(
         queryset=Area.objects.select_related("campaign"),
         required=False,
-        help_text="Advance or withdraw: the area the company moves to, linked to its own "
-        "(a withdrawal: one closer to its own base). Hold: leave it empty.",
+        help_text="Advance or withdraw: the area the company moves to. Only an area linked to "
+        "the company's own is accepted (a withdrawal: one closer to its own base); once the "
+        "company is chosen, the list offers only those. Hold: leave it empty (an area chosen "
+        "with a hold is left out).",
     )
     sniper = forms.BooleanField(
         required=False,
@@ -983,16 +986,23 @@ class OrderForm(forms.ModelForm):
     )
 
     class Media:
-        # Choosing a company narrows the target list to its campaign at once (htmx: a GET
-        # of the add page with the company; a script file, no inline script, the CSP).
+        # Choosing a company narrows the target list to its linked areas at once (htmx: a
+        # GET of the add page with the company; a script file, no inline script, the CSP).
         js = ["campaign/htmx-2.0.11.min.js"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Only the companies and areas of campaigns still being played, each named with
-        its campaign; ``?campaign=<id>`` in the add page's address narrows both to one.
-        Once the company is known (``?company=<id>``, or the form sent back), the targets
-        are its campaign's areas only, named by themselves ("Korona · Korona" was one)."""
+        its campaign (the areas grouped under it); ``?campaign=<id>`` in the add page's
+        address narrows both to one. Once the company is known (``?company=<id>``, or the
+        form sent back), the targets are the areas linked to its own, named by themselves
+        ("Korona · Korona" was one). A hold sent with an area is a hold: the area is left
+        out (``target_left_out``, its name, for the message saying so), not refused."""
         super().__init__(*args, **kwargs)
+        self.target_left_out: str | None = None
+        if "company" not in self.fields:  # an order's page: read-only, every field shown
+            return
+        if self.is_bound and self.data.get("kind") == "hold" and self.data.get("target"):
+            self._leave_out_the_target()
         open_campaigns = Campaign.objects.exclude(status=Campaign.Status.FINISHED)
         chosen = whole_number(str(self.initial.get("campaign") or ""))
         if chosen is not None:
@@ -1022,23 +1032,53 @@ class OrderForm(forms.ModelForm):
         if known is None and self.is_bound:
             self._say_why_not_offered()
         if known is not None:
-            target.queryset = known.campaign.areas.order_by("zone", "name")
-            target.label_from_instance = (  # type: ignore[method-assign]
-                lambda row: str(row.name)  # type: ignore[assignment]
-            )
-            target.error_messages["invalid_choice"] = (
-                f"That area is not on the map of {known.campaign.name}, the campaign of "
-                f"{known.name}: choose one of the list."
-            )
+            self._offer_linked_areas(target, known)
             return
-        target.queryset = (
+        areas = (
             Area.objects.filter(campaign__in=open_campaigns)
             .select_related("campaign")
-            .order_by("campaign__name", "zone", "name")
+            .order_by("campaign__name", "campaign_id", "zone", "name")
         )
+        target.queryset = areas
+        # Grouped under each campaign's name (an <optgroup>): every campaign of the Korona
+        # scenario has its Kilu, its Oivi.
+        groups: dict[int, tuple[str, list[tuple[int, str]]]] = {}
+        for area in areas:
+            groups.setdefault(area.campaign_id, (area.campaign.name, []))[1].append(
+                (area.pk, area.name)
+            )
+        target.choices = [("", target.empty_label), *groups.values()]
+
+    def _leave_out_the_target(self) -> None:
+        pk = whole_number(str(self.data.get("target")))
+        area = Area.objects.filter(pk=pk).first() if pk is not None else None
+        self.target_left_out = "" if area is None else area.name
+        data = cast(Any, self.data).copy()  # a QueryDict (immutable), or a dict
+        data["target"] = ""
+        self.data = data
+
+    def _offer_linked_areas(self, target: forms.ModelChoiceField, known: Company) -> None:
+        """The areas linked to the company's own, as ``give_order`` accepts (a link goes
+        both ways); another sent back is refused with the reason, as ``give_order`` says it."""
+        here = known.area_id
+        target.queryset = Area.objects.filter(
+            Q(pk__in=Link.objects.filter(a_id=here).values("b_id"))
+            | Q(pk__in=Link.objects.filter(b_id=here).values("a_id")),
+            campaign_id=known.campaign_id,
+        ).order_by("zone", "name")
         target.label_from_instance = (  # type: ignore[method-assign]
-            lambda row: f"{row.campaign.name} · {row.name}"  # type: ignore[assignment]
+            lambda row: str(row.name)  # type: ignore[assignment]
         )
+        pk = whole_number(str(self.data.get("target") or "")) if self.is_bound else None
+        sent = Area.objects.filter(pk=pk).first() if pk is not None else None
+        if sent is not None and sent.campaign_id == known.campaign_id:
+            why = f"{sent.name} is not linked to {known.area.name}, where {known.name} is"
+        else:
+            why = (
+                f"That area is not on the map of {known.campaign.name}, the campaign of "
+                f"{known.name}"
+            )
+        target.error_messages["invalid_choice"] = f"{why}: choose one of the list."
 
     def _say_why_not_offered(self) -> None:
         """A company or area sent back that the lists no longer offer is refused with

@@ -51,15 +51,16 @@ def test_the_order_form_offers_only_campaigns_still_played_each_named(gm: Client
     ended.save()
     page = gm.get(ADD).content.decode()
     assert "Korona 1 · A Company (Australian, in Korona)" in page
-    assert "Korona 1 · Oivi" in page
-    assert "Korona 2 ·" not in page
+    assert '<optgroup label="Korona 1">' in page and "Oivi" in target_choices(page)
+    assert "Korona 2 ·" not in page and '<optgroup label="Korona 2">' not in page
     narrowed = gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
     assert "Korona 1 · A Company" in narrowed
     other = new_campaign("Korona 3")
     assert "Korona 3 ·" not in gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
     assert "Korona 3 · A Company" in gm.get(f"{ADD}?campaign={other.pk}").content.decode()
-    # The target says what it is for (it had no help at all).
+    # The target says what it is for (it had no help at all), and which it accepts.
     assert "Advance or withdraw: the area the company moves to" in page
+    assert "Only an area linked to the company's own is accepted" in page
 
 
 def target_choices(page: str) -> list[str]:
@@ -72,16 +73,40 @@ def target_choices(page: str) -> list[str]:
     ]
 
 
-def test_a_known_company_narrows_the_targets_to_its_campaign(gm: Client) -> None:
-    """The walk-through's Target list mixed every campaign's areas ("Korona · Korona")."""
+def target_groups(page: str) -> dict[str, list[str]]:
+    """The order form's Target list, each campaign's group of areas by its name."""
+    return {
+        label: [html.unescape(a) for a in re.findall(r"<option[^>]*>([^<]*)</option>", body)]
+        for label, body in re.findall(r'<optgroup label="([^"]*)">(.*?)</optgroup>', page, re.S)
+    }
+
+
+def test_the_targets_are_grouped_by_campaign_until_the_company_is_known(gm: Client) -> None:
+    """A walk-through's Target list gave every area of every campaign in one list."""
     campaign = new_campaign("Korona 1")
     new_campaign("Kokoda table")
-    third = company(campaign, "3rd Company")
-    everywhere = target_choices(gm.get(ADD).content.decode())
-    assert "Kokoda table · Kilu" in everywhere and "Korona 1 · Kilu" in everywhere
+    groups = target_groups(gm.get(ADD).content.decode())
+    names = list(Area.objects.filter(campaign=campaign).order_by("zone", "name"))
+    assert groups == {
+        "Kokoda table": [a.name for a in names],
+        "Korona 1": [a.name for a in names],
+    }
+
+
+def test_a_known_company_narrows_the_targets_to_the_areas_linked_to_its_own(
+    gm: Client,
+) -> None:
+    """The walk-through's Target list mixed every campaign's areas ("Korona · Korona"),
+    and "Kilu is not linked to Korona" came only once saved."""
+    campaign = new_campaign("Korona 1")
+    new_campaign("Kokoda table")
+    third = company(campaign, "3rd Company")  # in Kilu, linked to Oivi alone
     page = gm.get(f"{ADD}?company={third.pk}").content.decode()
-    names = sorted(Area.objects.filter(campaign=campaign).values_list("name", flat=True))
-    assert sorted(target_choices(page)[1:]) == names  # after the empty choice
+    assert target_choices(page) == ["---------", "Oivi"]
+    assert "<optgroup" not in page.split('name="target"')[1].split("</select>")[0]
+    in_korona = company(campaign, "A Company")
+    page = gm.get(f"{ADD}?company={in_korona.pk}").content.decode()
+    assert target_choices(page) == ["---------", "Isura", "Oivi"]  # by zone
     # Choosing a company asks for the page with it, for its Target list (htmx).
     assert 'hx-get="/admin/campaign/order/add/"' in page and 'hx-select="#id_target"' in page
     assert "campaign/htmx-2.0.11.min.js" in page
@@ -99,10 +124,72 @@ def test_a_target_of_another_campaign_is_refused(gm: Client) -> None:
         "That area is not on the map of Korona 1, the campaign of 3rd Company"
         in response.content.decode()
     )
-    assert sorted(target_choices(response.content.decode())[1:]) == sorted(
-        Area.objects.filter(campaign=campaign).values_list("name", flat=True)
-    )
+    assert target_choices(response.content.decode())[1:] == ["Oivi"]
     assert not Order.objects.exists()
+
+
+def test_an_orders_page_opens_read_only(gm: Client) -> None:
+    """ "Save and view" leads there: the form, left with no field to offer, ended in a
+    server error (a KeyError on its company)."""
+    campaign = new_campaign("Korona 1")
+    gm.post(ADD, {"company": company(campaign, "3rd Company").pk, "kind": "hold"})
+    page = gm.get(f"/admin/campaign/order/{Order.objects.get().pk}/change/")
+    assert page.status_code == 200
+    assert '<div class="readonly"><a href="/admin/campaign/company/' in page.content.decode()
+
+
+def test_an_area_not_linked_is_refused_on_the_target_with_the_reason(gm: Client) -> None:
+    campaign = new_campaign("Korona 1")
+    third = company(campaign, "3rd Company")
+    response = gm.post(
+        ADD, {"company": third.pk, "kind": "advance", "target": area(campaign, "Korona").pk}
+    )
+    assert response.status_code == 200
+    problems = response.context["adminform"].form.errors["target"]
+    assert problems == [
+        "Korona is not linked to Kilu, where 3rd Company is: choose one of the list."
+    ]
+    assert not Order.objects.exists()
+
+
+def test_a_hold_with_a_target_is_given_without_it_and_says_so(gm: Client) -> None:
+    """It was refused: "a hold order names no area"."""
+    campaign = new_campaign("Korona 1")
+    third = company(campaign, "3rd Company")
+    response = gm.post(
+        ADD,
+        {"company": third.pk, "kind": "hold", "target": area(campaign, "Oivi").pk},
+        follow=True,
+    )
+    order = Order.objects.get()
+    assert (order.kind, order.target) == ("hold", None)
+    said = [str(m) for m in response.context["messages"]]
+    assert said == [
+        "Korona 1: the order “3rd Company: hold (turn 1)” is given. A hold names no area: "
+        "the target you chose (Oivi) was left out."
+    ]
+
+
+def test_the_order_given_is_said_with_its_campaign(gm: Client) -> None:
+    """Every campaign has its "A Company": Django's "The order “A Company: hold (turn 1)”
+    was added successfully." did not say which."""
+    new_campaign("Korona 1")
+    campaign = new_campaign("Korona 2")
+    third = company(campaign, "3rd Company")
+    for button in ("_save", "_addanother", "_continue"):
+        response = gm.post(
+            ADD,
+            {
+                "company": third.pk,
+                "kind": "advance",
+                "target": area(campaign, "Oivi").pk,
+                button: "1",
+            },
+            follow=True,
+        )
+        said = [str(m) for m in response.context["messages"]]
+        assert "Korona 2: the order “3rd Company: advance to Oivi (turn 1)” is given." in said
+        assert not any("added successfully" in m for m in said), said
 
 
 def company_problems(response: Any) -> list[str]:
@@ -117,9 +204,7 @@ def test_a_company_of_an_ended_campaign_is_refused_with_the_reason(gm: Client) -
     ended.status = "finished"
     ended.save()
     response = gm.post(ADD, {"company": company(ended, "A Company").pk, "kind": "hold"})
-    assert company_problems(response) == [
-        "Korona 2 has ended: its companies take no more orders."
-    ]
+    assert company_problems(response) == ["Korona 2 has ended: its companies take no more orders."]
     assert "Select a valid choice" not in response.content.decode()
     assert not Order.objects.exists()
 
@@ -177,11 +262,14 @@ def test_a_new_order_says_which_earlier_order_it_replaced(gm: Client) -> None:
 def test_an_order_the_rules_refuse_is_a_form_error(gm: Client) -> None:
     campaign = new_campaign()
     third = company(campaign, "3rd Company")
+    # Oivi is linked to Kilu, but farther from the Japanese base.
     response = gm.post(
-        ADD, {"company": third.pk, "kind": "advance", "target": area(campaign, "Port Murray").pk}
+        ADD, {"company": third.pk, "kind": "withdraw", "target": area(campaign, "Oivi").pk}
     )
     assert response.status_code == 200
-    assert response.context["adminform"].form.non_field_errors()
+    assert response.context["adminform"].form.non_field_errors() == [
+        "Oivi is not closer to 3rd Company's base: that is not a withdrawal"
+    ]
     assert Order.objects.count() == 0
 
 
