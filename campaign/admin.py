@@ -59,6 +59,7 @@ from campaign.models import (
 )
 from campaign.services.adjustments import (
     AdjustmentRefused,
+    ReasonMissing,
     StaleChange,
     adjust_stands,
     campaign_version,
@@ -1062,11 +1063,19 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 form = shown_again(self, request, stale, settings_form)
             except ScenarioError as bad:
                 form.show_problems(bad.problems)
+            except ReasonMissing:
+                form.add_error("reason", form.fields["reason"].error_messages["required"])
             except AdjustmentRefused as refused:
                 form.add_error(None, sentence(refused))
             else:
-                said = "settings saved" if adjustment else "nothing was changed"
-                return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
+                if adjustment is None:  # nothing done: nothing for Recent actions either
+                    self.message_user(
+                        request,
+                        f"Nothing changed: no setting of {campaign.name} differs from what "
+                        "is saved.",
+                    )
+                    return HttpResponseRedirect(change_url(campaign))
+                return back_to_change(self, request, campaign, f"{campaign.name}: settings saved.")
         response = form_page(
             self,
             request,

@@ -759,6 +759,9 @@ class SettingsForm(SeenPage, SettingFields):
         self.fields["seen"].initial = seen
         self.add_settings(SETTING_NAMES, settings_to_json(settings), areas=areas, tracks=tracks)
         self.fields["reason"] = reason_field()
+        # Asked for by update_settings, for a change only (ReasonMissing): a save that
+        # changes nothing says so, and needs none.
+        self.fields["reason"].required = False
 
     def touched(self, details: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """A settings change's settings (its details keep each one's value before and

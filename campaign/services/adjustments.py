@@ -51,6 +51,10 @@ class NothingChanged(AdjustmentRefused):
     reads "from 9 to 9" (a settings save that changes nothing records nothing too)."""
 
 
+class ReasonMissing(AdjustmentRefused):
+    """A change given with no reason: the players' log says why each change was made."""
+
+
 class StaleChange(AdjustmentRefused):
     """The page the change came from showed the campaign as it no longer is. ``changes``:
     the GM changes made since (oldest first), which the message names; ``version``: the
@@ -152,7 +156,7 @@ def change_words(change: GmAdjustment, clock: str) -> str:
 def check_reason(reason: str | None) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise AdjustmentRefused("a game master's adjustment needs a reason")
+        raise ReasonMissing("a game master's adjustment needs a reason")
     return reason
 
 

@@ -69,9 +69,10 @@ def update_settings(
 
     The players' log gets the change in words (campaign.settings_doc.change_words: the
     settings' names and values as the settings page gives them, never their keys); a
-    save that changes nothing records nothing and returns None. A campaign length that
-    the turns played have reached is refused (``check_length``)."""
-    reason = check_reason(reason)
+    save that changes nothing records nothing and returns None, and needs no reason (a
+    walk-through pressed Save on the page as it opened and was asked for one); a change
+    with none is refused (``ReasonMissing``). A campaign length that the turns played
+    have reached is refused (``check_length``)."""
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
         check_seen(row, seen)
@@ -86,6 +87,7 @@ def update_settings(
         changed = sorted(key for key in after if before.get(key) != after[key])
         if not changed:
             return None
+        reason = check_reason(reason)
         check_length(row, before["turn_limit"], after["turn_limit"])
         row.settings = after
         row._change_reason = reason  # type: ignore[attr-defined]  # simple_history's

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.test import Client
 from django.utils import timezone
 
@@ -506,10 +507,38 @@ def test_settings_are_saved_and_logged_in_words(gm: Client) -> None:
     assert adjustment.reason == "house rules"
 
 
+NOTHING_CHANGED = "Nothing changed: no setting of Korona 1 differs from what is saved."
+
+
 def test_settings_saved_unchanged_record_nothing(gm: Client) -> None:
     campaign = new_campaign()
     response = gm.post(url(campaign, "settings"), settings_post(campaign, gm), follow=True)
-    assert "Korona 1: nothing was changed." in response.content.decode()
+    assert messages_of(response) == [NOTHING_CHANGED]
+    assert not GmAdjustment.objects.exists()
+
+
+def test_settings_saved_unchanged_need_no_reason(gm: Client) -> None:
+    """A walk-through pressed Save on the page as it opened: it was asked for a reason."""
+    campaign = new_campaign()
+    logged = LogEntry.objects.count()
+    response = gm.post(
+        url(campaign, "settings"), settings_post(campaign, gm, reason=""), follow=True
+    )
+    assert response.redirect_chain == [(url(campaign, "change"), 302)]
+    assert messages_of(response) == [NOTHING_CHANGED]
+    assert not GmAdjustment.objects.exists()
+    assert LogEntry.objects.count() == logged  # nothing in Recent actions either
+
+
+def test_a_settings_change_without_a_reason_is_refused_on_the_reason(gm: Client) -> None:
+    campaign = new_campaign()
+    before = Campaign.objects.get().settings
+    response = gm.post(
+        url(campaign, "settings"), settings_post(campaign, gm, turn_limit=12, reason="")
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["reason"] == ["Give a reason for this change."]
+    assert Campaign.objects.get().settings == before
     assert not GmAdjustment.objects.exists()
 
 
@@ -600,7 +629,9 @@ def test_every_settings_field_says_what_to_enter_not_djangos_words(gm: Client) -
         .context["form"]
         .errors
     )
-    assert "turn_limit" in errors and "reason" in errors
+    # The reason is asked for once the settings are read and found changed (a save
+    # that changes nothing needs none): test_a_settings_change_without_a_reason_...
+    assert "turn_limit" in errors
     assert djangos_words_in(errors) == []
 
 
