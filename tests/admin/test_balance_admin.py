@@ -129,6 +129,9 @@ def test_the_balance_result_is_a_table_in_words_and_percent(gm: Client) -> None:
     assert "<pre" not in page and "changes of hands per campaign" not in page
     assert "Only 2 campaigns: too few to judge the scenario by." in page
     assert "Balance 100 or more for a fair picture." in page
+    # Once, in the result (a walk-through read it twice: its script read the messages
+    # area, then the page, which holds the warning styled as a message, again).
+    assert page.count("too few to judge the scenario by") == 1
 
 
 def test_a_balance_of_enough_campaigns_gives_no_warning() -> None:
