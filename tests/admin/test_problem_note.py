@@ -69,10 +69,10 @@ def test_a_form_wide_problem_is_listed_under_the_note(gm: Client) -> None:
     """An order the rules refuse: the refusal under the note, counted once."""
     campaign = new_campaign()
     company = campaign.companies.get(name="3rd Company")
-    area = campaign.areas.get(name="Port Murray")
+    area = campaign.areas.get(name="Oivi")  # linked to its Kilu, but away from its base
     response = gm.post(
         "/admin/campaign/order/add/",
-        {"company": company.pk, "kind": "advance", "target": area.pk},
+        {"company": company.pk, "kind": "withdraw", "target": area.pk},
     )
     assert note(response) == "Please correct the problem below."
     page = response.content.decode()
