@@ -55,7 +55,12 @@ from campaign.services.turns import OrderChangedMeanwhile, OrdersOutOfDate
 from campaign.services.visibility import CampaignView, campaign_stamp
 from campaign.web import areaodds, ending
 from campaign.web.common import campaign_view, htmx, login_required, page_context
-from campaign.web.maps import map_stamp, poll_seconds, signed_in_or_sent_to_login
+from campaign.web.maps import (
+    map_stamp,
+    poll_seconds,
+    signed_in_or_sent_to_login,
+    standing_words,
+)
 from campaign.web.supplyhelp import NextRoll, next_roll, supply_rules
 from config.numbers import whole_number
 from rules.campaign.turn import OrderError
@@ -90,6 +95,7 @@ class Row:
     oob: bool = False  # swapped out of band beside another row's answer
     next_roll: NextRoll | None = None  # its supply roll at the start of the coming turn
     meanwhile: bool = False  # the error: its order was changed since the page saw it
+    standing: str = ""  # its standing order in words (``maps.standing_words``)
 
     @property
     def drawn(self) -> str:
@@ -115,8 +121,24 @@ def _row(
     # where their results leave the company: no roll "as things stand" is true yet.
     roll = None if side.waiting is not None else next_roll(view, plan.company, side.turn_number)
     return Row(
-        plan=plan, progress=progress, error=error, oob=oob, next_roll=roll, meanwhile=meanwhile
+        plan=plan,
+        progress=progress,
+        error=error,
+        oob=oob,
+        next_roll=roll,
+        meanwhile=meanwhile,
+        standing=_standing(view, side, plan),
     )
+
+
+def _standing(view: CampaignView, side: SidePlan, plan: CompanyPlan) -> str:
+    """The card's standing order, in the words of the company's page: a player plays
+    their own side, so a ``sensible`` company of it holds; the GM reads whether the
+    company's side has a player (``side.players``, read once for the page's ready box)."""
+    order = plan.company.standing_order
+    if not view.game_master:
+        return standing_words(order, played=True)
+    return standing_words(order, played=side.players[side.side] > 0, game_master=True)
 
 
 def _context(
