@@ -160,3 +160,35 @@ def test_each_map_of_the_time_lapse_is_named_by_its_own_title(
     assert labels == maps
     for svg in re.findall(r'<svg[^>]*class="campaign-map"[^>]*>', html):
         assert 'role="img"' not in svg, svg
+
+
+def test_an_enemys_attack_shows_no_arrow_and_the_map_says_why(
+    db: Any, aussie: Any, japanese: Any, gm_user: Any, login: Any
+) -> None:
+    """A walk-through: a battle in the reader's area showed ⚔ and no arrow for the
+    enemy's attack into it. The enemy's moves are left out of the reader's log (rulings,
+    section 6): a battle reveals the companies that fought it, not where the attackers
+    came from, which may have been out of sight, or would tell which glimpse they were.
+    So no arrow, and the words under the map's heading say why."""
+    campaign = create_campaign(data=korona_doc(), name="Attack", seed=2)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    first = campaign.companies.get(name="1st Company")
+    korona = campaign.areas.get(name="Korona")
+    give_order(company=first, kind="advance", target=korona, side="japanese")
+    advance_turn(campaign_id=campaign.pk)
+    said = (
+        "An enemy's attack shows no arrow: where it came from is not known to your side, "
+        "only the battle it led to."
+    )
+    attack = 'data-move="Oivi|Korona"'
+    ours = page(login(aussie), campaign, "turns/1/map/")
+    assert 'data-battle-area="Korona"' in ours
+    assert attack not in ours and "data-move=" not in ours
+    assert said in ours.replace("&#x27;", "'")
+    lapse = page(login(aussie), campaign, "timelapse/").replace("&#x27;", "'")
+    assert "an enemy's attack shows no arrow, as where it came from is not known" in lapse
+    # The attacker's side drew its own move; the game master sees every side's.
+    assert attack in page(login(japanese), campaign, "turns/1/map/")
+    gm = page(login(gm_user), campaign, "turns/1/map/")
+    assert attack in gm and "shows no arrow" not in gm
