@@ -43,7 +43,7 @@ class Point:
 
     turns_played: int
     control: dict[str, str | None]  # area -> side
-    strength: dict[str, int]  # side -> stands held
+    strength: dict[str, int]  # side -> fighting stands held (a supply company's: not)
 
     @property
     def label(self) -> str:
@@ -80,15 +80,31 @@ class Story:
 
 
 def _strength(state: Any) -> dict[str, int]:
+    """Each side's fighting stands: a supply company's carriers never fight."""
     totals = dict.fromkeys(state.sides, 0)
     for company in state.companies.values():
-        totals[company.side] = totals.get(company.side, 0) + company.strength
+        if company.fighting:
+            totals[company.side] = totals.get(company.side, 0) + company.strength
     return totals
 
 
+def _supply_companies(turns: list[Turn]) -> set[str]:
+    """The names of the campaign's supply companies, from its turns' start states (a
+    turn's report lists its companies without their kind; a company's kind never
+    changes, and none joins during a turn)."""
+    return {
+        str(company.get("name"))
+        for turn in turns
+        for company in (turn.start_state or {}).get("companies", [])
+        if company.get("kind") == "supply"
+    }
+
+
 def points_of(turns: list[Turn]) -> list[Point]:
-    """The start (turn 1's start state), then the campaign after each turn played."""
+    """The start (turn 1's start state), then the campaign after each turn played, each
+    side's strength counted in fighting stands."""
     points: list[Point] = []
+    supply = _supply_companies(turns)
     first = next((t for t in turns if t.start_state), None)
     if first is not None:
         state = parse_scenario(first.start_state)
@@ -106,8 +122,9 @@ def points_of(turns: list[Turn]) -> list[Point]:
         strength: dict[str, int] = defaultdict(int)
         for side in points[0].strength if points else ():
             strength[side] = 0
-        for company in report.get("companies", {}).values():
-            strength[company["side"]] += int(company.get("stands") or 0)
+        for name, company in report.get("companies", {}).items():
+            if name not in supply:
+                strength[company["side"]] += int(company.get("stands") or 0)
         points.append(Point(turn.number, dict(report.get("control", {})), dict(strength)))
     return points
 
@@ -157,7 +174,7 @@ def tell(campaign: Campaign, view: CampaignView) -> Story:
 
 def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[TurningPoint]:
     """The moments the campaign turned on, in order: the objective or a side's base
-    changing hands, the side ahead in stands changing, and the bloodiest battle."""
+    changing hands, the side ahead in fighting stands changing, and the bloodiest battle."""
     found: list[TurningPoint] = []
     names = story.sides
     bases = {side.base: key for key, side in state.sides.items()}
@@ -187,9 +204,9 @@ def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[Turn
             # A new side ahead in stands: a tie between does not make the same side's
             # lead new again, so "for the first time" is said once.
             words = (
-                "had more stands than the enemy for the first time"
+                "had more fighting stands than the enemy for the first time"
                 if leader is None
-                else f"overtook the {names.get(leader, leader)} in stands"
+                else f"overtook the {names.get(leader, leader)} in fighting stands"
             )
             found.append(
                 TurningPoint(after.turns_played, f"the {names.get(ahead_now, ahead_now)} {words}")

@@ -102,8 +102,8 @@ def test_the_game_master_reads_the_campaign_ais_standing_order_and_who_plays_the
     gm = login(gm_user)
     australian = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
     said = ", set by the game master: what it does in any turn it is given no order."
-    assert "Standing order: hold (sensible: its side has a player)" + said in (
-        australian["A Company"]
+    assert (
+        "Standing order: hold (sensible: its side has a player)" + said in (australian["A Company"])
     )
     japanese = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=japanese"))
     assert "Standing order: the campaign AI's choice (sensible)" + said in japanese["1st Company"]

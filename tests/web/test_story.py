@@ -108,12 +108,32 @@ def test_each_sides_strength_is_charted_turn_by_turn(
         drawn = [int(n) for n in re.findall(r'data-stands="(\d+)"', line)]
         turns = list(Turn.objects.filter(campaign=ended).order_by("number"))
         start = parse_scenario(turns[0].start_state)
-        expected = [sum(c.strength for c in start.companies.values() if c.side == side)]
+        # Fighting stands: a supply company's carriers are not counted.
+        fighting = {name for name, c in start.companies.items() if c.fighting and c.side == side}
+        expected = [sum(start.companies[name].strength for name in fighting)]
         expected += [
-            sum(c["stands"] for c in t.report["companies"].values() if c["side"] == side)
+            sum(c["stands"] for name, c in t.report["companies"].items() if name in fighting)
             for t in turns
         ]
         assert drawn == expected
+
+
+def test_strength_counts_fighting_stands_not_supply_carriers(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    """The walk-through read 42 stands a side at the start, 36 of them fighting and 6 a
+    supply company's carriers, with nothing saying so: the story counts fighting stands,
+    and says it."""
+    start = parse_scenario(Turn.objects.get(campaign=ended, number=1).start_state)
+    supply = sum(c.strength for c in start.companies.values() if not c.fighting)
+    assert supply > 0  # each side has a supply company
+    story = tell(ended, open_campaign(user=aussie, campaign=ended))
+    first = {t.key: t.start for t in story.tallies}
+    assert first == {"australian": 36, "japanese": 36}
+    assert story.points[0].strength == first
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    assert "Fighting stands, start → end" in html
+    assert "a supply company's stands carry supplies, never fight, and are not counted" in html
 
 
 def test_battles_won_and_lost_and_the_losses(ended: Campaign, aussie: Any) -> None:
@@ -177,7 +197,7 @@ def test_turning_points_the_objective_a_base_and_the_lead(ended: Campaign, aussi
     story = Story("Japanese", "", points, ["Korona", "Port Murray"], sides, [])
     words = [(p.turn, p.words) for p in turning_points(story, state, [])]
     assert words == [
-        (1, "the Japanese overtook the Australians in stands"),
+        (1, "the Japanese overtook the Australians in fighting stands"),
         (2, "the Japanese took Korona, the objective"),
         (3, "the Japanese took Port Murray, the Australians' base"),
     ]
@@ -196,6 +216,6 @@ def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, a
     story = Story("Japanese", "", points, [], sides, [])
     words = [(p.turn, p.words) for p in turning_points(story, state, [])]
     assert words == [
-        (1, "the Australians had more stands than the enemy for the first time"),
-        (5, "the Japanese overtook the Australians in stands"),
+        (1, "the Australians had more fighting stands than the enemy for the first time"),
+        (5, "the Japanese overtook the Australians in fighting stands"),
     ]
