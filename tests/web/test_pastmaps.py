@@ -178,8 +178,8 @@ def test_an_enemys_attack_shows_no_arrow_and_the_map_says_why(
     give_order(company=first, kind="advance", target=korona, side="japanese")
     advance_turn(campaign_id=campaign.pk)
     said = (
-        "An enemy's attack shows no arrow: where it came from is not known to your side, "
-        "only the battle it led to."
+        "An enemy's attack shows no arrow: your side learns of the battle, not where the "
+        "attackers came from."
     )
     attack = 'data-move="Oivi|Korona"'
     ours = page(login(aussie), campaign, "turns/1/map/")
@@ -187,7 +187,7 @@ def test_an_enemys_attack_shows_no_arrow_and_the_map_says_why(
     assert attack not in ours and "data-move=" not in ours
     assert said in ours.replace("&#x27;", "'")
     lapse = page(login(aussie), campaign, "timelapse/").replace("&#x27;", "'")
-    assert "an enemy's attack shows no arrow, as where it came from is not known" in lapse
+    assert "an enemy's attack shows no arrow, as your side learns of the battle, not where" in lapse
     # The attacker's side drew its own move; the game master sees every side's.
     assert attack in page(login(japanese), campaign, "turns/1/map/")
     gm = page(login(gm_user), campaign, "turns/1/map/")
