@@ -84,7 +84,8 @@ def test_the_orders_icon_notices_and_messages_read_plainly(
     # The orders page says what each company does without an order, in words.
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
     cards = " ".join(page.locator(".order-cards").inner_text().split())
-    assert "Standing order" not in cards and "sensible" not in cards
+    # Its standing order in the company page's words: never the campaign AI's "sensible".
+    assert "sensible" not in cards and "Standing order: hold, set by the game master" in cards
     assert "no order given, so it holds in Korona." in cards
     assert "no order given, so it advances towards the enemy's base by itself" in cards
     shot(f"walk-orders-{size}")
