@@ -7,6 +7,7 @@ from campaign.models import Campaign
 from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
 from notifications.invitations import InvitationRefused, check_invitation
 from notifications.models import Invitation, Notice, Preference, Webhook
+from notifications.useradmin import OwnAddressUserAdmin  # noqa: F401  (the user's page)
 
 
 @admin.register(Webhook)

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import SPECTATOR, Campaign, Membership, Side
-from notifications import services
+from notifications import addresses, services
 from notifications.models import Invitation
 from rules.refusals import Problem, Refusal
 
@@ -138,16 +138,26 @@ class AccountForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def clean_email(self) -> str:
+        email = str(self.cleaned_data["email"]).strip()
+        if addresses.email_taken(email):
+            raise forms.ValidationError(addresses.TAKEN_ON_SIGN_UP)
+        return email
+
+
+def side_name(invitation: Invitation) -> str:
+    side = invitation.campaign.sides.filter(key=invitation.side).first()
+    return side.name if side else "spectators (no side)"
+
 
 @require_http_methods(["GET", "POST"])
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     invitation = open_invitation(token)
     if invitation is None:
         return render(request, TEMPLATE, {"refused": True}, status=404)
-    side = invitation.campaign.sides.filter(key=invitation.side).first()
     context: dict[str, Any] = {
         "invitation": invitation,
-        "side_name": side.name if side else "spectators (no side)",
+        "side_name": side_name(invitation),
         "form": AccountForm(),
     }
     if request.method == "POST":
