@@ -101,6 +101,13 @@ def open_invitation(token: str) -> Invitation | None:
     return found
 
 
+def joined_with(token: str, user: Any) -> Invitation | None:
+    """The invitation ``user`` has used already (back on its page after joining), if so."""
+    if not user.is_authenticated:
+        return None
+    return Invitation.objects.filter(token=token, used_by=user).select_related("campaign").first()
+
+
 def accept(*, invitation: Invitation, user: Any) -> Membership:
     """The user joins the campaign as the invitation's side; the invitation is spent."""
     if user.is_staff:
@@ -154,6 +161,9 @@ def side_name(invitation: Invitation) -> str:
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     invitation = open_invitation(token)
     if invitation is None:
+        used = joined_with(token, request.user)
+        if used is not None:
+            return render(request, TEMPLATE, {"joined": used, "side_name": side_name(used)})
         return render(request, TEMPLATE, {"refused": True}, status=404)
     context: dict[str, Any] = {
         "invitation": invitation,

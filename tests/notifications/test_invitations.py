@@ -193,3 +193,32 @@ def test_an_invitation_whose_campaign_ended_is_not_listed_as_waiting(
     page = client.get("/admin/notifications/invitation/").content.decode()
     assert "its campaign has ended: nothing to send" in page
     assert invitation_url(invitation) not in page
+
+
+def test_back_on_the_page_after_joining_says_you_have_joined_with_a_link(
+    campaign: Campaign,
+) -> None:
+    """A walk-through joined, pressed Back and read "This invitation does not work. It
+    was used already ... Ask the game master for a new one"."""
+    invitation = invite(campaign=campaign, side="australian")
+    client = Client()
+    client.post(path_of(invitation), NEW)
+    answer = client.get(path_of(invitation))
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert "You have joined" in page and "does not work" not in page
+    assert "you play <strong>the Australians</strong> in <strong>" in page
+    assert f'href="/campaigns/{campaign.pk}/"' in page
+
+
+def test_anyone_else_back_on_a_used_invitation_still_reads_that_it_does_not_work(
+    campaign: Campaign, outsider: Any, login: Any
+) -> None:
+    invitation = invite(campaign=campaign, side="australian")
+    Client().post(path_of(invitation), NEW)
+    for client in (Client(), login(outsider)):
+        answer = client.get(path_of(invitation))
+        assert answer.status_code == 404
+        page = answer.content.decode()
+        assert "This invitation does not work" in page and "You have joined" not in page
+    assert Invitation.objects.get().used_by.username == "newcomer"
