@@ -203,4 +203,8 @@ def start_campaign(
                 time_of_day=checked.time_of_day,
                 timezone=checked.timezone,
             )
+        else:
+            # No deadlines, but the time zone is still the campaign's clock on every page.
+            Campaign.objects.filter(pk=campaign.pk).update(timezone=checked.timezone)
+            campaign.timezone = checked.timezone
     return campaign

@@ -219,6 +219,16 @@ def test_create_takes_a_time_zone_in_any_letter_case(gm: Client) -> None:
     assert Campaign.objects.get().timezone == "Australia/Sydney"
 
 
+def test_create_with_no_schedule_keeps_the_time_zone(gm: Client) -> None:
+    """"Turns are played: none" with Australia/Sydney lost the zone, and every page of the
+    campaign read UTC: the zone is the campaign's clock, deadlines or none."""
+    response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", "timezone": "Australia/Sydney"})
+    assert response.status_code == 302, response.context["form"].errors
+    campaign = Campaign.objects.get()
+    assert (campaign.schedule_kind, campaign.timezone) == ("none", "Australia/Sydney")
+    assert campaign.next_deadline is None
+
+
 def test_create_offers_the_rulings_defaults(gm: Client) -> None:
     form = gm.get(CREATE).context["form"]
     initial = {name: form[name].value() for name in form.fields}
