@@ -220,7 +220,7 @@ def test_create_takes_a_time_zone_in_any_letter_case(gm: Client) -> None:
 
 
 def test_create_with_no_schedule_keeps_the_time_zone(gm: Client) -> None:
-    """"Turns are played: none" with Australia/Sydney lost the zone, and every page of the
+    """With "Turns are played: none", Australia/Sydney was lost and every page of the
     campaign read UTC: the zone is the campaign's clock, deadlines or none."""
     response = gm.post(CREATE, {**CHOICES, "name": "Korona 1", "timezone": "Australia/Sydney"})
     assert response.status_code == 302, response.context["form"].errors
