@@ -24,6 +24,8 @@ from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
 from battles.web.forces import battle_words, force_companies, force_name
+from campaign.models import Campaign
+from campaign.services import ending
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
     admin_page,
@@ -323,7 +325,12 @@ class BattleAdmin(admin.ModelAdmin):
         """What entering a result says: the turn complete, or every battle of the turn
         still waiting for its result, each with the way to its form."""
         if done:
-            return f"Result entered for {battle}. The turn is complete."
+            # The result that ended the campaign says so, as the pages and the email do.
+            campaign = Campaign.objects.get(pk=battle.campaign_id)
+            sides = dict(campaign.sides.values_list("key", "name"))
+            end = ending.ended(campaign, campaign.get_settings(), sides)
+            complete = f"Result entered for {battle}. The turn is complete."
+            return f"{complete} {end}" if end else complete
         waiting = list(
             Battle.objects.filter(turn_id=battle.turn_id, status=Battle.Status.PENDING)
             .select_related("campaign", "turn", "area")

@@ -168,10 +168,8 @@ def end_words(view: CampaignView) -> Words:
     campaign = view.campaign
     names = _side_names(view)
     winner = names.get(campaign.winner or view.state.winner or "", "nobody")
-    turns = f"{campaign.turn} turn{'' if campaign.turn == 1 else 's'}"
     body = [
-        f"{campaign.name} has ended after {turns}. "
-        + ending.outcome(campaign, view.state.settings, names),
+        ending.ended(campaign, view.state.settings, names),
         "",
         f"The story of the campaign: {absolute(reverse('story', args=[campaign.pk]))}",
         f"Every turn: {absolute(reverse('turns', args=[campaign.pk]))}",

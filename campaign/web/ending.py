@@ -9,12 +9,15 @@ no fog of war: nothing here is hidden from a side.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from campaign.models import Campaign, Turn
+from campaign.services.ending import WHY_AS_WRITTEN, ended, outcome, why
 from rules.campaign.state import Settings
+
+# How a finished campaign ended lives with the services, so the battles' admin says it
+# too (after the tabletop result that ended it); the pages read it from here as before.
+__all__ = ["WHY_AS_WRITTEN", "Length", "ended", "how_won", "length_of", "outcome", "why"]
 
 # The rulings' other ways a campaign ends (rulings section 3, "Campaign end"), said once.
 SOONER = "or sooner if a side loses its base or its last fighting company"
@@ -87,57 +90,3 @@ def how_won(settings: Settings) -> str:
     if settings.objective is None:
         return f"The campaign ends {ends}; it has no objective to hold, so nobody wins it."
     return f"To win, hold {settings.objective} when the campaign ends: {ends}."
-
-
-def _listed(clauses: list[str]) -> str:
-    if len(clauses) < 2:
-        return "".join(clauses)
-    return f"{', '.join(clauses[:-1])} and {clauses[-1]}"
-
-
-def _clause(cause: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
-    kind = cause.get("kind")
-    side = sides.get(str(cause.get("side")), "")
-    if kind == "turn_limit":
-        turns = cause.get("turns")
-        return "its one turn was up" if turns == 1 else f"the {turns} turns were up"
-    if kind == "base_lost":
-        return f"the {side} lost their base, {cause.get('area')}"
-    if kind == "no_fighting_companies":
-        return f"the {side} had no fighting companies left"
-    return None
-
-
-def outcome(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str:
-    """Who won a finished campaign and why, in a sentence: "The Japanese won: they held
-    Korona when the 8 turns were up." ``sides``: each side's name by its key. "" while
-    the campaign goes on."""
-    if campaign.status != Campaign.Status.FINISHED:
-        return ""
-    winner = sides.get(campaign.winner or "")
-    won = f"The {winner} won" if winner else "Nobody won"
-    reason = why(campaign, settings, sides)
-    if not reason:
-        return f"{won}."
-    if reason.startswith(WHY_AS_WRITTEN):
-        return f"{won}. {reason}"
-    return f"{won}: {reason[0].lower()}{reason[1:]}"
-
-
-WHY_AS_WRITTEN = "Why it ended: "
-
-
-def why(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str:
-    """Why a finished campaign was won (or not), a sentence from its end causes: "They
-    held Korona when the 8 turns were up."
-
-    A campaign that ended before its causes were kept (or a scenario written as
-    finished) has none: the reason as it was written then ("Why it ended: ..."), or ""."""
-    clauses = [c for c in (_clause(cause, sides) for cause in campaign.end_causes or []) if c]
-    if not clauses:
-        return f"{WHY_AS_WRITTEN}{campaign.end_reason}." if campaign.end_reason else ""
-    when = _listed(clauses)
-    if settings.objective is None:
-        return f"The campaign ended when {when}, with no objective to hold."
-    holder = "They" if sides.get(campaign.winner or "") else "No side"
-    return f"{holder} held {settings.objective} when {when}."

@@ -277,3 +277,28 @@ def test_the_result_form_says_how_a_forces_losses_are_shared(gm: Client) -> None
     page = gm.get(url(battles["1:Korona:1"], "result")).content.decode()
     assert "a sniper lost counts as a rifle squad" in page
     assert "each stand is taken from the company holding the most of its type" in page
+
+
+def test_the_result_that_ends_the_campaign_says_it_has_ended_and_how(gm: Client) -> None:
+    """The last result of a walk-through's campaign read only "... The turn is complete."
+    while every page said the campaign had ended: the message says it too, as they do."""
+    campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop", turn_limit=1)
+    advance_turn(campaign_id=campaign.pk)
+    first, second = Battle.objects.filter(campaign=campaign).order_by("key")
+    gm.post(url(first, "result"), {"winner": "defender"})
+    page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    assert escape(
+        f"Result entered for {second}. The turn is complete. Korona 1 has ended after 1 turn. "
+        "The Australians won: they held Korona when its one turn was up."
+    ) in page
+
+
+def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    gm.post(url(battles["1:Korona:1"], "result"), {"winner": "defender"})
+    second = battles["1:Korona:2"]
+    page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
+    assert escape(f"Result entered for {second}. The turn is complete.") + "<" in page
+    assert "has ended" not in page
