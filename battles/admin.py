@@ -24,7 +24,6 @@ from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
 from battles.web.forces import battle_words, force_companies, force_name
-from campaign.models import Campaign
 from campaign.services import ending
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
@@ -326,7 +325,8 @@ class BattleAdmin(admin.ModelAdmin):
         still waiting for its result, each with the way to its form."""
         if done:
             # The result that ended the campaign says so, as the pages and the email do.
-            campaign = Campaign.objects.get(pk=battle.campaign_id)
+            campaign = battle.campaign
+            campaign.refresh_from_db()  # the turn just completed may have ended it
             sides = dict(campaign.sides.values_list("key", "name"))
             end = ending.ended(campaign, campaign.get_settings(), sides)
             complete = f"Result entered for {battle}. The turn is complete."
