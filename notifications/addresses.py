@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.core import checks
+from django.db import connections
 from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower, Trim
 
@@ -74,7 +75,15 @@ def shared_addresses() -> dict[str, list[str]]:
 @checks.register(checks.Tags.database)
 def check_shared_addresses(**kwargs: Any) -> list[checks.CheckMessage]:
     """A warning for each address several accounts share (run with the database only:
-    ``migrate``, ``check --database default``)."""
+    ``migrate``, ``check --database default``). Before the first migrate there are no
+    accounts to read (``migrate`` runs the checks before it makes the tables)."""
+    users = get_user_model()._meta.db_table
+    databases = kwargs.get("databases")
+    # None: the checks without the database (runserver, makemigrations), as Django's own.
+    if not databases or not all(
+        users in connections[alias].introspection.table_names() for alias in databases
+    ):
+        return []
     return [
         checks.Warning(
             f"The accounts {names.join(usernames)} share the email address {address}, so "

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from campaign.models import Campaign, Membership
+from notifications.addresses import check_shared_addresses
 from notifications.invitations import invite
 from tests.notifications.test_invitations import NEW, path_of
 
@@ -110,3 +111,11 @@ def test_manage_py_check_with_the_database_prints_the_warning(
     call_command("check", "--database", "default")
     printed = capsys.readouterr()
     assert "share the email address a@example.com" in printed.out + printed.err
+
+
+def test_the_check_reads_no_database_unless_asked(aussie: Any, japanese: Any) -> None:
+    """As Django's own database checks: runserver and makemigrations run the checks
+    without a database (before the first migrate it has no tables to read)."""
+    get_user_model().objects.filter(pk=japanese.pk).update(email="a@example.com")
+    assert check_shared_addresses(databases=None) == []
+    assert len(check_shared_addresses(databases=["default"])) == 1
