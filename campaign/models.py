@@ -364,6 +364,15 @@ class SideReady(models.Model):
     side = models.CharField(max_length=16, choices=SIDE_CHOICES)
     turn_number = models.PositiveIntegerField()  # the turn the orders are for
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who marked it (the side's own pages tell the teammates; never another side's): none
+    # for a "ready" given before it was kept.
+    marked_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["campaign_id", "turn_number", "side"]

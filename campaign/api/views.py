@@ -1010,7 +1010,8 @@ class Ready(CampaignScoped):
             raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
         else:
             side = view.side
-        due = mark_side_ready(campaign=view.campaign, side=side)  # refused: 400
+        # refused: 400
+        due = mark_side_ready(campaign=view.campaign, side=side, user=request.user)
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "turn_due": due})
 

@@ -216,6 +216,9 @@ class SidePlan:
     # The turn under way whose battles are still being fought (``turn_number``: the
     # orders for the one after it are closed until they are in); None between turns.
     waiting: int | None = None
+    # The user name of the player who marked the side's orders ready ("" when it is not,
+    # or was before who marked it was kept): told to the side's players.
+    ready_by: str = ""
     # How many players play each side (none: the campaign AI's, always ready), read once
     # when first asked: the pages that never show the sides (the odds poll) make no query
     # for it.
@@ -323,11 +326,14 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
         }
     )
     closed = orders_closed_reason(campaign, waiting=waiting)
-    ready = sorted(
+    # Who marked each side ready, in the same query: only the plan's own side's is kept
+    # (a teammate's name is the side's own; another side's never leaves this function).
+    marked = dict(
         SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
-            "side", flat=True
+            "side", "marked_by__username"
         )
     )
+    ready = sorted(marked)
     own = [c for c in view.companies if c.side == side and c.full]
     ids = view.ids
     by_name = {
@@ -364,6 +370,7 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
         companies=plans,
         ready_sides=ready,
         waiting=waiting,
+        ready_by=marked.get(side) or "",
     )
 
 
@@ -545,10 +552,11 @@ def take_back_order(
     return withdraw_order(company=company, page_turn=page_turn, seen=seen)
 
 
-def mark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
+def mark_ready(*, view: CampaignView, page_turn: int | None = None, user: Any = None) -> bool:
     """The player's side has its orders ready for the coming turn (``mark_side_ready``);
     True when this made the turn due. Orders may still change until the turn is played.
-    ``page_turn`` as for ``order_company``.
+    ``page_turn`` as for ``order_company``; ``user``, who marks it (their teammates are
+    told).
     """
     if view.game_master:
         raise ReadyRefused(
@@ -557,7 +565,9 @@ def mark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
         )
     # Closed orders (a finished campaign, a turn waiting for its battles) are refused by
     # mark_side_ready itself, the one rule the API uses too.
-    return mark_side_ready(campaign=view.campaign, side=view.side or "", page_turn=page_turn)
+    return mark_side_ready(
+        campaign=view.campaign, side=view.side or "", page_turn=page_turn, user=user
+    )
 
 
 # --- the battles of one area, as the turn will pair them --------------------------------------

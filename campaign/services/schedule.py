@@ -187,7 +187,12 @@ def _schedule_json(schedule: Schedule) -> dict[str, Any]:
 
 
 def mark_side_ready(
-    *, campaign: Campaign, side: str, now: datetime | None = None, page_turn: int | None = None
+    *,
+    campaign: Campaign,
+    side: str,
+    now: datetime | None = None,
+    page_turn: int | None = None,
+    user: Any = None,
 ) -> bool:
     """A side's orders for the coming turn are ready. When every side a player plays is,
     the turn is due at once (the next sweep claims it): a side with no player is played by
@@ -198,7 +203,8 @@ def mark_side_ready(
     ended, and while a turn waits for its tabletop battles (orders for the next are not
     open: their results still move companies). ``page_turn``: the turn the page was drawn
     for; another is refused (``OrdersOutOfDate``), so "ready" never lands on a turn the
-    player did not see."""
+    player did not see. ``user``: who marked it, which the side's teammates are told; a
+    side marked ready already keeps who marked it first."""
     now = now or django_timezone.now()
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -213,7 +219,10 @@ def mark_side_ready(
         if side not in sides:
             raise TurnRefused(f"{side!r} is not a side of {row.name}")
         number = row.turn + 1
-        SideReady.objects.get_or_create(campaign=row, side=side, turn_number=number)
+        marker = user if user is not None and user.is_authenticated else None
+        SideReady.objects.get_or_create(
+            campaign=row, side=side, turn_number=number, defaults={"marked_by": marker}
+        )
         ready = set(
             SideReady.objects.filter(campaign=row, turn_number=number).values_list(
                 "side", flat=True

@@ -641,7 +641,7 @@ def ready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     except SideRefused:
         side = view.side or next(iter(view.state.sides))
     try:
-        planning.mark_ready(view=view, page_turn=page_turn(request))
+        planning.mark_ready(view=view, page_turn=page_turn(request), user=request.user)
     except OrdersOutOfDate as moved:
         return _out_of_date(request, view, side, moved)
     except (ReadyRefused, TurnRefused, ValueError) as refused:

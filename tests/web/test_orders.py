@@ -437,7 +437,7 @@ def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_read
     assert "even once your side's orders are ready" in page
     login(mate).post(url(paused, "ready"), **HTMX)
     page = text_of(client.get(url(paused)))
-    assert "Your side's orders are marked ready. You may still change them" in page
+    assert "Your side's orders are marked ready by mate. You may still change them" in page
 
 
 def test_while_paused_the_ready_button_says_no_turn_is_played(
