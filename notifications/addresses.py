@@ -13,7 +13,7 @@ address; until then the reset form mails neither of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -102,7 +102,7 @@ class OneAccountResetForm(PasswordResetForm):
     """Django's reset form, which mails nobody for an address several accounts share:
     a link for each would hand every one of them to whoever reads that mailbox."""
 
-    def get_users(self, email: str) -> Iterator[Any]:
+    def get_users(self, email: str) -> Iterable[Any]:
         if _with_address(email).count() > 1:
             return iter(())
         return super().get_users(email)
