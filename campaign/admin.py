@@ -1571,11 +1571,15 @@ class TurnAdmin(admin.ModelAdmin):
     def log_text(self, obj: Turn) -> str:
         """Every record, in the words of the players' turn page (the GM reads them all),
         under a key of whose company is whose (the lines name companies, not sides)."""
-        ends = list(obj.battles.values_list("key", "result__reason", "result__withdrawal"))
+        ends = list(
+            obj.battles.values_list(
+                "key", "result__reason", "result__withdrawal", "result__fit_to_fight"
+            )
+        )
         reading = turnlog.Reading(
             dict(obj.campaign.sides.values_list("key", "name")),
-            {key: reason for key, reason, _ in ends},
-            {key: withdrawal for key, _, withdrawal in ends},
+            {key: reason for key, reason, _, _ in ends},
+            {key: names.withdrawal_words(why, fit) for key, _, why, fit in ends},
         ).with_forces(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

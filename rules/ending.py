@@ -16,14 +16,23 @@ WITHDRAWALS = (HOPELESS, BEATEN_BY_THE_CLOCK)
 
 
 class BattleOver(Exception):
-    """Raised the moment a battle ends; ``winner`` is attacker or defender, and
-    ``withdrawal`` (one of WITHDRAWALS) why the loser withdrew, when it did."""
+    """Raised the moment a battle ends; ``winner`` is attacker or defender,
+    ``withdrawal`` (one of WITHDRAWALS) why the loser withdrew, when it did, and
+    ``fit_to_fight`` the two sides' fighting strengths when it was hopeless."""
 
-    def __init__(self, winner: str, reason: str, withdrawal: str | None = None) -> None:
+    def __init__(
+        self,
+        winner: str,
+        reason: str,
+        withdrawal: str | None = None,
+        fit_to_fight: tuple[int, int] | None = None,
+    ) -> None:
         super().__init__(f"{winner} wins: {reason}")
         self.winner = winner
         self.reason = reason
         self.withdrawal = withdrawal
+        # A hopeless withdrawal: the loser's fighting strength and the winner's then.
+        self.fit_to_fight = fit_to_fight
 
 
 def turn_limit_problem(value: Any) -> str | None:

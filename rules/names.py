@@ -10,6 +10,7 @@ adjective ("Australian") whatever plural name the scenario gave it ("Australians
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rules.units import STAND_TYPES
 
@@ -161,6 +162,34 @@ WITHDRAWAL_NAMES = {
     "beaten_by_the_clock": "beaten by the clock: attacking, they could not reach the enemy "
     "to assault in the turns left, and would have lost at the turn limit",
 }
+
+
+def withdrawal_words(withdrawal: str | None, fit_to_fight: Any = None) -> str:
+    """Why a side withdrew, after "the Japanese withdrew" ("" for no cause the pages
+    know). A hopeless position says which of its two reasons applied when the result
+    has the strengths then (``fit_to_fight``: the loser's and the winner's): "from a
+    hopeless position: they had 9 stands fit to fight against 35, more than three times
+    as many";
+    "... they had no stand left fit to fight". Without them, both reasons, as before."""
+    words = WITHDRAWAL_NAMES.get(str(withdrawal or ""), "")
+    if withdrawal != "hopeless" or not _two_counts(fit_to_fight):
+        return words
+    ours, theirs = fit_to_fight
+    if ours == 0:
+        return "from a hopeless position: they had no stand left fit to fight"
+    stands = "stand" if ours == 1 else "stands"
+    return (
+        f"from a hopeless position: they had {ours} {stands} fit to fight against {theirs}, "
+        "more than three times as many"
+    )
+
+
+def _two_counts(value: Any) -> bool:
+    return (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
+    )
 
 
 def words(key: str | None, names: Mapping[str, str] | None = None, *, none: str = "none") -> str:

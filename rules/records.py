@@ -286,6 +286,10 @@ class BattleResult(TypedDict):
     reason: str
     # Why the loser withdrew, only when ``reason`` is "withdrew": rules.ending.WITHDRAWALS.
     withdrawal: NotRequired[str]
+    # Only beside ``withdrawal`` "hopeless": [the loser's fighting strength, the winner's]
+    # when it withdrew, as its rule set counts them (Korona: stands alive and not
+    # suppressed; Force on Force: units fighting that fire).
+    fit_to_fight: NotRequired[list[int]]
     turns: int
     area: str
     forces: dict[str, Any]  # role -> the force as fought

@@ -835,7 +835,8 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     """Who won, by side and company, with their role and why: 'The Australians' A
     Company, defending, wins: the Japanese lost a third of their stands'; 'The Japanese
     1st Company and 2nd Company, attacking, win: ...'; a withdrawal with its cause,
-    'the Japanese withdrew from a hopeless position: ...' (the result's ``withdrawal``)."""
+    'the Japanese withdrew from a hopeless position: ...' (the result's ``withdrawal``,
+    with the strengths then when it has them, ``fit_to_fight``)."""
     if not result:
         return "Not fought yet."
     by_key = {f.key: f for f in forces}
@@ -852,7 +853,7 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
         "withdrew": f"{other} withdrew",
         "entered": "result entered by the game master from the table",
     }.get(reason, reason.replace("_", " "))
-    withdrawal = names.WITHDRAWAL_NAMES.get(str(result.get("withdrawal") or ""))
+    withdrawal = names.withdrawal_words(result.get("withdrawal"), result.get("fit_to_fight"))
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
     several = len(winner.companies) > 1 or (not winner.companies and names.several(winner.name))

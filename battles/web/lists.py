@@ -12,8 +12,9 @@ from battles.models import Battle
 from campaign.services.visibility import CampaignView
 from rules import names
 
-# ``result__reason`` and ``result__withdrawal`` are keys of the result (why the battle
-# ended, and why its loser withdrew if it did), not the result.
+# ``result__reason``, ``result__withdrawal`` and ``result__fit_to_fight`` are keys of the
+# result (why the battle ended, why its loser withdrew if it did, and the strengths then
+# if it was hopeless), not the result.
 _BATTLE_LIST_FIELDS = (
     "id",
     "key",
@@ -24,6 +25,7 @@ _BATTLE_LIST_FIELDS = (
     "deadline",
     "result__reason",
     "result__withdrawal",
+    "result__fit_to_fight",
 )
 
 
@@ -48,10 +50,14 @@ def battle_reasons(rows: list[dict[str, Any]]) -> dict[str, str | None]:
 
 
 def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:
-    """Why the loser of each battle of ``readable_battles`` withdrew, by its key: None
-    when it did not, when the result predates the field, or when the game master entered
-    it from the table (a tabletop result says only who won)."""
-    return {row["key"]: row["result__withdrawal"] for row in rows}
+    """Why the loser of each battle of ``readable_battles`` withdrew, by its key, in
+    words (``names.withdrawal_words``): "" when it did not, when the result predates the
+    field, or when the game master entered it from the table (a tabletop result says
+    only who won)."""
+    return {
+        row["key"]: names.withdrawal_words(row["result__withdrawal"], row["result__fit_to_fight"])
+        for row in rows
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,8 +59,9 @@ class Reading:
 
     side_names: Mapping[str, str] = field(default_factory=dict)
     reasons: Mapping[str, str | None] = field(default_factory=dict)
-    # Battle key to why its loser withdrew (its result's ``withdrawal``), from the same
-    # rows as ``reasons``: None, or no key, when it did not or the result does not say.
+    # Battle key to why its loser withdrew, in words (``names.withdrawal_words`` of its
+    # result's ``withdrawal`` and ``fit_to_fight``), from the same rows as ``reasons``:
+    # "", None or no key when it did not or the result does not say.
     withdrawals: Mapping[str, str | None] = field(default_factory=dict)
     # Battle key to its companies by role ("attacker", "defender"), from the battle's
     # own record ("battle at Oivi: ..."), which shows to the same readers as its result.
@@ -139,7 +140,7 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     battle = str(record.get("battle"))
     reason = str(reading.reasons.get(battle) or "")
     why = _WHY_THEY_LOST.get(reason, "")
-    withdrawal = names.WITHDRAWAL_NAMES.get(str(reading.withdrawals.get(battle) or ""))
+    withdrawal = reading.withdrawals.get(battle)
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
     return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."

@@ -592,6 +592,11 @@ def hopeless(state: BattleState, force: Force) -> bool:
     return ours == 0 or ours * HOPELESS_RATIO < _firing(force.enemy.units)
 
 
+def fit_to_fight(force: Force) -> int:
+    """A force's fighting strength, as ``hopeless`` counts it: its units fighting that fire."""
+    return _firing(force.units)
+
+
 def _firing(units: list[Unit]) -> int:
     """How many of ``units`` are fighting and fire: a loop, Unit.fighting spelt out, not a
     sum over a generator (issue 17)."""

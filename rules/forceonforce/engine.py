@@ -586,7 +586,8 @@ def _turn(state: BattleState) -> None:
     for force in (state.attacker, state.defender):
         state.phase = "withdrawal"
         if ai.hopeless(state, force):
-            withdraw(state, force, HOPELESS)
+            strength = (ai.fit_to_fight(force), ai.fit_to_fight(force.enemy))
+            withdraw(state, force, HOPELESS, fit_to_fight=strength)
     _initiative(state)
     iu_force: Force = state.initiative
     state.phase = "overwatch"

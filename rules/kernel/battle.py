@@ -41,12 +41,16 @@ _WITHDRAWAL_NOTES = {
 }
 
 
-def withdraw(state: State, force: Force[Any], cause: str) -> NoReturn:
+def withdraw(
+    state: State, force: Force[Any], cause: str, *, fit_to_fight: tuple[int, int] | None = None
+) -> NoReturn:
     """The force withdraws of its own accord, which counts as a loss (rulings section 4);
-    ``cause`` (rules.ending.WITHDRAWALS) says why, in the log and in the result."""
+    ``cause`` (rules.ending.WITHDRAWALS) says why, in the log and in the result.
+    ``fit_to_fight``: a hopeless side's fighting strength and the enemy's then, as the
+    rule set counted them, for the result (the log's record is as it was)."""
     note = _WITHDRAWAL_NOTES[cause]
     state.record("withdraw", side=force.side, dice=[], outcome=f"{force.spec.name} withdraws{note}")
-    raise BattleOver(force.enemy.key, "withdrew", cause)
+    raise BattleOver(force.enemy.key, "withdrew", cause, fit_to_fight)
 
 
 def _record_terrain(state: State, battlefield: Battlefield, rolled: bool) -> None:
@@ -78,7 +82,7 @@ def _deploy(engine: Engine, state: State) -> None:
     )
 
 
-def _fight(engine: Engine, state: State) -> tuple[str, str, str | None]:
+def _fight(engine: Engine, state: State) -> BattleOver:
     """The turns: the winner, why, and why the loser withdrew (None: it did not)."""
     attacker, defender = state.attacker, state.defender
     try:
@@ -87,10 +91,10 @@ def _fight(engine: Engine, state: State) -> tuple[str, str, str | None]:
             state.cup_drawn.clear()
             engine.turn(state)
     except BattleOver as over:
-        return over.winner, over.reason, over.withdrawal
+        return over
     # Ruling: at the turn limit the smaller fraction lost wins, a tie to the defender.
     winner = ATTACKER if attacker.fraction_lost() < defender.fraction_lost() else DEFENDER
-    return winner, "turn_limit", None
+    return BattleOver(winner, "turn_limit")
 
 
 def roll_table(engine: Engine, spec: BattleSpec, seed: int) -> RolledTable:
@@ -139,12 +143,16 @@ def resolve(
     state = engine.new_state(spec, roller, battlefield, options)
     _record_terrain(state, battlefield, rolled)
     _deploy(engine, state)
-    winner, reason, withdrawal = _fight(engine, state)
+    over = _fight(engine, state)
+    winner, reason = over.winner, over.reason
     state.phase = "end"
     state.record("end", dice=[], winner=winner, reason=reason,
                  lost={f.key: f.lost for f in state.forces},
                  present={f.key: f.present for f in state.forces})  # fmt: skip
-    return result(engine, state, seed, winner, reason, withdrawal)
+    out = result(engine, state, seed, winner, reason, over.withdrawal)
+    if over.fit_to_fight is not None:
+        out["fit_to_fight"] = list(over.fit_to_fight)
+    return out
 
 
 def result(

@@ -971,13 +971,14 @@ def _has_support_target(state: BattleState, observer: Stand) -> bool:
     )
 
 
+def fit_to_fight(force: Force) -> int:
+    """A force's fighting strength: its stands on the table alive and not suppressed."""
+    return sum(1 for s in force.stands if s.alive and s.status != SUPPRESSED)
+
+
 def hopeless(state: BattleState, force: Force) -> bool:
     """Pull out when the enemy's fighting strength is three times this side's."""
-
-    def strength(f: Force) -> int:
-        return sum(1 for s in f.stands if s.alive and s.status != SUPPRESSED)
-
-    ours, theirs = strength(force), strength(force.enemy)
+    ours, theirs = fit_to_fight(force), fit_to_fight(force.enemy)
     return ours == 0 or ours * HOPELESS_RATIO < theirs
 
 

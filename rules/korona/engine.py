@@ -81,7 +81,8 @@ def _drawn_in(
 def _move_phase(state: BattleState, force: Force) -> None:
     state.phase = f"{force.key} move"
     if ai.hopeless(state, force):
-        withdraw(state, force, HOPELESS)
+        strength = (ai.fit_to_fight(force), ai.fit_to_fight(force.enemy))
+        withdraw(state, force, HOPELESS, fit_to_fight=strength)
     if ai.beaten_by_the_clock(state, force):
         withdraw(state, force, BEATEN_BY_THE_CLOCK)
     # The attacker draws its reinforcement as it moves; the defender keeps its draw for an

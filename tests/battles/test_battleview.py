@@ -645,6 +645,12 @@ def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
         "position: they faced more than three times their fighting strength, or had none "
         "left fit to fight."
     )
+    # Which of the two, with the strengths then, when the result has them.
+    hopeless = {**won, "withdrawal": "hopeless", "fit_to_fight": [2, 9]}
+    assert battleview.outcome_words(hopeless, forces) == (
+        "The Japanese 1st Company, attacking, wins: the Australians withdrew from a hopeless "
+        "position: they had 2 stands fit to fight against 9, more than three times as many."
+    )
     alone = battleview.forces_of(spec, result, side_names=SIDE_NAMES)  # no company rows
     assert battleview.outcome_words(result, alone).startswith(
         "The Australians' A Company and B Company and C Company (militia), defending, win:"

@@ -177,6 +177,25 @@ def test_a_side_facing_hopeless_odds_withdraws():
     assert any(r["kind"] == "withdraw" for r in result["log"])
     # Why, as a field the pages word (never the log's English): rules.ending.WITHDRAWALS.
     assert result["withdrawal"] == "hopeless"
+    # And which of its two reasons applied: the three stands fit to fight against twelve.
+    assert result["fit_to_fight"] == [3, 12]
+
+
+@pytest.mark.parametrize("squads", [1, 2, 3, 4])
+def test_a_hopeless_withdrawals_strengths_are_those_the_rule_read(squads: int) -> None:
+    """Every hopeless withdrawal carries the two strengths that made it hopeless (none
+    left, or more than three times as many against it); no other result carries any."""
+    battle = korona_turn1(attacker__stands={"commander": 1, "rifle_squad": squads})
+    hopeless = 0
+    for seed in range(12):
+        result = resolve(parse_battle(battle), seed)
+        if result.get("withdrawal") != "hopeless":
+            assert "fit_to_fight" not in result
+            continue
+        hopeless += 1
+        ours, theirs = result["fit_to_fight"]
+        assert ours == 0 or ours * 3 < theirs, result["fit_to_fight"]
+    assert hopeless, "no hopeless withdrawal: the case did not occur"
 
 
 def test_an_attacker_that_cannot_reach_the_enemy_before_the_limit_withdraws_on_the_clock():

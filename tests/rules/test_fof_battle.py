@@ -286,5 +286,8 @@ def test_a_side_facing_hopeless_odds_withdraws_and_the_result_says_why() -> None
     names the cause (a field the pages word), and the log keeps its own words."""
     result = fight(battle(attacker__stands={"commander": 1, "rifle_squad": 2}), 1)
     assert (result["reason"], result["withdrawal"]) == ("withdrew", "hopeless")
+    # Which reason applied: three units that fire against eleven (Force on Force counts
+    # the units that fire).
+    assert result["fit_to_fight"] == [3, 11]
     withdraw = next(r for r in result["log"] if r["kind"] == "withdraw")
     assert withdraw["outcome"].endswith("withdraws from a hopeless position")

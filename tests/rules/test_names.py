@@ -110,3 +110,27 @@ def test_every_record_kind_reads_in_plain_words() -> None:
     # The kinds these campaigns reach; a new kind shows up here to be read too.
     assert {"supply", "initiative", "battle", "battle_result", "control"} <= set(kinds), kinds
     assert battle_kinds, "no battle was fought"
+
+
+def test_a_hopeless_withdrawal_says_which_reason_applied_with_the_numbers() -> None:
+    """The report said "they faced more than three times their fighting strength, or had
+    none left fit to fight" whichever it was."""
+    assert names.withdrawal_words("hopeless", [9, 35]) == (
+        "from a hopeless position: they had 9 stands fit to fight against 35, more than "
+        "three times as many"
+    )
+    assert names.withdrawal_words("hopeless", [1, 4]) == (
+        "from a hopeless position: they had 1 stand fit to fight against 4, more than "
+        "three times as many"
+    )
+    assert names.withdrawal_words("hopeless", [0, 7]) == (
+        "from a hopeless position: they had no stand left fit to fight"
+    )
+    # A result from before the strengths were kept (or a malformed one) reads as before.
+    for kept in (None, [], [3], ["3", 9], [True, 9], [-1, 4]):
+        assert names.withdrawal_words("hopeless", kept) == names.WITHDRAWAL_NAMES["hopeless"]
+    assert names.withdrawal_words("beaten_by_the_clock", [3, 9]) == (
+        names.WITHDRAWAL_NAMES["beaten_by_the_clock"]
+    )
+    assert names.withdrawal_words("tired_of_the_rain", [3, 9]) == ""
+    assert names.withdrawal_words(None) == ""

@@ -114,6 +114,36 @@ def test_a_withdrawal_says_why_on_the_turn_pages_and_in_the_email(
             assert f"- {words}" in body
 
 
+def test_a_hopeless_withdrawal_says_which_reason_with_the_numbers_to_both_sides(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """The strengths then (the result's ``fit_to_fight``, the loser's first): the battle's
+    own facts, which its report shows in full to both sides that fought."""
+    battle = withdrawn(played)
+    words = (
+        f"{WON[:-1]} from a hopeless position: they had 3 stands fit to fight against 12, "
+        "more than three times as many."
+    )
+    battle.result = {**battle.result, "withdrawal": "hopeless", "fit_to_fight": [3, 12]}
+    battle.save(update_fields=["result"])
+    for user in (aussie, japanese):
+        client = login(user)
+        for url in (
+            reverse("turns", args=[played.pk]),
+            reverse("turn", args=[played.pk, 1]),
+            reverse("turn-map", args=[played.pk, 1]),
+        ):
+            assert words in text_of(client.get(url)), url
+        report = text_of(client.get(reverse("battle", args=[played.pk, battle.pk])))
+        assert (
+            "the Japanese withdrew from a hopeless position: they had 3 stands fit to fight "
+            "against 12, more than three times as many." in report
+        )
+        turn = Turn.objects.get(campaign=played, number=1)
+        body = turn_words(open_campaign(user=user, campaign=played), turn).body
+        assert f"- {words}" in body
+
+
 def test_a_withdrawal_cause_beside_another_reason_or_unknown_adds_nothing(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
