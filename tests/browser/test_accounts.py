@@ -92,5 +92,8 @@ def test_a_new_player_accepts_an_invitation(
     user = django_user_model.objects.get(username="kenji")
     assert Membership.objects.get(campaign=campaign, user=user).side == "japanese"
 
-    page.goto(link)  # spent
+    page.goto(link)  # spent: its player, back on it, is told they joined (8ea08a7)
+    assert page.locator("h1").text_content() == "You have joined"
+    page.context.clear_cookies()  # anyone else finds it spent
+    page.goto(link)
     assert page.locator("h1").text_content() == "This invitation does not work"
