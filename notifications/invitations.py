@@ -145,6 +145,16 @@ class AccountForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # In the pages' words; the password's help text stays the validators' own rules
+        # (settings.AUTH_PASSWORD_VALIDATORS), shown before one is broken.
+        self.fields["username"].help_text = (
+            "Up to 150 characters: letters, digits and @ . + - _ only."
+        )
+        self.fields["password2"].label = "The same again"
+        self.fields["password2"].help_text = ""
+
     def clean_email(self) -> str:
         email = str(self.cleaned_data["email"]).strip()
         if addresses.email_taken(email):

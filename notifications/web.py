@@ -62,6 +62,7 @@ class PreferenceForm(forms.ModelForm):
         # the GM battles_waiting_words, nothing else): said beside it, so no one expects
         # the pages to follow it.
         help_texts = {
+            "email": "Off: no email at all, whatever is ticked below.",
             "reminder_hours": "From 1 to 168 (a week).",
             "time_zone": (
                 "A name such as Australia/Sydney. It sets the clock of the deadline in "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -46,9 +47,20 @@ def revoke_token(request: HttpRequest) -> HttpResponse:
     return redirect(reverse("account") + menu_query(request))
 
 
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's, the second password worded as on the reset and sign-up pages; the new
+    password's help text stays the validators' own rules."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_password2"].label = "The same again"
+        self.fields["new_password2"].help_text = ""
+
+
 class PasswordChange(auth_views.PasswordChangeView):
     # Not registration/password_change_form.html: the admin's own page uses that name.
     template_name = "registration/change_password.html"
+    form_class = PasswordChangeForm
     success_url = reverse_lazy("account")
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
