@@ -177,19 +177,33 @@ def end_words(view: CampaignView) -> Words:
     return Words(f"[{campaign.name}] The campaign has ended: {winner} won", "\n".join(body))
 
 
+def _due_on_the_admins_clock(moment: datetime, campaign: Campaign, zone: str) -> str:
+    """A battle's due time as the GM's admin gives it, on the campaign's clock ("Wed 9 Dec
+    2026, 07:38 AEDT"), and on the GM's own (``zone``, their notice settings' time zone)
+    in brackets when it reads otherwise: the GM finds the battle in the admin by the
+    first, and knows their own evening by the second."""
+    on_clock = moment_words(moment, campaign.timezone)
+    own = moment_words(moment, zone)
+    return on_clock if own == on_clock else f"{on_clock} (your time: {own})"
+
+
 def battles_waiting_words(
     campaign: Campaign, turn: Turn, battles: list[Battle], *, zone: str = "UTC"
 ) -> Words:
     """To the GM: the turn waits for these tabletop results, each due by its deadline on
-    the GM's own clock (``zone``, their notice settings' time zone), as a player's
-    deadline is on theirs."""
+    the campaign's clock as the admin shows it, the GM's own (``zone``) beside it when
+    it differs (``_due_on_the_admins_clock``)."""
     lines = [
         f"Turn {turn.number} of {campaign.name} waits for {len(battles)} tabletop "
         f"battle{'s' if len(battles) != 1 else ''}:",
         "",
     ]
     for battle in battles:
-        due = f", due by {moment_words(battle.deadline, zone)}" if battle.deadline else ""
+        due = (
+            f", due by {_due_on_the_admins_clock(battle.deadline, campaign, zone)}"
+            if battle.deadline
+            else ""
+        )
         lines.append(f"- {battle_words(battle)}{due}")
         lines.append(
             "  enter the result: "

@@ -59,8 +59,8 @@ class PreferenceForm(forms.ModelForm):
             "time_zone": "My time zone",
         }
         # What the zone really governs (services.turn_words and deadline_words, and for
-        # the GM battles_waiting_words, nothing else): said beside it, so no one expects
-        # the pages to follow it.
+        # the GM the second clock of battles_waiting_words, nothing else): said beside
+        # it, so no one expects the pages to follow it.
         help_texts = {
             "email": "Off: no email at all, whatever is ticked below.",
             "reminder_hours": "From 1 to 168 (a week).",
@@ -77,10 +77,14 @@ class PreferenceForm(forms.ModelForm):
             # (services.battle_waiting): a player is not offered it.
             del self.fields["battle_waiting"]
         else:
+            # The battle's due time is first on the campaign's clock, as the admin gives
+            # it (services.battles_waiting_words): the zone only adds the GM's own.
             self.fields["time_zone"].help_text = (
                 "A name such as Australia/Sydney. It sets the clock of the deadline in "
-                "three emails: when a turn is played, before a deadline, and when a battle "
-                "waits for its tabletop result (when it is due). " + _ZONE_PAGES
+                "two emails: when a turn is played, and before a deadline. When a battle "
+                "waits for its tabletop result, the email gives its due time on the "
+                "campaign's clock, as the admin does, and on yours beside it when they "
+                "differ. " + _ZONE_PAGES
             )
 
     def clean_reminder_hours(self) -> int:

@@ -368,30 +368,93 @@ def test_the_battles_waiting_email_names_the_companies_and_sides_not_their_keys(
     assert "japanese" not in words and "australian" not in words
 
 
-def test_the_battles_waiting_email_gives_each_due_time_on_the_gms_own_clock(
-    db: Any, gm_user: Any, aussie: Any, django_capture_on_commit_callbacks: Any
-) -> None:
-    """As a player's deadline is on theirs: the GM's time zone (their notice settings),
-    with its abbreviation, not UTC."""
+def tabletop_table(*, zone: str) -> Campaign:
+    """Two tabletop battles on turn 1, a schedule on ``zone``'s clock."""
     from dataclasses import replace
-    from zoneinfo import ZoneInfo
 
-    from battles.models import Battle
-
-    Preference.objects.create(user=gm_user, time_zone="Australia/Sydney")
     campaign = create_campaign(data=meeting_doc(), name="Table", seed=3)
     campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
     campaign.save(update_fields=["settings"])
-    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=timezone.now())
+    set_schedule(
+        campaign=campaign, kind="every_hours", every_hours=10, timezone=zone, now=timezone.now()
+    )
+    return campaign
+
+
+def due_words(moment: Any, zone: str) -> str:
+    from zoneinfo import ZoneInfo
+
+    local = moment.astimezone(ZoneInfo(zone))
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def test_the_battles_waiting_email_gives_each_due_time_on_the_campaigns_clock_as_the_admin(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The admin gives a battle's deadline on the campaign's clock ("Wed 9 Dec 2026, 07:38
+    AEDT"): so does the email, the GM's own zone (UTC, unless they chose one) beside it,
+    not instead of it."""
+    from battles.models import Battle
+
+    campaign = tabletop_table(zone="Australia/Sydney")
     play(campaign, django_capture_on_commit_callbacks)
     (message,) = to(gm_user.email)
-    deadlines = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
-    (deadline,) = deadlines
-    local = deadline.astimezone(ZoneInfo("Australia/Sydney"))
-    due = f"due by {local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
-    assert local.tzname() in ("AEST", "AEDT")
-    assert message.body.count(due) == 2, message.body
-    assert "UTC" not in message.body
+    (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
+    sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
+    assert sydney.endswith(("AEST", "AEDT"))
+    assert message.body.count(f"due by {sydney} (your time: {utc})") == 2, message.body
+
+
+def test_the_battles_waiting_email_puts_the_gms_chosen_zone_beside_the_campaigns(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A GM in Sydney running a campaign on UTC: the admin's UTC first, their own after."""
+    from battles.models import Battle
+
+    Preference.objects.create(user=gm_user, time_zone="Australia/Sydney")
+    campaign = tabletop_table(zone="UTC")
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(gm_user.email)
+    (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
+    sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
+    assert message.body.count(f"due by {utc} (your time: {sydney})") == 2, message.body
+
+
+@pytest.mark.parametrize("gm_zone", ["Australia/Sydney", "Australia/Melbourne"])
+def test_the_battles_waiting_email_gives_one_clock_when_the_gms_reads_the_same(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any, gm_zone: str
+) -> None:
+    """The GM's zone is the campaign's, or another giving the same time and name
+    (Melbourne keeps Sydney's clock): the time once, nothing in brackets."""
+    from battles.models import Battle
+
+    Preference.objects.create(user=gm_user, time_zone=gm_zone)
+    campaign = tabletop_table(zone="Australia/Sydney")
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(gm_user.email)
+    (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
+    assert message.body.count(f"due by {due_words(deadline, 'Australia/Sydney')}\n") == 2
+    assert "your time" not in message.body and "UTC" not in message.body
+
+
+def test_the_battles_waiting_words_of_a_known_deadline(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The reported case: due at 20:38 UTC on Tuesday 8 December 2026, which is 07:38 on
+    Wednesday in Sydney (summer time)."""
+    from datetime import UTC, datetime
+
+    from battles.models import Battle
+
+    campaign = tabletop_table(zone="Australia/Sydney")
+    turn = play(campaign, django_capture_on_commit_callbacks)
+    battles = list(Battle.objects.filter(campaign=campaign).order_by("id"))
+    for battle in battles:
+        battle.deadline = datetime(2026, 12, 8, 20, 38, tzinfo=UTC)
+    words = services.battles_waiting_words(campaign, turn, battles, zone="UTC")
+    assert "due by Wed 9 Dec 2026, 07:38 AEDT (your time: Tue 8 Dec 2026, 20:38 UTC)" in (
+        words.body
+    )
 
 
 def test_a_gm_adjustment_is_told_with_enemy_numbers_withheld(

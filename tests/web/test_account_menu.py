@@ -140,11 +140,15 @@ def test_the_time_zone_says_it_is_for_the_emails_and_the_pages_keep_the_campaign
     assert "calendar shows it on its own clock" in words
 
 
-def test_the_gms_time_zone_also_sets_the_battles_waiting_email(gm_user: Any, login: Any) -> None:
+def test_the_gms_time_zone_says_the_battles_waiting_email_keeps_the_campaigns_clock(
+    gm_user: Any, login: Any
+) -> None:
+    """The due time is on the campaign's clock, as the admin's; the GM's zone adds theirs."""
     html = login(gm_user).get(reverse("notice-preferences")).content.decode()
     words = " ".join(html.split('id_time_zone_helptext">')[1].split("</span>")[0].split())
     assert (
-        "deadline in three emails: when a turn is played, before a deadline, and when a "
-        "battle waits for its tabletop result (when it is due)." in words
+        "When a battle waits for its tabletop result, the email gives its due time on the "
+        "campaign&#x27;s clock, as the admin does, and on yours beside it when they differ."
+        in words
     )
     assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
