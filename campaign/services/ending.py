@@ -11,24 +11,50 @@ from typing import Any
 from campaign.models import Campaign
 from rules.campaign.state import Settings
 
+# A part of the sentence, and whether what follows it needs a comma first: a part that
+# ends in a place set off by a comma ("lost their base, Port Murray") is closed by one,
+# and a part with its own "and" is set off from the next, so each reads as one.
+_Part = tuple[str, bool]
 
-def _listed(clauses: list[str]) -> str:
-    if len(clauses) < 2:
-        return "".join(clauses)
-    return f"{', '.join(clauses[:-1])} and {clauses[-1]}"
+
+def _listed(parts: list[_Part]) -> _Part:
+    """The parts as one: "A and B", "A, B and C"; "A, and B" when A needs its comma."""
+    if len(parts) < 2:
+        return parts[0] if parts else ("", False)
+    *first, (before, needs_comma), (last, last_needs) = parts
+    head = "".join(f"{text}, " for text, _ in first) + before
+    return f"{head}{',' if needs_comma else ''} and {last}", last_needs
 
 
-def _clause(cause: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
+def _predicate(cause: Mapping[str, Any]) -> _Part | None:
+    """What a cause says of its side, after the side's name."""
     kind = cause.get("kind")
-    side = sides.get(str(cause.get("side")), "")
-    if kind == "turn_limit":
-        turns = cause.get("turns")
-        return "its one turn was up" if turns == 1 else f"the {turns} turns were up"
     if kind == "base_lost":
-        return f"the {side} lost their base, {cause.get('area')}"
+        return f"lost their base, {cause.get('area')}", True
     if kind == "no_fighting_companies":
-        return f"the {side} had no fighting companies left"
+        return "had no fighting companies left", False
     return None
+
+
+def _clauses(causes: list[Mapping[str, Any]], sides: Mapping[str, str]) -> list[_Part]:
+    """One clause a side, naming it once for all its causes ("the Australians lost their
+    base, Port Murray, and had no fighting companies left"), in the causes' order; then
+    the turn limit's."""
+    said: dict[str | None, list[_Part]] = {}  # by the side's key; None: the turn limit
+    for cause in causes:
+        if cause.get("kind") == "turn_limit":
+            turns = cause.get("turns")
+            up = "its one turn was up" if turns == 1 else f"the {turns} turns were up"
+            said.setdefault(None, []).append((up, False))
+        elif (predicate := _predicate(cause)) is not None:
+            said.setdefault(str(cause.get("side")), []).append(predicate)
+    clauses = []
+    for key, parts in said.items():
+        text, needs_comma = _listed(parts)
+        if key is not None:
+            text, needs_comma = f"the {sides.get(key, '')} {text}", needs_comma or len(parts) > 1
+        clauses.append((text, needs_comma))
+    return clauses
 
 
 def outcome(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str:
@@ -66,10 +92,10 @@ def why(campaign: Campaign, settings: Settings, sides: Mapping[str, str]) -> str
 
     A campaign that ended before its causes were kept (or a scenario written as
     finished) has none: the reason as it was written then ("Why it ended: ..."), or ""."""
-    clauses = [c for c in (_clause(cause, sides) for cause in campaign.end_causes or []) if c]
+    clauses = _clauses(list(campaign.end_causes or []), sides)
     if not clauses:
         return f"{WHY_AS_WRITTEN}{campaign.end_reason}." if campaign.end_reason else ""
-    when = _listed(clauses)
+    when, _ = _listed(clauses)
     if settings.objective is None:
         return f"The campaign ended when {when}, with no objective to hold."
     holder = "They" if sides.get(campaign.winner or "") else "No side"

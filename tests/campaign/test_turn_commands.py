@@ -132,8 +132,7 @@ def test_run_campaign_plays_to_the_end_and_names_the_winner() -> None:
     # The sentence the players' pages read (campaign.web.ending), not the engine's words.
     ending = (
         "Korona 1 ended after turn 13. The Japanese won: they held Korona when the "
-        "Australians lost their base, Port Murray and the Australians had no fighting "
-        "companies left.\n"
+        "Australians lost their base, Port Murray, and had no fighting companies left.\n"
     )
     assert out.endswith(ending)
     assert campaign.end_reason not in out.splitlines()[-1]

@@ -175,9 +175,24 @@ def test_each_end_cause_is_worded_from_its_fields() -> None:
     assert outcome(finished([base]), korona, SIDES) == (
         "The Japanese won: they held Korona when the Australians lost their base, Port Murray."
     )
+    # Two causes of one side name it once; the base's name is closed by a comma, so
+    # "Port Murray and the Australians" does not read as one place.
+    assert outcome(finished([base, none_left]), korona, SIDES) == (
+        "The Japanese won: they held Korona when the Australians lost their base, Port "
+        "Murray, and had no fighting companies left."
+    )
+    assert outcome(finished([base, limit]), korona, SIDES) == (
+        "The Japanese won: they held Korona when the Australians lost their base, Port "
+        "Murray, and the 8 turns were up."
+    )
     assert outcome(finished([base, none_left, limit]), korona, SIDES) == (
         "The Japanese won: they held Korona when the Australians lost their base, Port "
-        "Murray, the Australians had no fighting companies left and the 8 turns were up."
+        "Murray, and had no fighting companies left, and the 8 turns were up."
+    )
+    both = [{**none_left, "side": "japanese"}, none_left]
+    assert outcome(finished(both, winner=None), korona, SIDES) == (
+        "Nobody won: no side held Korona when the Japanese had no fighting companies left "
+        "and the Australians had no fighting companies left."
     )
     assert outcome(finished([limit], winner=None), korona, SIDES) == (
         "Nobody won: no side held Korona when the 8 turns were up."
