@@ -509,6 +509,18 @@ def _paused_deadline_words(campaign: Campaign) -> str:
     )
 
 
+def stale_advance_words(campaign: Campaign, seen: int) -> str:
+    """What happened since the GM's page showed the campaign before turn ``seen + 1``,
+    now that it stands before another: turns played since, or a roll-back (the campaign
+    went back, so no range of turns "played since" is true)."""
+    coming, now = seen + 1, campaign.turn + 1
+    if now < coming:
+        return f"the campaign was rolled back since: turn {now} is now the next to play."
+    if now == coming + 1:
+        return f"turn {coming} has been played since."
+    return f"turns {coming} to {now - 1} have been played since."
+
+
 def skipped_words(campaign: Campaign, seen: int | None) -> str:
     """Why the list's "Advance turn now" will not play the campaign's turn, for its
     confirmation page ("" when it will): ended; not shown on the list's page (``seen``,
@@ -862,14 +874,10 @@ class CampaignAdmin(SimpleHistoryAdmin):
             if now.turn == seen:  # the page is right: the turn waits for its battles
                 self.message_user(request, waiting_words(now, str(refused)), messages.ERROR)
                 return
-            coming = seen + 1
-            since = (
-                f"turn {now.turn} has" if now.turn == coming else f"turns {coming}-{now.turn} have"
-            )
             self.message_user(
                 request,
-                f"{campaign.name}: nothing was played: your page was for turn {coming}, and "
-                f"{since} been played since. Check the page as it is before you advance.",
+                f"{campaign.name}: nothing was played: your page was for turn {seen + 1}, and "
+                f"{stale_advance_words(now, seen)} Check the page as it is before you advance.",
                 messages.ERROR,
             )
             return

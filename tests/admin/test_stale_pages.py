@@ -56,6 +56,41 @@ def test_advance_from_a_stale_tab_plays_nothing(gm: Client) -> None:
     ]
 
 
+def test_advance_from_a_page_opened_before_several_turns_names_them(gm: Client) -> None:
+    campaign = new_campaign()
+    stale = opened(gm, campaign_url(campaign, "change"))  # turn 1 next
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+
+    response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
+
+    assert Campaign.objects.get().turn == 3
+    assert messages_of(response) == [
+        "Korona 1: nothing was played: your page was for turn 1, and turns 1 to 3 have "
+        "been played since. Check the page as it is before you advance."
+    ]
+
+
+def test_advance_from_a_page_opened_before_a_roll_back_says_it_went_back(gm: Client) -> None:
+    """Not "turns 4-2 have been played since": the campaign went back."""
+    campaign = new_campaign()
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    stale = opened(gm, campaign_url(campaign, "change"))
+    assert stale["turn"] == "3"  # turn 4 next
+    rollback_to_turn(campaign=campaign, number=2, reason="wrong setup")
+
+    response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
+
+    assert Campaign.objects.get().turn == 1
+    assert list(Turn.objects.values_list("number", flat=True)) == [1]
+    assert messages_of(response) == [
+        "Korona 1: nothing was played: your page was for turn 4, and the campaign was "
+        "rolled back since: turn 2 is now the next to play. Check the page as it is "
+        "before you advance."
+    ]
+
+
 def test_advance_without_the_turn_seen_plays_nothing(gm: Client) -> None:
     campaign = new_campaign()
     response = gm.post(campaign_url(campaign, "advance"), follow=True)
