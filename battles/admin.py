@@ -181,6 +181,22 @@ class BattleAdmin(admin.ModelAdmin):
     def spec_json(self, obj: Battle) -> str:
         return format_html("<pre>{}</pre>", json.dumps(obj.spec, indent=2))
 
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Battle | None = None,
+    ) -> HttpResponse:
+        """The battle's page names it by who attacks whom (its title, its heading, its
+        breadcrumbs: ``original_named``), as the Battles list does, not "battle 1 at
+        Korona"."""
+        if obj is not None:
+            context["original_named"] = battle_words(obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
     def get_urls(self) -> list[Any]:
         return [*row_pages(self, "report", "sheet", "result", "fight"), *super().get_urls()]
 
@@ -206,7 +222,7 @@ class BattleAdmin(admin.ModelAdmin):
             request,
             battle,
             "admin/battles/battle/report.html",
-            title=f"Report: {battle}",
+            title=f"Report: {battle_words(battle)}",
             result=self.result_text(battle),
             mode=names.battle_mode(battle.mode),
             attacker=sides.get(battle.attacker_side, battle.attacker_side),
@@ -260,8 +276,8 @@ class BattleAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(change_url(battle))
         self.message_user(
             request,
-            f"Nothing was {action}: {battle} already has its result ({how} since the page "
-            "was opened). It is shown below as it is.",
+            f"Nothing was {action}: {battle_words(battle)} already has its result ({how} since "
+            "the page was opened). It is shown below as it is.",
             messages.ERROR,
         )
         return HttpResponseRedirect(change_url(battle))
@@ -297,9 +313,16 @@ class BattleAdmin(admin.ModelAdmin):
             "several companies: give its whole force's losses; each stand is taken from the "
             "company holding the most of its type, as the rules share them."
         )
-        title = f"Result of {battle}"
+        named = battle_words(battle)
         response = form_page(
-            self, request, title=title, form=form, obj=battle, intro=intro, submit="Enter result"
+            self,
+            request,
+            title=f"Result of {named}",
+            form=form,
+            obj=battle,
+            named=named,
+            intro=intro,
+            submit="Enter result",
         )
         if response.context_data is not None:
             # What the table fought with, and its sheet (a walk-through found neither).
@@ -322,28 +345,35 @@ class BattleAdmin(admin.ModelAdmin):
 
     def _entered(self, battle: Battle, done: bool) -> str:
         """What entering a result says: the turn complete, or every battle of the turn
-        still waiting for its result, each with the way to its form."""
+        still waiting for its result, each with the way to its form. Each battle by who
+        attacks whom (``battle_words``), as the Battles list names it: "battle 1 at Korona"
+        and "battle 2 at Korona" could not be told apart."""
+        entered = f"Result entered for {battle_words(battle)}."
         if done:
             # The result that ended the campaign says so, as the pages and the email do.
             campaign = battle.campaign
             campaign.refresh_from_db()  # the turn just completed may have ended it
             sides = dict(campaign.sides.values_list("key", "name"))
             end = ending.ended(campaign, campaign.get_settings(), sides)
-            complete = f"Result entered for {battle}. The turn is complete."
+            complete = f"{entered} The turn is complete."
             return f"{complete} {end}" if end else complete
         waiting = list(
             Battle.objects.filter(turn_id=battle.turn_id, status=Battle.Status.PENDING)
             .select_related("campaign", "turn", "area")
+            .prefetch_related("attackers", "defenders", "campaign__sides")
             .order_by("id")
         )
         if not waiting:
-            return f"Result entered for {battle}."
+            return entered
         links = format_html_join(
             "; ",
             '{} (<a href="{}">enter its result</a>)',
-            ((w, reverse("admin:battles_battle_result", args=[w.pk])) for w in waiting),
+            (
+                (battle_words(w), reverse("admin:battles_battle_result", args=[w.pk]))
+                for w in waiting
+            ),
         )
-        return format_html("Result entered for {}. Still waiting in this turn: {}.", battle, links)
+        return format_html("{} Still waiting in this turn: {}.", entered, links)
 
     def fight_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         @require_POST
@@ -362,7 +392,8 @@ class BattleAdmin(admin.ModelAdmin):
             except Battle.DoesNotExist:
                 return self._gone(request, pk, "fought") or HttpResponseRedirect(change_url(battle))
             else:
-                say_done(self, request, battle, f"{battle} was fought by the rules.")
+                said = f"{battle_words(battle)} was fought by the rules."
+                say_done(self, request, battle, said)
             return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))
 
         return run(request)

@@ -141,9 +141,11 @@ def form_page(
     intro: str = "",
     multipart: bool = False,
     also: tuple[tuple[str, str], ...] = (),
+    named: str = "",
 ) -> TemplateResponse:
     """One GM form on an admin page (templates/admin/korona/form.html). ``also``: more
-    buttons, (label, address), each sending the same form to another view."""
+    buttons, (label, address), each sending the same form to another view. ``named``:
+    ``obj`` as its breadcrumbs name it, when its own words (``str``) are not the admin's."""
     return admin_page(
         model_admin,
         request,
@@ -152,6 +154,7 @@ def form_page(
         title=title,
         form=form,
         original=obj,
+        original_named=named or obj,
         submit=submit,
         intro=intro,
         multipart=multipart,

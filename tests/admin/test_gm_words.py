@@ -8,6 +8,7 @@ import re
 
 from django.test import Client
 
+from battles.web.forces import battle_words
 from tests.admin.conftest import new_campaign, waiting_campaign
 from tests.admin.test_campaign_admin import url
 
@@ -29,7 +30,9 @@ def test_the_lists_and_a_rows_page_are_titled_by_their_names(gm: Client) -> None
         "/admin/battles/battle/": "Battles",
         "/admin/campaign/turn/": "Turns",
         f"/admin/campaign/campaign/{campaign.pk}/change/": "Campaign: Kokoda table",
-        f"/admin/battles/battle/{battle.pk}/change/": f"Battle: {battle}",
+        # By who attacks whom, as the Battles list names it ("battle 1 at Korona" told
+        # two battles in one area apart by number only).
+        f"/admin/battles/battle/{battle.pk}/change/": f"Battle: {battle_words(battle)}",
         f"/admin/campaign/turn/{turn.pk}/change/": "Turn: Kokoda table, turn 1",
     }
     for address, words in pages.items():

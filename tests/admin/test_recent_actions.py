@@ -51,4 +51,6 @@ def test_fighting_a_waiting_battle_is_a_recent_action(gm: Client) -> None:
     _, battles = waiting_campaign()
     battle = battles["1:Korona:1"]
     gm.post(f"/admin/battles/battle/{battle.pk}/fight/")
-    assert logged(battle) == [f"{battle} was fought by the rules."]
+    assert logged(battle) == [
+        "Korona: 1st Company (Japanese) attacks A Company (Australians) was fought by the rules."
+    ]

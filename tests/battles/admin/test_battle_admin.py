@@ -12,6 +12,7 @@ from django.utils.html import escape
 
 from battles.models import Battle
 from battles.web import battleview
+from battles.web.forces import battle_words
 from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
 from rules.narrate import stand_sides
@@ -84,8 +85,32 @@ def test_a_result_entered_names_the_battle_still_waiting_and_links_its_form(
         for unit in first.spec[side]["stands"]:
             data[f"{side}__{unit}"] = 0
     page = gm.post(url(first, "result"), data, follow=True).content.decode()
-    assert f"Result entered for {first}. Still waiting in this turn: {second}" in page
-    assert f'<a href="{url(second, "result")}">enter its result</a>' in page
+    # Each battle by who attacks whom, as the Battles list names it, not "battle 1 at
+    # Korona" and "battle 2 at Korona".
+    assert (
+        "Result entered for Korona: 1st Company (Japanese) attacks A Company (Australians). "
+        "Still waiting in this turn: Korona: 2nd Company (Japanese) attacks B Company "
+        f'(Australians) (<a href="{url(second, "result")}">enter its result</a>).'
+    ) in page
+    assert "battle 1 at" not in page and "battle 2 at" not in page
+
+
+def test_the_result_page_names_the_battle_by_who_attacks_whom(gm: Client) -> None:
+    """Its title and its breadcrumbs read "battle 1 at Korona", where the Battles list
+    names it by its forces."""
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    page = gm.get(url(battle, "result")).content.decode()
+    named = "Korona: 1st Company (Japanese) attacks A Company (Australians)"
+    assert f"<h1>Result of {named}</h1>" in page
+    crumbs = page.split('<div class="breadcrumbs">')[1].split("</div>")[0]
+    assert f'<a href="{url(battle, "change")}">{named}</a>' in crumbs
+    assert f"Result of {named}" in crumbs
+    assert "battle 1 at" not in page
+    # Its page and its report name it so too.
+    for action, title in (("change", f"Battle: {named}"), ("report", f"Report: {named}")):
+        shown = gm.get(url(battle, action)).content.decode()
+        assert f"<h1>{title}</h1>" in shown and "battle 1 at" not in shown
 
 
 def test_a_result_losing_more_stands_than_present_is_refused(gm: Client) -> None:
@@ -267,7 +292,10 @@ def test_a_result_entered_names_every_battle_of_the_turn_still_waiting(gm: Clien
     third.save()
     data = {"winner": "defender"}
     page = gm.post(url(first, "result"), data, follow=True).content.decode()
-    assert f"Result entered for {first}. Still waiting in this turn: {second}" in page
+    assert (
+        f"Result entered for {battle_words(first)}. Still waiting in this turn: "
+        f"{battle_words(second)}"
+    ) in page
     for waiting in (second, third):
         assert f'<a href="{url(waiting, "result")}">enter its result</a>' in page
 
@@ -289,10 +317,13 @@ def test_the_result_that_ends_the_campaign_says_it_has_ended_and_how(gm: Client)
     page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.FINISHED
-    assert escape(
-        f"Result entered for {second}. The turn is complete. Korona 1 has ended after 1 turn. "
-        "The Australians won: they held Korona when its one turn was up."
-    ) in page
+    assert (
+        escape(
+            f"Result entered for {battle_words(second)}. The turn is complete. Korona 1 has "
+            "ended after 1 turn. The Australians won: they held Korona when its one turn was up."
+        )
+        in page
+    )
 
 
 def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: Client) -> None:
@@ -300,5 +331,5 @@ def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: C
     gm.post(url(battles["1:Korona:1"], "result"), {"winner": "defender"})
     second = battles["1:Korona:2"]
     page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
-    assert escape(f"Result entered for {second}. The turn is complete.") + "<" in page
+    assert escape(f"Result entered for {battle_words(second)}. The turn is complete.") + "<" in page
     assert "has ended" not in page
