@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign
 from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
+from notifications.forms import PreferenceChecks
 from notifications.invitations import InvitationRefused, check_invitation
 from notifications.models import Invitation, Notice, Preference, Webhook
 from notifications.useradmin import OwnAddressUserAdmin  # noqa: F401  (the user's page)
@@ -42,6 +43,7 @@ class NoticeAdmin(admin.ModelAdmin):
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
     list_display = ["user", "email", "reminder_hours", "time_zone"]
+    form = PreferenceChecks  # the reader's own page's checks: the hours, the time zone
 
 
 @admin.register(Invitation)

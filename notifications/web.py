@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -19,11 +18,11 @@ from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from campaign.services.deadlines import time_zone_name
 from campaign.services.visibility import is_game_master
 from config.pages import account_menu, menu_query
 from notifications import accounts, feeds, invitations, services
 from notifications import messages as boards
+from notifications.forms import PreferenceChecks
 from notifications.models import Kind, Preference
 
 _ZONE_PAGES = (
@@ -33,7 +32,7 @@ _ZONE_PAGES = (
 )
 
 
-class PreferenceForm(forms.ModelForm):
+class PreferenceForm(PreferenceChecks):
     class Meta:
         model = Preference
         fields = [
@@ -86,23 +85,6 @@ class PreferenceForm(forms.ModelForm):
                 "campaign's clock, as the admin does, and on yours beside it when they "
                 "differ. " + _ZONE_PAGES
             )
-
-    def clean_reminder_hours(self) -> int:
-        hours = self.cleaned_data["reminder_hours"]
-        if not 1 <= hours <= 168:
-            raise forms.ValidationError("between 1 and 168 hours (a week)")
-        return hours
-
-    def clean_time_zone(self) -> str:
-        """Kept as the time zone database spells it, whatever the letter case typed."""
-        typed = self.cleaned_data["time_zone"].strip()
-        zone = time_zone_name(typed)
-        if zone is None:
-            raise forms.ValidationError(
-                f"{typed!r} is not a time zone: use a name such as Europe/Berlin or "
-                "Australia/Sydney"
-            )
-        return zone
 
 
 @login_required

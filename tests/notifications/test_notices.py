@@ -262,7 +262,7 @@ def test_the_preferences_page_saves_and_refuses_bad_input(aussie: Any, login: An
         "/accounts/notices/", {"email": "on", "reminder_hours": "0", "time_zone": "Mars/Olympus"}
     )
     assert bad.status_code == 400
-    assert "between 1 and 168" in bad.content.decode()
+    assert bad.context["form"].errors["reminder_hours"] == ["Between 1 and 168 hours (a week)."]
     assert "is not a time zone" in bad.content.decode()
     assert not Preference.objects.exists()
     good = client.post(
@@ -292,7 +292,7 @@ def test_a_folder_of_the_time_zone_database_is_not_a_time_zone(
     bad = client.post("/accounts/notices/", {"reminder_hours": "12", "time_zone": zone})
     assert bad.status_code == 400
     assert bad.context["form"].errors["time_zone"] == [
-        f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney"
+        f"{zone!r} is not a time zone: use a name such as Europe/Berlin or Australia/Sydney."
     ]
     saved = Preference.objects.get(user=aussie)
     assert (saved.time_zone, saved.reminder_hours) == ("UTC", 6)
