@@ -222,7 +222,7 @@ def check_selected_rows() -> None:
         try:
             for raw in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
                 if "\x00" in raw:
-                    raise ValidationError("a NUL character")
+                    raise ValidationError("A NUL character.")  # never shown: the one below is
                 key.run_validators(key.to_python(raw))
         except ValidationError:
             self.message_user(
