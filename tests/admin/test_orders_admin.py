@@ -268,7 +268,7 @@ def test_an_order_the_rules_refuse_is_a_form_error(gm: Client) -> None:
     )
     assert response.status_code == 200
     assert response.context["adminform"].form.non_field_errors() == [
-        "Oivi is not closer to 3rd Company's base: that is not a withdrawal"
+        "Oivi is not closer to 3rd Company's base: that is not a withdrawal."
     ]
     assert Order.objects.count() == 0
 
