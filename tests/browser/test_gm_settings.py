@@ -57,7 +57,7 @@ def test_the_gm_changes_the_settings_in_a_form_with_the_rules_quoted(
     shot(f"settings-2-refused-{tag}")
     assert "Nothing was saved" in page.locator(".errornote").inner_text()
     row_error = page.locator("#setting-aerial_table tr.errors .errorlist").inner_text()
-    assert "face 2: give how many Buffalos are lost" in row_error
+    assert "Face 2: give how many Buffalos are lost." in row_error
     assert Campaign.objects.get().get_settings().battle_mode == "auto"
     assert GmAdjustment.objects.count() == 0
 
