@@ -92,6 +92,12 @@ def error_responses(*codes: int) -> dict[int, Any]:
             ErrorSerializer,
             description="No such thing, or nothing the viewer may see (same answer).",
         ),
+        409: OpenApiResponse(
+            BAD_REQUEST_SCHEMA,
+            description="A turn was played between this request's read of the coming "
+            "turn's orders and its write: nothing changed; the orders now go to the next "
+            "turn.",
+        ),
         412: OpenApiResponse(
             BAD_REQUEST_SCHEMA,
             description="The company's order is not the one If-Match names: nothing changed.",

@@ -126,7 +126,8 @@ def order_etag(*codes: int) -> OpenApiParameter:
     )
 
 
-ORDER_WRITE_ERRORS = {**WRITE_ERRORS, **s.error_responses(412)}
+# A turn played between the request's read and its write is a 409: nothing changed.
+ORDER_WRITE_ERRORS = {**WRITE_ERRORS, **s.error_responses(409, 412)}
 
 
 @contextmanager
@@ -759,10 +760,9 @@ class AdjustmentList(CampaignScoped):
 class OrderScoped(CampaignScoped):
     def coming_orders(self) -> QuerySet[Order]:
         """The orders the viewer may see (never the enemy's), for the coming turn."""
-        view = self.campaign_view
         return (
-            view.orders()
-            .filter(turn_number=view.campaign.turn + 1)
+            self.campaign_view.orders()
+            .filter(turn_number=self.read_turn())
             .select_related("company", "target", "given_by")
         )
 
@@ -789,17 +789,24 @@ class OrderScoped(CampaignScoped):
         given = given.removeprefix("W/").strip('"')
         return None if given in ("", "*") else given
 
+    def read_turn(self) -> int:
+        """The turn whose orders this request read (``coming_orders``): its write is for
+        that turn or refused (409, ``OrdersOutOfDate``), should a turn be played between
+        the read and the write, which takes the campaign lock."""
+        return self.campaign_view.campaign.turn + 1
+
     def give(
         self, *, company: Company, kind: str, target: Area | None, sniper: bool = False
     ) -> Order:
         view = self.campaign_view
-        order = give_order(  # an OrderError answers 400 (campaign.api.errors)
+        order = give_order(  # an OrderError answers 400, 409 or 412 (campaign.api.errors)
             company=company,
             kind=kind,
             target=target,
             side=view.side,
             user=self.request.user,
             sniper=sniper,
+            page_turn=self.read_turn(),
             seen=self.seen(),
         )
         return Order.objects.select_related("company", "target", "given_by").get(pk=order.pk)
@@ -857,7 +864,7 @@ class OrderList(OrderScoped):
             )
         row = Company.objects.get(pk=company_id)
         target = self.target_area(given.validated_data.get("target"))
-        replaced = Order.objects.filter(company=row, turn_number=view.campaign.turn + 1).exists()
+        replaced = Order.objects.filter(company=row, turn_number=self.read_turn()).exists()
         order = self.give(
             company=row,
             kind=given.validated_data["kind"],
@@ -948,8 +955,9 @@ class OrderDetail(OrderScoped):
             company = self.own_company_of(pk)
         if company is None:
             raise NotFound("No such order.")
-        # Refused: 400, or 412 for an order changed since If-Match (campaign.api.errors).
-        withdraw_order(company=company, seen=seen)
+        # Refused: 400; 409 for a turn played since the read; 412 for an order changed
+        # since If-Match (campaign.api.errors).
+        withdraw_order(company=company, page_turn=self.read_turn(), seen=seen)
         return self.with_etag(Response(status=status.HTTP_204_NO_CONTENT), None)
 
     def own_company_of(self, pk: int) -> Company | None:
@@ -958,7 +966,7 @@ class OrderDetail(OrderScoped):
         company_id, turn = divmod(row_id(pk), ORDER_TURN_SPAN)
         view = self.campaign_view
         company = view.company_by_id(company_id)
-        if turn != view.campaign.turn + 1 or company is None:
+        if turn != self.read_turn() or company is None:
             return None
         if not view.game_master and company.side != view.side:
             return None

@@ -66,24 +66,32 @@ class TurnReport:
 
 class OrdersOutOfDate(rules.OrderError):
     """An order (or a "ready") sent from a page drawn for a turn that is no longer the
-    coming one: a turn was played (or rolled back) since. Nothing is changed."""
+    coming one, or an API write that read its order for such a turn: a turn was played
+    (or rolled back) since. Nothing is changed. The message is the page's; ``said``
+    words it for another asker (the API's, ``campaign.api.errors``)."""
 
     def __init__(self, *, page_turn: int, next_turn: int) -> None:
+        self.page_turn = page_turn
+        self.next_turn = next_turn
+        super().__init__(self.said(asked="this page was for"))
+
+    def said(self, *, asked: str) -> str:
+        """The refusal with ``asked`` saying what was for the old turn ("this page was
+        for", then "turn 4"), without the page's words."""
+        page_turn, next_turn = self.page_turn, self.next_turn
         if page_turn < next_turn:
             played = (
                 f"turn {page_turn} has been played"
                 if next_turn == page_turn + 1
                 else f"turns {page_turn} to {next_turn - 1} have been played"
             )
-            words = f"this page was for turn {page_turn}, and {played} since"
+            words = f"{asked} turn {page_turn}, and {played} since"
         else:
             words = (
-                f"this page was for turn {page_turn}, but the coming turn is turn {next_turn} "
+                f"{asked} turn {page_turn}, but the coming turn is turn {next_turn} "
                 "(the game master rolled the campaign back)"
             )
-        super().__init__(f"{words}: orders now go to turn {next_turn}")
-        self.page_turn = page_turn
-        self.next_turn = next_turn
+        return f"{words}: orders now go to turn {next_turn}"
 
 
 class OrderChangedMeanwhile(rules.OrderError):
@@ -160,8 +168,9 @@ def check_seen(company: Company, order: Order | None, *, seen: str | None, wante
 
 
 def check_page_turn(campaign: Campaign, page_turn: int | None) -> None:
-    """Refuse a form drawn for another turn than the coming one (``page_turn`` None: the
-    caller does not say, as the API's orders do not). Called under the campaign lock."""
+    """Refuse a form drawn (or an API write that read its order) for another turn than
+    the coming one (``page_turn`` None: the caller does not say). Called under the
+    campaign lock."""
     if page_turn is not None and page_turn != campaign.turn + 1:
         raise OrdersOutOfDate(page_turn=page_turn, next_turn=campaign.turn + 1)
 
@@ -181,8 +190,9 @@ def give_order(
 
     ``side`` is the side of the player giving it; None for the GM, who may order anyone.
     ``sniper``: should it defend this turn, it swaps one rifle squad for a sniper.
-    ``page_turn``: the turn the page giving it was drawn for; another is refused
-    (``OrdersOutOfDate``), so an order never lands on a turn its giver did not see.
+    ``page_turn``: the turn the page giving it was drawn for (the API's: the turn whose
+    orders its request read); another is refused (``OrdersOutOfDate``), so an order
+    never lands on a turn its giver did not see.
     ``seen``: what the page saw of the company's order (``order_seen``); another order
     now is refused (``OrderChangedMeanwhile``), so no order silently replaces one its
     giver never saw.

@@ -1,0 +1,190 @@
+"""An order write through the API reads the coming turn's order, then writes under the
+campaign lock: a turn played in between (a scheduler worker) is refused with 409 in the
+API's words, and nothing changes, not the order of the turn now coming, which the
+client never read."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIRequestFactory
+
+from campaign.api import views
+from campaign.api.errors import exception_handler
+from campaign.models import Campaign, Company, Order
+from campaign.services.turns import OrdersOutOfDate, advance_turn, give_order
+from tests.api.helpers import area_id, company_id, url
+
+pytestmark = pytest.mark.django_db
+JSON = "application/json"
+COMPANY = "C Company (militia)"
+
+
+def orders(campaign: Campaign) -> list[tuple[int, str, str | None]]:
+    rows = Order.objects.filter(campaign=campaign, company__name=COMPANY)
+    return sorted(rows.values_list("turn_number", "kind", "target__name"))
+
+
+def play_a_turn_first(
+    monkeypatch: pytest.MonkeyPatch, service: str, play: Callable[[], None]
+) -> None:
+    """The view's call of the service (``give_order``, ``withdraw_order``) comes after
+    ``play``: as if a worker played the turn between the view's read and the write."""
+    real = getattr(views, service)
+
+    def late(**kwargs: Any) -> Any:
+        play()
+        return real(**kwargs)
+
+    monkeypatch.setattr(views, service, late)
+
+
+def played_with_a_new_order(campaign: Campaign) -> Callable[[], None]:
+    """Play the coming turn, and give the company an order for the next one (as a
+    teammate on the orders page would): what a write that landed there would change."""
+
+    def play() -> None:
+        advance_turn(campaign_id=campaign.pk)
+        company = Company.objects.get(campaign=campaign, name=COMPANY)
+        give_order(company=company, kind="hold", side="australian")
+
+    return play
+
+
+def give_withdraw_to_ioro(client: Any, campaign: Campaign) -> str:
+    """Order the company to withdraw to Ioro for the coming turn: the order's address."""
+    ioro = area_id(campaign, "Ioro")
+    given = {"company": company_id(campaign, COMPANY), "kind": "withdraw", "target": ioro}
+    answer = client.post(url(campaign, "orders/"), given, JSON)
+    assert answer.status_code == 201, answer.content
+    return url(campaign, f"orders/{answer.json()['id']}/")
+
+
+WRITES: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("post", "give_order", {"kind": "hold", "target": None}),
+    ("put", "give_order", {"kind": "hold", "sniper": True}),
+    ("patch", "give_order", {"kind": "hold"}),
+    ("delete", "withdraw_order", None),
+]
+
+
+@pytest.mark.parametrize(("method", "service", "body"), WRITES)
+@pytest.mark.parametrize("if_match", [None, '"withdraw:{ioro}.0"'])
+def test_a_turn_played_between_the_read_and_the_write_is_refused_and_changes_nothing(
+    played: Campaign,
+    aussie: Any,
+    login: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    service: str,
+    body: dict[str, Any] | None,
+    if_match: str | None,
+) -> None:
+    client = login(aussie)
+    ioro = area_id(played, "Ioro")
+    given = {"company": company_id(played, COMPANY), "kind": "withdraw", "target": ioro}
+    answer = client.post(url(played, "orders/"), given, JSON)
+    assert answer.status_code == 201, answer.content
+    coming = played.turn + 1
+    play_a_turn_first(monkeypatch, service, played_with_a_new_order(played))
+    extra = {} if if_match is None else {"HTTP_IF_MATCH": if_match.format(ioro=ioro)}
+    if method == "post":
+        sent = client.post(url(played, "orders/"), {**given, **(body or {})}, JSON, **extra)
+    else:
+        order_url = url(played, f"orders/{answer.json()['id']}/")
+        sent = getattr(client, method)(order_url, body, JSON, **extra)
+    assert sent.status_code == 409, sent.content
+    detail = sent.json()["detail"]
+    assert detail == (
+        f"this request read the orders of turn {coming}, and turn {coming} has been played "
+        f"since: orders now go to turn {coming + 1}. Nothing was changed: look again and "
+        "choose."
+    )
+    assert sent.json()["problems"] == [{"path": "", "message": detail, "code": "message"}]
+    assert "page" not in detail
+    # The order of the turn played stays as it was played; the next turn's, as given.
+    assert orders(played) == [(coming, "withdraw", "Ioro"), (coming + 1, "hold", None)]
+
+
+def test_a_write_with_no_turn_played_meanwhile_is_taken(
+    played: Campaign, aussie: Any, login: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check refuses only a turn that moved: the same write, with nothing played
+    between its read and its write, is made on the turn it read."""
+    client = login(aussie)
+    order_url = give_withdraw_to_ioro(client, played)
+    play_a_turn_first(monkeypatch, "give_order", lambda: None)
+    assert client.patch(order_url, {"kind": "hold"}, JSON).status_code == 200
+    assert orders(played) == [(played.turn + 1, "hold", None)]
+
+
+def test_a_campaign_rolled_back_between_the_read_and_the_write_says_so() -> None:
+    """The API's words for a coming turn that went back (the game master's rollback)."""
+    request = APIRequestFactory().delete("/")
+    answer = exception_handler(OrdersOutOfDate(page_turn=4, next_turn=3), {"request": request})
+    assert answer is not None
+    assert answer.status_code == 409
+    assert answer.data["detail"] == (
+        "this request read the orders of turn 4, but the coming turn is turn 3 (the game "
+        "master rolled the campaign back): orders now go to turn 3. Nothing was changed: "
+        "look again and choose."
+    )
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL: SQLite has no row locks, and its test database is one "
+    "in-memory connection that threads cannot share",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_played_by_another_connection_between_the_read_and_the_write_is_refused(
+    played: Campaign, aussie: Any, login: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request reads in its thread and waits; a worker's connection plays the turn
+    and commits; the request's write, under the campaign lock, finds the turn moved."""
+    client = login(aussie)
+    order_url = give_withdraw_to_ioro(client, played)
+    read, turn_played = threading.Event(), threading.Event()
+
+    def wait_for_the_turn() -> None:
+        read.set()
+        assert turn_played.wait(timeout=60), "the turn was never played"
+
+    play_a_turn_first(monkeypatch, "give_order", wait_for_the_turn)
+    answers: list[Any] = []
+    errors: list[BaseException] = []
+
+    def patch() -> None:
+        try:
+            answers.append(client.patch(order_url, {"kind": "hold"}, JSON))
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            errors.append(error)
+        finally:
+            connection.close()  # this thread's own connection
+
+    def worker() -> None:
+        try:
+            assert read.wait(timeout=60), "the request never read"
+            advance_turn(campaign_id=played.pk)
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            errors.append(error)
+        finally:
+            turn_played.set()
+            connection.close()
+
+    threads = [threading.Thread(target=patch), threading.Thread(target=worker)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a caller never finished"
+    assert errors == []
+    [answer] = answers
+    assert answer.status_code == 409, answer.content
+    coming = played.turn + 1
+    assert f"orders now go to turn {coming + 1}" in answer.json()["detail"]
+    assert orders(played) == [(coming, "withdraw", "Ioro")]
