@@ -1125,11 +1125,19 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 )
             except StaleChange as stale:
                 form = shown_again(self, request, stale, schedule_form)
+            except ReasonMissing:
+                form.add_error("reason", form.fields["reason"].error_messages["required"])
             except (ScheduleRefused, AdjustmentRefused) as refused:
                 form.add_error(None, sentence(refused))
             else:
-                said = "schedule saved" if adjustment else "nothing was changed"
-                return back_to_change(self, request, campaign, f"{campaign.name}: {said}.")
+                if adjustment is None:  # nothing done: nothing for Recent actions either
+                    self.message_user(
+                        request,
+                        f"Nothing changed: the schedule of {campaign.name} is the one "
+                        "already saved.",
+                    )
+                    return HttpResponseRedirect(change_url(campaign))
+                return back_to_change(self, request, campaign, f"{campaign.name}: schedule saved.")
         return form_page(
             self,
             request,

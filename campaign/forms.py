@@ -372,6 +372,9 @@ class ScheduleChangeForm(SeenPage, ScheduleForm):
     def __init__(self, *args: Any, seen: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
+        # Asked for by change_schedule, for a change only (ReasonMissing): a save that
+        # changes nothing says so, and needs none.
+        self.fields["reason"].required = False
 
     def touched(self, details: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """A schedule change's boxes (its details name them as the form does), each value

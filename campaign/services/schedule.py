@@ -132,9 +132,10 @@ def change_schedule(
     the public log says the new schedule and the next deadline in words, with the GM's
     reason (which tells the players, as every GM change does). A schedule that plays turns
     as the one it replaces changes nothing, records nothing and returns None (the
-    deadline is kept). ``seen``: the page's ``campaign_version`` (``StaleChange`` if the
+    deadline is kept), and needs no reason (a walk-through pressed Save on the page as it
+    opened and was asked for one, as on the settings page); a change with none is refused
+    (``ReasonMissing``). ``seen``: the page's ``campaign_version`` (``StaleChange`` if the
     campaign has moved on since)."""
-    reason = check_reason(reason)
     checked = _checked(schedule)
     now = now or django_timezone.now()
     with transaction.atomic():
@@ -145,6 +146,7 @@ def change_schedule(
         before = Schedule.of(row)
         if same_schedule(before, checked):
             return None
+        reason = check_reason(reason)
         # Saved through the model, with the reason: the row's History lists the change.
         fields = _fields(checked, now)
         for name, value in fields.items():

@@ -6,6 +6,7 @@ from datetime import time
 from typing import Any
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.test import Client
 from django.urls import reverse
 
@@ -122,15 +123,43 @@ def test_a_schedule_change_is_in_the_public_log_in_words_with_the_next_deadline(
     assert "a turn every Friday at 18:00 (Europe/Berlin)" in page
 
 
-def test_a_schedule_saved_unchanged_records_nothing_and_keeps_the_deadline(gm: Client) -> None:
+NOTHING_CHANGED = "Nothing changed: the schedule of Korona 1 is the one already saved."
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+@pytest.mark.parametrize("reason", ["a turn a day suits us", "", "   "])
+def test_a_schedule_saved_unchanged_records_nothing_and_keeps_the_deadline(
+    gm: Client, reason: str
+) -> None:
+    """A walk-through pressed Save on the page as it opened: it was asked for a reason,
+    and Recent actions logged "nothing was changed". As on the settings page: no reason
+    asked, nothing logged, nobody told."""
     campaign = new_campaign()
     form = {"kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
     submitted(gm, campaign, form)
     deadline = Campaign.objects.get(pk=campaign.pk).next_deadline
-    response = submitted(gm, campaign, form, follow=True)
-    assert "Korona 1: nothing was changed." in response.content.decode()
+    logged = LogEntry.objects.count()
+    history = Campaign.history.filter(id=campaign.pk).count()
+    response = submitted(gm, campaign, {**form, "reason": reason}, follow=True)
+    change = reverse("admin:campaign_campaign_change", args=[campaign.pk])
+    assert response.redirect_chain == [(change, 302)]
+    assert messages_of(response) == [NOTHING_CHANGED]
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
     assert Campaign.objects.get(pk=campaign.pk).next_deadline == deadline
+    assert LogEntry.objects.count() == logged  # nothing in Recent actions either
+    assert Campaign.history.filter(id=campaign.pk).count() == history
+
+
+def test_no_schedule_saved_again_in_another_time_zone_needs_no_reason(gm: Client) -> None:
+    """Without a schedule the time zone shows nothing (``same_schedule``): no change."""
+    campaign = new_campaign()
+    form = {"kind": "none", "timezone": "Europe/Berlin", "reason": ""}
+    response = submitted(gm, campaign, form, follow=True)
+    assert messages_of(response) == [NOTHING_CHANGED]
+    assert not GmAdjustment.objects.exists()
 
 
 def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None:
@@ -172,15 +201,20 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 2
 
 
-def test_a_schedule_change_needs_a_reason(gm: Client) -> None:
+@pytest.mark.parametrize("reason", [None, "", "   "])
+def test_a_schedule_change_needs_a_reason(gm: Client, reason: str | None) -> None:
     campaign = new_campaign()
     url = schedule_url(campaign)
-    response = gm.post(
-        url, {**opened(gm, url), "kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
-    )
+    form = {"kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
+    if reason is not None:
+        form["reason"] = reason
+    logged = LogEntry.objects.count()
+    response = gm.post(url, {**opened(gm, url), **form})
     assert response.status_code == 200
+    assert response.context["form"].errors["reason"] == ["Give a reason for this change."]
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
     assert not GmAdjustment.objects.exists()
+    assert LogEntry.objects.count() == logged
 
 
 def test_a_roll_back_keeps_the_schedule_and_its_line(gm: Client) -> None:

@@ -17,7 +17,7 @@ from django.utils.html import escape
 
 from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
-from campaign.services.adjustments import adjust_stands
+from campaign.services.adjustments import ReasonMissing, adjust_stands
 from campaign.services.deadlines import Schedule
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import create_campaign
@@ -484,6 +484,34 @@ def test_a_schedule_change_is_told_to_every_player(
         (message,) = to(user.email)
         assert "Schedule changed: a turn every 48 hours" in message.subject
         assert "Next deadline: " in message.body and "slower, for the holidays" in message.body
+
+
+def test_a_schedule_saved_unchanged_without_a_reason_tells_nobody(
+    campaign: Campaign, django_capture_on_commit_callbacks: Any
+) -> None:
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=48)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = change_schedule(
+            campaign=campaign, schedule=Schedule(kind="every_hours", every_hours=48), reason=""
+        )
+    assert done is None
+    assert mail.outbox == []
+    assert not Notice.objects.exists()
+
+
+def test_a_schedule_change_without_a_reason_is_refused_and_tells_nobody(
+    campaign: Campaign, django_capture_on_commit_callbacks: Any
+) -> None:
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(ReasonMissing, match="needs a reason"),
+    ):
+        change_schedule(
+            campaign=campaign, schedule=Schedule(kind="every_hours", every_hours=48), reason=" "
+        )
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+    assert mail.outbox == []
+    assert not Notice.objects.exists()
 
 
 # --- webhooks -----------------------------------------------------------------------------
