@@ -1000,7 +1000,7 @@ class Ready(CampaignScoped):
         operation_id="ready_create",
         parameters=[CAMPAIGN_PK],
         request=s.ReadyRequestSerializer,
-        responses={200: s.ReadyResultSerializer, **WRITE_ERRORS},
+        responses={200: s.ReadyResultSerializer, **WRITE_ERRORS, **s.error_responses(409)},
     )
     def post(self, request: Request, campaign_pk: int) -> Response:
         """Mark your side's orders ready for the coming turn; when every side is ready the
@@ -1018,8 +1018,14 @@ class Ready(CampaignScoped):
             raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
         else:
             side = view.side
-        # refused: 400
-        due = mark_side_ready(campaign=view.campaign, side=side, user=request.user)
+        # Refused: 400; a turn played since this request read the coming one: 409 (the
+        # ready would land on a turn the client never read, as an order would).
+        due = mark_side_ready(
+            campaign=view.campaign,
+            side=side,
+            user=request.user,
+            page_turn=view.campaign.turn + 1,
+        )
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "turn_due": due})
 

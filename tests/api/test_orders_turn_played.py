@@ -188,3 +188,20 @@ def test_a_turn_played_by_another_connection_between_the_read_and_the_write_is_r
     coming = played.turn + 1
     assert f"orders now go to turn {coming + 1}" in answer.json()["detail"]
     assert orders(played) == [(coming, "withdraw", "Ioro")]
+
+
+def test_a_ready_sent_as_a_turn_is_played_is_refused_and_marks_no_later_turn(
+    played: Campaign, aussie: Any, login: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """POST ready/ reads the coming turn, then marks under the lock: a turn played in
+    between is refused with 409, as an order is, and the turn now coming is not marked
+    ready for a client that never read it."""
+    from campaign.models import SideReady
+
+    client = login(aussie)
+    coming = played.turn + 1
+    play_a_turn_first(monkeypatch, "mark_side_ready", played_with_a_new_order(played))
+    sent = client.post(url(played, "ready/"), {}, JSON)
+    assert sent.status_code == 409, sent.content
+    assert sent.json()["detail"].startswith(f"this request read the orders of turn {coming}")
+    assert not SideReady.objects.filter(campaign=played).exists()
