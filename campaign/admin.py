@@ -462,8 +462,9 @@ def advance_question(campaign: Campaign) -> str:
     """The question "Advance turn now" asks before it plays the campaign's next turn: its
     number, the sides not ready yet, that its dice are rolled at once, and what follows
     (its battles waiting in tabletop mode; the next deadline, or the campaign's end after
-    its last turn). The campaign's page asks it, and the campaigns list's action asks it
-    of each campaign selected."""
+    its last turn). Paused, that it is, and that playing the turn does not resume it (a
+    walk-through's game master could not tell). The campaign's page asks it, and the
+    campaigns list's action asks it of each campaign selected."""
     settings = campaign.get_settings()
     tabletop = settings.battle_mode == "tabletop"
     not_ready = sides_not_ready(campaign)
@@ -476,9 +477,14 @@ def advance_question(campaign: Campaign) -> str:
     after = _last_turn_words(campaign, settings) or _deadline_after_advance(
         campaign, tabletop=tabletop
     )
+    paused = (
+        " The campaign is paused, and playing this turn does not resume it."
+        if campaign.status == Campaign.Status.PAUSED
+        else ""
+    )
     return (
-        f"Play turn {campaign.turn + 1} of {campaign.name} now?{waits} Its dice are rolled at "
-        "once and every player sees the result."
+        f"Play turn {campaign.turn + 1} of {campaign.name} now?{paused}{waits} Its dice are "
+        "rolled at once and every player sees the result."
         + (" Its battles then wait for you to enter their results." if tabletop else "")
         + after
     )

@@ -171,19 +171,16 @@ class NextTurn:
 
 def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
     """The next turn's line on the map, from the campaign and its last turn: once ended
-    nothing is played; paused, nothing is played until the GM resumes it (a deadline
-    that was set is not counted down); a turn being played, waiting for its battles or
-    failed is that turn, not the one after it. With no deadline, in solo terms when the
-    stamp says the reader is the one player (``solo``: every other side the campaign
-    AI's, always ready)."""
+    nothing is played; paused, no turn but one the GM plays by hand until the GM resumes
+    it (a deadline that was set is not counted down); a turn being played, waiting for
+    its battles or failed is that turn, not the one after it. With no deadline, in solo
+    terms when the stamp says the reader is the one player (``solo``: every other side
+    the campaign AI's, always ready)."""
     number, status = stamp.last_turn, stamp.last_turn_status
     if campaign.status == Campaign.Status.FINISHED:
         return NextTurn("ended", "")
     if campaign.status == Campaign.Status.PAUSED:
-        return NextTurn(
-            "paused",
-            "The game master has paused the campaign: no turn is played until they resume it.",
-        )
+        return NextTurn("paused", _paused_words(campaign, stamp))
     if status in (Turn.Status.QUEUED, Turn.Status.ROLLING) or campaign.due_turn:
         playing = campaign.due_turn or number
         return NextTurn("playing", f"Turn {playing} is being played now.")
@@ -206,6 +203,23 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         campaign.turn + 1, solo=bool(stamp.solo), teammates=bool(stamp.teammates)
     )
     return NextTurn("by-gm", words)
+
+
+def _paused_words(campaign: Campaign, stamp: MapStamp) -> str:
+    """What a pause holds back: the turns its schedule (if it has one) and its players'
+    "ready" would play; not the GM's, who may play one by hand whatever the pause
+    (``advance_turn``). In solo terms as ``no_deadline_words``."""
+    if stamp.solo and stamp.teammates:
+        ready = "your side's orders are"
+    elif stamp.solo:
+        ready = "your orders are"
+    else:
+        ready = "every side is"
+    return (
+        "The game master has paused the campaign: no turn is played "
+        + ("on its schedule or " if campaign.schedule_kind != "none" else "")
+        + f"when {ready} ready until they resume it; they may still play one by hand."
+    )
 
 
 def stamp_seconds() -> int:

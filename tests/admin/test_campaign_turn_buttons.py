@@ -146,6 +146,28 @@ def test_a_paused_campaign_with_no_schedule_says_when_its_turns_are_played(
     ) in page_of(gm, campaign)
 
 
+def test_a_paused_campaigns_advance_question_says_playing_does_not_resume_it(
+    gm: Client,
+) -> None:
+    """The game master may play a turn by hand while the campaign is paused; the question
+    did not say it was paused, nor that it stays paused. The page and the list's
+    confirmation ask it alike; an active campaign's question says nothing of it."""
+    paused, going = new_campaign("Korona 1"), new_campaign("Korona 2")
+    set_paused(campaign=paused, paused=True)
+    said = (
+        "Play turn 1 of Korona 1 now? The campaign is paused, and playing this turn does not "
+        "resume it. Its dice are rolled at once"
+    )
+    assert said in page_of(gm, paused)
+    assert "paused" not in page_of(gm, going).split('data-confirm="')[1].split('"')[0]
+    listed = html.unescape(gm.post(LIST, chosen(gm, paused, going)).content.decode())
+    assert said in listed
+    assert listed.count("does not resume it") == 1
+    gm.post(f"/admin/campaign/campaign/{paused.pk}/advance/", {"turn": "0"})
+    paused.refresh_from_db()
+    assert (paused.turn, paused.status) == (1, Campaign.Status.PAUSED)
+
+
 # --- the last turn ------------------------------------------------------------------------
 
 

@@ -214,7 +214,8 @@ def test_a_paused_campaign_shows_no_countdown(
     assert page.locator("[data-countdown]").count() == 0
     assert " ".join(head.text_content().split()) == (
         f"{korona.name} Turn 1 played · Turn 2 of 20 is next {HOW_WON} "
-        "The game master has paused the campaign: no turn is played until they resume it."
+        "The game master has paused the campaign: no turn is played when every side is "
+        "ready until they resume it; they may still play one by hand."
     )
     shot(f"map-head-paused-{size}")
 

@@ -18,7 +18,9 @@ from django.urls import reverse
 from battles.models import Battle
 from campaign.models import Area, Campaign, Company, Turn
 from campaign.services.adjustments import set_control
+from campaign.services.campaigns import set_paused
 from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import set_schedule
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import campaign_stamp, open_campaign
 from campaign.web.maps import MapStamp, map_stamp
@@ -456,12 +458,32 @@ def test_a_paused_campaign_counts_down_to_nothing(
     played.save()
     client = login(aussie)
     page = text(client.get(map_url(played)))
-    paused = "The game master has paused the campaign: no turn is played until they resume it."
+    # The game master may still play a turn by hand while it is paused (advance_turn).
+    paused = (
+        "The game master has paused the campaign: no turn is played when every side is ready "
+        "until they resume it; they may still play one by hand."
+    )
     assert paused in page
     assert "data-countdown" not in page and "2031" not in page
     listed = text(client.get("/campaigns/"))
-    assert "none until the game master resumes the campaign" in listed
+    assert "none until the game master resumes the campaign or plays one by hand" in listed
     assert "data-countdown" not in listed
+
+
+def test_a_paused_solo_campaign_on_a_schedule_says_what_the_pause_holds_back(
+    aussie: Any, login: Any
+) -> None:
+    """Paused, neither its schedule nor the solo player's "ready" plays a turn; the game
+    master still may, by hand (advance_turn plays it whatever the pause)."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo, paused", seed=1)
+    join(aussie, solo, "australian")
+    set_schedule(campaign=solo, kind="every_hours", every_hours=24, timezone="UTC")
+    set_paused(campaign=solo, paused=True)
+    page = " ".join(text(login(aussie).get(map_url(solo))).split())
+    assert (
+        "The game master has paused the campaign: no turn is played on its schedule or when "
+        "your orders are ready until they resume it; they may still play one by hand." in page
+    )
 
 
 # --- the live map --------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
 from campaign.services import odds, planning
 from campaign.services.campaigns import set_paused
 from campaign.services.scenarios import create_campaign
-from campaign.services.schedule import process_turn, sweep_due
+from campaign.services.schedule import process_turn, set_schedule, sweep_due
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
 from rules.campaign.turn import OrderError
@@ -379,14 +379,14 @@ def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
     page = text_of(client.get(url(solo)))
     assert "Your orders are ready: turn 1 is being played now." in page
     assert "every side is ready" not in page.lower()
-    # Paused, the button's note says the same in solo terms.
+    # Paused, the ready box says the same in solo terms.
     paused = create_campaign(data=korona_doc(), name="Korona solo paused", seed=2)
     join(aussie, paused, "australian")
     set_paused(campaign=paused, paused=True)
     page = text_of(client.get(url(paused)))
     assert (
-        "no turn is played until the game master resumes it, even once your orders are ready"
-        in page
+        "The campaign is paused: no turn is played when your orders are ready until the game "
+        "master resumes it; the game master may still play one by hand." in page
     )
     # A second player: every side's ready, as before.
     two = create_campaign(data=korona_doc(), name="Korona for two", seed=3)
@@ -434,18 +434,30 @@ def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_read
     join(mate, paused, "australian")
     set_paused(campaign=paused, paused=True)
     page = text_of(client.get(url(paused)))
-    assert "even once your side's orders are ready" in page
+    assert (
+        "no turn is played when your side's orders are ready until the game master resumes it"
+        in page
+    )
     login(mate).post(url(paused, "ready"), **HTMX)
     page = text_of(client.get(url(paused)))
     assert "Your side's orders are marked ready by mate. You may still change them" in page
 
 
-def test_while_paused_the_ready_button_says_no_turn_is_played(
+def test_while_paused_the_ready_box_says_only_the_game_master_plays_a_turn(
     campaign: Campaign, aussie: Any, login: Any
 ) -> None:
+    """It said no turn was played until the game master resumed the campaign, "even once
+    every side is ready"; but the game master may play one by hand while it is paused
+    (advance_turn), and does not resume it by that. Said once, not again under the button."""
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone="UTC")
     set_paused(campaign=campaign, paused=True)
-    page = login(aussie).get(url(campaign)).content.decode()
-    assert "The campaign is paused: no turn is played until the game master resumes it" in page
+    page = text_of(login(aussie).get(url(campaign)))
+    assert (
+        "The campaign is paused: no turn is played on its schedule or when every side is ready "
+        "until the game master resumes it; the game master may still play one by hand." in page
+    )
+    assert page.count("The campaign is paused") == 1
+    assert "even once" not in page
     assert "When every side is ready the turn is played at once" not in page
 
 
