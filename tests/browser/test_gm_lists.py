@@ -160,3 +160,28 @@ def test_a_phone_keeps_the_columns_read_at_a_glance(
             assert row.locator(f".field-{column}").is_visible(), (name, column)
         for column in hidden:
             assert not row.locator(f".field-{column}").is_visible(), (name, column)
+
+
+def test_the_campaigns_list_on_a_phone_keeps_its_next_deadline_heading_in_sight(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    """A walk-through's list, with an ended campaign ("20 played; the campaign has ended")
+    beside one on a schedule: its last heading, "next deadline", was cut at the phone's
+    right edge."""
+    sign_in(page, live_server, django_user_model, (390, 844))
+    gm = get_user_model().objects.get(username="gm")
+    new_campaign("Korona")
+    ended = new_campaign("Korona 2", turn_limit=1)
+    advance_turn(campaign_id=ended.pk)
+    Campaign.objects.filter(pk=ended.pk).update(turn=20)  # its turns' words at their longest
+    play_sunday_evenings(new_campaign("Korona 3"), gm)
+    page.goto(f"{live_server.url}/admin/campaign/campaign/")
+    shot("list-phone-campaigns-ended")
+    assert "the campaign has ended" in page.locator("#result_list").inner_text()
+    measured = page.evaluate(MEASURE)
+    assert measured["table"] <= measured["frame"], measured
+    assert measured["cut"] == [], measured
+    heading = page.locator("#result_list thead th.column-deadline_shown")
+    frame = page.locator("#changelist-form .results").bounding_box()
+    box = heading.bounding_box()
+    assert box["x"] + box["width"] <= frame["x"] + frame["width"] + 0.5
