@@ -78,6 +78,20 @@ def test_an_ended_campaign_offers_no_advance_nor_schedule_and_says_how_it_ended(
     assert "once every player is ready" not in page
 
 
+def test_an_ended_campaigns_page_links_its_story_which_the_game_master_reads(
+    gm: Client,
+) -> None:
+    """The players' story of an ended campaign (its charts, turn by turn) had no link from
+    the game master's page; a campaign still going has none (its story is not told yet)."""
+    campaign = ended_campaign()
+    link = f'<a href="/campaigns/{campaign.pk}/story/">Read its story</a>'
+    assert link in page_of(gm, campaign)
+    story = gm.get(f"/campaigns/{campaign.pk}/story/")
+    assert story.status_code == 200
+    assert "<svg" in story.content.decode()
+    assert "/story/" not in page_of(gm, new_campaign("Korona 2"))
+
+
 def test_a_campaign_reopened_by_a_roll_back_offers_advance_again(gm: Client) -> None:
     from campaign.services.rollback import rollback_to_turn
 
