@@ -552,6 +552,24 @@ def skipped_words(campaign: Campaign, seen: int | None) -> str:
     return ""
 
 
+def saved_or_unchanged(
+    model_admin: Any,
+    request: HttpRequest,
+    campaign: Campaign,
+    adjustment: Any,
+    *,
+    saved: str,
+    unchanged: str,
+) -> HttpResponseRedirect:
+    """A GM form on the campaign done: back to its page, saying ``saved`` (a line in
+    Recent actions too), or "Nothing changed: ``unchanged``" when the service found
+    nothing to change (``adjustment`` None) and recorded nothing."""
+    if adjustment is None:
+        model_admin.message_user(request, f"Nothing changed: {unchanged}")
+        return HttpResponseRedirect(change_url(campaign))
+    return back_to_change(model_admin, request, campaign, saved)
+
+
 @admin.register(Campaign)
 class CampaignAdmin(SimpleHistoryAdmin):
     list_display = [
@@ -1082,14 +1100,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except AdjustmentRefused as refused:
                 form.add_error(None, sentence(refused))
             else:
-                if adjustment is None:  # nothing done: nothing for Recent actions either
-                    self.message_user(
-                        request,
-                        f"Nothing changed: no setting of {campaign.name} differs from what "
-                        "is saved.",
-                    )
-                    return HttpResponseRedirect(change_url(campaign))
-                return back_to_change(self, request, campaign, f"{campaign.name}: settings saved.")
+                return saved_or_unchanged(
+                    self,
+                    request,
+                    campaign,
+                    adjustment,
+                    saved=f"{campaign.name}: settings saved.",
+                    unchanged=f"no setting of {campaign.name} differs from what is saved.",
+                )
         response = form_page(
             self,
             request,
@@ -1136,14 +1154,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
             except (ScheduleRefused, AdjustmentRefused) as refused:
                 form.add_error(None, sentence(refused))
             else:
-                if adjustment is None:  # nothing done: nothing for Recent actions either
-                    self.message_user(
-                        request,
-                        f"Nothing changed: the schedule of {campaign.name} is the one "
-                        "already saved.",
-                    )
-                    return HttpResponseRedirect(change_url(campaign))
-                return back_to_change(self, request, campaign, f"{campaign.name}: schedule saved.")
+                return saved_or_unchanged(
+                    self,
+                    request,
+                    campaign,
+                    adjustment,
+                    saved=f"{campaign.name}: schedule saved.",
+                    unchanged=f"the schedule of {campaign.name} is the one already saved.",
+                )
         return form_page(
             self,
             request,
