@@ -103,7 +103,11 @@ def test_the_game_master_reads_the_campaign_ais_standing_order_and_who_plays_the
     australian = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
     said = ", set by the game master: what it does in any turn it is given no order."
     assert (
-        "Standing order: hold (sensible: its side has a player)" + said in (australian["A Company"])
+        "Standing order: sensible (its side has a player, so it holds)" + said
+        in (australian["A Company"])
     )
     japanese = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=japanese"))
-    assert "Standing order: the campaign AI's choice (sensible)" + said in japanese["1st Company"]
+    assert (
+        "Standing order: sensible (its side has no player: the campaign AI chooses)" + said
+        in japanese["1st Company"]
+    )

@@ -130,6 +130,7 @@
   // drops its answer: swapping a card out of band under an order's request lost the
   // order's answer (its odds stopped growing on the card).
   const posting = new Set();
+  const asking = new Map(); // a poll's element -> its request on its way (below)
   document.addEventListener("htmx:beforeRequest", function (event) {
     const elt = event.detail.elt;
     const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
@@ -145,5 +146,24 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     posting.delete(event.detail.xhr);
+    asking.delete(event.detail.elt);
+  });
+
+  // A poll (a GET) whose element a swap removes while its request is on its way (an
+  // area's odds poll inside "Planned battles", redrawn by an order's answer) is called
+  // off: its answer, read from an element no longer on the page, would find no
+  // #planned-battles to go to (htmx: "Invalid re-target"), and the page misses nothing.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
+    if (!event.defaultPrevented && event.detail.elt && verb === "get") {
+      asking.set(event.detail.elt, event.detail.xhr); // a poll's, never an order's
+    }
+  });
+  document.addEventListener("htmx:beforeCleanupElement", function (event) {
+    const xhr = asking.get(event.target);
+    if (xhr && xhr.readyState !== XMLHttpRequest.DONE) {
+      asking.delete(event.target);
+      xhr.abort();
+    }
   });
 })();
