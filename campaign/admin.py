@@ -1620,7 +1620,7 @@ class TurnAdmin(admin.ModelAdmin):
             dict(obj.campaign.sides.values_list("key", "name")),
             {key: reason for key, reason, _, _ in ends},
             {key: names.withdrawal_words(why, fit) for key, _, why, fit in ends},
-        ).with_forces(obj.log)
+        ).with_records(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(
             "<p>{}</p><pre style='white-space: pre-wrap'>{}</pre>",

@@ -692,7 +692,10 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
                 points[played] = StandsPoint(
                     played, stands, dict(row.get("establishment") or stands)
                 )
-        for record in view.records(log or [], number=number):
+        records = view.records(log or [], number=number)
+        # Its supply verdict, which says why its aggressive standing order moved it.
+        reading = turnlog.Reading(supply=turnlog.supply_verdicts(records))
+        for record in records:
             if not about_company(record, company.name):
                 continue
             target = history.supply_rolls if record.get("kind") == "supply" else None
@@ -700,7 +703,7 @@ def company_history(view: CampaignView, company: CompanyView) -> CompanyHistory:
                 CompanyRecord(
                     number,
                     record,
-                    turnlog.record_words(record),
+                    turnlog.record_words(record, reading),
                     battle_ids.get(str(record.get("battle"))) if record.get("battle") else None,
                 )
             )

@@ -70,7 +70,7 @@ def moves_and_battles(
 ) -> tuple[list[Move], list[BattleMark]]:
     """The moves (one arrow per side and route) and battles (one mark per area) in the
     records the reader may read (a result in the words of the turn's page: ``reading``)."""
-    reading = (reading or turnlog.Reading()).with_forces(records)
+    reading = (reading or turnlog.Reading()).with_records(records)
     moves: dict[tuple[str, str, str], Move] = {}
     battles: dict[str, BattleMark] = {}
     keys: dict[str, str] = {}

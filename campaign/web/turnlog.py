@@ -66,12 +66,35 @@ class Reading:
     # Battle key to its companies by role ("attacker", "defender"), from the battle's
     # own record ("battle at Oivi: ..."), which shows to the same readers as its result.
     forces: Mapping[str, Mapping[str, Sequence[str]]] = field(default_factory=dict)
+    # Company name to its supply roll's verdict this turn ("in supply", "out of supply"),
+    # from the turn's supply records: only fighting companies roll, so a company the
+    # records were read for and that is not here is a supply company. None: no records
+    # were read, nothing is known.
+    supply: Mapping[str, str] | None = None
 
-    def with_forces(self, records: Iterable[Mapping[str, Any]]) -> Reading:
-        """This reading, with the companies of each battle in ``records`` (those the
-        reader may read: a battle's record names its companies, both sides', and shows
-        only to the two sides that fought it, rulings section 6)."""
-        return replace(self, forces={**self.forces, **battle_forces(records)})
+    def with_records(self, records: Iterable[Mapping[str, Any]]) -> Reading:
+        """This reading, with what the turn's ``records`` (those the reader may read)
+        tell beside each record: the companies of each battle (a battle's record names
+        its companies, both sides', and shows only to the two sides that fought it,
+        rulings section 6) and each fighting company's supply verdict (a side reads its
+        own companies' rolls and orders, never the enemy's: the verdict is known wherever
+        the order it explains is)."""
+        records = list(records)
+        return replace(
+            self,
+            forces={**self.forces, **battle_forces(records)},
+            supply={**(self.supply or {}), **supply_verdicts(records)},
+        )
+
+
+def supply_verdicts(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each fighting company's supply verdict in the records ("in supply", "out of
+    supply"), by its name."""
+    return {
+        str(record["company"]): str(record.get("outcome"))
+        for record in records
+        if record.get("kind") == "supply" and record.get("company")
+    }
 
 
 def battle_forces(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, list[str]]]:
@@ -163,16 +186,53 @@ def control_words(record: Mapping[str, Any], reading: Reading) -> str:
 
 
 # Where a company's order came from (an order record's ``source``), as a player says it.
+# An aggressive standing order's order played says what it made the company do
+# (``aggressive_words``); this is for one refused.
+_AGGRESSIVE = "standing order (aggressive)"
 _ORDER_SOURCES = {
     "order": "as ordered",
     "no order; its side has a player": "no order given",
     "standing order (hold)": "no order given: its standing order is to hold",
-    "standing order (aggressive)": "no order given: its standing order advances it by itself",
+    _AGGRESSIVE: "no order given: its standing order is aggressive",
     "standing order (sensible)": "no order given: the campaign AI's order",
 }
 
+_AGGRESSIVE_DOES = "no order given: its aggressive standing order"
+# What the aggressive standing order (rules/campaign/phases/movement.py,
+# ``standing_order``) made a company do, by its supply verdict this turn ("supply
+# company": it rolls none) and the order played; a fighting company in supply advances
+# toward the enemy's base, one out of supply withdraws toward its own, a supply company
+# follows its side's foremost fighting company; any of them holds when it cannot.
+_AGGRESSIVE_WORDS = {
+    ("in supply", "advance"): "advances it toward the enemy's base",
+    ("in supply", "hold"): "would advance it, but it is engaged by the enemy or has no "
+    "area nearer the enemy's base to go to",
+    ("out of supply", "withdraw"): "withdraws it, out of supply",
+    ("out of supply", "hold"): "would withdraw it, out of supply, but it is engaged by the "
+    "enemy or has no area nearer its base to go to",
+    ("supply company", "advance"): "has it follow its side's foremost fighting company",
+    ("supply company", "withdraw"): "has it follow its side's foremost fighting company",
+    ("supply company", "hold"): "has it follow its side's foremost fighting company: it "
+    "stays where it is",
+}
+# The same without the turn's supply records: only what it did.
+_AGGRESSIVE_DID = {"advance": "advances it", "withdraw": "withdraws it", "hold": "holds it"}
 
-def order_words(record: Mapping[str, Any]) -> str | None:
+
+def aggressive_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """Why a company on the aggressive standing order held or moved as it did: "no order
+    given: its aggressive standing order withdraws it, out of supply" (it once read "its
+    standing order advances it by itself" for a withdrawal too)."""
+    order = str(record.get("order"))
+    if reading.supply is None:
+        does = _AGGRESSIVE_DID.get(order)
+    else:
+        verdict = reading.supply.get(str(record.get("company")), "supply company")
+        does = _AGGRESSIVE_WORDS.get((verdict, order)) or _AGGRESSIVE_DID.get(order)
+    return f"{_AGGRESSIVE_DOES} {does}" if does else _ORDER_SOURCES[_AGGRESSIVE]
+
+
+def order_words(record: Mapping[str, Any], reading: Reading | None = None) -> str | None:
     """An order played (held or moved), from the record's fields: "A Company holds in
     Korona (no order given)" where the rules wrote "(no order; its side has a player)".
     None for a record it cannot word so (a refusal keeps the rules' words: its reason)."""
@@ -180,6 +240,8 @@ def order_words(record: Mapping[str, Any]) -> str | None:
     company, target = record.get("company"), record.get("target")
     if why is None or not company or not target:
         return None
+    if record.get("source") == _AGGRESSIVE:
+        why = aggressive_words(record, reading or Reading())
     if record.get("outcome") == "hold":
         return f"{company} holds in {target} ({why})"
     if record.get("outcome") == "moved" and record.get("from") and record.get("order"):
@@ -229,7 +291,9 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if record.get("kind") == "control":
         return control_words(record, reading or Reading())
     if record.get("kind") == "order":
-        return order_words(record) or str(record.get("text") or "") or fallback_words(record)
+        return (
+            order_words(record, reading) or str(record.get("text") or "") or fallback_words(record)
+        )
     words = str(record.get("text") or "") or fallback_words(record)
     if record.get("kind") == "supply" and not record.get("modifiers"):
         # The rules write "supply roll 2 = 2" even with nothing to add: the sum only
@@ -344,7 +408,7 @@ def turn_phases(
     ``battle_ids`` maps the keys of the battles the viewer may read to their ids, so a
     battle's lines link to its report; ``reading`` names the sides and the battles' ends."""
     records = list(records)
-    reading = (reading or Reading()).with_forces(records)
+    reading = (reading or Reading()).with_records(records)
     phases: list[TurnPhase] = []
     for record in records:
         key = str(record.get("phase", ""))
@@ -383,7 +447,7 @@ def turn_summary(
     ``reasons``, battle key to its result's reason, and why a loser withdrew from
     ``withdrawals``), control and the end."""
     records = list(records)
-    reading = Reading(side_names, reasons or {}, withdrawals or {}).with_forces(records)
+    reading = Reading(side_names, reasons or {}, withdrawals or {}).with_records(records)
     standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:
