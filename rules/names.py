@@ -9,6 +9,7 @@ adjective ("Australian") whatever plural name the scenario gave it ("Australians
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -83,6 +84,38 @@ def join(parts: Iterable[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def by_name(companies: Iterable[str]) -> list[str]:
+    """Company names in the order a reader looks for them: by name, a number by its
+    value ("2nd Company" before "10th Company", both before "A Company"). A force's own
+    order (its strongest company first, which leads it) read as no order at all: "1st
+    Company, 3rd Company and 2nd Company"."""
+    return sorted(companies, key=_name_key)
+
+
+def _name_key(name: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
+        for part in re.split(r"(\d+)", name)
+        if part
+    )
+
+
+def owners(side_name: str) -> str:
+    """A side's name before what it owns: "the Australians'", "the Japanese"."""
+    return f"the {side_name}'" if side_name.endswith("s") else f"the {side_name}"
+
+
+def force_of_side(force: str, side_name: str, role: str | None = None) -> str:
+    """A force ("1st Company and 2nd Company") named with its side, and its role when
+    given: "1st Company (Japanese)", "A Company (Australians, defending)". When a company's
+    name has its own brackets, the side goes before it, as the battle report names a
+    force: "the Australians' C Company (militia)", "the Australians' C Company (militia),
+    defending," ("C Company (militia) (Australians)" read as two asides)."""
+    if "(" in force:
+        return f"{owners(side_name)} {force}" + (f", {role}," if role else "")
+    return f"{force} ({side_name}{f', {role}' if role else ''})"
 
 
 def aircraft(buffalos: int, bombers: int) -> str:

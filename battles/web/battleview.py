@@ -826,9 +826,21 @@ def force_words(force: ForceView) -> str:
     """A force as the outcome names it, with no brackets round the company names (one of
     them may have its own): "the Australians' A Company, B Company and C Company
     (militia)", "the Japanese 1st Company"."""
-    companies = [name for name, _ in force.companies] or [force.name]
-    owner = f"{force.side_name}'" if force.side_name.endswith("s") else force.side_name
-    return f"the {owner} {names.join(companies)}"
+    companies = names.by_name(name for name, _ in force.companies) or [force.name]
+    return f"{names.owners(force.side_name)} {names.join(companies)}"
+
+
+def attack_words(forces: Sequence[ForceView]) -> str:
+    """Who attacks whom, by side and company, as the battle sheet says it: "The
+    Japanese 1st Company attacks the Australians' A Company and C Company (militia)"
+    ("Australians (C Company (militia))" read as brackets in brackets)."""
+    attacker, defender = forces[0], forces[1]
+    several = len(attacker.companies) > 1 or (
+        not attacker.companies and names.several(attacker.name)
+    )
+    who = force_words(attacker)
+    attack = "attack" if several else "attacks"
+    return f"{who[:1].upper()}{who[1:]} {attack} {force_words(defender)}"
 
 
 def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:

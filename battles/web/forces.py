@@ -66,9 +66,9 @@ def company_names(battle: Battle, role: str) -> list[str]:
 
 
 def force_name(battle: Battle, role: str) -> str:
-    """The force by its companies: "B Company, C Company (militia) and A Company" (the
-    spec's name joins them all with "and")."""
-    return names.join(company_names(battle, role))
+    """The force by its companies, by name: "A Company, B Company and C Company
+    (militia)" (the spec's name joins them all with "and", strongest first)."""
+    return names.join(names.by_name(company_names(battle, role)))
 
 
 def who_attacks_whom(battle: Battle) -> str:
@@ -76,13 +76,17 @@ def who_attacks_whom(battle: Battle) -> str:
     email of the battles waiting and the admin (its home, the campaign's page, the Battles
     list) name it, so two battles in one area are told apart. Each force by its companies
     and its side's name in the campaign (``campaign.sides``: a list prefetches them),
-    never a side's key ("japanese attack australian")."""
+    never a side's key ("japanese attack australian"); "the Australians' C Company
+    (militia)" for a force whose names have brackets of their own."""
     sides = {side.key: side.name for side in battle.campaign.sides.all()}
     attackers, defenders = force_name(battle, "attacker"), force_name(battle, "defender")
     attacking = sides.get(battle.attacker_side) or names.side(battle.attacker_side)
     defending = sides.get(battle.defender_side) or names.side(battle.defender_side)
     attack = names.verb(attackers, "attacks", "attack")
-    return f"{attackers} ({attacking}) {attack} {defenders} ({defending})"
+    return (
+        f"{names.force_of_side(attackers, attacking)} {attack} "
+        f"{names.force_of_side(defenders, defending)}"
+    )
 
 
 def battle_words(battle: Battle) -> str:

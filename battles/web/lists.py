@@ -82,7 +82,7 @@ def _companies(battle: Battle, role: str, named: Collection[str] | None) -> str:
         return ""
     force = (battle.spec or {}).get(role) or {}
     listed = [str(c.get("name", "")) for c in force.get("companies") or []]
-    return names.join(listed) if listed else str(force.get("name", ""))
+    return names.join(names.by_name(listed)) if listed else str(force.get("name", ""))
 
 
 def battle_line(

@@ -73,6 +73,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "labels": table.labels(frames[0]["drawn"] if frames else None),
         "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
+        "attack": battleview.attack_words(forces),
         "ruleset_label": battleview.ruleset_label(battle.ruleset),
         "spec": spec,
         "area": spec.get("area", {}),

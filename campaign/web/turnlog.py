@@ -125,14 +125,18 @@ def _side_called(record: Mapping[str, Any], role: str, reading: Reading) -> str:
 
 
 def battle_words(record: Mapping[str, Any]) -> str:
-    """A battle announced, from the record's fields: "battle at Oivi: 2nd Company, 1st
-    Company and 3rd Company attack A Company" (the rules' text joins every name with
-    "and"; it stays in the record, which replays compare)."""
+    """A battle announced, from the record's fields, each force by name: "battle at Oivi:
+    1st Company, 2nd Company and 3rd Company attack A Company" (the rules' text joins
+    every name with "and", strongest first; it stays in the record, which replays
+    compare)."""
     attackers, defenders = record.get("attackers") or [], record.get("defenders") or []
     if not record.get("target") or not attackers or not defenders:
         return str(record.get("text") or "") or fallback_words(record)
     attack = "attack" if len(attackers) > 1 else "attacks"
-    return f"battle at {record['target']}: {names.join(attackers)} {attack} {names.join(defenders)}"
+    return (
+        f"battle at {record['target']}: {names.join(names.by_name(attackers))} {attack} "
+        f"{names.join(names.by_name(defenders))}"
+    )
 
 
 def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
@@ -153,9 +157,11 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     won, lost = forces.get(winner), forces.get(loser)
     if won and lost:
         where = f"At {record['target']} " if record.get("target") else ""
+        winners = names.join(names.by_name(won))
+        losers = names.join(names.by_name(lost))
         head = (
-            f"{where}{names.join(won)} ({_side_called(record, winner, reading)}, {role}) "
-            f"beat {names.join(lost)} ({_side_called(record, loser, reading)})"
+            f"{where}{names.force_of_side(winners, _side_called(record, winner, reading), role)}"
+            f" beat {names.force_of_side(losers, _side_called(record, loser, reading))}"
         )
     else:
         where = f"At {record['target']} the" if record.get("target") else "The"

@@ -1,5 +1,6 @@
 """Lists and brackets in the players' words: "A, B and C" (never "A and B and C"), one
-bracket at a time, and a sentence where the rules put a bracket after a full stop."""
+bracket at a time, a force's companies by name (the rules list the strongest first),
+and a sentence where the rules put a bracket after a full stop."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def battle_record(**fields: Any) -> dict[str, Any]:
 
 def test_a_battle_of_three_companies_lists_them_with_commas() -> None:
     words = turnlog.record_words(battle_record())
-    assert words == "battle at Oivi: 2nd Company, 1st Company and 3rd Company attack A Company"
+    assert words == "battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
     one = battle_record(attackers=["2nd Company"], text="")
     assert turnlog.record_words(one) == "battle at Oivi: 2nd Company attacks A Company"
 
@@ -49,7 +50,7 @@ def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
     }
     summary = turnlog.turn_summary([battle_record(), result], {}, {"3:Oivi": "a_third_lost"})
     assert summary == [
-        "At Oivi A Company (Australian, defending) beat 2nd Company, 1st Company and 3rd "
+        "At Oivi A Company (Australian, defending) beat 1st Company, 2nd Company and 3rd "
         "Company (Japanese): the Japanese lost a third of their stands."
     ]
 
@@ -64,7 +65,7 @@ def test_the_template_filter_joins_a_list_with_commas_and_one_and() -> None:
 def test_a_turns_map_marks_a_battle_of_three_companies_with_commas() -> None:
     _, battles = pastmaps.moves_and_battles([battle_record()])
     assert battles[0].words == [
-        "battle at Oivi: 2nd Company, 1st Company and 3rd Company attack A Company"
+        "battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
     ]
 
 
