@@ -63,6 +63,9 @@ class Frame:
     svg: SafeString
     lines: list[str]
     across: str = ""  # where the reader's troops stood across it (``focus_across``)
+    # Under the fog, an enemy attacked the reader's side this turn (a battle it defended):
+    # the map draws no arrow for the attack, and says why.
+    unseen_attack: bool = False
 
 
 def moves_and_battles(
@@ -189,7 +192,19 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
     lines = [f"{naming.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
     ]
-    return Frame(turn.number, f"Turn {turn.number}", svg, lines, focus_across(then, areas))
+    # A battle's record shows only to the two sides that fought it (rulings section 6):
+    # what the reader's side defended it knows.
+    unseen_attack = not view.sees_everything and any(
+        r.get("kind") == "battle" and r.get("defender_side") == view.side for r in records
+    )
+    return Frame(
+        turn.number,
+        f"Turn {turn.number}",
+        svg,
+        lines,
+        focus_across(then, areas),
+        unseen_attack=unseen_attack,
+    )
 
 
 def now_frame(view: CampaignView) -> Frame:

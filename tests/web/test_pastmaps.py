@@ -187,8 +187,27 @@ def test_an_enemys_attack_shows_no_arrow_and_the_map_says_why(
     assert attack not in ours and "data-move=" not in ours
     assert said in ours.replace("&#x27;", "'")
     lapse = page(login(aussie), campaign, "timelapse/").replace("&#x27;", "'")
-    assert "an enemy's attack shows no arrow, as your side learns of the battle, not where" in lapse
-    # The attacker's side drew its own move; the game master sees every side's.
-    assert attack in page(login(japanese), campaign, "turns/1/map/")
+    assert f'<p class="frame-note">{said}</p>' in lapse
+    # The attacker's side drew its own move, and was attacked by nobody: no such words;
+    # the game master sees every side's moves.
+    theirs = page(login(japanese), campaign, "turns/1/map/")
+    assert attack in theirs and "shows no arrow" not in theirs
+    assert "shows no arrow" not in page(login(japanese), campaign, "timelapse/")
     gm = page(login(gm_user), campaign, "turns/1/map/")
     assert attack in gm and "shows no arrow" not in gm
+
+
+def test_a_turn_without_an_enemy_attack_says_nothing_of_its_arrow(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The walk-through: "An enemy's attack shows no arrow" under every map of a fogged
+    side, turns where no enemy attacked it too. Only a turn with a battle the reader's
+    side defended (one it fought, so it knows of it: rulings section 6) says it."""
+    campaign = create_campaign(data=korona_doc(), name="Quiet", seed=2)
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    ours = page(login(aussie), campaign, "turns/1/map/")
+    assert "data-battle-area=" not in ours
+    assert "shows no arrow" not in ours
+    lapse = page(login(aussie), campaign, "timelapse/")
+    assert "shows no arrow" not in lapse and 'class="frame-note"' not in lapse
