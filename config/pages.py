@@ -57,6 +57,7 @@ class CampaignMenu:
 
     campaign: Campaign
     side: str | None
+    side_name: str | None = None  # as CampaignView.side_name: "Australians"
 
     @property
     def game_master(self) -> bool:
@@ -90,10 +91,10 @@ def account_menu(request: HttpRequest) -> dict[str, Any]:
     if not rows:
         rows = campaign_sides(request.user, limit=MENU_CAMPAIGNS + 1)
     if len(rows) == 1:
-        campaign, side = rows[0]
+        campaign, side, side_name = rows[0]
         return {
-            "menu": CampaignMenu(campaign=campaign, side=side),
+            "menu": CampaignMenu(campaign=campaign, side=side, side_name=side_name),
             "menu_query": f"?campaign={campaign.pk}",
         }
-    listed = [campaign for campaign, _ in rows] if len(rows) <= MENU_CAMPAIGNS else []
+    listed = [campaign for campaign, _, _ in rows] if len(rows) <= MENU_CAMPAIGNS else []
     return {"menu": None, "menu_campaigns": listed, "menu_query": ""}

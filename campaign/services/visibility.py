@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, router
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from battles.models import Battle
 from campaign.models import (
@@ -410,27 +410,33 @@ def viewer_for(*, user: Any, campaign: Campaign) -> Viewer:
 
 def campaign_sides(
     user: Any, *, campaign_id: int | None = None, limit: int | None = None
-) -> list[tuple[Campaign, str | None]]:
+) -> list[tuple[Campaign, str | None, str | None]]:
     """The campaigns a user may open (as ``campaigns_for``), by name, each with the side
-    they play there (None for the GM); only ``campaign_id`` if given (nothing if they may
-    not open it), at most ``limit``. One query."""
+    they play there and its name in the campaign ("australian", "Australians"; a
+    spectator's "spectator" twice; None for the GM); only ``campaign_id`` if given
+    (nothing if they may not open it), at most ``limit``. One query."""
     if campaign_id is not None and not 0 < campaign_id <= MAX_ID:
         return []
     if is_game_master(user):
         campaigns = Campaign.objects.order_by("name", "pk")
         if campaign_id is not None:
             campaigns = campaigns.filter(pk=campaign_id)
-        return [(campaign, None) for campaign in campaigns[:limit]]
+        return [(campaign, None, None) for campaign in campaigns[:limit]]
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return []
+    side_name = Side.objects.filter(campaign=OuterRef("campaign"), key=OuterRef("side"))
     memberships = (
         Membership.objects.filter(user=user)
         .select_related("campaign")
+        .annotate(side_name=Subquery(side_name.values("name")[:1]))
         .order_by("campaign__name", "campaign_id")
     )
     if campaign_id is not None:
         memberships = memberships.filter(campaign_id=campaign_id)
-    return [(membership.campaign, membership.side) for membership in memberships[:limit]]
+    return [
+        (membership.campaign, membership.side, membership.side_name or membership.side)
+        for membership in memberships[:limit]
+    ]
 
 
 def sides_of(user: Any) -> dict[int, str]:
@@ -475,6 +481,13 @@ class CampaignView:
     @property
     def game_master(self) -> bool:
         return self.viewer.game_master
+
+    @property
+    def side_name(self) -> str | None:
+        """The viewer's side by its name in the campaign, as the pages call it
+        ("Australians"); a spectator's "spectator"; None for the GM."""
+        side = self.state.sides.get(self.side or "")
+        return side.name if side is not None else self.side
 
     @property
     def sees_everything(self) -> bool:

@@ -41,7 +41,7 @@ def test_an_account_page_keeps_the_players_only_campaigns_menu_and_side(
 ) -> None:
     html = login(aussie).get(reverse(page)).content.decode()
     assert all(link in html for link in menu_of(campaign))
-    assert "<span>aussie · Australian</span>" in html
+    assert "<span>aussie · Australians</span>" in html
 
 
 def test_the_top_bar_takes_the_campaign_to_the_account_pages_and_they_keep_it(
@@ -152,3 +152,17 @@ def test_the_gms_time_zone_says_the_battles_waiting_email_keeps_the_campaigns_cl
         in words
     )
     assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
+
+
+def test_the_top_bar_calls_the_readers_side_by_its_name_in_the_campaign(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The walk-through's top bar read "bob · Australian" over a page that said
+    "Australians": the side's name in the campaign, as the pages call it, here and on
+    the account pages (a scenario may name its sides as it likes)."""
+    campaign.sides.filter(key="australian").update(name="Diggers")
+    client = login(aussie)
+    html = client.get(reverse("campaign-map", args=[campaign.pk])).content.decode()
+    assert "<span>aussie · Diggers</span>" in html
+    html = client.get(f"{reverse('account')}?campaign={campaign.pk}").content.decode()
+    assert "<span>aussie · Diggers</span>" in html
