@@ -161,6 +161,17 @@ class AccountForm(UserCreationForm):
             raise forms.ValidationError(addresses.TAKEN_ON_SIGN_UP)
         return email
 
+    def full_clean(self) -> None:
+        """Validate, then put the focus on the first field refused: Django's form gives
+        the username ``autofocus`` whatever was wrong, and a refused email left the
+        reader on the username (no script: the page's CSP allows none inline)."""
+        super().full_clean()
+        refused = [name for name in self.fields if name in self.errors]
+        if refused:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[refused[0]].widget.attrs["autofocus"] = True
+
 
 def side_name(invitation: Invitation) -> str:
     side = invitation.campaign.sides.filter(key=invitation.side).first()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -222,3 +223,26 @@ def test_anyone_else_back_on_a_used_invitation_still_reads_that_it_does_not_work
         page = answer.content.decode()
         assert "This invitation does not work" in page and "You have joined" not in page
     assert Invitation.objects.get().used_by.username == "newcomer"
+
+
+def focused(html: str) -> list[str]:
+    """The ids of the fields with ``autofocus``, in the page's order."""
+    tags = re.findall(r"<input\b[^>]*>", html)
+    return [re.search(r'\bid="([^"]+)"', tag)[1] for tag in tags if " autofocus" in tag]
+
+
+def test_a_refused_sign_up_puts_the_focus_on_the_first_field_refused(
+    campaign: Campaign, aussie: Any
+) -> None:
+    """The walk-through: the sign-up form refused a taken email and left the focus on
+    Username. The first field with an error has ``autofocus``, and no other."""
+    invitation = invite(campaign=campaign, side="japanese")
+    client = Client()
+    assert focused(client.get(path_of(invitation)).content.decode()) == ["id_username"]
+    taken = client.post(path_of(invitation), {**NEW, "email": aussie.email})
+    assert taken.status_code == 400
+    assert focused(taken.content.decode()) == ["id_email"]
+    mismatched = client.post(path_of(invitation), {**NEW, "password2": "another password"})
+    assert focused(mismatched.content.decode()) == ["id_password2"]
+    both = client.post(path_of(invitation), {**NEW, "username": "", "email": aussie.email})
+    assert focused(both.content.decode()) == ["id_username"]
