@@ -497,6 +497,21 @@ def test_two_battles_in_one_area_are_listed_by_number_in_words(
     assert ">Korona, 1<" not in page
 
 
+def test_a_turns_battles_are_listed_with_the_comma_after_each_name(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """'Korona (battle 1), Korona (battle 2)' on the turn's page and the turn list: the
+    "waiting" note's template ended in a newline, which read 'Korona (battle 1) , Korona
+    (battle 2)' in every turn with two battles (a walk-through)."""
+    campaign = create_campaign(data=meeting_doc(), name="Two battles", seed=3)
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    client = login(aussie)
+    for url in (reverse("turn", args=[campaign.pk, 1]), reverse("turns", args=[campaign.pk])):
+        page = client.get(url).content.decode()
+        assert re.search(r">Korona \(battle 1\)</a>, <a [^>]*>Korona \(battle 2\)</a>", page), url
+
+
 def test_a_force_of_several_companies_says_whose_quality_it_fights_at() -> None:
     """Several companies in one battle fight at the quality of the strongest (our
     ruling, docs/campaign.md): the report says so, or the veteran company among them
