@@ -80,8 +80,7 @@ def picture_key() -> PictureKey:
     """The key to a battle's picture, built from the rules' names: never typed by hand."""
     return PictureKey(
         grounds=tuple(
-            KeySwatch(key, names.landform(key), GROUND_COLOURS[key])
-            for key in names.LANDFORM_NAMES
+            KeySwatch(key, names.landform(key), GROUND_COLOURS[key]) for key in names.LANDFORM_NAMES
         ),
         woods=tuple(
             KeySwatch(key, names.vegetation(key), f"url(#{pattern})")
@@ -942,6 +941,46 @@ def assault_words(
     return f"{who} assaults {on}{text[len(head) :]}"
 
 
+def end_words(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str | None:
+    """The battle's last line, who won and why, naming the side that lost by the record's
+    fields: "The Japanese win: the Australians withdrew"; "The Australians win: the
+    Japanese lost a third of their stands (4 of 12)". The rules' own words, "the Japanese
+    win (withdrew)", read as if the winners had withdrawn (a walk-through). None for a
+    battle whose ``sides`` do not name both forces, or a reason not known here: the rules'
+    words then."""
+    winner = str(record.get("winner", ""))
+    if winner not in ("attacker", "defender") or not sides:
+        return None
+    loser = "defender" if winner == "attacker" else "attacker"
+    won, lost = (sides.get(role[0]) for role in (winner, loser))
+    if not won or not lost or won == winner or lost == loser:
+        return None
+    won, lost = names.people(won), names.people(lost)
+    present, losses = record.get("present") or {}, record.get("lost") or {}
+
+    def share(role: str) -> str:
+        return f"{losses.get(role, 0)} of {present.get(role, 0)}"
+
+    why = {
+        "a_third_lost": f": the {lost} lost a third of their stands ({share(loser)})",
+        "withdrew": f": the {lost} withdrew",
+        "turn_limit": f" at the turn limit: {_turn_limit_words(record, winner, loser)} "
+        f"({share(winner)}; the {lost} {share(loser)})",
+    }.get(str(record.get("reason", "")))
+    return None if why is None else f"The {won} win{why}"
+
+
+def _turn_limit_words(record: Mapping[str, Any], winner: str, loser: str) -> str:
+    """Why the winner won at the turn limit: the smaller share of its stands lost, or, the
+    shares equal, the defender's tie (rulings section 4)."""
+    present, losses = record.get("present") or {}, record.get("lost") or {}
+    won = losses.get(winner, 0) * present.get(loser, 0)
+    lost = losses.get(loser, 0) * present.get(winner, 0)
+    if won == lost:
+        return "both lost the same share of their stands, and a tie goes to the defender"
+    return "they lost the smaller share of their stands"
+
+
 def place_words(
     record: Mapping[str, Any],
     table: Table | None = None,
@@ -981,6 +1020,10 @@ def line_of(
     placed = place_words(record, table, sides)
     if placed is not None:
         return placed
+    if record.get("kind") == "end":
+        ended = end_words(record, sides)
+        if ended is not None:
+            return ended
     text = rulesets.narrate_words(record, sides)
     if record.get("kind") == "assault":
         text = assault_words(record, text, sides)

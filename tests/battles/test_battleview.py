@@ -589,6 +589,34 @@ def test_a_move_to_assault_names_its_target_in_words() -> None:
                                                            "going": "good"})  # fmt: skip
 
 
+def test_the_last_line_says_which_side_lost_and_why() -> None:
+    """ "the Japanese win (withdrew)" read as if the winners had withdrawn (a walk-through):
+    the line names the side that withdrew, or lost a third, or the shares at the turn
+    limit, from the record's fields."""
+    sides = {"a": "Japanese", "d": "Australian"}
+    end = {"turn": 1, "phase": "end", "kind": "end", "dice": [], "winner": "attacker",
+           "reason": "withdrew", "lost": {"attacker": 0, "defender": 0},
+           "present": {"attacker": 28, "defender": 8}}  # fmt: skip
+    assert battleview.line_of(end, None, sides) == "The Japanese win: the Australians withdrew"
+    third = {**end, "winner": "defender", "reason": "a_third_lost",
+             "lost": {"attacker": 4, "defender": 1},
+             "present": {"attacker": 12, "defender": 24}}  # fmt: skip
+    assert battleview.line_of(third, None, sides) == (
+        "The Australians win: the Japanese lost a third of their stands (4 of 12)"
+    )
+    clock = {**third, "reason": "turn_limit", "lost": {"attacker": 3, "defender": 2}}
+    assert battleview.line_of(clock, None, sides) == (
+        "The Australians win at the turn limit: they lost the smaller share of their stands "
+        "(2 of 24; the Japanese 3 of 12)"
+    )
+    tie = {**clock, "present": {"attacker": 12, "defender": 8}}
+    assert "both lost the same share of their stands, and a tie goes to the defender" in (
+        battleview.line_of(tie, None, sides)
+    )
+    # Without the battle's sides (a spec that names none) the rules' own words.
+    assert battleview.line_of(end) == "attacker wins (withdrew)"
+
+
 def test_an_assault_by_one_stand_assaults() -> None:
     record = {"turn": 2, "phase": "attacker move", "kind": "assault", "dice": [4, 2],
               "side": "japanese", "by": "attacker", "attackers": ["a.rifle_squad.6"],
