@@ -308,6 +308,16 @@ def test_the_list_shows_the_winner_once_the_campaign_has_ended(
 # --- the map -----------------------------------------------------------------------------
 
 
+def test_the_maps_played_turn_links_to_what_happened_in_it(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """ "Turn 2 played" above the map leads to that turn's page: the map showed the
+    companies moved and nothing said where to read why (a walk-through)."""
+    page = login(aussie).get(map_url(played)).content.decode()
+    turn = reverse("turn", args=[played.pk, 2])
+    assert re.search(rf'data-turn="2"><a href="{turn}">Turn 2 played</a>', page), page
+
+
 def test_the_map_shows_the_turn_and_every_area_with_links_to_their_pages(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
