@@ -37,3 +37,29 @@ def test_a_messages_byline_keeps_its_dot_beside_the_author_on_a_phone(
     # the "·" wrapped alone below the author (the top bar's flex ".who" styled the byline).
     assert time >= dot, (dot, time)
     shot("player-words-messages-phone")
+
+
+# How many lines each item of the top bar's right-hand part takes, as the browser lays it out.
+_LINES = """() => [...document.querySelectorAll(
+  "header.top .who > span, header.top .who > a, header.top .who button")].map((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return [e.textContent.trim(), tops.size];
+  })"""
+
+
+def test_the_top_bar_keeps_each_of_its_links_whole_on_a_phone(
+    page: Any, played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    """On a phone the top bar read "Email and / feeds", "Sign / out" and "aussie · /
+    Australians", each broken over two lines beside the next (a walk-through): each item
+    stays whole, and the items wrap as wholes."""
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 844})
+        signed_in(aussie).goto(f"{live_server.url}/campaigns/{played.pk}/")
+        lines = dict(page.evaluate(_LINES))
+        assert set(lines) == {"aussie · Australians", "Account", "Email and feeds", "Sign out"}
+        assert all(n == 1 for n in lines.values()), (width, lines)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot("player-words-top-bar-phone")
