@@ -105,6 +105,7 @@ from campaign.settings_doc import DOCS, adjustment_what, value_words
 from campaign.web import ending, turnlog
 from campaign.web.maps import standing_words
 from config.adminpages import (
+    GmFieldWords,
     admin_page,
     admin_routes,
     admin_row,
@@ -283,7 +284,7 @@ class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(GmFieldWords, admin.TabularInline):
     """The players of a campaign and the side each plays (README.md: "Accounts")."""
 
     model = Membership
@@ -1639,7 +1640,7 @@ class TurnAdmin(admin.ModelAdmin):
 
 
 @admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
+class OrderAdmin(GmFieldWords, admin.ModelAdmin):
     """The GM gives or changes a side's orders for the coming turn (give_order); orders
     of past turns are the record."""
 
@@ -1856,7 +1857,7 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(GmFieldWords, admin.ModelAdmin):
     list_display = ["user", "campaign", "side"]
     list_filter = ["campaign", "side"]
     search_fields = ["user__username", "campaign__name"]

@@ -976,7 +976,9 @@ class OrderForm(forms.ModelForm):
         model = Order
         fields = ["company", "kind", "target", "sniper"]
 
-    kind = forms.ChoiceField(choices=[(k, k) for k in ORDER_KINDS])
+    kind = forms.ChoiceField(
+        choices=[(k, k) for k in ORDER_KINDS], error_messages=choose_from_list("the kind")
+    )
     target = forms.ModelChoiceField(
         queryset=Area.objects.select_related("campaign"),
         required=False,

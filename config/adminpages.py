@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.db.models import Model, QuerySet
@@ -236,6 +237,32 @@ def check_selected_rows() -> None:
 
     response_action.checks_selected_rows = True  # type: ignore[attr-defined]
     admin.ModelAdmin.response_action = response_action  # type: ignore[method-assign, assignment]
+
+
+class GmFieldWords:
+    """A model admin's own add and change forms in the GM's words, as Korona's GM forms
+    say them: "Choose the campaign from the list." and "Give the url.", not Django's
+    "This field is required." or "Select a valid choice. That choice is not one of the
+    available choices." (a walk-through added an invitation, a membership and an order
+    with a box left empty and read Django's words beside each). Fields the form
+    declares itself keep their own words."""
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+        if field is not None:
+            gm_field_words(field, str(db_field.verbose_name))
+        return field
+
+
+def gm_field_words(field: Any, name: str) -> None:
+    """Set ``field``'s "required" and "invalid choice" errors in the GM's words."""
+    if isinstance(field, (forms.ChoiceField, forms.ModelChoiceField)):
+        said = f"Choose the {name} from the list."
+        field.error_messages.update(
+            dict.fromkeys(("required", "invalid_choice", "invalid_pk_value"), said)
+        )
+    else:
+        field.error_messages["required"] = f"Give the {name}."
 
 
 def campaign_clock(row: Any) -> str | None:

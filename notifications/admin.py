@@ -4,7 +4,13 @@ from django.contrib import admin
 from django.utils import timezone
 
 from campaign.models import Campaign
-from config.adminpages import COPY_SCRIPT, COPY_STYLE, copy_field, on_campaign_clock
+from config.adminpages import (
+    COPY_SCRIPT,
+    COPY_STYLE,
+    GmFieldWords,
+    copy_field,
+    on_campaign_clock,
+)
 from notifications.forms import PreferenceChecks
 from notifications.invitations import InvitationRefused, check_invitation
 from notifications.models import Invitation, Notice, Preference, Webhook
@@ -12,7 +18,7 @@ from notifications.useradmin import OwnAddressUserAdmin  # noqa: F401  (the user
 
 
 @admin.register(Webhook)
-class WebhookAdmin(admin.ModelAdmin):
+class WebhookAdmin(GmFieldWords, admin.ModelAdmin):
     list_display = ["campaign", "side", "url", "active"]
     list_filter = ["active", "campaign"]
 
@@ -41,13 +47,13 @@ class NoticeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Preference)
-class PreferenceAdmin(admin.ModelAdmin):
+class PreferenceAdmin(GmFieldWords, admin.ModelAdmin):
     list_display = ["user", "email", "reminder_hours", "time_zone"]
     form = PreferenceChecks  # the reader's own page's checks: the hours, the time zone
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(GmFieldWords, admin.ModelAdmin):
     """The GM invites a player: choose the campaign and the side, save, send the link."""
 
     # One time in the list: when a link stops working, or when it was used (a used

@@ -110,3 +110,46 @@ def test_a_missing_weekday_is_said_as_a_sentence(gm: Client) -> None:
     errors = gm.post(page, sent).context["form"].errors
     assert errors["weekday"] == ["Give the weekday of the turn."]
     assert errors["time_of_day"] == ["Give the time of the turn."]
+
+
+def test_the_add_forms_say_a_box_left_empty_in_the_gms_words(gm: Client) -> None:
+    """An invitation, a membership, an order, a webhook or a player's preferences added
+    with its lists left empty: each box says what to choose, not Django's "This field is
+    required." (a walk-through added each so and read Django's words)."""
+    campaign = new_campaign()
+    expected = {
+        "/admin/notifications/invitation/add/": {
+            "campaign": "Choose the campaign from the list.",
+            "side": "Choose the side from the list.",
+        },
+        "/admin/campaign/membership/add/": {
+            "user": "Choose the user from the list.",
+            "campaign": "Choose the campaign from the list.",
+            "side": "Choose the side from the list.",
+        },
+        "/admin/campaign/order/add/": {
+            "company": "Choose the company from the list.",
+            "kind": "Choose the kind from the list.",
+        },
+        "/admin/notifications/webhook/add/": {
+            "campaign": "Choose the campaign from the list.",
+            "url": "Give the url.",
+        },
+        "/admin/notifications/preference/add/": {"user": "Choose the user from the list."},
+    }
+    for address, errors in expected.items():
+        response = gm.post(address, {"_save": "Save"})
+        assert response.status_code == 200, address
+        form_errors = response.context["adminform"].form.errors
+        for name, words in errors.items():
+            assert form_errors[name] == [words], (address, name)
+        assert not any(words in response.content.decode() for words in DJANGO_WORDS), address
+    # One no longer there (a page left open while it was deleted): the same words.
+    response = gm.post(
+        "/admin/notifications/invitation/add/",
+        {"campaign": "999999", "side": "nobody", "_save": "Save"},
+    )
+    form_errors = response.context["adminform"].form.errors
+    assert form_errors["campaign"] == ["Choose the campaign from the list."]
+    assert form_errors["side"] == ["Choose the side from the list."]
+    assert not campaign.invitations.exists()
