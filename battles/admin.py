@@ -290,7 +290,8 @@ class BattleAdmin(admin.ModelAdmin):
         if battle.status != Battle.Status.PENDING:
             return self._has_result(request, battle, "entered")
         forces = {role: force_name(battle, role) for role in ROLES}
-        form = ResultForm(request.POST or None, spec=battle.spec, forces=forces)
+        sides = dict(battle.campaign.sides.values_list("key", "name"))
+        form = ResultForm(request.POST or None, spec=battle.spec, forces=forces, sides=sides)
         if request.method == "POST" and form.is_valid():
             try:
                 report = enter_battle_result(
@@ -326,7 +327,6 @@ class BattleAdmin(admin.ModelAdmin):
         )
         if response.context_data is not None:
             # What the table fought with, and its sheet (a walk-through found neither).
-            sides = dict(battle.campaign.sides.values_list("key", "name"))
             side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
             response.context_data["preview_title"] = "In this battle"
             response.context_data["preview"] = [

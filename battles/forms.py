@@ -20,6 +20,10 @@ def bounds_words(key: str, unit: str, count: int) -> dict[str, str]:
     }
 
 
+def side_name(key: str, sides: dict[str, str]) -> str:
+    return sides.get(key) or names.side_adjective(key)
+
+
 class ResultForm(forms.Form):
     """A tabletop battle's result: the winner and the stands each side lost per type."""
 
@@ -33,11 +37,20 @@ class ResultForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, spec: dict[str, Any], forces: dict[str, str], **kwargs: Any
+        self,
+        *args: Any,
+        spec: dict[str, Any],
+        forces: dict[str, str],
+        sides: dict[str, str] | None = None,
+        **kwargs: Any,
     ) -> None:
-        """``forces``: each force by its companies ("B Company, C Company and A Company")."""
+        """``forces``: each force by its companies ("B Company, C Company and A Company");
+        ``sides``: each side's name in the campaign by its key ("Australians")."""
         super().__init__(*args, **kwargs)
-        # Each side by its force's name and side, as the table knew them.
+        # Each side by its force's name and side, as the table knew them, the side named
+        # as the page above says it ("A Company (Australians)"): the list said
+        # "(Australian)" under "Defending, the Australians" (a walk-through).
+        sides = sides or {}
         winner = self.fields["winner"]
         assert isinstance(winner, forms.ChoiceField)  # the class attribute above
         winner.choices = [
@@ -45,7 +58,7 @@ class ResultForm(forms.Form):
             *(
                 (
                     key,
-                    f"{key}: {forces[key]} ({names.side_adjective(spec[key].get('side', ''))})",
+                    f"{key}: {forces[key]} ({side_name(spec[key].get('side', ''), sides)})",
                 )
                 for key in ("attacker", "defender")
             ),

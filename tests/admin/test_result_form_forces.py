@@ -38,7 +38,11 @@ def test_the_result_form_names_each_force_by_its_companies_and_lists_them(
     # "Defender (B Company and C Company (militia) and A Company)" was the walk-through's.
     assert "Defender (A Company, B Company and C Company (militia)): rifle squads lost" in page
     assert " and B Company and " not in page
-    assert "defender: A Company, B Company and C Company (militia) (Australian)" in page
+    # The winner's list names each side as the campaign does, as the lines above it
+    # ("(Australian)" under "Defending, the Australians" was a walk-through's).
+    assert "defender: A Company, B Company and C Company (militia) (Australians)" in page
+    assert "attacker: 1st Company (Japanese)" in page
+    assert "(Australian)" not in page
     assert "<h2>In this battle</h2>" in page
     for name in ("A Company", "B Company", "C Company (militia)"):
         assert f"<li>Defending, the Australians: {name}: {FULL}</li>" in page

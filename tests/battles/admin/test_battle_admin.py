@@ -78,7 +78,7 @@ def test_a_result_entered_names_the_battle_still_waiting_and_links_its_form(
     assert dict(form.fields["winner"].choices) == {
         "": "choose the winner",
         "attacker": f"attacker: {attacker['name']} (Japanese)",
-        "defender": f"defender: {defender['name']} (Australian)",
+        "defender": f"defender: {defender['name']} (Australians)",
     }
     data = {"winner": "defender"}
     for side in ("attacker", "defender"):
