@@ -11,7 +11,12 @@ from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Link, Order
 from campaign.scenario_words import field_words, file_words, problem_words
-from campaign.services.deadlines import WEEKDAY_NAMES, Schedule, time_zone_name
+from campaign.services.deadlines import (
+    WEEKDAY_NAMES,
+    Schedule,
+    time_zone_name,
+    time_zones_of_city,
+)
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -302,8 +307,11 @@ class ScheduleForm(forms.Form):
         typed = (self.cleaned_data.get("timezone") or "").strip()
         name = time_zone_name(typed)
         if name is None:
+            # A city alone ("Sydney", as a walk-through's GM typed it): the zone it is in.
+            meant = time_zones_of_city(typed)
+            hint = f" Did you mean {' or '.join(meant)}?" if meant else ""
             raise forms.ValidationError(
-                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin."
+                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin." + hint
             )
         return name
 

@@ -43,6 +43,27 @@ def time_zone_name(typed: str) -> str | None:
     return _zone_names().get(name.lower())
 
 
+def time_zones_of_city(typed: str) -> list[str]:
+    """The time zones a city typed alone stands for ('Sydney' -> ['Australia/Sydney'],
+    'new york' -> ['America/New_York']), in any letter case, sorted; none for anything
+    else. Only the canonical Region/City names (not 'Etc/...', nor the old 'US/...')."""
+    city = "_".join(typed.split()).lower()
+    if not city or "/" in city:
+        return []
+    return sorted(
+        name
+        for lower, name in _zone_names().items()
+        if "/" in lower and lower.rsplit("/", 1)[1] == city and lower.split("/", 1)[0] in _REGIONS
+    )
+
+
+# The regions of the time zone database's canonical names ("Australia/Sydney").
+_REGIONS = frozenset(
+    ("africa", "america", "antarctica", "arctic", "asia", "atlantic", "australia", "europe")
+    + ("indian", "pacific")
+)
+
+
 class ScheduleRefused(Refusal):
     """A schedule that cannot be used; the message says why."""
 
