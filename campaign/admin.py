@@ -553,6 +553,19 @@ def skipped_words(campaign: Campaign, seen: int | None) -> str:
     return ""
 
 
+def reason_missing_too(form: Any) -> None:
+    """A GM change refused for another box, and sent with no reason: the missing reason
+    is said at once, beside the other problems (a walk-through corrected its hours,
+    pressed Save, and only then was asked for a reason). A form that changes nothing
+    needs none (the service asks for it only for a change)."""
+    if not form.is_bound or not form.errors or "reason" in form.errors:
+        return
+    if str(form.data.get("reason") or "").strip():
+        return
+    if any(name not in ("reason", "seen") for name in form.changed_data):
+        form.add_error("reason", form.fields["reason"].error_messages["required"])
+
+
 def saved_or_unchanged(
     model_admin: Any,
     request: HttpRequest,
@@ -1109,6 +1122,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     saved=f"{campaign.name}: settings saved.",
                     unchanged=f"no setting of {campaign.name} differs from what is saved.",
                 )
+        reason_missing_too(form)
         response = form_page(
             self,
             request,
@@ -1163,6 +1177,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     saved=f"{campaign.name}: schedule saved.",
                     unchanged=f"the schedule of {campaign.name} is the one already saved.",
                 )
+        reason_missing_too(form)
         return form_page(
             self,
             request,

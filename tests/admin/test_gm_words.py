@@ -57,6 +57,13 @@ def test_a_missing_reason_is_said_as_what_to_give(gm: Client) -> None:
     page = response.content.decode()
     assert ">Reason</a>: Give a reason for this change." in page
     assert "This field is required" not in page
+    # With a setting refused too, both are said on the first Save (a walk-through was
+    # asked for the reason only once the other box was right).
+    data["turn_limit"] = "0"
+    response = gm.post(url(campaign, "settings"), data)
+    errors = response.context["form"].errors
+    assert errors["turn_limit"] == ["Give a whole number from 1 to 1000."]
+    assert errors["reason"] == ["Give a reason for this change."]
 
 
 # The project's own words for an entry refused, each a sentence as the forms' own are

@@ -73,8 +73,11 @@ def test_an_unknown_time_zone_is_refused_and_nothing_changes(gm: Client) -> None
 
 @pytest.mark.parametrize(
     ("typed", "kept"),
-    [("australia/sydney", "Australia/Sydney"), (" AMERICA/NEW_YORK ", "America/New_York"),
-     ("utc", "UTC")],  # fmt: skip
+    [
+        ("australia/sydney", "Australia/Sydney"),
+        (" AMERICA/NEW_YORK ", "America/New_York"),
+        ("utc", "UTC"),
+    ],  # fmt: skip
 )
 def test_a_time_zone_is_taken_in_any_letter_case(gm: Client, typed: str, kept: str) -> None:
     """The walk-through typed "australia/sydney" and read "not a time zone"; the
@@ -308,3 +311,18 @@ def test_the_deadline_is_written_one_way_on_every_gm_page(gm: Client) -> None:
     assert local.text in page and local.text in home
     form = gm.get(schedule_url(campaign)).content.decode()
     assert 'value="18:00"' in form and "18:00:00" not in form
+
+
+def test_a_schedule_refused_with_no_reason_says_both_at_once(gm: Client) -> None:
+    """Hours out of range and no reason: both said on the first Save, not the reason
+    only once the hours are right (a walk-through)."""
+    campaign = new_campaign()
+    form = {"kind": "every_hours", "every_hours": "0", "timezone": "UTC", "reason": ""}
+    response = submitted(gm, campaign, form)
+    errors = response.context["form"].errors
+    assert errors["every_hours"] == [
+        "Give the hours between two turns as a whole number from 1 to 672."
+    ]
+    assert errors["reason"] == ["Give a reason for this change."]
+    assert "Please correct the 2 problems below." in response.content.decode()
+    assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
