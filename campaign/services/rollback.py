@@ -20,7 +20,7 @@ from campaign.services.commitments import reseed_shown
 from campaign.services.snapshot import save_snapshot
 from campaign.settings_doc import adjustment_what
 from rules.campaign.scenario import parse_scenario
-from rules.names import join
+from rules.names import by_name, join
 
 
 def rollback_to_turn(
@@ -162,12 +162,15 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
     """What rolling back to the start of turn ``number`` would undo, one line each, in
     words, for the GM to read before confirming; nothing is changed."""
     lines = []
+    start_state = None
     turns = Turn.objects.filter(campaign=campaign, number__gte=number).order_by("number")
     for turn in turns.prefetch_related("battles"):
         battles = len(turn.battles.all())
         fought = f", its {battles} battle{'s' if battles != 1 else ''}" if battles else ""
         status = TURN_WORDS.get(turn.status, turn.status)
         lines.append(f"Turn {turn.number} ({status}){fought}: deleted.")
+        if turn.number == number:
+            start_state = turn.start_state
     later = Order.objects.filter(campaign=campaign, turn_number__gt=number).count()
     if later:
         lines.append(
@@ -197,6 +200,7 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
             f"{_new_seeds(shown).capitalize()}: drawn at random and committed to at once, "
             "so that no player knows the dice of a turn before giving its orders."
         )
+    lines += _standing_orders_undone(campaign, number, start_state)
     for adjustment in _undone(campaign, number).order_by("id"):
         what = adjustment_what(adjustment.what, adjustment.details)
         lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
@@ -208,6 +212,35 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
     if campaign.status == Campaign.Status.FINISHED:
         lines.append("The campaign's end: undone; it is active again.")
     return lines
+
+
+def _standing_orders_undone(
+    campaign: Campaign, number: int, start_state: dict[str, Any] | None
+) -> list[str]:
+    """The standing orders set since turn ``number`` began, which the roll-back puts back
+    as they were then (they are part of its start state): 'Standing order aggressive of
+    A Company and B Company, set since turn 6 began: back to sensible.' A walk-through's
+    GM set a side aggressive, rolled back to fix a table result, and found it sensible
+    again with no word of it (standing orders are neither orders for a turn nor GM
+    changes in the log, the preview's other lines)."""
+    if not isinstance(start_state, dict):
+        return []
+    then = {
+        (company.get("side"), company.get("name")): company.get("standing_order")
+        for company in start_state.get("companies") or []
+        if isinstance(company, dict)
+    }
+    changed: dict[tuple[str, str], list[str]] = {}
+    rows = campaign.companies.order_by("side", "name").values_list("side", "name", "standing_order")
+    for side, name, order in rows:
+        was = then.get((side, name))
+        if was and was != order:
+            changed.setdefault((order, was), []).append(name)
+    return [
+        f"Standing order {now} of {join(by_name(companies))}, set since turn {number} "
+        f"began: back to {was}."
+        for (now, was), companies in changed.items()
+    ]
 
 
 def _new_seeds(numbers: list[int]) -> str:

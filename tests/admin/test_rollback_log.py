@@ -11,7 +11,7 @@ from campaign.models import Company, CompanyStands, GmAdjustment, Membership, Si
 from campaign.services.adjustments import adjust_stands, set_control
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.schedule import mark_side_ready
-from campaign.services.turns import advance_turn
+from campaign.services.turns import advance_turn, set_standing_order
 from campaign.services.visibility import open_campaign
 from tests.admin.conftest import new_campaign, waiting_campaign
 
@@ -174,3 +174,32 @@ def test_the_gm_reads_a_roll_back_in_words_with_who_made_each_undone_change(
     assert "Technical detail: the change as stored" in page
     assert "The change as stored (before and after)" not in page
     assert page.index("What the roll-back undid") < page.index("Technical detail")
+
+
+def test_a_roll_back_preview_says_the_standing_orders_it_puts_back() -> None:
+    """Standing orders set since the turn began go back with it (its start state), and
+    the preview says so: a walk-through's GM set a side aggressive, rolled back to fix a
+    table result, and found it sensible again with no word of it."""
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    for name in ("B Company", "A Company"):
+        set_standing_order(company=campaign.companies.get(name=name), standing_order="aggressive")
+    set_standing_order(
+        company=campaign.companies.get(name="1st Company"), standing_order="sensible"
+    )
+    advance_turn(campaign_id=campaign.pk)
+    preview = rollback_preview(campaign=campaign, number=2)
+    assert (
+        "Standing order aggressive of A Company and B Company, set since turn 2 began: back "
+        "to hold." in preview
+    )
+    assert "Standing order sensible of 1st Company, set since turn 2 began: back to hold." in (
+        preview
+    )
+    # Set before turn 3 began: a roll-back to it keeps them, so says nothing of them.
+    assert not any(
+        "Standing order" in line for line in rollback_preview(campaign=campaign, number=3)
+    )
+    rollback_to_turn(campaign=campaign, number=2, reason="a wrong result")
+    assert campaign.companies.get(name="A Company").standing_order == "hold"
