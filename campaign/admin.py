@@ -892,16 +892,42 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     # Turn, pause, resume, export: buttons on the change page and changelist actions.
 
-    def _advance(self, request: HttpRequest, campaign: Campaign, page: str | None) -> None:
+    def _advance(
+        self,
+        request: HttpRequest,
+        campaign: Campaign,
+        page: str | None,
+        page_status: str | None = None,
+    ) -> None:
         """Play the turn after the one the GM's page showed (``page``, sent back by the
         button): a second click, a stale tab, or the schedule playing it at the same
-        moment, does not play the turn after it too."""
+        moment, does not play the turn after it too. ``page_status``: the campaign's
+        status as the page showed it (its button's question said "paused" or not); paused
+        or resumed since, nothing is played (a walk-through paused a campaign in one tab,
+        and the other tab's button played its turn after a question that did not say so)."""
         seen = whole_number(page)
         if seen is None:
             self.message_user(
                 request,
                 f"{campaign.name}: nothing was played: the page did not say which turn it "
                 "showed. Reload it and press again.",
+                messages.ERROR,
+            )
+            return
+        moved = {Campaign.Status.ACTIVE: "resumed", Campaign.Status.PAUSED: "paused"}
+        # (Another turn since: advance_turn refuses it, and says which, below.)
+        if (
+            seen == campaign.turn
+            and page_status in moved
+            and campaign.status in moved
+            and page_status != campaign.status
+        ):
+            shown = "active" if page_status == Campaign.Status.ACTIVE else "paused"
+            self.message_user(
+                request,
+                f"{campaign.name}: nothing was played: your page showed it {shown}, and it "
+                f"has been {moved[Campaign.Status(campaign.status)]} since. Check the page as "
+                "it is before you advance.",
                 messages.ERROR,
             )
             return
@@ -994,7 +1020,9 @@ class CampaignAdmin(SimpleHistoryAdmin):
             self._pause(request, campaign, paused=False)
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._button(request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn")))
+        return self._button(
+            request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn"), r.POST.get("status"))
+        )
 
     def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(request, pk, lambda r, c: self._pause(r, c, paused=True))

@@ -57,6 +57,33 @@ def test_advance_from_a_stale_tab_plays_nothing(gm: Client) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("shown", "now", "since"), [("active", "paused", "paused"), ("paused", "active", "resumed")]
+)
+def test_advance_from_a_page_opened_before_a_pause_plays_nothing(
+    gm: Client, shown: str, now: str, since: str
+) -> None:
+    """Paused (or resumed) in another tab: the button's question said otherwise (a paused
+    campaign's says so), so nothing is played (a walk-through's turn was)."""
+    campaign = new_campaign()
+    Campaign.objects.filter(pk=campaign.pk).update(status=shown)
+    stale = opened(gm, campaign_url(campaign, "change"))
+    assert stale["status"] == shown
+    gm.post(campaign_url(campaign, "pause" if now == "paused" else "resume"), follow=True)
+    assert Campaign.objects.get().status == now
+
+    response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(response) == [
+        f"Korona 1: nothing was played: your page showed it {shown}, and it has been {since} "
+        "since. Check the page as it is before you advance."
+    ]
+    # The page as it is plays the turn, paused or not.
+    gm.post(campaign_url(campaign, "advance"), opened(gm, campaign_url(campaign, "change")))
+    assert Campaign.objects.get().turn == 1
+
+
 def test_advance_from_a_page_opened_before_several_turns_names_them(gm: Client) -> None:
     campaign = new_campaign()
     stale = opened(gm, campaign_url(campaign, "change"))  # turn 1 next
