@@ -214,7 +214,8 @@ class AdjustableAdmin:
         sent back with the change."""
         raise NotImplementedError
 
-    def apply_adjustment(self, obj: Any, data: dict[str, Any], user: Any) -> None:
+    def apply_adjustment(self, obj: Any, data: dict[str, Any], user: Any) -> Any:
+        """Make the change through its service; its ``GmAdjustment``."""
         raise NotImplementedError
 
     def get_urls(self) -> list[Any]:
@@ -231,7 +232,7 @@ class AdjustableAdmin:
         form = self.adjust_form(request.POST or None, obj, campaign_version(obj.campaign_id))
         if request.method == "POST" and form.is_valid():
             try:
-                self.apply_adjustment(obj, form.cleaned_data, request.user)
+                adjustment = self.apply_adjustment(obj, form.cleaned_data, request.user)
             except StaleChange as stale:
                 form = shown_again(
                     self, request, stale, lambda data, seen: self.adjust_form(data, obj, seen)
@@ -239,7 +240,12 @@ class AdjustableAdmin:
             except AdjustmentRefused as refused:
                 form.add_error(None, sentence(refused))
             else:
-                return back_to_change(self, request, obj, self.adjust_done.format(obj=obj))
+                # What changed, as the log says it ("A Company: rifle squads from 9 to 7"),
+                # not only "stands adjusted" (a walk-through could not tell what it had done).
+                done = self.adjust_done.format(obj=obj)
+                if isinstance(adjustment, GmAdjustment):
+                    done = f"{adjustment.what}."
+                return back_to_change(self, request, obj, done)
         return form_page(
             self,  # type: ignore[arg-type]
             request,
@@ -1397,8 +1403,8 @@ class AreaAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     def adjust_form(self, data: Any, obj: Area, seen: str) -> ControlAdjustForm:
         return ControlAdjustForm(data, initial={"controller": obj.controller or "", "seen": seen})
 
-    def apply_adjustment(self, obj: Area, data: dict[str, Any], user: Any) -> None:
-        set_control(
+    def apply_adjustment(self, obj: Area, data: dict[str, Any], user: Any) -> GmAdjustment:
+        return set_control(
             area=obj,
             side=data["controller"] or None,
             reason=data["reason"],
@@ -1554,8 +1560,8 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     def adjust_form(self, data: Any, obj: Company, seen: str) -> StandsAdjustForm:
         return StandsAdjustForm(data, company=obj, initial={"seen": seen})
 
-    def apply_adjustment(self, obj: Company, data: dict[str, Any], user: Any) -> None:
-        adjust_stands(
+    def apply_adjustment(self, obj: Company, data: dict[str, Any], user: Any) -> GmAdjustment:
+        return adjust_stands(
             company=obj,
             unit_type=data["unit_type"],
             held=data["held"],
@@ -1579,8 +1585,8 @@ class ShipAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
     def adjust_form(self, data: Any, obj: Ship, seen: str) -> ShipAdjustForm:
         return ShipAdjustForm(data, initial={"present": obj.present, "seen": seen})
 
-    def apply_adjustment(self, obj: Ship, data: dict[str, Any], user: Any) -> None:
-        set_ship_present(
+    def apply_adjustment(self, obj: Ship, data: dict[str, Any], user: Any) -> GmAdjustment:
+        return set_ship_present(
             ship=obj, present=data["present"], reason=data["reason"], user=user, seen=data["seen"]
         )
 

@@ -856,6 +856,10 @@ class StandsAdjustForm(SeenPage):
     # can hold is the service's to say (its establishment).
     held = forms.IntegerField(
         min_value=0,
+        # The count after the change, not the stands lost (a walk-through could not tell).
+        help_text="How many of that type the company holds after your change, from 0 to "
+        'its establishment (the list gives each type\'s "held of establishment"): 7 for '
+        "a company of 9 rifle squads that lost 2.",
         error_messages=dict.fromkeys(
             ("required", "invalid", "min_value"),
             "Give the stands held as a whole number, 0 or more.",

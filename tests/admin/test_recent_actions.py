@@ -43,8 +43,14 @@ def test_a_gm_adjustment_is_a_recent_action(gm: Client) -> None:
     company = Company.objects.get(campaign=campaign, name="A Company")
     url = f"/admin/campaign/company/{company.pk}/adjust/"
     data = {**opened(gm, url), "unit_type": "rifle_squad", "held": 8, "reason": "dysentery"}
-    assert gm.post(url, data).status_code == 302
-    assert logged(company) == ["A Company: stands adjusted."]
+    response = gm.post(url, data, follow=True)
+    # What changed, not only "stands adjusted" (a walk-through could not tell).
+    said = "A Company: rifle squads from 9 to 8."
+    assert [str(m) for m in response.context["messages"]] == [said]
+    assert logged(company) == [said]
+    # The box says it takes the count held after the change, not the stands lost.
+    page = gm.get(url).content.decode()
+    assert "How many of that type the company holds after your change" in page
 
 
 def test_fighting_a_waiting_battle_is_a_recent_action(gm: Client) -> None:
