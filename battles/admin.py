@@ -66,6 +66,10 @@ class BattleAdmin(admin.ModelAdmin):
     list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status"]
     list_filter = ["status", "mode", "campaign"]
     list_select_related = ["campaign", "turn__campaign", "area"]
+    # The latest turn's battles first, as the GM changes' list: after months, the
+    # campaign order put this week's battles (one waiting for its result among them) on
+    # the list's last page (a walk-through). A turn's battles in their own order.
+    ordering = ["-turn_id", "id"]
     search_fields = ["area__name", "key"]
     fieldsets = [
         (

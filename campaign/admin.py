@@ -1609,6 +1609,7 @@ class TurnAdmin(admin.ModelAdmin):
     list_display = ["__str__", "campaign", "number", "status", "battles", "finished_when"]
     list_filter = ["status", "campaign"]
     list_select_related = ["campaign"]
+    ordering = ["-id"]  # the latest turn first, as the Battles and GM changes' lists
     finished_when = on_campaign_clock("finished_at")
     fields = readonly_fields = (
         "campaign", "number", "status", "turn_seed", "turn_page", "log_text", "failure_reason",

@@ -50,6 +50,19 @@ def test_the_battles_list_says_who_attacks_whom(gm: Client) -> None:
     ]
 
 
+def test_the_battles_and_turns_lists_show_the_latest_turn_first(gm: Client) -> None:
+    """After months of turns the latest are what the GM looks for (a walk-through found
+    this week's battles on the list's last page): the latest turn's battles first, each
+    turn's in their own order; the latest turn first."""
+    waiting_campaign("Older")
+    waiting_campaign("Newer")  # its turn 1 played after the Older one's
+    page = gm.get("/admin/battles/battle/").content.decode()
+    shown = re.findall(r'<td class="field-campaign[^"]*">(.*?)</td>', page, flags=re.S)
+    assert [re.sub(r"<[^>]+>", "", cell) for cell in shown] == ["Newer"] * 2 + ["Older"] * 2
+    turns = gm.get("/admin/campaign/turn/").content.decode()
+    assert turns.index("Newer, turn 1") < turns.index("Older, turn 1")
+
+
 def test_entering_both_results_completes_the_turn(gm: Client) -> None:
     campaign, battles = waiting_campaign()
     for key, winner in (("1:Korona:1", "defender"), ("1:Korona:2", "attacker")):
