@@ -63,7 +63,7 @@ class BattleList(ChangeList):
 
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
-    list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status"]
+    list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status_shown"]
     list_filter = ["status", "mode", "campaign"]
     list_select_related = ["campaign", "turn__campaign", "area"]
     # The latest turn's battles first, as the GM changes' list: after months, the
@@ -118,6 +118,18 @@ class BattleAdmin(admin.ModelAdmin):
         """Its area and who attacks whom, as the GM's email names it: "battle 1 at
         Korona" and "battle 2 at Korona" could not be told apart."""
         return battle_words(obj)
+
+    @admin.display(description="status", ordering="status")
+    def status_shown(self, obj: Battle) -> str:
+        """A battle waiting for its tabletop result with the way to enter it, as the home
+        page links it: the list said only "not fought yet" (a walk-through)."""
+        if obj.status == Battle.Status.PENDING and obj.mode == "tabletop":
+            return format_html(
+                '{}: <a href="{}">enter its result</a>',
+                obj.get_status_display(),
+                reverse("admin:battles_battle_result", args=[obj.pk]),
+            )
+        return obj.get_status_display()
 
     @admin.display(description="turn", ordering="turn__number")
     def turn_number(self, obj: Battle) -> int:

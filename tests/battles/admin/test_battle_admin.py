@@ -346,3 +346,17 @@ def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: C
     page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
     assert escape(f"Result entered for {battle_words(second)}. The turn is complete.") + "<" in page
     assert "has ended" not in page
+
+
+def test_the_battles_list_links_a_waiting_battles_result_form(gm: Client) -> None:
+    """A row waiting for its tabletop result says so with the way to enter it, as the
+    home page does (the list said only "not fought yet")."""
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    result = reverse("admin:battles_battle_result", args=[battle.pk])
+    page = gm.get("/admin/battles/battle/").content.decode()
+    assert f'not fought yet: <a href="{result}">enter its result</a>' in page
+    gm.post(f"/admin/battles/battle/{battle.pk}/fight/")
+    page = gm.get("/admin/battles/battle/").content.decode()
+    assert result not in page
+    assert "fought by the rules" in page
