@@ -1034,7 +1034,8 @@ def test_a_turn_waiting_for_its_battles_is_not_called_next_nor_waits_for_the_pla
     listed = gm.get("/admin/campaign/campaign/").content.decode()
     assert "0 played; turn 1 waits for its battles&#x27; results" in listed
     home = gm.get("/admin/").content.decode()
-    assert "— (the turn is being played, with the orders given)" in home
+    # It waits for the GM, not for a worker: "being played" read as something under way.
+    assert "— (turn 1 began with the orders given; it waits for your results above)" in home
     assert "Not ready yet</span>" not in home and ">Australians</td>" not in home
 
 
