@@ -121,7 +121,7 @@ from config.adminpages import (
 from config.numbers import whole_number
 from config.refusals import sentence
 from notifications.invitations import invitation_url, invite_every_side, waiting_invitations
-from rules import names
+from rules import names, rulesets
 from rules.campaign.scenario import ScenarioError, settings_to_json
 from rules.campaign.state import Settings
 from rules.campaign.turn import OrderError
@@ -1664,13 +1664,16 @@ class TurnAdmin(admin.ModelAdmin):
         under a key of whose company is whose (the lines name companies, not sides)."""
         ends = list(
             obj.battles.values_list(
-                "key", "result__reason", "result__withdrawal", "result__fit_to_fight"
+                "key", "result__reason", "result__withdrawal", "result__fit_to_fight", "ruleset"
             )
         )
         reading = turnlog.Reading(
             dict(obj.campaign.sides.values_list("key", "name")),
-            {key: reason for key, reason, _, _ in ends},
-            {key: names.withdrawal_words(why, fit) for key, _, why, fit in ends},
+            {key: reason for key, reason, *_ in ends},
+            {
+                key: names.withdrawal_words(why, fit, piece=rulesets.piece(ruleset))
+                for key, _, why, fit, ruleset in ends
+            },
         ).with_records(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

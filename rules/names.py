@@ -197,22 +197,25 @@ WITHDRAWAL_NAMES = {
 }
 
 
-def withdrawal_words(withdrawal: str | None, fit_to_fight: Any = None) -> str:
+def withdrawal_words(
+    withdrawal: str | None, fit_to_fight: Any = None, *, piece: str = "stand"
+) -> str:
     """Why a side withdrew, after "the Japanese withdrew" ("" for no cause the pages
     know). A hopeless position says which of its two reasons applied when the result
-    has the strengths then (``fit_to_fight``: the loser's and the winner's): "from a
-    hopeless position: they had 9 stands fit to fight against 35, more than three times
-    as many";
+    has the strengths then (``fit_to_fight``: the loser's and the winner's), counted in
+    the rule set's ``piece`` (``rules.rulesets.piece``: a Korona "stand", a Force on
+    Force "unit"): "from a hopeless position: they had 9 stands fit to fight against 35,
+    more than three times as many";
     "... they had no stand left fit to fight". Without them, both reasons, as before."""
     words = WITHDRAWAL_NAMES.get(str(withdrawal or ""), "")
     if withdrawal != "hopeless" or not _two_counts(fit_to_fight):
         return words
     ours, theirs = fit_to_fight
     if ours == 0:
-        return "from a hopeless position: they had no stand left fit to fight"
-    stands = "stand" if ours == 1 else "stands"
+        return f"from a hopeless position: they had no {piece} left fit to fight"
+    pieces = piece if ours == 1 else f"{piece}s"
     return (
-        f"from a hopeless position: they had {ours} {stands} fit to fight against {theirs}, "
+        f"from a hopeless position: they had {ours} {pieces} fit to fight against {theirs}, "
         "more than three times as many"
     )
 

@@ -66,6 +66,9 @@ class Ruleset:
     event_die: str
     support_missions: Callable[[Mapping[str, Any], str], tuple[list[str], bool]]
     short_label: str  # in a battle page's heading line: "Korona rules"
+    # Its word for one of a force's pieces, as its rules name them: a Korona "stand", a
+    # Force on Force "unit" (a result's ``fit_to_fight`` counts them).
+    piece: str
 
     def terrain(self, spec: BattleSpec, seed: int) -> Battlefield:
         """The table the battle is fought on, as the engine rolls it first from the seed
@@ -118,6 +121,7 @@ RULESETS: dict[str, Ruleset] = {
         event_die="its first die",
         support_missions=sheet.korona_support,
         short_label="Korona rules",
+        piece="stand",
     ),
     "force_on_force": Ruleset(
         "force_on_force",
@@ -133,6 +137,7 @@ RULESETS: dict[str, Ruleset] = {
         event_die="its first firepower die",
         support_missions=sheet.force_on_force_support,
         short_label="Force on Force",
+        piece="unit",
     ),
 }
 
@@ -142,6 +147,13 @@ def ruleset_of(options: Mapping[str, Any] | None) -> Ruleset | None:
     None for a name no rule set has."""
     name = (options or {}).get("ruleset", DEFAULT_RULESET)
     return RULESETS.get(name) if isinstance(name, str) else None
+
+
+def piece(name: str | None) -> str:
+    """A rule set's word for one of a force's pieces, by the name a battle stores
+    ("stand", "unit"); the default rule set's for a name no rule set has."""
+    ruleset = RULESETS.get(name or DEFAULT_RULESET) or RULESETS[DEFAULT_RULESET]
+    return ruleset.piece
 
 
 def narrate(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:

@@ -864,7 +864,11 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
         "withdrew": f"{other} withdrew",
         "entered": "result entered by the game master from the table",
     }.get(reason, reason.replace("_", " "))
-    withdrawal = names.withdrawal_words(result.get("withdrawal"), result.get("fit_to_fight"))
+    withdrawal = names.withdrawal_words(
+        result.get("withdrawal"),
+        result.get("fit_to_fight"),
+        piece=rulesets.piece(result.get("ruleset")),
+    )
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
     several = len(winner.companies) > 1 or (not winner.companies and names.several(winner.name))

@@ -10,7 +10,7 @@ from typing import Any
 
 from battles.models import Battle
 from campaign.services.visibility import CampaignView
-from rules import names
+from rules import names, rulesets
 
 # ``result__reason``, ``result__withdrawal`` and ``result__fit_to_fight`` are keys of the
 # result (why the battle ended, why its loser withdrew if it did, and the strengths then
@@ -26,6 +26,7 @@ _BATTLE_LIST_FIELDS = (
     "result__reason",
     "result__withdrawal",
     "result__fit_to_fight",
+    "ruleset",
 )
 
 
@@ -55,7 +56,11 @@ def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:
     field, or when the game master entered it from the table (a tabletop result says
     only who won)."""
     return {
-        row["key"]: names.withdrawal_words(row["result__withdrawal"], row["result__fit_to_fight"])
+        row["key"]: names.withdrawal_words(
+            row["result__withdrawal"],
+            row["result__fit_to_fight"],
+            piece=rulesets.piece(row["ruleset"]),
+        )
         for row in rows
     }
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from campaign.web.turnlog import record_words
-from rules import names
+from rules import names, rulesets
 from rules.campaign.turn import play_turn
 from rules.narrate import describe_record
 from rules.units import STAND_TYPES
@@ -129,8 +129,29 @@ def test_a_hopeless_withdrawal_says_which_reason_applied_with_the_numbers() -> N
     # A result from before the strengths were kept (or a malformed one) reads as before.
     for kept in (None, [], [3], ["3", 9], [True, 9], [-1, 4]):
         assert names.withdrawal_words("hopeless", kept) == names.WITHDRAWAL_NAMES["hopeless"]
-    assert names.withdrawal_words("beaten_by_the_clock", [3, 9]) == (
-        names.WITHDRAWAL_NAMES["beaten_by_the_clock"]
+    assert (
+        names.withdrawal_words("beaten_by_the_clock", [3, 9])
+        == (names.WITHDRAWAL_NAMES["beaten_by_the_clock"])
     )
     assert names.withdrawal_words("tired_of_the_rain", [3, 9]) == ""
     assert names.withdrawal_words(None) == ""
+
+
+def test_a_hopeless_withdrawal_counts_in_its_rule_sets_pieces() -> None:
+    """Force on Force's ``fit_to_fight`` counts units (its word for its pieces), not
+    Korona's stands: the report said "3 stands" of a Force on Force battle."""
+    assert rulesets.piece("korona") == "stand"
+    assert rulesets.piece("force_on_force") == "unit"
+    assert rulesets.piece(None) == rulesets.piece("no_such_rules") == "stand"
+    unit = rulesets.piece("force_on_force")
+    assert names.withdrawal_words("hopeless", [3, 12], piece=unit) == (
+        "from a hopeless position: they had 3 units fit to fight against 12, more than "
+        "three times as many"
+    )
+    assert names.withdrawal_words("hopeless", [1, 4], piece=unit) == (
+        "from a hopeless position: they had 1 unit fit to fight against 4, more than "
+        "three times as many"
+    )
+    assert names.withdrawal_words("hopeless", [0, 7], piece=unit) == (
+        "from a hopeless position: they had no unit left fit to fight"
+    )

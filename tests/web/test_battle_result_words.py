@@ -8,11 +8,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib import admin
+from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from battles.models import Battle
+from campaign.admin import TurnAdmin
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import open_campaign
+from notifications.feeds import feed_urls
 from notifications.services import turn_words
 
 WON = (
@@ -159,3 +164,40 @@ def test_a_withdrawal_cause_beside_another_reason_or_unknown_adds_nothing(
     text = text_of(login(aussie).get(page))
     assert "(the game master entered the result from the table)." in text
     assert "hopeless" not in text
+
+
+def test_a_force_on_force_withdrawal_counts_units_wherever_it_is_worded(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """Force on Force's pieces are units, and its ``fit_to_fight`` counts them: the turn
+    pages, the report, the email, the feed and the game master's turn log said "3 stands"
+    of a Force on Force battle."""
+    battle = withdrawn(played)
+    battle.ruleset = "force_on_force"
+    battle.result = {
+        **battle.result,
+        "ruleset": "force_on_force",
+        "withdrawal": "hopeless",
+        "fit_to_fight": [3, 12],
+    }
+    battle.save(update_fields=["ruleset", "result"])
+    why = "from a hopeless position: they had 3 units fit to fight against 12, more than"
+    words = f"{WON[:-1]} {why} three times as many."
+    for user in (aussie, japanese):
+        client = login(user)
+        for url in (
+            reverse("turns", args=[played.pk]),
+            reverse("turn", args=[played.pk, 1]),
+            reverse("turn-map", args=[played.pk, 1]),
+        ):
+            page = text_of(client.get(url))
+            assert words in page and "stands fit to fight" not in page, url
+        report = text_of(client.get(reverse("battle", args=[played.pk, battle.pk])))
+        assert f"the Japanese withdrew {why} three times as many." in report
+        turn = Turn.objects.get(campaign=played, number=1)
+        body = turn_words(open_campaign(user=user, campaign=played), turn).body
+        assert f"- {words}" in body
+        feed = Client().get(feed_urls(user)["turns"].removeprefix("http://korona.test"))
+        assert escape(words) in feed.content.decode()
+    log = TurnAdmin(Turn, admin.site).log_text(Turn.objects.get(campaign=played, number=1))
+    assert f"{why} three times as many" in log and "stands fit to fight" not in log
