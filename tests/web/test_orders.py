@@ -401,6 +401,79 @@ def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
     assert "when you mark your orders ready" not in page
 
 
+def test_the_ready_box_speaks_of_a_deadline_only_when_there_is_one(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The page said "No deadline: the turn is played once every side is ready ..." and,
+    under the button, "When every side is ready the turn is played at once, without
+    waiting for the deadline": a deadline it had just said there was not. Each state's
+    words, true of it: no deadline, a deadline, due now, being played, paused, and a turn
+    waiting for its battles."""
+    client = login(aussie)
+
+    def ready_box() -> str:
+        before, heading, box = text_of(client.get(url(campaign))).partition("Turn 1 Australians: ")
+        assert heading, before
+        return box
+
+    at_once = "When every side is ready the turn is played at once"
+    box = ready_box()
+    assert "No deadline: the turn is played once every side is ready" in box
+    assert f"{at_once} (a side no player plays is played by the campaign AI" in box
+    assert "waiting for the deadline" not in box and "any deadline" not in box
+
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    box = ready_box()
+    assert "Next deadline:" in box and "No deadline" not in box
+    assert f"{at_once}, without waiting for the deadline (a side no player plays" in box
+
+    Campaign.objects.filter(pk=campaign.pk).update(
+        next_deadline=timezone.now() - timedelta(minutes=1)
+    )
+    box = ready_box()
+    assert "The turn is due now: it is played at once." in box
+    assert at_once not in box and "deadline" not in box.lower()
+
+    Campaign.objects.filter(pk=campaign.pk).update(due_turn=1)
+    box = ready_box()
+    assert "Turn 1 is being played now." in box
+    assert at_once not in box and "deadline" not in box.lower()
+
+    Campaign.objects.filter(pk=campaign.pk).update(due_turn=None)
+    set_paused(campaign=campaign, paused=True)
+    box = ready_box()
+    assert "The campaign is paused: no turn is played on its schedule or when every side" in box
+    assert at_once not in box and "deadline" not in box.lower()
+
+    waiting, _ = waiting_campaign("Korona at the table")
+    join(aussie, waiting, "australian")
+    set_schedule(campaign=waiting, kind="every_hours", every_hours=24)
+    Campaign.objects.filter(pk=waiting.pk).update(next_deadline=None)
+    page = text_of(client.get(url(waiting)))
+    assert (
+        "Orders for turn 2 are not open yet: turn 1 ends when the game master has entered its "
+        "battles' results. The deadline for turn 2 is set then, counted from the end of "
+        "turn 1." in page
+    )
+    assert "No deadline" not in page and "waiting for the deadline" not in page
+
+
+def test_a_solo_players_ready_box_speaks_of_a_deadline_only_when_there_is_one(
+    aussie: Any, login: Any
+) -> None:
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    client = login(aussie)
+    at_once = "When you mark your orders ready the turn is played at once"
+    page = text_of(client.get(url(solo)))
+    assert f"{at_once} (every other side is played by the campaign AI" in page
+    assert "waiting for the deadline" not in page and "any deadline" not in page
+    set_schedule(campaign=solo, kind="every_hours", every_hours=24)
+    page = text_of(client.get(url(solo)))
+    assert "Next deadline:" in page
+    assert f"{at_once}, without waiting for the deadline (every other side" in page
+
+
 def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_ready_plays(
     aussie: Any, django_user_model: Any, login: Any
 ) -> None:
@@ -420,10 +493,11 @@ def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_read
     )
     assert (
         "When you or a teammate marks your side's orders ready, the turn is played at once, "
-        "with the side's orders as they stand then, without waiting for any deadline" in page
+        "with the side's orders as they stand then (every other side is played by the "
+        "campaign AI, always ready)" in page
     )
     assert "when you mark your orders ready" not in page.lower()
-    assert "every side is ready" not in page.lower()
+    assert "every side is ready" not in page.lower() and "deadline (" not in page
     login(mate).post(url(team, "ready"), **HTMX)
     page = text_of(client.get(url(team)))
     assert "Your side's orders are ready: turn 1 is being played now." in page
