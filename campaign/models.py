@@ -388,6 +388,37 @@ class SideReady(models.Model):
         return f"{self.campaign}: {self.get_side_display()} ready for turn {self.turn_number}"
 
 
+class ReadyTakenBack(models.Model):
+    """A side's player took back its "ready" for a turn ("Unready",
+    ``planning.unmark_ready``): who did, which the side's own pages tell its teammates,
+    as they are told who marked it. The other sides learn only which sides are ready
+    (rulings section 6), never this. One a side and turn, the latest; a "ready" marked
+    since outranks it (the pages read it only of a side not ready)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    turn_number = models.PositiveIntegerField()  # the turn the orders are for
+    taken_back_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = "ready taken back"
+        verbose_name_plural = "readies taken back"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "side", "turn_number"], name="ready_taken_back_once_per_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: {self.get_side_display()} not ready for turn {self.turn_number}"
+
+
 # An order's id is its company's and its turn's (``order_id``): a number drawn from a
 # sequence both sides share would let a side count, by the gaps between its own orders'
 # ids, the orders the enemy gave in between (rulings section 6). One order per company

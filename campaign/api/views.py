@@ -1045,6 +1045,7 @@ class Ready(CampaignScoped):
             raise PermissionDenied("ready is the players' word for their side")
         if view.side not in view.state.sides:
             raise PermissionDenied("a spectator has no side to mark ready or not")
-        taken_back = unmark_ready(view=view)  # refused: 400 (campaign.api.errors)
+        # Refused: 400 (campaign.api.errors).
+        taken_back = unmark_ready(view=view, user=self.request.user)
         number = Campaign.objects.values_list("turn", flat=True).get(pk=view.campaign.pk) + 1
         return Response({**self.ready_data(number), "taken_back": taken_back})

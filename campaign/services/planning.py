@@ -23,9 +23,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import BooleanField, Value
 from django.utils import timezone as django_timezone
 
-from campaign.models import Area, Campaign, Company, Order, SideReady
+from campaign.models import Area, Campaign, Company, Order, ReadyTakenBack, SideReady
 from campaign.services import odds as offline
 from campaign.services.deadlines import SidePlay, side_play
 from campaign.services.schedule import awaited_sides, mark_side_ready
@@ -219,6 +220,9 @@ class SidePlan:
     # The user name of the player who marked the side's orders ready ("" when it is not,
     # or was before who marked it was kept): told to the side's players.
     ready_by: str = ""
+    # The user name of the player who last took the side's "ready" back, while it is not
+    # ready ("" when nobody has, this turn): told to the side's players only.
+    unready_by: str = ""
     # How many players play each side (none: the campaign AI's, always ready), read once
     # when first asked: the pages that never show the sides (the odds poll) make no query
     # for it.
@@ -327,12 +331,25 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
     )
     closed = orders_closed_reason(campaign, waiting=waiting)
     # Who marked each side ready, in the same query: only the plan's own side's is kept
-    # (a teammate's name is the side's own; another side's never leaves this function).
-    marked = dict(
-        SideReady.objects.filter(campaign=campaign, turn_number=number).values_list(
-            "side", "marked_by__username"
-        )
+    # (a teammate's name is the side's own; another side's never leaves this function);
+    # and, in the same query again, who took the plan's side's "ready" back, if anyone
+    # did (read only of that side).
+    marks = (
+        SideReady.objects.filter(campaign=campaign, turn_number=number)
+        .annotate(ready=Value(True, output_field=BooleanField()))
+        .values_list("side", "marked_by__username", "ready")
+        .order_by()  # a union's parts take none
     )
+    taken_back = (
+        ReadyTakenBack.objects.filter(campaign=campaign, turn_number=number, side=side)
+        .annotate(ready=Value(False, output_field=BooleanField()))
+        .values_list("side", "taken_back_by__username", "ready")
+        .order_by()
+    )
+    marked: dict[str, str | None] = {}
+    unmarked: dict[str, str | None] = {}
+    for key, name, is_ready in marks.union(taken_back, all=True):
+        (marked if is_ready else unmarked)[key] = name
     ready = sorted(marked)
     own = [c for c in view.companies if c.side == side and c.full]
     ids = view.ids
@@ -371,6 +388,7 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
         ready_sides=ready,
         waiting=waiting,
         ready_by=marked.get(side) or "",
+        unready_by="" if side in marked else unmarked.get(side) or "",
     )
 
 
@@ -630,8 +648,10 @@ def take_chance(progresses: list[OddsProgress], *, attacking: bool) -> dict[str,
     return {"p": p * 100, "low": low * 100, "high": high * 100}
 
 
-def unmark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
+def unmark_ready(*, view: CampaignView, page_turn: int | None = None, user: Any = None) -> bool:
     """Take back the player's "ready" for the coming turn; True when it was marked.
+    ``user``: who took it back, which the side's teammates are told (``ReadyTakenBack``),
+    as they are told who marked it.
 
     Refused (``ReadyRefused``, with why) once every side is ready -- the turn is due and
     is played at once -- or while the turn is being played, and when orders are closed."""
@@ -661,4 +681,8 @@ def unmark_ready(*, view: CampaignView, page_turn: int | None = None) -> bool:
                 f"every side is ready: turn {number} is being played now, too late to take it back"
             )
         SideReady.objects.filter(campaign=row, side=view.side, turn_number=number).delete()
+        taker = user if user is not None and user.is_authenticated else None
+        ReadyTakenBack.objects.update_or_create(
+            campaign=row, side=view.side, turn_number=number, defaults={"taken_back_by": taker}
+        )
         return True

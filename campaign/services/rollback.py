@@ -8,7 +8,15 @@ from django.db import transaction
 from django.db.models import Q
 
 from battles.models import Battle
-from campaign.models import Campaign, GmAdjustment, Order, SeedCommitment, SideReady, Turn
+from campaign.models import (
+    Campaign,
+    GmAdjustment,
+    Order,
+    ReadyTakenBack,
+    SeedCommitment,
+    SideReady,
+    Turn,
+)
 from campaign.services.adjustments import (
     AdjustmentRefused,
     check_reason,
@@ -63,6 +71,7 @@ def rollback_to_turn(
             Campaign.objects.filter(pk=row.pk).update(due_turn=None, claimed_at=None)
         Order.objects.filter(campaign=row, turn_number__gt=number).delete()
         SideReady.objects.filter(campaign=row, turn_number__gte=number).delete()
+        ReadyTakenBack.objects.filter(campaign=row, turn_number__gte=number).delete()
         undone = _undone(row, number)
         gone = [
             {

@@ -32,7 +32,7 @@ def unready(request: HttpRequest, campaign_id: int) -> HttpResponse:
     error = None
     side = view.side or next(iter(view.state.sides))
     try:
-        planning.unmark_ready(view=view, page_turn=page_turn(request))
+        planning.unmark_ready(view=view, page_turn=page_turn(request), user=request.user)
     except OrdersOutOfDate as moved:
         return _out_of_date(request, view, side, moved)
     except (ReadyRefused, OrderError) as refused:
