@@ -34,6 +34,10 @@ VENV_PYTHON = VENV_BIN / "python"
 INSTALL_STAMP = VENV / "korona-pyproject.sha256"
 
 DEMO_SCENARIO = "fixtures/scenarios/korona.json"
+# The address ``dev.py run`` serves on, kept for the commands run beside it in another
+# terminal (manage.py reads it when KORONA_SITE_URL is not set: ``served_site_url``), so
+# their emails link to the server too.
+SERVED_SITE_URL = ROOT / ".korona-site-url"
 
 
 def pyproject_digest() -> str:
@@ -119,8 +123,13 @@ def command_run(args: list[str]) -> int:
     manage = [sys.executable, "manage.py"]
     address = args[0] if args else "127.0.0.1:8000"
     # The links Korona writes (invitations, feeds, emails) name the address it serves on,
-    # unless KORONA_SITE_URL already says where players reach it.
-    os.environ.setdefault("KORONA_SITE_URL", site_url(address))
+    # unless KORONA_SITE_URL already says where players reach it (set but empty, it does
+    # not: the settings would take the default).
+    if not os.environ.get("KORONA_SITE_URL", "").strip():
+        os.environ["KORONA_SITE_URL"] = site_url(address)
+    # The children (first_run, runserver, the scheduler and the emails it sends) inherit
+    # it; a command run later in another terminal reads it from here.
+    SERVED_SITE_URL.write_text(os.environ["KORONA_SITE_URL"].strip() + "\n", encoding="utf-8")
     code = run_steps(
         [
             ("migrate", [*manage, "migrate", "--noinput", "-v", "0"]),

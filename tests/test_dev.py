@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,6 +130,16 @@ def test_first_run_then_any_signal_stops_the_whole_group(tmp_path: Path) -> None
         assert found[1] not in output
 
 
+def load_manage() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("manage_under_test", ROOT / "manage.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def load_dev() -> object:
     import importlib.util
 
@@ -158,9 +169,10 @@ def test_the_links_name_the_address_dev_py_serves_on(address: str, url: str) -> 
 
 
 def test_dev_py_run_keeps_a_site_url_given_and_sets_one_missing(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     dev = load_dev()
+    monkeypatch.setattr(dev, "SERVED_SITE_URL", tmp_path / "served")
     seen = []
 
     def steps(_: object) -> int:
@@ -175,3 +187,78 @@ def test_dev_py_run_keeps_a_site_url_given_and_sets_one_missing(
     monkeypatch.setenv("KORONA_SITE_URL", "https://korona.example.com")
     assert dev.command_run(["127.0.0.1:8765"]) == 1  # type: ignore[attr-defined]
     assert seen == ["http://127.0.0.1:8765", "https://korona.example.com"]
+
+
+def test_the_scheduler_dev_py_starts_and_the_commands_beside_it_link_to_its_address(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``dev.py run 127.0.0.1:8765``: runserver, the scheduler (which sends the emails of
+    the turns it plays) and, in another terminal, ``manage.py run_campaign`` all write
+    links to 8765; the commands run beside it linked to KORONA_SITE_URL's default, 8000."""
+    dev = load_dev()
+    served = tmp_path / "served"
+    monkeypatch.setattr(dev, "SERVED_SITE_URL", served)
+    monkeypatch.setattr(dev, "run_steps", lambda _: 0)
+    monkeypatch.setattr(dev, "stop_group", lambda processes: None)
+    monkeypatch.setattr(dev.signal, "signal", lambda *args: None)  # type: ignore[attr-defined]
+    started: dict[str, str] = {}
+
+    class Started:
+        returncode = 0
+
+        def poll(self) -> int:
+            return 0  # ended at once: command_run stops
+
+    def popen(command: list[str], **kwargs: Any) -> Started:
+        assert "env" not in kwargs  # the child inherits this process's environment
+        started[command[2]] = os.environ["KORONA_SITE_URL"]
+        return Started()
+
+    monkeypatch.setattr(dev.subprocess, "Popen", popen)  # type: ignore[attr-defined]
+    monkeypatch.setenv("KORONA_SITE_URL", "")  # set but empty: no address given
+    assert dev.command_run(["127.0.0.1:8765"]) == 0  # type: ignore[attr-defined]
+    assert started == {
+        "runserver": "http://127.0.0.1:8765",
+        "run_scheduler": "http://127.0.0.1:8765",
+    }
+    # A command run later in another terminal, with no KORONA_SITE_URL: manage.py reads
+    # the address the server was given.
+    manage = load_manage()
+    environ: dict[str, str] = {}
+    manage.served_site_url(environ, served)  # type: ignore[attr-defined]
+    assert environ == {"KORONA_SITE_URL": "http://127.0.0.1:8765"}
+    # One given always wins; never served here, the settings' default stands.
+    environ = {"KORONA_SITE_URL": "https://korona.example.com"}
+    manage.served_site_url(environ, served)  # type: ignore[attr-defined]
+    assert environ == {"KORONA_SITE_URL": "https://korona.example.com"}
+    environ = {}
+    manage.served_site_url(environ, tmp_path / "never")  # type: ignore[attr-defined]
+    assert environ == {}
+
+
+def test_manage_py_links_to_the_address_dev_py_served_on(tmp_path: Path) -> None:
+    """The round trip in a real process: a copy of manage.py beside a served address
+    gives the settings that address, and KORONA_SITE_URL given wins."""
+    (tmp_path / "manage.py").write_text((ROOT / "manage.py").read_text())
+    (tmp_path / ".korona-site-url").write_text("http://127.0.0.1:8765\n")
+    script = (
+        "import sys; sys.argv = ['manage.py', 'shell', '-c', "
+        "'from notifications.services import absolute; print(absolute(\"/x/\"))']; "
+        f"sys.path.insert(0, {str(ROOT)!r}); "
+        "import runpy; runpy.run_path('manage.py', run_name='__main__')"
+    )
+    bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    for env, expected in (
+        ({}, "http://127.0.0.1:8765/x/"),
+        ({"KORONA_SITE_URL": "https://korona.example.com"}, "https://korona.example.com/x/"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**bare, **env},
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == expected
