@@ -710,9 +710,16 @@ class CampaignAdmin(SimpleHistoryAdmin):
             sides = dict(obj.sides.values_list("key", "name"))
             how = ending.outcome(obj, obj.get_settings(), sides)
             return f"none: the campaign has ended. {how}".strip()
-        if obj.next_deadline is None and _waiting(obj):
+        paused = obj.status == Campaign.Status.PAUSED
+        if (obj.next_deadline is None or paused) and _waiting(obj):
+            if paused:  # not "resuming sets the next one": the results come first
+                return (
+                    "none: the turn waits for you to enter its battles' results, and the "
+                    "campaign is paused: no turn follows it until you resume the campaign "
+                    'or press "Advance turn now"'
+                )
             return "none: the turn is played once you enter its battles' results"
-        if obj.status == Campaign.Status.PAUSED:
+        if paused:
             return _paused_deadline_words(obj)
         if obj.next_deadline is None:
             if not obj.memberships.exists():  # the AI plays every side: only the GM plays it

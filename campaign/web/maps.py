@@ -167,6 +167,9 @@ class NextTurn:
 
     state: str  # ended, paused, playing, battles, failed, deadline, by-gm
     words: str  # "" for "ended" and "deadline" (the page writes those itself)
+    # Paused while a turn waits for its battles: the words say that turn first (the
+    # campaigns list then shows them rather than its own words for a pause).
+    waits: bool = False
 
 
 def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
@@ -180,19 +183,19 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
     if campaign.status == Campaign.Status.FINISHED:
         return NextTurn("ended", "")
     if campaign.status == Campaign.Status.PAUSED:
+        if status == Turn.Status.BATTLES_PENDING:
+            # The pause holds back the turn after it, not this one's results.
+            return NextTurn(
+                "paused",
+                f"{_battles_words(campaign, number)} {_paused_waiting_words(number)}",
+                waits=True,
+            )
         return NextTurn("paused", _paused_words(campaign, stamp))
     if status in (Turn.Status.QUEUED, Turn.Status.ROLLING) or campaign.due_turn:
         playing = campaign.due_turn or number
         return NextTurn("playing", f"Turn {playing} is being played now.")
     if status == Turn.Status.BATTLES_PENDING:
-        if campaign.get_settings().battle_mode == "tabletop":
-            words = (
-                f"Turn {number} waits for its battles to be fought on the table: it ends "
-                "when the game master has entered their results."
-            )
-        else:
-            words = f"The battles of turn {number} are being fought: the turn ends with them."
-        return NextTurn("battles", words)
+        return NextTurn("battles", _battles_words(campaign, number))
     if status == Turn.Status.FAILED:
         return NextTurn(
             "failed", f"Turn {number} could not be played; it waits for the game master."
@@ -203,6 +206,26 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         campaign.turn + 1, solo=bool(stamp.solo), teammates=bool(stamp.teammates)
     )
     return NextTurn("by-gm", words)
+
+
+def _battles_words(campaign: Campaign, number: int | None) -> str:
+    """A turn waiting for its battles: at the table, for the game master's results."""
+    if campaign.get_settings().battle_mode == "tabletop":
+        return (
+            f"Turn {number} waits for its battles to be fought on the table: it ends when "
+            "the game master has entered their results."
+        )
+    return f"The battles of turn {number} are being fought: the turn ends with them."
+
+
+def _paused_waiting_words(number: int | None) -> str:
+    """What a pause holds back while a turn waits for its battles: the turn after it
+    (the results may still come in), until the game master resumes the campaign."""
+    following = f"turn {number + 1}" if number is not None else "the next turn"
+    return (
+        f"The game master has paused the campaign: {following} is not played until they "
+        "resume it, though they may play it by hand."
+    )
 
 
 def _paused_words(campaign: Campaign, stamp: MapStamp) -> str:

@@ -18,6 +18,7 @@ from campaign.services.deadlines import Schedule
 from campaign.services.schedule import change_schedule, mark_side_ready
 from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign, opened, play_sunday_evenings, waiting_campaign
+from tests.web.conftest import meeting_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -339,6 +340,38 @@ def test_a_paused_campaign_whose_turn_waits_for_its_battles_says_it_waits(
     user = django_user_model.objects.create_user("aussie", password="pw")
     Membership.objects.create(campaign=campaign, user=user, side="australian")
     set_paused(campaign=campaign, paused=True)
-    assert next_deadline_of(page_of(gm, campaign)) == (
-        "none: the turn is played once you enter its battles' results"
+    assert next_deadline_of(page_of(gm, campaign)) == PAUSED_WAITING
+
+
+PAUSED_WAITING = (
+    "none: the turn waits for you to enter its battles' results, and the campaign is "
+    'paused: no turn follows it until you resume the campaign or press "Advance turn now"'
+)
+
+
+def test_a_paused_scheduled_campaign_whose_turn_waits_says_so_not_what_resuming_does(
+    gm: Client, gm_user: Any
+) -> None:
+    """A scheduled campaign, paused, its turn played by hand and waiting for its tabletop
+    results: its page said "none while paused: resuming sets the next one, 48 hours on",
+    of a turn that waits for the game master's results, not for a resume; the home page
+    said only "after the tabletop results above"."""
+    campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop")
+    every_48_hours(campaign, gm_user)
+    set_paused(campaign=campaign, paused=True)
+    advance_turn(campaign_id=campaign.pk)  # by hand: the pause allows it
+    campaign.refresh_from_db()
+    assert Turn.objects.get(campaign=campaign).status == Turn.Status.BATTLES_PENDING
+    assert campaign.next_deadline is not None  # the one it had: not counted down
+    said = next_deadline_of(page_of(gm, campaign))
+    assert said == PAUSED_WAITING and "resuming" not in said
+    home = html.unescape(gm.get("/admin/").content.decode())
+    assert (
+        "after the tabletop results above, then none until you resume the campaign "
+        "(it is paused)" in home
     )
+    # Resumed, it still waits for its results, and says that alone.
+    set_paused(campaign=campaign, paused=False)
+    campaign.refresh_from_db()
+    home = html.unescape(gm.get("/admin/").content.decode())
+    assert "after the tabletop results above<" in home and "(it is paused)" not in home

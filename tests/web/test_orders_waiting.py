@@ -11,6 +11,8 @@ from typing import Any
 from django.utils import timezone
 
 from campaign.models import Campaign
+from campaign.services.campaigns import set_paused
+from campaign.services.schedule import set_schedule
 from campaign.services.turns import advance_turn, give_order
 from tests.admin.conftest import new_campaign
 from tests.web.conftest import join, meeting_doc
@@ -124,3 +126,37 @@ def test_a_battle_fought_by_the_workers_waits_for_its_result_not_the_game_master
         page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
         assert "Korona (battle 1) — waiting for its result" in page, url
         assert "waiting for the game master" not in page, url
+
+
+def test_a_paused_campaign_whose_turn_waits_says_the_turn_waits_and_the_pause_holds_the_next(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """Paused while its turn waits for its tabletop results, the map and the campaigns
+    list said only "no turn is played when every side is ready until they resume it"
+    (no side could be ready: the turn under way waits for the game master's results),
+    and the orders page promised the next deadline "set then", which a pause does not
+    count down."""
+    campaign = waiting(aussie)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    Campaign.objects.filter(pk=campaign.pk).update(next_deadline=None)
+    set_paused(campaign=campaign, paused=True)
+    client = login(aussie)
+    held = (
+        "The game master has paused the campaign: turn 2 is not played until they resume it, "
+        "though they may play it by hand."
+    )
+    waits = (
+        "Turn 1 waits for its battles to be fought on the table: it ends when the game master "
+        "has entered their results."
+    )
+    for url in (f"/campaigns/{campaign.pk}/", "/campaigns/"):
+        page = words(client.get(url))
+        assert f"{waits} {held}" in page, url
+        assert "when every side is ready" not in page and "none until" not in page, url
+    page = words(client.get(f"/campaigns/{campaign.pk}/orders/"))
+    assert (
+        "Orders for turn 2 are not open yet: turn 1 ends when the game master has entered its "
+        "battles' results. The campaign is paused: turn 2 is not played until the game master "
+        "resumes it, though they may play it by hand." in page
+    )
+    assert "The deadline for turn 2 is set then" not in page
