@@ -36,8 +36,9 @@ INSTALL_STAMP = VENV / "korona-pyproject.sha256"
 DEMO_SCENARIO = "fixtures/scenarios/korona.json"
 # The address ``dev.py run`` serves on, kept for the commands run beside it in another
 # terminal (manage.py reads it when KORONA_SITE_URL is not set: ``served_site_url``), so
-# their emails link to the server too.
-SERVED_SITE_URL = ROOT / ".korona-site-url"
+# their emails link to the server too. KORONA_SITE_URL_FILE puts it elsewhere (the tests
+# that run dev.py leave the checkout's alone).
+SERVED_SITE_URL = Path(os.environ.get("KORONA_SITE_URL_FILE") or ROOT / ".korona-site-url")
 
 
 def pyproject_digest() -> str:

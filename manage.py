@@ -8,8 +8,11 @@ from pathlib import Path
 
 # Where the last ``python3 dev.py run`` served Korona (dev.py writes it): the commands run
 # beside it in another terminal (``manage.py run_campaign``, ``advance_turn``) send emails
-# whose links must name that address, not KORONA_SITE_URL's default.
-SERVED_SITE_URL = Path(__file__).resolve().parent / ".korona-site-url"
+# whose links must name that address, not KORONA_SITE_URL's default (KORONA_SITE_URL_FILE
+# puts it elsewhere, as for dev.py).
+SERVED_SITE_URL = Path(
+    os.environ.get("KORONA_SITE_URL_FILE") or Path(__file__).resolve().parent / ".korona-site-url"
+)
 
 
 def served_site_url(environ: MutableMapping[str, str], served: Path = SERVED_SITE_URL) -> None:

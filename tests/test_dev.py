@@ -68,6 +68,8 @@ def start(tmp_path: Path, port: int) -> tuple[subprocess.Popen[str], Path]:
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
         "PYTHONUNBUFFERED": "1",
+        # Where dev.py keeps the address it serves: not the checkout's file.
+        "KORONA_SITE_URL_FILE": str(tmp_path / "served"),
     }
     for name in ("KORONA_PRODUCTION", "DJANGO_SETTINGS_MODULE", "REDIS_URL"):
         env.pop(name, None)
@@ -238,7 +240,8 @@ def test_the_scheduler_dev_py_starts_and_the_commands_beside_it_link_to_its_addr
 
 def test_manage_py_links_to_the_address_dev_py_served_on(tmp_path: Path) -> None:
     """The round trip in a real process: a copy of manage.py beside a served address
-    gives the settings that address, and KORONA_SITE_URL given wins."""
+    gives the settings that address (KORONA_SITE_URL_FILE: the one there), and
+    KORONA_SITE_URL given wins."""
     (tmp_path / "manage.py").write_text((ROOT / "manage.py").read_text())
     (tmp_path / ".korona-site-url").write_text("http://127.0.0.1:8765\n")
     script = (
@@ -248,7 +251,10 @@ def test_manage_py_links_to_the_address_dev_py_served_on(tmp_path: Path) -> None
         "import runpy; runpy.run_path('manage.py', run_name='__main__')"
     )
     bare = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("http://127.0.0.1:9001\n")
     for env, expected in (
+        ({"KORONA_SITE_URL_FILE": str(elsewhere)}, "http://127.0.0.1:9001/x/"),
         ({}, "http://127.0.0.1:8765/x/"),
         ({"KORONA_SITE_URL": "https://korona.example.com"}, "https://korona.example.com/x/"),
     ):
