@@ -251,6 +251,7 @@ class BattleAdmin(admin.ModelAdmin):
                 battle.log,
                 battleview.table_of(battle.spec, battle.seed, battle.log, battle.result),
                 stand_sides(battle.spec),
+                ruleset=battle.ruleset,
             )
             if battle.log
             else [],

@@ -1681,6 +1681,7 @@ class TurnAdmin(admin.ModelAdmin):
                 key: names.withdrawal_words(why, fit, piece=rulesets.piece(ruleset))
                 for key, _, why, fit, ruleset in ends
             },
+            {key: rulesets.piece(ruleset) for key, *_, ruleset in ends},
         ).with_records(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

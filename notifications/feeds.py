@@ -23,7 +23,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
 from battles.models import Battle
-from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import Campaign, Turn
 from campaign.services.visibility import campaigns_for, is_game_master, open_campaign
 from campaign.web import turnlog
@@ -159,6 +159,7 @@ class TurnsFeed(Feed):
                             names,
                             reasons,
                             withdrawals,
+                            battle_pieces(readable),
                         ),
                     }
                 )

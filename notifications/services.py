@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.web.forces import battle_words
-from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words, no_deadline_words
@@ -142,6 +142,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
         names,
         battle_reasons(readable),
         battle_withdrawals(readable),
+        battle_pieces(readable),
     )
     seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]

@@ -858,7 +858,7 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     loser = next((f for f in forces if f is not winner), None)
     other = f"the {loser.side_name}" if loser else "the other side"
     why = {
-        "a_third_lost": f"{other} lost a third of their stands",
+        "a_third_lost": f"{other} lost a third of their {rulesets.piece(result.get('ruleset'))}s",
         "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
         "turns)",
         "withdrew": f"{other} withdrew",
@@ -945,13 +945,16 @@ def assault_words(
     return f"{who} assaults {on}{text[len(head) :]}"
 
 
-def end_words(record: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str | None:
+def end_words(
+    record: Mapping[str, Any], sides: Mapping[str, str] | None = None, piece: str = "stand"
+) -> str | None:
     """The battle's last line, who won and why, naming the side that lost by the record's
     fields: "The Japanese win: the Australians withdrew"; "The Australians win: the
     Japanese lost a third of their stands (4 of 12)". The rules' own words, "the Japanese
     win (withdrew)", read as if the winners had withdrawn (a walk-through). None for a
     battle whose ``sides`` do not name both forces, or a reason not known here: the rules'
-    words then."""
+    words then. Shares are counted in the rule set's ``piece`` (``rulesets.piece``: a
+    Force on Force force loses a third of its units)."""
     winner = str(record.get("winner", ""))
     if winner not in ("attacker", "defender") or not sides:
         return None
@@ -966,23 +969,23 @@ def end_words(record: Mapping[str, Any], sides: Mapping[str, str] | None = None)
         return f"{losses.get(role, 0)} of {present.get(role, 0)}"
 
     why = {
-        "a_third_lost": f": the {lost} lost a third of their stands ({share(loser)})",
+        "a_third_lost": f": the {lost} lost a third of their {piece}s ({share(loser)})",
         "withdrew": f": the {lost} withdrew",
-        "turn_limit": f" at the turn limit: {_turn_limit_words(record, winner, loser)} "
+        "turn_limit": f" at the turn limit: {_turn_limit_words(record, winner, loser, piece)} "
         f"({share(winner)}; the {lost} {share(loser)})",
     }.get(str(record.get("reason", "")))
     return None if why is None else f"The {won} win{why}"
 
 
-def _turn_limit_words(record: Mapping[str, Any], winner: str, loser: str) -> str:
+def _turn_limit_words(record: Mapping[str, Any], winner: str, loser: str, piece: str) -> str:
     """Why the winner won at the turn limit: the smaller share of its stands lost, or, the
     shares equal, the defender's tie (rulings section 4)."""
     present, losses = record.get("present") or {}, record.get("lost") or {}
     won = losses.get(winner, 0) * present.get(loser, 0)
     lost = losses.get(loser, 0) * present.get(winner, 0)
     if won == lost:
-        return "both lost the same share of their stands, and a tie goes to the defender"
-    return "they lost the smaller share of their stands"
+        return f"both lost the same share of their {piece}s, and a tie goes to the defender"
+    return f"they lost the smaller share of their {piece}s"
 
 
 def place_words(
@@ -1017,15 +1020,16 @@ def line_of(
     record: Mapping[str, Any],
     table: Table | None = None,
     sides: Mapping[str, str] | None = None,
+    piece: str = "stand",
 ) -> str:
     """rules/narrate.py's words for one record, without its turn and phase heading, its
     stands named by their ``sides`` (``rules.narrate.stand_sides``); a move or a placing
-    by the sheet's squares (``place_words``)."""
+    by the sheet's squares (``place_words``); the end's shares in the rule set's ``piece``."""
     placed = place_words(record, table, sides)
     if placed is not None:
         return placed
     if record.get("kind") == "end":
-        ended = end_words(record, sides)
+        ended = end_words(record, sides, piece)
         if ended is not None:
             return ended
     text = rulesets.narrate_words(record, sides)
@@ -1041,10 +1045,13 @@ def log_turns(
     log: Iterable[Mapping[str, Any]],
     table: Table | None = None,
     sides: Mapping[str, str] | None = None,
+    *,
+    ruleset: str | None = None,
 ) -> list[LogTurn]:
     """The log grouped turn by turn and, inside each turn, phase by phase, in order, each
     phase by its side ("Japanese fire": ``rules.narrate.phase_name``), its lines in
-    ``line_of``'s words."""
+    ``line_of``'s words (the end's shares in ``ruleset``'s word for a piece)."""
+    piece = rulesets.piece(ruleset)
     turns: list[LogTurn] = []
     for record in log:
         number = int(record.get("turn", 0))
@@ -1057,7 +1064,7 @@ def log_turns(
         phases[-1].lines.append(
             LogLine(
                 kind=record["kind"],
-                text=line_of(record, table, sides),
+                text=line_of(record, table, sides, piece),
                 dice=list(record.get("dice") or ()),
                 side=record.get("side"),
             )
@@ -1079,7 +1086,10 @@ def replay_frames(
     structured records (``rules.replay``), each line in the page's words (``line_of``)
     and each phase by its side ("Japanese fire": ``rules.narrate.phase_name``). A log
     without a deploy record (a battle fought at the table) has no frames."""
-    frames = rulesets.RULESETS[ruleset].replay(log, lambda record: line_of(record, table, sides))
+    piece = rulesets.piece(ruleset)
+    frames = rulesets.RULESETS[ruleset].replay(
+        log, lambda record: line_of(record, table, sides, piece)
+    )
     # Most steps move no stand (a shot, a rally): each set of places is drawn once.
     worked_out: dict[tuple[object, ...], tuple[dict[str, list[float]], str]] = {}
     for frame in frames:

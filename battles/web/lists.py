@@ -50,6 +50,12 @@ def battle_reasons(rows: list[dict[str, Any]]) -> dict[str, str | None]:
     return {row["key"]: row["result__reason"] for row in rows}
 
 
+def battle_pieces(rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Each battle of ``readable_battles``'s rule set's word for a piece, by its key: the
+    shares its reason speaks of ("a third of their units" in Force on Force)."""
+    return {row["key"]: rulesets.piece(row["ruleset"]) for row in rows}
+
+
 def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:
     """Why the loser of each battle of ``readable_battles`` withdrew, by its key, in
     words (``names.withdrawal_words``): "" when it did not, when the result predates the

@@ -87,7 +87,7 @@ def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     battle = _open_battle(view, battle_id)
     context = _battle_context(view, battle)
     context["log_turns"] = battleview.log_turns(
-        battle.log, context["table"], context["stand_sides"]
+        battle.log, context["table"], context["stand_sides"], ruleset=battle.ruleset
     )
     return render(request, "battles/report.html", page_context(view, **context))
 

@@ -19,7 +19,12 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
 
-from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import (
+    battle_pieces,
+    battle_reasons,
+    battle_withdrawals,
+    readable_battles,
+)
 from campaign.models import Turn
 from campaign.services.visibility import CampaignView, as_it_stood
 from campaign.web import turnlog
@@ -160,7 +165,9 @@ def reading_of(view: CampaignView, **filters: Any) -> turnlog.Reading:
     """The sides' names and why each readable battle (of ``filters``) ended: one query."""
     names = {key: side.name for key, side in view.state.sides.items()}
     rows = readable_battles(view, **filters)
-    return turnlog.Reading(names, battle_reasons(rows), battle_withdrawals(rows))
+    return turnlog.Reading(
+        names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)
+    )
 
 
 def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Frame:

@@ -16,7 +16,12 @@ from django.shortcuts import render
 from django.urls import path
 
 from battles.models import Battle
-from battles.web.lists import battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import (
+    battle_pieces,
+    battle_reasons,
+    battle_withdrawals,
+    readable_battles,
+)
 from campaign.models import Turn
 from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
@@ -42,6 +47,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for row in readable:
         battles[row["turn_id"]].append(row)
     reasons, withdrawals = battle_reasons(readable), battle_withdrawals(readable)
+    pieces = battle_pieces(readable)
     names = _side_names(view)
     # Before each turn, and during it (made once its dice were rolled: not in it).
     adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
@@ -58,7 +64,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         rows.append(
             {
                 "turn": turn,
-                "summary": turnlog.turn_summary(records, names, reasons, withdrawals),
+                "summary": turnlog.turn_summary(records, names, reasons, withdrawals, pieces),
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
                 "adjustments": adjusted.get(turn.number, []),
@@ -90,7 +96,10 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
     battles = readable_battles(view, turn=turn)
     records = view.records(turn.log, number=turn.number)
     reading = turnlog.Reading(
-        _side_names(view), battle_reasons(battles), battle_withdrawals(battles)
+        _side_names(view),
+        battle_reasons(battles),
+        battle_withdrawals(battles),
+        battle_pieces(battles),
     )
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)
     return render(

@@ -63,6 +63,9 @@ class Reading:
     # result's ``withdrawal`` and ``fit_to_fight``), from the same rows as ``reasons``:
     # "", None or no key when it did not or the result does not say.
     withdrawals: Mapping[str, str | None] = field(default_factory=dict)
+    # Battle key to its rule set's word for a piece ("stand", a Force on Force "unit"),
+    # for the shares its reason speaks of; no key: a Korona "stand".
+    pieces: Mapping[str, str] = field(default_factory=dict)
     # Battle key to its companies by role ("attacker", "defender"), from the battle's
     # own record ("battle at Oivi: ..."), which shows to the same readers as its result.
     forces: Mapping[str, Mapping[str, Sequence[str]]] = field(default_factory=dict)
@@ -112,8 +115,8 @@ def battle_forces(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, l
 # Why a battle ended, after who won ({loser}: "the Japanese").
 _WHY_THEY_LOST = {
     "withdrew": ": {loser} withdrew",
-    "a_third_lost": ": {loser} lost a third of their stands",
-    "turn_limit": ": at the turn limit, {loser} had lost the larger share of their stands "
+    "a_third_lost": ": {loser} lost a third of their {piece}s",
+    "turn_limit": ": at the turn limit, {loser} had lost the larger share of their {piece}s "
     "(on an equal share the defender wins)",
     "entered": " (the game master entered the result from the table)",
 }
@@ -172,7 +175,8 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     withdrawal = reading.withdrawals.get(battle)
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
-    return head + why.format(loser="the " + _side_called(record, loser, reading)) + "."
+    loser_called = "the " + _side_called(record, loser, reading)
+    return head + why.format(loser=loser_called, piece=reading.pieces.get(battle, "stand")) + "."
 
 
 def control_words(record: Mapping[str, Any], reading: Reading) -> str:
@@ -447,13 +451,16 @@ def turn_summary(
     side_names: Mapping[str, str],
     reasons: Mapping[str, str | None] | None = None,
     withdrawals: Mapping[str, str | None] | None = None,
+    pieces: Mapping[str, str] | None = None,
 ) -> list[str]:
     """A few words on what the turn brought, from the records the viewer may read: the
     events that happened, who moved first, the battles' results (why each ended from
     ``reasons``, battle key to its result's reason, and why a loser withdrew from
-    ``withdrawals``), control and the end."""
+    ``withdrawals``, the shares in each battle's ``pieces``), control and the end."""
     records = list(records)
-    reading = Reading(side_names, reasons or {}, withdrawals or {}).with_records(records)
+    reading = Reading(side_names, reasons or {}, withdrawals or {}, pieces or {}).with_records(
+        records
+    )
     standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:

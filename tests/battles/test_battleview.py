@@ -617,6 +617,40 @@ def test_the_last_line_says_which_side_lost_and_why() -> None:
     assert battleview.line_of(end) == "attacker wins (withdrew)"
 
 
+def test_a_force_on_force_battles_last_line_counts_units() -> None:
+    """Force on Force's pieces are units (its ``fit_to_fight`` and its third lost count
+    them): its battle's last line says so, on the report and in the replay."""
+    sides = {"a": "Japanese", "d": "Australian"}
+    third = {"turn": 2, "phase": "end", "kind": "end", "dice": [], "winner": "defender",
+             "reason": "a_third_lost", "lost": {"attacker": 4, "defender": 1},
+             "present": {"attacker": 12, "defender": 24}}  # fmt: skip
+    (turn,) = battleview.log_turns([third], None, sides, ruleset="force_on_force")
+    assert turn.phases[0].lines[0].text == (
+        "The Australians win: the Japanese lost a third of their units (4 of 12)"
+    )
+    clock = {**third, "reason": "turn_limit", "lost": {"attacker": 3, "defender": 2}}
+    assert battleview.line_of(clock, None, sides, "unit") == (
+        "The Australians win at the turn limit: they lost the smaller share of their units "
+        "(2 of 24; the Japanese 3 of 12)"
+    )
+    (korona,) = battleview.log_turns([third], None, sides, ruleset="korona")
+    assert "a third of their stands" in korona.phases[0].lines[0].text
+    # The outcome above the log, too: the result names its rule set.
+    companies = {"attacker": [("1st Company", None)], "defender": [("A Company", 1)]}
+    spec = {
+        "attacker": {"side": "japanese", "name": "1st Company", "quality": "veteran",
+                     "stands": {"rifle_squad": 9}},
+        "defender": {"side": "australian", "name": "A Company", "quality": "trained",
+                     "stands": {"rifle_squad": 9}},
+    }  # fmt: skip
+    result = {"winner": "defender", "reason": "a_third_lost", "losses": {},
+              "ruleset": "force_on_force"}  # fmt: skip
+    forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, companies=companies)
+    assert battleview.outcome_words(result, forces).endswith(
+        ": the Japanese lost a third of their units."
+    )
+
+
 def test_an_assault_by_one_stand_assaults() -> None:
     record = {"turn": 2, "phase": "attacker move", "kind": "assault", "dice": [4, 2],
               "side": "japanese", "by": "attacker", "attackers": ["a.rifle_squad.6"],

@@ -53,6 +53,14 @@ def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
         "At Oivi A Company (Australian, defending) beat 1st Company, 2nd Company and 3rd "
         "Company (Japanese): the Japanese lost a third of their stands."
     ]
+    # A Force on Force battle's pieces are units: its shares say so.
+    clock = turnlog.turn_summary(
+        [battle_record(), result], {}, {"3:Oivi": "turn_limit"}, {}, {"3:Oivi": "unit"}
+    )
+    assert clock[0].endswith(
+        ": at the turn limit, the Japanese had lost the larger share of their units "
+        "(on an equal share the defender wins)."
+    )
 
 
 def test_the_template_filter_joins_a_list_with_commas_and_one_and() -> None:

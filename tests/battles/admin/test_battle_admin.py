@@ -15,6 +15,7 @@ from battles.web import battleview
 from battles.web.forces import battle_words
 from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
+from rules import rulesets
 from rules.narrate import stand_sides
 from tests.admin.conftest import assert_refused, meeting_doc, new_campaign, waiting_campaign
 
@@ -235,7 +236,8 @@ def test_report_shows_the_log_in_words(gm: Client) -> None:
         line.text for turn in response.context["log_turns"] for p in turn.phases for line in p.lines
     ]
     sides = stand_sides(battle.spec)
-    assert lines == [battleview.line_of(r, table, sides) for r in battle.log]
+    piece = rulesets.piece(battle.ruleset)
+    assert lines == [battleview.line_of(r, table, sides, piece) for r in battle.log]
     assert escape(lines[-1]) in response.content.decode()
     # Stands by their side, as the players' page names them; never by their role.
     text = " ".join(lines)
