@@ -40,7 +40,7 @@ import threading
 from collections import deque
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
 from typing import Any
@@ -64,17 +64,20 @@ class OddsJob:
     """One estimate: ``runs`` battles of the BATTLE.json ``spec`` from ``seed``, fought in
     chunks of ``chunk`` runs."""
 
-    spec: dict[str, Any]
+    spec: dict[str, Any]  # not to be changed once the job is made: its key is made then
     seed: int
     runs: int
     chunk: int
+    # The cache key, made once: every chunk's key and every read of the chunks start
+    # from it, and hashing the whole BATTLE.json again for each of them was half of what
+    # a read of an estimate's chunks cost.
+    key: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def key(self) -> str:
+    def __post_init__(self) -> None:
         """The cache key of the job: what the estimate depends on, and nothing else."""
         text = json.dumps({"spec": self.spec, "seed": self.seed}, sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-        return f"korona:odds:{digest}:{self.runs}:{self.chunk}"
+        object.__setattr__(self, "key", f"korona:odds:{digest}:{self.runs}:{self.chunk}")
 
     @property
     def chunks(self) -> int:

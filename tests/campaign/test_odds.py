@@ -5,6 +5,7 @@ tests/scheduling/test_odds_worker.py), or inline. Whichever fights them, the est
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -62,6 +63,29 @@ def test_the_key_is_the_battle_and_the_seed_and_nothing_else() -> None:
     other["defender"]["stands"]["rifle_squad"] -= 1  # what a reader knows of the enemy
     assert odds.OddsJob(spec=other, seed=5, runs=30, chunk=7).key != job().key
     assert job().key.startswith("korona:odds:")
+
+
+def test_the_key_is_made_once_and_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read of an estimate's chunks (every poll of the orders page, for each battle)
+    hashed the whole BATTLE.json once a chunk, to name each chunk's key: half the cost of
+    the read. The key is made with the job, and is the key it was (the chunks cached
+    before are read)."""
+    estimate = job()
+    text = json.dumps({"spec": SPEC, "seed": 5}, sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    assert estimate.key == f"korona:odds:{digest}:30:7"
+    assert estimate.chunk_key(3) == f"korona:odds:{digest}:30:7:3"
+    hashed: list[bytes] = []
+
+    class Hashlib:
+        def sha256(self, data: bytes) -> Any:
+            hashed.append(data)
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(odds, "hashlib", Hashlib())
+    odds.fight_chunk(estimate, 2)
+    assert odds.read(estimate).runs == 7 and odds.fought(estimate).missing == [0, 1, 3, 4]
+    assert hashed == []
 
 
 def test_the_process_pool_fights_them_across_processes_as_battle_odds_would(
