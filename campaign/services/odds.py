@@ -37,6 +37,7 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from collections import deque
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -57,6 +58,7 @@ log = logging.getLogger(__name__)
 CACHE_SECONDS = 7 * 24 * 3600  # a finished chunk: the key names the battle, never stale
 SENT_SECONDS = 30  # a request sends the missing chunks at most this often
 CLAIM_SECONDS = 60  # a chunk task's claim: a chunk takes a second or two
+TICK_SECONDS = 0.25  # ``wait``'s look at the cache for chunks fought by another process
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +145,24 @@ def read(job: OddsJob) -> rules.Tally:
     return fought(job).tally
 
 
+def wait(job: OddsJob, *, timeout: float) -> Fought:
+    """The estimate's chunks once every one is fought, or as far as they have come when
+    ``timeout`` seconds have passed (the benchmark and the tests wait so; a page polls).
+
+    Woken by each chunk this process's pool lands, so the waiting costs no core the
+    pool's processes could use: ``bench/odds.py`` read the cache every 2 ms instead, which
+    took a tenth of a core from a pool with one process a core. Chunks fought elsewhere
+    (Celery workers) are read every ``TICK_SECONDS``."""
+    deadline = time.monotonic() + timeout
+    with _landings:
+        while (seen := fought(job)).tally.runs < job.runs:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            _landings.wait(min(left, TICK_SECONDS))
+    return seen
+
+
 def request(job: OddsJob, *, seen: Fought | None = None) -> None:
     """Have the estimate's missing chunks fought off this request (a no-op once it is
     finished, or while an earlier request's chunks are on their way). ``seen``: the
@@ -205,6 +225,10 @@ def fight_sent_chunk(*, job_key: str, index: int) -> bool:
 
 _lock = threading.Lock()
 _fighting: set[str] = set()  # chunk keys on their way in this process's pool
+# Notified as each chunk of this process's pool lands (``wait``). Its lock is re-entrant:
+# a pool shut down from a landing chunk's callback cancels the chunks still waiting, whose
+# callbacks land on the same thread.
+_landings = threading.Condition(threading.RLock())
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,18 +355,22 @@ def _pool_submit(job: OddsJob, missing: list[int]) -> None:
 
 
 def _landed(done: Future[rules.Tally], key: str, owner: _Feeder) -> None:
-    """A chunk fought by ``owner``'s pool (on the pool's thread): into the cache."""
-    try:
-        cache.set(key, done.result().to_json(), CACHE_SECONDS)
-    except CancelledError:
-        pass  # the pool was shut down: the next request asks again
-    except BrokenProcessPool:
-        log.warning("the odds pool broke (a process died); the next request starts another")
-        _reset(owner)  # its own pool, never one started since to replace it
-    except Exception:  # a chunk that fails is asked for again by the next request
-        log.exception("odds chunk %s failed", key)
-    finally:
-        _forget(key)
+    """A chunk fought by ``owner``'s pool (on the pool's thread): into the cache, and
+    ``wait`` woken. Cached and forgotten under ``_landings``, so a ``wait`` never reads a
+    chunk cached but still on its way (a request right after it would not send it)."""
+    with _landings:
+        try:
+            cache.set(key, done.result().to_json(), CACHE_SECONDS)
+        except CancelledError:
+            pass  # the pool was shut down: the next request asks again
+        except BrokenProcessPool:
+            log.warning("the odds pool broke (a process died); the next request starts another")
+            _reset(owner)  # its own pool, never one started since to replace it
+        except Exception:  # a chunk that fails is asked for again by the next request
+            log.exception("odds chunk %s failed", key)
+        finally:
+            _forget(key)
+            _landings.notify_all()
 
 
 def _forget(key: str) -> None:

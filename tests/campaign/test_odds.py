@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,10 +51,8 @@ def same_as_battle_odds(estimate: odds.OddsJob) -> None:
 
 
 def wait_until_fought(estimate: odds.OddsJob, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while odds.read(estimate).runs < estimate.runs:
-        assert time.monotonic() < deadline, f"only {odds.read(estimate).runs} fought"
-        time.sleep(0.05)
+    runs = odds.wait(estimate, timeout=timeout).tally.runs
+    assert runs == estimate.runs, f"only {runs} fought"
 
 
 def test_the_key_is_the_battle_and_the_seed_and_nothing_else() -> None:
@@ -86,6 +85,61 @@ def test_the_key_is_made_once_and_as_it_was(monkeypatch: pytest.MonkeyPatch) -> 
     odds.fight_chunk(estimate, 2)
     assert odds.read(estimate).runs == 7 and odds.fought(estimate).missing == [0, 1, 3, 4]
     assert hashed == []
+
+
+def test_wait_returns_the_read_once_fought_or_when_the_time_is_up(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.KORONA_ODDS_BACKEND = "celery"
+    monkeypatch.setattr(odds, "enqueue_odds_chunk", lambda key, index: None)  # no worker
+    estimate = job()
+    odds.request(estimate)
+    odds.fight_chunk(estimate, 1)
+    seen = odds.wait(estimate, timeout=0)  # not fought: the read as it stands
+    assert seen.tally.runs == 7 and seen.missing == [0, 2, 3, 4]
+    # Chunks fought by another process (here a thread standing for a Celery worker) are
+    # read on wait's tick.
+    monkeypatch.setattr(odds, "TICK_SECONDS", 0.01)
+    worker = threading.Thread(
+        target=lambda: [odds.fight_chunk(estimate, i) for i in range(estimate.chunks)]
+    )
+    worker.start()
+    try:
+        seen = odds.wait(estimate, timeout=120)
+    finally:
+        worker.join()
+    assert seen.tally.runs == estimate.runs and seen.missing == []
+    same_as_battle_odds(estimate)
+
+
+def test_wait_is_woken_by_the_pools_chunks_as_they_land(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``wait`` costs the pool no core: it sleeps until a chunk of this process's pool
+    lands (no tick here: it is never woken by its time running out), and the chunks are
+    forgotten by then, so a request right after it would send any of them again."""
+    settings.KORONA_ODDS_BACKEND = "pool"
+    settings.KORONA_ODDS_WORKERS = 2
+    woken: list[bool] = []  # each sleep of wait's: True woken, False its time up
+
+    class Landings(threading.Condition):
+        def wait(self, timeout: float | None = None) -> bool:
+            woken.append(super().wait(timeout))
+            return woken[-1]
+
+    monkeypatch.setattr(odds, "_landings", Landings(threading.RLock()))
+    monkeypatch.setattr(odds, "TICK_SECONDS", 3600)
+    estimate = job(runs=20, chunk=5)
+    try:
+        odds.request(estimate)
+        seen = odds.wait(estimate, timeout=120)
+        with odds._lock:
+            assert not odds._fighting
+    finally:
+        odds.shutdown()
+    assert seen.tally.runs == estimate.runs
+    assert woken and all(woken)
+    same_as_battle_odds(estimate)
 
 
 def test_the_process_pool_fights_them_across_processes_as_battle_odds_would(
