@@ -16,7 +16,7 @@ pool's processes set up no Django (they import ``rules/`` only, as the web serve
 Before 7 December it read the cache every 2 ms, which took some 10-20% of a core from
 the pool it timed, and each process of the pool set Django up again (this file imported
 anew by each) before its first battle: the pool's figures since are not comparable with
-earlier ones (interleaved, quiet: warm 0.1-0.5 s better, cold 0.5-1.4 s).
+earlier ones (eight runs interleaved, quiet: warm 0.1-0.6 s better, cold 0.2-1.7 s).
 """
 
 from __future__ import annotations
