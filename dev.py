@@ -4,8 +4,8 @@
     python3 dev.py run                serve Korona on http://127.0.0.1:8000/ and play
                                       due turns (SQLite, no Redis, no setup)
     python3 dev.py demo [--seed N]    play a demo Korona campaign to its end, in words
-    python3 dev.py test [ARGS...]     ruff, the import contracts, mypy, the length and
-                                      complexity of rules/' functions, then pytest ARGS
+    python3 dev.py test [ARGS...]     ruff (lint, format check), the import contracts, mypy,
+                                      the length and complexity of rules/' functions, then pytest ARGS
 
 Both first make sure ``.venv`` exists and holds ``pip install -e '.[test]'`` for the
 current pyproject.toml, then re-run this script with the venv's Python. Standard
@@ -191,6 +191,7 @@ def command_test(args: list[str]) -> int:
     return run_steps(
         [
             ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
+            ("ruff format", [str(VENV_BIN / "ruff"), "format", "--check", "."]),
             ("import contracts", [str(VENV_BIN / "lint-imports")]),
             ("mypy", [str(VENV_BIN / "mypy")]),  # [tool.mypy] in pyproject.toml
             # No function in rules/ over 60 lines or over cyclomatic complexity 15 (radon).

@@ -73,8 +73,7 @@ def _results_to_enter(turn: Turn) -> Waiting:
         campaign=turn.campaign,
         turn=turn.number,
         battles=[
-            (battle_words(b), reverse("admin:battles_battle_result", args=[b.pk]))
-            for b in pending
+            (battle_words(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
         ],
     )
 

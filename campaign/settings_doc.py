@@ -216,16 +216,12 @@ DOCS: dict[str, SettingDoc] = {
     "turn_limit": SettingDoc(
         "Campaign length, in turns",
         "After this many turns the campaign ends, and the side holding the objective wins.",
-        quotes=(
-            CAMPAIGN_END,
-        ),
+        quotes=(CAMPAIGN_END,),
     ),
     "objective": SettingDoc(
         "Objective",
         "The area whose holder wins when the campaign ends. None: nobody wins at the end.",
-        quotes=(
-            CAMPAIGN_END,
-        ),
+        quotes=(CAMPAIGN_END,),
     ),
     # Supply
     "out_of_supply_turns_before_losses": SettingDoc(

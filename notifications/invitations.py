@@ -149,9 +149,9 @@ class AccountForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         # In the pages' words; the password's help text stays the validators' own rules
         # (settings.AUTH_PASSWORD_VALIDATORS), shown before one is broken.
-        self.fields["username"].help_text = (
-            "Up to 150 characters: letters, digits and @ . + - _ only."
-        )
+        self.fields[
+            "username"
+        ].help_text = "Up to 150 characters: letters, digits and @ . + - _ only."
         self.fields["password2"].label = "The same again"
         self.fields["password2"].help_text = ""
 

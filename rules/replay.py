@@ -96,9 +96,7 @@ def _apply_rally(board: _Board, record: Record, killed: list[str], moves: list[A
         board.set_status(record["stand"], "ok")
 
 
-def _apply_combat_event(
-    board: _Board, record: Record, killed: list[str], moves: list[Any]
-) -> None:
+def _apply_combat_event(board: _Board, record: Record, killed: list[str], moves: list[Any]) -> None:
     _combat_event(board, record, killed)
 
 

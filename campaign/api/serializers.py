@@ -585,8 +585,7 @@ class ReadyRequestSerializer(serializers.Serializer):
         SIDE_KEYS,
         required=False,
         help_text=(
-            "The side that is ready: the game master must name it; a player may only name "
-            "theirs."
+            "The side that is ready: the game master must name it; a player may only name theirs."
         ),
     )
 

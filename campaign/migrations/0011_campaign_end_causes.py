@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0010_status_words'),
+        ("campaign", "0010_status_words"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='campaign',
-            name='end_causes',
+            model_name="campaign",
+            name="end_causes",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='historicalcampaign',
-            name='end_causes',
+            model_name="historicalcampaign",
+            name="end_causes",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

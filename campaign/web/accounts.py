@@ -28,9 +28,7 @@ from config.pages import account_menu, menu_query
 def account(request: HttpRequest) -> HttpResponse:
     user = request.user  # signed in: login_required
     token = Token.objects.filter(user=user).only("created").first()  # type: ignore[misc]
-    return render(
-        request, "registration/account.html", {"token": token, **account_menu(request)}
-    )
+    return render(request, "registration/account.html", {"token": token, **account_menu(request)})
 
 
 @login_required
@@ -75,7 +73,6 @@ class PasswordChange(auth_views.PasswordChangeView):
             self.request, "Your password is changed; your API token and other sessions end."
         )
         return answer
-
 
 
 class SignOutView(auth_views.LogoutView):

@@ -173,8 +173,13 @@ def test_a_third_party_admins_own_pages_say_it_capitalised_too(gm: Client, page:
 
 @pytest.mark.parametrize(
     ("model", "said"),
-    [("campaign", "campaign"), ("area", "area"), ("company", "company"), ("ship", "ship"),
-     ("airgroup", "air group")],  # fmt: skip
+    [
+        ("campaign", "campaign"),
+        ("area", "area"),
+        ("company", "company"),
+        ("ship", "ship"),
+        ("airgroup", "air group"),
+    ],  # fmt: skip
 )
 def test_the_history_of_a_missing_row_is_said_as_the_admin_says_it(
     gm: Client, model: str, said: str

@@ -49,9 +49,7 @@ def test_hidden_companies_are_neither_listed_nor_counted(
     assert not set(HIDDEN) & set(names(response))
 
 
-def test_glimpsed_company_is_not_found_by_its_id(
-    played: Campaign, aussie: Any, login: Any
-) -> None:
+def test_glimpsed_company_is_not_found_by_its_id(played: Campaign, aussie: Any, login: Any) -> None:
     """Its id would tell which company the glimpse is (ids follow the scenario's order)
     and follow it from turn to turn: like a company out of sight, it is not found."""
     response = login(aussie).get(url(played, f"companies/{company_id(played, '2nd Company')}/"))

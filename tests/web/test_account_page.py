@@ -49,9 +49,7 @@ def test_every_page_links_to_the_account(aussie: Any, login: Any) -> None:
     assert 'href="/accounts/"' in login(aussie).get("/campaigns/").content.decode()
 
 
-def test_a_password_changed_on_the_account_page_revokes_the_token(
-    aussie: Any, login: Any
-) -> None:
+def test_a_password_changed_on_the_account_page_revokes_the_token(aussie: Any, login: Any) -> None:
     token = Token.objects.create(user=aussie)
     client = login(aussie)
     answer = client.post(
@@ -81,9 +79,7 @@ def test_a_wrong_old_password_changes_nothing(aussie: Any, login: Any) -> None:
     assert opens_the_api(token)
 
 
-def test_the_password_page_names_the_player_without_a_dangling_dot(
-    aussie: Any, login: Any
-) -> None:
+def test_the_password_page_names_the_player_without_a_dangling_dot(aussie: Any, login: Any) -> None:
     """Django's own view is in that page's context as ``view``: the header read
     "aussie · " as if a side should follow."""
     html = login(aussie).get(reverse("password-change")).content.decode()

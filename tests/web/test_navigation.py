@@ -24,9 +24,7 @@ def test_a_turns_log_links_each_battle_report_once(
         assert html.count(f'<a href="{url}">battle report</a>') == 1
 
 
-def test_a_companys_battle_lines_link_the_battle(
-    played: Campaign, aussie: Any, login: Any
-) -> None:
+def test_a_companys_battle_lines_link_the_battle(played: Campaign, aussie: Any, login: Any) -> None:
     a = Company.objects.get(campaign=played, name="A Company")
     html = login(aussie).get(reverse("company", args=[played.pk, a.pk])).content.decode()
     fought = Battle.objects.filter(campaign=played, defender_side="australian")

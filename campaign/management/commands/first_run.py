@@ -64,8 +64,7 @@ def email_lines(email: str) -> list[str]:
 
 class Command(BaseCommand):
     help = (
-        "On a fresh database: the game master's account, the Korona campaign and "
-        "invitation links."
+        "On a fresh database: the game master's account, the Korona campaign and invitation links."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
