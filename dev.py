@@ -4,8 +4,9 @@
     python3 dev.py run                serve Korona on http://127.0.0.1:8000/ and play
                                       due turns (SQLite, no Redis, no setup)
     python3 dev.py demo [--seed N]    play a demo Korona campaign to its end, in words
-    python3 dev.py test [ARGS...]     ruff (lint, format check), the import contracts, mypy,
-                                      the length and complexity of rules/' functions, then pytest ARGS
+    python3 dev.py test [ARGS...]     ruff (lint, format check), the import contracts,
+                                      mypy, the length and complexity of rules/'
+                                      functions, then pytest ARGS
 
 Both first make sure ``.venv`` exists and holds ``pip install -e '.[test]'`` for the
 current pyproject.toml, then re-run this script with the venv's Python. Standard
