@@ -1,20 +1,17 @@
 """Password reset by email: Django's own views (signed, one-use, expiring tokens:
 ``PASSWORD_RESET_TIMEOUT``), Korona's pages. The answer to "send me a link" is the same
-whether or not the address has an account, so the page tells nobody who plays. An
-address several accounts share gets no link at all (``addresses.OneAccountResetForm``)."""
+whether or not the address has an account, so the page tells nobody who plays. No two
+accounts share an address (``notifications.addresses``), so a link goes to one account."""
 
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from notifications.addresses import OneAccountResetForm
-
 urlpatterns = [
     path(
         "accounts/password/reset/",
         auth_views.PasswordResetView.as_view(
-            form_class=OneAccountResetForm,
             email_template_name="registration/password_reset_email.txt",
             subject_template_name="registration/password_reset_subject.txt",
             success_url=reverse_lazy("password_reset_done"),

@@ -11,8 +11,5 @@ class NotificationsConfig(AppConfig):
         from notifications import hooks
 
         hooks.connect()
-        # Registers the system check of email addresses several accounts share.
-        import notifications.addresses  # noqa: F401
-
         # Registered under their names for config.enqueue, which sends them by name.
         import notifications.tasks  # noqa: F401

@@ -166,6 +166,26 @@ class AccountForm(UserCreationForm):
         the username ``autofocus`` whatever was wrong, and a refused email left the
         reader on the username (no script: the page's CSP allows none inline)."""
         super().full_clean()
+        self._focus_first_refused()
+
+    def taken_meanwhile(self) -> bool:
+        """The save broke a unique index: did another sign-up take the username or the
+        address between this form's checks and its save? If so, the field is refused as
+        the checks would have refused it a moment later."""
+        if addresses.email_taken(self.cleaned_data["email"]):
+            self.add_error("email", addresses.TAKEN_ON_SIGN_UP)
+        elif self._meta.model.objects.filter(
+            username__iexact=self.cleaned_data["username"]
+        ).exists():
+            self.add_error(
+                "username", self.instance.unique_error_message(type(self.instance), ["username"])
+            )
+        else:
+            return False
+        self._focus_first_refused()
+        return True
+
+    def _focus_first_refused(self) -> None:
         refused = [name for name in self.fields if name in self.errors]
         if refused:
             for field in self.fields.values():
@@ -198,14 +218,20 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
             context["form"] = form
             if not form.is_valid():
                 return render(request, TEMPLATE, context, status=400)
-            with transaction.atomic():
-                user = form.save()
-                try:
-                    accept(invitation=invitation, user=user)
-                except InvitationRefused as refused:
-                    transaction.set_rollback(True)
-                    context["error"] = str(refused)
-                    return render(request, TEMPLATE, context, status=409)
+            try:
+                with transaction.atomic():
+                    user = form.save()
+                    try:
+                        accept(invitation=invitation, user=user)
+                    except InvitationRefused as refused:
+                        transaction.set_rollback(True)
+                        context["error"] = str(refused)
+                        return render(request, TEMPLATE, context, status=409)
+            except IntegrityError:
+                # Another sign-up with the same username or address, at the same moment.
+                if not form.taken_meanwhile():
+                    raise
+                return render(request, TEMPLATE, context, status=400)
             login(request, user, backend="config.auth.CachedModelBackend")
         else:
             try:

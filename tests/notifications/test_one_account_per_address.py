@@ -1,6 +1,9 @@
 """One account per email address: a walk-through's second player signed up on an invite
 page with the first player's address, and "Forgotten your password?" for it then mailed
-a link for both accounts, the other side's among them (notifications.addresses)."""
+a link for both accounts, the other side's among them (notifications.addresses). The
+forms refuse it, and a unique index refuses it in the database (the migration
+notifications 0006), which two sign-ups at the same moment both pass the forms' check
+to reach."""
 
 from __future__ import annotations
 
@@ -8,13 +11,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core import checks, mail
 from django.core.management import call_command
+from django.db import IntegrityError, transaction
 from django.test import Client
+from django.utils import timezone
 
 from campaign.models import Campaign, Membership
-from notifications.addresses import check_shared_addresses
-from notifications.invitations import invite
+from notifications.invitations import AccountForm, invite
 from tests.notifications.test_invitations import NEW, path_of
 
 pytestmark = pytest.mark.django_db
@@ -76,46 +79,109 @@ def test_the_game_master_cannot_give_an_account_an_address_another_uses(
     assert japanese.email == "kenji@example.com"
 
 
-def test_a_shared_address_gets_no_reset_link_and_the_game_master_is_warned(
-    aussie: Any, japanese: Any, outsider: Any
+@pytest.mark.parametrize("given", ["a@example.com", "A@EXAMPLE.COM", " a@example.com "])
+def test_the_database_refuses_a_second_account_with_an_address(aussie: Any, given: str) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        get_user_model().objects.create_user("second", given, "pw")
+    assert not get_user_model().objects.filter(username="second").exists()
+
+
+def test_the_database_lets_any_number_of_accounts_have_no_address(db: Any) -> None:
+    for username, email in [("one", ""), ("two", ""), ("three", "  ")]:
+        get_user_model().objects.create_user(username, email, "pw")
+    assert get_user_model().objects.count() == 3
+
+
+def _taken_meanwhile(monkeypatch: Any, **other: str) -> None:
+    """The form's checks pass, then another sign-up makes ``other``'s account before this
+    one saves: the two sign-ups at the same moment, one step after the other."""
+    full_clean = AccountForm.full_clean
+
+    def check_then_sign_up_elsewhere(form: AccountForm) -> None:
+        full_clean(form)
+        get_user_model().objects.create_user(password="pw", **other)
+
+    monkeypatch.setattr(AccountForm, "full_clean", check_then_sign_up_elsewhere)
+
+
+@pytest.mark.parametrize(
+    ("other", "field", "words"),
+    [
+        ({"username": "quick", "email": " N@Example.com"}, "email", TAKEN),
+        (
+            {"username": "newcomer", "email": "quick@example.com"},
+            "username",
+            "A user with that username already exists.",
+        ),
+    ],
+)
+def test_two_sign_ups_at_once_the_second_is_refused_in_words_and_changes_nothing(
+    campaign: Campaign, monkeypatch: Any, other: dict[str, str], field: str, words: str
 ) -> None:
-    """Accounts that shared an address before the rule: neither gets a link, and the
-    system check (printed by migrate, so by every dev.py run) names them."""
-    get_user_model().objects.filter(pk=japanese.pk).update(email="A@example.com ")
-    answer = Client().post("/accounts/password/reset/", {"email": "a@example.com"})
-    assert answer.status_code == 302
-    assert mail.outbox == []
-    Client().post("/accounts/password/reset/", {"email": "o@example.com"})
-    assert [message.to for message in mail.outbox] == [["o@example.com"]]
-    warnings = [
-        found
-        for found in checks.run_checks(databases=["default"])
-        if found.id == "notifications.W001"
-    ]
-    assert [str(warning.msg) for warning in warnings] == [
-        "The accounts aussie and japanese share the email address a@example.com, so a "
-        "forgotten password cannot be reset by email for any of them."
-    ]
-    get_user_model().objects.filter(pk=japanese.pk).update(email="j@example.com")
-    assert not [
-        found
-        for found in checks.run_checks(databases=["default"])
-        if found.id == "notifications.W001"
-    ]
+    invitation = invite(campaign=campaign, side="japanese")
+    members = Membership.objects.count()
+    accounts = set(get_user_model().objects.values_list("username", flat=True))
+    _taken_meanwhile(monkeypatch, **other)
+    answer = Client().post(path_of(invitation), NEW)
+    assert answer.status_code == 400
+    form = answer.context["form"]
+    assert list(form.errors) == [field]
+    assert list(form.errors[field]) == [words]
+    assert form.fields[field].widget.attrs.get("autofocus")
+    assert words in answer.content.decode().replace("&#x27;", "'")
+    # The other sign-up's account only.
+    users = get_user_model().objects
+    assert set(users.values_list("username", flat=True)) == {*accounts, other["username"]}
+    assert users.get(username=other["username"]).check_password("pw")
+    assert Membership.objects.count() == members
+    invitation.refresh_from_db()
+    assert invitation.used_at is None
 
 
-def test_manage_py_check_with_the_database_prints_the_warning(
-    aussie: Any, japanese: Any, capsys: Any
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_leaves_a_shared_address_with_the_account_signed_in_last(
+    capsys: Any,
 ) -> None:
-    get_user_model().objects.filter(pk=japanese.pk).update(email="a@example.com")
-    call_command("check", "--database", "default")
-    printed = capsys.readouterr()
-    assert "share the email address a@example.com" in printed.out + printed.err
-
-
-def test_the_check_reads_no_database_unless_asked(aussie: Any, japanese: Any) -> None:
-    """As Django's own database checks: runserver and makemigrations run the checks
-    without a database (before the first migrate it has no tables to read)."""
-    get_user_model().objects.filter(pk=japanese.pk).update(email="a@example.com")
-    assert check_shared_addresses(databases=None) == []
-    assert len(check_shared_addresses(databases=["default"])) == 1
+    """Accounts that shared an address before the index: the one signed in last keeps
+    it (none signed in: the oldest), the others have none, and migrate says so."""
+    call_command("migrate", "notifications", "0005", verbosity=0)
+    try:
+        users = get_user_model().objects
+        now = timezone.now()
+        ann = users.create_user("ann", "Team@example.com", "pw", last_login=now)
+        bob = users.create_user("bob", "team@example.com", "pw", last_login=now)
+        users.create_user("cat", "team@example.com", "pw")
+        users.filter(pk=ann.pk).update(last_login=now.replace(year=now.year - 1))
+        users.filter(pk=bob.pk).update(email=" team@EXAMPLE.com")  # as typed, long ago
+        users.create_user("old", "pair@example.com", "pw")
+        users.create_user("new", "PAIR@example.com", "pw")
+        users.create_user("own", "own@example.com", "pw")
+        capsys.readouterr()
+        call_command("migrate", "notifications", verbosity=0)
+    finally:
+        call_command("migrate", "notifications", verbosity=0)
+    emails = dict(users.values_list("username", "email"))
+    assert emails == {
+        "ann": "",
+        "bob": " team@EXAMPLE.com",
+        "cat": "",
+        "old": "pair@example.com",
+        "new": "",
+        "own": "own@example.com",
+    }
+    assert capsys.readouterr().out.split("\n") == [
+        "",
+        "The accounts new and old shared the email address pair@example.com, which only "
+        "one account may have now: old keeps it (the oldest; none has signed in); new has no "
+        "address now, "
+        "so gets no email until you give it one (in the admin: Users, the account, Email "
+        "address, then Save).",
+        "",
+        "The accounts ann, bob and cat shared the email address team@example.com, which "
+        "only one account may have now: bob keeps it (signed in last); ann and cat have "
+        "no address now, so get no email until you give each one (in the admin: Users, "
+        "the account, Email address, then Save).",
+        "",
+    ]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        users.filter(username="cat").update(email="TEAM@example.com")
