@@ -19,11 +19,14 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.db.models.functions import Lower, Trim
 
-# The words of a refused address on the invitation's sign-up form: a player signed in
-# may join with one click there, so the owner of the address is pointed to that.
+# The words of a refused address on the invitation's sign-up form. They do not say an
+# account has it (see notifications.invitations on what the refusal tells, and to whom)
+# and point its owner to the two ways in: a player signed in joins with one click there,
+# and the reset mail names the account, for one who forgot its username too.
 TAKEN_ON_SIGN_UP = (
-    "That email address is already used by another account: use your own, or sign in "
-    "with that account (above) and join with it."
+    "This email address cannot be used for a new account. If it already has a Korona "
+    "account, sign in with that account (above) and join with it; forgotten its password "
+    "or username? Ask for a link by email (above)."
 )
 
 

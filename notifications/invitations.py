@@ -4,10 +4,21 @@ The token is random (``secrets``, 24 bytes), so a link cannot be guessed; it wor
 until it expires. Opening it, a signed-in user joins the campaign as that side; anyone
 else signs in first, or makes an account there and then. The claim is one conditional
 UPDATE, so two people opening the same link at once cannot both join on it.
+
+A new account's address may not be one another account has (``notifications.addresses``),
+so refusing it tells whoever holds the link that some account has that address: whose,
+which campaign or side, never. Hiding even that would need every newcomer to confirm
+their address by email before joining, since a free address makes the account and joins
+at once; for a small group, whose game master hands the links to its players, the link
+is the gate instead. The refusal's words assert no account, and point to signing in and
+to the reset mail, which names the account; and one invitation is refused at most
+``ADDRESSES_REFUSED`` different addresses an hour, after which its sign-up refuses
+every address for the rest of the hour, so a link's holder may try a few, not a list.
 """
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -15,6 +26,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -30,6 +42,13 @@ from rules.refusals import Problem, Refusal
 
 VALID_FOR = timedelta(days=14)
 TEMPLATE = "notifications/invitation.html"
+ADDRESSES_REFUSED = 5
+REFUSALS_KEPT = 60 * 60  # seconds: an hour from the first address refused
+TOO_MANY_REFUSED = (
+    "This invitation was given too many email addresses that cannot be used for a new "
+    "account, so for an hour it makes none. If you have a Korona account, sign in with "
+    "it (above) and join with it; if not, try again later or ask the game master."
+)
 
 
 class InvitationRefused(Refusal):
@@ -136,6 +155,28 @@ def accept(*, invitation: Invitation, user: Any) -> Membership:
             raise InvitationRefused("you joined this campaign already") from None
 
 
+def _refusals_key(invitation: Invitation) -> str:
+    return f"invitation-addresses-refused:{invitation.pk}"
+
+
+def refused_too_often(invitation: Invitation) -> bool:
+    """Has the invitation's sign-up refused ``ADDRESSES_REFUSED`` addresses this hour?"""
+    return int(cache.get(_refusals_key(invitation), 0)) >= ADDRESSES_REFUSED
+
+
+def note_refused(invitation: Invitation, email: str) -> None:
+    """Count an address refused on the invitation's sign-up, once each (a player sending
+    the form again with the same address, a password put right, is not trying another)."""
+    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
+    if not cache.add(f"{_refusals_key(invitation)}:{digest}", True, REFUSALS_KEPT):
+        return
+    cache.add(_refusals_key(invitation), 0, REFUSALS_KEPT)
+    try:
+        cache.incr(_refusals_key(invitation))
+    except ValueError:  # the count's hour ended between the two lines: a new hour
+        cache.add(_refusals_key(invitation), 1, REFUSALS_KEPT)
+
+
 class AccountForm(UserCreationForm):
     email = forms.EmailField(
         required=True, help_text="For the turn notices and a forgotten password."
@@ -145,7 +186,8 @@ class AccountForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, invitation: Invitation | None = None, **kwargs: Any) -> None:
+        self.invitation = invitation
         super().__init__(*args, **kwargs)
         # In the pages' words; the password's help text stays the validators' own rules
         # (settings.AUTH_PASSWORD_VALIDATORS), shown before one is broken.
@@ -157,7 +199,11 @@ class AccountForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = str(self.cleaned_data["email"]).strip()
+        if self.invitation is not None and refused_too_often(self.invitation):
+            raise forms.ValidationError(TOO_MANY_REFUSED)
         if addresses.email_taken(email):
+            if self.invitation is not None:
+                note_refused(self.invitation, email)
             raise forms.ValidationError(addresses.TAKEN_ON_SIGN_UP)
         return email
 
@@ -214,7 +260,7 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         user = request.user if request.user.is_authenticated else None
         if user is None:
-            form = AccountForm(request.POST)
+            form = AccountForm(request.POST, invitation=invitation)
             context["form"] = form
             if not form.is_valid():
                 return render(request, TEMPLATE, context, status=400)

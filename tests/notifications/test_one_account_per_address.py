@@ -23,8 +23,9 @@ from tests.notifications.test_invitations import NEW, path_of
 pytestmark = pytest.mark.django_db
 
 TAKEN = (
-    "That email address is already used by another account: use your own, or sign in "
-    "with that account (above) and join with it."
+    "This email address cannot be used for a new account. If it already has a Korona "
+    "account, sign in with that account (above) and join with it; forgotten its password "
+    "or username? Ask for a link by email (above)."
 )
 
 
@@ -38,7 +39,7 @@ def test_sign_up_with_an_address_another_account_uses_is_refused_and_changes_not
     assert answer.status_code == 400
     assert list(answer.context["form"].errors["email"]) == [TAKEN]
     page = answer.content.decode()
-    assert "already used by another account" in page
+    assert "cannot be used for a new account" in page
     assert "aussie" not in page  # whose it is stays unsaid
     assert not get_user_model().objects.filter(username="newcomer").exists()
     assert Membership.objects.count() == members
