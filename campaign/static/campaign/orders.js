@@ -126,44 +126,50 @@
   // The page's slow poll of the side's orders (#orders-watch) waits while an area of
   // "Planned battles" still polls its odds: that poll follows an order given elsewhere
   // itself, every half second. (A trigger filter would need eval, which the CSP forbids.)
-  // Nor does it ask while an order or "ready" of this page is on its way, and one sent
-  // drops its answer: swapping a card out of band under an order's request lost the
-  // order's answer (its odds stopped growing on the card).
+  // Nor does it ask while an order or "ready" of this page is on its way, and one already
+  // asked for when an order is sent has its answer dropped: swapping a card out of band
+  // under an order's request lost the order's answer (its odds stopped growing on the
+  // card), and an answer drawn before the order would put back what the order changed.
+  //
+  // A poll (a GET) whose element a swap removes while its request is on its way (an
+  // area's odds poll inside "Planned battles", redrawn by an order's answer) has its
+  // answer dropped too: read from an element no longer on the page, it would find no
+  // #planned-battles to go to (htmx: "Invalid re-target"), and the page misses nothing.
+  //
+  // Dropped, not aborted: htmx logs every abort as two console errors, and an answer
+  // let in and then ignored (htmx:beforeOnLoad cancelled) swaps nothing and logs nothing.
   const posting = new Set();
-  const asking = new Map(); // a poll's element -> its request on its way (below)
+  const stale = new WeakSet(); // requests whose answers go unread
+  const guarded = new WeakSet(); // elements whose polls' answers are looked at first
+  let watching = null; // the slow poll's request on its way
+
+  // On the poll's element itself: an element taken off the page no longer passes its
+  // events up to the document.
+  function dropStale(event) {
+    if (stale.has(event.detail.xhr) || !event.detail.elt.isConnected) event.preventDefault();
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     const elt = event.detail.elt;
     const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
     if (elt && elt.id === "orders-watch") {
       if (posting.size || document.querySelector(".area-odds-now.polling")) {
         event.preventDefault();
+        return;
       }
+      watching = event.detail.xhr;
     } else if (verb !== "get") {
       posting.add(event.detail.xhr);
-      const watch = document.getElementById("orders-watch");
-      if (watch) htmx.trigger(watch, "htmx:abort");
+      if (watching) stale.add(watching);
+      return;
+    }
+    if (elt && !guarded.has(elt)) {
+      guarded.add(elt);
+      elt.addEventListener("htmx:beforeOnLoad", dropStale);
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     posting.delete(event.detail.xhr);
-    asking.delete(event.detail.elt);
-  });
-
-  // A poll (a GET) whose element a swap removes while its request is on its way (an
-  // area's odds poll inside "Planned battles", redrawn by an order's answer) is called
-  // off: its answer, read from an element no longer on the page, would find no
-  // #planned-battles to go to (htmx: "Invalid re-target"), and the page misses nothing.
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
-    if (!event.defaultPrevented && event.detail.elt && verb === "get") {
-      asking.set(event.detail.elt, event.detail.xhr); // a poll's, never an order's
-    }
-  });
-  document.addEventListener("htmx:beforeCleanupElement", function (event) {
-    const xhr = asking.get(event.target);
-    if (xhr && xhr.readyState !== XMLHttpRequest.DONE) {
-      asking.delete(event.target);
-      xhr.abort();
-    }
+    if (watching === event.detail.xhr) watching = null;
   });
 })();
