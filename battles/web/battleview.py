@@ -198,6 +198,12 @@ class SquareView:
         return names.landform(self.landform)
 
     @property
+    def landform_parts(self) -> list[str]:
+        """The ground's words split at its slashes ("river", "creek"), where the sheet's
+        squares table may wrap them on a phone."""
+        return self.landform_words.split("/")
+
+    @property
     def short(self) -> str:
         return LANDFORM_SHORT.get(self.landform, self.landform.replace("_", " "))
 
@@ -226,13 +232,19 @@ class SquareView:
         return f"{self.going}, {self.vegetation_words}" if self.wooded else self.going
 
     @property
-    def dice_words(self) -> str:
+    def dice_parts(self) -> list[str]:
+        """The square's rolls, each kept whole where the sheet's dice column wraps (a
+        phone): "2d6 2+5 = 7", "woods d6 4"."""
         if not self.dice:
-            return "laid out by hand"
-        words = f"2d6 {self.dice[0]}+{self.dice[1]} = {self.dice[0] + self.dice[1]}"
+            return ["laid out by hand"]
+        parts = [f"2d6 {self.dice[0]}+{self.dice[1]} = {self.dice[0] + self.dice[1]}"]
         if len(self.dice) > 2:
-            words += f", woods d6 {self.dice[2]}"
-        return words
+            parts.append(f"woods d6 {self.dice[2]}")
+        return parts
+
+    @property
+    def dice_words(self) -> str:
+        return ", ".join(self.dice_parts)
 
     @property
     def title(self) -> str:

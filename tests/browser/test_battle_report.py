@@ -250,3 +250,27 @@ def test_no_square_name_covers_a_stand_and_no_counter_another_at_any_step(
 def frames_of(battle: Battle) -> list[Any]:
     table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
     return battleview.replay_frames(battle.log, ruleset=battle.ruleset, table=table)
+
+
+def test_the_battle_sheets_squares_table_fits_a_phone(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    """A walk-through: on a phone the squares' table cut its dice column off at the
+    screen's edge, with nothing to say it scrolled. Every column fits, the dice too."""
+    battle = fought_battle(played)
+    page = signed_in(aussie)
+    for size, viewport in (("phone", PHONE), ("desktop", {"width": 1280, "height": 900})):
+        page.set_viewport_size(viewport)
+        page.goto(live_server.url + reverse("battle-sheet", args=[played.pk, battle.pk]))
+        squares = page.locator("table.squares-table")
+        squares.scroll_into_view_if_needed()
+        shot(f"sheet-4-squares-{size}")
+        squares.screenshot(path=str(ARTIFACTS / f"sheet-4-squares-{size}-table.png"))
+        frame = page.locator("section[aria-labelledby=sheet-squares] .table-scroll")
+        fits = frame.evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert fits, size
+        assert fits_the_width(page), size
+        dice = squares.locator("tbody tr").first.locator("td").last
+        assert dice.inner_text().startswith("2d6 ")
+        box, frame_box = dice.bounding_box(), frame.bounding_box()
+        assert box["x"] + box["width"] <= frame_box["x"] + frame_box["width"] + 0.5, size
