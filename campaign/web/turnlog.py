@@ -127,19 +127,47 @@ def _side_called(record: Mapping[str, Any], role: str, reading: Reading) -> str:
     return reading.side_names.get(key) or names.side(key, none=f"the {role}")
 
 
-def battle_words(record: Mapping[str, Any]) -> str:
+def battle_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
     """A battle announced, from the record's fields, each force by name: "battle at Oivi:
     1st Company, 2nd Company and 3rd Company attack A Company" (the rules' text joins
     every name with "and", strongest first; it stays in the record, which replays
-    compare)."""
+    compare). With a ``reading`` (the turn pages, the GM's log) each force with its side,
+    as the battle's result names them: "battle at Oivi: 1st Company (Japanese) attacks A
+    Company (Australians)"; the line's coloured bar alone said whose attack it was."""
     attackers, defenders = record.get("attackers") or [], record.get("defenders") or []
     if not record.get("target") or not attackers or not defenders:
         return str(record.get("text") or "") or fallback_words(record)
     attack = "attack" if len(attackers) > 1 else "attacks"
-    return (
-        f"battle at {record['target']}: {names.join(names.by_name(attackers))} {attack} "
-        f"{names.join(names.by_name(defenders))}"
-    )
+    attacking = names.join(names.by_name(attackers))
+    defending = names.join(names.by_name(defenders))
+    if reading is not None:
+        attacking = names.force_of_side(attacking, _people(record.get("attacker_side"), reading))
+        defending = names.force_of_side(defending, _people(record.get("defender_side"), reading))
+    return f"battle at {record['target']}: {attacking} {attack} {defending}"
+
+
+def _people(key: Any, reading: Reading) -> str:
+    """A side by its name in the campaign, else its people: "Australians"."""
+    return reading.side_names.get(str(key)) or names.people(names.side(str(key or "")))
+
+
+# A battle's lines about one of its companies (its losses, its withdrawal or surrender,
+# a company left with no stands): the rules' text begins with the company's name.
+_BATTLE_COMPANY_LINES = ("losses", "withdrawal", "surrender", "company_removed")
+
+
+def battle_company_words(record: Mapping[str, Any], words: str, reading: Reading) -> str:
+    """A battle's line about a company, its side beside its name as the battle's result
+    names it: "1st Company (Japanese) loses 3 rifle squads ...", "the Australians' C
+    Company (militia) withdraws from Oivi to Isura" (the line's coloured bar alone said
+    whose company it was). Only on the lines of a battle, which show to the two sides that
+    fought it, each of which knows both forces (rulings section 6)."""
+    company, side = str(record.get("company") or ""), str(record.get("side") or "")
+    if not record.get("battle") or not company or not side:
+        return words
+    if not words.startswith(f"{company} "):
+        return words
+    return names.force_of_side(company, _people(side, reading)) + words[len(company) :]
 
 
 def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
@@ -297,7 +325,7 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if record.get("kind") == "battle_result":
         return battle_result_words(record, reading or Reading())
     if record.get("kind") == "battle":
-        return battle_words(record)
+        return battle_words(record, reading)
     if record.get("kind") == "control":
         return control_words(record, reading or Reading())
     if record.get("kind") == "order":
@@ -327,6 +355,8 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
             )
     if record.get("kind") == "event":
         words = event_words(record, words)
+    if record.get("kind") in _BATTLE_COMPANY_LINES and reading is not None:
+        words = battle_company_words(record, words, reading)
     return words
 
 

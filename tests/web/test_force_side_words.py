@@ -84,7 +84,8 @@ def test_the_battles_list_and_turn_log_name_the_militia_with_one_bracket(
     assert f"Isura: {SAID}" in listing
     assert "(militia) (" not in listing
     log = text_of(gm.get(f"/admin/campaign/turn/{battle.turn_id}/change/").content.decode())
-    assert "battle at Isura: 1st Company, 2nd Company and 3rd Company attack C Company" in log
+    assert f"battle at Isura: {SAID}" in log
+    assert "(militia) (" not in log
 
 
 def test_the_battle_sheet_names_each_force_after_its_side_without_nested_brackets(

@@ -129,7 +129,7 @@ def test_the_gm_reads_every_roll_of_a_turn(played: Campaign, login: Login, gm_us
     for record in records_of(played, 1):
         # A battle's result is put in words from its fields (test_battle_result_words).
         if record["kind"] != "battle_result":
-            assert turnlog.record_words(record) in page
+            assert turnlog.record_words(record, SIDES) in page
 
 
 def test_the_turn_list_shows_no_enemy_record(played: Campaign, login: Login, aussie: Any) -> None:
