@@ -374,6 +374,41 @@ class Table:
         return out
 
     @property
+    def woods(self) -> list[Woods]:
+        """The trees of every wooded square, clear of its name and going where the sheet
+        writes them (no counters: their first places)."""
+        return self.woods_among(self.labels())
+
+    def woods_among(self, labels: Sequence[SquareLabel]) -> list[Woods]:
+        """The trees of every wooded square, each whole, on the grid of its kind (as the
+        key's pattern draws them), and each one a shown name or going of its square would
+        touch left out: a name written over trees read badly and hid them (a
+        walk-through). replay.js does the same at each step, where the names move."""
+        shown = [label for label in labels if label.shown]
+        out = []
+        for square in self.squares:
+            grid = TREE_GRIDS.get(square.vegetation)
+            if grid is None:
+                continue
+            tile, (dx, dy), half = grid
+            boxes = [
+                _label_box(label)
+                for label in shown
+                if (label.corner_x, label.corner_y) == (square.x, square.y)
+            ]
+            per_side = round(SQUARE_IN / tile)
+            trees = []
+            for row in range(per_side):
+                for col in range(per_side):
+                    x = round(square.x + col * tile + dx, 2)
+                    y = round(square.y + row * tile + dy, 2)
+                    box = (x - half[0], y - half[1], x + half[0], y + half[1])
+                    clear = not any(_meet(box, other) for other in boxes)
+                    trees.append(Tree(x, y, " ".join(f"{v:g}" for v in box), clear))
+            out.append(Woods(square.label, WOODS_PATTERNS[square.vegetation], trees))
+        return out
+
+    @property
     def tick_y(self) -> float:
         """Where the inch marks along the defender's edge are written."""
         return self.depth_in + 2.6
@@ -558,6 +593,42 @@ class SquareLabel:
     y: float
     anchor: str
     shown: bool  # False when every slot had a counter on it
+
+
+# A wooded square's trees: one a tile (inches), at its place in the tile (from the tile's
+# top left corner) and its half width and half height with its outline, as the key's
+# patterns draw them (templates/battles/_field.html, "woods-light", "woods-heavy").
+TREE_GRIDS: dict[str, tuple[float, tuple[float, float], tuple[float, float]]] = {
+    "light_woods": (4.0, (2.0, 2.1), (1.0, 1.1)),
+    "heavy_woods": (2.4, (1.2, 1.1), (0.8, 0.75)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """One tree of a wooded square, where the picture draws it (its middle)."""
+
+    x: float
+    y: float
+    box: str  # "left top right bottom", which replay.js keeps the names clear of
+    shown: bool  # False where a name or going of its square is written over it
+
+
+@dataclass(frozen=True, slots=True)
+class Woods:
+    """A wooded square's trees (``Table.woods_among``)."""
+
+    square: str  # its name, "B3"
+    kind: str  # "woods-light" or "woods-heavy": the tree drawn, as the key's pattern
+    trees: list[Tree]
+
+
+def _label_box(label: SquareLabel) -> tuple[float, float, float, float]:
+    """Where a square's name or going is written, with its halo (``_text_box``)."""
+    font = NAME_FONT if label.kind == "cell-label" else GOING_FONT
+    width = text_width(label.text, font)
+    left = label.x - (width if label.anchor == "end" else 0)
+    return (left - 0.2, label.y - 0.25 * font, left + width + 0.2, label.y + 1.1 * font)
 
 
 def text_width(text: str, font: float) -> float:

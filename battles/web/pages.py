@@ -61,6 +61,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         log=battle.log,
         lost_stands=frames[-1]["lost"] if frames else (),
     )
+    labels = table.labels(frames[0]["drawn"] if frames else None)
     return {
         "battle": battle,
         "seed": battle_seed(view, battle),  # None until it is fought (section 6)
@@ -70,7 +71,8 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         "counters": battleview.counters(frames, forces, table, sides),
         # The squares' names where the first step's counters leave room (the sheet's
         # picture, with no counters, writes them in their first places).
-        "labels": table.labels(frames[0]["drawn"] if frames else None),
+        "labels": labels,
+        "woods": table.woods_among(labels),  # the trees clear of those names
         "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
         "attack": battleview.attack_words(forces),

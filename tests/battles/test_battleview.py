@@ -812,3 +812,33 @@ def test_a_squares_going_is_written_beneath_its_own_name(played: Any) -> None:
                 assert all(abs(going.y - n.y) > below for n in others), going.text
                 pairs += 1
     assert pairs > 20
+
+
+def test_a_wooded_squares_trees_leave_room_for_its_name_and_going() -> None:
+    """Each tree is drawn whole, one a tile as the key's patterns, and none where its
+    square's name or going is written (a walk-through read the names over the trees)."""
+    squares = [
+        battleview.SquareView(0, 0, "flat", "heavy_woods", "bad", (3, 4, 6), 24),
+        battleview.SquareView(1, 0, "hill", "light_woods", "rough", (5, 4, 2), 24),
+        battleview.SquareView(0, 1, "flat", "none", "good", (2, 2), 24),
+    ]
+    table = battleview.Table(2, 2, squares, "log")
+    labels = table.labels()
+    woods = table.woods_among(labels)
+    assert [(w.square, w.kind, len(w.trees)) for w in woods] == [
+        ("A1", "woods-heavy", 25),
+        ("B1", "woods-light", 9),
+    ]
+    for square, w in zip(squares, woods, strict=False):
+        written = [
+            battleview._label_box(label)
+            for label in labels
+            if (label.corner_x, label.corner_y) == (square.x, square.y) and label.shown
+        ]
+        assert len(written) == 2  # its name and its going
+        for tree in w.trees:
+            box = tuple(float(v) for v in tree.box.split())
+            assert tree.shown is not any(battleview._meet(box, b) for b in written)
+        assert 0 < sum(not tree.shown for tree in w.trees) < len(w.trees) / 2
+    # The sheet's picture: the same, with no counters.
+    assert table.woods == woods

@@ -274,3 +274,56 @@ def test_the_battle_sheets_squares_table_fits_a_phone(
         assert dice.inner_text().startswith("2d6 ")
         box, frame_box = dice.bounding_box(), frame.bounding_box()
         assert box["x"] + box["width"] <= frame_box["x"] + frame_box["width"] + 0.5, size
+
+
+# Every step of a replay (or the one picture of a sheet), measured in the page: each tree
+# drawn against each square's name or going written, and each wooded square's trees.
+MEASURE_TREES = """(selector) => {
+  const box = (el) => el.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - .01 && b.left < a.right - .01
+    && a.top < b.bottom - .01 && b.top < a.bottom - .01;
+  const shown = (el) => el.getAttribute("visibility") !== "hidden";
+  const svg = document.querySelector(selector);
+  const next = document.querySelector('[data-replay="next"]');
+  const found = [];
+  let steps = 0;
+  let woods = 0;
+  for (;;) {
+    steps += 1;
+    const names = Array.from(svg.querySelectorAll("g.square-labels text")).filter(shown);
+    svg.querySelectorAll("g.woods").forEach((square) => {
+      woods += 1;
+      const trees = Array.from(square.querySelectorAll(".tree")).filter(shown);
+      if (trees.length === 0) found.push(`step ${steps}: no tree in ${square.dataset.square}`);
+      for (const name of names) {
+        if (trees.some((tree) => meet(box(name), box(tree)))) {
+          found.push(`step ${steps}: "${name.textContent}" over a tree`);
+        }
+      }
+    });
+    if (!next || !svg.closest("#replay") || next.disabled) return {steps, woods, found};
+    next.click();
+  }
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_no_square_name_is_written_over_a_tree(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, size: str
+) -> None:
+    """A walk-through: on the table's picture "C3 flat" and "rough, light woods" were
+    written over the woods' trees, each hiding the other. The trees are drawn one by one,
+    none where a square's name or going is, on the sheet and at every step of the
+    replay, where the names move; a wooded square keeps trees."""
+    page = signed_in(aussie)
+    page.set_viewport_size(PHONE if size == "phone" else {"width": 1280, "height": 900})
+    woods = 0
+    for battle in Battle.objects.filter(campaign=played, status="fought").order_by("id"):
+        for name, selector in (("battle-sheet", "#sheet-field"), ("battle", "#replay-field")):
+            page.goto(live_server.url + reverse(name, args=[played.pk, battle.pk]))
+            field = page.locator(selector)
+            field.screenshot(path=str(ARTIFACTS / f"trees-{name}-{size}-{battle.pk}.png"))
+            measured = page.evaluate(MEASURE_TREES, selector)
+            assert measured["found"] == [], (name, battle.pk, measured["found"][:10])
+            woods += measured["woods"]
+    assert woods > 0  # the played campaign's battles have woods

@@ -622,7 +622,7 @@ def test_a_wooded_squares_words_are_drawn_over_its_trees_with_a_halo(
     for battle in Battle.objects.filter(campaign=played):
         html = client.get(reverse("battle-sheet", args=[played.pk, battle.pk])).content.decode()
         trees, words = html.split('<g class="square-labels"', 1)
-        woods += trees.count('<rect class="woods"')
+        woods += trees.count('<g class="woods"')
         assert len(re.findall(r'<text class="cell-label"', words)) == 9
         drawn = trees.split('<g class="squares">', 1)[1]  # the squares, woods and stands
         assert "cell-label" not in drawn and "cell-going" not in drawn

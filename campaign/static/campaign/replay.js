@@ -15,6 +15,11 @@
   const labelGroup = svg.querySelector("g.square-labels");
   const slots = JSON.parse(labelGroup.dataset.slots);
   const labels = Array.from(labelGroup.querySelectorAll("text"));
+  // Each tree with its box, "left top right bottom" (battleview.Table.woods_among).
+  const trees = Array.from(svg.querySelectorAll("g.woods use.tree")).map((el) => ({
+    el, box: el.dataset.box.split(" ").map(Number),
+  }));
+  const HALO = 0.2; // the names' halo, and a little room
   const counters = new Map();
   svg.querySelectorAll("g.stand").forEach((el) => counters.set(el.dataset.stand, el));
   const control = (name) => figure.querySelector(`[data-replay="${name}"]`);
@@ -86,6 +91,16 @@
       el.setAttribute("x", Number(el.dataset.x) + dx);
       el.setAttribute("y", Number(el.dataset.y) + dy);
       el.setAttribute("text-anchor", anchor);
+    });
+    // No tree where a name or going is written: the name read badly over the trees and
+    // hid them. A tree its square's name leaves clear at this step is drawn again.
+    const written = labels.filter((el) => el.getAttribute("visibility") !== "hidden")
+      .map((el) => el.getBBox());
+    trees.forEach(({ el, box }) => {
+      const under = written.some((b) => box[0] < b.x + b.width + HALO && b.x - HALO < box[2]
+        && box[1] < b.y + b.height + HALO && b.y - HALO < box[3]);
+      if (under) el.setAttribute("visibility", "hidden");
+      else el.removeAttribute("visibility");
     });
     // The lost lie beneath the living: a faded counter must not veil one still fighting.
     const all = Array.from(counters.values());
