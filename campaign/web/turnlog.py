@@ -128,11 +128,11 @@ def _side_called(record: Mapping[str, Any], role: str, reading: Reading) -> str:
 
 
 def battle_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
-    """A battle announced, from the record's fields, each force by name: "battle at Oivi:
+    """A battle announced, from the record's fields, each force by name: "Battle at Oivi:
     1st Company, 2nd Company and 3rd Company attack A Company" (the rules' text joins
     every name with "and", strongest first; it stays in the record, which replays
     compare). With a ``reading`` (the turn pages, the GM's log) each force with its side,
-    as the battle's result names them: "battle at Oivi: 1st Company (Japanese) attacks A
+    as the battle's result names them: "Battle at Oivi: 1st Company (Japanese) attacks A
     Company (Australians)"; the line's coloured bar alone said whose attack it was."""
     attackers, defenders = record.get("attackers") or [], record.get("defenders") or []
     if not record.get("target") or not attackers or not defenders:
@@ -143,7 +143,7 @@ def battle_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     if reading is not None:
         attacking = names.force_of_side(attacking, _people(record.get("attacker_side"), reading))
         defending = names.force_of_side(defending, _people(record.get("defender_side"), reading))
-    return f"battle at {record['target']}: {attacking} {attack} {defending}"
+    return f"Battle at {record['target']}: {attacking} {attack} {defending}"
 
 
 def _people(key: Any, reading: Reading) -> str:
@@ -321,7 +321,14 @@ def gm_record_words(record: Mapping[str, Any], reading: Reading | None = None) -
 
 
 def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> str:
-    """One record in plain words, dice included."""
+    """One record in plain words, dice included, as a line a player reads: from a capital
+    letter ("Naval events: rolled 6, needing 6: an event", where the rules' text, kept in
+    the record, begins "naval events")."""
+    words = _record_words(record, reading)
+    return words[:1].upper() + words[1:]
+
+
+def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
     if record.get("kind") == "battle_result":
         return battle_result_words(record, reading or Reading())
     if record.get("kind") == "battle":

@@ -103,7 +103,7 @@ def test_a_newcomer_plays_a_turn_by_the_quick_start(
     gm.locator("#turns-group").get_by_role("link", name="View").first.click()
     gm.wait_for_load_state()
     shot_of(shot, gm, f"quick-start-3-gm-turn-{tag}")
-    assert "naval events: rolled" in gm.inner_text("#content")
+    assert "Naval events: rolled" in gm.inner_text("#content")
     player.locator("nav").get_by_role("link", name="Turns", exact=True).click()
     player.wait_for_load_state()
     shot_of(shot, player, f"quick-start-4-player-turns-{tag}")

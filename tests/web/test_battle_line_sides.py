@@ -64,10 +64,10 @@ def test_a_battles_lines_name_each_company_with_its_side() -> None:
         },
     ]
     assert words_of(records) == [
-        "battle at Isura: 1st Company and 2nd Company (Japanese) attack the Australians' "
+        "Battle at Isura: 1st Company and 2nd Company (Japanese) attack the Australians' "
         "C Company (militia)",
         "1st Company (Japanese) loses 3 rifle squads (supply may replace them)",
-        "the Australians' C Company (militia) withdraws from Isura to Ioro",
+        "The Australians' C Company (militia) withdraws from Isura to Ioro",
         "2nd Company (Japanese) cannot withdraw from Isura and surrenders",
     ]
 
@@ -96,7 +96,7 @@ def test_a_player_reads_whose_company_each_battle_line_is_about(
     client = Client()
     client.force_login(aussie)
     words = text_of(client.get(reverse("turn", args=[played.pk, 1])).content.decode())
-    assert "battle at Korona: 1st Company (Japanese) attacks A Company (Australians)" in words
+    assert "Battle at Korona: 1st Company (Japanese) attacks A Company (Australians)" in words
     assert "1st Company (Japanese) loses 1 commander and 3 rifle squads" in words
     assert "A Company (Australians) loses 1 commander and 1 rifle squad" in words
     assert "B Company (Australians) withdraws from Korona to Isura" in words

@@ -84,7 +84,7 @@ def test_the_battles_list_and_turn_log_name_the_militia_with_one_bracket(
     assert f"Isura: {SAID}" in listing
     assert "(militia) (" not in listing
     log = text_of(gm.get(f"/admin/campaign/turn/{battle.turn_id}/change/").content.decode())
-    assert f"battle at Isura: {SAID}" in log
+    assert f"Battle at Isura: {SAID}" in log
     assert "(militia) (" not in log
 
 

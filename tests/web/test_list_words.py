@@ -32,9 +32,9 @@ def battle_record(**fields: Any) -> dict[str, Any]:
 
 def test_a_battle_of_three_companies_lists_them_with_commas() -> None:
     words = turnlog.record_words(battle_record())
-    assert words == "battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
+    assert words == "Battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
     one = battle_record(attackers=["2nd Company"], text="")
-    assert turnlog.record_words(one) == "battle at Oivi: 2nd Company attacks A Company"
+    assert turnlog.record_words(one) == "Battle at Oivi: 2nd Company attacks A Company"
 
 
 def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
@@ -73,7 +73,7 @@ def test_the_template_filter_joins_a_list_with_commas_and_one_and() -> None:
 def test_a_turns_map_marks_a_battle_of_three_companies_with_commas() -> None:
     _, battles = pastmaps.moves_and_battles([battle_record()])
     assert battles[0].words == [
-        "battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
+        "Battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
     ]
 
 
@@ -111,13 +111,13 @@ def test_an_events_outcome_after_a_full_stop_is_a_sentence_not_a_bracket() -> No
         f"of supply. ({outcome})",
     }
     assert turnlog.record_words(record) == (
-        "aerial event 5: A strafing attack on the track: one Japanese company is out of "
+        "Aerial event 5: A strafing attack on the track: one Japanese company is out of "
         "supply. A Japanese fighting company (strong) in Oivi is strafed and out of supply."
     )
     assert turnlog.turn_summary([record], {}) == [turnlog.record_words(record)]
     # A table text without a full stop keeps the rules' bracket.
     plain = {**record, "text": f"aerial event 5: strafe_company ({outcome})"}
-    assert turnlog.record_words(plain) == plain["text"]
+    assert turnlog.record_words(plain) == "A" + plain["text"][1:]
 
 
 def test_an_old_sighting_link_finds_the_not_found_page_explaining_it(
