@@ -92,9 +92,11 @@ from campaign.services.scenarios import (
 )
 from campaign.services.schedule import change_schedule
 from campaign.services.turns import (
+    CampaignChangedSince,
     TurnAlreadyPlayed,
     TurnRefused,
     TurnReport,
+    advance_state,
     advance_turn,
     give_order,
     set_standing_order,
@@ -534,14 +536,41 @@ def stale_advance_words(campaign: Campaign, seen: int) -> str:
     return f"turns {coming} to {now - 1} have been played since."
 
 
-def skipped_words(campaign: Campaign, seen: int | None) -> str:
+_MOVED = {Campaign.Status.ACTIVE: "resumed", Campaign.Status.PAUSED: "paused"}
+
+
+def changed_since_words(campaign: Campaign, shown: str, *, page: str = "page") -> str:
+    """What changed since a GM page showed the campaign as ``shown`` (``advance_state``),
+    the same turn next: paused or resumed, its next deadline moved, or else a change that
+    left both as they were (paused and resumed again, its settings or schedule changed),
+    which a walk-through's list of campaigns did not notice."""
+    shown_status, shown_deadline, *_ = [*shown.split("."), "", ""]
+    if shown_status in _MOVED and campaign.status in _MOVED and shown_status != campaign.status:
+        was = "active" if shown_status == Campaign.Status.ACTIVE else "paused"
+        moved = _MOVED[Campaign.Status(campaign.status)]
+        return f"your {page} showed it {was}, and it has been {moved} since"
+    _, deadline, *_ = advance_state(campaign).split(".")
+    if shown_deadline != deadline:
+        now = deadline_words(campaign) if campaign.status == Campaign.Status.ACTIVE else ""
+        return f"its next deadline has changed since your {page} showed it" + (
+            f" (it is now {now})" if now else " (it now has none)"
+        )
+    return (
+        f"it has changed since your {page} showed it (paused and resumed, or its settings "
+        "or schedule changed)"
+    )
+
+
+def skipped_words(campaign: Campaign, seen: int | None, state: str | None = None) -> str:
     """Why the list's "Advance turn now" will not play the campaign's turn, for its
     confirmation page ("" when it will): ended; not shown on the list's page (``seen``,
-    the turns played as its row showed them, missing); moved on since the list was read;
-    its turn waiting for its battles' results."""
+    the turns played as its row showed them, missing, or ``state``, the rest of the row
+    as shown, ``advance_state``); moved on since the list was read (another turn, or
+    paused, resumed, its deadline or settings changed); its turn waiting for its
+    battles' results."""
     if campaign.status == Campaign.Status.FINISHED:
         return f"{campaign.name} has ended: no more turns are played. It is skipped."
-    if seen is None:
+    if seen is None or not state:
         return (
             f"{campaign.name}: skipped, as the list did not show its turn (it is not on the "
             "page of the list you chose from)."
@@ -555,6 +584,11 @@ def skipped_words(campaign: Campaign, seen: int | None) -> str:
         return (
             f"{campaign.name}: skipped, as turn {campaign.turn + 1} waits for its battles' "
             "results: enter them from its page."
+        )
+    if state != advance_state(campaign):
+        return (
+            f"{campaign.name}: skipped, as {changed_since_words(campaign, state, page='list')}. "
+            "Check it on the list as it is."
         )
     return ""
 
@@ -631,6 +665,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             context["ended"] = obj.status == Campaign.Status.FINISHED
             if not context["waiting"] and not context["ended"]:
                 context["advance_question"] = advance_question(obj)
+                context["advance_state"] = advance_state(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
@@ -655,12 +690,16 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.display(description="turns", ordering="turn")
     def turn_shown(self, obj: Campaign) -> str:
         """The turns, and the number played in the changelist's form: "Advance turn now"
-        sends back the turn each row showed."""
+        sends back the turn each row showed, and the rest of the row as shown
+        (``advance_state``: paused, its deadline, its last change)."""
         return format_html(
-            '{}<input type="hidden" name="seen_turn_{}" value="{}">',
+            '{}<input type="hidden" name="seen_turn_{}" value="{}">'
+            '<input type="hidden" name="seen_state_{}" value="{}">',
             self.turn_words(obj),
             obj.pk,
             obj.turn,
+            obj.pk,
+            advance_state(obj),
         )
 
     @admin.display(description="ending", ordering="winner")
@@ -910,42 +949,40 @@ class CampaignAdmin(SimpleHistoryAdmin):
         request: HttpRequest,
         campaign: Campaign,
         page: str | None,
-        page_status: str | None = None,
+        page_state: str | None,
     ) -> None:
         """Play the turn after the one the GM's page showed (``page``, sent back by the
         button): a second click, a stale tab, or the schedule playing it at the same
-        moment, does not play the turn after it too. ``page_status``: the campaign's
-        status as the page showed it (its button's question said "paused" or not); paused
-        or resumed since, nothing is played (a walk-through paused a campaign in one tab,
-        and the other tab's button played its turn after a question that did not say so)."""
+        moment, does not play the turn after it too. ``page_state``: the rest of the
+        campaign as the page showed it (``advance_state``: its status, as its button's
+        question said "paused" or not, its deadline, its last change); changed since,
+        nothing is played (a walk-through paused a campaign in one tab, and the other
+        tab's button played its turn after a question that did not say so; the list's
+        action, which sent only the turn, played one after a pause and a resume)."""
         seen = whole_number(page)
-        if seen is None:
+        if seen is None or not page_state:
             self.message_user(
                 request,
-                f"{campaign.name}: nothing was played: the page did not say which turn it "
-                "showed. Reload it and press again.",
+                f"{campaign.name}: nothing was played: the page did not say "
+                f"{'which turn it showed' if seen is None else 'how it showed the campaign'}. "
+                "Reload it and press again.",
                 messages.ERROR,
             )
             return
-        moved = {Campaign.Status.ACTIVE: "resumed", Campaign.Status.PAUSED: "paused"}
         # (Another turn since: advance_turn refuses it, and says which, below.)
-        if (
-            seen == campaign.turn
-            and page_status in moved
-            and campaign.status in moved
-            and page_status != campaign.status
-        ):
-            shown = "active" if page_status == Campaign.Status.ACTIVE else "paused"
+        try:
+            report = advance_turn(
+                campaign_id=campaign.pk, expected_turn=seen + 1, expected_state=page_state
+            )
+        except CampaignChangedSince as changed:
             self.message_user(
                 request,
-                f"{campaign.name}: nothing was played: your page showed it {shown}, and it "
-                f"has been {moved[Campaign.Status(campaign.status)]} since. Check the page as "
-                "it is before you advance.",
+                f"{campaign.name}: nothing was played: "
+                f"{changed_since_words(changed.now, page_state)}. Check the page as it is "
+                "before you advance.",
                 messages.ERROR,
             )
             return
-        try:
-            report = advance_turn(campaign_id=campaign.pk, expected_turn=seen + 1)
         except TurnAlreadyPlayed as refused:
             now = Campaign.objects.get(pk=campaign.pk)
             if now.turn == seen:  # the page is right: the turn waits for its battles
@@ -996,7 +1033,12 @@ class CampaignAdmin(SimpleHistoryAdmin):
                     messages.WARNING,
                 )
                 continue
-            self._advance(request, campaign, request.POST.get(f"seen_turn_{campaign.pk}"))
+            self._advance(
+                request,
+                campaign,
+                request.POST.get(f"seen_turn_{campaign.pk}"),
+                request.POST.get(f"seen_state_{campaign.pk}"),
+            )
         return None
 
     def _advance_confirmation(
@@ -1005,12 +1047,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
         questions, skipped, chosen = [], [], []
         for campaign in queryset:
             seen = whole_number(request.POST.get(f"seen_turn_{campaign.pk}"))
-            why_not = skipped_words(campaign, seen)
+            state = request.POST.get(f"seen_state_{campaign.pk}")
+            why_not = skipped_words(campaign, seen, state)
             if why_not:
                 skipped.append(why_not)
                 continue
             questions.append(advance_question(campaign))
-            chosen.append((campaign.pk, seen))
+            chosen.append((campaign.pk, seen, state))
         return admin_page(
             self,
             request,
@@ -1034,7 +1077,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(
-            request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn"), r.POST.get("status"))
+            request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn"), r.POST.get("state"))
         )
 
     def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:

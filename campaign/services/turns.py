@@ -51,6 +51,27 @@ class TurnAlreadyPlayed(TurnRefused):
     waiting for its battles, already."""
 
 
+class CampaignChangedSince(TurnRefused):
+    """The campaign is not as the GM's page showed it (``expected_state``, from
+    ``advance_state``): paused or resumed, its deadline moved or its settings changed
+    since, though the same turn is next. ``now``: the campaign's row as it is."""
+
+    def __init__(self, message: str, *, now: Campaign) -> None:
+        super().__init__(message)
+        self.now = now
+
+
+def advance_state(campaign: Campaign) -> str:
+    """What a GM page showed of the campaign before its next turn, from its row alone, as
+    a token "Advance turn now" sends back: its status, next deadline and last save (a
+    pause, a resume, a settings or schedule change each save the row, so a pause then a
+    resume in another tab, which leaves the status as it was, still changes it). The turn
+    number travels beside it (``expected_turn``)."""
+    deadline = int(campaign.next_deadline.timestamp()) if campaign.next_deadline else ""
+    updated = int(campaign.updated_at.timestamp() * 1_000_000) if campaign.updated_at else 0
+    return f"{campaign.status}.{deadline}.{updated}"
+
+
 @dataclass(frozen=True, slots=True)
 class TurnReport:
     turn: Turn
@@ -340,19 +361,29 @@ def played_sides(campaign: Campaign) -> set[str]:
 
 
 def advance_turn(
-    *, campaign_id: int, expected_turn: int | None = None, defer_battles: bool = False
+    *,
+    campaign_id: int,
+    expected_turn: int | None = None,
+    expected_state: str | None = None,
+    defer_battles: bool = False,
 ) -> TurnReport:
     """Play the campaign's next turn. Auto battles are fought at once; tabletop ones
     leave the turn waiting (``battles_pending``) until the GM enters their results.
 
     ``expected_turn``: play only if it is that turn's number, else ``TurnAlreadyPlayed``
-    (so a duplicate delivery or a second click does nothing). ``defer_battles``: the
+    (so a duplicate delivery or a second click does nothing). ``expected_state``: the
+    campaign as the GM's page showed it (``advance_state``), else ``CampaignChangedSince``
+    and nothing is played (checked with the row locked). ``defer_battles``: the
     auto battles are left pending too, and each is handed to a worker once the turn
     commits (``campaign.tasks.fight_battle``); the last one in completes the turn."""
     with transaction.atomic():
         campaign = _locked_campaign(campaign_id)
         number = campaign.turn + 1
         _check_turn_may_start(campaign, number, expected_turn)
+        if expected_state is not None and expected_state != advance_state(campaign):
+            raise CampaignChangedSince(
+                f"{campaign.name} has changed since the page was opened", now=campaign
+            )
         turn, plan, ids, settings = _start_turn(campaign, number, defer_battles=defer_battles)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway

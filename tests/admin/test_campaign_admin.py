@@ -29,7 +29,7 @@ from campaign.services.deadlines import moment_words, next_deadline_after
 from campaign.services.scenarios import export_campaign
 from campaign.services.schedule import mark_side_ready
 from campaign.services.snapshot import load_snapshot
-from campaign.services.turns import advance_turn, give_order
+from campaign.services.turns import advance_state, advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
 from tests.admin.conftest import (
     SUNDAY_EVENINGS,
@@ -371,7 +371,8 @@ def test_advance_turn_now_in_tabletop_mode_says_the_battles_waiting(gm: Client) 
 def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> None:
     """From a page opened before the turn began (a waiting turn's page has no button)."""
     campaign, _ = waiting_campaign()
-    response = gm.post(url(campaign, "advance"), {"turn": "0"}, follow=True)
+    stale = {"turn": "0", "state": advance_state(campaign)}
+    response = gm.post(url(campaign, "advance"), stale, follow=True)
     (said,) = messages_of(response)
     assert said.startswith(
         "Turn 1 of Korona 1 is still waiting for its tabletop battles: nothing was played."

@@ -178,7 +178,10 @@ def test_a_paused_campaigns_advance_question_says_playing_does_not_resume_it(
     listed = html.unescape(gm.post(LIST, chosen(gm, paused, going)).content.decode())
     assert said in listed
     assert listed.count("does not resume it") == 1
-    gm.post(f"/admin/campaign/campaign/{paused.pk}/advance/", {"turn": "0"})
+    gm.post(
+        f"/admin/campaign/campaign/{paused.pk}/advance/",
+        opened(gm, f"/admin/campaign/campaign/{paused.pk}/change/"),
+    )
     paused.refresh_from_db()
     assert (paused.turn, paused.status) == (1, Campaign.Status.PAUSED)
 
@@ -308,6 +311,72 @@ def test_the_lists_confirmation_names_a_campaign_moved_on_since_the_list(gm: Cli
     assert (
         "Korona 1: skipped, as your list showed turn 1 as its next, and it now stands before "
         "turn 2. Check it on the list as it is."
+    ) in page
+    assert "Yes, play" not in page
+
+
+def test_the_lists_stale_confirmation_after_a_pause_and_a_resume_plays_nothing(
+    gm: Client,
+) -> None:
+    """The list's action sent only the turn number: a campaign paused and resumed in
+    another tab (the same turn next, active again) had its turn played by a confirmation
+    page read before; now nothing is played, and the message says why."""
+    campaign = new_campaign()
+    confirm = opened_from(gm.post(LIST, chosen(gm, campaign)))
+    assert confirm["confirmed"] == "yes"
+    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=False)
+
+    answer = gm.post(LIST, confirm, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert not Turn.objects.exists()
+    assert messages_of(answer) == [
+        "Korona 1: nothing was played: it has changed since your page showed it (paused and "
+        "resumed, or its settings or schedule changed). Check the page as it is before you "
+        "advance."
+    ]
+
+
+def test_a_stale_confirmation_names_the_deadline_moved_since(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The player got ready after the GM's confirmation page was read: the turn is now due
+    at once (the question had said "Not ready yet"), so nothing is played by the page."""
+    campaign = new_campaign()
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    confirm = opened_from(gm.post(LIST, chosen(gm, campaign)))
+    mark_side_ready(campaign=campaign, side="australian")
+    campaign.refresh_from_db()
+    assert campaign.next_deadline is not None
+
+    answer = gm.post(LIST, confirm, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(answer) == [
+        "Korona 1: nothing was played: its next deadline has changed since your page showed "
+        f"it (it is now {deadline_words(campaign)}). Check the page as it is before you "
+        "advance."
+    ]
+
+
+def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_list(
+    gm: Client,
+) -> None:
+    campaign = new_campaign()
+    stale = chosen(gm, campaign)
+    set_paused(campaign=campaign, paused=True)
+    paused = html.unescape(gm.post(LIST, stale).content.decode())
+    assert (
+        "Korona 1: skipped, as your list showed it active, and it has been paused since. "
+        "Check it on the list as it is."
+    ) in paused
+    set_paused(campaign=campaign, paused=False)
+    page = html.unescape(gm.post(LIST, stale).content.decode())
+    assert (
+        "Korona 1: skipped, as it has changed since your list showed it (paused and resumed, "
+        "or its settings or schedule changed). Check it on the list as it is."
     ) in page
     assert "Yes, play" not in page
 

@@ -69,7 +69,7 @@ def test_advance_from_a_page_opened_before_a_pause_plays_nothing(
     campaign = new_campaign()
     Campaign.objects.filter(pk=campaign.pk).update(status=shown)
     stale = opened(gm, campaign_url(campaign, "change"))
-    assert stale["status"] == shown
+    assert stale["state"].startswith(f"{shown}.")
     gm.post(campaign_url(campaign, "pause" if now == "paused" else "resume"), follow=True)
     assert Campaign.objects.get().status == now
 
@@ -83,6 +83,34 @@ def test_advance_from_a_page_opened_before_a_pause_plays_nothing(
     # The page as it is plays the turn, paused or not.
     gm.post(campaign_url(campaign, "advance"), opened(gm, campaign_url(campaign, "change")))
     assert Campaign.objects.get().turn == 1
+
+
+def test_advance_from_a_page_opened_before_a_pause_and_a_resume_plays_nothing(gm: Client) -> None:
+    """Paused and resumed in another tab: the same turn is next and the campaign active
+    again, but it is not the campaign the page showed, so nothing is played."""
+    campaign = new_campaign()
+    stale = opened(gm, campaign_url(campaign, "change"))
+    gm.post(campaign_url(campaign, "pause"), follow=True)
+    gm.post(campaign_url(campaign, "resume"), follow=True)
+
+    response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(response) == [
+        "Korona 1: nothing was played: it has changed since your page showed it (paused and "
+        "resumed, or its settings or schedule changed). Check the page as it is before you "
+        "advance."
+    ]
+
+
+def test_advance_from_a_page_without_the_campaign_it_showed_plays_nothing(gm: Client) -> None:
+    campaign = new_campaign()
+    response = gm.post(campaign_url(campaign, "advance"), {"turn": "0"}, follow=True)
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(response) == [
+        "Korona 1: nothing was played: the page did not say how it showed the campaign. "
+        "Reload it and press again."
+    ]
 
 
 def test_advance_from_a_page_opened_before_several_turns_names_them(gm: Client) -> None:
