@@ -716,12 +716,15 @@ class CampaignAdmin(SimpleHistoryAdmin):
     @admin.display(description="next deadline", ordering="next_deadline")
     def deadline_shown(self, obj: Campaign) -> str:
         """The list's next deadline: the campaign page's, in the campaign's own time zone
-        ("Sun 20 Dec 2026, 22:15 AEDT"), else why there is none, in a word. From the row
-        alone: no query more, however many campaigns."""
+        ("Sun 20 Dec 2026, 22:15 AEDT"), else why there is none, in a word or two (a turn
+        waiting for the GM's results has none). From the row alone: no query more,
+        however many campaigns."""
         if obj.status == Campaign.Status.FINISHED:
             return "ended"
         if obj.status == Campaign.Status.PAUSED:
             return "paused"
+        if obj.pending_battles:  # type: ignore[attr-defined]  # get_queryset's annotation
+            return "none: waiting for your battle results"
         return deadline_words(obj) or "none"
 
     @admin.display(description="battles waiting", ordering="pending_battles")
@@ -750,7 +753,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
             how = ending.outcome(obj, obj.get_settings(), sides)
             return f"none: the campaign has ended. {how}".strip()
         paused = obj.status == Campaign.Status.PAUSED
-        if (obj.next_deadline is None or paused) and _waiting(obj):
+        if _waiting(obj):  # a deadline kept from before the turn began is no deadline
             if paused:  # not "resuming sets the next one": the results come first
                 return (
                     "none: the turn waits for you to enter its battles' results, and the "

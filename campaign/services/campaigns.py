@@ -17,6 +17,7 @@ from campaign.models import (
     CompanyStands,
     GmAdjustment,
     Ship,
+    Turn,
 )
 from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
 from campaign.services.deadlines import Schedule, next_deadline_after
@@ -39,14 +40,19 @@ def set_paused(*, campaign: Campaign, paused: bool) -> Campaign:
     """Pause a campaign (no turn is played on schedule) or resume it; not once it ended.
 
     Resuming a scheduled campaign counts its next deadline from now, so the deadlines
-    missed while it was paused do not play a turn the moment it resumes."""
+    missed while it was paused do not play a turn the moment it resumes; while a turn
+    waits for its battles' results it sets none (the turn's end counts the next one, and
+    until then every page said an ordinary deadline for orders nobody could give)."""
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if row.status == Campaign.Status.FINISHED:
             raise CampaignRefused(f"{row.name} has ended: it can be neither paused nor resumed")
         fields = ["status", "updated_at"]
         if not paused and row.status == Campaign.Status.PAUSED and row.schedule_kind != "none":
-            row.next_deadline = next_deadline_after(Schedule.of(row), timezone.now())
+            waiting = Turn.objects.filter(campaign=row, status=Turn.Status.BATTLES_PENDING)
+            row.next_deadline = (
+                None if waiting.exists() else next_deadline_after(Schedule.of(row), timezone.now())
+            )
             fields.append("next_deadline")
         row.status = Campaign.Status.PAUSED if paused else Campaign.Status.ACTIVE
         row.save(update_fields=fields)

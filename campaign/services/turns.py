@@ -554,6 +554,11 @@ def complete_if_ready(
     if pending:
         turn.status = Turn.Status.BATTLES_PENDING
         turn.save(update_fields=["status"])
+        if campaign.next_deadline is not None:
+            # No orders are due while the turn waits (a turn begun by the GM's hand kept
+            # the deadline it would have been played at): the turn's end sets the next.
+            campaign.next_deadline = None
+            Campaign.objects.filter(pk=campaign.pk).update(next_deadline=None)
         return TurnReport(turn=turn, battles=battles)
     if plan is None:
         plan = _plan_of(campaign, turn, battles)

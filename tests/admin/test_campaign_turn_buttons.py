@@ -6,11 +6,15 @@ say the campaign ends, and the list's "Advance turn now" asked of no campaign by
 from __future__ import annotations
 
 import html
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from battles.models import Battle
+from battles.services.results import fight_battle_now
 from campaign.admin_home import deadline_words
 from campaign.models import Campaign, Membership, Turn
 from campaign.services.campaigns import set_paused
@@ -431,7 +435,7 @@ def test_a_paused_scheduled_campaign_whose_turn_waits_says_so_not_what_resuming_
     advance_turn(campaign_id=campaign.pk)  # by hand: the pause allows it
     campaign.refresh_from_db()
     assert Turn.objects.get(campaign=campaign).status == Turn.Status.BATTLES_PENDING
-    assert campaign.next_deadline is not None  # the one it had: not counted down
+    assert campaign.next_deadline is None  # no orders are due while the turn waits
     said = next_deadline_of(page_of(gm, campaign))
     assert said == PAUSED_WAITING and "resuming" not in said
     home = html.unescape(gm.get("/admin/").content.decode())
@@ -444,3 +448,54 @@ def test_a_paused_scheduled_campaign_whose_turn_waits_says_so_not_what_resuming_
     campaign.refresh_from_db()
     home = html.unescape(gm.get("/admin/").content.decode())
     assert "after the tabletop results above<" in home and "(it is paused)" not in home
+
+
+def test_resuming_while_a_turn_waits_for_its_results_sets_no_deadline(
+    gm: Client, gm_user: Any, django_user_model: Any
+) -> None:
+    """Resume counted a new deadline while the turn waited for the game master's results:
+    nothing was played early (the sweep skips a waiting turn), but until the turn's end
+    the GM's page, the list and the players' pages gave an ordinary deadline for orders
+    nobody could give. Now none is set, the pages say the turn waits for the results, and
+    the turn's end counts the next deadline."""
+    campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop")
+    every_48_hours(campaign, gm_user)
+    aussie = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=aussie, side="australian")
+    set_paused(campaign=campaign, paused=True)
+    advance_turn(campaign_id=campaign.pk)  # by hand: the pause allows it
+    set_paused(campaign=campaign, paused=False)
+
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE
+    assert campaign.next_deadline is None
+    assert next_deadline_of(page_of(gm, campaign)) == (
+        "none: the turn is played once you enter its battles' results"
+    )
+    listed = gm.get(LIST).content.decode()
+    assert '<td class="field-deadline_shown">none: waiting for your battle results</td>' in listed
+    player = Client()
+    player.force_login(aussie)
+    map_page = html.unescape(player.get(f"/campaigns/{campaign.pk}/").content.decode())
+    assert "the game master has entered their results" in map_page
+    assert 'data-next-turn="deadline"' not in map_page
+
+    for battle in Battle.objects.filter(campaign=campaign):
+        fight_battle_now(battle_id=battle.pk)
+    campaign.refresh_from_db()
+    turn = Turn.objects.get(campaign=campaign)
+    assert turn.status == Turn.Status.DONE
+    assert campaign.next_deadline == turn.finished_at + timedelta(hours=48)
+
+
+def test_a_deadline_kept_from_before_the_turn_began_is_not_shown_as_one(gm: Client) -> None:
+    """A campaign row saved before resume stopped setting one: its page and list say the
+    turn waits for the results, not the deadline the row still holds."""
+    campaign, _ = waiting_campaign()
+    Campaign.objects.filter(pk=campaign.pk).update(next_deadline=timezone.now())
+    campaign.refresh_from_db()
+    assert next_deadline_of(page_of(gm, campaign)) == (
+        "none: the turn is played once you enter its battles' results"
+    )
+    listed = gm.get(LIST).content.decode()
+    assert '<td class="field-deadline_shown">none: waiting for your battle results</td>' in listed
