@@ -17,6 +17,7 @@ from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -292,13 +293,67 @@ class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
+MEMBERSHIP_FIELDS = ("user", "side")
+
+
+def _ended(campaign: Campaign | None) -> bool:
+    return campaign is not None and campaign.status == Campaign.Status.FINISHED
+
+
+def ended_players_words(campaign: Campaign) -> str:
+    """Why an ended campaign's players are kept as they were (its invitation links open on
+    "it has ended" too)."""
+    return (
+        f"{campaign.name} has ended: nobody can join it, and its players keep the sides "
+        "they played. Nothing was saved."
+    )
+
+
+class MembershipFormSet(BaseInlineFormSet):
+    """An ended campaign's players, sent back changed anyway (a page opened before the
+    campaign ended, or a POST made by hand): refused in words, where Django's read-only
+    inline dropped the change without a word."""
+
+    def clean(self) -> None:
+        super().clean()
+        campaign = self.instance
+        if not _ended(campaign):
+            return
+        added = any(
+            self.data.get(form.add_prefix(name))
+            for form in self.extra_forms
+            for name in MEMBERSHIP_FIELDS
+        )
+        changed = any(
+            self.data.get(form.add_prefix("DELETE"))
+            or any(
+                self.data.get(form.add_prefix(name)) not in (None, str(form.initial.get(name)))
+                for name in MEMBERSHIP_FIELDS
+            )
+            for form in self.initial_forms
+        )
+        if added or changed:
+            raise ValidationError(ended_players_words(campaign))
+
+
 class MembershipInline(GmFieldWords, admin.TabularInline):
-    """The players of a campaign and the side each plays (README.md: "Accounts")."""
+    """The players of a campaign and the side each plays (README.md: "Accounts"); an
+    ended campaign's as they were, with no "Add another Membership" (nobody can join it)."""
 
     model = Membership
+    formset = MembershipFormSet
     extra = 0
-    fields = ["user", "side"]
+    fields = list(MEMBERSHIP_FIELDS)
     autocomplete_fields = ["user"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _ended(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _ended(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _ended(obj) and super().has_delete_permission(request, obj)
 
 
 def created_message(campaign: Campaign, user: Any) -> str:
@@ -1173,6 +1228,14 @@ class CampaignAdmin(SimpleHistoryAdmin):
 
     def settings_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
+        if _ended(campaign):  # its page offers no Settings; a tab opened before, or by hand
+            self.message_user(
+                request,
+                f"{campaign.name} has ended: its settings are kept as they were (its page "
+                "lists them). Nothing was changed.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(change_url(campaign))
 
         def settings_form(data: Any, seen: str) -> SettingsForm:
             return SettingsForm(

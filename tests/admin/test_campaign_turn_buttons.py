@@ -73,14 +73,79 @@ def test_an_ended_campaign_offers_no_advance_nor_schedule_and_says_how_it_ended(
     assert 'value="Advance turn now"' not in page
     assert f"/admin/campaign/campaign/{campaign.pk}/schedule/" not in page
     assert "Replace seed" not in page
-    # What may still be done: roll back (which reopens it), read its settings, export it.
-    for kept in ("rollback", "settings", "export"):
+    # Nor Settings (they can no longer change: the page lists them), nor "Add another
+    # Membership" (nobody can join it).
+    assert f"/admin/campaign/campaign/{campaign.pk}/settings/" not in page
+    # (Django's inline script offers "Add another" only below the formset's maximum.)
+    assert 'name="memberships-MAX_NUM_FORMS" value="0"' in page
+    # What may still be done: roll back (which reopens it), export it.
+    for kept in ("rollback", "export"):
         assert f"/admin/campaign/campaign/{campaign.pk}/{kept}/" in page
     # The end sentence of the players' pages (campaign.web.ending.outcome), not a deadline
     # "once every player is ready".
     assert "none: the campaign has ended. " in page
     assert "won: they held Korona when its one turn was up." in page
     assert "once every player is ready" not in page
+
+
+def test_an_ended_campaigns_settings_sent_anyway_change_nothing_and_say_why(
+    gm: Client,
+) -> None:
+    """From a tab opened before the campaign ended, or typed by hand."""
+    campaign = ended_campaign()
+    before = Campaign.objects.get().settings
+    for answer in (
+        gm.get(f"/admin/campaign/campaign/{campaign.pk}/settings/", follow=True),
+        gm.post(
+            f"/admin/campaign/campaign/{campaign.pk}/settings/",
+            {"reason": "bigger table", "table_width": "8"},
+            follow=True,
+        ),
+    ):
+        assert answer.redirect_chain[-1][0] == f"/admin/campaign/campaign/{campaign.pk}/change/"
+        assert messages_of(answer) == [
+            "Korona 1 has ended: its settings are kept as they were (its page lists them). "
+            "Nothing was changed."
+        ]
+    assert Campaign.objects.get().settings == before
+
+
+def test_an_ended_campaigns_players_sent_changed_anyway_are_refused_in_words(
+    gm: Client, django_user_model: Any
+) -> None:
+    """Its page shows its players as they were, with nothing to add, change or delete;
+    a form sent anyway (a tab opened before it ended) is refused, not silently dropped."""
+    campaign = ended_campaign()
+    aussie = django_user_model.objects.create_user("aussie", password="pw")
+    late = django_user_model.objects.create_user("late", password="pw")
+    kept = Membership.objects.create(campaign=campaign, user=aussie, side="australian")
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    form = opened(gm, page)
+    prefix = "memberships"
+    assert form[f"{prefix}-TOTAL_FORMS"] == "1"
+    tries = [
+        {  # a player added
+            f"{prefix}-TOTAL_FORMS": "2",
+            f"{prefix}-1-user": str(late.pk),
+            f"{prefix}-1-side": "japanese",
+        },
+        {f"{prefix}-0-side": "japanese"},  # a side changed
+        {f"{prefix}-0-DELETE": "on"},  # a player removed
+    ]
+    for change in tries:
+        answer = gm.post(page, {**form, "name": campaign.name, **change})
+        assert answer.status_code == 200
+        said = html.unescape(answer.content.decode())
+        assert (
+            "Korona 1 has ended: nobody can join it, and its players keep the sides they "
+            "played. Nothing was saved."
+        ) in said
+    assert list(Membership.objects.values_list("pk", "user__username", "side")) == [
+        (kept.pk, "aussie", "australian")
+    ]
+    # The page as it is still saves (its name may change).
+    assert gm.post(page, {**form, "name": "Korona 1 (1943)"}).status_code == 302
+    assert Campaign.objects.get().name == "Korona 1 (1943)"
 
 
 def test_an_ended_campaigns_page_links_its_story_which_the_game_master_reads(
