@@ -33,6 +33,7 @@ from campaign.admin_home import install as install_home_page
 from campaign.forms import (
     DEFAULT_BALANCE_CAMPAIGNS,
     BalanceForm,
+    CampaignTakingPlayers,
     ControlAdjustForm,
     CreateCampaignForm,
     DeleteCampaignForm,
@@ -304,8 +305,7 @@ def ended_players_words(campaign: Campaign) -> str:
     """Why an ended campaign's players are kept as they were (its invitation links open on
     "it has ended" too)."""
     return (
-        f"{campaign.name} has ended: nobody can join it, and its players keep the sides "
-        "they played. Nothing was saved."
+        f"{campaign.name} has ended: nobody can join it, and its players keep the sides they played"
     )
 
 
@@ -333,7 +333,7 @@ class MembershipFormSet(BaseInlineFormSet):
             for form in self.initial_forms
         )
         if added or changed:
-            raise ValidationError(ended_players_words(campaign))
+            raise ValidationError(f"{ended_players_words(campaign)}. Nothing was saved.")
 
 
 class MembershipInline(GmFieldWords, admin.TabularInline):
@@ -2032,6 +2032,14 @@ class MembershipAdmin(GmFieldWords, admin.ModelAdmin):
     list_filter = ["campaign", "side"]
     search_fields = ["user__username", "campaign__name"]
     autocomplete_fields = ["user"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """Only a campaign that can still take players (``MembershipInline``'s words for
+        an ended one)."""
+        if db_field.name == "campaign":
+            kwargs["form_class"] = CampaignTakingPlayers
+            kwargs["refused"] = ended_players_words
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 # --- the GM's home page -------------------------------------------------------------------

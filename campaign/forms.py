@@ -1125,3 +1125,25 @@ class OrderForm(forms.ModelForm):
         order and refuses it in the rules' words; the model's constraints would repeat
         that refusal in the database's ("Constraint … is violated"). The admin saves the
         order ``give_order`` saved, never this form's instance."""
+
+
+class CampaignTakingPlayers(forms.ModelChoiceField):
+    """A campaign chosen for a player (an invitation, a membership): the list offers only
+    those that can still take players, not the ended ones (saving one was refused after
+    the GM had chosen it); one sent anyway is refused in ``refused``'s words (the
+    campaign), not "choose it from the list"."""
+
+    def __init__(self, *args: Any, refused: Any, **kwargs: Any) -> None:
+        kwargs["queryset"] = kwargs["queryset"].exclude(status=Campaign.Status.FINISHED)
+        super().__init__(*args, **kwargs)
+        self.refused = refused
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except forms.ValidationError:
+            pk = whole_number(value if isinstance(value, str) else str(value))
+            ended = None if pk is None else Campaign.objects.filter(pk=pk).first()
+            if ended is not None and ended.status == Campaign.Status.FINISHED:
+                raise forms.ValidationError(self.refused(ended), code="ended") from None
+            raise

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils import timezone
 
+from campaign.forms import CampaignTakingPlayers
 from campaign.models import Campaign
 from config.adminpages import (
     COPY_SCRIPT,
@@ -12,7 +13,7 @@ from config.adminpages import (
     on_campaign_clock,
 )
 from notifications.forms import PreferenceChecks
-from notifications.invitations import InvitationRefused, check_invitation
+from notifications.invitations import InvitationRefused, check_invitation, ended_words
 from notifications.models import Invitation, Notice, Preference, Webhook
 from notifications.useradmin import OwnAddressUserAdmin  # noqa: F401  (the user's page)
 
@@ -100,6 +101,12 @@ class InvitationAdmin(GmFieldWords, admin.ModelAdmin):
             return f"used {self.used_when(obj)}"
         gone = obj.expires_at <= timezone.now()
         return f"{'expired' if gone else 'expires'} {self.expires_when(obj)}"
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):  # noqa: ANN001, ANN201
+        if db_field.name == "campaign":
+            kwargs["form_class"] = CampaignTakingPlayers
+            kwargs["refused"] = ended_words
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
         if not change:

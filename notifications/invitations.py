@@ -55,20 +55,19 @@ class InvitationRefused(Refusal):
     """The invitation may not be used (as it stands, or by this user); says why."""
 
 
+def ended_words(campaign: Any) -> str:
+    """Why an ended campaign takes no invitation."""
+    return (
+        f"{campaign.name} has ended: nobody can join it, so an invitation to it could not be used"
+    )
+
+
 def check_invitation(*, campaign: Any, side: str) -> None:
     """Refuse (``InvitationRefused``, its problem's path the field at fault) an invitation
     no player could use: to a side the campaign lacks, or to a campaign that has ended
     (its link opens on "its campaign has ended")."""
     if campaign.status == Campaign.Status.FINISHED:
-        raise InvitationRefused(
-            [
-                Problem(
-                    "campaign",
-                    f"{campaign.name} has ended: nobody can join it, so an invitation to it "
-                    "could not be used",
-                )
-            ]
-        )
+        raise InvitationRefused([Problem("campaign", ended_words(campaign))])
     if side != SPECTATOR and not Side.objects.filter(campaign=campaign, key=side).exists():
         raise InvitationRefused([Problem("side", f"{side!r} is not a side of {campaign.name}")])
 

@@ -182,6 +182,42 @@ def test_the_admin_refuses_an_invitation_to_an_ended_campaign(
         invite(campaign=campaign, side="japanese")
 
 
+def test_the_admins_add_forms_list_only_campaigns_that_can_take_players(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """Invitations → Add and Memberships → Add listed an ended campaign, which saving then
+    refused: they list only the campaigns still going (paused ones too), and one sent
+    anyway is refused in words, nothing made."""
+    from campaign.services.scenarios import create_campaign
+    from tests.campaign.conftest import korona_doc
+
+    client = login(django_user_model.objects.create_superuser("boss", "b@x.com", "pw"))
+    ended = create_campaign(data=korona_doc(), name="Korona ended", seed=1)
+    paused = create_campaign(data=korona_doc(), name="Korona paused", seed=1)
+    Campaign.objects.filter(pk=ended.pk).update(status=Campaign.Status.FINISHED)
+    Campaign.objects.filter(pk=paused.pk).update(status=Campaign.Status.PAUSED)
+    player = django_user_model.objects.create_user("kenji", "k@x.com", "pw")
+    for model, refused in (
+        ("notifications/invitation", "so an invitation to it could not be used"),
+        ("campaign/membership", "and its players keep the sides they played"),
+    ):
+        page = client.get(f"/admin/{model}/add/").content.decode()
+        offered = re.findall(
+            r'<option value="(\d+)"', page.split('name="campaign"')[1].split("</select>")[0]
+        )
+        assert sorted(int(pk) for pk in offered) == sorted([campaign.pk, paused.pk])
+        answer = client.post(
+            f"/admin/{model}/add/",
+            {"campaign": ended.pk, "side": "japanese", "note": "", "user": player.pk},
+        )
+        assert answer.status_code == 200
+        assert list(answer.context["adminform"].form.errors["campaign"]) == [
+            f"Korona ended has ended: nobody can join it, {refused}"
+        ]
+    assert not Invitation.objects.exists()
+    assert not Membership.objects.filter(campaign=ended).exists()
+
+
 def test_an_invitation_whose_campaign_ended_is_not_listed_as_waiting(
     campaign: Campaign, django_user_model: Any, login: Any
 ) -> None:
