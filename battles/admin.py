@@ -23,7 +23,7 @@ from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
-from battles.web.forces import battle_words, force_companies, force_name
+from battles.web.forces import battle_words, force_companies, force_name, stands_words
 from campaign.services import ending
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
@@ -81,8 +81,10 @@ class BattleAdmin(admin.ModelAdmin):
                     "area",
                     "attacker_words",
                     "attacking_companies",
+                    "attacker_after",
                     "defender_words",
                     "defending_companies",
+                    "defender_after",
                     "mode_words",
                     "ruleset_words",
                     "seed",
@@ -155,13 +157,37 @@ class BattleAdmin(admin.ModelAdmin):
             ((name, f": {said}" if said else "") for name, said in force_companies(obj, role)),
         )
 
-    @admin.display(description="attacking companies")
+    @admin.display(description="attacking companies, stands at the start")
     def attacking_companies(self, obj: Battle) -> str:
         return self._companies(obj, "attacker")
 
-    @admin.display(description="defending companies")
+    @admin.display(description="defending companies, stands at the start")
     def defending_companies(self, obj: Battle) -> str:
         return self._companies(obj, "defender")
+
+    def _after(self, obj: Battle, role: str) -> str:
+        """The force's losses and what it had left, as the players' battle report gives
+        them (``battleview.forces_of``: present, lost, left): the companies above are
+        listed as they came to the table, which a walk-through read as after it."""
+        if not obj.result:
+            return "not fought yet"
+        (force,) = (
+            f for f in battleview.forces_of(obj.spec, obj.result, side_names={}) if f.key == role
+        )
+        lost = {line.unit_type: line.lost or 0 for line in force.stands}
+        left = {line.unit_type: line.left or 0 for line in force.stands}
+        return (
+            f"lost {stands_words({t: n for t, n in lost.items() if n})}; "
+            f"left: {stands_words({t: n for t, n in left.items() if n})}"
+        )
+
+    @admin.display(description="attacking force after the battle")
+    def attacker_after(self, obj: Battle) -> str:
+        return self._after(obj, "attacker")
+
+    @admin.display(description="defending force after the battle")
+    def defender_after(self, obj: Battle) -> str:
+        return self._after(obj, "defender")
 
     @admin.display(description="battles are", ordering="mode")
     def mode_words(self, obj: Battle) -> str:

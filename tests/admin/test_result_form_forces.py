@@ -4,10 +4,14 @@ with their stands, and the way to the battle sheet to print."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.test import Client
 
 from battles.models import Battle
+from battles.services.results import fight_battle_now
+from battles.web.forces import stands_words
 from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign
 from tests.campaign.conftest import korona_doc
@@ -56,9 +60,39 @@ def test_the_result_form_names_each_force_by_its_companies_and_lists_them(
 def test_the_battles_page_lists_the_companies_and_their_stands(gm: Client) -> None:
     battle = three_defenders("korona")
     page = gm.get(f"/admin/battles/battle/{battle.pk}/change/").content.decode()
-    assert "<label>Defending companies:</label>" in page
+    assert "<label>Defending companies, stands at the start:</label>" in page
     assert f"<div>C Company (militia): {FULL}</div>" in page
     assert "<div>1st Company: 1 commander, 9 rifle squads, 1 HMG and 1 small mortar" in page
+
+
+def test_a_fought_battles_page_says_its_companies_started_so_and_what_each_force_lost(
+    gm: Client,
+) -> None:
+    """A walk-through read a fought battle's companies, listed as they came to the table,
+    as the forces after it: the page says they are the starting stands, and gives each
+    force's losses and what it had left, as the players' battle report does."""
+    battle = three_defenders("korona")
+    pending = gm.get(f"/admin/battles/battle/{battle.pk}/change/").content.decode()
+    assert "<label>Defending force after the battle:</label>" in pending
+    # Each force after it, its status and its result.
+    assert pending.count('<div class="readonly">not fought yet</div>') == 4
+    fight_battle_now(battle_id=battle.pk)
+    battle.refresh_from_db()
+    assert battle.result is not None
+    page = html.unescape(gm.get(f"/admin/battles/battle/{battle.pk}/change/").content.decode())
+    assert "<label>Defending companies, stands at the start:</label>" in page
+    assert f"<div>C Company (militia): {FULL}</div>" in page  # as it came to the table
+    for role in ("attacker", "defender"):
+        present = battle.result["stands_present"][role]
+        lost = battle.result["losses"][role]
+        left = {t: n - lost.get(t, 0) for t, n in present.items() if n - lost.get(t, 0)}
+        acting = "Attacking" if role == "attacker" else "Defending"
+        said = (
+            f"lost {stands_words({t: n for t, n in lost.items() if n})}; left: {stands_words(left)}"
+        )
+        assert f"<label>{acting} force after the battle:</label>" in page
+        assert f'<div class="readonly">{said}</div>' in page
+    assert any(battle.result["losses"][role] for role in ("attacker", "defender"))
 
 
 def test_the_fight_button_is_a_pill_as_the_tools_beside_it(gm: Client) -> None:
