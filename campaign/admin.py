@@ -263,9 +263,21 @@ class AdjustableAdmin:
 
 
 class TurnInline(ReadOnlyInline):
+    """The campaign's turns, one line each: the admin's own link to a row sat on a line
+    of its own above it ("Korona 1, turn 1 View"), each turn two lines high; the link is
+    a column of the row instead (campaign/admin-campaign.css hides that line)."""
+
     model = Turn
-    fields = readonly_fields = ("number", "status", "finished_when")
+    fields = readonly_fields = ("number", "status", "finished_when", "log_link")
     finished_when = on_campaign_clock("finished_at")
+    show_change_link = False
+
+    @admin.display(description="log")
+    def log_link(self, obj: Turn) -> str:
+        return format_html(
+            '<a href="{}" class="inlineviewlink">View</a>',
+            reverse("admin:campaign_turn_change", args=[obj.pk]),
+        )
 
 
 class AdjustmentWords:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign, play_sunday_evenings
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_gm_battle_page import WIDTHS, assert_title_whole_and_clear_of_tools
@@ -85,3 +86,39 @@ def test_the_gm_adjustments_read_whole_on_the_campaigns_page(
         assert labels == [
             '"When in the campaign: "', '"What: "', '"Reason: "', '"User: "', '"Created at: "',
         ]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_each_turn_on_the_campaigns_page_is_one_line_high(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A walk-through found each Turns row two lines high: the admin's line above each
+    row ("Korona 1 turn 1" and its View link) over the number, status and time. At
+    desktop size each turn reads on one line, its View link in it; on a phone too."""
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    for _ in range(2):
+        advance_turn(campaign_id=campaign.pk)
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    group = page.locator("#turns-group")
+    group.scroll_into_view_if_needed()
+    shot(f"campaign-turns-{tag}")
+    group.screenshot(path=str(ARTIFACTS / f"campaign-turns-group-{tag}.png"))
+    rows = group.locator("tbody tr.form-row:not(.empty-form)")
+    assert rows.count() == 2
+    for index in range(2):
+        row = rows.nth(index)
+        text = row.inner_text()
+        assert "View" in text and "played" in text, text
+        # One line: the row under two lines of its text with a cell's usual padding (8px
+        # above and below; the line above each row was 61px high in all, at 16px a line).
+        line = row.locator("td.field-number").evaluate(
+            "td => parseFloat(getComputedStyle(td).lineHeight)"
+        )
+        height = row.bounding_box()["height"]
+        if tag == "desktop":
+            assert height < 2 * line + 16, (height, line)
+        view = row.get_by_role("link", name="View")
+        assert view.is_visible()
+        box = view.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]
