@@ -241,7 +241,7 @@ def check_selected_rows() -> None:
 
 class GmFieldWords:
     """A model admin's own add and change forms in the GM's words, as Korona's GM forms
-    say them: "Choose the campaign from the list." and "Give the url.", not Django's
+    say them: "Choose the campaign from the list." and "Give the URL.", not Django's
     "This field is required." or "Select a valid choice. That choice is not one of the
     available choices." (a walk-through added an invitation, a membership and an order
     with a box left empty and read Django's words beside each). Fields the form

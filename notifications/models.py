@@ -35,7 +35,7 @@ class Preference(models.Model):
     deadline = models.BooleanField(default=True)
     battle_waiting = models.BooleanField(default=True)
     campaign_end = models.BooleanField(default=True)
-    gm_news = models.BooleanField(default=True)
+    gm_news = models.BooleanField(default=True, verbose_name="game master's changes")
     message = models.BooleanField(default=True)
     reminder_hours = models.PositiveSmallIntegerField(
         default=12, help_text="How many hours before a deadline the reminder comes (1-168)."
@@ -77,7 +77,7 @@ class Webhook(models.Model):
         blank=True,
         help_text="Empty: the group's channel, public news only.",
     )
-    url = models.URLField(max_length=500)
+    url = models.URLField(max_length=500, verbose_name="URL")
     active = models.BooleanField(default=True)
 
     class Meta:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from django.contrib.auth.models import User
 from django.test import Client
 
 from battles.web.forces import battle_words
@@ -140,7 +141,7 @@ def test_the_add_forms_say_a_box_left_empty_in_the_gms_words(gm: Client) -> None
         },
         "/admin/notifications/webhook/add/": {
             "campaign": "Choose the campaign from the list.",
-            "url": "Give the url.",
+            "url": "Give the URL.",
         },
         "/admin/notifications/preference/add/": {"user": "Choose the user from the list."},
     }
@@ -160,3 +161,37 @@ def test_the_add_forms_say_a_box_left_empty_in_the_gms_words(gm: Client) -> None
     assert form_errors["campaign"] == ["Choose the campaign from the list."]
     assert form_errors["side"] == ["Choose the side from the list."]
     assert not campaign.invitations.exists()
+
+
+def test_no_admin_form_or_list_says_an_abbreviation_in_lower_case(gm: Client) -> None:
+    """A walk-through read "Give the url." under an empty webhook address, "Url:" beside it
+    and "Gm news" among a player's choices: a field's name is said as a word ("URL",
+    "Game master's changes"), in the labels, the errors and the lists' headings."""
+    from notifications.models import Preference, Webhook
+
+    campaign = new_campaign()
+    Webhook.objects.create(campaign=campaign, url="https://discord.example/api/webhooks/1")
+    Preference.objects.create(user=User.objects.get(username="gm"))
+    pages = [
+        "/admin/notifications/webhook/add/",
+        "/admin/notifications/preference/add/",
+        "/admin/notifications/webhook/",
+        "/admin/notifications/preference/",
+    ]
+    found = []
+    for address in pages:
+        for answer in (gm.get(address), gm.post(address, {"_save": "Save"})):
+            assert answer.status_code == 200, address
+            text = re.sub(r"<(script|style)\b.*?</\1>", "", answer.content.decode(), flags=re.S)
+            text = re.sub(r"<[^>]+>", " ", text)  # the words shown, not the markup's names
+            found += [
+                f"{address}: {m[0]}"
+                for m in re.finditer(r".{0,30}\b(url|Url|Gm|gm news)\b.{0,30}", text)
+            ]
+    assert found == []
+    errors = gm.post(pages[0], {"_save": "Save"}).content.decode()
+    assert "URL:</label>" in errors and "Give the URL." in errors
+    choices = gm.get(pages[1]).content.decode()
+    assert "Game master&#x27;s changes</label>" in choices
+    webhooks = gm.get(pages[2]).content.decode()
+    assert re.search(r'column-url">\s*<div class="text"><a [^>]*>URL</a>', webhooks)
