@@ -28,7 +28,9 @@ from rules.campaign.state import (
 )
 from rules.units import STAND_TYPES, Quality
 
-SIDE_CHOICES = [(key, key.capitalize()) for key in SIDE_KEYS]
+# Each side by its people, as the campaign's own side names and the pages say it ("the
+# Australians"): the admin's lists, filters and boxes said the adjective ("Australian").
+SIDE_CHOICES = [(key, names.people(names.side_adjective(key))) for key in SIDE_KEYS]
 # A member who plays no side: sees what the campaign makes public (rulings 6: what both
 # sides know), everything once it has ended. The fog of war's viewer of "no side's".
 SPECTATOR = "spectator"
@@ -271,7 +273,7 @@ class AirGroup(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_side_display()} air at {self.base}"
+        return f"{names.side_adjective(self.side)} air at {self.base}"
 
 
 class Turn(models.Model):

@@ -5,6 +5,7 @@ campaign"; a missing reason said as what to give, not "reason: This field is req
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client
@@ -195,3 +196,37 @@ def test_no_admin_form_or_list_says_an_abbreviation_in_lower_case(gm: Client) ->
     assert "Game master&#x27;s changes</label>" in choices
     webhooks = gm.get(pages[2]).content.decode()
     assert re.search(r'column-url">\s*<div class="text"><a [^>]*>URL</a>', webhooks)
+
+
+def test_the_admins_side_lists_name_each_side_as_the_campaign_does(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The lists, their filters and the boxes to choose a side said "Australian", the
+    adjective, where the campaign and every other page say "the Australians"."""
+    from campaign.models import Membership
+    from notifications.invitations import invite
+
+    campaign = new_campaign()
+    assert dict(campaign.sides.values_list("key", "name"))["australian"] == "Australians"
+    bill = django_user_model.objects.create_user("bill", password="pw")
+    membership = Membership.objects.create(campaign=campaign, user=bill, side="australian")
+    invite(campaign=campaign, side="australian")
+    pages = [
+        "/admin/campaign/membership/",
+        f"/admin/campaign/membership/{membership.pk}/change/",
+        "/admin/notifications/invitation/",
+        "/admin/notifications/invitation/add/",
+        "/admin/notifications/webhook/add/",
+        "/admin/campaign/company/",
+        "/admin/campaign/ship/",
+        "/admin/campaign/area/",
+        f"/admin/campaign/campaign/{campaign.pk}/change/",
+    ]
+    for address in pages:
+        text = re.sub(
+            r"<(script|style)\b.*?</\1>", "", gm.get(address).content.decode(), flags=re.S
+        )
+        text = re.sub(r"<[^>]+>", " ", text)
+        assert "Australians" in text, address
+        # "an Australian air group" stays an adjective, before its noun.
+        assert not re.search(r"\bAustralian\b(?! air)", text), (address, text)

@@ -50,7 +50,7 @@ def test_the_order_form_offers_only_campaigns_still_played_each_named(gm: Client
     ended.status = "finished"
     ended.save()
     page = gm.get(ADD).content.decode()
-    assert "Korona 1 · A Company (Australian, in Korona)" in page
+    assert "Korona 1 · A Company (Australians, in Korona)" in page
     assert '<optgroup label="Korona 1">' in page and "Oivi" in target_choices(page)
     assert "Korona 2 ·" not in page and '<optgroup label="Korona 2">' not in page
     narrowed = gm.get(f"{ADD}?campaign={playing.pk}").content.decode()
