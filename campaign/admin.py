@@ -927,7 +927,13 @@ class CampaignAdmin(SimpleHistoryAdmin):
                 form.add_error(None, sentence(bad))
             else:
                 done = created_message(campaign, request.user)
-                return back_to_change(self, request, campaign, done)
+                # The log keeps words, not the links' Copy buttons ("Australians: Copy").
+                sides = ", ".join(campaign.sides.values_list("name", flat=True))
+                logged = (
+                    f"Created {campaign.name} (seed {campaign.seed}), with an invitation "
+                    f"link for each side: {sides}."
+                )
+                return back_to_change(self, request, campaign, done, logged=logged)
         response = form_page(
             self,
             request,

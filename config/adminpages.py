@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from html import unescape
 from typing import Any
 
 from django import forms
@@ -185,16 +186,17 @@ def say_done(
     "Recent actions" and the row's History read (the services change the rows; the
     admin's own forms, which log by themselves, are not how the GM's actions go).
     ``logged``: what the log keeps, when not the message's words (a link to follow now
-    is no record)."""
+    is no record). The log keeps plain text, which its pages escape once: the message's
+    HTML escapes ("the Australians&#x27; C Company") showed as code there."""
     model_admin.message_user(request, message)
-    model_admin.log_change(request, obj, logged or strip_tags(str(message)))
+    model_admin.log_change(request, obj, logged or unescape(strip_tags(str(message))))
 
 
 def back_to_change(
-    model_admin: Any, request: HttpRequest, obj: Any, message: str
+    model_admin: Any, request: HttpRequest, obj: Any, message: str, *, logged: str = ""
 ) -> HttpResponseRedirect:
     """A GM form done: say so (``say_done``), and go back to the row's change page."""
-    say_done(model_admin, request, obj, message)
+    say_done(model_admin, request, obj, message, logged=logged)
     return HttpResponseRedirect(change_url(obj))
 
 

@@ -11,8 +11,13 @@ import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.test import Client
 
+from battles.models import Battle
 from campaign.models import Campaign, Company
-from tests.admin.conftest import new_campaign, opened, waiting_campaign
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import meeting_doc, new_campaign, opened, waiting_campaign
+from tests.admin.test_campaign_admin import CHOICES
+from tests.admin.test_stale_pages import result_data
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +65,51 @@ def test_fighting_a_waiting_battle_is_a_recent_action(gm: Client) -> None:
     assert logged(battle) == [
         "Korona: 1st Company (Japanese) attacks A Company (Australians) was fought by the rules."
     ]
+
+
+def test_recent_actions_show_an_apostrophe_as_one(gm: Client) -> None:
+    """The message's HTML escapes were kept in the log, then escaped again on the home
+    page: "attacks the Australians&#x27; C Company" (a walk-through)."""
+    doc = meeting_doc()
+    for company in doc["companies"]:
+        if company["name"] == "B Company":
+            company["name"] = "O'Hara's Company"
+    campaign = new_campaign(doc=doc, battle_mode="tabletop")
+    advance_turn(campaign_id=campaign.pk)
+    battle = Battle.objects.get(campaign=campaign, key="1:Korona:1")
+    url = f"/admin/battles/battle/{battle.pk}/result/"
+    gm.post(url, {**opened(gm, url), **result_data(battle, "defender")})
+    (said,) = logged(battle)
+    assert "attacks O'Hara's Company (Australians) (enter its result)." in said
+    home = gm.get("/admin/").content.decode()
+    assert "O&#x27;Hara&#x27;s Company (Australians) (enter its result)" in home
+    assert "&amp;#x27;" not in home
+
+
+def test_creating_a_campaign_logs_words_not_copy_buttons(gm: Client) -> None:
+    data = {**CHOICES, "name": "Table test", "seed": "7"}
+    response = gm.post("/admin/campaign/campaign/create/", data)
+    assert response.status_code == 302, response.context["form"].errors
+    campaign = Campaign.objects.get(name="Table test")
+    (said,) = logged(campaign)
+    assert said == (
+        "Created Table test (seed 7), with an invitation link for each side: Australians, Japanese."
+    )
+    assert "Copy" not in gm.get("/admin/").content.decode().split("Recent actions")[1]
+
+
+def test_a_battle_a_roll_back_removed_is_listed_without_a_link(gm: Client) -> None:
+    """A link to it landed on Django's "Battle with ID “5” doesn’t exist" (a walk-through)."""
+    campaign, battles = waiting_campaign()
+    for fought in battles.values():
+        gm.post(f"/admin/battles/battle/{fought.pk}/fight/")
+    battle = battles["1:Korona:1"]
+    name = str(battle)
+    home = gm.get("/admin/").content.decode()
+    assert f'href="/admin/battles/battle/{battle.pk}/change/"' in home
+    rollback_to_turn(campaign=campaign, number=1, reason="a mistake", user=None)
+    assert not Battle.objects.filter(pk=battle.pk).exists()
+    home = gm.get("/admin/").content.decode()
+    assert f'href="/admin/battles/battle/{battle.pk}/change/"' not in home
+    gone = "(no longer there: a roll-back or a deletion removed it)"
+    assert f'{name} <span class="quiet">{gone}</span>' in home
