@@ -61,6 +61,31 @@ class BattleList(ChangeList):
         return rows.prefetch_related("attackers", "defenders", "campaign__sides")
 
 
+def correcting(battle: Battle) -> str:
+    """How a wrong result is put right, said on the result form before it is sent and on
+    the fought battle's page: a result is final, and only a roll-back of its turn undoes
+    it (``rollback_to_turn``). A walk-through entered a result and found no word of it."""
+    n = battle.turn.number
+    again = (
+        "each of its battles waits for you to enter its result again"
+        if battle.mode == "tabletop"
+        else "its battles are fought again by the rules"
+    )
+    return format_html(
+        'To correct a mistake, <a href="{}">roll the campaign back</a> to the start of turn '
+        "{}: that undoes turn {} and any later turn, with every battle in them and its "
+        "result. Turn {} is then played again from the orders already given (when you "
+        'press "Advance turn now", or once every side is ready again), and {}. If the turn '
+        "was complete, it is played with new dice, so its supply rolls, events and battles "
+        "may come out differently.",
+        reverse("admin:campaign_campaign_rollback", args=[battle.campaign_id]) + f"?number={n}",
+        n,
+        n,
+        n,
+        again,
+    )
+
+
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
     list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status_shown"]
@@ -237,6 +262,8 @@ class BattleAdmin(admin.ModelAdmin):
         Korona"."""
         if obj is not None:
             context["original_named"] = battle_words(obj)
+            if obj.status != Battle.Status.PENDING:
+                context["correcting"] = correcting(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self) -> list[Any]:
@@ -371,6 +398,11 @@ class BattleAdmin(admin.ModelAdmin):
         if response.context_data is not None:
             # What the table fought with, and its sheet (a walk-through found neither).
             side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
+            response.context_data["before_submit"] = format_html(
+                "A result cannot be changed once entered: check it before you press "
+                '"Enter result". {}',
+                correcting(battle),
+            )
             response.context_data["preview_title"] = "In this battle"
             response.context_data["preview"] = [
                 f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "

@@ -1,0 +1,70 @@
+"""A battle's result is final: the result form says so before it is sent, and a fought
+battle's page says how a mistake is put right (a roll-back of its turn), in words that
+match what a roll-back does. A walk-through entered a result and found neither."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.services.rollback import rollback_to_turn
+from campaign.services.turns import advance_turn
+from tests.admin.conftest import opened, waiting_campaign
+from tests.admin.test_stale_pages import result_data
+
+pytestmark = pytest.mark.django_db
+
+FINAL = 'A result cannot be changed once entered: check it before you press "Enter result".'
+CORRECT = (
+    "roll the campaign back</a> to the start of turn 1: that undoes turn 1 and any later "
+    "turn, with every battle in them and its result. Turn 1 is then played again from the "
+    'orders already given (when you press "Advance turn now", or once every side is ready '
+    "again), and each of its battles waits for you to enter its result again. If the turn "
+    "was complete, it is played with new dice"
+)
+
+
+def words(page: bytes) -> str:
+    return html.unescape(page.decode())
+
+
+def test_the_result_form_says_before_sending_that_the_result_is_final(gm: Client) -> None:
+    campaign, battles = waiting_campaign()
+    page = words(gm.get(f"/admin/battles/battle/{battles['1:Korona:1'].pk}/result/").content)
+    assert FINAL in page and CORRECT in page
+    # Said above the button that sends it.
+    assert page.index(FINAL) < page.index('value="Enter result"')
+    rollback = f"/admin/campaign/campaign/{campaign.pk}/rollback/?number=1"
+    assert f'<a href="{rollback}">roll the campaign back</a>' in page
+    assert "back to the start of turn 1" in words(gm.get(rollback).content)
+
+
+def test_a_fought_battles_page_says_how_to_correct_a_mistake(gm: Client) -> None:
+    _, battles = waiting_campaign()
+    battle = battles["1:Korona:1"]
+    change = f"/admin/battles/battle/{battle.pk}/change/"
+    assert "This result is final." not in words(gm.get(change).content)  # none yet
+    url = f"/admin/battles/battle/{battle.pk}/result/"
+    gm.post(url, {**opened(gm, url), **result_data(battle, "defender")})
+    page = words(gm.get(change).content)
+    assert "This result is final. To correct a mistake, <a href=" in page
+    assert CORRECT in page
+
+
+def test_what_the_words_say_a_roll_back_does_it_does(gm: Client) -> None:
+    """A complete turn rolled back is played again from its orders, and its battles wait
+    for their results again, none of them entered."""
+    campaign, battles = waiting_campaign()
+    for battle in battles.values():
+        url = f"/admin/battles/battle/{battle.pk}/result/"
+        gm.post(url, {**opened(gm, url), **result_data(battle, "defender")})
+    assert not Battle.objects.filter(status=Battle.Status.PENDING).exists()
+    rollback_to_turn(campaign=campaign, number=1, reason="a result entered wrong")
+    assert not Battle.objects.filter(campaign=campaign).exists()
+    advance_turn(campaign_id=campaign.pk)
+    again = Battle.objects.filter(campaign=campaign)
+    assert again.exists()
+    assert {b.status for b in again} == {Battle.Status.PENDING}
