@@ -46,14 +46,21 @@ class SettingDoc:
 
 NO_RULE = "The game's rules say nothing of this: it is how you choose to run the campaign."
 
-# Quoted by both the campaign's length and its objective.
-CAMPAIGN_END = Quote(
-    RULINGS,
-    "§3",
-    "Campaign end: a side's base is controlled by the enemy, or a side has no "
-    "fighting companies, or the turn limit (default 20) is reached; then the "
-    "side controlling Korona wins.",
+# The naval and aerial tables: the campaign rules' table is quoted whole, face by face
+# (FACE_QUOTES), not a ruling on some of its faces (a walk-through read only 2 and 5).
+WHOLE_TABLE = "The campaign rules' table is quoted below, each face under its row."
+
+# Said by both the campaign's length and its objective: the rulings' sentence carried
+# a note to the developers ("the turn limit (default 20)"), so it is said in words.
+CAMPAIGN_END = (
+    "The campaign rules set no end: a campaign ends when a side's base is held by the "
+    "enemy, when a side has no fighting companies left, or after the last turn; then the "
+    "side holding the objective wins."
 )
+
+# Quoted by the table's width and its depth: the ruling's words without its note to the
+# developers ("(setting: width and depth in feet)"), which a walk-through read as a rule.
+TABLE_SIZE = Quote(RULINGS, "§4", "Table: 3 ft × 3 ft, a grid of 1-ft squares")
 
 DOCS: dict[str, SettingDoc] = {
     # Battles
@@ -100,26 +107,14 @@ DOCS: dict[str, SettingDoc] = {
     "table_width_ft": SettingDoc(
         "Battle table width, in feet",
         "How wide the table of every battle is, from 1 to 12 feet (1-foot squares, each "
-        "rolled on the terrain table).",
-        quotes=(
-            Quote(
-                RULINGS,
-                "§4",
-                "Table: 3 ft × 3 ft, a grid of 1-ft squares (setting: width and depth in feet).",
-            ),
-        ),
+        "rolled on the terrain table). Default: 3.",
+        quotes=(TABLE_SIZE,),
     ),
     "table_depth_ft": SettingDoc(
         "Battle table depth, in feet",
         "How deep the table of every battle is, from the defender's edge to the "
-        "attacker's, from 1 to 12 feet.",
-        quotes=(
-            Quote(
-                RULINGS,
-                "§4",
-                "Table: 3 ft × 3 ft, a grid of 1-ft squares (setting: width and depth in feet).",
-            ),
-        ),
+        "attacker's, from 1 to 12 feet. Default: 3.",
+        quotes=(TABLE_SIZE,),
     ),
     "landform_going": SettingDoc(
         "Going of each landform",
@@ -174,11 +169,8 @@ DOCS: dict[str, SettingDoc] = {
     "combat_event_table": SettingDoc(
         "Combat Event Table",
         "What happens on each face of the d6, when a side rolls on it.",
-        quotes=(
-            Quote(
-                RULINGS, "§5", "The tables are data the GM edits; ship original entries of our own."
-            ),
-        ),
+        no_rule="The book's own table is not copied here: these faces are Korona's own "
+        "entries, which you may change to match your copy of Old Breed South Pacific.",
     ),
     "japanese_event_table": SettingDoc(
         "Japanese Event Table",
@@ -215,13 +207,14 @@ DOCS: dict[str, SettingDoc] = {
     # The campaign's end
     "turn_limit": SettingDoc(
         "Campaign length, in turns",
-        "After this many turns the campaign ends, and the side holding the objective wins.",
-        quotes=(CAMPAIGN_END,),
+        "After this many turns the campaign ends, and the side holding the objective wins. "
+        "Default: 20.",
+        no_rule=CAMPAIGN_END,
     ),
     "objective": SettingDoc(
         "Objective",
         "The area whose holder wins when the campaign ends. None: nobody wins at the end.",
-        quotes=(CAMPAIGN_END,),
+        no_rule=CAMPAIGN_END,
     ),
     # Supply
     "out_of_supply_turns_before_losses": SettingDoc(
@@ -241,7 +234,7 @@ DOCS: dict[str, SettingDoc] = {
     "supply_replaces_battle_losses": SettingDoc(
         "Supply replaces battle losses too",
         "On: a company in supply gets back stands killed in battle as well as those lost "
-        "out of supply. Off: only those lost out of supply.",
+        "out of supply. Off: only those lost out of supply. Default: on.",
         quotes=(
             Quote(
                 CAMPAIGN_RULES,
@@ -253,8 +246,7 @@ DOCS: dict[str, SettingDoc] = {
                 RULINGS,
                 "§3",
                 '"Replace any stands that it has lost so far" means every lost stand, those '
-                "killed in battle included (setting, default on: battle losses can be "
-                "replaced).",
+                "killed in battle included",
             ),
         ),
     ),
@@ -342,7 +334,7 @@ DOCS: dict[str, SettingDoc] = {
     "naval_trigger": SettingDoc(
         "Naval event on a roll of",
         "Each turn a d6 is rolled: on this number or more, a second d6 is rolled on the "
-        "naval table below.",
+        'naval table below. Default: 6 (the campaign rules say "on a roll of d6", read as a 6).',
         quotes=(
             Quote(
                 CAMPAIGN_RULES,
@@ -350,45 +342,31 @@ DOCS: dict[str, SettingDoc] = {
                 "Roll a d6. On a roll of d6 an event has occurred at sea. Roll a further d6 "
                 "and consult the table:",
             ),
-            Quote(
-                RULINGS,
-                "§3",
-                'Naval and aerial events: "On a roll of d6" means on a 6 (setting: the '
-                "trigger number). Then a second d6 on the table.",
-            ),
         ),
     ),
     "ship_absence_blocks_supply": SettingDoc(
         "A ship away blocks supply every turn",
         "Off: a ship's departure stops its side's supply on that turn only. On: on every "
-        "turn until it is back.",
+        "turn until a face of the table brings it back. Default: off.",
         quotes=(
             Quote(
                 RULINGS,
                 "§3",
                 "Naval 3 and 4: that side alone has no company in supply this turn. The "
-                "ship's absence is tracked until result 1 (or 6) brings it back; a setting "
-                "makes absence block supply on every turn it lasts (default: off).",
+                "ship's absence is tracked until result 1 (or 6) brings it back",
             ),
         ),
     ),
     "naval_table": SettingDoc(
         "Naval event table",
         "What each face of the second d6 does, and the line the players read.",
-        quotes=(
-            Quote(
-                RULINGS,
-                "§3",
-                "Naval 2 and 5: that side's fighting companies get no supply-company support "
-                "this turn.",
-            ),
-        ),
+        no_rule=WHOLE_TABLE,
     ),
     # Aerial events
     "aerial_trigger": SettingDoc(
         "Aerial event on a roll of",
         "Each turn a d6 is rolled: on this number or more, a second d6 is rolled on the "
-        "aerial table below.",
+        'aerial table below. Default: 6 (the campaign rules say "on a roll of d6", read as a 6).',
         quotes=(
             Quote(
                 CAMPAIGN_RULES,
@@ -406,14 +384,7 @@ DOCS: dict[str, SettingDoc] = {
     "aerial_table": SettingDoc(
         "Aerial event table",
         "What each face of the second d6 does, and the line the players read.",
-        quotes=(
-            Quote(
-                RULINGS,
-                "§3",
-                "Aerial 1 and 2: Buffalos lost, never below 0. Aerial 3: all Buffalos leave "
-                "for good.",
-            ),
-        ),
+        no_rule=WHOLE_TABLE,
     ),
 }
 

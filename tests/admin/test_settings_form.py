@@ -3,6 +3,7 @@ explained, in one group and with its rule quoted word for word; a change said in
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 from dataclasses import replace
@@ -184,3 +185,42 @@ def test_the_going_settings_read_the_rules_names_of_the_landforms(
     assert labels["landform_going__hill"] == "Going of hillock"
     assert labels["landform_going__mud_rocks_swamp"] == "Going of mud/rocks/swamp"
     assert value_words("landform_going", {"hill": "bad"}) == "hillock bad"
+
+
+# The rulings' notes to the developers, which a walk-through read on the Settings page
+# as rules: "(setting: the trigger number)", "ship original entries of our own".
+DEVELOPERS_NOTES = ["(setting", "setting:", "(default", "a setting makes", "of our own", "GM"]
+
+
+def test_the_settings_quote_no_note_to_the_developers_and_say_each_default() -> None:
+    for key, doc in DOCS.items():
+        said = [doc.explain, doc.no_rule, *(q.text for q in doc.quotes)]
+        for note in DEVELOPERS_NOTES:
+            assert not any(note in text for text in said), (key, note)
+    defaults = {
+        "table_width_ft": "Default: 3.",
+        "table_depth_ft": "Default: 3.",
+        "supply_replaces_battle_losses": "Default: on.",
+        "naval_trigger": "Default: 6",
+        "aerial_trigger": "Default: 6",
+        "ship_absence_blocks_supply": "Default: off.",
+    }
+    for key, default in defaults.items():
+        assert default in DOCS[key].explain, key
+
+
+@pytest.mark.django_db
+def test_an_event_table_is_quoted_whole_or_not_at_all(gm: Any) -> None:
+    """The naval table's rule quoted only its faces 2 and 5 (a walk-through): each event
+    table quotes the campaign rules' whole table, a face under each row, and nothing of
+    it besides."""
+    campaign = new_campaign()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/settings/").content.decode()
+    for key, faces in FACE_QUOTES.items():
+        assert sorted(faces) == [1, 2, 3, 4, 5, 6]
+        assert not DOCS[key].quotes
+        section = page.split(f'id="setting-{key}"')[1].split('id="setting-')[0]
+        for face, quote in faces.items():
+            rule = f"The rule for {face}:</span> <q>{html.escape(quote)}</q>"
+            assert rule in section, (key, face)
+        assert "The campaign rules&#x27; table is quoted below" in section
