@@ -170,12 +170,16 @@ COPY_STYLE = "campaign/admin-copy.css"
 
 def copy_field(text: str, what: str) -> SafeString:
     """``text`` (an invitation's link) as a read-only field to copy, with a Copy button
-    (COPY_SCRIPT; hidden without script), never a link: following it would use it up."""
+    (COPY_SCRIPT; hidden without script), never a link: following it would use it up.
+    A text area, which wraps the link whole where a column is narrow (one line showed
+    "http://127.0.0.(" in the Invitations list); on a phone it keeps to one line that
+    scrolls (COPY_STYLE)."""
     return format_html(
-        '<span class="copy-link"><input type="text" readonly value="{}" aria-label="{}">'
+        '<span class="copy-link"><textarea readonly rows="2" spellcheck="false" '
+        'aria-label="{}">{}</textarea>'
         '<button type="button" class="button" data-copy hidden>Copy</button></span>',
-        text,
         what,
+        text,
     )
 
 

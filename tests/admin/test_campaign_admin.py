@@ -96,7 +96,8 @@ def test_creating_a_campaign_gives_an_invitation_link_per_side(gm: Client) -> No
     for side, name in (("australian", "Australians"), ("japanese", "Japanese")):
         link = f"/invite/{invitations[side].token}/"
         # Text to copy, not a link to follow (following it would use it up).
-        assert re.search(rf'{name}:</span> <span class="copy-link"><input [^>]*{link}"', page)
+        field = rf'<span class="copy-link"><textarea [^>]*>[^<]*{link}<'
+        assert re.search(rf"{name}:</span> {field}", page)
         assert f'href="http://testserver{link}"' not in page and f'href="{link}"' not in page
         assert gm.get(link).status_code == 200
 

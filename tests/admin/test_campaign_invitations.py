@@ -32,7 +32,7 @@ def test_the_campaigns_page_shows_the_invitations_waiting(gm: Client, gm_user: A
     page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
     assert "Invitations waiting" in page
     waiting = links["Australians"]
-    assert f'value="http://127.0.0.1:8000/invite/{waiting.token}/"' in page
+    assert f">http://127.0.0.1:8000/invite/{waiting.token}/</textarea>" in page
     assert "Australians: " in page and "until " in page
     assert used.token not in page and old.token not in page
     assert f"/admin/notifications/invitation/?campaign__id__exact={campaign.pk}" in page

@@ -41,7 +41,7 @@ def test_the_printed_account_and_link_get_the_gm_and_a_player_in(
     page.get_by_role("link", name="Korona", exact=True).first.click()
     page.wait_for_url("**/change/")
     page.wait_for_load_state()
-    assert page.locator(".invitation input[readonly]").count() == 2
+    assert page.locator(".invitation textarea[readonly]").count() == 2
     shot(f"first-run-1b-campaign-{tag}")
 
     page.context.clear_cookies()

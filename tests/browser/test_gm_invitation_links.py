@@ -30,9 +30,9 @@ def test_the_copy_button_copies_the_link_and_follows_nothing(
         address += f"{invitation.pk}/change/"
     page.goto(address)
     row = page.locator(".copy-link").filter(
-        has=page.locator(f'input[value="{invitation_url(invitation)}"]')
+        has=page.locator("textarea", has_text=invitation_url(invitation))
     )
-    field = row.locator("input")
+    field = row.locator("textarea")
     # One line: the field is no taller than a line of text (it wrapped a few letters a line).
     assert field.bounding_box()["height"] < 40
     row.locator("button").click()
@@ -42,3 +42,25 @@ def test_the_copy_button_copies_the_link_and_follows_nothing(
     assert page.url == address  # nothing followed
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert refused == []
+
+
+def test_the_whole_link_is_read_in_the_invitations_list_at_1280(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    """The list's narrow column showed only "http://127.0.0.(" of the link: it wraps,
+    whole, inside its field, with its Copy button beside it, and the list still fits."""
+    sign_in(page, live_server, django_user_model, (1280, 800))
+    campaign = new_campaign("Kokoda table")
+    invite_every_side(campaign=campaign, user=None, note="made with the campaign")
+    page.goto(f"{live_server.url}/admin/notifications/invitation/")
+    fields = page.locator("#result_list .copy-link textarea")
+    assert fields.count() == 2
+    for field in fields.all():
+        seen = field.evaluate(
+            "f => [f.scrollWidth <= f.clientWidth, f.scrollHeight <= f.clientHeight + 1]"
+        )
+        assert seen == [True, True]  # nothing of the link hidden
+    buttons = page.locator("#result_list .copy-link button")
+    assert buttons.first.is_visible()
+    shot("invitations-list-1280")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

@@ -134,7 +134,7 @@ def test_the_admin_shows_an_invitation_link_as_text_to_copy_not_a_link(
         f"/admin/notifications/invitation/{invitation.pk}/change/",
     ):
         page = client.get(address).content.decode()
-        assert f'<input type="text" readonly value="{url}"' in page
+        assert re.search(rf"<textarea readonly [^>]*>{url}</textarea>", page)
         assert "data-copy hidden>Copy</button>" in page
         assert f'href="{url}"' not in page
         assert "/static/campaign/copy-link.js" in page
@@ -157,7 +157,7 @@ def test_a_spent_invitation_offers_no_link_to_copy(
     assert "used by kenji: nothing to send" in page
     assert "expired: add a new invitation to send" in page
     assert invitation_url(used) not in page and invitation_url(expired) not in page
-    assert f'<input type="text" readonly value="{invitation_url(live)}"' in page
+    assert re.search(rf"<textarea readonly [^>]*>{invitation_url(live)}</textarea>", page)
 
 
 def test_the_admin_refuses_an_invitation_to_an_ended_campaign(

@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   function field(button) {
-    return button.closest(".copy-link").querySelector("input");
+    return button.closest(".copy-link").querySelector("textarea");
   }
   function said(button, words) {
     button.textContent = words;
@@ -17,7 +17,7 @@
     });
   });
   document.addEventListener("focusin", function (event) {
-    if (event.target.matches(".copy-link input")) {
+    if (event.target.matches(".copy-link textarea")) {
       event.target.select();
     }
   });
