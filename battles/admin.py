@@ -23,7 +23,13 @@ from battles.forms import ResultForm
 from battles.models import Battle
 from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
 from battles.web import battleview
-from battles.web.forces import battle_words, force_companies, force_name, stands_words
+from battles.web.forces import (
+    battle_place,
+    battle_words,
+    force_companies,
+    force_name,
+    stands_words,
+)
 from campaign.services import ending
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
@@ -346,8 +352,8 @@ class BattleAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(change_url(battle))
         self.message_user(
             request,
-            f"Nothing was {action}: {battle_words(battle)} already has its result ({how} since "
-            "the page was opened). It is shown below as it is.",
+            f"Nothing was {action}: the battle at {battle_place(battle)} already has its result "
+            f"({how} since the page was opened). It is shown below as it is.",
             messages.ERROR,
         )
         return HttpResponseRedirect(change_url(battle))
@@ -388,7 +394,7 @@ class BattleAdmin(admin.ModelAdmin):
         response = form_page(
             self,
             request,
-            title=f"Result of {named}",
+            title=f"Result of the battle at {battle_place(battle)}",
             form=form,
             obj=battle,
             named=named,
@@ -423,7 +429,7 @@ class BattleAdmin(admin.ModelAdmin):
         still waiting for its result, each with the way to its form. Each battle by who
         attacks whom (``battle_words``), as the Battles list names it: "battle 1 at Korona"
         and "battle 2 at Korona" could not be told apart."""
-        entered = f"Result entered for {battle_words(battle)}."
+        entered = f"Result entered for the battle at {battle_place(battle)}."
         if done:
             # The result that ended the campaign says so, as the pages and the email do.
             campaign = battle.campaign
@@ -467,7 +473,7 @@ class BattleAdmin(admin.ModelAdmin):
             except Battle.DoesNotExist:
                 return self._gone(request, pk, "fought") or HttpResponseRedirect(change_url(battle))
             else:
-                said = f"{battle_words(battle)} was fought by the rules."
+                said = f"The battle at {battle_place(battle)} was fought by the rules."
                 say_done(self, request, battle, said)
             return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))
 

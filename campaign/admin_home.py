@@ -20,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from battles.models import Battle
-from battles.web.forces import battle_words
+from battles.web.forces import battle_place
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services.turns import played_sides
 from campaign.web.maps import local_deadline
@@ -31,7 +31,7 @@ from notifications.invitations import waiting_invitations
 class Waiting:
     campaign: Campaign
     turn: int
-    battles: list[tuple[str, str]]  # (battle_words, the "Enter result" address)
+    battles: list[tuple[str, str]]  # (battle_place, the "Enter result" address)
 
 
 @dataclass
@@ -75,7 +75,7 @@ def _results_to_enter(turn: Turn) -> Waiting:
         campaign=turn.campaign,
         turn=turn.number,
         battles=[
-            (battle_words(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
+            (battle_place(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
         ],
     )
 

@@ -72,25 +72,30 @@ def force_name(battle: Battle, role: str) -> str:
 
 
 def who_attacks_whom(battle: Battle) -> str:
-    """ "1st Company (Japanese) attacks A Company (Australians)": the battle as the GM's
-    email of the battles waiting and the admin (its home, the campaign's page, the Battles
-    list) name it, so two battles in one area are told apart. Each force by its companies
-    and its side's name in the campaign (``campaign.sides``: a list prefetches them),
-    never a side's key ("japanese attack australian"); "the Australians' C Company
-    (militia)" for a force whose names have brackets of their own."""
+    """ "the Japanese 1st Company attacks the Australians' A Company": the battle as the
+    GM's email of the battles waiting and the admin (its home, the campaign's page, the
+    Battles list) name it, so two battles in one area are told apart. Each force by its
+    side's name in the campaign (``campaign.sides``: a list prefetches them), never a
+    side's key ("japanese attack australian"), then its companies; always in that form
+    (a walk-through read "B Company (Australians)" beside "the Australians' C Company
+    (militia)" in one list)."""
     sides = {side.key: side.name for side in battle.campaign.sides.all()}
     attackers, defenders = force_name(battle, "attacker"), force_name(battle, "defender")
     attacking = sides.get(battle.attacker_side) or names.side(battle.attacker_side)
     defending = sides.get(battle.defender_side) or names.side(battle.defender_side)
     attack = names.verb(attackers, "attacks", "attack")
-    return (
-        f"{names.force_of_side(attackers, attacking)} {attack} "
-        f"{names.force_of_side(defenders, defending)}"
-    )
+    return f"{names.owners(attacking)} {attackers} {attack} {names.owners(defending)} {defenders}"
 
 
 def battle_words(battle: Battle) -> str:
     """The battle where the GM picks one out of a list: its area, then who attacks whom
-    ("Korona: 1st Company (Japanese) attacks A Company (Australians)"), as the GM's email
-    lists them."""
+    ("At Korona: the Japanese 1st Company attacks the Australians' A Company"), as the
+    GM's email lists them. "At": the first word is the area, not the campaign (which may
+    share its name, and has its own column)."""
+    return f"At {battle_place(battle)}"
+
+
+def battle_place(battle: Battle) -> str:
+    """``battle_words`` after "the battle at" in a sentence: "the battle at Korona: the
+    Japanese 1st Company attacks the Australians' A Company"."""
     return f"{battle.area.name}: {who_attacks_whom(battle)}"

@@ -383,8 +383,8 @@ def test_advance_turn_now_while_battles_wait_is_an_error_message(gm: Client) -> 
 
 # The battles of waiting_campaign's turn 1, as the GM's email and admin name them.
 WHO_ATTACKS_WHOM = {
-    "1:Korona:1": "Korona: 1st Company (Japanese) attacks A Company (Australians)",
-    "1:Korona:2": "Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+    "1:Korona:1": "Korona: the Japanese 1st Company attacks the Australians&#x27; A Company",
+    "1:Korona:2": "Korona: the Japanese 2nd Company attacks the Australians&#x27; B Company",
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.html import escape
 
 from battles.web.forces import battle_words
 from tests.admin.conftest import new_campaign, waiting_campaign
@@ -34,7 +35,7 @@ def test_the_lists_and_a_rows_page_are_titled_by_their_names(gm: Client) -> None
         f"/admin/campaign/campaign/{campaign.pk}/change/": "Campaign: Kokoda table",
         # By who attacks whom, as the Battles list names it ("battle 1 at Korona" told
         # two battles in one area apart by number only).
-        f"/admin/battles/battle/{battle.pk}/change/": f"Battle: {battle_words(battle)}",
+        f"/admin/battles/battle/{battle.pk}/change/": f"Battle: {escape(battle_words(battle))}",
         f"/admin/campaign/turn/{turn.pk}/change/": "Turn: Kokoda table, turn 1",
     }
     for address, words in pages.items():

@@ -63,7 +63,8 @@ def test_fighting_a_waiting_battle_is_a_recent_action(gm: Client) -> None:
     battle = battles["1:Korona:1"]
     gm.post(f"/admin/battles/battle/{battle.pk}/fight/")
     assert logged(battle) == [
-        "Korona: 1st Company (Japanese) attacks A Company (Australians) was fought by the rules."
+        "The battle at Korona: the Japanese 1st Company attacks the Australians' A Company was "
+        "fought by the rules."
     ]
 
 
@@ -80,9 +81,9 @@ def test_recent_actions_show_an_apostrophe_as_one(gm: Client) -> None:
     url = f"/admin/battles/battle/{battle.pk}/result/"
     gm.post(url, {**opened(gm, url), **result_data(battle, "defender")})
     (said,) = logged(battle)
-    assert "attacks O'Hara's Company (Australians) (enter its result)." in said
+    assert "attacks the Australians' O'Hara's Company (enter its result)." in said
     home = gm.get("/admin/").content.decode()
-    assert "O&#x27;Hara&#x27;s Company (Australians) (enter its result)" in home
+    assert "Australians&#x27; O&#x27;Hara&#x27;s Company (enter its result)" in home
     assert "&amp;#x27;" not in home
 
 

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from battles.web.forces import battle_words
+from battles.web.forces import battle_place
 from campaign.models import Area, Campaign, Company, CompanyStands, GmAdjustment, Ship, Turn
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
@@ -378,8 +378,8 @@ def test_fight_now_from_a_stale_tab_fights_nothing(gm: Client) -> None:
     again = Battle.objects.get(pk=battle.pk)
     assert (again.result, again.log, again.status) == (fought.result, fought.log, "fought")
     assert messages_of(response) == [
-        f"Nothing was fought: {battle_words(battle)} already has its result (fought by the "
-        "rules since the page was opened). It is shown below as it is."
+        f"Nothing was fought: the battle at {battle_place(battle)} already has its result "
+        "(fought by the rules since the page was opened). It is shown below as it is."
     ]
 
 
@@ -392,8 +392,8 @@ def test_a_result_entered_from_a_stale_tab_changes_nothing(gm: Client) -> None:
     response = gm.post(battle_url(battle, "result"), result_data(battle, "attacker"), follow=True)
     assert Battle.objects.get(pk=battle.pk).result["winner"] == "defender"
     assert messages_of(response) == [
-        f"Nothing was entered: {battle_words(battle)} already has its result (entered since "
-        "the page was opened). It is shown below as it is."
+        f"Nothing was entered: the battle at {battle_place(battle)} already has its result "
+        "(entered since the page was opened). It is shown below as it is."
     ]
 
 

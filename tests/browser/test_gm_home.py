@@ -55,10 +55,10 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     assert results.count() == 2
     names = [results.nth(i).text_content() for i in range(2)]
     assert names == [
-        "Enter the result of the battle at Korona: 1st Company (Japanese) attacks A Company "
-        "(Australians)",
-        "Enter the result of the battle at Korona: 2nd Company (Japanese) attacks B Company "
-        "(Australians)",
+        "Enter the result of the battle at Korona: the Japanese 1st Company attacks the "
+        "Australians' A Company",
+        "Enter the result of the battle at Korona: the Japanese 2nd Company attacks the "
+        "Australians' B Company",
     ]
     assert box.get_by_text("database went away mid-turn").count() == 1
     row = box.locator("tr", has_text="Korona weekly")

@@ -146,7 +146,7 @@ def test_a_phone_keeps_the_columns_read_at_a_glance(
         ),
         "campaign/turn": (["__str__", "status", "battles", "finished_when"], ["number"]),
         "campaign/gmadjustment": (["created_when", "what_words", "reason"], ["user", "turn_words"]),
-        # Two campaigns' battles read the same ("Oivi: A Company (Australians) attacks ..."):
+        # Two campaigns' battles read the same ("At Oivi: the Australians' A Company attacks"):
         # the campaign tells them apart.
         "battles/battle": (
             ["battle_shown", "campaign", "turn_number", "status_shown"],

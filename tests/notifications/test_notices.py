@@ -361,8 +361,8 @@ def test_the_battles_waiting_email_names_the_companies_and_sides_not_their_keys(
     (message,) = mail.outbox
     lines = [line for line in message.body.splitlines() if line.startswith("- ")]
     assert lines == [
-        "- Korona: 1st Company (Japanese) attacks A Company (Australians)",
-        "- Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+        "- At Korona: the Japanese 1st Company attacks the Australians' A Company",
+        "- At Korona: the Japanese 2nd Company attacks the Australians' B Company",
     ]
     words = message.body.split("\n--\n")[0]  # not the footer's links
     assert "japanese" not in words and "australian" not in words

@@ -81,7 +81,9 @@ def test_the_battles_list_and_turn_log_name_the_militia_with_one_bracket(
     gm = Client()
     gm.force_login(django_user_model.objects.create_superuser("desk", "d@example.com", "pw"))
     listing = text_of(gm.get("/admin/battles/battle/").content.decode())
-    assert f"Isura: {SAID}" in listing
+    # The admin names every force after its side (the walk-through read both forms in
+    # one list): "the Japanese 1st Company, ... attack the Australians' C Company".
+    assert f"At Isura: the Japanese {SAID.replace(' (Japanese)', '')}" in listing
     assert "(militia) (" not in listing
     log = text_of(gm.get(f"/admin/campaign/turn/{battle.turn_id}/change/").content.decode())
     assert f"Battle at Isura: {SAID}" in log

@@ -12,7 +12,7 @@ from django.utils.html import escape
 
 from battles.models import Battle
 from battles.web import battleview
-from battles.web.forces import battle_words
+from battles.web.forces import battle_place, battle_words
 from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
 from rules import rulesets
@@ -45,9 +45,11 @@ def test_the_battles_list_says_who_attacks_whom(gm: Client) -> None:
         re.sub(r"<[^>]+>", "", cell).strip()
         for cell in re.findall(r'<th class="field-battle_shown">(.*?)</th>', page, flags=re.S)
     ]
+    # One form for every row ("B Company (Australians)" beside "the Australians' C
+    # Company (militia)" was the walk-through's), after "At": the area, not the campaign.
     assert rows == [
-        "Korona: 1st Company (Japanese) attacks A Company (Australians)",
-        "Korona: 2nd Company (Japanese) attacks B Company (Australians)",
+        "At Korona: the Japanese 1st Company attacks the Australians&#x27; A Company",
+        "At Korona: the Japanese 2nd Company attacks the Australians&#x27; B Company",
     ]
 
 
@@ -102,9 +104,10 @@ def test_a_result_entered_names_the_battle_still_waiting_and_links_its_form(
     # Each battle by who attacks whom, as the Battles list names it, not "battle 1 at
     # Korona" and "battle 2 at Korona".
     assert (
-        "Result entered for Korona: 1st Company (Japanese) attacks A Company (Australians). "
-        "Still waiting in this turn: Korona: 2nd Company (Japanese) attacks B Company "
-        f'(Australians) (<a href="{url(second, "result")}">enter its result</a>).'
+        "Result entered for the battle at Korona: the Japanese 1st Company attacks the "
+        "Australians&#x27; A Company. Still waiting in this turn: At Korona: the Japanese "
+        "2nd Company attacks the Australians&#x27; B Company "
+        f'(<a href="{url(second, "result")}">enter its result</a>).'
     ) in page
     assert "battle 1 at" not in page and "battle 2 at" not in page
 
@@ -115,11 +118,12 @@ def test_the_result_page_names_the_battle_by_who_attacks_whom(gm: Client) -> Non
     _, battles = waiting_campaign()
     battle = battles["1:Korona:1"]
     page = gm.get(url(battle, "result")).content.decode()
-    named = "Korona: 1st Company (Japanese) attacks A Company (Australians)"
-    assert f"<h1>Result of {named}</h1>" in page
+    named = "At Korona: the Japanese 1st Company attacks the Australians&#x27; A Company"
+    place = "Korona: the Japanese 1st Company attacks the Australians&#x27; A Company"
+    assert f"<h1>Result of the battle at {place}</h1>" in page
     crumbs = page.split('<div class="breadcrumbs">')[1].split("</div>")[0]
     assert f'<a href="{url(battle, "change")}">{named}</a>' in crumbs
-    assert f"Result of {named}" in crumbs
+    assert f"Result of the battle at {place}" in crumbs
     assert "battle 1 at" not in page
     # Its page and its report name it so too.
     for action, title in (("change", f"Battle: {named}"), ("report", f"Report: {named}")):
@@ -308,9 +312,12 @@ def test_a_result_entered_names_every_battle_of_the_turn_still_waiting(gm: Clien
     data = {"winner": "defender"}
     page = gm.post(url(first, "result"), data, follow=True).content.decode()
     assert (
-        f"Result entered for {battle_words(first)}. Still waiting in this turn: "
-        f"{battle_words(second)}"
-    ) in page
+        escape(
+            f"Result entered for the battle at {battle_place(first)}. Still waiting in this turn: "
+            f"{battle_words(second)}"
+        )
+        in page
+    )
     for waiting in (second, third):
         assert f'<a href="{url(waiting, "result")}">enter its result</a>' in page
 
@@ -334,7 +341,8 @@ def test_the_result_that_ends_the_campaign_says_it_has_ended_and_how(gm: Client)
     assert campaign.status == Campaign.Status.FINISHED
     assert (
         escape(
-            f"Result entered for {battle_words(second)}. The turn is complete. Korona 1 has "
+            f"Result entered for the battle at {battle_place(second)}. The turn is complete. "
+            "Korona 1 has "
             "ended after 1 turn. The Australians won: they held Korona when its one turn was up."
         )
         in page
@@ -346,7 +354,8 @@ def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: C
     gm.post(url(battles["1:Korona:1"], "result"), {"winner": "defender"})
     second = battles["1:Korona:2"]
     page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
-    assert escape(f"Result entered for {battle_words(second)}. The turn is complete.") + "<" in page
+    entered = f"Result entered for the battle at {battle_place(second)}. The turn is complete."
+    assert escape(entered) + "<" in page
     assert "has ended" not in page
 
 
