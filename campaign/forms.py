@@ -308,10 +308,12 @@ class ScheduleForm(forms.Form):
         name = time_zone_name(typed)
         if name is None:
             # A city alone ("Sydney", as a walk-through's GM typed it): the zone it is in.
+            # With a suggestion, no example beside it ("e.g. Europe/Berlin. Did you mean
+            # Europe/Berlin?" said one zone twice).
             meant = time_zones_of_city(typed)
-            hint = f" Did you mean {' or '.join(meant)}?" if meant else ""
+            hint = f". Did you mean {' or '.join(meant)}?" if meant else ", e.g. Europe/Berlin."
             raise forms.ValidationError(
-                f"{typed!r} is not a time zone: write it as Region/City, e.g. Europe/Berlin." + hint
+                f"{typed!r} is not a time zone: write it as Region/City{hint}"
             )
         return name
 

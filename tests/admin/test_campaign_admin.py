@@ -252,8 +252,14 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
         (  # a city alone, as a walk-through's GM typed it: the zone it is in, suggested
             {"kind": "every_hours", "every_hours": "24", "timezone": "new york"},
             "timezone",
-            "'new york' is not a time zone: write it as Region/City, e.g. Europe/Berlin. "
-            "Did you mean America/New_York?",
+            "'new york' is not a time zone: write it as Region/City. Did you mean "
+            "America/New_York?",
+        ),
+        (  # the example's own city: the zone said once, not "e.g. Europe/Berlin. Did you
+            # mean Europe/Berlin?" (a walk-through)
+            {"kind": "every_hours", "every_hours": "24", "timezone": "berlin"},
+            "timezone",
+            "'berlin' is not a time zone: write it as Region/City. Did you mean Europe/Berlin?",
         ),
         (  # a folder of the time zone database, not a zone: was a 500 (IsADirectoryError)
             {"kind": "every_hours", "every_hours": "24", "timezone": "America"},
