@@ -355,7 +355,14 @@ class CompanySerializer(serializers.Serializer):
     quality = serializers.CharField(required=False, allow_null=True)
     in_supply = serializers.BooleanField(required=False, allow_null=True)
     turns_out_of_supply = serializers.IntegerField(required=False)
-    standing_order = serializers.CharField(required=False)
+    standing_order = serializers.CharField(
+        required=False,
+        help_text="What it does in a turn it is given no order (the scenario's, or the GM's; "
+        'players cannot change it): "hold"; "aggressive" (a fighting company advances '
+        'towards the enemy\'s base by itself, a supply company follows it); "sensible", '
+        "every company's default: it holds while a player plays its side, and the campaign "
+        "AI chooses its order while none does.",
+    )
 
 
 def company_data(view: CampaignView, company: CompanyView) -> dict[str, Any]:

@@ -396,6 +396,10 @@ def standing_words(order: str | None, *, played: bool, game_master: bool = False
         return "advance towards the enemy by itself"
     if order == "sensible" and not played:
         return "the campaign AI's choice"
+    if order == "sensible" and not game_master:
+        # Nobody chose it: it is every company's default, and a player reading "hold"
+        # alone took it for the GM's choice (the walk-through).
+        return "hold (the default while you play this side)"
     return "hold"
 
 
@@ -774,10 +778,20 @@ def glimpse(request: HttpRequest, campaign_id: int, handle: str) -> HttpResponse
 
 def standing_line(view: CampaignView, shown: CompanyView) -> str:
     """A company's standing order on its page. A player's side has a player (them); the
-    GM's page asks whether the company's side has one (a query of the GM's alone)."""
+    GM's page asks whether the company's side has one (a query of the GM's alone). An
+    enemy company a player sees in full (no fog of war, or the campaign over) is not
+    theirs to order: its page says what the order does on either footing."""
+    if not view.game_master and shown.side != view.side:
+        if shown.standing_order == "sensible":
+            words = "hold while a player plays its side, else the campaign AI's choice"
+        else:
+            words = standing_words(shown.standing_order, played=True)
+        return f"{words}, used when it is given no order"
     if not view.game_master:
         words = standing_words(shown.standing_order, played=True)
-        return f"{words} (used when you give it no order)"
+        return (
+            f"{words}: what it does when you give it no order; only the game master can change it"
+        )
     played = Membership.objects.filter(campaign=view.campaign, side=shown.side).exists()
     words = standing_words(shown.standing_order, played=played, game_master=True)
     return f"{words}, used when it is given no order"

@@ -119,3 +119,13 @@ def _check(strategy: Any, user: Any, token: str) -> None:
         assert options.status_code < 500, (case.formatted_path, options.status_code)
 
     run()
+
+
+def test_the_schema_says_what_each_standing_order_does(client: Any) -> None:
+    """The walk-through read "sensible" in the API and "hold" on the pages: the field's
+    description says that "sensible", the default, holds on a side a player plays."""
+    schema = client.get("/api/schema/?format=json").json()
+    field = schema["components"]["schemas"]["Company"]["properties"]["standing_order"]
+    said = " ".join(field["description"].split())
+    assert '"sensible", every company\'s default: it holds while a player plays its side' in said
+    assert "campaign AI chooses its order while none does" in said

@@ -85,7 +85,8 @@ def test_the_orders_icon_notices_and_messages_read_plainly(
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
     cards = " ".join(page.locator(".order-cards").inner_text().split())
     # Its standing order in the company page's words: never the campaign AI's "sensible".
-    assert "sensible" not in cards and "Standing order: hold, set by the game master" in cards
+    assert "sensible" not in cards
+    assert "Standing order: hold (the default while you play this side): what" in cards
     assert "no order given, so it holds in Korona." in cards
     assert "no order given, so it advances towards the enemy's base by itself" in cards
     shot(f"walk-orders-{size}")

@@ -621,7 +621,10 @@ def test_an_own_company_page_shows_everything_about_it(
     assert "<h1>B Company</h1>" in page
     assert "trained" in page and "out of supply" in page
     # Its standing order, by what it does given no order (never the order's key).
-    assert "<dd>hold (used when you give it no order) · <a" in page, b.standing_order
+    assert (
+        "<dd>hold: what it does when you give it no order; only the game master can change it"
+        " · <a" in page
+    ), b.standing_order
     for stands in b.stand_counts.all():
         row = f'<tr data-unit="{stands.unit_type}">'
         assert row in page and f'<td class="num">{stands.held}</td>' in page

@@ -44,7 +44,10 @@ def test_a_company_given_no_order_holds_in_a_players_words(
     a = Company.objects.get(campaign=ai_standing, name="A Company")
     assert a.standing_order == "sensible"  # the campaign AI's, on a side with no player
     page = text_of(client.get(reverse("company", args=[ai_standing.pk, a.pk])))
-    assert "Standing order hold (used when you give it no order)" in page
+    assert (
+        "Standing order hold (the default while you play this side): what it does when you "
+        "give it no order; only the game master can change it" in page
+    )
     assert "its side has a player" not in page and "campaign AI" not in page
     assert "A Company holds in Korona (no order given)" in page
     turn = text_of(client.get(reverse("turn", args=[ai_standing.pk, 1])))
@@ -85,7 +88,7 @@ def test_the_gms_list_of_companies_says_what_the_players_page_says(
             rows[cells[1]] = cells[-1]
     a = Company.objects.get(campaign=ai_standing, name="A Company")
     player_page = text_of(login(aussie).get(reverse("company", args=[ai_standing.pk, a.pk])))
-    assert "Standing order hold (used when you give it no order)" in player_page
+    assert "Standing order hold (the default while you play this side): what" in player_page
     # The standing order first, then what it does: "hold (sensible: its side has a
     # player)" read as "hold is sensible".
     assert rows["A Company"] == "sensible (its side has a player, so it holds)"
@@ -96,3 +99,25 @@ def test_the_gms_list_of_companies_says_what_the_players_page_says(
         r'<td class="field-standing_words">(.*?)</td>', area, flags=re.S)]  # fmt: skip
     assert "sensible (its side has a player, so it holds)" in cells
     assert "sensible" not in cells
+
+
+def test_an_enemy_company_seen_in_full_is_not_said_to_be_the_readers_to_order(
+    ai_standing: Campaign, aussie: Any, login: Any
+) -> None:
+    """With no fog of war a player reads the enemy's companies in full: their standing
+    order is not "the default while you play this side", nor used "when you give it no
+    order", and says what it does whoever plays that side."""
+    from campaign.services.campaigns import update_settings
+
+    update_settings(
+        campaign=ai_standing,
+        settings={**ai_standing.settings, "fog_of_war": False},
+        reason="the players agreed to play in the open",
+    )
+    first = Company.objects.get(campaign=ai_standing, name="1st Company")
+    page = text_of(login(aussie).get(reverse("company", args=[ai_standing.pk, first.pk])))
+    assert (
+        "Standing order hold while a player plays its side, else the campaign AI's choice, "
+        "used when it is given no order" in page
+    )
+    assert "you play this side" not in page and "you give it" not in page

@@ -58,12 +58,16 @@ def test_each_card_says_its_companys_standing_order_in_a_players_words(
 ) -> None:
     page = login(aussie).get(f"/campaigns/{standing.pk}/orders/")
     shown = cards(page)
-    said = ", set by the game master: what it does in any turn you give it no order."
-    # The campaign AI's order, on a side a player plays: it holds, and says so.
-    assert "Standing order: hold" + said in shown["A Company"]
+    said = ": what it does in any turn you give it no order; only the game master can change it."
+    # The campaign AI's order, on a side a player plays: it holds, and says so. Nobody
+    # set it (the walk-through read "set by the game master"): it is the default.
+    default = "Standing order: hold (the default while you play this side)"
+    assert default + said in shown["A Company"]
     assert "no order given, so it holds in Korona." in shown["A Company"]
     assert "Standing order: advance towards the enemy by itself" + said in shown["B Company"]
     assert "Standing order: hold" + said in shown["1st Supply Company"]
+    assert "default" not in shown["1st Supply Company"]  # the GM's hold is not the default
+    assert "set by the game master" not in words(page)
     # Only the reader's own companies have cards: nothing of the enemy's standing orders.
     own = Company.objects.filter(campaign=standing, side="australian").count()
     assert len(shown) == own
@@ -77,8 +81,8 @@ def test_a_card_with_an_order_says_its_standing_order_comes_back_if_taken_back(
     give_order(company=Company.objects.get(campaign=standing, name="B Company"), kind="hold")
     shown = cards(login(aussie).get(f"/campaigns/{standing.pk}/orders/"))
     assert (
-        "Standing order: advance towards the enemy by itself, set by the game master: what "
-        "it does if you take back this order, and in any turn you give it no order."
+        "Standing order: advance towards the enemy by itself: what it does if you take back "
+        "this order, and in any turn you give it no order; only the game master can change it."
     ) in shown["B Company"]
 
 
@@ -101,7 +105,10 @@ def test_the_game_master_reads_the_campaign_ais_standing_order_and_who_plays_the
     join(aussie, campaign, "australian")
     gm = login(gm_user)
     australian = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
-    said = ", set by the game master: what it does in any turn it is given no order."
+    said = (
+        ": what it does in any turn it is given no order; you may change it in the admin's "
+        "list of companies."
+    )
     assert (
         "Standing order: sensible (its side has a player, so it holds)" + said
         in (australian["A Company"])
