@@ -197,7 +197,10 @@ class DocsView(SpectacularSwaggerSplitView):
     """The Swagger UI page, its start-up script served apart (``?script``), so the page
     works under the Content-Security-Policy (no inline script). Its only renderer is an
     HTML template, which has nothing to show for OPTIONS: that answers as a plain Django
-    view does (an empty 200, with Allow)."""
+    view does (an empty 200, with Allow). Its template adds a bar back to Korona's pages
+    above Swagger UI (the walk-through found the page a dead end)."""
+
+    template_name = "api/docs.html"
 
     def options(  # type: ignore[override]  # Django's answer, not DRF's
         self, request: Request, *args: Any, **kwargs: Any

@@ -154,6 +154,19 @@ def test_docs_page_is_served_without_a_cdn(client: Any) -> None:
     assert "cdn" not in page.lower()
 
 
+def test_docs_page_has_a_way_back_to_korona(client: Any, aussie: Any, login: Any) -> None:
+    """The walk-through: the page the Account page links to had no way back."""
+    page = login(aussie).get("/api/docs/").content.decode()
+    assert '<a class="brand" href="/campaigns/">Korona</a>' in page
+    assert '<a href="/campaigns/">Back to your campaigns</a>' in page
+    assert '<a href="/accounts/">Account</a>' in page
+    assert page.index("korona-back") < page.index('id="swagger-ui"')
+    # Swagger UI still starts from its own script, never an inline one (the CSP).
+    assert '<script src="/api/docs/?script=">' in page and "<script>" not in page
+    anonymous = client.get("/api/docs/").content.decode()
+    assert '<a href="/accounts/login/">Sign in</a>' in anonymous
+
+
 def test_a_finished_campaign_gives_its_end_causes_and_why_in_the_pages_words(
     played: Campaign, campaign: Campaign, aussie: Any, login: Any
 ) -> None:

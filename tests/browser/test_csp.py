@@ -162,6 +162,10 @@ def test_the_api_docs_and_browsable_api_work_under_the_policy(
     page.wait_for_load_state("networkidle")
     watch.check("/api/docs/ (an operation opened)")
     shot("csp-3-swagger")
+    # The bar above Swagger UI leads back to Korona's pages (it was a dead end).
+    page.get_by_role("link", name="Back to your campaigns").click()
+    page.wait_for_url(f"{live_server.url}/campaigns/**")
+    watch.check("/api/docs/ → campaigns")
     watch.visit(f"/api/campaigns/{korona.pk}/?format=api")
     watch.visit(f"/api/campaigns/{korona.pk}/adjustments/?format=api")
 
