@@ -10,12 +10,13 @@ are (``open_campaign``): the turns as their side saw them.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import icalendar
 from django.contrib.auth import get_user_model
 from django.contrib.syndication.views import Feed
+from django.db.models import Model, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -24,7 +25,7 @@ from django.utils.html import escape
 
 from battles.models import Battle
 from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
-from campaign.models import Campaign, Turn
+from campaign.models import Campaign, GmAdjustment, Turn
 from campaign.services.visibility import campaigns_for, is_game_master, open_campaign
 from campaign.web import turnlog
 from notifications import services
@@ -64,8 +65,10 @@ def deadlines_calendar(user: Any) -> bytes:
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", f"Korona deadlines ({user.get_username()})")
     reminder = services.preference_of(user).reminder_hours
-    campaigns = campaigns_for(user).filter(
-        status=Campaign.Status.ACTIVE, next_deadline__isnull=False
+    campaigns = (
+        campaigns_for(user)
+        .filter(status=Campaign.Status.ACTIVE, next_deadline__isnull=False)
+        .annotate(last_played=_latest(Turn, "finished_at"), last_changed=_latest(GmAdjustment))
     )
     for campaign in campaigns.order_by("next_deadline", "pk"):
         number = campaign.turn + 1
@@ -74,7 +77,7 @@ def deadlines_calendar(user: Any) -> bytes:
             continue
         event = icalendar.Event()
         event.add("uid", f"korona-{campaign.pk}-turn-{number}@korona")
-        event.add("dtstamp", campaign.next_deadline)
+        event.add("dtstamp", _deadline_set(campaign))
         event.add("dtstart", campaign.next_deadline)
         event.add("dtend", deadline + timedelta(minutes=15))
         event.add("summary", f"{campaign.name}: orders for turn {number} due")
@@ -90,13 +93,14 @@ def deadlines_calendar(user: Any) -> bytes:
     if is_game_master(user):
         battles = Battle.objects.filter(
             status=Battle.Status.PENDING, mode="tabletop", deadline__isnull=False
-        ).select_related("campaign", "area")
+        ).select_related("campaign", "area", "turn")
         for battle in battles.order_by("deadline", "pk"):
             if battle.deadline is None:  # filtered out above
                 continue
             event = icalendar.Event()
             event.add("uid", f"korona-battle-{battle.pk}@korona")
-            event.add("dtstamp", battle.deadline)
+            # Its deadline was set as its turn was played.
+            event.add("dtstamp", battle.turn.created_at)
             event.add("dtstart", battle.deadline)
             event.add("dtend", battle.deadline + timedelta(minutes=15))
             event.add(
@@ -107,6 +111,23 @@ def deadlines_calendar(user: Any) -> bytes:
             )
             calendar.add_component(event)
     return calendar.to_ical()
+
+
+def _latest(model: type[Model], field: str = "created_at") -> Subquery:
+    """The latest ``field`` of the campaign's rows of ``model``, as an annotation."""
+    rows = model._default_manager.filter(campaign=OuterRef("pk"), **{f"{field}__isnull": False})
+    return Subquery(rows.order_by(f"-{field}").values(field)[:1])
+
+
+def _deadline_set(campaign: Campaign) -> datetime:
+    """When the campaign's next deadline was last set, or near enough, for the event's
+    DTSTAMP (RFC 5545: when its information was last revised; not the deadline, a time
+    to come, nor the time of the fetch, which a calendar would read as a change every
+    time): the latest of the campaign's creation and last save (the GM's pause, resume
+    or settings), the last turn played (the deadline counts from it) and the GM's last
+    change (a new schedule is one)."""
+    annotated = (getattr(campaign, "last_played", None), getattr(campaign, "last_changed", None))
+    return max([campaign.created_at, campaign.updated_at, *(t for t in annotated if t)])
 
 
 def deadlines(request: HttpRequest, user_id: int, token: str) -> HttpResponse:

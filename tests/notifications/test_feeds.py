@@ -4,6 +4,7 @@ per user, read through the fog of war."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -14,11 +15,15 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from battles.web.lists import battle_reasons, readable_battles
-from campaign.models import Campaign
-from campaign.services.schedule import set_schedule
+from campaign.models import Campaign, GmAdjustment, Turn
+from campaign.services.deadlines import Schedule
+from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import change_schedule, set_schedule
+from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
 from campaign.web import turnlog
 from notifications.feeds import feed_token, feed_urls
+from tests.web.conftest import meeting_doc
 
 pytestmark = pytest.mark.django_db
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -60,6 +65,52 @@ def test_the_calendar_has_each_campaigns_next_deadline(campaign: Campaign, aussi
     assert event.decoded("dtstart") == now + timedelta(hours=24)
     (alarm,) = event.walk("VALARM")
     assert alarm.decoded("trigger") == timedelta(hours=-12)
+
+
+def test_an_events_stamp_is_when_its_deadline_was_set_not_the_deadline(
+    campaign: Campaign, aussie: Any
+) -> None:
+    """RFC 5545: DTSTAMP is when the event's information was last revised. It was the
+    deadline itself, a time to come; it is when the GM set the schedule, a time past,
+    the same at every fetch (a calendar reads a new stamp as a change)."""
+
+    def stamps() -> list[Any]:
+        fetches = [
+            icalendar.Calendar.from_ical(get(feed_urls(aussie)["calendar"]).content)
+            for _ in range(2)
+        ]
+        events = [event for feed in fetches for event in feed.walk("VEVENT")]
+        assert all(e.decoded("dtstamp") < e.decoded("dtstart") for e in events)
+        return [event.decoded("dtstamp") for event in events]
+
+    # The schedule the campaign was made with: its deadline dates from then.
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    campaign.refresh_from_db()
+    made = max(campaign.created_at, campaign.updated_at).replace(microsecond=0)
+    assert stamps() == [made, made]
+    # The GM's new schedule, later, sets a new deadline: the stamp is the change's time.
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=48, timezone="UTC"),
+        reason="two days a turn",
+    )
+    set_at = GmAdjustment.objects.get(campaign=campaign).created_at.replace(microsecond=0)
+    assert stamps() == [set_at, set_at]
+
+
+def test_a_tabletop_results_stamp_is_when_its_turn_was_played(gm_user: Any) -> None:
+    campaign = create_campaign(data=meeting_doc(), name="Table", seed=1)
+    campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save(update_fields=["settings"])
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    advance_turn(campaign_id=campaign.pk)
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    calendar = icalendar.Calendar.from_ical(get(feed_urls(gm_user)["calendar"]).content)
+    tabletop = [e for e in calendar.walk("VEVENT") if "tabletop result due" in e["summary"]]
+    assert tabletop
+    for event in tabletop:
+        assert event.decoded("dtstamp") == turn.created_at.replace(microsecond=0)
+        assert event.decoded("dtstamp") < event.decoded("dtstart")
 
 
 def test_the_calendar_of_a_campaign_without_a_deadline_is_empty(
