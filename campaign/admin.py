@@ -1809,6 +1809,7 @@ class TurnAdmin(admin.ModelAdmin):
                 for key, _, why, fit, ruleset in ends
             },
             {key: rulesets.piece(ruleset) for key, *_, ruleset in ends},
+            event_tables=turnlog.event_tables(obj.campaign.get_settings()),
         ).with_records(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

@@ -181,6 +181,7 @@ class TurnsFeed(Feed):
                             reasons,
                             withdrawals,
                             battle_pieces(readable),
+                            tables=turnlog.event_tables(view.state.settings),
                         ),
                     }
                 )

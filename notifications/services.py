@@ -143,6 +143,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
         battle_reasons(readable),
         battle_withdrawals(readable),
         battle_pieces(readable),
+        tables=turnlog.event_tables(view.state.settings),
     )
     seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]

@@ -58,13 +58,16 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             adjusted[adjustment.before_turn].append(adjustment)
     rows = []
+    tables = turnlog.event_tables(view.state.settings)
     for turn in turns:
         records = view.records(turn.log, number=turn.number)
         of_turn = battles.get(turn.pk, [])
         rows.append(
             {
                 "turn": turn,
-                "summary": turnlog.turn_summary(records, names, reasons, withdrawals, pieces),
+                "summary": turnlog.turn_summary(
+                    records, names, reasons, withdrawals, pieces, tables=tables
+                ),
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
                 "adjustments": adjusted.get(turn.number, []),
@@ -100,6 +103,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
         battle_reasons(battles),
         battle_withdrawals(battles),
         battle_pieces(battles),
+        event_tables=turnlog.event_tables(view.state.settings),
     )
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)
     return render(

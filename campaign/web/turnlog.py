@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules import names
+from rules.campaign.phases.events import outcome_retells_entry
+from rules.campaign.state import Settings
 
 PHASE_TITLES = {
     "naval": "1. Naval events",
@@ -74,6 +76,10 @@ class Reading:
     # records were read for and that is not here is a supply company. None: no records
     # were read, nothing is known.
     supply: Mapping[str, str] | None = None
+    # The campaign's event tables by phase ("naval", "aerial"), face to entry
+    # (``event_tables``): an event's outcome that only retells its entry's text is left
+    # out. Empty: every outcome is said.
+    event_tables: Mapping[str, Mapping[int, Mapping[str, Any]]] = field(default_factory=dict)
 
     def with_records(self, records: Iterable[Mapping[str, Any]]) -> Reading:
         """This reading, with what the turn's ``records`` (those the reader may read)
@@ -88,6 +94,11 @@ class Reading:
             forces={**self.forces, **battle_forces(records)},
             supply={**(self.supply or {}), **supply_verdicts(records)},
         )
+
+
+def event_tables(settings: Settings) -> dict[str, Mapping[int, Mapping[str, Any]]]:
+    """The campaign's naval and aerial tables, for ``Reading.event_tables``."""
+    return {"naval": settings.naval_table, "aerial": settings.aerial_table}
 
 
 def supply_verdicts(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
@@ -361,13 +372,17 @@ def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
                 else f"{words} ({names.ordinal(running)} turn running out of supply)"
             )
     if record.get("kind") == "event":
-        words = event_words(record, words)
+        words = event_words(record, words, (reading or Reading()).event_tables)
     if record.get("kind") in _BATTLE_COMPANY_LINES and reading is not None:
         words = battle_company_words(record, words, reading)
     return words
 
 
-def event_words(record: Mapping[str, Any], words: str) -> str:
+def event_words(
+    record: Mapping[str, Any],
+    words: str,
+    tables: Mapping[str, Mapping[int, Mapping[str, Any]]] | None = None,
+) -> str:
     """A naval or aerial event: the table's text, then what came of it as a sentence of
     its own where the text ends one ("... one Japanese company is out of supply. A
     Japanese fighting company (strong) in Oivi is strafed ..."), where the rules wrote
@@ -379,6 +394,10 @@ def event_words(record: Mapping[str, Any], words: str) -> str:
     table_text = words.removesuffix(bracketed)
     if not table_text.endswith((".", "!")):
         return words
+    faces = (tables or {}).get(str(record.get("phase")), {})
+    entry = faces.get(next(iter(record.get("dice") or [0])))
+    if entry is not None and outcome_retells_entry(entry, outcome):
+        return table_text  # "two Buffalos have been lost", not again "2 Buffalos lost"
     return f"{table_text} {outcome[0].upper()}{outcome[1:]}."
 
 
@@ -489,15 +508,18 @@ def turn_summary(
     reasons: Mapping[str, str | None] | None = None,
     withdrawals: Mapping[str, str | None] | None = None,
     pieces: Mapping[str, str] | None = None,
+    *,
+    tables: Mapping[str, Mapping[int, Mapping[str, Any]]] | None = None,
 ) -> list[str]:
     """A few words on what the turn brought, from the records the viewer may read: the
     events that happened, who moved first, the battles' results (why each ended from
     ``reasons``, battle key to its result's reason, and why a loser withdrew from
-    ``withdrawals``, the shares in each battle's ``pieces``), control and the end."""
+    ``withdrawals``, the shares in each battle's ``pieces``), control and the end; an
+    event's outcome that retells its entry in the campaign's ``tables`` is left out."""
     records = list(records)
-    reading = Reading(side_names, reasons or {}, withdrawals or {}, pieces or {}).with_records(
-        records
-    )
+    reading = Reading(
+        side_names, reasons or {}, withdrawals or {}, pieces or {}, event_tables=tables or {}
+    ).with_records(records)
     standoffs = list(standoff_words(records, reading).values())
     summary = []
     for record in records:

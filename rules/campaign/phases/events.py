@@ -50,13 +50,27 @@ def _air_of(state: CampaignState, event: dict[str, Any]) -> list[AirGroup]:
     return [g for g in state.air if g.side == event["side"]]
 
 
+def _buffalos_lost(lost: int) -> str:
+    return f"{lost} Buffalo{'s' if lost != 1 else ''} lost"
+
+
 def _planes_lost(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:
     lost = 0
     for group in _air_of(state, event):
         taken = min(group.buffalos, event.get("count", 1) - lost)
         group.buffalos -= taken
         lost += taken
-    return f"{lost} Buffalo{'s' if lost != 1 else ''} lost"
+    return _buffalos_lost(lost)
+
+
+def outcome_retells_entry(entry: Mapping[str, Any], outcome: str) -> bool:
+    """Whether an event's outcome only says again what its table entry's text says, so
+    that words for a reader may give the text alone ("An air battle: two Buffalos have
+    been lost. 2 Buffalos lost."): the Buffalos lost are the entry's count. Fewer, as
+    fewer were there, and the outcome says what the text does not."""
+    if entry.get("effect") == "planes_lost":
+        return outcome == _buffalos_lost(int(entry.get("count", 1)))
+    return False
 
 
 def _planes_recalled(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:

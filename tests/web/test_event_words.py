@@ -1,0 +1,67 @@
+"""An event's line says what happened once: the table's text, and what came of it only
+where that says more (the walk-through read "An air battle: two Buffalos have been
+lost. 2 Buffalos lost.")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from campaign.models import Campaign, Turn
+from campaign.services.scenarios import create_campaign
+from campaign.services.turns import advance_turn
+from notifications.feeds import feed_urls
+from tests.campaign.conftest import korona_doc
+from tests.web.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+TWO_LOST = "An air battle: two Buffalos have been lost."
+
+
+def air_battle_every_turn(count: int, aussie: Any) -> Campaign:
+    """Korona with an aerial event every turn, every face an air battle costing the
+    Australians ``count`` Buffalos (they have 3), its table's text saying two."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    entry = {"effect": "planes_lost", "side": "australian", "count": count, "text": TWO_LOST}
+    settings = campaign.get_settings()
+    campaign.set_settings(
+        replace(settings, aerial_trigger=1, aerial_table={face: entry for face in range(1, 7)})
+    )
+    campaign.save(update_fields=["settings"])
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    return campaign
+
+
+def text_of(html: str) -> str:
+    return " ".join(html.split())
+
+
+def test_buffalos_lost_as_the_table_says_are_said_once(
+    aussie: Any, login: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign = air_battle_every_turn(2, aussie)
+    log = Turn.objects.get(campaign=campaign, number=1).log
+    (event,) = [r for r in log if r["kind"] == "event"]
+    assert event["text"].endswith(f"{TWO_LOST} (2 Buffalos lost)")  # the rules' own, kept
+    client = login(aussie)
+    for url in (reverse("turn", args=[campaign.pk, 1]), reverse("turns", args=[campaign.pk])):
+        page = text_of(client.get(url).content.decode())
+        assert TWO_LOST in page, url
+        assert "2 Buffalos lost" not in page, url
+    feed = client.get(feed_urls(aussie)["turns"].removeprefix("http://korona.test"))
+    assert TWO_LOST in feed.content.decode() and "2 Buffalos lost" not in feed.content.decode()
+    emails = [m.body for m in mail.outbox if "has been played" in m.body]
+    assert emails and all(TWO_LOST in b and "2 Buffalos lost" not in b for b in emails)
+
+
+def test_fewer_buffalos_lost_than_the_table_says_are_said_too(aussie: Any, login: Any) -> None:
+    campaign = air_battle_every_turn(5, aussie)  # five asked, three there
+    page = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])).content.decode())
+    assert f"{TWO_LOST} 3 Buffalos lost." in page
