@@ -22,7 +22,8 @@ from rules.units import UNIT_TYPES
 
 FORCES = ("attacker", "defender")
 
-# One short word per landform, small enough to write inside a square of the picture.
+# One short word per landform, small enough to write inside a square of the picture (the
+# 2d6 table's mud/rocks/swamp by what it is read as: ``SquareView.mud_read_as``).
 LANDFORM_SHORT = {
     "flat": "flat",
     "hill": "hill",
@@ -30,9 +31,10 @@ LANDFORM_SHORT = {
     "high_ridge": "high ridge",
     "steep_low_ridge": "steep low",
     "steep_high_ridge": "steep high",
-    "mud_rocks_swamp": "swamp",
     "river_creek": "river",
 }
+
+MUD = "mud_rocks_swamp"  # the 2d6 table's one result for two grounds of the rulings
 
 # Each landform's colour in the picture and in its key (rules.names.LANDFORM_NAMES's
 # keys, in their order): the key's words are the rules' names, never typed again.
@@ -199,13 +201,29 @@ class SquareView:
 
     @property
     def landform_parts(self) -> list[str]:
-        """The ground's words split at its slashes ("river", "creek"), where the sheet's
-        squares table may wrap them on a phone."""
-        return self.landform_words.split("/")
+        """The ground's words (``ground_words``) split at their slashes ("river", "creek"),
+        where the sheet's squares table may wrap them on a phone."""
+        return self.ground_words.split("/")
 
     @property
     def short(self) -> str:
+        if self.landform == MUD:
+            return self.mud_read_as
         return LANDFORM_SHORT.get(self.landform, self.landform.replace("_", " "))
+
+    @property
+    def mud_read_as(self) -> str:
+        """What the 2d6 table's "mud/rocks/swamp" square is read as, by its going: the
+        rulings' mud/rocks (rough, Korona's ruling, docs/rules.md) or, where the GM made
+        it bad, swamp. "swamp / rough" puzzled a player who read swamp = bad."""
+        return "swamp" if self.going == "bad" else "mud/rocks"
+
+    @property
+    def ground_words(self) -> str:
+        """The square's ground in the sheet's table: "mud/rocks/swamp (read as mud/rocks)"."""
+        if self.landform == MUD:
+            return f"{self.landform_words} (read as {self.mud_read_as})"
+        return self.landform_words
 
     @property
     def vegetation_words(self) -> str:
@@ -249,7 +267,7 @@ class SquareView:
     @property
     def title(self) -> str:
         return (
-            f"{self.label}: {self.landform_words}, {self.vegetation_words}, "
+            f"{self.label}: {self.ground_words}, {self.vegetation_words}, "
             f"{self.going} going ({self.dice_words})"
         )
 
@@ -276,6 +294,11 @@ class Table:
         for square in self.squares:
             by_row.setdefault(square.row, []).append(square)
         return [sorted(by_row[row], key=lambda s: s.col) for row in sorted(by_row, reverse=True)]
+
+    @property
+    def has_mud(self) -> bool:
+        """A square rolled "mud/rocks/swamp": the sheet says how it is read."""
+        return any(square.landform == MUD for square in self.squares)
 
     @property
     def columns(self) -> list[str]:
