@@ -20,7 +20,7 @@ the same information always gives the same odds, whoever asks and however often.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import BooleanField, Value
@@ -44,6 +44,7 @@ from campaign.services.turns import (
 )
 from campaign.services.visibility import CampaignView
 from config.numbers import whole_number
+from rules import names
 from rules.campaign import planning as rules
 from rules.campaign.state import Order as RulesOrder
 from rules.campaign.turn import OrderError, PlannedBattle, supply_need
@@ -129,6 +130,10 @@ class PlannedAttack:
     # The side's companies whose advance into the area waits on their supply roll, by
     # name: the battle, and its odds, assume every one of them arrives.
     supply_rolls: tuple[SupplyToCome, ...] = ()
+    # The side's companies in each of the area's other battles this turn, by name
+    # (``with_others``): a card that named only its own battle's read as if it attacked
+    # alone, beside the supply caveat naming them all.
+    others: tuple[tuple[str, ...], ...] = ()
 
     @property
     def area(self) -> str:
@@ -141,6 +146,16 @@ class PlannedAttack:
     @property
     def friends(self) -> list[str]:
         return self.battle.attackers if self.attacking else self.battle.defenders
+
+    @property
+    def others_words(self) -> str:
+        """ "B Company fights another battle there.", "" with no other battle there."""
+        if not self.others:
+            return ""
+        companies = [name for battle in self.others for name in battle]
+        fight = "fights" if len(companies) == 1 else "fight"
+        battles = "another battle" if len(self.others) == 1 else f"{len(self.others)} other battles"
+        return f"{names.join(companies)} {fight} {battles} there."
 
     @property
     def enemies(self) -> list[str]:
@@ -384,12 +399,34 @@ def plan_side(*, view: CampaignView, side: str) -> SidePlan:
         side=side,
         turn_number=number,
         closed=closed,
-        companies=plans,
+        companies=with_others(plans),
         ready_sides=ready,
         waiting=waiting,
         ready_by=marked.get(side) or "",
         unready_by="" if side in marked else unmarked.get(side) or "",
     )
+
+
+def with_others(plans: list[CompanyPlan]) -> list[CompanyPlan]:
+    """Each plan's attack with the side's companies in the other battles of its area (the
+    turn pairs an area's companies into as many battles as the smaller side has)."""
+    friends: dict[str, dict[str, list[str]]] = {}  # area -> battle key -> the side's
+    for plan in plans:
+        if plan.attack is not None:
+            battles = friends.setdefault(plan.attack.area, {})
+            battles.setdefault(plan.attack.battle.key, list(plan.attack.friends))
+    changed = []
+    for plan in plans:
+        attack = plan.attack
+        if attack is not None:
+            others = tuple(
+                tuple(companies)
+                for key, companies in sorted(friends[attack.area].items())
+                if key != attack.battle.key and companies
+            )
+            attack = replace(attack, others=others)
+        changed.append(replace(plan, attack=attack))
+    return changed
 
 
 def _attack(

@@ -593,7 +593,7 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
     client.post(url(campaign, a), {"order": f"advance:{area_id(campaign, 'Oivi')}"})
     row = card(client.get(url(campaign)).content.decode(), a)
     # The enemy in sight is not named (rulings 6: a strength band, no name).
-    assert "Battle at Oivi: A Company against the enemy there" in row
+    assert 'Battle at Oivi: A Company against the enemy there. See "Planned battles".' in row
     assert "1st Company" not in row and "2nd Company" not in row
     assert "0 of 20 battles fought so far" in row
     # The card does not poll by itself: its area under "Planned battles" does, for both.
@@ -675,8 +675,16 @@ def test_joining_an_attack_updates_the_other_attackers_row(
     client.post(url(campaign, a), {"order": f"advance:{oivi}"})
     html = client.post(url(campaign, b), {"order": f"advance:{oivi}"}, **HTMX).content.decode()
     assert f'<article class="order-card" id="company-{a}" hx-swap-oob="true">' in html
-    assert "Battle at Oivi: A Company against the enemy there" in html
-    assert "Battle at Oivi: B Company against the enemy there" in html
+    # Two enemy companies there: the turn pairs them into two battles, one each. Each
+    # card names the other's battle too (it read as if its company attacked alone).
+    assert (
+        "Battle at Oivi: A Company against the enemy there. B Company fights another "
+        'battle there. See "Planned battles".'
+    ) in html
+    assert (
+        "Battle at Oivi: B Company against the enemy there. A Company fights another "
+        'battle there. See "Planned battles".'
+    ) in html
 
 
 # --- fog of war: one test per way it could leak -------------------------------------------
