@@ -441,6 +441,19 @@ class Table:
         return self.depth_in + 4.6
 
     @property
+    def axis_label_y(self) -> float:
+        """Where "inches from the left corner", the inch marks' caption, is written: on
+        the defender's edge's line, at the other end, where the table is wide enough for
+        both apart (3 ft and more), else on a line of its own below (as one caption,
+        "defender's edge (inches from the left corner)" ran two labels together)."""
+        return round(self.edge_label_y + (0 if self.width_ft >= 3 else 1.8), 2)
+
+    @property
+    def view_height(self) -> float:
+        """The picture's height in its viewBox: the table, its margins and the labels."""
+        return round(self.axis_label_y + 0.4 + 4, 2)
+
+    @property
     def x_ticks(self) -> list[int]:
         return list(range(0, self.width_in + 1, 6))
 

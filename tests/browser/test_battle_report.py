@@ -111,6 +111,31 @@ def test_the_battle_report_reads_on_a_phone(
     shot("report-5-phone")
 
 
+def test_the_tables_edge_and_its_inch_marks_caption_are_two_labels_apart(
+    played: Campaign, japanese: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    """The walk-through read "defender's edge (inches from the left corner)" as one
+    caption: the edge's name and the inch marks' caption are two labels, apart."""
+    battle = fought_battle(played)
+    page = signed_in(japanese)
+    for size, viewport in (("phone", PHONE), ("desktop", {"width": 1280, "height": 900})):
+        page.set_viewport_size(viewport)
+        page.goto(live_server.url + reverse("battle", args=[played.pk, battle.pk]))
+        field = page.locator("svg.field").first
+        edge = field.locator("text.edge-label", has_text="defender's edge")
+        caption = field.locator("text.axis-label")
+        assert edge.text_content() == "defender's edge"
+        assert caption.text_content() == "inches from the left corner"
+        a, b = edge.bounding_box(), caption.bounding_box()
+        assert b["x"] + b["width"] < a["x"], (size, a, b)  # the caption left, a gap between
+        table = field.locator("rect.table-edge").bounding_box()
+        assert a["y"] > table["y"] + table["height"] and b["y"] > table["y"] + table["height"]
+        # Both inside the picture, not cut off at its foot.
+        whole = field.bounding_box()
+        assert max(a["y"] + a["height"], b["y"] + b["height"]) <= whole["y"] + whole["height"]
+        field.screenshot(path=str(ARTIFACTS / f"edge-labels-{size}.png"))
+
+
 def test_the_battle_sheet_prints_without_the_navigation(
     played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
 ) -> None:
