@@ -17,9 +17,11 @@ def korona_rules(merged: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         (
             "Impact fuse",
-            "on: Japanese knee mortars can only pin troops in jungle or woods"
+            # By the force tables' name for them, the scenario's "knee mortars" beside it
+            # (the sheet listed "Small mortar" and spoke of "knee mortars", the walk-through).
+            "on: the Japanese small mortars (knee mortars) can only pin troops in jungle or woods"
             if fuse
-            else "off: Japanese knee mortars fire as any small mortar",
+            else "off: the Japanese small mortars (knee mortars) fire as any other small mortar",
         )
     ]
 

@@ -446,7 +446,9 @@ def test_special_rules_follow_the_battles_options() -> None:
     rules = dict(battleview.special_rules(spec))
     assert rules["Rule set"] == "Korona (WWII in the Pacific)"
     assert rules["Turn limit"].startswith("8 turns")
-    assert rules["Impact fuse"].startswith("off")
+    assert rules["Impact fuse"] == (
+        "off: the Japanese small mortars (knee mortars) fire as any other small mortar"
+    )
     assert rules["Combat Events (Old Breed)"].startswith("on")
     assert "1: entry 1" in rules["Combat Event Table"]
     assert rules["Fog of War cup (Old Breed)"] == "off"

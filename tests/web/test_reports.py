@@ -384,6 +384,13 @@ def test_the_sheet_has_terrain_squares_forces_rules_and_support(login: Login, au
     assert html.count('<rect class="cell ') == 9
     assert len(re.findall(r'<tr><th scope="row">[A-C][1-3]</th>', html)) == 9
     assert "Special rules in force" in page and "Impact fuse on" in page
+    # One name for the weapon: the force tables' "Small mortar", the scenario's "knee
+    # mortars" beside it (the sheet said "knee mortars" and listed "Small mortar").
+    assert "Small mortar" in page
+    assert (
+        "Impact fuse on: the Japanese small mortars (knee mortars) can only pin troops in "
+        "jungle or woods" in page
+    )
     assert "Turn limit 12 turns" in page
     assert "Off-table support (zone 5)" in page and "none in zone 5" in page
     assert html.count('class="write-in"') >= 2
