@@ -847,29 +847,38 @@ def _pieces_whole(
     dx, dy = x2 - x1, y2 - y1
     lo_x, hi_x = (x1, x2) if x1 <= x2 else (x2, x1)
     lo_y, hi_y = (y1, y2) if y1 <= y2 else (y2, y1)
+    # The parameter's change for an inch along each axis, exact (the difference divides
+    # ``scale``; negative when it is), or 0 along an axis the line does not move along.
+    step_x = scale // dx if dx else 0
+    step_y = scale // dy if dy else 0
     pieces = []
-    for rect in wooded:
-        xmin, ymin, xmax, ymax = rect
+    for xmin, ymin, xmax, ymax in wooded:
+        # Overlapping the line's box: along an axis it does not move along, the line is
+        # within the square's span, so only the other axis bounds it.
         if xmin > hi_x or xmax < lo_x or ymin > hi_y or ymax < lo_y:
             continue
-        if _contains(rect, x1, y1) or _contains(rect, x2, y2):
-            continue
-        low, high = 0, scale
-        if dx:
-            step = scale // dx  # exact: dx divides scale (negative when dx is)
-            a, b = (xmin - x1) * step, (xmax - x1) * step
-            low, high = max(low, min(a, b)), min(high, max(a, b))
-        elif not xmin <= x1 <= xmax:
-            continue
-        if dy:
-            step = scale // dy
-            a, b = (ymin - y1) * step, (ymax - y1) * step
-            low, high = max(low, min(a, b)), min(high, max(a, b))
-        elif not ymin <= y1 <= ymax:
-            continue
+        if (xmin <= x1 <= xmax and ymin <= y1 <= ymax) or (
+            xmin <= x2 <= xmax and ymin <= y2 <= ymax
+        ):
+            continue  # an end's own square (as _contains)
+        low, high = _clipped(0, scale, xmin - x1, xmax - x1, step_x)
+        low, high = _clipped(low, high, ymin - y1, ymax - y1, step_y)
         if high > low:
             pieces.append((low, high))
     return pieces
+
+
+def _clipped(low: int, high: int, first: int, last: int, step: int) -> tuple[int, int]:
+    """The interval (low, high) cut to the one from ``first`` to ``last`` times ``step``
+    (in either order: as max(low, min(...)), min(high, max(...)), without those calls,
+    dearer here than this one); uncut along an axis the line does not move along (a
+    ``step`` of 0: the box test has kept it within the square's span)."""
+    if not step:
+        return low, high
+    one, other = first * step, last * step
+    if one > other:
+        one, other = other, one
+    return (one if one > low else low), (other if other < high else high)
 
 
 def _union_length(pieces: list[tuple[Any, Any]], zero: Any = 0) -> Any:
