@@ -744,10 +744,8 @@ class Battlefield:
     def _pair_candidates(self, firer: Square, target: Square) -> _PairCandidates:
         # A segment between the two squares stays inside their bounding block of squares,
         # but it may run along the block's outer edge, so one ring around it is included.
-        col_lo = max(0, min(firer.col, target.col) - 1)
-        col_hi = min(self.width_ft - 1, max(firer.col, target.col) + 1)
-        row_lo = max(0, min(firer.row, target.row) - 1)
-        row_hi = min(self.depth_ft - 1, max(firer.row, target.row) + 1)
+        col_lo, col_hi = _widened(firer.col, target.col, self.width_ft)
+        row_lo, row_hi = _widened(firer.row, target.row, self.depth_ft)
         blocking: list[Rect] = []
         open_ground: list[Rect] = []
         wooded: list[Rect] = []
@@ -866,6 +864,14 @@ def _pieces_whole(
         if high > low:
             pieces.append((low, high))
     return pieces
+
+
+def _widened(a: int, b: int, count: int) -> tuple[int, int]:
+    """The indices from ``a`` to ``b`` (either order) and one more each way, kept within
+    0 to ``count`` - 1: max(0, min(a, b) - 1), min(count - 1, max(a, b) + 1) without
+    those four builtin calls (dearer than this one)."""
+    low, high = (a, b) if a <= b else (b, a)
+    return (low - 1 if low > 0 else 0), (high + 1 if high < count - 1 else count - 1)
 
 
 def _clipped(low: int, high: int, first: int, last: int, step: int) -> tuple[int, int]:

@@ -127,8 +127,7 @@ def choose_target(
     # Against soft targets most weapons are worth a table look-up (as in shot_value): the
     # rows of _WORTH for the dice in clear view and obscured (as dice_for).
     plain = not weapon.sniper and weapon.name != "small_mortar"
-    clear_dice = max(weapon.fire_dice, 0)
-    obscured_dice = max(weapon.fire_dice - 1, 0)
+    clear_dice, obscured_dice = dice_for(weapon, False), dice_for(weapon, True)
     sight = state._sight
     for target in viewer.force.enemy.stands:
         if not target.alive or target.hidden:
@@ -534,7 +533,7 @@ def _best_group(
     """(the gain, how many to send) of the best assault on ``target`` by one to three of
     the nearest stands that reach it; None: none is worth making."""
     best = None
-    for count in range(1, min(3, len(reach)) + 1):
+    for count in range(1, (3 if len(reach) > 3 else len(reach)) + 1):  # up to three
         points = [r[3] for r in reach[:count]]
         group = [r[2] for r in reach[:count]]
         chance, gain = _assault_prospect(state, group, points, target, enemies, loss_weight)

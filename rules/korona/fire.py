@@ -42,12 +42,13 @@ def effect_of_hits(status: int, hits: int, *, pin_only: bool = False) -> int:
         return KILLED
     if level == SUPPRESSED and status == SUPPRESSED:
         return KILLED
-    return max(status, level)
+    return level if level > status else status  # (as max(status, level), without the call)
 
 
 def dice_for(weapon: UnitType, obscured: bool) -> int:
     """An obscured target costs the firer one die."""
-    return max(weapon.fire_dice - (1 if obscured else 0), 0)
+    count = weapon.fire_dice - 1 if obscured else weapon.fire_dice
+    return count if count > 0 else 0  # (as max(count, 0), without the call)
 
 
 def impact_fuse_applies(state: BattleState, side: str, weapon: UnitType, target: Stand) -> bool:

@@ -188,7 +188,7 @@ def _ceiling(
         return ceiling
     allowed = allowances[state.going_index(sx, sy, ex, ey) if shared is None else shared]
     if allowed is not None and moved > allowed:
-        return min(ceiling, allowed)
+        return allowed if allowed < ceiling else ceiling  # (as min(), without the call)
     return ceiling
 
 

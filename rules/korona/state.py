@@ -253,7 +253,7 @@ class BattleState(kernel.BattleState[Force]):
             return worst
         grid = self._going_grid
         first, last = field.square_at(x1, y1), field.square_at(x2, y2)
-        if max(grid[first.row][first.col], grid[last.row][last.col]) >= worst:
+        if grid[first.row][first.col] >= worst or grid[last.row][last.col] >= worst:
             return worst
         return GOING_INDEX[field.going_along(x1, y1, x2, y2)]
 
