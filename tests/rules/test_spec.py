@@ -338,7 +338,7 @@ _PLACES = [
 ]
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)  # load is no failure
 @given(changes=st.lists(st.tuples(st.sampled_from(_PLACES), JSON), min_size=1, max_size=3))
 @example(changes=[(("options", "ruleset"), [])])  # once raised TypeError: unhashable list
 def test_any_value_anywhere_in_a_good_battle_is_parsed_or_refused_cleanly(
