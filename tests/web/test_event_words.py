@@ -16,9 +16,13 @@ from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from notifications.feeds import feed_urls
 from tests.campaign.conftest import korona_doc
+from tests.notifications.conftest import eager_tasks  # noqa: F401  (autouse: below)
 from tests.web.conftest import join
 
 pytestmark = pytest.mark.django_db
+
+# ``eager_tasks``: the turn's emails are sent in this process, with or without Redis (with
+# it, as in CI, they would wait in the broker for a worker and mail.outbox stay empty).
 
 TWO_LOST = "An air battle: two Buffalos have been lost."
 
