@@ -309,10 +309,7 @@ def companies_key(records: Iterable[Mapping[str, Any]], reading: Reading) -> str
             sides[str(side)].append(str(company))
     if not sides:
         return "No company appears in this log."
-    named = (
-        f"{reading.side_names.get(side) or names.people(names.side(side))}: {', '.join(them)}"
-        for side, them in sorted(sides.items())
-    )
+    named = (f"{_people(side, reading)}: {', '.join(them)}" for side, them in sorted(sides.items()))
     return "Companies: " + "; ".join(named) + "."
 
 
