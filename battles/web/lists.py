@@ -12,17 +12,20 @@ from battles.models import Battle
 from campaign.services.visibility import CampaignView
 from rules import names, rulesets
 
-# ``result__reason``, ``result__withdrawal`` and ``result__fit_to_fight`` are keys of the
-# result (why the battle ended, why its loser withdrew if it did, and the strengths then
-# if it was hopeless), not the result.
+# ``result__winner``, ``result__reason``, ``result__withdrawal`` and
+# ``result__fit_to_fight`` are keys of the result (who won, why the battle ended, why its
+# loser withdrew if it did, and the strengths then if it was hopeless), not the result.
 _BATTLE_LIST_FIELDS = (
     "id",
     "key",
     "turn_id",
+    "attacker_side",
+    "defender_side",
     "status",
     "mode",
     "area__name",
     "deadline",
+    "result__winner",
     "result__reason",
     "result__withdrawal",
     "result__fit_to_fight",
@@ -31,8 +34,9 @@ _BATTLE_LIST_FIELDS = (
 
 
 def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
-    """The battles the viewer may read, as small rows (no spec, result or log: only why
-    it ended, ``result__reason`` and ``result__withdrawal``), each
+    """The battles the viewer may read, as small rows (no spec, result or log: only who
+    won and why it ended, ``result__winner``, ``result__reason`` and
+    ``result__withdrawal``), in the order the turns fought them, each
     with a label: its area, and its number when one area saw several ("Korona (battle
     2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
     rows = list(

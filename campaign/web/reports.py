@@ -1,14 +1,17 @@
-"""The players' reports: the turn history and a turn's every roll (a battle's report and
-sheet are the battles' own pages, ``battles.web.pages``).
+"""The players' reports: the turn history, a turn's every roll and the campaign's
+battles (a battle's report and sheet are the battles' own pages, ``battles.web.pages``).
 
 Every page reads the campaign through a ``CampaignView`` (fog of war in one place): a
-turn shows only the records ``view.records`` allows, and a battle only when
+turn shows only the records ``view.records`` allows, a list of battles only those
+``view.battles`` gives (``readable_battles``), and a battle only when
 ``battles.services.reading.battle_open`` says so (404 otherwise, as for a stranger).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,6 +30,7 @@ from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
 from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
+from rules import names as rule_names
 
 # The big JSON columns a list does not need.
 _TURN_HEAVY = ("start_state", "report", "report_text")
@@ -145,7 +149,105 @@ def _dice_context(view: CampaignView, turn: Turn) -> dict[str, Any]:
     }
 
 
+# --- the campaign's battles ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ListedBattle:
+    """A battle in the campaign's list: where, who attacked whom, how it ended."""
+
+    id: int
+    label: str  # its area, and its number when the area saw several: "Oivi (battle 2)"
+    attack: str  # "B Company (Australians) attacked 1st Company (Japanese)"
+    won: str  # "The Japanese won: ..."; "" while it waits to be fought
+    waiting: str  # while it waits: "table" (the GM enters its result) or "rules"; else ""
+    deadline: datetime | None  # the GM's deadline for a tabletop result
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBattles:
+    number: int
+    battles: list[ListedBattle]
+
+
+@login_required
+def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Every battle the reader may read (``readable_battles``, the gate of every list of
+    battles), newest turn first and, within a turn, in the order the turn fought them
+    (its turn page's), each linked to its report. Who fought comes from the battle's own
+    record in its turn's log, read through ``view.records`` as on the turn pages."""
+    view = campaign_view(request, campaign_id)
+    rows = readable_battles(view)
+    keys = {row["key"] for row in rows}
+    turns = Turn.objects.filter(campaign=view.campaign, pk__in={row["turn_id"] for row in rows})
+    numbers: dict[int, int] = {}
+    records: list[dict[str, Any]] = []
+    for turn in turns.only("id", "number", "log"):
+        numbers[turn.pk] = turn.number
+        # Only the battles' own records: the rest of the log is not this page's.
+        announced = [r for r in turn.log if r.get("kind") == "battle" and r.get("battle") in keys]
+        records += view.records(announced, number=turn.number)
+    names = _side_names(view)
+    reading = turnlog.Reading(
+        names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)
+    ).with_records(records)
+    by_turn: dict[int, list[ListedBattle]] = defaultdict(list)
+    for row in rows:
+        by_turn[numbers[row["turn_id"]]].append(_listed_battle(row, reading))
+    return render(
+        request,
+        "campaign/battles.html",
+        page_context(
+            view,
+            turns=[TurnBattles(n, by_turn[n]) for n in sorted(by_turn, reverse=True)],
+            tally=_tally(rows, names),
+        ),
+    )
+
+
+def _listed_battle(row: dict[str, Any], reading: turnlog.Reading) -> ListedBattle:
+    record = {
+        "battle": row["key"],
+        "winner": row["result__winner"],
+        "attacker_side": row["attacker_side"],
+        "defender_side": row["defender_side"],
+    }
+    pending = row["status"] == Battle.Status.PENDING
+    return ListedBattle(
+        id=row["id"],
+        label=row["label"],
+        attack=turnlog.attack_words(record, reading),
+        won="" if pending else turnlog.won_words(record, reading),
+        waiting=("table" if row["mode"] == "tabletop" else "rules") if pending else "",
+        deadline=row["deadline"],
+    )
+
+
+def _tally(rows: list[dict[str, Any]], side_names: dict[str, str]) -> str:
+    """The battles listed, in a sentence: "5 battles: the Australians won 2 and the
+    Japanese won 2; 1 is still to be fought." Every side the campaign has, in its order,
+    "none" for a side that won none."""
+    if not rows:
+        return ""
+    won: dict[str, int] = dict.fromkeys(side_names, 0)
+    waiting = 0
+    for row in rows:
+        if row["status"] == Battle.Status.PENDING:
+            waiting += 1
+            continue
+        side = row.get(f"{row['result__winner']}_side")
+        if side in won:
+            won[side] += 1
+    words = f"{len(rows)} battle{'s' if len(rows) != 1 else ''}: " + rule_names.join(
+        f"the {side_names[side]} won {n or 'none'}" for side, n in won.items()
+    )
+    if waiting:
+        words += f"; {waiting} {'is' if waiting == 1 else 'are'} still to be fought"
+    return words + "."
+
+
 urlpatterns = [
+    path("campaigns/<int:campaign_id>/battles/", battle_list, name="battles"),
     path("campaigns/<int:campaign_id>/turns/", turn_list, name="turns"),
     path("campaigns/<int:campaign_id>/turns/<int:number>/", turn_detail, name="turn"),
 ]

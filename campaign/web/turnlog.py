@@ -208,14 +208,53 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     else:
         where = f"At {record['target']} the" if record.get("target") else "The"
         head = f"{where} {_side_called(record, winner, reading)} ({role}) win"
-    battle = str(record.get("battle"))
+    loser_called = "the " + _side_called(record, loser, reading)
+    return head + _why_lost(str(record.get("battle")), loser_called, reading) + "."
+
+
+def _why_lost(battle: str, loser: str, reading: Reading) -> str:
+    """Why the ``battle``'s loser (``loser``: "the Japanese") lost, after who won: ": the
+    Japanese withdrew from a hopeless position: ...", from its reason and withdrawal in
+    the ``reading``; "" for a reason not known here."""
     reason = str(reading.reasons.get(battle) or "")
     why = _WHY_THEY_LOST.get(reason, "")
     withdrawal = reading.withdrawals.get(battle)
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
-    loser_called = "the " + _side_called(record, loser, reading)
-    return head + why.format(loser=loser_called, piece=reading.pieces.get(battle, "stand")) + "."
+    return why.format(loser=loser, piece=reading.pieces.get(battle, "stand"))
+
+
+def attack_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """Who attacked whom in a battle, for the campaign's list of battles: each force by
+    its companies and its side's name in the campaign, from the battle's own record
+    (``reading.forces``): "B Company (Australians) attacked 1st Company and 3rd Company
+    (Japanese)"; without that record, the sides alone: "The Australians attacked the
+    Japanese"."""
+    forces = reading.forces.get(str(record.get("battle")), {})
+    attackers, defenders = forces.get("attacker"), forces.get("defender")
+    attacking = _people(record.get("attacker_side"), reading)
+    defending = _people(record.get("defender_side"), reading)
+    if not attackers or not defenders:
+        return f"The {attacking} attacked the {defending}"
+    words = (
+        f"{names.force_of_side(names.join(names.by_name(attackers)), attacking)} attacked "
+        f"{names.force_of_side(names.join(names.by_name(defenders)), defending)}"
+    )
+    return words[:1].upper() + words[1:]  # "the Australians' C Company (militia) ..."
+
+
+def won_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """How a fought battle ended, for the campaign's list of battles (whose line before
+    says who attacked whom): the winner by its side's name in the campaign, and why, in
+    the turn pages' words: "The Japanese won: the Australians withdrew from a hopeless
+    position: ...". ``record`` has the battle's key, ``winner`` and sides."""
+    winner = str(record.get("winner"))
+    if winner not in ("attacker", "defender"):
+        return "No winner was recorded."
+    loser = "defender" if winner == "attacker" else "attacker"
+    won = _people(record.get(f"{winner}_side"), reading)
+    lost = "the " + _people(record.get(f"{loser}_side"), reading)
+    return f"The {won} won{_why_lost(str(record.get('battle')), lost, reading)}."
 
 
 def control_words(record: Mapping[str, Any], reading: Reading) -> str:

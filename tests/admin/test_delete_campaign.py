@@ -119,7 +119,7 @@ def test_players_links_to_a_deleted_campaign_find_nothing(
     addresses = [
         c, f"{c}map/live/", f"{c}areas/{area.pk}/", f"{c}companies/{company.pk}/",
         f"{c}orders/", f"{c}turns/", f"{c}turns/1/", f"{c}turns/1/map/", f"{c}timelapse/",
-        f"{c}story/", f"{c}messages/", f"{c}messages/latest/",
+        f"{c}battles/", f"{c}story/", f"{c}messages/", f"{c}messages/latest/",
         f"{c}battles/{battle.pk}/", f"{c}battles/{battle.pk}/sheet/",
         f"/api{c}", f"/api{c}turns/", f"/api{c}battles/", f"/api{c}orders/",
     ]  # fmt: skip

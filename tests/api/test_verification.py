@@ -225,7 +225,7 @@ def test_the_campaign_seed_never_reaches_a_player_while_it_runs(
     for path in ("", "commitments/", "turns/", "turns/1/", "turns/1/file/", "battles/"):
         assert seed not in client.get(url(war, path)).content.decode(), path
     browser = login(aussie)
-    for page in ("", "orders/", "turns/", "turns/1/", "timelapse/", "messages/"):
+    for page in ("", "orders/", "turns/", "turns/1/", "battles/", "timelapse/", "messages/"):
         answer = browser.get(f"/campaigns/{war.pk}/{page}")
         assert answer.status_code == 200 and seed not in answer.content.decode(), page
     assert "Verified" in browser.get(f"/campaigns/{war.pk}/turns/1/").content.decode()

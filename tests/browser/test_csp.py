@@ -114,6 +114,7 @@ def test_the_players_pages_work_under_the_policy(
         f"/campaigns/{c}/companies/{company}/",
         f"/campaigns/{c}/turns/",
         f"/campaigns/{c}/turns/1/",
+        f"/campaigns/{c}/battles/",
         f"/campaigns/{c}/battles/{battle.pk}/",
         f"/campaigns/{c}/orders/",
     ]:

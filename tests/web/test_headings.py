@@ -24,6 +24,7 @@ def player_pages(campaign: Campaign) -> list[str]:
     return [
         reverse("campaign-map", args=[campaign.pk]),
         reverse("turns", args=[campaign.pk]),
+        reverse("battles", args=[campaign.pk]),
         reverse("turn", args=[campaign.pk, 1]),
         reverse("battle", args=[campaign.pk, battle.pk]),
         reverse("battle-sheet", args=[campaign.pk, battle.pk]),
