@@ -1,5 +1,6 @@
 """Why a side withdrew from a battle (the result's ``withdrawal``), as the turn pages,
-the emails and the feed word it, tells nothing a reader may not know (rulings section 6).
+the campaign's list of battles, the emails and the feed word it, tells nothing a reader
+may not know (rulings section 6).
 
 Its words are the battle's own facts ("they faced more than three times their fighting
 strength"), which the battle's report shows in full to the two sides that fought it, and
@@ -35,6 +36,7 @@ def seen_by(user: Any, campaign: Campaign, sign_in: Any) -> dict[str, bytes]:
             reverse("turns", args=[campaign.pk]),
             reverse("turn", args=[campaign.pk, 1]),
             reverse("turn-map", args=[campaign.pk, 1]),
+            reverse("battles", args=[campaign.pk]),
         )
     }
     turn = Turn.objects.get(campaign=campaign, number=1)
