@@ -226,7 +226,8 @@ def _listed_battle(row: dict[str, Any], reading: turnlog.Reading) -> ListedBattl
 def _tally(rows: list[dict[str, Any]], side_names: dict[str, str]) -> str:
     """The battles listed, in a sentence: "5 battles: the Australians won 2 and the
     Japanese won 2; 1 is still to be fought." Every side the campaign has, in its order,
-    "none" for a side that won none."""
+    "none" for a side that won none; with none decided yet, "2 battles, all still to be
+    fought"."""
     if not rows:
         return ""
     won: dict[str, int] = dict.fromkeys(side_names, 0)
@@ -238,7 +239,10 @@ def _tally(rows: list[dict[str, Any]], side_names: dict[str, str]) -> str:
         side = row.get(f"{row['result__winner']}_side")
         if side in won:
             won[side] += 1
-    words = f"{len(rows)} battle{'s' if len(rows) != 1 else ''}: " + rule_names.join(
+    count = f"{len(rows)} battle{'s' if len(rows) != 1 else ''}"
+    if waiting == len(rows):
+        return f"{count}, {'all ' if waiting > 1 else ''}still to be fought."
+    words = f"{count}: " + rule_names.join(
         f"the {side_names[side]} won {n or 'none'}" for side, n in won.items()
     )
     if waiting:

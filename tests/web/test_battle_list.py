@@ -166,7 +166,7 @@ def test_battles_waiting_for_the_table_say_so_with_their_deadline(
         "</time>." in html
     )
     assert "the game master enters its result.</p>" in html  # the one with no deadline
-    assert "2 battles: the Australians won none and the Japanese won none; 2 are still" in page
+    assert "2 battles, all still to be fought." in page
     assert html.count('class="waiting"') == 2
 
     enter_battle_result(
