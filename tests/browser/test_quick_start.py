@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from battles.models import Battle
 from campaign.models import Campaign, Order
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,6 +29,7 @@ NAMED = [
     "Advance turn now",
     "View",
     "Turns",
+    "Battles",
 ]
 
 
@@ -41,7 +43,7 @@ def test_the_quick_start_names_these_steps() -> None:
     quoted = re.findall(r'"([^"]+)"', steps)
     assert [name for name in quoted if name in NAMED] == [
         "Make my account and join as the Australians", "Orders", "Give order",
-        "My orders for turn 1 are ready", "Advance turn now", "View", "Turns",
+        "My orders for turn 1 are ready", "Advance turn now", "View", "Turns", "Battles",
     ]  # fmt: skip
 
 
@@ -108,6 +110,13 @@ def test_a_newcomer_plays_a_turn_by_the_quick_start(
     player.wait_for_load_state()
     shot_of(shot, player, f"quick-start-4-player-turns-{tag}")
     assert "1 turn played" in player.inner_text("main")
+    player.locator("nav").get_by_role("link", name="Battles", exact=True).click()
+    player.wait_for_url(re.compile(r".*/battles/$"))
+    shot_of(shot, player, f"quick-start-5-player-battles-{tag}")
+    main = player.inner_text("main")
+    assert "Battles of Korona" in main
+    fought = Battle.objects.filter(campaign=campaign).count()
+    assert (f"{fought} battle" in main) if fought else ("fought no battle yet" in main)
 
 
 def shot_of(shot: Any, page: Any, name: str) -> None:
