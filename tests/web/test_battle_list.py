@@ -18,6 +18,7 @@ from battles.services.results import enter_battle_result
 from campaign.models import SPECTATOR, Campaign, Company
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
+from campaign.web import turnlog
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
@@ -225,3 +226,37 @@ def test_battle_list_queries_do_not_grow_with_companies_or_battles(
     assert Battle.objects.filter(campaign=big_campaign).values("turn").distinct().count() == 2
     with django_assert_num_queries(12):  # the user is kept now
         assert client.get(url).status_code == 200
+
+
+# --- the words, alone -----------------------------------------------------------------
+
+
+def _reading(**fields: Any) -> turnlog.Reading:
+    return turnlog.Reading({"australian": "Australians", "japanese": "Japanese"}, **fields)
+
+
+RECORD = {"battle": "3:Oivi:1", "attacker_side": "australian", "defender_side": "japanese"}
+
+
+def test_attack_words_name_the_forces_by_company_and_side() -> None:
+    forces = {
+        "3:Oivi:1": {
+            "attacker": ["C Company (militia)"],
+            "defender": ["3rd Company", "1st Company"],
+        }
+    }
+    assert (
+        turnlog.attack_words(RECORD, _reading(forces=forces))
+        == "The Australians' C Company (militia) attacked 1st Company and 3rd Company (Japanese)"
+    )
+    # Without the battle's record: the sides alone.
+    assert turnlog.attack_words(RECORD, _reading()) == "The Australians attacked the Japanese"
+
+
+def test_won_words_say_why_the_loser_lost() -> None:
+    reading = _reading(reasons={"3:Oivi:1": "turn_limit"}, pieces={"3:Oivi:1": "unit"})
+    assert turnlog.won_words({**RECORD, "winner": "defender"}, reading) == (
+        "The Japanese won: at the turn limit, the Australians had lost the larger share of "
+        "their units (on an equal share the defender wins)."
+    )
+    assert turnlog.won_words({**RECORD, "winner": None}, reading) == "No winner was recorded."
