@@ -71,6 +71,7 @@ from campaign.web.mapdraw import (
     unit_order,
 )
 from campaign.web.supplyhelp import next_roll, supply_rules
+from config import release as code
 from rules.campaign.state import SIDE_KEYS
 from rules.campaign.visibility import STRONG_FROM, WEAK_BELOW, CompanyView
 
@@ -540,17 +541,19 @@ def map_etag(request: HttpRequest, stamp: MapStamp) -> str | None:
 
     A digest of what the page is drawn from and nothing the reader may not know: the
     stamp (which the page itself prints, in its poll's address), the reader as the page
-    names them (id, name, staff or not) and their CSRF secret (the page's forms carry a
+    names them (id, name, staff or not), their CSRF secret (the page's forms carry a
     token of it: a browser whose cookie changed, as at sign-in, gets a page drawn
-    afresh). The digest is keyed with ``SECRET_KEY``, so it does not show the secret. No
-    ETag without a CSRF cookie (the page makes one), nor with messages to show: those
-    pages are drawn."""
+    afresh) and the release (``config.release``: a page kept from before an upgrade is
+    drawn again with the new code, though the campaign has not changed). The digest is
+    keyed with ``SECRET_KEY``, so it does not show the secret. No ETag without a CSRF
+    cookie (the page makes one), nor with messages to show: those pages are drawn."""
     secret = request.META.get("CSRF_COOKIE")
     if not secret or len(messages.get_messages(request)):
         return None
     user = request.user
     reader = f"{user.pk}|{user.get_username()}|{user.is_staff}|{secret}"
-    digest = salted_hmac("korona.map-page", f"{stamp.token}|{reader}", algorithm="sha256")
+    drawn_by = f"{stamp.token}|{reader}|{code.release()}"
+    digest = salted_hmac("korona.map-page", drawn_by, algorithm="sha256")
     return f'"{digest.hexdigest()[:32]}"'
 
 

@@ -115,6 +115,21 @@ def test_a_played_turn_draws_the_page_again(played: Campaign, aussie: Any) -> No
     assert again["ETag"] != first["ETag"]
 
 
+def test_an_upgrade_draws_the_page_again(
+    played: Campaign, aussie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser holding the map from before an upgrade gets the new code's page, though
+    the campaign has not changed since (a new link in the top bar must show at once)."""
+    client = reader(aussie)
+    first = client.get(map_url(played))
+    assert revalidate(client, map_url(played), first).status_code == 304
+    monkeypatch.setattr("config.release.release", lambda: "the next release")
+    again = revalidate(client, map_url(played), first)
+    assert again.status_code == 200
+    assert again["ETag"] != first["ETag"]
+    assert revalidate(client, map_url(played), again).status_code == 304
+
+
 def test_a_gm_adjustment_draws_the_page_again(played: Campaign, aussie: Any, gm_user: Any) -> None:
     client = reader(aussie)
     first = client.get(map_url(played))
