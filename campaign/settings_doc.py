@@ -19,6 +19,9 @@ from rules import names
 CAMPAIGN_RULES = "Korona campaign rules"  # seeds/003_0ed7a5eb76aa8839.txt
 TACTICAL_RULES = "WWII in the Pacific rules"  # the same file, the tactical part
 RULINGS = "Korona rulings"  # korona-rulings.md
+# A ruling as the settings page names it: how Korona plays a rule that the campaign rules
+# or the book leave open (the GM has the books, not our rulings file).
+RULING_LABEL = "Korona's ruling"
 OLD_BREED = "Old Breed South Pacific"  # seeds/000_9fe080d789b234b4.txt
 SOURCE_FILES = {
     CAMPAIGN_RULES: "seeds/003_0ed7a5eb76aa8839.txt",
@@ -33,6 +36,16 @@ class Quote:
     source: str  # one of SOURCE_FILES
     section: str  # where in it: "3) Company supply", "§3", "17.0"
     text: str  # word for word
+
+    @property
+    def label(self) -> str:
+        """Where the quote comes from, as the settings page names it: a book or the
+        campaign rules by its title and section, which the GM can open at that place;
+        one of our rulings as Korona's own, without the section of a file the GM never
+        reads ("Korona rulings, §4" named that file)."""
+        if self.source == RULINGS:
+            return RULING_LABEL
+        return f"{self.source}, {self.section}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -224,3 +224,23 @@ def test_an_event_table_is_quoted_whole_or_not_at_all(gm: Any) -> None:
             rule = f"The rule for {face}:</span> <q>{html.escape(quote)}</q>"
             assert rule in section, (key, face)
         assert "The campaign rules&#x27; table is quoted below" in section
+
+
+@pytest.mark.django_db
+def test_a_ruling_is_labelled_as_koronas_not_by_a_section_of_a_file_the_gm_never_reads(
+    gm: Any,
+) -> None:
+    """The book and the campaign rules are named with their section, where the GM can
+    open them; a ruling was labelled "Korona rulings, §4", a section of the developers'
+    rulings file: it reads "Korona's ruling", as what the program plays by."""
+    campaign = new_campaign()
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/settings/").content.decode()
+    assert "Korona rulings" not in page and "§" not in page
+    section = page.split('id="setting-tactical_turn_limit"')[1].split('id="setting-')[0]
+    assert (
+        "<span class=\"rule-source\">Korona&#x27;s ruling:</span> <q>After 12 turns the side "
+        "with the smaller fraction lost wins; a tie goes to the defender.</q>"
+    ) in section
+    supply = page.split('id="setting-out_of_supply_turns_before_losses"')[1]
+    assert '<span class="rule-source">Korona campaign rules, 3) Company supply:</span>' in supply
+    assert '<span class="rule-source">Old Breed South Pacific, 17.0:</span>' in page
