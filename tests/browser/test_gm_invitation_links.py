@@ -64,3 +64,46 @@ def test_the_whole_link_is_read_in_the_invitations_list_at_1280(
     assert buttons.first.is_visible()
     shot("invitations-list-1280")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+# Each row's link field and Copy button, the cell they are in, and the text of the
+# expiry beside them; and the list's frame, its width and the room it has.
+ROWS = """() => [...document.querySelectorAll('#result_list tbody tr')].map(row => {
+  const box = (element) => element.getBoundingClientRect();
+  const expiry = document.createRange();
+  expiry.selectNodeContents(row.querySelector('td.field-expiry'));
+  return {
+    button: box(row.querySelector('.copy-link button')).right,
+    field: box(row.querySelector('.copy-link textarea')).right,
+    cell: box(row.querySelector('td.field-link')).right,
+    expiry: expiry.getBoundingClientRect().left,
+  };
+})"""
+FRAME = "() => [document.querySelector('.results').scrollWidth, document.querySelector('.results').clientWidth]"
+
+
+@pytest.mark.parametrize("named", ["short", "long"])
+def test_the_copy_button_and_the_list_keep_clear_of_the_expiry_at_1280(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, named: str
+) -> None:
+    """The list ran past its frame at 1280 px (the campaign's name kept on one line, as
+    the admin keeps a related row's): its last column was cut, and with a longer name
+    the link, its Copy button and the expiry beside them were pushed out of sight. Each
+    stays in its own column, and the whole list in its frame."""
+    sign_in(page, live_server, django_user_model, (1280, 800))
+    campaign = new_campaign("Kokoda table")
+    invite_every_side(campaign=campaign, user=None, note="made with the campaign")
+    if named == "long":
+        other = new_campaign("The long campaign of the Owen Stanley Range")
+        invite_every_side(
+            campaign=other, user=None, note="for Bob, who plays the Japanese on Thursdays"
+        )
+    page.goto(f"{live_server.url}/admin/notifications/invitation/")
+    rows = page.evaluate(ROWS)
+    assert len(rows) == (4 if named == "long" else 2)
+    for row in rows:
+        assert row["button"] <= row["cell"] and row["field"] <= row["cell"], row
+        assert row["cell"] <= row["expiry"], row
+    shot(f"invitations-list-1280-{named}")
+    wide, room = page.evaluate(FRAME)
+    assert wide <= room  # nothing of the list cut off at its frame's edge
