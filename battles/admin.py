@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.models import LogEntry
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -145,6 +146,18 @@ class BattleAdmin(admin.ModelAdmin):
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return BattleList
+
+    def log_change(self, request: HttpRequest, obj: Battle, message: Any) -> LogEntry:
+        """The admin's log keeps the battle by the name the GM's pages give it ("At Korona:
+        the Japanese 1st Company attacks the Australians' A Company", ``battle_words``),
+        not its ``__str__`` ("1: battle 1 at Korona"): a battle a roll-back removes later
+        is listed in Recent actions and its History by what the log kept."""
+        entry: LogEntry = super().log_change(request, obj, message)
+        named = battle_words(obj)[: LogEntry._meta.get_field("object_repr").max_length]
+        if entry.object_repr != named:
+            LogEntry.objects.filter(pk=entry.pk).update(object_repr=named)
+            entry.object_repr = named
+        return entry
 
     @admin.display(description="battle", ordering="area__name")
     def battle_shown(self, obj: Battle) -> str:

@@ -20,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from battles.models import Battle
-from battles.web.forces import battle_place
+from battles.web.forces import battle_place, battle_words
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
 from campaign.services.turns import played_sides
 from campaign.web.maps import local_deadline
@@ -168,11 +168,28 @@ def no_email(user: Any) -> str:
     return "" if user.email else reverse("admin:auth_user_change", args=[user.pk])
 
 
+def _names_now(model: Any, keys: set[Any]) -> dict[Any, str]:
+    """The rows of ``model`` still there among ``keys``, each by the name the GM's pages
+    give it now. A battle's log entry keeps the name it had when it was written ("1:
+    battle 1 at Korona", its ``__str__``), where every GM page now says "At Korona: the
+    Japanese 1st Company attacks the Australians' A Company" (``battle_words``); other
+    rows are named as they were. One query per kind of row (a battle's forces and its
+    campaign's sides, prefetched, three more)."""
+    rows = model._default_manager.filter(pk__in=keys)
+    if model is not Battle:
+        return {key: "" for key in rows.values_list("pk", flat=True)}
+    battles = rows.select_related("area", "campaign").prefetch_related(
+        "attackers", "defenders", "campaign__sides"
+    )
+    return {battle.pk: battle_words(battle) for battle in battles}
+
+
 def recent_actions(user: Any, count: int = 10) -> list[LogEntry]:
     """The GM's latest actions for "Recent actions", newest first, each marked ``gone``
     when its row is no more (a roll-back deletes the battles of the turns it undoes):
     its link would land on Django's "Battle with ID “5” doesn’t exist" (a walk-through).
-    One query for the entries, one per kind of row they name."""
+    A row still there is listed by its name now (``_names_now``); one gone keeps the name
+    the log kept. One query for the entries, one per kind of row they name."""
     entries = list(LogEntry.objects.filter(user_id=user.pk).select_related("content_type")[:count])
     rows: dict[Any, list[tuple[LogEntry, Any]]] = {}
     for entry in entries:
@@ -187,10 +204,11 @@ def recent_actions(user: Any, count: int = 10) -> list[LogEntry]:
         else:
             rows.setdefault(model, []).append((entry, key))
     for model, named in rows.items():
-        keys = {key for _, key in named}
-        there = set(model._default_manager.filter(pk__in=keys).values_list("pk", flat=True))
+        there = _names_now(model, {key for _, key in named})
         for entry, key in named:
             entry.gone = key not in there  # type: ignore[attr-defined]
+            if there.get(key):
+                entry.object_repr = there[key]
     return entries
 
 

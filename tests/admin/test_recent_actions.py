@@ -5,6 +5,7 @@ The services change the rows, so the admin's own logging (of its forms) never sa
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.test import Client
 
 from battles.models import Battle
+from battles.web.forces import battle_words
 from campaign.models import Campaign, Company
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
@@ -105,7 +107,7 @@ def test_a_battle_a_roll_back_removed_is_listed_without_a_link(gm: Client) -> No
     for fought in battles.values():
         gm.post(f"/admin/battles/battle/{fought.pk}/fight/")
     battle = battles["1:Korona:1"]
-    name = str(battle)
+    name = html.escape(battle_words(battle))
     home = gm.get("/admin/").content.decode()
     assert f'href="/admin/battles/battle/{battle.pk}/change/"' in home
     rollback_to_turn(campaign=campaign, number=1, reason="a mistake", user=None)
@@ -114,3 +116,29 @@ def test_a_battle_a_roll_back_removed_is_listed_without_a_link(gm: Client) -> No
     assert f'href="/admin/battles/battle/{battle.pk}/change/"' not in home
     gone = "(no longer there: a roll-back or a deletion removed it)"
     assert f'{name} <span class="quiet">{gone}</span>' in home
+
+
+def test_recent_actions_name_a_battle_as_the_gms_pages_do_now(gm: Client) -> None:
+    """The log kept a battle's ``__str__`` ("1: battle 1 at Korona"), where every GM page
+    names it "At Korona: the Japanese 1st Company attacks the Australians' A Company":
+    an entry names a battle still there as it is called now (an entry written before
+    included), and a new entry keeps that name, so it stays once the battle is gone."""
+    campaign, battles = waiting_campaign()
+    first, second = battles["1:Korona:1"], battles["1:Korona:2"]
+    gm.post(f"/admin/battles/battle/{first.pk}/fight/")
+    # An entry the log kept before battles were named so, for a battle still there.
+    (entry,) = LogEntry.objects.filter(object_id=str(first.pk))
+    LogEntry.objects.filter(pk=entry.pk).update(object_repr=str(first))
+    gm.post(f"/admin/battles/battle/{second.pk}/fight/")
+    (kept,) = LogEntry.objects.filter(object_id=str(second.pk))
+    assert kept.object_repr == battle_words(second)
+    home = html.unescape(gm.get("/admin/").content.decode()).split("Recent actions")[1]
+    for battle in (first, second):
+        assert f'/admin/battles/battle/{battle.pk}/change/">{battle_words(battle)}</a>' in home
+    assert ": battle 1 at Korona" not in home and ": battle 2 at Korona" not in home
+    # Gone: the old entry keeps the name it was written with, the new one the new name.
+    rollback_to_turn(campaign=campaign, number=1, reason="a mistake", user=None)
+    home = html.unescape(gm.get("/admin/").content.decode()).split("Recent actions")[1]
+    gone = "(no longer there: a roll-back or a deletion removed it)"
+    assert f'{battle_words(second)} <span class="quiet">{gone}</span>' in home
+    assert f'1: battle 1 at Korona <span class="quiet">{gone}</span>' in home

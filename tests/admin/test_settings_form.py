@@ -238,7 +238,7 @@ def test_a_ruling_is_labelled_as_koronas_not_by_a_section_of_a_file_the_gm_never
     assert "Korona rulings" not in page and "§" not in page
     section = page.split('id="setting-tactical_turn_limit"')[1].split('id="setting-')[0]
     assert (
-        "<span class=\"rule-source\">Korona&#x27;s ruling:</span> <q>After 12 turns the side "
+        '<span class="rule-source">Korona&#x27;s ruling:</span> <q>After 12 turns the side '
         "with the smaller fraction lost wins; a tie goes to the defender.</q>"
     ) in section
     supply = page.split('id="setting-out_of_supply_turns_before_losses"')[1]
