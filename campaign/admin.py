@@ -16,7 +16,8 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
@@ -65,6 +66,8 @@ from campaign.services.adjustments import (
     StaleChange,
     adjust_stands,
     campaign_version,
+    change_words,
+    changes_since,
     set_control,
     set_ship_present,
 )
@@ -608,24 +611,24 @@ _MOVED = {Campaign.Status.ACTIVE: "resumed", Campaign.Status.PAUSED: "paused"}
 
 def changed_since_words(campaign: Campaign, shown: str, *, page: str = "page") -> str:
     """What changed since a GM page showed the campaign as ``shown`` (``advance_state``),
-    the same turn next: paused or resumed, its next deadline moved, or else a change that
-    left both as they were (paused and resumed again, its settings or schedule changed),
-    which a walk-through's list of campaigns did not notice."""
-    shown_status, shown_deadline, *_ = [*shown.split("."), "", ""]
+    the same turn next: paused or resumed; the GM changes made meanwhile, each in the
+    log's words, by whom and when (``change_words``: its settings, its schedule, an
+    adjustment); or, the status as it was, paused and resumed again, which a
+    walk-through's list of campaigns did not notice."""
+    shown_status, *_ = shown.split(".")
     if shown_status in _MOVED and campaign.status in _MOVED and shown_status != campaign.status:
         was = "active" if shown_status == Campaign.Status.ACTIVE else "paused"
         moved = _MOVED[Campaign.Status(campaign.status)]
         return f"your {page} showed it {was}, and it has been {moved} since"
-    _, deadline, *_ = advance_state(campaign).split(".")
-    if shown_deadline != deadline:
-        now = deadline_words(campaign) if campaign.status == Campaign.Status.ACTIVE else ""
-        return f"its next deadline has changed since your {page} showed it" + (
-            f" (it is now {now})" if now else " (it now has none)"
-        )
-    return (
-        f"it has changed since your {page} showed it (paused and resumed, or its settings "
-        "or schedule changed)"
-    )
+    made = changes_since(campaign, shown)
+    if made:
+        said = " ".join(change_words(change, campaign.timezone) for change in made)
+        count = "a change" if len(made) == 1 else f"{len(made)} changes"
+        # Said before ". Check the page ...": without the last change's own full stop.
+        return f"a game master made {count} to it since your {page} showed it. {said}".rstrip(".")
+    if campaign.status == Campaign.Status.PAUSED:
+        return f"it was resumed and paused again since your {page} showed it"
+    return f"it was paused and resumed again since your {page} showed it"
 
 
 def skipped_words(campaign: Campaign, seen: int | None, state: str | None = None) -> str:
@@ -739,7 +742,18 @@ class CampaignAdmin(SimpleHistoryAdmin):
         return (
             super()
             .get_queryset(request)
-            .annotate(pending_battles=Count("battles", filter=Q(battles__status="pending")))
+            .annotate(
+                pending_battles=Count("battles", filter=Q(battles__status="pending")),
+                # The last GM change, which "Advance turn now" sends back (advance_state).
+                gm_change=Coalesce(
+                    Subquery(
+                        GmAdjustment.objects.filter(campaign=OuterRef("pk"))
+                        .order_by("-pk")
+                        .values("pk")[:1]
+                    ),
+                    0,
+                ),
+            )
             .prefetch_related("sides")  # their names, for the ending (``ending_words``)
         )
 
@@ -758,7 +772,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
     def turn_shown(self, obj: Campaign) -> str:
         """The turns, and the number played in the changelist's form: "Advance turn now"
         sends back the turn each row showed, and the rest of the row as shown
-        (``advance_state``: paused, its deadline, its last change)."""
+        (``advance_state``: paused or not, its last save, its last GM change)."""
         return format_html(
             '{}<input type="hidden" name="seen_turn_{}" value="{}">'
             '<input type="hidden" name="seen_state_{}" value="{}">',
@@ -1031,7 +1045,7 @@ class CampaignAdmin(SimpleHistoryAdmin):
         button): a second click, a stale tab, or the schedule playing it at the same
         moment, does not play the turn after it too. ``page_state``: the rest of the
         campaign as the page showed it (``advance_state``: its status, as its button's
-        question said "paused" or not, its deadline, its last change); changed since,
+        question said "paused" or not, its last save, its last GM change); changed since,
         nothing is played (a walk-through paused a campaign in one tab, and the other
         tab's button played its turn after a question that did not say so; the list's
         action, which sent only the turn, played one after a pause and a resume)."""

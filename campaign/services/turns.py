@@ -16,13 +16,23 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import transaction
+from django.db.models import Max
 from django.db.models.query import MAX_GET_RESULTS
 from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.planned import planned_battles, store_battles
 from campaign.history import quiet_history
-from campaign.models import SPECTATOR, Area, Campaign, Company, Membership, Order, Turn
+from campaign.models import (
+    SPECTATOR,
+    Area,
+    Campaign,
+    Company,
+    GmAdjustment,
+    Membership,
+    Order,
+    Turn,
+)
 from campaign.services import commitments
 from campaign.services.deadlines import Schedule, next_deadline_after
 from campaign.services.prepared import PreparedObjects, PreparedRead
@@ -53,8 +63,9 @@ class TurnAlreadyPlayed(TurnRefused):
 
 class CampaignChangedSince(TurnRefused):
     """The campaign is not as the GM's page showed it (``expected_state``, from
-    ``advance_state``): paused or resumed, its deadline moved or its settings changed
-    since, though the same turn is next. ``now``: the campaign's row as it is."""
+    ``advance_state``): paused or resumed, or a GM change made (its settings, schedule,
+    an adjustment) since, though the same turn is next. ``now``: the campaign's row as
+    it is."""
 
     def __init__(self, message: str, *, now: Campaign) -> None:
         super().__init__(message)
@@ -62,14 +73,32 @@ class CampaignChangedSince(TurnRefused):
 
 
 def advance_state(campaign: Campaign) -> str:
-    """What a GM page showed of the campaign before its next turn, from its row alone, as
-    a token "Advance turn now" sends back: its status, next deadline and last save (a
-    pause, a resume, a settings or schedule change each save the row, so a pause then a
-    resume in another tab, which leaves the status as it was, still changes it). The turn
-    number travels beside it (``expected_turn``)."""
-    deadline = int(campaign.next_deadline.timestamp()) if campaign.next_deadline else ""
+    """What a GM page showed of the campaign before its next turn that the GM answered
+    "Advance turn now" for, as a token the button sends back: its status (the question
+    says "paused" or not), its last save (a pause, a resume or a settings change saves
+    the row, so a pause then a resume in another tab, which leaves the status as it was,
+    still changes it) and its last GM change (``last_gm_change``: the settings, the
+    schedule, which the question's next deadline is counted by, and every adjustment to
+    the state the turn is played from). The turn number travels beside it
+    (``expected_turn``).
+
+    Not its next deadline: what moves it besides those is a player's "ready" (the last
+    side's makes the turn due at once) and the scheduler's claim of that turn, neither of
+    which changes the turn the GM was asked to play, its orders played as they stand, ready
+    or not, as the question says; guarded, the GM's click was refused whenever the last
+    player got ready after the page was read."""
     updated = int(campaign.updated_at.timestamp() * 1_000_000) if campaign.updated_at else 0
-    return f"{campaign.status}.{deadline}.{updated}"
+    return f"{campaign.status}.{updated}.{last_gm_change(campaign)}"
+
+
+def last_gm_change(campaign: Campaign) -> int:
+    """The id of the campaign's latest GM change (0 for none): from the admin's list's
+    annotation (``gm_change``) when the row has it, else one query."""
+    annotated = getattr(campaign, "gm_change", None)
+    if annotated is not None:
+        return int(annotated)
+    found = GmAdjustment.objects.filter(campaign=campaign).aggregate(last=Max("pk"))["last"]
+    return int(found or 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -401,33 +401,105 @@ def test_the_lists_stale_confirmation_after_a_pause_and_a_resume_plays_nothing(
     assert Campaign.objects.get().turn == 0
     assert not Turn.objects.exists()
     assert messages_of(answer) == [
-        "Korona 1: nothing was played: it has changed since your page showed it (paused and "
-        "resumed, or its settings or schedule changed). Check the page as it is before you "
-        "advance."
+        "Korona 1: nothing was played: it was paused and resumed again since your page "
+        "showed it. Check the page as it is before you advance."
     ]
 
 
-def test_a_stale_confirmation_names_the_deadline_moved_since(
+def test_a_player_getting_ready_since_the_confirmation_does_not_stop_the_gms_advance(
     gm: Client, django_user_model: Any
 ) -> None:
     """The player got ready after the GM's confirmation page was read: the turn is now due
-    at once (the question had said "Not ready yet"), so nothing is played by the page."""
+    at once, its deadline moved to now. That was refused ("its next deadline has changed")
+    though the turn the GM was asked to play is the same turn, its orders played as they
+    stand, ready or not: it is played, once."""
     campaign = new_campaign()
     user = django_user_model.objects.create_user("aussie", password="pw")
     Membership.objects.create(campaign=campaign, user=user, side="australian")
     confirm = opened_from(gm.post(LIST, chosen(gm, campaign)))
     mark_side_ready(campaign=campaign, side="australian")
     campaign.refresh_from_db()
-    assert campaign.next_deadline is not None
+    assert campaign.next_deadline is not None  # due at once: the deadline moved
 
     answer = gm.post(LIST, confirm, follow=True)
 
-    assert Campaign.objects.get().turn == 0
-    assert messages_of(answer) == [
-        "Korona 1: nothing was played: its next deadline has changed since your page showed "
-        f"it (it is now {deadline_words(campaign)}). Check the page as it is before you "
-        "advance."
-    ]
+    assert Campaign.objects.get().turn == 1
+    (said,) = messages_of(answer)
+    assert said.startswith("Korona 1: turn 1 played. Battles: none.")
+    # The same page sent again plays nothing more.
+    again = gm.post(LIST, confirm, follow=True)
+    assert Campaign.objects.get().turn == 1
+    assert "nothing was played" in messages_of(again)[0]
+
+
+def test_a_player_getting_ready_since_the_page_does_not_stop_its_advance(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The campaign's page, on a schedule: the last side's "ready" moves the deadline to
+    now (the scheduler would play the turn within seconds); the GM's press plays it."""
+    campaign = new_campaign()
+    every_48_hours(campaign, None)
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    sent = opened(gm, page)
+    before = Campaign.objects.get().next_deadline
+    mark_side_ready(campaign=campaign, side="australian")
+    assert Campaign.objects.get().next_deadline != before
+
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent)
+
+    assert Campaign.objects.get().turn == 1
+    assert Turn.objects.filter(campaign=campaign).count() == 1
+
+
+def test_a_gm_change_made_since_the_page_stops_its_advance_and_is_named(
+    gm: Client, django_user_model: Any
+) -> None:
+    """What the turn is played from changed in another tab (a company's stands; before,
+    only the campaign's own row was compared, so it was played): nothing is played, the
+    message names the change, who made it and when, and the page drawn again plays it."""
+    from campaign.models import Company
+    from campaign.services.adjustments import adjust_stands
+
+    campaign = new_campaign()
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    sent = opened(gm, page)
+    other = django_user_model.objects.create_superuser("second", "s@example.com", "pw")
+    company = Company.objects.get(campaign=campaign, name="A Company")
+    adjust_stands(company=company, unit_type="rifle_squad", held=5, reason="fever", user=other)
+
+    answer = gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent, follow=True)
+
+    assert Campaign.objects.get().turn == 0 and not Turn.objects.exists()
+    (said,) = messages_of(answer)
+    assert said.startswith(
+        "Korona 1: nothing was played: a game master made a change to it since your page "
+        "showed it. Made meanwhile by second at "
+    )
+    assert "A Company: rifle squads from 9 to 5 (reason: fever). Check the page" in said
+    # The page it lands on is drawn afresh: its button plays the turn.
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", opened(gm, page))
+    assert Campaign.objects.get().turn == 1
+
+
+def test_a_settings_change_since_the_list_skips_the_campaign_and_names_it(gm: Client) -> None:
+    """The settings as the question read them (tabletop or not, the last turn) changed:
+    the list's confirmation skips the campaign, in the log's words."""
+    from campaign.services.campaigns import update_settings
+    from rules.campaign.scenario import settings_to_json
+
+    campaign = new_campaign()
+    stale = chosen(gm, campaign)
+    settings = {**settings_to_json(campaign.get_settings()), "battle_mode": "tabletop"}
+    update_settings(campaign=campaign, settings=settings, reason="our table is ready")
+    page = html.unescape(gm.post(LIST, stale).content.decode())
+    assert (
+        "Korona 1: skipped, as a game master made a change to it since your list showed it. "
+        "Made meanwhile at "
+    ) in page
+    assert "How battles are fought: fought on the table" in page
+    assert "Yes, play" not in page
 
 
 def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_list(
@@ -444,8 +516,8 @@ def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_li
     set_paused(campaign=campaign, paused=False)
     page = html.unescape(gm.post(LIST, stale).content.decode())
     assert (
-        "Korona 1: skipped, as it has changed since your list showed it (paused and resumed, "
-        "or its settings or schedule changed). Check it on the list as it is."
+        "Korona 1: skipped, as it was paused and resumed again since your list showed it. "
+        "Check it on the list as it is."
     ) in page
     assert "Yes, play" not in page
 
@@ -564,3 +636,26 @@ def test_a_deadline_kept_from_before_the_turn_began_is_not_shown_as_one(gm: Clie
     )
     listed = gm.get(LIST).content.decode()
     assert '<td class="field-deadline_shown">none: waiting for your battle results</td>' in listed
+
+
+def test_a_turn_the_scheduler_claimed_since_the_page_is_played_once(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The last player got ready and the scheduler claimed the turn (its deadline
+    cleared) before the GM pressed: the GM's press plays the turn the page asked about,
+    and the scheduler's task, arriving after, plays nothing more."""
+    from campaign.services.schedule import process_turn, sweep_due
+
+    campaign = new_campaign()
+    user = django_user_model.objects.create_user("aussie", password="pw")
+    Membership.objects.create(campaign=campaign, user=user, side="australian")
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    sent = opened(gm, page)
+    mark_side_ready(campaign=campaign, side="australian")
+    assert sweep_due(enqueue=False).claimed == [(campaign.pk, 1)]
+
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent)
+    process_turn(campaign_id=campaign.pk, turn_number=1)
+
+    assert Campaign.objects.get().turn == 1
+    assert Turn.objects.filter(campaign=campaign).count() == 1

@@ -97,9 +97,8 @@ def test_advance_from_a_page_opened_before_a_pause_and_a_resume_plays_nothing(gm
 
     assert Campaign.objects.get().turn == 0
     assert messages_of(response) == [
-        "Korona 1: nothing was played: it has changed since your page showed it (paused and "
-        "resumed, or its settings or schedule changed). Check the page as it is before you "
-        "advance."
+        "Korona 1: nothing was played: it was paused and resumed again since your page "
+        "showed it. Check the page as it is before you advance."
     ]
 
 
