@@ -40,7 +40,7 @@ from battles.web.forces import battle_words
 from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
-from campaign.services.deadlines import moment_words, no_deadline_words
+from campaign.services.deadlines import moment_words
 from campaign.services.prepared import PreparedObjects
 from campaign.services.schedule import play_of_side
 from campaign.services.visibility import (
@@ -51,6 +51,7 @@ from campaign.services.visibility import (
     when_made,
 )
 from campaign.web import ending, turnlog
+from campaign.web.maps import MapStamp, next_turn
 from notifications.models import Kind, Notice, Preference, Webhook
 
 logger = logging.getLogger(__name__)
@@ -119,17 +120,38 @@ def _side_names(view: CampaignView) -> dict[str, str]:
 
 def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> str:
     """When the next turn is played, for the player of ``side`` (None: a reader of every
-    side, the group's channel)."""
+    side, the group's channel), as the campaign stands when the notice is written: the
+    map's line (``campaign.web.maps.next_turn``), in solo terms to a player of the one
+    side a player plays, the AI the rest ("you or a teammate" when others play that side
+    too). A notice may go out after the campaign has moved on (a queue behind, the GM's
+    next turn begun at once): a turn under way or waiting for its battles, or a pause,
+    has no deadline, and the "no deadline" words ("Turn 2 is played once every side is
+    ready") were wrong of each."""
     if campaign.status == Campaign.Status.FINISHED:
         return ""
-    if campaign.next_deadline is None:
-        # As the map says it (campaign.web.maps.next_turn), in solo terms to a player of
-        # the one side a player plays, the AI the rest ("you or a teammate" when others
-        # play that side too).
-        play = play_of_side(campaign, side)
-        return no_deadline_words(campaign.turn + 1, solo=play.solo, teammates=play.teammates)
-    when = moment_words(campaign.next_deadline, zone)
-    return f"Orders for turn {campaign.turn + 1} are due by {when}."
+    last = (
+        Turn.objects.filter(campaign=campaign)
+        .order_by("-number")
+        .values_list("number", "status")
+        .first()
+    )
+    play = play_of_side(campaign, side)
+    stamp = MapStamp(
+        turn=campaign.turn,
+        status=campaign.status,
+        next_deadline=campaign.next_deadline,
+        last_turn=last[0] if last else None,
+        last_turn_status=last[1] if last else None,
+        last_adjustment=None,
+        side=side,
+        solo=play.solo,
+        teammates=play.teammates,
+    )
+    coming = next_turn(campaign, stamp)
+    if coming.state == "deadline" and campaign.next_deadline is not None:
+        when = moment_words(campaign.next_deadline, zone)
+        return f"Orders for turn {campaign.turn + 1} are due by {when}."
+    return coming.words
 
 
 def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:

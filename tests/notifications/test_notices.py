@@ -18,6 +18,7 @@ from django.utils.html import escape
 from battles.web.lists import battle_reasons, readable_battles
 from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
 from campaign.services.adjustments import ReasonMissing, adjust_stands
+from campaign.services.campaigns import set_paused
 from campaign.services.deadlines import Schedule
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.scenarios import create_campaign
@@ -589,3 +590,72 @@ def test_the_end_email_says_why_in_the_pages_words_never_the_engines(
     for words in (end.body, channel.body, Notice.objects.get(webhook=hook).body):
         assert campaign.end_reason not in words and "turn limit" not in words
         assert "((" not in words and "))" not in words
+
+
+# --- the next turn's line, as the campaign stands when a notice is written -------------------
+
+
+def tabletop_after_one_turn(capture: Any, aussie: Any, hook: Any) -> tuple[Campaign, Turn]:
+    """Turn 1 played, its battles fought by the rules (its notices kept back, as a busy
+    queue keeps them); then the battles fought on the table, and turn 2 begun by the GM
+    and waiting for its results."""
+    from dataclasses import replace
+
+    campaign = create_campaign(data=meeting_doc(), name="Table", seed=3)
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    Webhook.objects.create(campaign=campaign, url=hook.url)
+    with capture(execute=False):
+        advance_turn(campaign_id=campaign.pk)
+    first = Turn.objects.get(campaign=campaign, number=1)
+    assert first.status == Turn.Status.DONE
+    campaign.refresh_from_db()
+    campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save(update_fields=["settings"])
+    with capture(execute=False):
+        advance_turn(campaign_id=campaign.pk)
+    assert Turn.objects.get(campaign=campaign, number=2).status == Turn.Status.BATTLES_PENDING
+    return campaign, first
+
+
+def test_a_turns_notice_written_while_the_next_waits_for_its_battles_says_so(
+    db: Any, gm_user: Any, aussie: Any, hook_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The next turn began waiting for its tabletop results before turn 1's notices went
+    out: the turn has no deadline then (its end counts the next), and the notices said
+    the "no deadline" words, "Turn 2 is played when you mark your orders ready, or when
+    the game master plays it", of a turn already under way whose orders were closed. They
+    say what is happening, as the map does."""
+    campaign, first = tabletop_after_one_turn(
+        django_capture_on_commit_callbacks, aussie, hook_server
+    )
+    assert Campaign.objects.get(pk=campaign.pk).next_deadline is None
+
+    turn_notices(turn_id=first.pk)
+
+    (email,) = to(aussie.email)
+    (posted,) = hook_server.posts
+    waits = (
+        "Turn 2 waits for its battles to be fought on the table: it ends when the game "
+        "master has entered their results."
+    )
+    for said in (email.body, posted["content"]):
+        assert waits in said
+        assert "is played when" not in said and "is played once" not in said
+
+
+def test_a_turns_notice_written_while_the_campaign_is_paused_says_so(
+    campaign: Campaign, aussie: Any, hook_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The GM played a turn by hand while the campaign was paused: the notices said "Turn
+    2 is played once every side is ready", which a pause holds back."""
+    Webhook.objects.create(campaign=campaign, url=hook_server.url)
+    set_paused(campaign=campaign, paused=True)
+
+    play(campaign, django_capture_on_commit_callbacks)
+
+    (email,) = to(aussie.email)
+    (posted,) = hook_server.posts
+    for said in (email.body, posted["content"]):
+        assert "The game master has paused the campaign: no turn is played when " in said
+        assert "until they resume it; they may still play one by hand." in said
+        assert "is played once every side is ready" not in said
