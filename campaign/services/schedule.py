@@ -38,6 +38,7 @@ from campaign.services.deadlines import (
     check_schedule,
     moment_words,
     next_deadline_after,
+    no_deadline_words,
     same_schedule,
     schedule_change_words,
     side_play,
@@ -149,6 +150,10 @@ def change_schedule(
         reason = check_reason(reason)
         # Saved through the model, with the reason: the row's History lists the change.
         fields = _fields(checked, now)
+        if Turn.objects.filter(campaign=row, status=Turn.Status.BATTLES_PENDING).exists():
+            # No orders are due while a turn waits for its battles' results (as resuming
+            # sets none then, ``set_paused``): the turn's end counts the next deadline.
+            fields["next_deadline"] = None
         for name, value in fields.items():
             setattr(row, name, value)
             setattr(campaign, name, value)
@@ -171,8 +176,15 @@ def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str
     """'Schedule changed: a turn every 24 hours (before: none: the GM plays each turn).
     Next deadline: Fri 11 Dec 2026, 18:00 CET.'"""
     first = schedule_change_words(before, after)
+    number = campaign.turn + 1
+    if Turn.objects.filter(campaign=campaign, status=Turn.Status.BATTLES_PENDING).exists():
+        return (
+            f"{first} No deadline while turn {number} waits for its battles' results: the "
+            "next counts from its end."
+        )
     if campaign.next_deadline is None:
-        return f"{first} No deadline: the next turn is played when the game master plays it."
+        # Not only the game master's press: every side ready plays it too (the map's words).
+        return f"{first} No deadline: {no_deadline_words(number)}"
     if campaign.status == Campaign.Status.PAUSED:
         return f"{first} The campaign is paused: its next deadline counts from when it resumes."
     return f"{first} Next deadline: {moment_words(campaign.next_deadline, after.timezone)}."

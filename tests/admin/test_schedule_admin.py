@@ -326,3 +326,36 @@ def test_a_schedule_refused_with_no_reason_says_both_at_once(gm: Client) -> None
     assert errors["reason"] == ["Give a reason for this change."]
     assert "Please correct the 2 problems below." in response.content.decode()
     assert Campaign.objects.get(pk=campaign.pk).schedule_kind == "none"
+
+
+def test_a_schedule_set_while_a_turn_waits_gives_no_deadline_until_its_end(gm: Client) -> None:
+    """Set while turn 1 waited for its tabletop results, a schedule counted a deadline
+    from then, which the line (told to every player) gave for orders nobody could give:
+    the turn's end counts it, as after a resume. Its line says so, and the turn's end
+    sets the deadline."""
+    from battles.services.results import fight_battle_now
+
+    campaign, battles = waiting_campaign()
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
+    assert Campaign.objects.get(pk=campaign.pk).next_deadline is None
+    line = GmAdjustment.objects.get(what__startswith="Schedule changed")
+    assert line.what == (
+        "Schedule changed: a turn every 48 hours (before: none: the game master plays each "
+        "turn). No deadline while turn 1 waits for its battles' results: the next counts "
+        "from its end."
+    )
+    for battle in battles.values():
+        fight_battle_now(battle_id=battle.pk)
+    assert Campaign.objects.get(pk=campaign.pk).next_deadline is not None
+
+
+def test_a_schedule_taken_away_says_every_side_ready_plays_the_turn(gm: Client) -> None:
+    """ "No deadline: the next turn is played when the game master plays it" left out
+    the players' "ready", which plays it too, as the map says."""
+    campaign = new_campaign()
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
+    submitted(gm, campaign, {"kind": "none", "timezone": "UTC"})
+    line = GmAdjustment.objects.filter(what__startswith="Schedule changed").latest("pk")
+    assert line.what.endswith(
+        "No deadline: Turn 1 is played once every side is ready, or when the game master plays it."
+    )
