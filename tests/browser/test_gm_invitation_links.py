@@ -79,7 +79,7 @@ ROWS = """() => [...document.querySelectorAll('#result_list tbody tr')].map(row 
     expiry: expiry.getBoundingClientRect().left,
   };
 })"""
-FRAME = "() => [document.querySelector('.results').scrollWidth, document.querySelector('.results').clientWidth]"
+FRAME = "() => [document.querySelector('.results')].map(f => [f.scrollWidth, f.clientWidth])[0]"
 
 
 @pytest.mark.parametrize("named", ["short", "long"])
