@@ -78,3 +78,28 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     page.wait_for_load_state()
     assert page.url.endswith(f"/admin/battles/battle/{battles['1:Korona:1'].pk}/result/")
     assert waiting.pk
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_recent_actions_name_a_fought_battle_as_the_battles_list_does(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """The GM fights a waiting battle by the rules from its page: Recent actions lists it
+    as every GM page names it, "At Korona: ...", not "1: battle 1 at Korona"."""
+    from battles.web.forces import battle_words
+    from tests.browser.test_safe_defaults import sign_in
+
+    _, battles = waiting_campaign("Korona at the table")
+    battle = battles["1:Korona:1"]
+    sign_in(page, live_server, django_user_model, size)
+    page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/change/")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Fight it now (auto)").click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/admin/")
+    recent = page.locator("#recent-actions-module")
+    link = recent.get_by_role("link", name=battle_words(battle))
+    assert link.is_visible()
+    assert "battle 1 at Korona" not in recent.inner_text()
+    recent.scroll_into_view_if_needed()
+    shot(f"gm-home-recent-battle-{'desktop' if size[0] > 600 else 'phone'}")
