@@ -9,6 +9,11 @@ time per request in process.) Saving or deleting a user drops it at once (the
 signals below: a password change, a deactivation, a new permission); a change made
 without ``save`` (a queryset ``update``) takes effect within the minute.
 
+A username signs in typed in any letter case: "BOB" signs in the account "bob", as most
+sites do (the database keeps one account per username in any case: migration
+notifications 0009); django-axes counts the wrong passwords of every spelling against the
+one account (``lockout_username``), so changing the case buys no more guesses.
+
 A new password also revokes the user's API tokens (``revoke_tokens``), whichever way it
 is set: the admin, ``manage.py changepassword``, ``set_password`` and ``save``.
 """
@@ -29,8 +34,48 @@ def _key(user_id: Any) -> str:
     return f"auth-user:{user_id}"
 
 
+def account_username(typed: str) -> str | None:
+    """The username of the account ``typed`` names: its own when an account has it
+    exactly, else the one account's whose username it is in another letter case. None
+    when none has, or when it could be either of two accounts the database let in before
+    it kept case apart (migration notifications 0009): they sign in typed exactly."""
+    found = list(
+        get_user_model()
+        .objects.filter(username__iexact=typed)
+        .values_list("username", flat=True)
+        .order_by()[:10]
+    )
+    if typed in found:
+        return typed
+    return found[0] if len(found) == 1 else None
+
+
+def lockout_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
+    """django-axes's name for the username being tried (``AXES_USERNAME_CALLABLE``): the
+    account's username in any case it is typed, so "bob", "Bob" and "BOB" share the count
+    of wrong passwords and the lockout (lifted by the account's username); a name of no
+    account is counted in lower case."""
+    typed = (credentials or {}).get("username")
+    if typed is None:
+        typed = getattr(request, "data", request.POST).get("username")
+    if not isinstance(typed, str):
+        return None
+    return account_username(typed) or typed.lower()
+
+
 class CachedModelBackend(ModelBackend):
-    """Django's ``ModelBackend``, whose ``get_user`` reads through the cache."""
+    """Django's ``ModelBackend``, whose ``get_user`` reads through the cache, and whose
+    sign-in takes the username in any letter case (``account_username``)."""
+
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
+        field = get_user_model().USERNAME_FIELD
+        if username is None:
+            username = kwargs.pop(field, None)
+        if isinstance(username, str):
+            username = account_username(username) or username
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
     def get_user(self, user_id: Any) -> Any:
         key = _key(user_id)

@@ -95,6 +95,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 KORONA_TRUSTED_PROXIES = read_int(os.environ, "KORONA_TRUSTED_PROXIES", default=0, maximum=10)
 AXES_CLIENT_IP_CALLABLE = "config.proxies.client_ip"
 AXES_RESET_ON_SUCCESS = True
+# A username signs in typed in any letter case (config.auth), so its every spelling counts
+# against one account's lockout.
+AXES_USERNAME_CALLABLE = "config.auth.lockout_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # --- Content-Security-Policy (django-csp): scripts only from Korona's own static files (no

@@ -1,5 +1,6 @@
 """The admin's page of a user, whose email address no other account may use
-(``notifications.addresses``): Django's own, with that check on its form."""
+(``notifications.addresses``), nor its username in any letter case (a player signs in
+with it so: ``config.auth``): Django's own, with those checks on its forms."""
 
 from __future__ import annotations
 
@@ -29,7 +30,27 @@ def own_address(email: str, user: Any = None) -> str:
     return email
 
 
+def own_username(username: str, user: Any = None) -> str:
+    """``username`` unless another account has it, in any letter case (the database
+    refuses it too: migration notifications 0009)."""
+    others = get_user_model().objects.filter(username__iexact=username)
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    taken = sorted(others.values_list("username", flat=True))
+    if taken:
+        account = "account" if len(taken) == 1 else "accounts"
+        raise forms.ValidationError(
+            f"That username is already used by the {account} {names.join(taken)}, letter "
+            "case aside: each account needs its own, as a player signs in with it typed in "
+            "any case."
+        )
+    return username
+
+
 class OwnAddressUserForm(UserChangeForm):
+    def clean_username(self) -> str:
+        return own_username(str(self.cleaned_data.get("username") or ""), self.instance)
+
     def clean_email(self) -> str:
         return own_address(str(self.cleaned_data.get("email") or ""), self.instance)
 
@@ -70,6 +91,9 @@ class NewAccountForm(UserCreationForm):
         self.fields["username"].error_messages["required"] = "Give the username."
         self.fields["password1"].error_messages["required"] = "Give the password."
         self.fields["password2"].error_messages["required"] = "Give the password again."
+
+    def clean_username(self) -> str:
+        return own_username(str(self.cleaned_data.get("username") or ""))
 
     def clean_email(self) -> str:
         return own_address(str(self.cleaned_data.get("email") or ""))
