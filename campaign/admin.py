@@ -48,6 +48,7 @@ from campaign.forms import (
     StandsAdjustForm,
 )
 from campaign.models import (
+    SPECTATOR,
     AirGroup,
     Area,
     Campaign,
@@ -58,6 +59,7 @@ from campaign.models import (
     Membership,
     Order,
     Ship,
+    Side,
     Turn,
 )
 from campaign.services.adjustments import (
@@ -113,6 +115,7 @@ from campaign.web import ending, turnlog
 from campaign.web.maps import standing_words
 from config.adminpages import (
     GmFieldWords,
+    RefusedIfTakenMeanwhile,
     admin_page,
     admin_routes,
     admin_row,
@@ -333,6 +336,7 @@ class MembershipFormSet(BaseInlineFormSet):
         super().clean()
         campaign = self.instance
         if not _ended(campaign):
+            self._refuse_players_in_already()
             return
         added = any(
             self.data.get(form.add_prefix(name))
@@ -349,6 +353,39 @@ class MembershipFormSet(BaseInlineFormSet):
         )
         if added or changed:
             raise ValidationError(f"{ended_players_words(campaign)}. Nothing was saved.")
+
+    def _refuse_players_in_already(self) -> None:
+        """A player put in the campaign since this page was opened (Memberships → Add, or
+        another game master's page at the same moment) and added here too: refused by name.
+        Their row is not on this page, so the formset's check of its rows against each
+        other misses it, and the database's one-side-a-player index answered a 500."""
+        if self.instance.pk is None:
+            return
+        shown = [form.instance.pk for form in self.initial_forms if form.instance.pk]
+        elsewhere = {
+            membership.user_id: membership
+            for membership in Membership.objects.filter(campaign=self.instance).exclude(
+                pk__in=shown
+            )
+        }
+        for form in self.forms:
+            cleaned = getattr(form, "cleaned_data", {})
+            user, deleted = cleaned.get("user"), self.can_delete and cleaned.get("DELETE")
+            if user is None or deleted or user.pk not in elsewhere:
+                continue
+            form.add_error(
+                "user",
+                f"{user.get_username()} is in this campaign already, as "
+                f"{_as_side(elsewhere[user.pk])}, put there since this page was opened: "
+                "open the page again to see it.",
+            )
+
+
+def _as_side(membership: Membership) -> str:
+    if membership.side == SPECTATOR:
+        return "a spectator"
+    side = Side.objects.filter(campaign_id=membership.campaign_id, key=membership.side).first()
+    return f"the {side.name}" if side else f"the {membership.get_side_display()}"
 
 
 class MembershipInline(GmFieldWords, admin.TabularInline):
@@ -695,7 +732,7 @@ def saved_or_unchanged(
 
 
 @admin.register(Campaign)
-class CampaignAdmin(SimpleHistoryAdmin):
+class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
     list_display = [
         "name", "turn_shown", "status", "deadline_shown", "battles_waiting", "ending_words",
     ]  # fmt: skip
@@ -2060,7 +2097,7 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(GmFieldWords, admin.ModelAdmin):
+class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
     list_display = ["user", "campaign", "side"]
     list_filter = ["campaign", "side"]
     search_fields = ["user__username", "campaign__name"]

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.db import IntegrityError, router, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.options import Options
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -243,6 +244,46 @@ def check_selected_rows() -> None:
 
     response_action.checks_selected_rows = True  # type: ignore[attr-defined]
     admin.ModelAdmin.response_action = response_action  # type: ignore[method-assign, assignment]
+
+
+class RefusedIfTakenMeanwhile:
+    """A model admin's add or change page whose save breaks a unique index (two game
+    masters adding the same username, address or player at the same moment: each form's
+    checks passed before the other saved) answers its form again, checked afresh, instead
+    of a 500: the checks now find the other's row and refuse in their own words, and
+    nothing of this save is kept (rolled back to just before it). A second break, which
+    no check explains, is an error like any other.
+
+    On PostgreSQL the two pages' checks can run side by side, so only the index sees the
+    clash. On SQLite each page takes the database's one write lock as it starts
+    (``transaction_mode`` IMMEDIATE, config.env), so the second page waits and its checks
+    see the first's row; the index is the backstop there."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        # Every check (the form's, its inlines') is passed and nothing is saved yet: the
+        # model, its inlines and the log come after.
+        using = router.db_for_write(self.model)  # type: ignore[attr-defined]
+        request._korona_before_save = (using, transaction.savepoint(using=using))  # type: ignore[attr-defined]
+        super().save_model(request, obj, form, change)  # type: ignore[misc]
+
+    def _changeform_view(
+        self, request: HttpRequest, object_id: Any, form_url: str, extra_context: Any
+    ) -> HttpResponse:
+        view = super()._changeform_view  # type: ignore[misc]
+        try:
+            return view(request, object_id, form_url, extra_context)
+        except IntegrityError:
+            before = getattr(request, "_korona_before_save", None)
+            if before is None or getattr(request, "_korona_checked_again", False):
+                raise
+            using, savepoint = before
+            # The broken save is undone back to the savepoint, and the page's transaction
+            # goes on from there (Django marked all of it for rollback as the save broke).
+            transaction.set_rollback(False, using=using)
+            transaction.savepoint_rollback(savepoint, using=using)
+            request._korona_checked_again = True  # type: ignore[attr-defined]
+            del request._korona_before_save  # type: ignore[attr-defined]
+            return view(request, object_id, form_url, extra_context)
 
 
 class GmFieldWords:

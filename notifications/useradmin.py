@@ -13,6 +13,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.urls import reverse
 
+from config.adminpages import RefusedIfTakenMeanwhile
 from notifications import addresses
 from rules import names
 
@@ -104,7 +105,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class OwnAddressUserAdmin(UserAdmin):
+class OwnAddressUserAdmin(RefusedIfTakenMeanwhile, UserAdmin):
     form = OwnAddressUserForm
     add_form = NewAccountForm
     add_form_template = "admin/auth/user/korona_add_form.html"
