@@ -9,15 +9,29 @@ database refuses it too: a unique index on the address, trimmed and in lower cas
 (migration ``0006_one_account_per_address``, which also settled the addresses accounts
 shared before), which stops two sign-ups with one address at the same moment. The forms
 check first, to say why.
+
+A player changes their own address on their account page (``change_email``). Refusing
+an address there tells them, as the sign-up tells a link's holder, that some account has
+it, never whose; so each page that can refuse one counts the different addresses it
+refused (``note_refused``), and after ``ADDRESSES_REFUSED`` in an hour refuses every
+address until the hour is out (``refused_too_often``): a few tries, not a list.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.db.models.functions import Lower, Trim
+
+from rules.refusals import Problem, Refusal
+
+ADDRESSES_REFUSED = 5
+REFUSALS_KEPT = 60 * 60  # seconds: an hour from the first address refused
 
 # The words of a refused address on the invitation's sign-up form. They do not say an
 # account has it (see notifications.invitations on what the refusal tells, and to whom)
@@ -28,6 +42,43 @@ TAKEN_ON_SIGN_UP = (
     "account, sign in with that account (above) and join with it; forgotten its password "
     "or username? Ask for a link by email (above)."
 )
+
+
+# The words of a refused address on the player's account page: as the sign-up's, they
+# do not say whose it is, and say what to do if it is on another account of the player's.
+TAKEN_ON_CHANGE = (
+    "This email address cannot be used for your account: each account needs one of its "
+    "own. If it is on another Korona account of yours, change that account's address "
+    "first; otherwise give another."
+)
+TOO_MANY_ON_CHANGE = (
+    "You have given too many email addresses that cannot be used, so for an hour this "
+    "page takes none. Try again later, or ask the game master."
+)
+
+
+class AddressRefused(Refusal):
+    """The address may not be the account's: another account has it."""
+
+
+def refused_too_often(asker: str) -> bool:
+    """Has the page ``asker`` names (an invitation's sign-up, a player's account page)
+    refused ``ADDRESSES_REFUSED`` different addresses this hour?"""
+    return int(cache.get(f"addresses-refused:{asker}", 0)) >= ADDRESSES_REFUSED
+
+
+def note_refused(asker: str, email: str) -> None:
+    """Count an address ``asker``'s page refused, once each (the form sent again with the
+    same address, a password put right, is not trying another)."""
+    key = f"addresses-refused:{asker}"
+    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
+    if not cache.add(f"{key}:{digest}", True, REFUSALS_KEPT):
+        return
+    cache.add(key, 0, REFUSALS_KEPT)
+    try:
+        cache.incr(key)
+    except ValueError:  # the count's hour ended between the two lines: a new hour
+        cache.add(key, 1, REFUSALS_KEPT)
 
 
 def _with_address(email: str, *, user: Any = None) -> QuerySet[Any]:
@@ -53,3 +104,22 @@ def taken_by(email: str, *, user: Any = None) -> list[str]:
     if not email.strip():
         return []
     return sorted(_with_address(email, user=user).values_list("username", flat=True))
+
+
+def change_email(*, user: Any, email: str) -> None:
+    """``user``'s address becomes ``email``, trimmed, as the sign-up keeps it; the notices
+    go there from now on. Refused (``AddressRefused``) when another account has it, in any
+    case, also one that took it at this very moment (the database's index)."""
+    email = email.strip()
+    refused = AddressRefused([Problem("email", TAKEN_ON_CHANGE)])
+    if email_taken(email, user=user):
+        raise refused
+    before = user.email
+    user.email = email
+    try:
+        with transaction.atomic():
+            # save(), not update(): the signed-in user's cached copy is dropped (config.auth).
+            user.save(update_fields=["email"])
+    except IntegrityError:
+        user.email = before
+        raise refused from None

@@ -12,13 +12,13 @@ their address by email before joining, since a free address makes the account an
 at once; for a small group, whose game master hands the links to its players, the link
 is the gate instead. The refusal's words assert no account, and point to signing in and
 to the reset mail, which names the account; and one invitation is refused at most
-``ADDRESSES_REFUSED`` different addresses an hour, after which its sign-up refuses
-every address for the rest of the hour, so a link's holder may try a few, not a list.
+``ADDRESSES_REFUSED`` different addresses an hour (``notifications.addresses`` counts
+them), after which its sign-up refuses every address for the rest of the hour, so a
+link's holder may try a few, not a list.
 """
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -26,7 +26,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -42,8 +41,6 @@ from rules.refusals import Problem, Refusal
 
 VALID_FOR = timedelta(days=14)
 TEMPLATE = "notifications/invitation.html"
-ADDRESSES_REFUSED = 5
-REFUSALS_KEPT = 60 * 60  # seconds: an hour from the first address refused
 TOO_MANY_REFUSED = (
     "This invitation was given too many email addresses that cannot be used for a new "
     "account, so for an hour it makes none. If you have a Korona account, sign in with "
@@ -154,26 +151,9 @@ def accept(*, invitation: Invitation, user: Any) -> Membership:
             raise InvitationRefused("you joined this campaign already") from None
 
 
-def _refusals_key(invitation: Invitation) -> str:
-    return f"invitation-addresses-refused:{invitation.pk}"
-
-
-def refused_too_often(invitation: Invitation) -> bool:
-    """Has the invitation's sign-up refused ``ADDRESSES_REFUSED`` addresses this hour?"""
-    return int(cache.get(_refusals_key(invitation), 0)) >= ADDRESSES_REFUSED
-
-
-def note_refused(invitation: Invitation, email: str) -> None:
-    """Count an address refused on the invitation's sign-up, once each (a player sending
-    the form again with the same address, a password put right, is not trying another)."""
-    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
-    if not cache.add(f"{_refusals_key(invitation)}:{digest}", True, REFUSALS_KEPT):
-        return
-    cache.add(_refusals_key(invitation), 0, REFUSALS_KEPT)
-    try:
-        cache.incr(_refusals_key(invitation))
-    except ValueError:  # the count's hour ended between the two lines: a new hour
-        cache.add(_refusals_key(invitation), 1, REFUSALS_KEPT)
+def _asker(invitation: Invitation) -> str:
+    """Whose refused addresses ``notifications.addresses`` counts: the invitation's."""
+    return f"invitation:{invitation.pk}"
 
 
 class AccountForm(UserCreationForm):
@@ -198,11 +178,11 @@ class AccountForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = str(self.cleaned_data["email"]).strip()
-        if self.invitation is not None and refused_too_often(self.invitation):
+        if self.invitation is not None and addresses.refused_too_often(_asker(self.invitation)):
             raise forms.ValidationError(TOO_MANY_REFUSED)
         if addresses.email_taken(email):
             if self.invitation is not None:
-                note_refused(self.invitation, email)
+                addresses.note_refused(_asker(self.invitation), email)
             raise forms.ValidationError(addresses.TAKEN_ON_SIGN_UP)
         return email
 

@@ -3,13 +3,15 @@
 failed passwords, before any password is checked.
 
 The account page shows whether the player has an API token and revokes it (the same as
-``DELETE /api/token/``), and changes the password (which revokes the tokens too:
-config.auth)."""
+``DELETE /api/token/``), changes the email address the notices go to (the password asked
+first; ``notifications.addresses.change_email``) and changes the password (which revokes
+the tokens too: config.auth)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
@@ -21,14 +23,101 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from config.pages import account_menu, menu_query
+from notifications import addresses
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for the notices, with the player's password: whoever finds the
+    player signed in on a shared computer cannot send their notices and reset links
+    elsewhere. A wrong password says nothing of the address."""
+
+    email = forms.EmailField(
+        label="New email address",
+        max_length=254,
+        help_text="Where Korona sends your notices, and a link if you forget your password.",
+        error_messages={
+            "required": "Give your new email address.",
+            "invalid": "That is not an email address: it looks like name@example.com.",
+        },
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        help_text="The one you sign in with, to show it is you.",
+        error_messages={"required": "Give your password."},
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = str(self.cleaned_data["password"])
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: nothing was changed.")
+        return password
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:  # a wrong password: the address is not looked up
+            return cleaned
+        email = str(cleaned["email"]).strip()
+        asker = f"account:{self.user.pk}"
+        if email == self.user.email:
+            self.add_error("email", "That is your address already: nothing to change.")
+        elif addresses.refused_too_often(asker):
+            self.add_error("email", addresses.TOO_MANY_ON_CHANGE)
+        elif addresses.email_taken(email, user=self.user):
+            addresses.note_refused(asker, email)
+            self.add_error("email", addresses.TAKEN_ON_CHANGE)
+        return cleaned
+
+    def focus_first_refused(self) -> None:
+        """The first field refused has the focus when the page comes back (no script:
+        the page's CSP allows none inline)."""
+        refused = [name for name in self.fields if name in self.errors]
+        if refused:
+            self.fields[refused[0]].widget.attrs["autofocus"] = True
+
+
+def _account_page(request: HttpRequest, email_form: EmailChangeForm, status: int = 200) -> Any:
+    user = request.user  # signed in: login_required
+    token = Token.objects.filter(user=user).only("created").first()  # type: ignore[misc]
+    context = {"token": token, "email_form": email_form, **account_menu(request)}
+    return render(request, "registration/account.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def account(request: HttpRequest) -> HttpResponse:
-    user = request.user  # signed in: login_required
-    token = Token.objects.filter(user=user).only("created").first()  # type: ignore[misc]
-    return render(request, "registration/account.html", {"token": token, **account_menu(request)})
+    return _account_page(request, EmailChangeForm(request.user))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def change_email(request: HttpRequest) -> HttpResponse:
+    """POST: the account page's "Change my email address". GET (a typed address, the page
+    loaded again after a refusal): the account page's address."""
+    if request.method != "POST":
+        return redirect(reverse("account") + menu_query(request))
+    user: Any = request.user  # signed in: login_required
+    form = EmailChangeForm(user, request.POST)
+    if form.is_valid():
+        try:
+            addresses.change_email(user=user, email=form.cleaned_data["email"])
+        except addresses.AddressRefused:
+            # Another account took it between the form's check and the save.
+            addresses.note_refused(f"account:{user.pk}", form.cleaned_data["email"])
+            form.add_error("email", addresses.TAKEN_ON_CHANGE)
+        else:
+            messages.success(
+                request, f"Your email address is now {user.email}: Korona's emails go there."
+            )
+            return redirect(reverse("account") + menu_query(request))
+    form.focus_first_refused()
+    return _account_page(request, form, status=400)
 
 
 @login_required
@@ -101,5 +190,6 @@ urlpatterns = [
     path("accounts/logout/", SignOutView.as_view(), name="logout"),
     path("accounts/", account, name="account"),
     path("accounts/token/revoke/", revoke_token, name="revoke-token"),
+    path("accounts/email/", change_email, name="email-change"),
     path("accounts/password/", PasswordChange.as_view(), name="password-change"),
 ]

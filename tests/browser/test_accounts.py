@@ -97,3 +97,58 @@ def test_a_new_player_accepts_an_invitation(
     page.context.clear_cookies()  # anyone else finds it spent
     page.goto(link)
     assert page.locator("h1").text_content() == "This invitation does not work"
+
+
+@pytest.mark.parametrize(("size", "width", "height"), [("desktop", 1280, 800), ("phone", 390, 844)])
+def test_a_player_changes_their_email_address_on_the_account_page(
+    page: Any,
+    live_server: Any,
+    django_user_model: Any,
+    signed_in: Any,
+    shot: Any,
+    size: str,
+    width: int,
+    height: int,
+) -> None:
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    django_user_model.objects.create_user("japanese", "j@example.com", PASSWORD)
+    page.set_viewport_size({"width": width, "height": height})
+    signed_in(player).goto(f"{live_server.url}/accounts/")
+    assert "Korona emails you at a@example.com" in page.locator("main").inner_text()
+    # The other player's address: refused, the address kept in the box, focus on it.
+    page.fill("#id_email", "J@example.com")
+    page.fill("#id_password", PASSWORD)
+    page.click("text=Change my email address")
+    page.wait_for_load_state()
+    error = page.locator("#id_email_error")
+    assert "cannot be used for your account" in error.inner_text()
+    assert page.locator("#id_email").input_value() == "J@example.com"
+    assert page.evaluate("document.activeElement.id") == "id_email"
+    assert "japanese" not in page.content()
+    no_sideways_scroll = page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    assert no_sideways_scroll
+    shot(f"email-change-1-refused-{size}")
+
+    # A long address wraps on a phone rather than pushing the page sideways.
+    long_address = "the.commanding.officer.of.the.thirty.ninth.battalion@example.com"
+    page.fill("#id_email", long_address)
+    page.fill("#id_password", PASSWORD)
+    page.click("text=Change my email address")
+    page.wait_for_url(f"{live_server.url}/accounts/")
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    shot(f"email-change-2-long-{size}")
+
+    page.fill("#id_email", "bluey@example.com")
+    page.fill("#id_password", PASSWORD)
+    page.click("text=Change my email address")
+    page.wait_for_url(f"{live_server.url}/accounts/")
+    said = page.locator(".messages").inner_text()
+    assert said == "Your email address is now bluey@example.com: Korona's emails go there."
+    assert "Korona emails you at bluey@example.com" in page.locator("main").inner_text()
+    shot(f"email-change-3-changed-{size}")
+    player.refresh_from_db()
+    assert player.email == "bluey@example.com"

@@ -18,7 +18,8 @@ from django.test import Client
 
 from campaign.models import Campaign, Membership
 from campaign.services.scenarios import create_campaign
-from notifications.invitations import ADDRESSES_REFUSED, TOO_MANY_REFUSED, invite
+from notifications.addresses import ADDRESSES_REFUSED
+from notifications.invitations import TOO_MANY_REFUSED, invite
 from tests.campaign.conftest import korona_doc
 from tests.notifications.test_invitations import NEW, path_of
 from tests.notifications.test_one_account_per_address import TAKEN
