@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
-from django.forms.models import BaseInlineFormSet
+from django.forms.models import BaseInlineFormSet, ModelForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -2096,8 +2096,32 @@ class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
         return False
 
 
+class OneSideAPlayer(ModelForm):
+    """Memberships → Add or change: a player already in the campaign is refused by name
+    and side, not in Django's "Membership with this Campaign and User already exists."."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        user, campaign = cleaned.get("user"), cleaned.get("campaign")
+        if user is not None and campaign is not None:
+            found = (
+                Membership.objects.filter(campaign=campaign, user=user)
+                .exclude(pk=self.instance.pk)
+                .first()
+            )
+            if found is not None:
+                self.add_error(
+                    "user",
+                    f"{user.get_username()} is in {campaign.name} already, as "
+                    f"{_as_side(found)}: a player plays one side in a campaign, so change "
+                    "that membership instead.",
+                )
+        return cleaned
+
+
 @admin.register(Membership)
 class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
+    form = OneSideAPlayer
     list_display = ["user", "campaign", "side"]
     list_filter = ["campaign", "side"]
     search_fields = ["user__username", "campaign__name"]

@@ -193,9 +193,35 @@ def test_memberships_add_meets_the_same_player_added_meanwhile_and_says_so(
         {"user": player.pk, "campaign": campaign.pk, "side": "australian", "_save": "Save"},
     )
     assert errors_of(answer) == {
-        "__all__": ["Membership with this Campaign and User already exists."]
+        "user": [
+            "player is in Korona 1 already, as the Japanese: a player plays one side in a "
+            "campaign, so change that membership instead."
+        ]
     }
     assert _memberships() == {(campaign.pk, player.pk, "japanese")}
+
+
+def test_memberships_add_refuses_a_player_in_the_campaign_already_by_name(gm: Client) -> None:
+    campaign = new_campaign()
+    player = get_user_model().objects.create_user("player", "p@example.com", "pw")
+    mine = Membership.objects.create(campaign=campaign, user=player, side="spectator")
+    answer = gm.post(
+        "/admin/campaign/membership/add/",
+        {"user": player.pk, "campaign": campaign.pk, "side": "australian", "_save": "Save"},
+    )
+    assert errors_of(answer) == {
+        "user": [
+            "player is in Korona 1 already, as a spectator: a player plays one side in a "
+            "campaign, so change that membership instead."
+        ]
+    }
+    # Its own membership, changed, is no clash.
+    answer = gm.post(
+        f"/admin/campaign/membership/{mine.pk}/change/",
+        {"user": player.pk, "campaign": campaign.pk, "side": "australian", "_save": "Save"},
+    )
+    assert answer.status_code == 302
+    assert _memberships() == {(campaign.pk, player.pk, "australian")}
 
 
 def _players_page(gm: Client, campaign: Campaign, player: Any) -> dict[str, Any]:
