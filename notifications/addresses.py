@@ -20,15 +20,21 @@ address until the hour is out (``refused_too_often``): a few tries, not a list.
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.db.models.functions import Lower, Trim
+from django.urls import reverse
 
 from rules.refusals import Problem, Refusal
+
+logger = logging.getLogger(__name__)
 
 ADDRESSES_REFUSED = 5
 REFUSALS_KEPT = 60 * 60  # seconds: an hour from the first address refused
@@ -108,8 +114,9 @@ def taken_by(email: str, *, user: Any = None) -> list[str]:
 
 def change_email(*, user: Any, email: str) -> None:
     """``user``'s address becomes ``email``, trimmed, as the sign-up keeps it; the notices
-    go there from now on. Refused (``AddressRefused``) when another account has it, in any
-    case, also one that took it at this very moment (the database's index)."""
+    go there from now on, and the old address is told (``_tell_the_old_address``).
+    Refused (``AddressRefused``) when another account has it, in any case, also one that
+    took it at this very moment (the database's index)."""
     email = email.strip()
     refused = AddressRefused([Problem("email", TAKEN_ON_CHANGE)])
     if email_taken(email, user=user):
@@ -123,3 +130,30 @@ def change_email(*, user: Any, email: str) -> None:
     except IntegrityError:
         user.email = before
         raise refused from None
+    if before.strip() and before.strip().lower() != email.lower():
+        _tell_the_old_address(user, before.strip())
+
+
+def _tell_the_old_address(user: Any, old: str) -> None:
+    """One email to the address the account had: if someone else changed it (a password
+    learnt, a computer left signed in), its player hears of it there, where a reset link
+    can no longer reach them. A failed send is logged; the change stands."""
+    sign_in = settings.KORONA_SITE_URL.rstrip("/") + reverse("login")
+    body = (
+        f"The email address of your Korona account {user.get_username()} is now "
+        f"{user.email}: Korona's emails, and any link for a forgotten password, go there "
+        "from now on.\n\n"
+        "If you changed it, there is nothing to do. If you did not, someone else can sign "
+        "in as you: tell your game master at once, who can give the account its address "
+        f"back and a new password.\n\nKorona: {sign_in}\n"
+    )
+    message = EmailMessage(
+        subject="Korona: your email address was changed",
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[old],
+    )
+    try:
+        message.send(fail_silently=False)
+    except Exception as error:  # noqa: BLE001 - any failure of the mail server is logged
+        logger.warning("the old address of user %s was not told of its change: %s", user.pk, error)

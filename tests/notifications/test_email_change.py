@@ -73,6 +73,7 @@ def test_the_turn_notices_then_go_to_the_new_address(
     campaign: Campaign, aussie: Any, login: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     assert change(login(aussie), "bluey@example.com").status_code == 302
+    mail.outbox.clear()  # the old address told of the change
     with django_capture_on_commit_callbacks(execute=True):
         advance_turn(campaign_id=campaign.pk)
     assert sorted(message.to[0] for message in mail.outbox) == [
@@ -85,14 +86,42 @@ def test_a_forgotten_password_link_then_goes_to_the_new_address_only(
     aussie: Any, login: Any
 ) -> None:
     assert change(login(aussie), "bluey@example.com").status_code == 302
+    mail.outbox.clear()  # the old address told of the change
     for address in ("a@example.com", "bluey@example.com"):
         Client().post("/accounts/password/reset/", {"email": address})
     assert [message.to for message in mail.outbox] == [["bluey@example.com"]]
 
 
+def test_the_old_address_is_told_of_the_change(aussie: Any, login: Any, settings: Any) -> None:
+    settings.KORONA_SITE_URL = "http://korona.test"
+    assert change(login(aussie), "bluey@example.com").status_code == 302
+    (message,) = mail.outbox
+    assert message.to == ["a@example.com"]
+    assert message.subject == "Korona: your email address was changed"
+    assert message.body == (
+        "The email address of your Korona account aussie is now bluey@example.com: "
+        "Korona's emails, and any link for a forgotten password, go there from now on.\n\n"
+        "If you changed it, there is nothing to do. If you did not, someone else can sign "
+        "in as you: tell your game master at once, who can give the account its address "
+        "back and a new password.\n\nKorona: http://korona.test/accounts/login/\n"
+    )
+
+
+def test_a_mail_server_that_fails_leaves_the_change_made(
+    aussie: Any, login: Any, monkeypatch: Any
+) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr("django.core.mail.EmailMessage.send", refuse)
+    assert change(login(aussie), "bluey@example.com").status_code == 302
+    assert email_of(aussie) == "bluey@example.com"
+
+
 def test_a_players_own_address_in_another_case_is_theirs(aussie: Any, login: Any) -> None:
     assert change(login(aussie), "A@EXAMPLE.COM").status_code == 302
     assert email_of(aussie) == "A@EXAMPLE.COM"
+    assert mail.outbox == []  # the same address: nobody to tell
 
 
 @pytest.mark.parametrize("given", ["j@example.com", " J@Example.COM "])
@@ -200,3 +229,4 @@ def test_an_account_without_an_address_is_told_to_give_one_here(
     assert 'give one on <a href="/accounts/#email">your account' in notices
     assert change(client, "found@example.com").status_code == 302
     assert email_of(user) == "found@example.com"
+    assert mail.outbox == []  # no old address to tell
