@@ -254,7 +254,7 @@ class AdjustableAdmin:
                 # not only "stands adjusted" (a walk-through could not tell what it had done).
                 done = self.adjust_done.format(obj=obj)
                 if isinstance(adjustment, GmAdjustment):
-                    done = f"{adjustment.what}."
+                    done = f"{adjustment_what(adjustment.what, adjustment.details)}."
                 return back_to_change(self, request, obj, done)
         return form_page(
             self,  # type: ignore[arg-type]

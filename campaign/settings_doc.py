@@ -582,10 +582,12 @@ _KEYS_LINE = "settings changed: "
 
 
 def adjustment_what(what: str, details: Mapping[str, Any] | None) -> str:
-    """A GM adjustment's line as the log shows it: a settings change of the old kind
-    (its keys listed) said in words from its details; any other line as it is."""
+    """A GM adjustment's line as the log shows it, a sentence from a capital letter: a
+    settings change of the old kind (its keys listed) said in words from its details; any
+    other line as it is written ("Rolled back to the start of turn 2", kept so in rows
+    written before the rule as "rolled back ...")."""
     if what.startswith(_KEYS_LINE) and isinstance(details, Mapping) and "after" in details:
         return change_words(details.get("before") or {}, details["after"]) or (
             "Settings saved, nothing changed."
         )
-    return what
+    return names.as_line(what)

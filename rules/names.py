@@ -102,6 +102,13 @@ def _name_key(name: str) -> tuple[tuple[int, int, str], ...]:
     )
 
 
+def as_line(words: str) -> str:
+    """Words that stand as a line of their own, read as a sentence: from a capital letter
+    ("an enemy company (Japanese): stands adjusted" -> "An enemy company ..."), the rest
+    as written (a name inside keeps its own letters)."""
+    return words[:1].upper() + words[1:]
+
+
 def owners(side_name: str) -> str:
     """A side's name before what it owns: "the Australians'", "the Japanese"."""
     return f"the {side_name}'" if side_name.endswith("s") else f"the {side_name}"

@@ -141,7 +141,7 @@ def change_turn_seed(
         return record(
             campaign=row,
             what=(
-                f"the seed of turn {number} was replaced: commitment {before[:16]}... "
+                f"The seed of turn {number} was replaced: commitment {before[:16]}... "
                 f"is withdrawn, {commitment.commitment[:16]}... is the new one"
             ),
             reason=reason,

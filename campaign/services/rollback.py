@@ -98,7 +98,7 @@ def rollback_to_turn(
         campaign.refresh_from_db()
         return record(
             campaign=row,
-            what=f"rolled back to the start of turn {number}"
+            what=f"Rolled back to the start of turn {number}"
             + (f"; {_changes(len(gone))} made since undone with it" if gone else "")
             + (f"; {_new_seeds(reseeded)}" if reseeded else ""),
             reason=reason,

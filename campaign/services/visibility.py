@@ -48,6 +48,7 @@ from config.rows import Column, fetch_row
 from rules.campaign import visibility as fog
 from rules.campaign.state import CampaignState
 from rules.campaign.visibility import Boundary, CompanyView, SeenControl, Viewer
+from rules.names import as_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,7 +629,7 @@ class CampaignView:
 
         Every adjustment shows, with its reason (the GM writes it for all to read). A
         change to the stands of a company the reader does not see in full shows without
-        its numbers or its name, and without saying whether it is in sight ("an enemy
+        its numbers or its name, and without saying whether it is in sight ("An enemy
         company (Japanese): stands adjusted"): the fog of war hides an enemy's exact strength and
         which company a glimpse is, and a GM's change must not give either away. A change
         of who holds an area the reader's side did not have in sight when it was made
@@ -640,7 +641,7 @@ class CampaignView:
             details = row.details or {}
             what = adjustment_what(row.what, details)
             if not self.sees_everything:
-                what = self._fogged_adjustment(what, details)
+                what = as_line(self._fogged_adjustment(what, details))
             shown.append(
                 PublicAdjustment(
                     before_turn=row.before_turn,
@@ -665,7 +666,7 @@ class CampaignView:
             if key is None and self.side is not None and len(others) == 1:
                 key = others[0]
             side = self.state.sides.get(key) if key else None
-            return f"an enemy company{f' ({side.name})' if side else ''}: stands adjusted"
+            return f"An enemy company{f' ({side.name})' if side else ''}: stands adjusted"
         area = details.get("area")
         if area is not None and self.side not in details.get("in_sight_of", ()):
             return f"{area}: who holds it was changed, out of your sight"

@@ -371,8 +371,7 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     """One record in plain words, dice included, as a line a player reads: from a capital
     letter ("Naval events: rolled 6, needing 6: an event", where the rules' text, kept in
     the record, begins "naval events")."""
-    words = _record_words(record, reading)
-    return words[:1].upper() + words[1:]
+    return names.as_line(_record_words(record, reading))
 
 
 def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:

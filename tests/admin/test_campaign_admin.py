@@ -822,7 +822,7 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     assert not Order.objects.filter(campaign=campaign, turn_number__gt=2).exists()
     adjustment = GmAdjustment.objects.get()
     assert (adjustment.what, adjustment.reason, adjustment.before_turn) == (
-        "rolled back to the start of turn 2; turns 2 and 3 have new seeds (their dice had "
+        "Rolled back to the start of turn 2; turns 2 and 3 have new seeds (their dice had "
         "been shown)",
         "wrong orders",
         2,

@@ -55,7 +55,7 @@ def test_changes_made_after_the_roll_back_point_leave_the_public_log(
         (2, "Oivi: held by the Japanese side, now by the Australian side", "kept"),
         (
             2,
-            "rolled back to the start of turn 2; the game master's change made since undone "
+            "Rolled back to the start of turn 2; the game master's change made since undone "
             "with it; "
             "turns 2 and 3 have new seeds (their dice had been shown)",
             "the typo cost a stand",
@@ -85,7 +85,7 @@ def test_a_change_made_while_the_turn_waited_for_its_battles_goes_with_it() -> N
     assert area.controller == "australian"
     assert list(GmAdjustment.objects.values_list("what", "reason")) == [
         (
-            "rolled back to the start of turn 1; the game master's change made since undone "
+            "Rolled back to the start of turn 1; the game master's change made since undone "
             "with it",
             "start again",
         )
@@ -103,7 +103,7 @@ def test_changes_made_before_the_turn_began_stay() -> None:
     assert area.controller == "australian"
     assert list(GmAdjustment.objects.values_list("reason", flat=True)) == ["before turn 2", "again"]
     assert GmAdjustment.objects.get(reason="again").what == (
-        "rolled back to the start of turn 2; turn 2 has a new seed (its dice had been shown)"
+        "Rolled back to the start of turn 2; turn 2 has a new seed (its dice had been shown)"
     )
 
 

@@ -32,7 +32,7 @@ def test_the_gm_replaces_the_coming_turns_seed_with_a_reason(gm: Client) -> None
     assert (after.changes, after.revealed_at) == (1, None)
     assert after.seed != before.seed and after.commitment != before.commitment
     line = GmAdjustment.objects.get(campaign=campaign)
-    assert line.what.startswith("the seed of turn 2 was replaced")
+    assert line.what.startswith("The seed of turn 2 was replaced")
     assert (line.reason, line.before_turn) == ("a player saw the seed", 2)
 
 

@@ -53,7 +53,7 @@ def test_an_enemys_stands_change_comes_without_its_numbers(
         user=gm_user,
     )
     (seen_by_enemy,) = adjustments(login(aussie), played)
-    assert seen_by_enemy["what"] == "an enemy company (Japanese): stands adjusted"
+    assert seen_by_enemy["what"] == "An enemy company (Japanese): stands adjusted"
     (seen_by_own_side,) = adjustments(login(japanese), played)
     assert seen_by_own_side["what"].startswith("1st Company: rifle squads from")
     assert seen_by_own_side["what"].endswith("to 5")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from campaign.models import Area, Campaign, Company
+from campaign.models import Area, Campaign, Company, GmAdjustment
 from campaign.services.adjustments import adjust_stands, set_control
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
@@ -105,7 +105,7 @@ def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
     assert view.company("1st Company") is None  # out of the Australians' sight
     cut_stands(played, "1st Company", gm_user)
     page = turns_page(login(aussie), played)
-    assert "an enemy company (Japanese): stands adjusted" in page
+    assert "An enemy company (Japanese): stands adjusted" in page
     assert "dysentery in the ranks" in page
     # The page may name 1st Company where it fought the Australians' own battles (they
     # know those in full); the GM's change does not.
@@ -122,7 +122,7 @@ def test_a_change_to_a_glimpsed_enemys_stands_shows_as_one_out_of_sight_does(
     assert view.glimpse_of("2nd Company") is not None  # the Australians glimpse it
     cut_stands(played, "2nd Company", gm_user)
     page = turns_page(login(aussie), played)
-    assert "an enemy company (Japanese): stands adjusted" in page
+    assert "An enemy company (Japanese): stands adjusted" in page
     assert "2nd Company" not in game_master_changes(page)
     assert "rifle squads from" not in page and "to 5" not in page
 
@@ -144,5 +144,44 @@ def test_a_change_to_an_enemy_since_gone_still_names_its_side(
     Company.objects.filter(campaign=played, name="1st Company").delete()
     view = open_campaign(user=aussie, campaign=played)
     assert [row.what for row in view.adjustments()] == [
-        "an enemy company (Japanese): stands adjusted"
+        "An enemy company (Japanese): stands adjusted"
     ]
+
+
+def test_every_change_reads_as_a_sentence_on_the_pages_the_api_and_the_mail(
+    played: Campaign, gm_user: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """Each change stands as a line of its own, so it starts with a capital letter, as
+    every line of a turn's log does: the fogged line of a hidden enemy's stands ("an enemy
+    company (Japanese): stands adjusted" read as a fragment), and rows written in lower
+    case before the rule (a roll-back, a new seed), which keep their stored words."""
+    cut_stands(played, "1st Company", gm_user)
+    for what in (
+        "rolled back to the start of turn 2",
+        "the seed of turn 3 was replaced: commitment 0123456789abcdef... is withdrawn",
+    ):
+        GmAdjustment.objects.create(
+            campaign=played, before_turn=3, user=gm_user, what=what, reason="a test"
+        )
+    ids = list(GmAdjustment.objects.filter(campaign=played).values_list("pk", flat=True))
+    for user in (aussie, japanese, gm_user):
+        client = login(user)
+        shown = re.findall(
+            r"<li><strong>(.*?)</strong>", game_master_changes(turns_page(client, played))
+        )
+        api = client.get(f"/api/campaigns/{played.pk}/adjustments/").json()["results"]
+        view = open_campaign(user=user, campaign=played)
+        mails = [adjustment_words(view, pk) for pk in ids]
+        lines = [
+            *shown,
+            *(row["what"] for row in api),
+            *(mail.body.splitlines()[2] for mail in mails if mail is not None),
+        ]
+        assert len(lines) == 9, lines
+        assert [line[:1] for line in lines] == [line[:1].upper() for line in lines], lines
+        assert any(line.startswith("Rolled back to the start of turn 2") for line in lines)
+    (mail,) = [adjustment_words(open_campaign(user=aussie, campaign=played), ids[0])]
+    assert mail is not None
+    assert mail.subject.endswith(
+        "Game master's change: An enemy company (Japanese): stands adjusted"
+    )
