@@ -115,14 +115,13 @@ def owners(side_name: str) -> str:
 
 
 def force_of_side(force: str, side_name: str, role: str | None = None) -> str:
-    """A force ("1st Company and 2nd Company") named with its side, and its role when
-    given: "1st Company (Japanese)", "A Company (Australians, defending)". When a company's
-    name has its own brackets, the side goes before it, as the battle report names a
-    force: "the Australians' C Company (militia)", "the Australians' C Company (militia),
-    defending," ("C Company (militia) (Australians)" read as two asides)."""
-    if "(" in force:
-        return f"{owners(side_name)} {force}" + (f", {role}," if role else "")
-    return f"{force} ({side_name}{f', {role}' if role else ''})"
+    """A force ("1st Company and 2nd Company") named with its side before it, and its role
+    after it when given: "the Japanese 1st Company", "the Australians' A Company,
+    defending,", "the Australians' C Company (militia)". One form for every force, as the
+    battle report's outcome and the admin's lists name them: a side in brackets after the
+    name ("B Company (Australians)") read beside "the Australians' C Company (militia)"
+    (whose name has brackets of its own) as two ways of saying one thing."""
+    return f"{owners(side_name)} {force}" + (f", {role}," if role else "")
 
 
 def aircraft(buffalos: int, bombers: int) -> str:

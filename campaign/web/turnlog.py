@@ -142,9 +142,9 @@ def battle_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     """A battle announced, from the record's fields, each force by name: "Battle at Oivi:
     1st Company, 2nd Company and 3rd Company attack A Company" (the rules' text joins
     every name with "and", strongest first; it stays in the record, which replays
-    compare). With a ``reading`` (the turn pages, the GM's log) each force with its side,
-    as the battle's result names them: "Battle at Oivi: 1st Company (Japanese) attacks A
-    Company (Australians)"; the line's coloured bar alone said whose attack it was."""
+    compare). With a ``reading`` (the turn pages, the GM's log) each force after its side,
+    as the battle's result names them: "Battle at Oivi: the Japanese 1st Company attacks
+    the Australians' A Company"; the line's coloured bar alone said whose attack it was."""
     attackers, defenders = record.get("attackers") or [], record.get("defenders") or []
     if not record.get("target") or not attackers or not defenders:
         return str(record.get("text") or "") or fallback_words(record)
@@ -168,8 +168,8 @@ _BATTLE_COMPANY_LINES = ("losses", "withdrawal", "surrender", "company_removed")
 
 
 def battle_company_words(record: Mapping[str, Any], words: str, reading: Reading) -> str:
-    """A battle's line about a company, its side beside its name as the battle's result
-    names it: "1st Company (Japanese) loses 3 rifle squads ...", "the Australians' C
+    """A battle's line about a company, its side before its name as the battle's result
+    names it: "the Japanese 1st Company loses 3 rifle squads ...", "the Australians' C
     Company (militia) withdraws from Oivi to Isura" (the line's coloured bar alone said
     whose company it was). Only on the lines of a battle, which show to the two sides that
     fought it, each of which knows both forces (rulings section 6)."""
@@ -183,8 +183,8 @@ def battle_company_words(record: Mapping[str, Any], words: str, reading: Reading
 
 def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     """A battle's result from the record's fields, the battle's reason and, when the
-    reading has them, its companies: "At Oivi 2nd Company (Japanese, defending) beat A
-    Company (Australians): the Australians lost a third of their stands." (two battles at
+    reading has them, its companies: "At Oivi the Japanese 2nd Company, defending, beat
+    the Australians' A Company: the Australians lost a third of their stands." (two battles at
     one area read apart); without them "At Korona the Australians (defending)
     win: the Japanese withdrew." A withdrawal says why, from the result's ``withdrawal``
     ("... the Japanese withdrew from a hopeless position: ..."), and reads as before

@@ -64,11 +64,11 @@ def test_a_battles_lines_name_each_company_with_its_side() -> None:
         },
     ]
     assert words_of(records) == [
-        "Battle at Isura: 1st Company and 2nd Company (Japanese) attack the Australians' "
+        "Battle at Isura: the Japanese 1st Company and 2nd Company attack the Australians' "
         "C Company (militia)",
-        "1st Company (Japanese) loses 3 rifle squads (supply may replace them)",
+        "The Japanese 1st Company loses 3 rifle squads (supply may replace them)",
         "The Australians' C Company (militia) withdraws from Isura to Ioro",
-        "2nd Company (Japanese) cannot withdraw from Isura and surrenders",
+        "The Japanese 2nd Company cannot withdraw from Isura and surrenders",
     ]
 
 
@@ -96,7 +96,25 @@ def test_a_player_reads_whose_company_each_battle_line_is_about(
     client = Client()
     client.force_login(aussie)
     words = text_of(client.get(reverse("turn", args=[played.pk, 1])).content.decode())
-    assert "Battle at Korona: 1st Company (Japanese) attacks A Company (Australians)" in words
-    assert "1st Company (Japanese) loses 1 commander and 3 rifle squads" in words
-    assert "A Company (Australians) loses 1 commander and 1 rifle squad" in words
-    assert "B Company (Australians) withdraws from Korona to Isura" in words
+    assert "Battle at Korona: the Japanese 1st Company attacks the Australians' A Company" in words
+    assert "The Japanese 1st Company loses 1 commander and 3 rifle squads" in words
+    assert "The Australians' A Company loses 1 commander and 1 rifle squad" in words
+    assert "The Australians' B Company withdraws from Korona to Isura" in words
+
+
+def test_a_players_turn_log_names_every_company_in_one_form(
+    played: Campaign, aussie: Any, japanese: Any
+) -> None:
+    """The log read "B Company (Australians)" beside "the Australians' C Company
+    (militia)": now every company named with its side reads the second way, on every
+    turn's page and in the turn list, to each side."""
+    for user in (aussie, japanese):
+        client = Client()
+        client.force_login(user)
+        pages = [reverse("turns", args=[played.pk])] + [
+            reverse("turn", args=[played.pk, n]) for n in (1, 2)
+        ]
+        for url in pages:
+            words = text_of(client.get(url).content.decode())
+            assert not re.search(r"Company \((Australians|Japanese)\b", words), url
+            assert re.search(r"the (Australians'|Japanese) [A-Z0-9]\w* Company", words), url

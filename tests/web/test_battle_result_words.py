@@ -6,6 +6,7 @@ compare, so it stays as the rules wrote it)."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 from django.contrib import admin
@@ -21,15 +22,15 @@ from notifications.feeds import feed_urls
 from notifications.services import turn_words
 
 WON = (
-    "At Korona A Company (Australians, defending) beat 1st Company (Japanese): the Japanese "
-    "withdrew."
+    "At Korona the Australians' A Company, defending, beat the Japanese 1st Company: the "
+    "Japanese withdrew."
 )
 
 
 def text_of(response: Any) -> str:
     html = response.content.decode()
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def withdrawn(campaign: Campaign) -> Battle:
@@ -58,8 +59,8 @@ def test_a_battle_result_says_who_won_on_which_side_and_who_withdrew(
             assert "wins (withdrew)" not in page and "(a third lost)" not in page, url
         # The other battle of that turn, won by losses.
         assert (
-            "At Korona 2nd Company (Japanese, attacking) beat B Company (Australians): the "
-            "Australians lost a third of their stands."
+            "At Korona the Japanese 2nd Company, attacking, beat the Australians' B Company: "
+            "the Australians lost a third of their stands."
             in text_of(client.get(reverse("turns", args=[played.pk])))
         )
         turn = Turn.objects.get(campaign=played, number=1)
@@ -75,15 +76,15 @@ def test_a_battle_at_the_turn_limit_and_one_entered_from_the_table_say_so(
     battle.result = {**battle.result, "reason": "turn_limit"}
     battle.save(update_fields=["result"])
     assert (
-        "At Korona A Company (Australians, defending) beat 1st Company (Japanese): at the "
-        "turn limit, the Japanese had lost the larger share of their stands"
+        "At Korona the Australians' A Company, defending, beat the Japanese 1st Company: at "
+        "the turn limit, the Japanese had lost the larger share of their stands"
         in text_of(login(aussie).get(page))
     )
     battle.result = {**battle.result, "reason": "entered"}
     battle.save(update_fields=["result"])
     assert (
-        "At Korona A Company (Australians, defending) beat 1st Company (Japanese) (the game "
-        "master entered the result from the table)." in text_of(login(aussie).get(page))
+        "At Korona the Australians' A Company, defending, beat the Japanese 1st Company (the "
+        "game master entered the result from the table)." in text_of(login(aussie).get(page))
     )
 
 
@@ -198,6 +199,7 @@ def test_a_force_on_force_withdrawal_counts_units_wherever_it_is_worded(
         body = turn_words(open_campaign(user=user, campaign=played), turn).body
         assert f"- {words}" in body
         feed = Client().get(feed_urls(user)["turns"].removeprefix("http://korona.test"))
-        assert escape(words) in feed.content.decode()
+        # Each line escaped in the entry's HTML, which the feed's XML escapes again.
+        assert escape(words) in unescape(feed.content.decode())
     log = TurnAdmin(Turn, admin.site).log_text(Turn.objects.get(campaign=played, number=1))
     assert f"{why} three times as many" in log and "stands fit to fight" not in log

@@ -1,8 +1,9 @@
-"""A force named with its side, by its companies in name order: "1st Company, 2nd Company
-and 3rd Company (Japanese) attack the Australians' C Company (militia)". The walk-through
-read "C Company (militia) (Australians)" in the GM's Battles list and the turn logs, and
-the attackers in the rules' order (strongest first): "1st Company, 3rd Company and 2nd
-Company"."""
+"""A force named with its side, by its companies in name order: "the Japanese 1st
+Company, 2nd Company and 3rd Company attack the Australians' C Company (militia)". The
+walk-through read "C Company (militia) (Australians)" in the GM's Battles list and the
+turn logs, and the attackers in the rules' order (strongest first): "1st Company, 3rd
+Company and 2nd Company"; then the players' turn log "B Company (Australians)" beside "the
+Australians' C Company (militia)": every force is now named in the second form."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
 
 SAID = (
-    "1st Company, 2nd Company and 3rd Company (Japanese) attack the Australians' "
+    "the Japanese 1st Company, 2nd Company and 3rd Company attack the Australians' "
     "C Company (militia)"
 )
 
@@ -59,10 +60,10 @@ def test_names_sorts_companies_by_name_with_numbers_by_value() -> None:
     ]
 
 
-def test_a_force_whose_name_has_brackets_is_named_with_its_side_before_it() -> None:
-    assert names.force_of_side("A Company", "Australians") == "A Company (Australians)"
+def test_every_force_is_named_with_its_side_before_it_brackets_or_not() -> None:
+    assert names.force_of_side("A Company", "Australians") == "the Australians' A Company"
     assert names.force_of_side("1st Company", "Japanese", "defending") == (
-        "1st Company (Japanese, defending)"
+        "the Japanese 1st Company, defending,"
     )
     assert names.force_of_side("A Company and C Company (militia)", "Australians") == (
         "the Australians' A Company and C Company (militia)"
@@ -83,7 +84,7 @@ def test_the_battles_list_and_turn_log_name_the_militia_with_one_bracket(
     listing = text_of(gm.get("/admin/battles/battle/").content.decode())
     # The admin names every force after its side (the walk-through read both forms in
     # one list): "the Japanese 1st Company, ... attack the Australians' C Company".
-    assert f"At Isura: the Japanese {SAID.replace(' (Japanese)', '')}" in listing
+    assert f"At Isura: {SAID}" in listing
     assert "(militia) (" not in listing
     log = text_of(gm.get(f"/admin/campaign/turn/{battle.turn_id}/change/").content.decode())
     assert f"Battle at Isura: {SAID}" in log
@@ -136,15 +137,14 @@ def battle_record() -> dict[str, Any]:
     [
         (
             "attacker",
-            "At Isura 1st Company, 2nd Company and 3rd Company (Japanese, attacking) beat "
+            "At Isura the Japanese 1st Company, 2nd Company and 3rd Company, attacking, beat "
             "the Australians' C Company (militia): the Australians lost a third of their "
             "stands.",
         ),
         (
             "defender",
-            "At Isura the Australians' C Company (militia), defending, beat 1st Company, "
-            "2nd Company and 3rd Company (Japanese): the Japanese lost a third of their "
-            "stands.",
+            "At Isura the Australians' C Company (militia), defending, beat the Japanese 1st "
+            "Company, 2nd Company and 3rd Company: the Japanese lost a third of their stands.",
         ),
     ],
 )

@@ -50,8 +50,8 @@ def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
     }
     summary = turnlog.turn_summary([battle_record(), result], {}, {"3:Oivi": "a_third_lost"})
     assert summary == [
-        "At Oivi A Company (Australian, defending) beat 1st Company, 2nd Company and 3rd "
-        "Company (Japanese): the Japanese lost a third of their stands."
+        "At Oivi the Australian A Company, defending, beat the Japanese 1st Company, 2nd "
+        "Company and 3rd Company: the Japanese lost a third of their stands."
     ]
     # A Force on Force battle's pieces are units: its shares say so.
     clock = turnlog.turn_summary(

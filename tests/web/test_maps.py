@@ -669,7 +669,7 @@ def test_a_company_page_lists_its_supply_rolls_and_its_battles(
     assert words.startswith("A Company: supply roll ") and words in rolls
     losses = [r["text"] for r in logs if r["kind"] == "losses" and r["company"] == "A Company"]
     # Each a battle's, its company named with its side, as on the turn pages.
-    named = [line.replace("A Company ", "A Company (Australians) ", 1) for line in losses]
+    named = [line.replace("A Company ", "The Australians&#x27; A Company ", 1) for line in losses]
     assert losses and all(line in page for line in named)
 
 

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from html import unescape
 from typing import Any
 
 import pytest
@@ -44,7 +45,7 @@ def text_of(response: Any) -> str:
     """The page's words, tags stripped, spaces squeezed."""
     html = response.content.decode()
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def records_of(campaign: Campaign, number: int) -> list[dict[str, Any]]:
@@ -177,7 +178,7 @@ def test_turn_list_shows_each_turn_with_status_summary_and_battles(
         if record["kind"] == "battle_result":
             assert f"At Korona the {record['winner']}" not in page  # the side, not the role
     assert (
-        "At Korona A Company (Australians, defending) beat 1st Company (Japanese): the "
+        "At Korona the Australians' A Company, defending, beat the Japanese 1st Company: the "
         "Japanese lost a third" in page
     )
     for battle in Battle.objects.filter(campaign=played):
@@ -227,7 +228,7 @@ def test_a_fought_battle_shows_terrain_forces_replay_log_and_outcome(
     assert frames[0]["phase"] == "deployment" and len(frames) > 5
     assert 'data-replay="next"' in html and "campaign/replay.js" in html
     role = {"attacker": "attacking", "defender": "defending"}[battle.result["winner"]]
-    assert re.search(rf"The (Japanese|Australians&#x27;) [^,]+, {role}, wins?: ", page)
+    assert re.search(rf"The (Japanese|Australians') [^,]+, {role}, wins?: ", page)
     lost = {k: sum(v.values()) for k, v in battle.result["losses"].items()}
     present = {k: sum(v.values()) for k, v in battle.result["stands_present"].items()}
     assert f"lost {lost['attacker']} of {present['attacker']} stands" in page
@@ -363,10 +364,7 @@ def test_an_entered_tabletop_result_shows_outcome_and_losses_without_replay(
         losses={"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
     )
     page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
-    assert (
-        "The Australians&#x27; A Company, defending, wins: result entered by the game master"
-        in page
-    )
+    assert "The Australians' A Company, defending, wins: result entered by the game master" in page
     assert "Japanese lost 4 of 12 stands" in page and "Australians lost 1 of 12 stands" in page
     assert "there is no log to replay" in page
 
