@@ -431,6 +431,7 @@ class Legend:
     last_seen: bool = False  # some area's control is only as the reader last saw it
     contested_mark: str = CONTESTED_MARK  # after the tag of a contested area
     contested: bool = False  # some area has both sides' fighting companies the reader sees
+    battles: str = ""  # a past turn's map: what its battle marks are ("a battle of the turn")
 
     @property
     def holder_keys(self) -> list[HolderKey]:

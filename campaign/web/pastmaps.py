@@ -38,6 +38,7 @@ from campaign.web.mapdraw import (
     draw_map,
     focus_across,
     map_areas,
+    side_tag,
 )
 from campaign.web.maps import Legend, legend
 from rules import names as naming
@@ -57,8 +58,17 @@ class Move:
 
 @dataclass(slots=True)
 class BattleMark:
+    """The battles of a turn at one area that the reader may read: each one's lines (its
+    announcement, then its result), battle by battle, and who attacked whom (side keys,
+    each pair once)."""
+
     area: str
-    words: list[str] = field(default_factory=list)
+    battles: dict[str, list[str]] = field(default_factory=dict)
+    sides: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        return [line for lines in self.battles.values() for line in lines]
 
 
 @dataclass(slots=True)
@@ -71,13 +81,15 @@ class Frame:
     # Under the fog, an enemy attacked the reader's side this turn (a battle it defended):
     # the map draws no arrow for the attack, and says why.
     unseen_attack: bool = False
+    battles: int = 0  # the battle marks drawn
 
 
 def moves_and_battles(
     records: list[dict[str, Any]], reading: turnlog.Reading | None = None
 ) -> tuple[list[Move], list[BattleMark]]:
     """The moves (one arrow per side and route) and battles (one mark per area) in the
-    records the reader may read (a result in the words of the turn's page: ``reading``)."""
+    records the reader may read, each battle in the words of the turn's page (its forces
+    named after their sides in the campaign's names, ``reading``)."""
     reading = (reading or turnlog.Reading()).with_records(records)
     moves: dict[tuple[str, str, str], Move] = {}
     battles: dict[str, BattleMark] = {}
@@ -89,12 +101,16 @@ def moves_and_battles(
             move = moves.setdefault(key, Move(*key))
             move.companies.append(str(record.get("company", "")))
         elif kind == "battle" and record.get("target"):
-            area = str(record["target"])
-            keys[str(record.get("battle"))] = area
-            battles.setdefault(area, BattleMark(area)).words.append(turnlog.battle_words(record))
+            area, battle = str(record["target"]), str(record.get("battle"))
+            keys[battle] = area
+            mark = battles.setdefault(area, BattleMark(area))
+            mark.battles[battle] = [turnlog.record_words(record, reading)]
+            pair = (str(record.get("attacker_side")), str(record.get("defender_side")))
+            if pair not in mark.sides:
+                mark.sides.append(pair)
         elif kind == "battle_result" and str(record.get("battle")) in keys:
-            words = turnlog.battle_result_words(record, reading)
-            battles[keys[str(record["battle"])]].words.append(words)
+            battle = str(record["battle"])
+            battles[keys[battle]].battles[battle].append(turnlog.record_words(record, reading))
     return list(moves.values()), list(battles.values())
 
 
@@ -116,11 +132,18 @@ class Arrow:
 
 @dataclass(frozen=True, slots=True)
 class BattleDrawing:
+    """A battle mark as ``turn_overlay.svg`` draws it: the ⚔ at the area's top right, its
+    title the battles in words, and beside it who attacked whom by the map's tags
+    ("JPN→AUS"), which the legend names. Numbers written."""
+
     area: str
     title: str
+    label: str
     x: str
     y: str
     text_y: str
+    label_x: str
+    label_y: str
 
 
 def arrow(view: CampaignView, move: Move) -> Arrow | None:
@@ -150,7 +173,11 @@ def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None
     if area is None:
         return None
     x, y = area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8
-    return BattleDrawing(mark.area, "; ".join(mark.words), _num(x), _num(y), _num(y + 5))
+    title = " ".join(line if line.endswith(".") else f"{line}." for line in mark.words)
+    label = ", ".join(f"{side_tag(a)}→{side_tag(d)}" for a, d in mark.sides)
+    return BattleDrawing(
+        mark.area, title, label, _num(x), _num(y), _num(y + 5), _num(x + 16), _num(y + 4)
+    )
 
 
 def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) -> SafeString:
@@ -211,6 +238,7 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
         lines,
         focus_across(then, areas),
         unseen_attack=unseen_attack,
+        battles=len(battles),
     )
 
 
@@ -233,10 +261,26 @@ def _turns(view: CampaignView) -> list[Turn]:
     )
 
 
-def past_legend(view: CampaignView) -> Legend:
+def past_legend(view: CampaignView, frames: list[Frame]) -> Legend:
     """The live map's legend for maps of past turns: under the fog, areas out of sight
-    then are hatched, whether or not any is now."""
-    return replace(legend(view), last_seen=not view.sees_everything)
+    then are hatched, whether or not any is now; and, where ``frames`` mark a battle, the
+    marks, "JPN→AUS" beside one read by the tags' sides (a player reads only battles its
+    side fought; a spectator none, so its maps have no mark to explain)."""
+    if not any(frame.battles for frame in frames):
+        return replace(legend(view), last_seen=not view.sees_everything)
+    what = "a battle of the turn" if view.sees_everything else "a battle your side fought"
+    sides = list(view.state.sides.values())
+    if len(sides) >= 2:
+        attacker, defender = sides[1], sides[0]
+        what += (
+            f"; beside it, who attacked whom by the sides' tags ({side_tag(attacker.key)}→"
+            f"{side_tag(defender.key)}: the {attacker.name} attacked the {defender.name})"
+        )
+    return replace(
+        legend(view),
+        last_seen=not view.sees_everything,
+        battles=f"{what}; each battle in words below the map",
+    )
 
 
 @login_required
@@ -251,6 +295,7 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
     )
     if turn is None:
         raise Http404("no map of that turn")
+    frame = turn_frame(view, turn, reading_of(view, turn=turn))
     numbers = set(
         Turn.objects.filter(
             campaign=view.campaign, status__in=SHOWN, start_state__isnull=False
@@ -262,8 +307,8 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
         page_context(
             view,
             turn=turn,
-            frame=turn_frame(view, turn, reading_of(view, turn=turn)),
-            legend=past_legend(view),
+            frame=frame,
+            legend=past_legend(view, [frame]),
             previous=number - 1 if number - 1 in numbers else None,
             following=number + 1 if number + 1 in numbers else None,
         ),
@@ -279,7 +324,7 @@ def timelapse(request: HttpRequest, campaign_id: int) -> HttpResponse:
         request,
         "campaign/timelapse.html",
         # The legend of a past turn's map: its tags, hatching and chips read the same.
-        page_context(view, frames=frames, legend=past_legend(view)),
+        page_context(view, frames=frames, legend=past_legend(view, frames)),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -211,3 +212,52 @@ def test_a_turn_without_an_enemy_attack_says_nothing_of_its_arrow(
     assert "shows no arrow" not in ours
     lapse = page(login(aussie), campaign, "timelapse/")
     assert "shows no arrow" not in lapse and 'class="frame-note"' not in lapse
+
+
+def battle_marks(html: str) -> list[tuple[str, str, str]]:
+    """Each battle mark of a past map: its area, its title and its label, unescaped."""
+    marks = re.findall(
+        r'<g class="battle-mark" data-battle-area="([^"]+)"><title>(.*?)</title>.*?'
+        r'<text class="battle-sides"[^>]*>(.*?)</text></g>',
+        html,
+        flags=re.S,
+    )
+    return [tuple(unescape(part) for part in mark) for mark in marks]
+
+
+def test_a_battle_mark_says_who_fought_there_by_the_sides_names(
+    played: Campaign, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """A walk-through: the ⚔ said "Battle at Korona: 1st Company attacks A Company", and
+    nothing of whose company was whose. Its title names each force after its side, as the
+    turn's page does, battle by battle; beside it the sides' tags say who attacked whom,
+    and the legend reads them."""
+    for user in (aussie, japanese):
+        html = page(login(user), played, "turns/1/map/")
+        ((area, title, label),) = battle_marks(html)
+        assert area == "Korona" and label == "JPN→AUS"
+        assert title.startswith(
+            "Battle at Korona: the Japanese 1st Company attacks the Australians' A Company. "
+            "At Korona the Australians' A Company, defending, beat the Japanese 1st Company"
+        )
+        assert (
+            "Battle at Korona: the Japanese 2nd Company attacks the Australians' B Company" in title
+        )
+        legend = re.search(r'<li data-legend="battles".*?</li>', html, flags=re.S)
+        assert legend is not None
+        assert "a battle your side fought" in legend.group()
+        assert "JPN→AUS: the Japanese attacked the Australians" in legend.group()
+    lapse = page(login(aussie), played, "timelapse/")
+    assert ("Korona", title, "JPN→AUS") in battle_marks(lapse)
+
+
+def test_a_reader_who_may_read_no_battle_sees_no_battle_mark(
+    played: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """A spectator reads no battle while the campaign runs: no mark, no words of one, as
+    before the marks named sides, and no line of the legend for a mark it never sees."""
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "pw-watch-1")
+    join(watcher, played, "spectator")
+    html = page(login(watcher), played, "turns/1/map/")
+    assert battle_marks(html) == [] and 'class="battle-mark"' not in html
+    assert "JPN→AUS" not in html and 'data-legend="battles"' not in html
