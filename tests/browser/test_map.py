@@ -73,11 +73,13 @@ def test_the_map_reads_on_a_phone(page: Any, live_server: Any, korona: Campaign,
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
     # The same facts are listed below the map, as the hint above it says (the battle
-    # pages share the hint: templates/_swipe_hint.html).
+    # pages share the hint: templates/_swipe_hint.html), and the map opened part-way
+    # across: where the player's side stands, which the hint says too.
     assert page.locator(".area-entry").count() == 10
     hint = page.locator("p.swipe")
     assert hint.is_visible() and hint.text_content() == (
-        "Swipe the map sideways to see all of it; every area is also listed below it."
+        "Swipe the map sideways to see all of it; it opens where your side stands, and every "
+        "area is also listed below it."
     )
     shot("map-3-phone")
 

@@ -173,15 +173,19 @@ def test_a_stand_on_the_tables_edge_is_drawn_wholly_on_the_table(
     page = report(size)
     frames = json.loads(page.locator("#replay-frames").text_content())
     assert list(frames[0]["positions"].values()).count([0, 0]) == 1  # the truth is kept
-    table = page.locator("#replay-field rect.table-edge").bounding_box()
-    outside = """(els, t) => els.filter((e) => getComputedStyle(e.closest('g.stand')).display
+    # The table's box read with the counters, at one moment: on a phone the frame scrolls
+    # to each step's action, so the table moves on the screen from step to step.
+    table = "#replay-field rect.table-edge"
+    outside = """(els, edge) => { const t = document.querySelector(edge).getBoundingClientRect();
+        return els.filter((e) => getComputedStyle(e.closest('g.stand')).display
         !== 'none').map((e) => [e.closest('g.stand').dataset.stand, e.getBoundingClientRect()])
         .filter(([, b]) => b.left < t.x - .01 || b.top < t.y - .01
             || b.right > t.x + t.width + .01 || b.bottom > t.y + t.height + .01)
-        .map(([id]) => id)"""
-    arrows = """(els, t) => els.map((e) => e.getBoundingClientRect())
+        .map(([id]) => id); }"""
+    arrows = """(els, edge) => { const t = document.querySelector(edge).getBoundingClientRect();
+        return els.map((e) => e.getBoundingClientRect())
         .filter((b) => b.left < t.x - .01 || b.top < t.y - .01
-            || b.right > t.x + t.width + .01 || b.bottom > t.y + t.height + .01).length"""
+            || b.right > t.x + t.width + .01 || b.bottom > t.y + t.height + .01).length; }"""
     moves_seen = 0
     for index in range(len(frames)):
         if index:
@@ -218,7 +222,7 @@ def test_a_phone_reads_the_replay_its_names_the_buttons_and_every_line_of_the_st
     assert min(squares) >= 13, squares
     frame = page.locator(".field-frame")
     assert frame.evaluate("f => f.scrollWidth > f.clientWidth")  # it scrolls, not the page
-    assert frame.evaluate("f => f.scrollLeft > 0")  # opened on the table's middle
+    assert frame.evaluate("f => f.scrollLeft > 0")  # opened on the stands, not the left edge
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     said = page.locator("#replay-help").inner_text()
     assert "The buttons above step through the battle" in said and "arrow keys" not in said
@@ -393,10 +397,80 @@ def test_a_phone_is_told_to_swipe_the_table_sideways(report: Any, shot: Any, siz
     scrolls = frame.evaluate("f => f.scrollWidth > f.clientWidth")
     assert scrolls == (size == "phone")
     assert hint.is_visible() == scrolls
-    assert hint.text_content() == "Swipe the table sideways to see all of it."
+    assert hint.text_content() == (
+        "Swipe the table sideways to see all of it; it opens on the stands, and each step "
+        "brings its action into view."
+    )
     if scrolls:
         hint_box, frame_box = hint.bounding_box(), frame.bounding_box()
         assert hint_box is not None and frame_box is not None
         assert 0 <= frame_box["y"] - (hint_box["y"] + hint_box["height"]) <= 24  # just above
     page.locator("#replay").scroll_into_view_if_needed()
     shot(f"replay-swipe-{size}")
+
+
+IN_VIEW = """([frame, ids]) => {
+  const box = frame.getBoundingClientRect();
+  return ids.filter((id) => {
+    const el = frame.querySelector(`g.stand[data-stand="${id}"]`);
+    if (!el || el.classList.contains("off")) return false;
+    const r = el.getBoundingClientRect();
+    return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+  }).length;
+}"""
+SPAN = """([frame, ids]) => {
+  const rects = ids.map((id) => frame.querySelector(`g.stand[data-stand="${id}"]`))
+    .filter((el) => el && !el.classList.contains("off")).map((el) => el.getBoundingClientRect());
+  if (!rects.length) return 0;
+  return Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
+}"""
+
+
+def test_a_phone_opens_the_replay_on_the_stands_and_each_step_shows_its_action(
+    report: Any, shot: Any
+) -> None:
+    """A walk-through: on a phone the replay opened on the table's middle, the deployed
+    stands cut off at its edge (the swipe hint said only that the table scrolls), and a
+    step's moves could happen out of view. It opens on the stands as deployed, every one
+    in view where they fit, and each step brings the stands it moved or struck into view
+    (all of them where they fit, else some), wherever the reader had swiped it; the hint
+    says so."""
+    page = report("phone")
+    page.emulate_media(reduced_motion="reduce")  # no smooth scrolling to wait for
+    page.reload()
+    frames = json.loads(page.locator("#replay-frames").text_content())
+    frame = page.locator("#replay .field-frame").element_handle()
+    width = frame.evaluate("f => f.clientWidth")
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth")
+    deployed = [s for s, at in frames[0]["positions"].items() if at]
+    assert page.evaluate(SPAN, [frame, deployed]) <= width  # they fit: every one in view
+    assert page.evaluate(IN_VIEW, [frame, deployed]) == len(deployed)
+    assert page.locator("#replay .swipe").text_content() == (
+        "Swipe the table sideways to see all of it; it opens on the stands, and each step "
+        "brings its action into view."
+    )
+    page.locator("#replay").scroll_into_view_if_needed()
+    page.locator("#replay").screenshot(path=str(ARTIFACTS / "replay-phone-opened.png"))
+    # The reader swipes to the table's left edge, then steps: each step's action comes
+    # back into view.
+    frame.evaluate("f => { f.scrollLeft = 0; }")
+    followed = 0
+    for index in range(1, len(frames)):
+        before = frame.evaluate("f => f.scrollLeft")
+        page.locator('[data-replay="next"]').click()
+        acting = [move[0] for move in frames[index]["moves"]] + frames[index]["killed"]
+        acting = [s for s in dict.fromkeys(acting) if frames[index]["positions"].get(s)]
+        if not acting:
+            assert frame.evaluate("f => f.scrollLeft") == before, index  # nothing to follow
+            continue
+        seen = page.evaluate(IN_VIEW, [frame, acting])
+        if page.evaluate(SPAN, [frame, acting]) <= width:
+            assert seen == len(acting), (index, seen, acting)
+        else:
+            assert seen > 0, (index, acting)
+        followed += frame.evaluate("f => f.scrollLeft") != before
+        if index in (1, len(frames) // 2):
+            page.locator("#replay").screenshot(
+                path=str(ARTIFACTS / f"replay-phone-step{index + 1}-followed.png")
+            )
+    assert followed > 0

@@ -34,6 +34,7 @@
   const STEP_MS = 1400;
   let index = 0;
   let timer = null;
+  let opened = false; // the page has opened: later steps scroll smoothly
 
   function title(frame) {
     if (frame.turn === 0) return "Set-up: " + frame.phase;
@@ -124,9 +125,36 @@
       li.textContent = text;
       return li;
     }));
+    // The step's action: the deployment's every stand, else those it moved or struck.
+    const acting = index === 0 ? Object.keys(frame.positions)
+      : frame.moves.map(([id]) => id).concat(frame.killed);
+    follow(acting, opened);
     buttons.first.disabled = buttons.prev.disabled = index === 0;
     buttons.next.disabled = buttons.last.disabled = index === frames.length - 1;
     if (index === frames.length - 1) pause();
+  }
+
+  // Scroll the phone's frame so the counters of ``ids`` are in view: centred on them
+  // when they fit, else on their middle counter. Nothing when they are in view already,
+  // or the frame does not scroll (a desk sees the whole table).
+  const fieldFrame = svg.closest(".field-frame");
+  function follow(ids, smooth) {
+    if (!fieldFrame || fieldFrame.scrollWidth <= fieldFrame.clientWidth) return;
+    const left = fieldFrame.getBoundingClientRect().left - fieldFrame.scrollLeft;
+    const spans = ids.map((id) => counters.get(id))
+      .filter((el) => el && !el.classList.contains("off"))
+      .map((el) => el.getBoundingClientRect())
+      .map((r) => [r.left - left, r.right - left])
+      .sort((a, b) => a[0] + a[1] - b[0] - b[1]);
+    if (!spans.length) return;
+    const low = Math.min(...spans.map((r) => r[0]));
+    const high = Math.max(...spans.map((r) => r[1]));
+    const width = fieldFrame.clientWidth;
+    if (low >= fieldFrame.scrollLeft && high <= fieldFrame.scrollLeft + width) return;
+    const middle = spans[Math.floor(spans.length / 2)];
+    const centre = high - low <= width ? (low + high) / 2 : (middle[0] + middle[1]) / 2;
+    const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    fieldFrame.scrollTo({ left: centre - width / 2, behavior: smooth && !calm ? "smooth" : "auto" });
   }
 
   function play() {
@@ -182,8 +210,11 @@
     action();
     keepFocus();
   });
+  // On a phone the table is zoomed in a frame that scrolls sideways (follow). It opens on
+  // the stands as deployed (the table's middle cut off the stands at one edge), and each
+  // step brings its action into view: the stands that moved or were struck in it, when
+  // any of them is out of view. A step whose action is in view leaves the frame where the
+  // reader has it.
   show(0);
-  // On a phone the table is zoomed in a frame that scrolls sideways: open on its middle.
-  const frame = svg.closest(".field-frame");
-  if (frame) frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
+  opened = true;
 })();
