@@ -72,8 +72,11 @@ def test_the_template_filter_joins_a_list_with_commas_and_one_and() -> None:
 
 def test_a_turns_map_marks_a_battle_of_three_companies_with_commas() -> None:
     _, battles = pastmaps.moves_and_battles([battle_record()])
+    # Each force after its side, as the turn's page names them (without the campaign's
+    # names for its sides, each side's people).
     assert battles[0].words == [
-        "Battle at Oivi: 1st Company, 2nd Company and 3rd Company attack A Company"
+        "Battle at Oivi: the Japanese 1st Company, 2nd Company and 3rd Company attack the "
+        "Australians' A Company"
     ]
 
 
