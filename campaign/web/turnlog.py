@@ -227,8 +227,9 @@ def _why_lost(battle: str, loser: str, reading: Reading) -> str:
 def attack_words(record: Mapping[str, Any], reading: Reading) -> str:
     """Who attacked whom in a battle, for the campaign's list of battles: each force by
     its companies and its side's name in the campaign, from the battle's own record
-    (``reading.forces``): "B Company (Australians) attacked 1st Company and 3rd Company
-    (Japanese)"; without that record, the sides alone: "The Australians attacked the
+    (``reading.forces``), the side before its companies as everywhere in the turn log
+    (``names.force_of_side``): "The Australians' B Company attacked the Japanese 1st
+    Company and 3rd Company"; without that record, the sides alone: "The Australians attacked the
     Japanese"."""
     forces = reading.forces.get(str(record.get("battle")), {})
     attackers, defenders = forces.get("attacker"), forces.get("defender")

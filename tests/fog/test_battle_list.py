@@ -6,6 +6,7 @@ for the table, whose twins differ in an enemy company out of sight."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -39,7 +40,7 @@ def test_a_sides_battle_list_tells_nothing_of_the_enemy_out_of_sight(mode: str) 
         # The page lists the side's two battles, each linked to its report.
         reports = re.findall(rf'href="{url}(\d+)/"', page)
         assert len(reports) == 2, label
-        assert "(Japanese) attacked A Company (Australians)" in page
+        assert "attacked the Australians' A Company" in html.unescape(page)
         assert "3rd Company" not in page
         fought = "Still to be fought on the table" not in page
         assert fought == (mode == "auto"), label

@@ -89,14 +89,14 @@ def test_each_battle_says_where_who_attacked_whom_and_who_won(
     page = text_of(login(aussie).get(reverse("battles", args=[played.pk])))
     # Turn 1 saw two battles at Korona, told apart by their number; turn 2 one.
     assert (
-        "Korona (battle 1) 1st Company (Japanese) attacked A Company (Australians). "
+        "Korona (battle 1) The Japanese 1st Company attacked the Australians' A Company. "
         "The Australians won: the Japanese lost a third of their stands." in page
     )
     assert (
-        "Korona (battle 2) 2nd Company (Japanese) attacked B Company (Australians). "
+        "Korona (battle 2) The Japanese 2nd Company attacked the Australians' B Company. "
         "The Japanese won: the Australians lost a third of their stands." in page
     )
-    assert "Turn 2 Korona 2nd Company (Japanese) attacked A Company (Australians)." in page
+    assert "Turn 2 Korona The Japanese 2nd Company attacked the Australians' A Company." in page
     assert "3 battles: the Australians won 1 and the Japanese won 2." in page
     assert "Fog of war: only the battles your side fought are listed." in page
     assert "australian" not in page and "japanese" not in page  # the sides' names, not keys
@@ -109,7 +109,7 @@ def test_the_sides_are_named_as_the_campaign_names_them(
     side.name = "Diggers"
     side.save()
     page = text_of(login(japanese).get(reverse("battles", args=[played.pk])))
-    assert "1st Company (Japanese) attacked A Company (Diggers)." in page
+    assert "The Japanese 1st Company attacked the Diggers' A Company." in page
     assert "The Diggers won: the Japanese lost a third of their stands." in page
     assert "the Diggers won 1 and the Japanese won 2" in page
 
@@ -119,7 +119,7 @@ def test_a_company_gone_since_is_still_named(played: Campaign, login: Login, aus
     company destroyed later (its row deleted) still reads in its old battles."""
     Company.objects.filter(campaign=played, name="1st Company").delete()
     page = text_of(login(aussie).get(reverse("battles", args=[played.pk])))
-    assert "Korona (battle 1) 1st Company (Japanese) attacked A Company (Australians)." in page
+    assert "Korona (battle 1) The Japanese 1st Company attacked the Australians' A Company." in page
 
 
 def test_a_spectator_reads_no_battle_while_the_campaign_is_played(
@@ -247,7 +247,7 @@ def test_attack_words_name_the_forces_by_company_and_side() -> None:
     }
     assert (
         turnlog.attack_words(RECORD, _reading(forces=forces))
-        == "The Australians' C Company (militia) attacked 1st Company and 3rd Company (Japanese)"
+        == "The Australians' C Company (militia) attacked the Japanese 1st Company and 3rd Company"
     )
     # Without the battle's record: the sides alone.
     assert turnlog.attack_words(RECORD, _reading()) == "The Australians attacked the Japanese"
