@@ -87,3 +87,25 @@ def test_the_battles_title_is_whole_beside_or_above_its_tools(
     assert page.locator(".object-tools li").count() == 5
     assert_title_whole_and_clear_of_tools(page, size[0])
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_result_forms_loss_boxes_are_all_one_height(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """The defender's boxes stretched to their labels of three lines, twice the height of
+    the attacker's (a walk-through, gm-16): each box keeps its own height."""
+    tag = sign_in(page, live_server, django_user_model, size)
+    _, battles = waiting_campaign()
+    battle = next(iter(battles.values()))
+    page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/result/")
+    shot(f"battle-result-form-{tag}")
+    boxes = page.locator("input[type=number]")
+    heights = boxes.evaluate_all("els => els.map(el => el.getBoundingClientRect().height)")
+    labels = page.locator(".form-row label").evaluate_all(
+        "els => els.map(el => el.getBoundingClientRect().height)"
+    )
+    assert len(heights) >= 4, heights
+    # Labels of differing lines, or the test proves nothing.
+    assert max(labels) > 1.5 * min(labels), labels
+    assert max(heights) - min(heights) <= 1, heights
