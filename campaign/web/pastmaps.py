@@ -146,7 +146,16 @@ class BattleDrawing:
     label_y: str
 
 
-def arrow(view: CampaignView, move: Move) -> Arrow | None:
+# Moves along one link (opposite ways, or two sides the same way) are drawn side by side,
+# this far apart across the link: an arrow's head (turn_overlay.svg) reaches 10 to each
+# side of its line, and the line beside it is 5 wide, so the head stays clear of it.
+LANE_WIDTH = 14
+
+
+def arrow(view: CampaignView, move: Move, *, lane: float = 0.0) -> Arrow | None:
+    """``move``'s arrow, ``lane`` lanes (``LANE_WIDTH``) across its link from the line
+    between the two areas, to the right of the link read from the first of its areas by
+    name to the other: the same side for every arrow on the link, whichever way it goes."""
     areas = view.state.areas
     if move.origin not in areas or move.target not in areas:
         return None
@@ -154,6 +163,8 @@ def arrow(view: CampaignView, move: Move) -> Arrow | None:
     dx, dy = b.x - a.x, b.y - a.y
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
+    across = lane * LANE_WIDTH * (1 if move.origin < move.target else -1)
+    nx, ny = -uy * across, ux * across
     gap = AREA_RADIUS + 4
     return Arrow(
         side=move.side,
@@ -161,11 +172,28 @@ def arrow(view: CampaignView, move: Move) -> Arrow | None:
         target=move.target,
         title=f"{naming.join(move.companies)}: {move.origin} to {move.target}",
         colour=SIDE_COLOURS.get(move.side, NOBODY_COLOUR),
-        x1=_num(a.x + ux * gap),
-        y1=_num(a.y + uy * gap),
-        x2=_num(b.x - ux * (gap + 6)),
-        y2=_num(b.y - uy * (gap + 6)),
+        x1=_num(a.x + ux * gap + nx),
+        y1=_num(a.y + uy * gap + ny),
+        x2=_num(b.x - ux * (gap + 6) + nx),
+        y2=_num(b.y - uy * (gap + 6) + ny),
     )
+
+
+def lanes(moves: list[Move]) -> list[float]:
+    """Each move's lane across its link (``arrow``): 0, the link's own line, for a move
+    alone on its link; for several, lanes side by side around that line (one way's
+    before the other's, then by side), so that each reads as its own arrow -- two
+    opposite moves drew as one arrow with a head at each end. Only ``moves`` count: the
+    moves the reader may read, so a move the fog hides moves no arrow aside."""
+    links: dict[frozenset[str], list[int]] = {}
+    for i, move in enumerate(moves):
+        links.setdefault(frozenset((move.origin, move.target)), []).append(i)
+    placed = [0.0] * len(moves)
+    for shared in links.values():
+        ordered = sorted(shared, key=lambda i: (moves[i].origin, moves[i].side))
+        for k, i in enumerate(ordered):
+            placed[i] = k - (len(ordered) - 1) / 2
+    return placed
 
 
 def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None:
@@ -182,7 +210,11 @@ def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None
 
 def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) -> SafeString:
     """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``)."""
-    arrows = [drawn for move in moves if (drawn := arrow(view, move)) is not None]
+    arrows = [
+        drawn
+        for move, lane in zip(moves, lanes(moves), strict=True)
+        if (drawn := arrow(view, move, lane=lane)) is not None
+    ]
     marks = [mark_at for mark in battles if (mark_at := battle_drawing(view, mark)) is not None]
     context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
     return render_to_string("campaign/svg/turn_overlay.svg", context)

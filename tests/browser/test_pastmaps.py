@@ -9,8 +9,8 @@ import pytest
 
 from campaign.models import Campaign
 from campaign.services.scenarios import create_campaign
-from campaign.services.turns import advance_turn
-from tests.web.conftest import PASSWORD, join, meeting_doc
+from campaign.services.turns import advance_turn, give_order
+from tests.web.conftest import PASSWORD, join, korona_doc, meeting_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,3 +80,37 @@ def test_a_player_opens_a_past_turns_map_and_steps_the_time_lapse(
         # which the Content-Security-Policy forbids.
         "() => document.querySelector('[data-step=counter]').textContent.startsWith('Step 2')"
     )
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_opposite_moves_on_one_link_read_as_two_arrows(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A Company withdrew Korona to Isura while C Company advanced Isura to Korona: one
+    line with a head at each end (a walk-through, misc-07); now two arrows, not touching."""
+    campaign = create_campaign(data=korona_doc(), name="Both ways", seed=1)
+    player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
+    join(player, campaign, "australian")
+    for name, kind, target in (("A Company", "withdraw", "Isura"), ("C Company (militia)", "advance", "Korona")):  # fmt: skip
+        give_order(
+            company=campaign.companies.get(name=name),
+            kind=kind,
+            target=campaign.areas.get(name=target),
+            side="australian",
+        )
+    advance_turn(campaign_id=campaign.pk)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{live_server.url}/accounts/login/?next=/campaigns/{campaign.pk}/turns/1/map/")
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/campaigns/{campaign.pk}/turns/1/map/")
+    there = page.locator('g.move[data-move="Korona|Isura"] line')
+    back = page.locator('g.move[data-move="Isura|Korona"] line')
+    there.scroll_into_view_if_needed()
+    shot(f"pastmap-both-ways-{size[0]}")
+    # Level arrows (Isura and Korona side by side), one above the other: apart by more
+    # than a head's half width (10) and a line's (2.5), as the page draws them.
+    ys = [float(line.get_attribute(end) or 0) for line in (there, back) for end in ("y1", "y2")]
+    assert ys[0] == ys[1] and ys[2] == ys[3], ys
+    assert abs(ys[0] - ys[2]) >= 12.5, ys

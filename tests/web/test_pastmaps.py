@@ -261,3 +261,79 @@ def test_a_reader_who_may_read_no_battle_sees_no_battle_mark(
     html = page(login(watcher), played, "turns/1/map/")
     assert battle_marks(html) == [] and 'class="battle-mark"' not in html
     assert "JPN→AUS" not in html and 'data-legend="battles"' not in html
+
+
+def arrows_of(html: str) -> dict[str, tuple[float, ...]]:
+    """Each move's arrow on a past map, by its ``data-move``: x1, y1, x2, y2."""
+    found = re.findall(
+        r'data-move="([^"]+)"><title>[^<]*</title><line x1="([^"]+)" y1="([^"]+)" '
+        r'x2="([^"]+)" y2="([^"]+)"',
+        html,
+    )
+    return {move: tuple(float(n) for n in numbers) for move, *numbers in found}
+
+
+def across(line: tuple[float, ...], point: tuple[float, float]) -> float:
+    """How far ``point`` lies from the straight line through ``line`` (signed)."""
+    x1, y1, x2, y2 = line
+    return ((x2 - x1) * (point[1] - y1) - (y2 - y1) * (point[0] - x1)) / (
+        (x2 - x1) ** 2 + (y2 - y1) ** 2
+    ) ** 0.5
+
+
+def test_opposite_moves_along_one_link_are_two_arrows_side_by_side(
+    db: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """A Company withdrew Korona to Isura while C Company advanced Isura to Korona: they
+    drew as one line with a head at each end (a walk-through, misc-07). Two parallel
+    arrows, apart by more than their width (5), each its own way."""
+    # Seed 1: C Company is in supply on turn 1, so its advance is not refused.
+    campaign = create_campaign(data=korona_doc(), name="Both ways", seed=1)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    isura, korona = campaign.areas.get(name="Isura"), campaign.areas.get(name="Korona")
+    give_order(
+        company=campaign.companies.get(name="A Company"),
+        kind="withdraw",
+        target=isura,
+        side="australian",
+    )
+    give_order(
+        company=campaign.companies.get(name="C Company (militia)"),
+        kind="advance",
+        target=korona,
+        side="australian",
+    )
+    advance_turn(campaign_id=campaign.pk)
+    arrows = arrows_of(page(login(aussie), campaign, "turns/1/map/"))
+    there, back = arrows["Korona|Isura"], arrows["Isura|Korona"]
+    # Each goes its own way: from near its origin to near its target.
+    assert there[0] > there[2] and back[0] < back[2]  # Korona lies east of Isura
+    # Parallel (the ends of the one the same distance from the other's line), apart.
+    apart = [across(there, (back[0], back[1])), across(there, (back[2], back[3]))]
+    assert abs(apart[0] - apart[1]) < 0.1, apart
+    # Apart by more than an arrow head's half width (10) and a line's (2.5): the head of
+    # one never lies on the other.
+    assert abs(apart[0]) >= 12.5, apart
+    # The Japanese see neither move: their map draws no arrow on that link.
+    theirs = arrows_of(page(login(japanese), campaign, "turns/1/map/"))
+    assert not {"Korona|Isura", "Isura|Korona"} & set(theirs)
+
+
+def test_a_move_alone_on_its_link_is_drawn_on_the_link(
+    db: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    campaign = create_campaign(data=korona_doc(), name="One way", seed=2)
+    join(aussie, campaign, "australian")
+    give_order(
+        company=campaign.companies.get(name="A Company"),
+        kind="withdraw",
+        target=campaign.areas.get(name="Isura"),
+        side="australian",
+    )
+    advance_turn(campaign_id=campaign.pk)
+    there = arrows_of(page(login(aussie), campaign, "turns/1/map/"))["Korona|Isura"]
+    view = open_campaign(user=aussie, campaign=campaign)
+    isura, korona = view.state.areas["Isura"], view.state.areas["Korona"]
+    assert abs(across(there, (isura.x, isura.y))) < 0.1
+    assert abs(across(there, (korona.x, korona.y))) < 0.1
