@@ -91,7 +91,8 @@ def test_opposite_moves_on_one_link_read_as_two_arrows(
     campaign = create_campaign(data=korona_doc(), name="Both ways", seed=1)
     player = django_user_model.objects.create_user("aussie", "a@example.com", PASSWORD)
     join(player, campaign, "australian")
-    for name, kind, target in (("A Company", "withdraw", "Isura"), ("C Company (militia)", "advance", "Korona")):  # fmt: skip
+    orders = [("A Company", "withdraw", "Isura"), ("C Company (militia)", "advance", "Korona")]
+    for name, kind, target in orders:
         give_order(
             company=campaign.companies.get(name=name),
             kind=kind,
