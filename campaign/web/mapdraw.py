@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
-from campaign.web.maplayout import Box, Segment, on_a_line, sideways
+from campaign.web.maplayout import Box, Segment, on_a_line, reads_as_under, sideways
 from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
@@ -75,6 +75,9 @@ CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the 
 # has room: never out from under its area (it still spans the area's middle, and reads
 # as its area's, not as the one beside it: ``maplayout.reads_as_under``), into another's
 # chips, names or notes, or out of the map.
+# Where no such move does it (a track leaving its area downwards, another area's chips
+# or the area beside it too near), the column goes above its area instead, over its name
+# and notes, centred on it, if no track line runs there and nothing else is drawn there.
 TRACK_CLEARANCE = 6  # a track line is 6 wide: 3 either side, and 3 of air
 CHIP_REACH = CHIP_WIDTH / 2 - 4
 CHIP_STEP = 4
@@ -642,14 +645,27 @@ def area_boxes(row: MapArea) -> list[Box]:
     return boxes
 
 
-def chip_boxes(row: MapArea) -> list[Box]:
-    """Where an area's chips are drawn, unmoved: one under another below its circle."""
+def chip_boxes(row: MapArea, *, raised: bool = False) -> list[Box]:
+    """Where an area's chips are drawn, unmoved: one under another below its circle, or
+    (``raised``) above its name and notes (``raised_by``)."""
     left, top = row.area.x - CHIP_WIDTH / 2, row.area.y + CHIP_TOP
+    if raised:
+        top += raised_by(row)
     return [
         Box(left, y, left + CHIP_WIDTH, y + CHIP_HEIGHT)
         for i in range(min(len(row.companies), CHIPS_SHOWN + 1))
         for y in [top + i * (CHIP_HEIGHT + CHIP_GAP)]
     ]
+
+
+def raised_by(row: MapArea) -> float:
+    """How far up a column of ``row``'s chips goes from below its area to above it: its
+    foot a chip's gap above the topmost of the area's name and notes (``area_boxes``)."""
+    count = min(len(row.companies), CHIPS_SHOWN + 1)
+    lines = len(notes(row))
+    above = AREA_RADIUS + NOTE_LINE + (24 + 20 * (lines - 1) + 14 if lines else 16)
+    depth = count * (CHIP_HEIGHT + CHIP_GAP) - CHIP_GAP
+    return -(CHIP_TOP + above + 2 * CHIP_GAP + depth)
 
 
 def beside(areas: list[MapArea], row: MapArea, column: list[Box]) -> list[float]:
@@ -664,17 +680,23 @@ def beside(areas: list[MapArea], row: MapArea, column: list[Box]) -> list[float]
     ]
 
 
-def chip_shifts(areas: list[MapArea], links: list[MapLink]) -> dict[str, float]:
-    """How far each area's column of chips moves sideways off the track lines that run
-    through it (``maplayout.sideways``): only where the map has room and the column
-    still reads as its area's (not as an area's beside it), in the order of the areas,
-    each column clear of the others as they stand by then. What a column shows is the
-    same wherever it hangs."""
+def chip_shifts(
+    areas: list[MapArea], links: list[MapLink], *, within: tuple[float, float] | None = None
+) -> dict[str, tuple[float, float]]:
+    """How far each area's column of chips moves (across, down) off the track lines that
+    run through it: sideways (``maplayout.sideways``) only where the map has room and
+    the column still reads as its area's (not as an area's beside it); else up, above
+    the area (``raised_by``), where no line runs, nothing else is drawn and it reads as
+    no area's above it. In the order of the areas, each column clear of the others as
+    they stand by then; ``within``, the map's left and right (else the areas'
+    ``_bounds``). What a column shows is the same wherever it hangs."""
     segments = [Segment(link.a.x, link.a.y, link.b.x, link.b.y) for link in links]
     drawn = [box for row in areas for box in area_boxes(row)]
     columns = {row.name: chip_boxes(row) for row in areas}
-    x, _, width, _ = _bounds(areas)
-    shifts = {}
+    if within is None:
+        x, _, width, _ = _bounds(areas)
+        within = (x, x + width)
+    shifts: dict[str, tuple[float, float]] = {}
     for row in areas:
         column = columns[row.name]
         if not on_a_line(column, segments, clearance=TRACK_CLEARANCE):
@@ -688,21 +710,35 @@ def chip_shifts(areas: list[MapArea], links: list[MapLink]) -> dict[str, float]:
             gap=CHIP_GAP,
             reach=CHIP_REACH,
             step=CHIP_STEP,
-            within=(x, x + width),
+            within=within,
             under=row.area.x,
             beside=beside(areas, row, column),
         )
         if dx:
-            shifts[row.name] = dx
+            shifts[row.name] = (dx, 0.0)
             columns[row.name] = [box.moved(dx) for box in columns[row.name]]
+            continue
+        raised = chip_boxes(row, raised=True)
+        if (
+            not on_a_line(raised, segments, clearance=TRACK_CLEARANCE)
+            and all(reads_as_under(box, row.area.x, beside(areas, row, raised)) for box in raised)
+            and not any(b.grown(CHIP_GAP).overlaps(other) for b in raised for other in others)
+        ):
+            shifts[row.name] = (0.0, raised_by(row))
+            columns[row.name] = raised
     return shifts
 
 
 def area_drawing(
-    row: MapArea, url: str, company_url: Callable[[MapCompany], str], *, shift: float = 0.0
+    row: MapArea,
+    url: str,
+    company_url: Callable[[MapCompany], str],
+    *,
+    shift: tuple[float, float] = (0.0, 0.0),
 ) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
-    when there are more than one more), the chips ``shift`` sideways of their area."""
+    when there are more than one more), the chips ``shift`` (across, down) of where they
+    hang below their area."""
     area = row.area
     features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
     line = area.y - AREA_RADIUS - NOTE_LINE - 24
@@ -717,7 +753,7 @@ def area_drawing(
     for group in row.air:
         air.append(AirNote(_num(line), group.side, air_words(group)))
         line -= 20
-    top, middle = area.y + CHIP_TOP, area.x + shift
+    top, middle = area.y + CHIP_TOP + shift[1], area.x + shift[0]
     shown, more = row.companies, None
     if len(shown) > CHIPS_SHOWN + 1:
         shown = shown[:CHIPS_SHOWN]
@@ -781,7 +817,16 @@ def draw_map(
     areas = map_areas(view) if areas is None else areas
     x, y, width, height = _bounds(areas)
     links = map_links(view)
-    shifts = chip_shifts(areas, links)
+    shifts = chip_shifts(areas, links, within=(x, x + width))
+    # A column raised above its area may reach above what the map showed there.
+    raised = [
+        min(box.top for box in chip_boxes(row, raised=True))
+        for row in areas
+        if shifts.get(row.name, (0.0, 0.0))[1]
+    ]
+    if raised and min(raised) - 12 < y:
+        height += y - (min(raised) - 12)
+        y = min(raised) - 12
 
     if company_url is None:
 
@@ -803,7 +848,7 @@ def draw_map(
                 row,
                 reverse("area", args=[campaign_id, row.area_id]),
                 company_url,
-                shift=shifts.get(row.name, 0.0),
+                shift=shifts.get(row.name, (0.0, 0.0)),
             )
             for row in areas
         ],

@@ -162,3 +162,45 @@ def test_on_a_phone_the_map_opens_where_the_readers_troops_stand(
     assert page.locator(".map-frame").evaluate("f => f.scrollLeft") > 0
     assert any(_in_view(page, area) for area in _fighting_areas(korona, "japanese"))
     shot("map-8-japanese-phone")
+
+
+# Each track line's ends and each chip's box, in the page's pixels.
+_LINES_AND_CHIPS = """() => {
+  const svg = document.querySelector("svg.campaign-map");
+  const toPage = (x, y) => {
+    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  };
+  const lines = [...svg.querySelectorAll("line[data-link]")].map((l) => [
+    ...toPage(l.x1.baseVal.value, l.y1.baseVal.value),
+    ...toPage(l.x2.baseVal.value, l.y2.baseVal.value)]);
+  const chips = [...svg.querySelectorAll("a.chip rect")].map((r) => {
+    const b = r.getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom];
+  });
+  return [lines, chips];
+}"""
+
+
+def crosses(line: list[float], box: list[float]) -> bool:
+    x1, y1, x2, y2 = line
+    return any(
+        box[0] <= x1 + (x2 - x1) * i / 400 <= box[2]
+        and box[1] <= y1 + (y2 - y1) * i / 400 <= box[3]
+        for i in range(401)
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_chip_sits_on_a_track_line(
+    page: Any, live_server: Any, korona: Campaign, shot: Any, width: int
+) -> None:
+    """The glimpse of the Japanese in Oivi sat on the Munara-Oivi track (a walk-through):
+    every chip is clear of every track line, as the browser draws them."""
+    page.set_viewport_size({"width": width, "height": 900})
+    sign_in(page, live_server, f"/campaigns/{korona.pk}/")
+    page.locator("svg.campaign-map").scroll_into_view_if_needed()
+    shot(f"map-chips-clear-of-tracks-{width}")
+    lines, chips = page.evaluate(_LINES_AND_CHIPS)
+    assert lines and chips
+    assert not [(line, box) for line in lines for box in chips if crosses(line, box)]

@@ -13,6 +13,7 @@ from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import CampaignView, open_campaign
 from campaign.web.mapdraw import (
+    AREA_RADIUS,
     CHIPS_SHOWN,
     COLUMN_DEPTH,
     SIDE_COLOURS,
@@ -424,6 +425,33 @@ def test_chips_stay_under_their_area_when_a_move_would_take_them_under_another(
     oivi = view.state.areas["Oivi"]
     middles = [(box[0] + box[2]) / 2 for box in chip_boxes(svg)]
     assert middles.count(oivi.x) == len([c for c in view.companies if c.area == "Oivi"]) == 2
+
+
+def test_chips_no_sideways_move_takes_off_a_track_go_above_their_area(
+    meeting: Campaign, aussie: Any
+) -> None:
+    """...and off the track: the glimpse of the Japanese in Oivi sat on the Munara-Oivi
+    track (a walk-through, solo-t10-desk-map). With no room beside it, the column goes
+    above Oivi, over its name, centred on it, on no line, no other chip, name or note,
+    and inside the map."""
+    view, svg, _ = drawn(aussie, meeting)
+    oivi = view.state.areas["Oivi"]
+    lines = list(svg.iter(f"{SVG}line"))
+    boxes = chip_boxes(svg)
+    ours = [box for box in boxes if (box[0] + box[2]) / 2 == oivi.x]
+    assert len(ours) == 2
+    for box in ours:
+        assert not [ln.get("data-link") for ln in lines if line_crosses(ln, box, 3)], box
+        assert box[3] < oivi.y - AREA_RADIUS  # above the circle
+    names = [t for t in svg.iter(f"{SVG}text") if (t.text or "").strip() == "Oivi"]
+    assert names and all(box[3] < float(names[0].get("y") or 0) - 14 for box in ours)
+    for i, box in enumerate(boxes):
+        for other in boxes[i + 1 :]:
+            assert not (
+                box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+            )
+    left, top, width, height = (float(n) for n in (svg.get("viewBox") or "").split())
+    assert all(top <= box[1] and box[3] <= top + height for box in boxes)
 
 
 def chips_by_area(view: CampaignView, svg: ET.Element) -> list[tuple[str, Box]]:
