@@ -719,14 +719,37 @@ def chip_shifts(
             columns[row.name] = [box.moved(dx) for box in columns[row.name]]
             continue
         raised = chip_boxes(row, raised=True)
-        if (
-            not on_a_line(raised, segments, clearance=TRACK_CLEARANCE)
-            and all(reads_as_under(box, row.area.x, beside(areas, row, raised)) for box in raised)
-            and not any(b.grown(CHIP_GAP).overlaps(other) for b in raised for other in others)
-        ):
+        if fits_above(areas, row, raised, segments, others):
             shifts[row.name] = (0.0, raised_by(row))
             columns[row.name] = raised
     return shifts
+
+
+def fits_above(
+    areas: list[MapArea],
+    row: MapArea,
+    raised: list[Box],
+    segments: list[Segment],
+    others: list[Box],
+) -> bool:
+    """Can ``row``'s column go ``raised`` above its area (``chip_shifts``): on no track
+    line, reading as no area's above it, clear of what else is drawn (``others``)?"""
+    return (
+        not on_a_line(raised, segments, clearance=TRACK_CLEARANCE)
+        and all(reads_as_under(box, row.area.x, beside(areas, row, raised)) for box in raised)
+        and not any(b.grown(CHIP_GAP).overlaps(other) for b in raised for other in others)
+    )
+
+
+def raised_top(areas: list[MapArea], shifts: dict[str, tuple[float, float]]) -> float | None:
+    """The top of the highest column raised above its area (``chip_shifts``), if any: the
+    map may have to grow upwards to hold it."""
+    tops = [
+        min(box.top for box in chip_boxes(row, raised=True))
+        for row in areas
+        if shifts.get(row.name, (0.0, 0.0))[1]
+    ]
+    return min(tops) if tops else None
 
 
 def area_drawing(
@@ -736,9 +759,8 @@ def area_drawing(
     *,
     shift: tuple[float, float] = (0.0, 0.0),
 ) -> AreaDrawing:
-    """An area, its notes and its chips (the first ``CHIPS_SHOWN`` and a "+N more" chip
-    when there are more than one more), the chips ``shift`` (across, down) of where they
-    hang below their area."""
+    """An area, its notes and its chips (the first ``CHIPS_SHOWN``, and "+N more" for
+    more than one more), ``shift`` (across, down) of where they hang below it."""
     area = row.area
     features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
     line = area.y - AREA_RADIUS - NOTE_LINE - 24
@@ -753,8 +775,7 @@ def area_drawing(
     for group in row.air:
         air.append(AirNote(_num(line), group.side, air_words(group)))
         line -= 20
-    top, middle = area.y + CHIP_TOP + shift[1], area.x + shift[0]
-    shown, more = row.companies, None
+    top, middle, shown, more = area.y + CHIP_TOP + shift[1], area.x + shift[0], row.companies, None
     if len(shown) > CHIPS_SHOWN + 1:
         shown = shown[:CHIPS_SHOWN]
         y = top + len(shown) * (CHIP_HEIGHT + CHIP_GAP)
@@ -818,15 +839,9 @@ def draw_map(
     x, y, width, height = _bounds(areas)
     links = map_links(view)
     shifts = chip_shifts(areas, links, within=(x, x + width))
-    # A column raised above its area may reach above what the map showed there.
-    raised = [
-        min(box.top for box in chip_boxes(row, raised=True))
-        for row in areas
-        if shifts.get(row.name, (0.0, 0.0))[1]
-    ]
-    if raised and min(raised) - 12 < y:
-        height += y - (min(raised) - 12)
-        y = min(raised) - 12
+    raised = raised_top(areas, shifts)
+    if raised is not None and raised - 12 < y:  # reaching above what the map showed
+        y, height = raised - 12, height + y - (raised - 12)
 
     if company_url is None:
 
