@@ -667,6 +667,23 @@ def _label_box(label: SquareLabel) -> tuple[float, float, float, float]:
     return (left - 0.2, label.y - 0.25 * font, left + width + 0.2, label.y + 1.1 * font)
 
 
+# Said under the replay's picture at a step where a square's name or going found no room
+# among the stands (``label_slots`` left it out): replay.js writes the same, step by step.
+UNWRITTEN_LEAD = "No room among the stands at this step to write: "
+
+
+def unwritten_words(labels: Sequence[SquareLabel]) -> str:
+    """The squares whose name or going the picture leaves out at a step, each as the
+    picture would write it ("B3 flat – rough, light woods"), in a sentence; "" for none.
+    ``labels``: the squares' names and goings in pairs (``Table.labels``)."""
+    left_out = [
+        f"{name.text} – {going.text}"
+        for name, going in zip(labels[::2], labels[1::2], strict=True)
+        if not (name.shown and going.shown)
+    ]
+    return UNWRITTEN_LEAD + "; ".join(left_out) + "." if left_out else ""
+
+
 def text_width(text: str, font: float) -> float:
     """A generous estimate of the width a line of the squares' type takes (the browser's
     sans-serif: a capital or a digit .72 of the size, a space or comma .34, others .64)."""

@@ -73,6 +73,9 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
         # picture, with no counters, writes them in their first places).
         "labels": labels,
         "woods": table.woods_among(labels),  # the trees clear of those names
+        # ... and those the stands leave no room for, said under the picture.
+        "unwritten": battleview.unwritten_words(labels),
+        "unwritten_lead": battleview.UNWRITTEN_LEAD,
         "stand_sides": sides,
         "outcome": battleview.outcome_words(battle.result, forces),
         "attack": battleview.attack_words(forces),

@@ -844,3 +844,25 @@ def test_a_wooded_squares_trees_leave_room_for_its_name_and_going() -> None:
         assert 0 < sum(not tree.shown for tree in w.trees) < len(w.trees) / 2
     # The sheet's picture: the same, with no counters.
     assert table.woods == woods
+
+
+def _label(text: str, *, shown: bool, kind: str = "cell-label") -> battleview.SquareLabel:
+    return battleview.SquareLabel(kind, text, 0, 0, 0.4, 0.45, "start", shown)
+
+
+def test_a_square_left_off_the_picture_is_said_in_words_whole() -> None:
+    """The replay leaves a square's name or going off the picture where stands leave no
+    room (a reader took B3's missing going for covered): said under it, name and going."""
+    labels = [
+        _label("A3 hill", shown=True),
+        _label("good", shown=True, kind="cell-going"),
+        _label("B3 flat", shown=True),
+        _label("rough, light woods", shown=False, kind="cell-going"),
+        _label("C1 hill", shown=False),
+        _label("rough", shown=False, kind="cell-going"),
+    ]
+    assert battleview.unwritten_words(labels) == (
+        "No room among the stands at this step to write: "
+        "B3 flat – rough, light woods; C1 hill – rough."
+    )
+    assert battleview.unwritten_words(labels[:2]) == ""

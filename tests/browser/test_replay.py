@@ -474,3 +474,49 @@ def test_a_phone_opens_the_replay_on_the_stands_and_each_step_shows_its_action(
                 path=str(ARTIFACTS / f"replay-phone-step{index + 1}-followed.png")
             )
     assert followed > 0
+
+
+# Each square (by its name line) whose name or going the picture leaves out at this step,
+# and what is said under the picture.
+LEFT_OUT = """() => {
+    const labels = Array.from(document.querySelectorAll('#replay-field g.square-labels text'));
+    const out = [];
+    for (let k = 0; k + 1 < labels.length; k += 2) {
+        if (labels[k].getAttribute('visibility') === 'hidden'
+            || labels[k + 1].getAttribute('visibility') === 'hidden') {
+            out.push(labels[k].textContent + ' – ' + labels[k + 1].textContent);
+        }
+    }
+    const said = document.querySelector('[data-replay="unwritten"]');
+    return {out: out, said: said.hidden ? '' : said.innerText};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_squares_label_with_no_room_among_the_stands_is_said_under_the_picture(
+    report: Any, played: Campaign, shot: Any, size: str
+) -> None:
+    """Stands stood where B3's going is written, so the picture left it out, and a reader
+    took it for covered (a walk-through). At every step each square whose name or going
+    has no room is said under the picture, whole; at a step with none, nothing is."""
+    seen = 0
+    fought = Battle.objects.filter(campaign=played, status="fought").order_by("id")[:2]
+    for number, battle in enumerate(fought, start=1):
+        page = report(size)
+        page.goto(page.url.rsplit("/battles/", 1)[0] + f"/battles/{battle.pk}/")
+        steps = len(json.loads(page.locator("#replay-frames").text_content()))
+        for index in range(steps):
+            if index:
+                page.keyboard.press("ArrowRight")
+            state = page.evaluate(LEFT_OUT)
+            if not state["out"]:
+                assert state["said"] == "", (battle.pk, index, state)
+                continue
+            seen += 1
+            assert state["said"].startswith("No room among the stands"), state
+            for item in state["out"]:
+                assert item in state["said"], (battle.pk, index, item, state["said"])
+            if seen == 1:
+                page.locator("#replay").scroll_into_view_if_needed()
+                shot(f"replay-unwritten-battle-{number}-step-{index + 1}-{size}")
+    assert seen > 0  # some step had a label with no room: the test saw what it checks

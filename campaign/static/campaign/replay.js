@@ -30,6 +30,7 @@
   const counter = control("counter");
   const where = control("where");
   const lines = control("lines");
+  const unwritten = control("unwritten");
   const SVG = "http://www.w3.org/2000/svg";
   const STEP_MS = 1400;
   let index = 0;
@@ -93,6 +94,18 @@
       el.setAttribute("y", Number(el.dataset.y) + dy);
       el.setAttribute("text-anchor", anchor);
     });
+    // A square whose name or going has no room among the stands: said under the picture,
+    // as the server says it for the first step (battleview.unwritten_words).
+    const leftOut = [];
+    for (let k = 0; k + 1 < labels.length; k += 2) {
+      const [name, going] = [labels[k], labels[k + 1]];
+      if (name.getAttribute("visibility") === "hidden"
+        || going.getAttribute("visibility") === "hidden") {
+        leftOut.push(`${name.textContent} – ${going.textContent}`);
+      }
+    }
+    unwritten.hidden = leftOut.length === 0;
+    unwritten.textContent = leftOut.length ? unwritten.dataset.lead + leftOut.join("; ") + "." : "";
     // No tree where a name or going is written: the name read badly over the trees and
     // hid them. A tree its square's name leaves clear at this step is drawn again.
     const written = labels.filter((el) => el.getAttribute("visibility") !== "hidden")
