@@ -256,14 +256,15 @@ class ScheduleForm(forms.Form):
         label="Turns are played",
         initial="none",
         choices=[
-            ("none", "none: the game master plays each turn"),
+            ("none", "none: once every side is ready, or when the game master plays it"),
             ("every_hours", "every N hours"),
             ("weekly", "weekly, on a weekday at a time"),
         ],
         error_messages=choose_from_list("when turns are played"),
-        help_text='None: a turn is played when you press "Advance turn now". Otherwise '
-        "a deadline: when it passes, the next turn is played by itself (earlier, once every "
-        "side has marked its orders ready).",
+        help_text="None: a turn is played as soon as every side a player plays has marked "
+        'its orders ready (a side no player plays is always ready), or when you press "Advance '
+        'turn now". Otherwise a deadline: when it passes, the next turn is played by itself '
+        "(earlier, once every side has marked its orders ready).",
     )
     every_hours = forms.IntegerField(
         label="Every N hours",

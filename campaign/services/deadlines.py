@@ -118,7 +118,9 @@ def schedule_words(schedule: Schedule) -> str:
     if schedule.kind == "weekly" and schedule.weekday is not None and schedule.time_of_day:
         day = WEEKDAY_NAMES[schedule.weekday]
         return f"a turn every {day} at {schedule.time_of_day:%H:%M} ({schedule.timezone})"
-    return "none: the game master plays each turn"
+    # Not the game master alone: with no deadline the turn is played as soon as every side
+    # a player plays is ready (schedule.mark_side_ready), or when the GM presses.
+    return "none: a turn is played once every side is ready, or when the game master plays it"
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,7 +173,8 @@ def change_schedule(
 
 
 def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str:
-    """'Schedule changed: a turn every 24 hours (before: none: the GM plays each turn).
+    """'Schedule changed: a turn every 24 hours (before: none: a turn is played once every side
+    is ready, or when the game master plays it).
     Next deadline: Fri 11 Dec 2026, 18:00 CET.'"""
     first = schedule_change_words(before, after)
     number = campaign.turn + 1

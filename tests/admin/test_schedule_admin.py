@@ -116,8 +116,8 @@ def test_a_schedule_change_is_in_the_public_log_in_words_with_the_next_deadline(
     assert deadline is not None
     when = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin"))
     assert line.what == (
-        "Schedule changed: a turn every Friday at 18:00 (Europe/Berlin) (before: none: the game "
-        "master plays each turn). Next deadline: "
+        "Schedule changed: a turn every Friday at 18:00 (Europe/Berlin) (before: none: a turn "
+        "is played once every side is ready, or when the game master plays it). Next deadline: "
         f"Fri {when.day} {when:%b %Y}, 18:00 {when.tzname()}."
     )
     assert line.reason == "a turn a day suits us" and line.before_turn == 1
@@ -187,13 +187,13 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     # The change made meanwhile is named, and the form comes back with the GM's entries,
     # its boxes that change touched marked.
     assert (
-        ": Schedule changed: a turn every 24 hours (before: none: the game master " in (messages[0])
+        ": Schedule changed: a turn every 24 hours (before: none: a turn is played " in (messages[0])
     )
     form = response.context["form"]
     assert form["every_hours"].value() == "6"
     assert form.changed_meanwhile == {
-        "kind": "Changed meanwhile by gm: none: the game master plays each turn → every N "
-        "hours. The "
+        "kind": "Changed meanwhile by gm: none: once every side is ready, or when the game "
+        "master plays it → every N hours. The "
         "page keeps your entry.",
         "every_hours": "Changed meanwhile by gm: none → 24. The page keeps your entry.",
     }
@@ -340,8 +340,8 @@ def test_a_schedule_set_while_a_turn_waits_gives_no_deadline_until_its_end(gm: C
     assert Campaign.objects.get(pk=campaign.pk).next_deadline is None
     line = GmAdjustment.objects.get(what__startswith="Schedule changed")
     assert line.what == (
-        "Schedule changed: a turn every 48 hours (before: none: the game master plays each "
-        "turn). No deadline while turn 1 waits for its battles' results: the next counts "
+        "Schedule changed: a turn every 48 hours (before: none: a turn is played once every "
+        "side is ready, or when the game master plays it). No deadline while turn 1 waits for its battles' results: the next counts "
         "from its end."
     )
     for battle in battles.values():
@@ -359,3 +359,21 @@ def test_a_schedule_taken_away_says_every_side_ready_plays_the_turn(gm: Client) 
     assert line.what.endswith(
         "No deadline: Turn 1 is played once every side is ready, or when the game master plays it."
     )
+
+
+def test_no_schedule_is_said_as_played_once_every_side_is_ready(gm: Client) -> None:
+    """The walk-through: the create and Schedule pages, and the players' log of a schedule
+    change, said "none: the game master plays each turn", but with no deadline the turn is
+    played as soon as every side a player plays is ready (or when the GM presses)."""
+    campaign = new_campaign()
+    for page in ("/admin/campaign/campaign/create/", schedule_url(campaign)):
+        text = gm.get(page).content.decode()
+        assert "plays each turn" not in text
+        assert "none: once every side is ready, or when the game master plays it" in text
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "36", "timezone": "UTC"})
+    line = GmAdjustment.objects.get(what__startswith="Schedule changed")
+    assert "(before: none: a turn is played once every side is ready, or when the game " in (
+        line.what
+    )
+    page = gm.get(reverse("turns", args=[campaign.pk])).content.decode()
+    assert "plays each turn" not in page

@@ -39,7 +39,7 @@ def test_a_new_campaign_asks_its_main_choices(
     assert page.locator("input[name=fog_of_war]").is_checked()
     assert not page.locator("input[name=combat_events]").is_checked()
     assert page.locator("select[name=kind] option:checked").inner_text() == (
-        "none: the game master plays each turn"
+        "none: once every side is ready, or when the game master plays it"
     )
     assert (
         "Whenever a Squad or WT rolls a ‘1’" in page.locator("#setting-combat_events").inner_text()
