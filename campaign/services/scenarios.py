@@ -207,4 +207,20 @@ def start_campaign(
             # No deadlines, but the time zone is still the campaign's clock on every page.
             Campaign.objects.filter(pk=campaign.pk).update(timezone=checked.timezone)
             campaign.timezone = checked.timezone
+        _schedule_in_created_history(campaign)
     return campaign
+
+
+def _schedule_in_created_history(campaign: Campaign) -> None:
+    """The campaign's first History row ("created from the scenario") given the schedule it
+    was made with. The row is saved before the schedule is set (``set_schedule`` writes
+    with an update, no history), so without this the History showed the creation with no
+    schedule and blamed the first later change for it ("Schedule kind none -> weekly")."""
+    created = Campaign.history.filter(id=campaign.pk).order_by("history_id").first()
+    if created is None:  # history kept quiet by the caller: nothing to correct
+        return
+    row = Campaign.objects.get(pk=campaign.pk)
+    fields = ("schedule_kind", "every_hours", "weekday", "time_of_day", "timezone", "next_deadline")
+    for name in fields:
+        setattr(created, name, getattr(row, name))
+    created.save()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -18,9 +18,11 @@ from campaign.models import GmAdjustment
 from campaign.services.adjustments import campaign_version, set_control
 from campaign.services.campaigns import update_settings
 from campaign.services.deadlines import Schedule, moment_words
+from campaign.services.scenarios import start_campaign
 from campaign.services.schedule import change_schedule
 from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign, play_sunday_evenings
+from tests.campaign.conftest import korona_doc
 
 
 def test_the_history_page_says_a_settings_change_in_words(gm: Client, gm_user: Any) -> None:
@@ -149,3 +151,35 @@ def test_a_history_line_names_who_and_lists_no_turns_played(gm: Client, gm_user:
     set_control(area=oivi, side="australian", reason="a patrol's report", user=gm_user)
     page = gm.get(f"/admin/campaign/area/{oivi.pk}/history/").content.decode()
     assert re.search(r"Controller:</strong>\s*\w+\s*&nbsp;&rarr;&nbsp;&nbsp;Australians\b", page)
+
+
+def test_a_campaign_made_with_a_schedule_has_it_from_its_first_history_line(
+    gm: Client, gm_user: Any
+) -> None:
+    """The walk-through: a campaign created weekly showed its "Created" line with no
+    schedule, and the first later change (a roll-back) read "Schedule kind none → weekly,
+    Time zone UTC → Australia/Sydney, Next deadline none → ..." as if it had set it."""
+    campaign = start_campaign(
+        data=korona_doc(),
+        name="Owen Stanley 1942",
+        seed=1,
+        choices={},
+        schedule=Schedule(
+            kind="weekly", weekday=4, time_of_day=time(19, 0), timezone="Australia/Sydney"
+        ),
+    )
+    created = campaign.history.order_by("history_id").first()
+    assert created is not None and created.schedule_kind == "weekly"
+    assert created.timezone == "Australia/Sydney" and created.next_deadline is not None
+    settings = campaign.get_settings()
+    update_settings(
+        campaign=campaign,
+        settings={**campaign.settings, "turn_limit": settings.turn_limit - 5},
+        reason="a shorter campaign",
+        user=gm_user,
+    )
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    changes = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "Campaign length, in turns" in changes  # the change made is listed
+    for blamed in ("Schedule kind", "Time zone", "Next deadline", "Weekday"):
+        assert blamed not in changes
