@@ -1475,7 +1475,10 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             intro=(
                 "For a mistake: the campaign returns to the start of the chosen turn. That "
                 "turn and every later one are deleted with their battles; the orders given "
-                "for it stay. The players see the roll-back and your reason."
+                "for it stay. The turn is played again with new dice (its dice were shown, "
+                "so the players could otherwise foresee them): its battles are fought anew, "
+                "and a tabletop battle needs its result entered again. A paused campaign "
+                "stays paused. The players see the roll-back and your reason."
             ),
         )
         if shown is not None and response.context_data is not None:

@@ -42,7 +42,8 @@ def rollback_to_turn(
     campaign as it now stands and marks ready again (kept, every side ready would wait
     for a trigger already spent, and no player could take the mark back). Companies
     destroyed since come back (as new rows), those created since go. The campaign is
-    active afterwards, and a ``GmAdjustment`` records the roll-back.
+    active afterwards (a paused one stays paused), and a ``GmAdjustment`` records the
+    roll-back.
 
     The public log tells what is true afterwards: the GM's changes made after turn
     ``number`` began (before a later turn, or while it waited for its battles) are undone
@@ -93,7 +94,11 @@ def rollback_to_turn(
             kept.save(update_fields=["before_turn", "details"])
         reseeded = reseed_shown(campaign=row, first=number)
         save_snapshot(campaign=row, state=state)
-        row.status = Campaign.Status.ACTIVE
+        # A paused campaign stays paused: the GM paused it for a reason the mistake being
+        # fixed does not undo (a roll-back used to resume it without a word). An ended one
+        # is running again.
+        if row.status != Campaign.Status.PAUSED:
+            row.status = Campaign.Status.ACTIVE
         save_with_history(row, ["status", "updated_at"], reason=reason, user=user)
         campaign.refresh_from_db()
         return record(
@@ -218,8 +223,35 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
             f'Your change "{kept.what}" ({kept.reason}): kept, as the schedule is now; the '
             f"log lists it before turn {number}."
         )
+    lines += _battles_fought_again(turns)
     if campaign.status == Campaign.Status.FINISHED:
         lines.append("The campaign's end: undone; it is active again.")
+    if campaign.status == Campaign.Status.PAUSED:
+        lines.append(
+            "The campaign is paused: it stays paused. No turn is played on its schedule "
+            "until you resume it."
+        )
+    return lines
+
+
+def _battles_fought_again(turns: Any) -> list[str]:
+    """What happens to the battles the roll-back deletes, for a GM who rolls back to fix
+    a mistyped tabletop result: the turn played again rolls new dice (its seeds were
+    shown), so its battles are not the same ones, and a tabletop battle needs its result
+    entered again. A walk-through's GM found the battle their table had fought gone."""
+    battles = [battle for turn in turns for battle in turn.battles.all()]
+    if not battles:
+        return []
+    lines = [
+        "The battles deleted are not fought again as they were: the turns played again "
+        "roll new dice, so their moves, supply and battles may differ."
+    ]
+    if any(battle.mode == "tabletop" for battle in battles):
+        lines.append(
+            "A tabletop battle of the turn played again needs its result entered again, "
+            "and it may not be the battle your table fought. To fix only a mistyped "
+            "result, check it before you roll back: a result entered is final."
+        )
     return lines
 
 

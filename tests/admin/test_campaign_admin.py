@@ -793,6 +793,8 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
         "1 order given for turn 4 or later: deleted.",
         "Turn 3 has a new seed (its dice had been shown): drawn at random and committed to at "
         "once, so that no player knows the dice of a turn before giving its orders.",
+        "The battles deleted are not fought again as they were: the turns played again roll "
+        "new dice, so their moves, supply and battles may differ.",
     ]
     data = {
         **opened(gm, url(campaign, "rollback")),
@@ -803,9 +805,10 @@ def test_roll_back_restores_the_start_of_the_turn(gm: Client) -> None:
     # Another turn than the page showed: its effects are shown first, nothing is changed.
     response = gm.post(url(campaign, "rollback"), data)
     assert response.status_code == 200
-    assert response.context["preview"][-2] == "1 order given for turn 3 or later: deleted."
-    assert response.context["preview"][-1].startswith("Turns 2 and 3 have new seeds")
-    assert [line.split(" (")[0] for line in response.context["preview"][:-2]] == [
+    assert response.context["preview"][-3] == "1 order given for turn 3 or later: deleted."
+    assert response.context["preview"][-2].startswith("Turns 2 and 3 have new seeds")
+    assert response.context["preview"][-1].startswith("The battles deleted are not fought")
+    assert [line.split(" (")[0] for line in response.context["preview"][:-3]] == [
         "Turn 2",
         "Turn 3",
     ]

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Company, CompanyStands, GmAdjustment, Membership, SideReady
+from campaign.models import Campaign, Company, CompanyStands, GmAdjustment, Membership, SideReady
 from campaign.services.adjustments import adjust_stands, set_control
+from campaign.services.campaigns import set_paused
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn, set_standing_order
@@ -203,3 +204,38 @@ def test_a_roll_back_preview_says_the_standing_orders_it_puts_back() -> None:
     )
     rollback_to_turn(campaign=campaign, number=2, reason="a wrong result")
     assert campaign.companies.get(name="A Company").standing_order == "hold"
+
+
+def test_a_roll_back_keeps_a_paused_campaign_paused_and_says_so_first() -> None:
+    """The walk-through: a paused campaign rolled back came out active, its deadline
+    running, and the preview had not said so. Paused by the GM for a reason the mistake
+    does not undo, it stays paused."""
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    set_paused(campaign=campaign, paused=True)
+    preview = rollback_preview(campaign=campaign, number=2)
+    assert "The campaign is paused: it stays paused." in " ".join(preview)
+    rollback_to_turn(campaign=campaign, number=2, reason="a mistyped result")
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.PAUSED and campaign.turn == 1
+    set_paused(campaign=campaign, paused=False)
+    advance_turn(campaign_id=campaign.pk)
+    rollback_to_turn(campaign=campaign, number=2, reason="once more")
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE
+    assert "paused" not in " ".join(rollback_preview(campaign=campaign, number=1))
+
+
+def test_a_roll_back_preview_says_its_tabletop_battles_are_fought_again() -> None:
+    """The walk-through: a GM rolled back to fix a mistyped tabletop result and found new
+    dice, and the battle the table had fought gone; nothing had said so."""
+    campaign, _ = waiting_campaign()
+    preview = " ".join(rollback_preview(campaign=campaign, number=1))
+    assert "the turns played again roll new dice" in preview
+    assert "A tabletop battle of the turn played again needs its result entered again" in (
+        preview
+    )
+    quiet = new_campaign("Korona 2")
+    advance_turn(campaign_id=quiet.pk)
+    assert "new dice" not in " ".join(rollback_preview(campaign=quiet, number=1))
