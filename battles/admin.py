@@ -20,9 +20,14 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
-from battles.forms import ResultForm
+from battles.forms import ResultForm, result_in_words, side_name
 from battles.models import Battle
-from battles.services.results import ResultRefused, enter_battle_result, fight_battle_now
+from battles.services.results import (
+    ResultRefused,
+    enter_battle_result,
+    entered_result_problem,
+    fight_battle_now,
+)
 from battles.web import battleview
 from battles.web.forces import (
     battle_place,
@@ -91,6 +96,32 @@ def correcting(battle: Battle) -> str:
         n,
         again,
     )
+
+
+def result_check(
+    battle: Battle, form: ResultForm, data: Any, forces: dict[str, str], sides: dict[str, str]
+) -> tuple[ResultForm, list[str]] | None:
+    """A result sent to be entered, checked first: None when it is the result the check
+    page showed and fits the battle (enter it); else the form to show again, with the
+    reason it cannot be entered, or with the result in words to check (the first press,
+    or the boxes changed since): nothing entered either way."""
+    if not data:
+        return None
+    if not form.is_valid():
+        return form, []
+    winner, losses = form.cleaned_data["winner"], form.losses()
+    problem = entered_result_problem(battle.spec, {"winner": winner, "losses": losses})
+    if problem is not None:  # said before the check: a result that cannot be entered
+        form.add_error(None, sentence(ResultRefused(problem)))
+        return form, []
+    if form.is_checked():
+        return None
+    data = data.copy()
+    data["checked"] = form.result_key()
+    again = ResultForm(data, spec=battle.spec, forces=forces, sides=sides)
+    again.is_valid()
+    side_of = {role: side_name(battle.spec[role].get("side", ""), sides) for role in ROLES}
+    return again, result_in_words(winner, losses, forces, side_of)
 
 
 @admin.register(Battle)
@@ -381,7 +412,11 @@ class BattleAdmin(admin.ModelAdmin):
         forces = {role: force_name(battle, role) for role in ROLES}
         sides = dict(battle.campaign.sides.values_list("key", "name"))
         form = ResultForm(request.POST or None, spec=battle.spec, forces=forces, sides=sides)
-        if request.method == "POST" and form.is_valid():
+        check: list[str] = []
+        shown = result_check(battle, form, request.POST, forces, sides)
+        if shown is not None:
+            form, check = shown
+        elif request.method == "POST" and form.is_valid():
             try:
                 report = enter_battle_result(
                     battle_id=battle.pk,
@@ -422,6 +457,15 @@ class BattleAdmin(admin.ModelAdmin):
                 '"Enter result". {}',
                 correcting(battle),
             )
+            if check:
+                response.context_data["check_title"] = (
+                    "Nothing is entered yet. Check the result as it will read"
+                )
+                response.context_data["check"] = check
+                response.context_data["check_after"] = (
+                    'If it is right, press "Enter result" again to enter it. If not, correct '
+                    "the boxes below and press it: the result is shown again first."
+                )
             response.context_data["preview_title"] = "In this battle"
             response.context_data["preview"] = [
                 f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "

@@ -24,8 +24,29 @@ def side_name(key: str, sides: dict[str, str]) -> str:
     return sides.get(key) or names.side_adjective(key)
 
 
+def result_key(winner: str, losses: dict[str, dict[str, int]]) -> str:
+    """The result as one line, which the check page sends back with the result it showed:
+    "defender attacker.rifle_squad=6 defender.commander=1". A press whose result is not
+    the one shown (a box changed after reading it) is shown again, not entered."""
+    lost = [
+        f"{side}.{unit}={n}"
+        for side in ("attacker", "defender")
+        for unit, n in sorted((losses.get(side) or {}).items())
+        if n
+    ]
+    return " ".join([winner, *lost])
+
+
 class ResultForm(forms.Form):
-    """A tabletop battle's result: the winner and the stands each side lost per type."""
+    """A tabletop battle's result: the winner and the stands each side lost per type.
+
+    A result is final, so the first press only shows it in words ("The defender wins
+    ..."), and a second press of the same result enters it (``checked``): a walk-through
+    entered the wrong winner in one click, and a roll-back to correct it replays the
+    turn with new dice."""
+
+    # The result the check page showed (``result_key``); empty on the first press.
+    checked = forms.CharField(widget=forms.HiddenInput, required=False)
 
     # The winner is never chosen for the GM: it is typed in from the table. Not Django's
     # "This field is required." when none is chosen.
@@ -87,3 +108,35 @@ class ResultForm(forms.Form):
             key: {unit: self.cleaned_data[f"{key}__{unit}"] or 0 for unit in units}
             for key, units in self.units.items()
         }
+
+    def result_key(self) -> str:
+        return result_key(self.cleaned_data["winner"], self.losses())
+
+    def is_checked(self) -> bool:
+        """Whether this press sends the very result the check page showed."""
+        return bool(self.cleaned_data.get("checked")) and (
+            self.cleaned_data["checked"] == self.result_key()
+        )
+
+
+def result_in_words(
+    winner: str, losses: dict[str, dict[str, int]], forces: dict[str, str], sides: dict[str, str]
+) -> list[str]:
+    """The result as it will read, for the GM to check before it is final: who wins, who
+    loses and withdraws, and each side's losses ("The defender, A Company (Australians),
+    lost 1 commander and 6 rifle squads.")."""
+    loser = "defender" if winner == "attacker" else "attacker"
+
+    def force(key: str) -> str:
+        return f"the {key}, {forces[key]} ({sides[key]})"
+
+    lines = [
+        f"{force(winner)[0].upper()}{force(winner)[1:]}, wins the battle.",
+        f"{force(loser)[0].upper()}{force(loser)[1:]}, loses: its companies withdraw one "
+        "area toward their base when the turn ends (or surrender, with nowhere to go).",
+    ]
+    for key in ("attacker", "defender"):
+        lost = [names.count(n, unit) for unit, n in (losses.get(key) or {}).items() if n]
+        said = names.join(lost) if lost else "no stands"
+        lines.append(f"The {key} lost {said}.")
+    return lines

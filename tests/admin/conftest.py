@@ -75,7 +75,22 @@ def assert_refused(response: Any) -> None:
 def opened(client: Client, url: str) -> dict[str, str]:
     """Open a GM page (a browser tab) and read what its forms send back unseen: the
     hidden fields, such as the campaign as the page showed it (``seen``, ``turn``)."""
-    page = client.get(url).content.decode()
+    return hidden_fields(client.get(url).content.decode())
+
+
+def entered(client: Client, url: str, data: dict[str, Any], **kwargs: Any) -> Any:
+    """Press "Enter result" on a battle's result form as the GM does, twice: the first
+    press shows the result in words and enters nothing; the second, sending back the
+    result the page showed (``checked``), enters it. A first press refused (or sent
+    away) is the answer."""
+    first = client.post(url, data, **kwargs)
+    shown = hidden_fields(first.content.decode()).get("checked") if first.status_code == 200 else ""
+    if not shown:
+        return first
+    return client.post(url, {**data, "checked": shown}, **kwargs)
+
+
+def hidden_fields(page: str) -> dict[str, str]:
     found = {}
     for tag in re.findall(r'<input type="hidden"[^>]*>', page):
         name = re.search(r'name="([^"]+)"', tag)

@@ -17,7 +17,13 @@ from battles.web.forces import battle_words
 from campaign.models import Campaign, Company
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import meeting_doc, new_campaign, opened, waiting_campaign
+from tests.admin.conftest import (
+    entered,
+    meeting_doc,
+    new_campaign,
+    opened,
+    waiting_campaign,
+)
 from tests.admin.test_campaign_admin import CHOICES
 from tests.admin.test_stale_pages import result_data
 
@@ -81,7 +87,7 @@ def test_recent_actions_show_an_apostrophe_as_one(gm: Client) -> None:
     advance_turn(campaign_id=campaign.pk)
     battle = Battle.objects.get(campaign=campaign, key="1:Korona:1")
     url = f"/admin/battles/battle/{battle.pk}/result/"
-    gm.post(url, {**opened(gm, url), **result_data(battle, "defender")})
+    entered(gm, url, {**opened(gm, url), **result_data(battle, "defender")})
     (said,) = logged(battle)
     assert "attacks the Australians' O'Hara's Company (enter its result)." in said
     home = gm.get("/admin/").content.decode()

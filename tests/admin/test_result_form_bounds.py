@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from tests.admin.conftest import waiting_campaign
+from tests.admin.conftest import entered, waiting_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,8 @@ def test_every_box_out_of_bounds_is_said_at_once_in_plain_words(gm: Client) -> N
 def test_losses_within_bounds_are_entered(gm: Client) -> None:
     _, battles = waiting_campaign()
     battle = battles["1:Korona:1"]
-    response = gm.post(
+    response = entered(
+        gm,
         f"/admin/battles/battle/{battle.pk}/result/",
         {"winner": "defender", "attacker__rifle_squad": "9", "attacker__hmg": "1"},
     )

@@ -17,7 +17,7 @@ from battles.web.forces import battle_place
 from campaign.models import Area, Campaign, Company, CompanyStands, GmAdjustment, Ship, Turn
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import new_campaign, opened, waiting_campaign
+from tests.admin.conftest import entered, new_campaign, opened, waiting_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -387,7 +387,7 @@ def test_a_result_entered_from_a_stale_tab_changes_nothing(gm: Client) -> None:
     battle = battles["1:Korona:1"]
     opened(gm, battle_url(battle, "result"))
     opened(gm, battle_url(battle, "result"))
-    gm.post(battle_url(battle, "result"), result_data(battle, "defender"), follow=True)
+    entered(gm, battle_url(battle, "result"), result_data(battle, "defender"), follow=True)
     response = gm.post(battle_url(battle, "result"), result_data(battle, "attacker"), follow=True)
     assert Battle.objects.get(pk=battle.pk).result["winner"] == "defender"
     assert messages_of(response) == [

@@ -80,6 +80,14 @@ def test_a_gm_uploads_sets_a_schedule_advances_and_enters_tabletop_results(
         shot(f"4-result-{n + 1}")
         page.click("input[type=submit]")
         page.wait_for_load_state()
+        # The first press shows the result in words and enters nothing; the second does.
+        check = page.locator("#check")
+        assert "The defender, " in check.inner_text() and "wins the battle" in check.inner_text()
+        assert "The attacker lost 3 rifle squads." in check.inner_text()
+        assert Battle.objects.get(pk=battle.pk).status == Battle.Status.PENDING
+        shot(f"4-result-{n + 1}-check")
+        page.click("input[type=submit]")
+        page.wait_for_load_state()
 
     turn.refresh_from_db()
     assert turn.status == Turn.Status.DONE

@@ -17,7 +17,13 @@ from campaign.models import Campaign, Turn
 from campaign.services.turns import advance_turn
 from rules import rulesets
 from rules.narrate import stand_sides
-from tests.admin.conftest import assert_refused, meeting_doc, new_campaign, waiting_campaign
+from tests.admin.conftest import (
+    assert_refused,
+    entered,
+    meeting_doc,
+    new_campaign,
+    waiting_campaign,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +39,7 @@ def test_result_form_has_a_field_per_unit_type_present(gm: Client) -> None:
     expected = {
         f"{key}__{unit}" for key in ("attacker", "defender") for unit in battle.spec[key]["stands"]
     }
-    assert set(form.fields) == {"winner"} | expected
+    assert set(form.fields) == {"winner", "checked"} | expected
 
 
 def test_the_battles_list_says_who_attacks_whom(gm: Client) -> None:
@@ -75,7 +81,7 @@ def test_entering_both_results_completes_the_turn(gm: Client) -> None:
             for unit in battle.spec[side]["stands"]:
                 data[f"{side}__{unit}"] = 0
         data["attacker__rifle_squad"] = 2
-        response = gm.post(url(battle, "result"), data)
+        response = entered(gm, url(battle, "result"), data)
         assert response.status_code == 302
     first = Battle.objects.get(pk=battles["1:Korona:1"].pk)
     assert first.status == Battle.Status.ENTERED
@@ -100,7 +106,7 @@ def test_a_result_entered_names_the_battle_still_waiting_and_links_its_form(
     for side in ("attacker", "defender"):
         for unit in first.spec[side]["stands"]:
             data[f"{side}__{unit}"] = 0
-    page = gm.post(url(first, "result"), data, follow=True).content.decode()
+    page = entered(gm, url(first, "result"), data, follow=True).content.decode()
     # Each battle by who attacks whom, as the Battles list names it, not "battle 1 at
     # Korona" and "battle 2 at Korona".
     assert (
@@ -158,7 +164,7 @@ def test_empty_loss_boxes_count_as_none_lost(gm: Client) -> None:
     for side in ("attacker", "defender"):
         for unit in battle.spec[side]["stands"]:
             data.setdefault(f"{side}__{unit}", "")
-    response = gm.post(url(battle, "result"), data)
+    response = entered(gm, url(battle, "result"), data)
     assert response.status_code == 302
     battle.refresh_from_db()
     assert battle.status == Battle.Status.ENTERED
@@ -310,7 +316,7 @@ def test_a_result_entered_names_every_battle_of_the_turn_still_waiting(gm: Clien
     third.pk, third.key = None, "1:Korona:3"
     third.save()
     data = {"winner": "defender"}
-    page = gm.post(url(first, "result"), data, follow=True).content.decode()
+    page = entered(gm, url(first, "result"), data, follow=True).content.decode()
     assert (
         escape(
             f"Result entered for the battle at {battle_place(first)}. Still waiting in this turn: "
@@ -335,8 +341,8 @@ def test_the_result_that_ends_the_campaign_says_it_has_ended_and_how(gm: Client)
     campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop", turn_limit=1)
     advance_turn(campaign_id=campaign.pk)
     first, second = Battle.objects.filter(campaign=campaign).order_by("key")
-    gm.post(url(first, "result"), {"winner": "defender"})
-    page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
+    entered(gm, url(first, "result"), {"winner": "defender"})
+    page = entered(gm, url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.FINISHED
     assert (
@@ -351,11 +357,11 @@ def test_the_result_that_ends_the_campaign_says_it_has_ended_and_how(gm: Client)
 
 def test_a_result_that_completes_a_turn_of_a_campaign_going_on_says_no_end(gm: Client) -> None:
     _, battles = waiting_campaign()
-    gm.post(url(battles["1:Korona:1"], "result"), {"winner": "defender"})
+    entered(gm, url(battles["1:Korona:1"], "result"), {"winner": "defender"})
     second = battles["1:Korona:2"]
-    page = gm.post(url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
-    entered = f"Result entered for the battle at {battle_place(second)}. The turn is complete."
-    assert escape(entered) + "<" in page
+    page = entered(gm, url(second, "result"), {"winner": "defender"}, follow=True).content.decode()
+    done = f"Result entered for the battle at {battle_place(second)}. The turn is complete."
+    assert escape(done) + "<" in page
     assert "has ended" not in page
 
 
