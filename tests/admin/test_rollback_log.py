@@ -233,9 +233,7 @@ def test_a_roll_back_preview_says_its_tabletop_battles_are_fought_again() -> Non
     campaign, _ = waiting_campaign()
     preview = " ".join(rollback_preview(campaign=campaign, number=1))
     assert "the turns played again roll new dice" in preview
-    assert "A tabletop battle of the turn played again needs its result entered again" in (
-        preview
-    )
+    assert "A tabletop battle of the turn played again needs its result entered again" in (preview)
     quiet = new_campaign("Korona 2")
     advance_turn(campaign_id=quiet.pk)
     assert "new dice" not in " ".join(rollback_preview(campaign=quiet, number=1))

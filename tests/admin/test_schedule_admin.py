@@ -187,7 +187,7 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     # The change made meanwhile is named, and the form comes back with the GM's entries,
     # its boxes that change touched marked.
     assert (
-        ": Schedule changed: a turn every 24 hours (before: none: a turn is played " in (messages[0])
+        ": Schedule changed: a turn every 24 hours (before: none: a turn is played " in messages[0]
     )
     form = response.context["form"]
     assert form["every_hours"].value() == "6"
@@ -341,8 +341,8 @@ def test_a_schedule_set_while_a_turn_waits_gives_no_deadline_until_its_end(gm: C
     line = GmAdjustment.objects.get(what__startswith="Schedule changed")
     assert line.what == (
         "Schedule changed: a turn every 48 hours (before: none: a turn is played once every "
-        "side is ready, or when the game master plays it). No deadline while turn 1 waits for its battles' results: the next counts "
-        "from its end."
+        "side is ready, or when the game master plays it). No deadline while turn 1 waits for "
+        "its battles' results: the next counts from its end."
     )
     for battle in battles.values():
         fight_battle_now(battle_id=battle.pk)
