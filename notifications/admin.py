@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils import timezone
 
 from campaign.forms import CampaignTakingPlayers
-from campaign.models import Campaign
+from campaign.models import SPECTATOR, Campaign
 from config.adminpages import (
     COPY_SCRIPT,
     COPY_STYLE,
@@ -129,7 +129,11 @@ class InvitationAdmin(GmFieldWords, admin.ModelAdmin):
                 except InvitationRefused as refused:
                     for problem in refused.problems:
                         self.add_error(problem.path or None, problem.message)
-            elif campaign and side and not campaign.sides.filter(key=side).exists():
+            elif (
+                campaign
+                and side not in (None, "", SPECTATOR)
+                and not campaign.sides.filter(key=side).exists()
+            ):
                 self.add_error("side", f"{side!r} is not a side of {campaign.name}")
             return data
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from campaign.models import SIDE_CHOICES, Campaign
+from campaign.models import SIDE_CHOICES, SPECTATOR, Campaign
 
 
 class Kind(models.TextChoices):
@@ -153,12 +153,16 @@ def _invitation_token() -> str:
 
 
 class Invitation(models.Model):
-    """The GM's invitation to play one side of a campaign: a link with a random token
-    (``/invite/<token>/``), used once, until it expires. Whoever opens it signs in or
-    makes an account and joins the campaign as that side."""
+    """The GM's invitation to play one side of a campaign, or to follow it as a
+    spectator: a link with a random token (``/invite/<token>/``), used once, until it
+    expires. Whoever opens it signs in or makes an account and joins the campaign as that
+    side (or as a spectator)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
-    side = models.CharField(max_length=16, choices=SIDE_CHOICES)
+    # A spectator too, as a membership may be (docs/pages.md, "Spectators").
+    side = models.CharField(
+        max_length=16, choices=[*SIDE_CHOICES, (SPECTATOR, "Spectator (no side)")]
+    )
     token = models.CharField(max_length=64, unique=True, default=_invitation_token, editable=False)
     note = models.CharField(max_length=200, blank=True, help_text="Who it is for (yours only).")
     created_by = models.ForeignKey(

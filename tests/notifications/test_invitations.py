@@ -282,3 +282,30 @@ def test_a_refused_sign_up_puts_the_focus_on_the_first_field_refused(
     assert focused(mismatched.content.decode()) == ["id_password2"]
     both = client.post(path_of(invitation), {**NEW, "username": "", "email": aussie.email})
     assert focused(both.content.decode()) == ["id_username"]
+
+
+def test_the_gm_invites_a_spectator_who_joins_as_one(
+    campaign: Campaign, django_user_model: Any, login: Any
+) -> None:
+    """The walk-through: docs/pages.md promised an invitation to "spectator", but the
+    admin's Add form offered only the two sides."""
+    boss = django_user_model.objects.create_superuser("boss", "b@example.com", "a long password")
+    client = login(boss)
+    form = client.get("/admin/notifications/invitation/add/").content.decode()
+    assert '<option value="spectator">Spectator (no side)</option>' in form
+    answer = client.post(
+        "/admin/notifications/invitation/add/",
+        {"campaign": campaign.pk, "side": "spectator", "note": "for Alice"},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    invitation = Invitation.objects.get()
+    assert str(invitation) == f"Invitation to watch {campaign}"
+    newcomer = Client()
+    page = newcomer.get(path_of(invitation)).content.decode()
+    assert f"invites you to follow <strong>{campaign.name}</strong> as a spectator" in page
+    assert "Make my account and join as a spectator" in page and "the spectators" not in page
+    assert newcomer.post(path_of(invitation), NEW).status_code == 302
+    user = get_user_model().objects.get(username="newcomer")
+    assert Membership.objects.get(campaign=campaign, user=user).side == "spectator"
+    back = newcomer.get(path_of(invitation)).content.decode()
+    assert f"you follow <strong>{campaign.name}</strong> as a spectator" in back
