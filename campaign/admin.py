@@ -39,6 +39,7 @@ from campaign.forms import (
     CreateCampaignForm,
     DeleteCampaignForm,
     OrderForm,
+    RemovePlayerForm,
     RollbackForm,
     ScheduleChangeForm,
     SeedChangeForm,
@@ -90,6 +91,7 @@ from campaign.services.deadlines import (
     next_deadline_after,
     schedule_words,
 )
+from campaign.services.members import remove_player
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
     CampaignExists,
@@ -381,6 +383,31 @@ class MembershipFormSet(BaseInlineFormSet):
             )
 
 
+def removal_words(membership: Membership) -> str:
+    """What removing the player does, before the GM confirms it."""
+    name = membership.user.get_username()
+    if membership.side == SPECTATOR:
+        return (
+            f"{name} follows {membership.campaign.name} as a spectator. Removed, they no "
+            "longer see it; the log says so, with your reason."
+        )
+    others = Membership.objects.filter(
+        campaign_id=membership.campaign_id, side=membership.side
+    ).exclude(pk=membership.pk)
+    side = _as_side(membership)
+    if others.exists():
+        return (
+            f"{name} plays {side} with others, who play on: the side's orders and its "
+            '"ready" stay. The players read in the log that they left, with your reason.'
+        )
+    return (
+        f"{name} is the only player of {side}. Removed, the side is played by the campaign "
+        "AI from the coming turn, each company on its standing order, and is always ready; "
+        "the orders they gave for turns not yet played are withdrawn. The players read in "
+        "the log that they left, with your reason."
+    )
+
+
 def _as_side(membership: Membership) -> str:
     if membership.side == SPECTATOR:
         return "a spectator"
@@ -395,7 +422,8 @@ class MembershipInline(GmFieldWords, admin.TabularInline):
     model = Membership
     formset = MembershipFormSet
     extra = 0
-    fields = list(MEMBERSHIP_FIELDS)
+    fields = [*MEMBERSHIP_FIELDS, "remove"]
+    readonly_fields = ["remove"]
     autocomplete_fields = ["user"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -405,7 +433,16 @@ class MembershipInline(GmFieldWords, admin.TabularInline):
         return not _ended(obj) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return not _ended(obj) and super().has_delete_permission(request, obj)
+        # A player leaves by the "Remove" link (a reason, a line in the log), not by the
+        # Delete box, which took them out at Save without a word.
+        return False
+
+    @admin.display(description="Remove")
+    def remove(self, obj: Membership) -> str:
+        if obj.pk is None or _ended(obj.campaign):
+            return ""
+        address = reverse("admin:campaign_membership_delete", args=[obj.pk])
+        return format_html('<a href="{}">Remove from the campaign…</a>', address)
 
 
 def created_message(campaign: Campaign, user: Any) -> str:
@@ -2137,6 +2174,43 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
             kwargs["form_class"] = CampaignTakingPlayers
             kwargs["refused"] = ended_players_words
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        """No "Delete selected": a player leaves one at a time, with a reason."""
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        """Remove the player (``remove_player``): a reason and a tick, then a line in the
+        public log; not Django's "Are you sure?", which asked neither and told nobody."""
+        membership = self.get_object(request, object_id)
+        if membership is None or not self.has_delete_permission(request, membership):
+            return super().delete_view(request, object_id, extra_context)
+        campaign = membership.campaign
+        form = RemovePlayerForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                line = remove_player(
+                    membership_id=membership.pk,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                )
+            except AdjustmentRefused as refused:
+                form.add_error(None, sentence(refused))
+            else:
+                return back_to_change(self, request, campaign, line.what)
+        return form_page(
+            self,
+            request,
+            title=f"Remove {membership.user.get_username()} from {campaign.name}",
+            form=form,
+            obj=membership,
+            submit="Remove the player",
+            intro=removal_words(membership),
+        )
 
 
 # --- the GM's home page -------------------------------------------------------------------

@@ -1150,3 +1150,16 @@ class CampaignTakingPlayers(forms.ModelChoiceField):
             if ended is not None and ended.status == Campaign.Status.FINISHED:
                 raise forms.ValidationError(self.refused(ended), code="ended") from None
             raise
+
+
+class RemovePlayerForm(forms.Form):
+    """The GM takes a player out of a campaign (``services.members.remove_player``): a
+    reason for the public log, and a box to tick (the Delete box of the players' list
+    removed them at Save, with no question and no word to anyone)."""
+
+    reason = reason_field()
+    confirm = forms.BooleanField(
+        label="I understand: they leave the campaign and its pages, and the players read "
+        "it in the log with my reason.",
+        error_messages={"required": "Tick this box to remove the player: nothing was changed."},
+    )

@@ -150,23 +150,27 @@ TURN_WORDS = {
 }
 
 
+# The GM's changes a roll-back keeps: neither the schedule nor who plays is part of a
+# turn's start state, so they stay as the GM last made them, and so do their lines.
+KEPT_KINDS = ["schedule", "player"]
+
+
 def _undone(campaign: Campaign, number: int) -> Any:
     """The GM's changes a roll-back to the start of turn ``number`` undoes. Not a
-    schedule change: the schedule is not part of a turn's start state, so it stays as
-    the GM last set it, and so does its line in the log."""
+    schedule change nor a player's leaving (``KEPT_KINDS``)."""
     return (
         GmAdjustment.objects.filter(campaign=campaign)
         .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
         # (a row without "kind" has no value to compare: NOT of it would drop the row)
-        .filter(~Q(details__has_key="kind") | ~Q(details__kind="schedule"))
+        .filter(~Q(details__has_key="kind") | ~Q(details__kind__in=KEPT_KINDS))
     )
 
 
 def _kept_schedule_changes(campaign: Campaign, number: int) -> Any:
-    """The schedule changes a roll-back to the start of turn ``number`` keeps, among
-    those made since it began (``_undone`` leaves them out)."""
+    """The schedule changes and players' leavings a roll-back to the start of turn
+    ``number`` keeps, among those made since it began (``_undone`` leaves them out)."""
     return (
-        GmAdjustment.objects.filter(campaign=campaign, details__kind="schedule")
+        GmAdjustment.objects.filter(campaign=campaign, details__kind__in=KEPT_KINDS)
         .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
         .order_by("id")
     )
@@ -219,8 +223,9 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
         what = adjustment_what(adjustment.what, adjustment.details)
         lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
     for kept in _kept_schedule_changes(campaign, number):
+        now = "the schedule" if (kept.details or {}).get("kind") == "schedule" else "who plays"
         lines.append(
-            f'Your change "{kept.what}" ({kept.reason}): kept, as the schedule is now; the '
+            f'Your change "{kept.what}" ({kept.reason}): kept, as {now} is now; the '
             f"log lists it before turn {number}."
         )
     lines += _battles_fought_again(turns)

@@ -42,7 +42,7 @@ def test_a_membership_and_its_side_are_in_sight_on_a_phone(
     page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
     shot("campaign-memberships-phone")
     for field in ("#id_memberships-0-user + .select2", "#id_memberships-0-side",
-                  "#id_memberships-0-DELETE"):  # fmt: skip
+                  "#memberships-0 .field-remove a"):  # fmt: skip
         box = page.locator(field).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, field
     # The template row of "Add another Membership" stays hidden until asked for.

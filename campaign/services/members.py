@@ -1,0 +1,68 @@
+"""A player leaving a campaign: the GM removes their membership, with a reason, in the
+public log (a removal used to be a silent deletion in the admin)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, Order, SideReady
+from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+
+
+def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdjustment:
+    """Take a player out of a campaign, for ``reason``, and say so in the public log.
+
+    When they were the last player of their side, the side is played as a side with no
+    player from now on: by the campaign AI, each company on its standing order, and
+    always ready. The orders they gave for turns not yet played are withdrawn with them
+    (a player who left gave them for a campaign they now have no part in, and a side
+    with no player is played as the AI plays it, not half by a player gone). With
+    teammates left, the side's orders and its "ready" stay: they are the side's.
+    Orders of turns already played are history and stay in their turns."""
+    reason = check_reason(reason)
+    with transaction.atomic():
+        membership = (
+            Membership.objects.select_related("user", "campaign").filter(pk=membership_id).first()
+        )
+        if membership is None:
+            raise AdjustmentRefused("that player has left the campaign already")
+        campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+        if campaign.status == Campaign.Status.FINISHED:
+            raise AdjustmentRefused(
+                f"{campaign.name} has ended: its players keep the sides they played"
+            )
+        side = membership.side
+        name = membership.user.get_username()
+        membership.delete()
+        coming = campaign.turn + 1
+        if side == SPECTATOR:
+            return record(
+                campaign=campaign,
+                what=f"{name} no longer follows {campaign.name} as a spectator.",
+                reason=reason,
+                user=user,
+                details={"kind": "player", "player": name, "side": side},
+            )
+        side_name = campaign.sides.filter(key=side).values_list("name", flat=True).first() or side
+        if Membership.objects.filter(campaign=campaign, side=side).exists():
+            what = f"{name} no longer plays the {side_name}; the side's other players play on."
+            withdrawn = 0
+        else:
+            withdrawn, _ = Order.objects.filter(
+                campaign=campaign, turn_number__gte=coming, company__side=side
+            ).delete()
+            SideReady.objects.filter(campaign=campaign, side=side, turn_number__gte=coming).delete()
+            what = (
+                f"{name} no longer plays the {side_name}: from turn {coming} the campaign AI "
+                "plays them, each company on its standing order."
+            )
+        return record(
+            campaign=campaign,
+            what=what,
+            reason=reason,
+            user=user,
+            # The orders withdrawn are the GM's to know (the admin), not the enemy's.
+            details={"kind": "player", "player": name, "side": side, "orders_withdrawn": withdrawn},
+        )

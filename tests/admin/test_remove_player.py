@@ -1,0 +1,125 @@
+"""A player leaves a campaign: the GM removes them with a reason, the players read it in
+the log, and a side left with no player is the campaign AI's from the coming turn, the
+orders its player gave for it withdrawn. The walk-through ticked Delete on bob's row and
+pressed Save: no question, no reason, nothing in the log, History's reason a bare "None",
+and bob's order for the coming turn still played."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaign.models import Company, GmAdjustment, Membership, Order, SideReady, Turn
+from campaign.services.adjustments import AdjustmentRefused
+from campaign.services.members import remove_player
+from campaign.services.rollback import rollback_preview, rollback_to_turn
+from campaign.services.schedule import mark_side_ready
+from campaign.services.turns import advance_turn, give_order
+from campaign.services.visibility import open_campaign
+from tests.admin.conftest import new_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(django_user_model: Any) -> dict[str, Any]:
+    return {
+        name: django_user_model.objects.create_user(name, f"{name}@example.com", "pw")
+        for name in ("alice", "bob", "kenji", "sue")
+    }
+
+
+def seated(campaign: Any, players: dict[str, Any], **sides: str) -> dict[str, Membership]:
+    return {
+        name: Membership.objects.create(campaign=campaign, user=players[name], side=side)
+        for name, side in sides.items()
+    }
+
+
+def text(page: bytes) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.decode())))
+
+
+def test_the_gm_removes_the_last_player_of_a_side_with_a_reason(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese")
+    company = Company.objects.filter(campaign=campaign, side="japanese", kind="fighting").first()
+    give_order(company=company, kind="hold", side="japanese")
+    mark_side_ready(campaign=campaign, side="japanese", user=players["bob"])
+    # The players' list offers a Remove link, and no Delete box that removes at Save.
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    removal = f"/admin/campaign/membership/{rows['bob'].pk}/delete/"
+    assert f'href="{removal}"' in page and "memberships-0-DELETE" not in page
+    asked = text(gm.get(removal).content)
+    assert "bob is the only player of the Japanese." in asked
+    assert "played by the campaign AI from the coming turn" in asked
+    # No reason, or the box not ticked: nothing changes.
+    for form in ({"reason": "", "confirm": "on"}, {"reason": "moved away"}):
+        assert gm.post(removal, form).status_code == 200
+        assert Membership.objects.filter(pk=rows["bob"].pk).exists()
+    answer = gm.post(removal, {"reason": "moved to Perth", "confirm": "on"}, follow=True)
+    assert answer.status_code == 200
+    assert not Membership.objects.filter(pk=rows["bob"].pk).exists()
+    said = (
+        "bob no longer plays the Japanese: from turn 1 the campaign AI plays them, each "
+        "company on its standing order."
+    )
+    assert said in text(answer.content)
+    # The Australians read it, with the reason.
+    log = open_campaign(user=players["alice"], campaign=campaign.pk).adjustments()
+    assert [(row.what, row.reason) for row in log] == [(said, "moved to Perth")]
+    # The side is played as one with no player: bob's order withdrawn, his mark gone.
+    assert not Order.objects.filter(campaign=campaign).exists()
+    assert not SideReady.objects.filter(campaign=campaign, side="japanese").exists()
+    advance_turn(campaign_id=campaign.pk)
+    assert Turn.objects.get(campaign=campaign, number=1).players == ["australian"]
+    # The History's reason is never a bare "None", even of a save that asked none.
+    type(campaign).objects.get(pk=campaign.pk).save()  # a save with no reason given
+    history = gm.get(f"/admin/campaign/campaign/{campaign.pk}/history/").content.decode()
+    assert "None" not in text(history.encode())
+
+
+def test_a_teammates_side_keeps_its_orders_and_ready(players: dict[str, Any]) -> None:
+    campaign = new_campaign()
+    rows = seated(campaign, players, bob="japanese", kenji="japanese")
+    company = Company.objects.filter(campaign=campaign, side="japanese", kind="fighting").first()
+    give_order(company=company, kind="hold", side="japanese")
+    line = remove_player(membership_id=rows["bob"].pk, reason="too busy")
+    assert line.what == "bob no longer plays the Japanese; the side's other players play on."
+    assert Order.objects.filter(campaign=campaign).count() == 1
+
+
+def test_a_spectator_leaves_and_an_ended_campaign_keeps_its_players(
+    players: dict[str, Any],
+) -> None:
+    campaign = new_campaign()
+    rows = seated(campaign, players, sue="spectator", alice="australian")
+    line = remove_player(membership_id=rows["sue"].pk, reason="asked to")
+    assert line.what == "sue no longer follows Korona 1 as a spectator."
+    with pytest.raises(AdjustmentRefused, match="reason"):
+        remove_player(membership_id=rows["alice"].pk, reason=" ")
+    campaign.status = campaign.Status.FINISHED
+    campaign.save()
+    with pytest.raises(AdjustmentRefused, match="has ended"):
+        remove_player(membership_id=rows["alice"].pk, reason="tidy up")
+    assert Membership.objects.filter(pk=rows["alice"].pk).exists()
+
+
+def test_a_roll_back_keeps_a_players_leaving_in_the_log(players: dict[str, Any]) -> None:
+    """Who plays is not part of a turn's start state: rolled back, bob is still gone, so
+    the line saying so stays, as a schedule change's does."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese")
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    remove_player(membership_id=rows["bob"].pk, reason="moved to Perth")
+    preview = " ".join(rollback_preview(campaign=campaign, number=2))
+    assert "(moved to Perth): kept, as who plays is now" in preview
+    rollback_to_turn(campaign=campaign, number=2, reason="a mistyped result")
+    assert GmAdjustment.objects.filter(what__startswith="bob no longer plays").exists()
