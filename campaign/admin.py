@@ -2201,7 +2201,9 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
             except AdjustmentRefused as refused:
                 form.add_error(None, sentence(refused))
             else:
-                return back_to_change(self, request, campaign, line.what)
+                # Not the line alone: a page capitalises a message, and a username
+                # ("bob") is not to be changed.
+                return back_to_change(self, request, campaign, f"Player removed: {line.what}")
         return form_page(
             self,
             request,

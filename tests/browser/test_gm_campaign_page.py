@@ -122,3 +122,36 @@ def test_each_turn_on_the_campaigns_page_is_one_line_high(
         assert view.is_visible()
         box = view.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_gm_removes_a_player_with_a_reason_from_the_players_list(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """The walk-through ticked Delete and pressed Save: no question, nothing in the log.
+    Now the row's "Remove from the campaign…" asks for a reason and a tick first."""
+    from campaign.models import GmAdjustment, Membership
+
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    bob = django_user_model.objects.create_user("bob", "b@example.com", "pw")
+    campaign.memberships.create(user=bob, side="japanese")
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    page.get_by_role("link", name="Remove from the campaign…").click()
+    page.wait_for_load_state()
+    assert "bob is the only player of the Japanese." in page.content()
+    page.fill("textarea[name=reason]", "moved to Perth")
+    shot(f"remove-player-{tag}")
+    page.get_by_role("button", name="Remove the player").click()
+    page.wait_for_load_state()
+    assert "Tick this box to remove the player" in page.content()  # not ticked: nothing done
+    assert Membership.objects.filter(user=bob).exists()
+    page.check("input[name=confirm]")
+    page.get_by_role("button", name="Remove the player").click()
+    page.wait_for_load_state()
+    shot(f"removed-player-{tag}")
+    assert not Membership.objects.filter(user=bob).exists()
+    assert GmAdjustment.objects.get().reason == "moved to Perth"
+    said = page.locator(".messagelist").inner_text()
+    assert "Player removed: bob no longer plays the Japanese: from turn 1 the campaign AI" in said
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
