@@ -39,6 +39,7 @@ from campaign.forms import (
     CreateCampaignForm,
     DeleteCampaignForm,
     OrderForm,
+    ReadByAll,
     RemovePlayerForm,
     RollbackForm,
     ScheduleChangeForm,
@@ -91,6 +92,7 @@ from campaign.services.deadlines import (
     next_deadline_after,
     schedule_words,
 )
+from campaign.services.fogwords import hidden_in_text
 from campaign.services.members import remove_player
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
@@ -230,6 +232,11 @@ class AdjustableAdmin:
         """Make the change through its service; its ``GmAdjustment``."""
         raise NotImplementedError
 
+    def holder_after(self, obj: Any, form: Any) -> tuple[str, str | None] | None:
+        """For a change of who holds an area: the area and its new holder's side key, so
+        a reason naming the holder is checked against the sides that do not see it."""
+        return None
+
     def get_urls(self) -> list[Any]:
         return [
             *row_pages(self, "adjust"),  # type: ignore[arg-type]
@@ -242,7 +249,11 @@ class AdjustableAdmin:
         if not request.user.has_perm(f"{meta.app_label}.change_{meta.model_name}"):
             raise PermissionDenied
         form = self.adjust_form(request.POST or None, obj, campaign_version(obj.campaign_id))
-        if request.method == "POST" and form.is_valid():
+        if (
+            request.method == "POST"
+            and form.is_valid()
+            and not reason_reveals(form, obj.campaign, holder=self.holder_after(obj, form))
+        ):
             try:
                 adjustment = self.apply_adjustment(obj, form.cleaned_data, request.user)
             except StaleChange as stale:
@@ -742,6 +753,17 @@ def skipped_words(campaign: Campaign, seen: int | None, state: str | None = None
             "Check it on the list as it is."
         )
     return ""
+
+
+def reason_reveals(
+    form: ReadByAll, campaign: Campaign, *, holder: tuple[str, str | None] | None = None
+) -> bool:
+    """The reason names what the fog of war hides from some reader, and the GM has not
+    confirmed it: the form (valid until now) says what and to whom; save nothing."""
+    found = hidden_in_text(
+        campaign=campaign, text=str(form.cleaned_data.get("reason") or ""), holder=holder
+    )
+    return form.ask_to_reveal(found)
 
 
 def reason_missing_too(form: Any) -> None:
@@ -1358,7 +1380,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             )
 
         form = settings_form(request.POST or None, campaign_version(campaign.pk))
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST" and form.is_valid() and not reason_reveals(form, campaign):
             try:
                 adjustment = update_settings(
                     campaign=campaign,
@@ -1415,7 +1437,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             )
 
         form = schedule_form(request.POST or None, campaign_version(campaign.pk))
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST" and form.is_valid() and not reason_reveals(form, campaign):
             try:
                 adjustment = change_schedule(
                     campaign=campaign,
@@ -1485,7 +1507,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
                     f"Nothing was rolled back yet: read what going back to turn {shown} "
                     "undoes (above), then press Roll back again.",
                 )
-            elif form.is_valid():
+            elif form.is_valid() and not reason_reveals(form, campaign):
                 try:
                     rollback_to_turn(
                         campaign=campaign,
@@ -1535,7 +1557,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
     def seed_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._campaign(request, pk)
         form = SeedChangeForm(request.POST or None, seen=campaign_version(campaign.pk))
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST" and form.is_valid() and not reason_reveals(form, campaign):
             try:
                 change_turn_seed(
                     campaign=campaign,
@@ -1633,6 +1655,9 @@ class AreaAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
 
     def adjust_form(self, data: Any, obj: Area, seen: str) -> ControlAdjustForm:
         return ControlAdjustForm(data, initial={"controller": obj.controller or "", "seen": seen})
+
+    def holder_after(self, obj: Area, form: Any) -> tuple[str, str | None] | None:
+        return (obj.name, form.cleaned_data.get("controller") or None)
 
     def apply_adjustment(self, obj: Area, data: dict[str, Any], user: Any) -> GmAdjustment:
         return set_control(

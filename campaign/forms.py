@@ -17,6 +17,7 @@ from campaign.services.deadlines import (
     time_zone_name,
     time_zones_of_city,
 )
+from campaign.services.fogwords import Revealed
 from campaign.settings_doc import (
     CAMPAIGN_EFFECTS,
     COMBAT_EFFECTS,
@@ -115,6 +116,53 @@ def reason_field() -> forms.CharField:
             **text_errors("The reason"),
             "required": "Give a reason for this change.",
         },
+    )
+
+
+REVEAL_LABEL = "Save it anyway: I mean every side and spectator to read this reason as written."
+
+
+class ReadByAll(forms.Form):
+    """A GM form whose reason every reader reads word for word. Before it saves, the
+    view hands ``ask_to_reveal`` what the reason would tell a reader that the fog of war
+    hides from it (``campaign.services.fogwords``): the form comes back saying what, to
+    whom, with a box to save it anyway, and nothing is saved until that box is ticked
+    for that very warning (``warned`` carries it: a reason changed to name something
+    else, or a turn played meanwhile, asks again)."""
+
+    reveal = forms.BooleanField(required=False, label=REVEAL_LABEL, widget=forms.HiddenInput)
+    warned = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Never a problem of the GM's: a warning sent back altered (a NUL in it) is one
+        # the page did not show, so the GM is asked again.
+        self.fields["warned"].validators = []
+
+    def ask_to_reveal(self, found: Sequence[Revealed]) -> bool:
+        """True when the GM must confirm first: the form now says why, the box shown."""
+        if not found:
+            return False
+        warning = reveal_warning(found)
+        if self.cleaned_data.get("reveal") and self.cleaned_data.get("warned") == warning:
+            return False
+        data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict, bound
+        data["warned"] = warning
+        data.pop("reveal", None)  # a box ticked for another warning: not this one
+        self.data = data
+        self.fields["reveal"].widget = forms.CheckboxInput()
+        self.fields["reveal"] = self.fields.pop("reveal")  # drawn last, under the reason
+        self.add_error("reason", warning)
+        return True
+
+
+def reveal_warning(found: Sequence[Revealed]) -> str:
+    """'Nothing was saved: every side reads this reason word for word, and it names the
+    Japanese 3rd Company, which the Australians and spectators do not see. ...'"""
+    told = "; ".join(item.words() for item in found)
+    return (
+        "Nothing was saved: every side and spectator reads this reason word for word, and it "
+        f'names {told}. Change the reason, or tick "Save it anyway" below and save again.'
     )
 
 
@@ -374,7 +422,7 @@ class ScheduleForm(forms.Form):
         )
 
 
-class ScheduleChangeForm(SeenPage, ScheduleForm):
+class ScheduleChangeForm(SeenPage, ReadByAll, ScheduleForm):
     """The GM changes a running campaign's schedule: the players read it in the log of
     GM changes, with the reason, and are told of it."""
 
@@ -756,7 +804,7 @@ class SettingFields(forms.Form):
         return out
 
 
-class SettingsForm(SeenPage, SettingFields):
+class SettingsForm(SeenPage, ReadByAll, SettingFields):
     """Every setting of rules.campaign.state.Settings, grouped and explained, each with
     the rule it carries out; the event tables one row per die face."""
 
@@ -853,7 +901,7 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
         return self.settings_json()
 
 
-class StandsAdjustForm(SeenPage):
+class StandsAdjustForm(SeenPage, ReadByAll):
     unit_type = forms.ChoiceField(error_messages=choose_from_list("a type of stand"))
     # Not Django's "Ensure this value is greater than or equal to 0."; the most a company
     # can hold is the service's to say (its establishment).
@@ -878,7 +926,7 @@ class StandsAdjustForm(SeenPage):
         ]
 
 
-class ControlAdjustForm(SeenPage):
+class ControlAdjustForm(SeenPage, ReadByAll):
     controller = forms.ChoiceField(
         choices=[("", "nobody"), *SIDE_CHOICES],
         required=False,
@@ -887,12 +935,12 @@ class ControlAdjustForm(SeenPage):
     reason = reason_field()
 
 
-class ShipAdjustForm(SeenPage):
+class ShipAdjustForm(SeenPage, ReadByAll):
     present = forms.BooleanField(required=False, help_text="In its port.")
     reason = reason_field()
 
 
-class RollbackForm(SeenPage):
+class RollbackForm(SeenPage, ReadByAll):
     number = forms.TypedChoiceField(coerce=int, label="Back to the start of turn")
     reason = reason_field()
     confirm = forms.BooleanField(
@@ -938,7 +986,7 @@ class RollbackForm(SeenPage):
             )
 
 
-class SeedChangeForm(SeenPage):
+class SeedChangeForm(SeenPage, ReadByAll):
     """The GM replaces the coming turn's seed (campaign.services.commitments); refused
     when the campaign has moved on since the page showed it (a turn played meanwhile:
     the seed would go to a turn the GM never saw named)."""
