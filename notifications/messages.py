@@ -20,6 +20,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaign.services.fogwords import hidden_in_text
 from campaign.services.visibility import CampaignView
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.maps import signed_in_or_sent_to_login
@@ -110,6 +111,32 @@ def post(*, view: CampaignView, user: Any, channel: str, side: str, text: str) -
     return message
 
 
+class RevealAsked(MessageRefused):
+    """The GM's message names what the fog of war hides from some of its readers, and
+    the GM has not ticked "Post it anyway" for this very warning: nothing is posted."""
+
+
+def asked_first(request: HttpRequest, view: CampaignView, channel: str, side: str) -> None:
+    """The GM's own words reach players as written, as a change's reason does: an
+    announcement or the public board every side and spectator, a side's channel that
+    side. Naming a company or a position the fog hides from one of them asks first
+    (``campaign.services.fogwords``); the GM posts it by ticking the box for the warning
+    the page showed (``warned`` carries it)."""
+    read_by = [side] if channel == Channel.SIDE else None
+    found = hidden_in_text(
+        campaign=view.campaign, text=request.POST.get("text", ""), read_by=read_by
+    )
+    if not found:
+        return
+    warning = (
+        f"this message names {'; '.join(item.words() for item in found)}, and its readers "
+        'read it as written: change it, or tick "Post it anyway" and press Post again'
+    )
+    if request.POST.get("reveal") and request.POST.get("warned") == warning:
+        return
+    raise RevealAsked(warning)
+
+
 def author_words(message: Message, side_names: dict[str, str]) -> str:
     name = message.author.get_username() if message.author else "someone gone"
     if not message.author_side:
@@ -124,10 +151,13 @@ def messages_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     names = {key: side.name for key, side in view.state.sides.items()}
     errors: dict[tuple[str, str], str] = {}
     drafts: dict[tuple[str, str], str] = {}
+    asked: dict[tuple[str, str], str] = {}
     if request.method == "POST":
         channel = request.POST.get("channel", "")
         side = request.POST.get("side", "")
         try:
+            if view.game_master:
+                asked_first(request, view, channel, side)
             post(
                 view=view,
                 user=request.user,
@@ -135,6 +165,10 @@ def messages_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 side=side,
                 text=request.POST.get("text", ""),
             )
+        except RevealAsked as warning:
+            errors[(channel, side)] = str(warning)
+            asked[(channel, side)] = str(warning)
+            drafts[(channel, side)] = request.POST.get("text", "")[: MAX_LENGTH * 2]
         except MessageRefused as refused:
             errors[(channel, side)] = str(refused)
             drafts[(channel, side)] = request.POST.get("text", "")[: MAX_LENGTH * 2]
@@ -160,6 +194,7 @@ def messages_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 "writable": may_write(view, channel, side),
                 "error": errors.get((channel, side)),
                 "draft": drafts.get((channel, side), ""),
+                "warned": asked.get((channel, side), ""),
             }
         )
     shown = {(board["channel"], board["side"]) for board in boards}

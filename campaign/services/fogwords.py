@@ -21,6 +21,7 @@ company named where no reader is misled (fog of war off, the campaign ended) is 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from campaign.models import SPECTATOR, Campaign
@@ -120,12 +121,13 @@ def hidden_in_text(
     campaign: Campaign,
     text: str,
     holder: tuple[str, str | None] | None = None,
+    read_by: Collection[str] | None = None,
 ) -> list[Revealed]:
     """What ``text``, read by every side and spectator, would tell a reader that the fog
     of war hides from it now; empty when nothing (or when the fog hides nothing).
 
     ``holder``: a change of who holds an area being made, (area, its new holder's side
-    key or None)."""
+    key or None). ``read_by``: the readers when not everyone (a side channel's side)."""
     text = text or ""
     if not text.strip():
         return []
@@ -133,6 +135,8 @@ def hidden_in_text(
     if fog.sees_everything(state, fog.Viewer(side=SPECTATOR)):
         return []
     readers = _readers(state)
+    if read_by is not None:
+        readers = {key: words for key, words in readers.items() if key in read_by}
     seen_by = {
         reader: fog.visible_company_names(state, fog.Viewer(side=reader)) for reader in readers
     }

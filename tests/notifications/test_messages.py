@@ -166,3 +166,58 @@ def test_a_webhook_is_named_by_its_sides_name_not_its_key(campaign: Campaign) ->
     public = Webhook.objects.create(campaign=campaign, url="http://hook.test/")
     assert str(side) == f"{campaign.name} webhook (Australians)"
     assert str(public) == f"{campaign.name} webhook (public)"
+
+
+def test_a_gm_announcement_naming_a_hidden_company_asks_first(
+    campaign: Campaign, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """The GM's announcement reaches every side as written: naming the Japanese 3rd
+    Company, which the Australians do not see, posts nothing until the GM ticks "Post
+    it anyway" for that warning."""
+    gm = login(gm_user)
+    text = "3rd Company is down with fever in Kilu."
+
+    asked = write(gm, campaign, "announcement", text)
+
+    assert asked.status_code == 400
+    shown = html.unescape(asked.content.decode())
+    assert (
+        "Not posted: this message names the Japanese 3rd Company, which the Australians and "
+        "spectators do not see, and its readers read it as written: change it, or tick "
+        '"Post it anyway" and press Post again.' in shown
+    )
+    assert text in shown  # kept in its box
+    assert not Message.objects.exists()
+    warned = re.search(r'name="warned" value="([^"]*)"', asked.content.decode())
+    assert warned is not None
+    posted = gm.post(
+        f"/campaigns/{campaign.pk}/messages/",
+        {
+            "channel": "announcement",
+            "side": "",
+            "text": text,
+            "warned": html.unescape(warned.group(1)),
+            "reveal": "on",
+        },
+    )
+    assert posted.status_code == 302
+    assert Message.objects.get().text == text
+
+
+def test_a_gm_message_to_a_side_about_its_own_company_is_posted_at_once(
+    campaign: Campaign, gm_user: Any, login: Any
+) -> None:
+    """The Japanese channel is read by the Japanese alone: their own 3rd Company is
+    theirs to read of. The same words to the Australians' channel ask first."""
+    gm = login(gm_user)
+    text = "3rd Company is down with fever."
+
+    assert write(gm, campaign, "side", text, "japanese").status_code == 302
+    assert write(gm, campaign, "side", text, "australian").status_code == 400
+    assert list(Message.objects.values_list("side", flat=True)) == ["japanese"]
+
+
+def test_a_player_writes_what_they_like(campaign: Campaign, aussie: Any, login: Any) -> None:
+    """A player's words are theirs: only the GM, who sees everything, is asked."""
+    answer = write(login(aussie), campaign, "public", "A Company holds Korona.")
+    assert answer.status_code == 302
