@@ -64,7 +64,8 @@ ADMIN_MAX_CAMPAIGNS = 1000  # a web server's thread: hours at most; the command 
 REASON_HELP = (
     "Shown word for word to every side, the enemy's players too, in the campaign's log of "
     "the game master's adjustments: name nothing the fog of war hides from them (which "
-    "company, where)."
+    "company, where). A reason that names a company or a position some side does not see "
+    "is not saved until you confirm it."
 )
 
 
