@@ -120,9 +120,6 @@ def reason_field() -> forms.CharField:
     )
 
 
-REVEAL_LABEL = "Save it anyway: I mean every side and spectator to read this reason as written."
-
-
 class ReadByAll(forms.Form):
     """A GM form whose reason every reader reads word for word. Before it saves, the
     view hands ``ask_to_reveal`` what the reason would tell a reader that the fog of war
@@ -131,7 +128,12 @@ class ReadByAll(forms.Form):
     for that very warning (``warned`` carries it: a reason changed to name something
     else, or a turn played meanwhile, asks again)."""
 
-    reveal = forms.BooleanField(required=False, label=REVEAL_LABEL, widget=forms.HiddenInput)
+    reveal = forms.BooleanField(
+        required=False,
+        label="Save it anyway",
+        help_text="I mean every side and spectator to read this reason as written.",
+        widget=forms.HiddenInput,
+    )
     warned = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

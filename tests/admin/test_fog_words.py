@@ -65,7 +65,8 @@ def test_a_reason_naming_a_hidden_enemy_company_is_shown_again_and_saves_nothing
     assert response.status_code == 200
     assert list(response.context["form"].errors["reason"]) == [WARNING]
     page = response.content.decode()
-    assert "Save it anyway: I mean every side and spectator to read this reason" in page
+    assert "Save it anyway" in page
+    assert "I mean every side and spectator to read this reason as written." in page
     assert 'type="checkbox" name="reveal"' in page
     assert DYSENTERY in html.unescape(page)  # the GM's words kept in the box
     assert rifles(third) == before

@@ -1,0 +1,47 @@
+"""The GM's Adjust page, desktop and phone: a reason naming a company the other side
+does not see comes back with the warning and the "Save it anyway" box; ticked, it saves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign.models import Company, GmAdjustment
+from tests.admin.conftest import new_campaign
+from tests.browser.test_safe_defaults import SIZES, sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DYSENTERY = "The Japanese 3rd Company in Korona was hit by dysentery (house rule)."
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_adjust_page_asks_before_a_reason_names_a_hidden_company(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    third = Company.objects.get(campaign=campaign, name="3rd Company")
+    page.goto(f"{live_server.url}/admin/campaign/company/{third.pk}/adjust/")
+    page.select_option("#id_unit_type", "rifle_squad")
+    page.fill("#id_held", "5")
+    page.fill("#id_reason", DYSENTERY)
+    page.click("input[type=submit]")
+
+    warning = page.locator(".errorlist").filter(has_text="Nothing was saved")
+    assert "the Japanese 3rd Company, which the Australians and spectators" in (
+        warning.inner_text()
+    )
+    box = page.get_by_label("Save it anyway")
+    assert box.is_visible() and not box.is_checked()
+    assert page.input_value("#id_reason") == DYSENTERY
+    shot(f"fog-words-asked-{tag}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert not GmAdjustment.objects.exists()
+
+    box.check()
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/campaign/company/{third.pk}/change/")
+    shot(f"fog-words-saved-{tag}")
+    assert GmAdjustment.objects.get().reason == DYSENTERY
