@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from campaign.models import Company, GmAdjustment
+from notifications.models import Message
 from tests.admin.conftest import new_campaign
 from tests.browser.test_safe_defaults import SIZES, sign_in
 
@@ -45,3 +46,27 @@ def test_the_adjust_page_asks_before_a_reason_names_a_hidden_company(
     page.wait_for_url(f"{live_server.url}/admin/campaign/company/{third.pk}/change/")
     shot(f"fog-words-saved-{tag}")
     assert GmAdjustment.objects.get().reason == DYSENTERY
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_gms_announcement_asks_before_naming_a_hidden_company(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/messages/")
+    board = page.locator("#board-announcement-")
+    board.locator("textarea").fill("3rd Company is down with fever.")
+    board.get_by_role("button", name="Post").click()
+
+    board = page.locator("#board-announcement-")
+    assert "Not posted: this message names the Japanese 3rd Company" in board.inner_text()
+    assert board.locator("textarea").input_value() == "3rd Company is down with fever."
+    shot(f"fog-words-announcement-asked-{tag}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert not Message.objects.exists()
+
+    board.get_by_label("Post it anyway").check()
+    board.get_by_role("button", name="Post").click()
+    page.wait_for_selector("text=Your message is posted.")
+    assert Message.objects.get().text == "3rd Company is down with fever."
