@@ -53,8 +53,13 @@ def and_list(items: tuple[str, ...] | list[str]) -> str:
 
 def _phrase(words: str) -> str:
     """A name as a pattern: any run of spaces between its words, case ignored, except a
-    first word that is also an English word in capitals ("A Company", not "a company")."""
+    first word that is also an English word in capitals ("A Company", not "a company"),
+    and a name made of ordinary words only ("Supply Company": "the Australians' supply
+    company" is not the Japanese company of that name), which keeps its capitals."""
     parts = words.split()
+    ordinary = not any(ch.isdigit() for ch in words) and all(len(p) > 1 for p in parts)
+    if ordinary and any(ch.isupper() for ch in words):
+        return r"\s+".join(re.escape(part) for part in parts)
     first, rest = parts[0], parts[1:]
     tail = r"\s+".join(re.escape(part) for part in rest)
     if first in ("A", "I"):
@@ -166,11 +171,15 @@ def _unseen_positions(
     readers: dict[str, str],
     seen_by: dict[str, set[str]],
 ) -> list[Revealed]:
-    """An area named with a side whose companies stand there unseen by some reader."""
+    """An area named with a side whose companies stand there unseen by some reader. Not
+    the side's own base: where each side's base is is public, and "the Japanese base at
+    Kilu" says nothing of who stands there."""
     found = []
     areas = _found(text, {name: name for name in state.areas})
     for area in areas:
         for side in sides:
+            if state.sides[side].base == area:
+                continue
             here = [c.name for c in state.companies.values() if c.side == side and c.area == area]
             blind = tuple(
                 words

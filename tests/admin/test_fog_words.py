@@ -20,6 +20,7 @@ from campaign.services.fogwords import hidden_in_text
 from campaign.services.turns import advance_turn
 from tests.admin.conftest import new_campaign, opened
 from tests.admin.test_campaign_admin import url
+from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -161,6 +162,10 @@ def test_a_sides_own_company_is_not_hidden_from_it() -> None:
         "The third company of the regiment",  # words, not the name "3rd Company"
         "Kilu flooded: the Australians lose a turn of supply",  # no Australian in Kilu
         "house rule: 2nd edition tables",
+        # Not the Japanese "Supply Company": a name of ordinary words keeps its capitals.
+        "the Australian supply company ran out of trucks",
+        # Where a side's base is, is public: naming it tells nobody who stands there.
+        "Kilu is the Japanese base: the track to it is flooded",
     ],
 )
 def test_ordinary_words_are_not_read_as_a_hidden_fact(text: str) -> None:
@@ -172,7 +177,7 @@ def test_a_name_is_read_whole_and_in_its_short_form() -> None:
     "C Company" is "C Company (militia)" as a GM writes it."""
     campaign = new_campaign()
 
-    found = hidden_in_text(campaign=campaign, text="1st Supply Company and c company swapped.")
+    found = hidden_in_text(campaign=campaign, text="1st supply company and c company swapped.")
 
     assert [item.what for item in found] == [
         "the Australian 1st Supply Company",
@@ -181,16 +186,20 @@ def test_a_name_is_read_whole_and_in_its_short_form() -> None:
 
 
 def test_an_enemy_side_named_with_an_area_it_stands_in_unseen_is_a_position() -> None:
-    """No company named, but "Japanese ... Kilu" tells the Australians the Japanese stand
-    in Kilu, out of their sight. Oivi, next to Korona, is in their sight: its Japanese
-    are glimpsed there, so only the spectators (who see no company) are told."""
-    campaign = new_campaign()
+    """No company named, but "Japanese ... Munara" tells the Australians the Japanese
+    stand in Munara, out of their sight. Oivi, next to Korona, is in their sight: its
+    Japanese are glimpsed there, so only the spectators (who see no company) are told."""
+    doc = korona_doc()
+    for company in doc["companies"]:
+        if company["name"] == "3rd Company":
+            company["area"] = "Munara"
+    campaign = new_campaign(doc=doc)
 
-    [kilu] = hidden_in_text(campaign=campaign, text="Japanese in Kilu caught fever.")
+    [munara] = hidden_in_text(campaign=campaign, text="Japanese in Munara caught fever.")
     [oivi] = hidden_in_text(campaign=campaign, text="Japanese in Oivi caught fever.")
 
-    assert (kilu.what, kilu.readers) == (
-        "that Japanese companies are in Kilu",
+    assert (munara.what, munara.readers) == (
+        "that Japanese companies are in Munara",
         ("the Australians", "spectators"),
     )
     assert (oivi.what, oivi.readers) == ("that Japanese companies are in Oivi", ("spectators",))
