@@ -51,14 +51,15 @@ def and_list(items: tuple[str, ...] | list[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _phrase(words: str) -> str:
+def _phrase(words: str, *, company: bool) -> str:
     """A name as a pattern: any run of spaces between its words, case ignored, except a
     first word that is also an English word in capitals ("A Company", not "a company"),
-    and a name made of ordinary words only ("Supply Company": "the Australians' supply
-    company" is not the Japanese company of that name), which keeps its capitals."""
+    and a company's name made of ordinary words only ("Supply Company": "the Australians'
+    supply company" is not the Japanese company of that name), which keeps its capitals.
+    An area or a side is found in any case ("kilu", "japanese")."""
     parts = words.split()
     ordinary = not any(ch.isdigit() for ch in words) and all(len(p) > 1 for p in parts)
-    if ordinary and any(ch.isupper() for ch in words):
+    if company and ordinary and any(ch.isupper() for ch in words):
         return r"\s+".join(re.escape(part) for part in parts)
     first, rest = parts[0], parts[1:]
     tail = r"\s+".join(re.escape(part) for part in rest)
@@ -69,18 +70,19 @@ def _phrase(words: str) -> str:
     return rf"(?i:{whole})"
 
 
-def _finder(phrases: dict[str, str]) -> re.Pattern[str] | None:
+def _finder(phrases: dict[str, str], *, company: bool) -> re.Pattern[str] | None:
     """One pattern for the phrases (phrase -> what it stands for), the longest first, so
     "1st Supply Company" is not also read as "Supply Company"."""
     ordered = sorted((p for p in phrases if p.strip()), key=len, reverse=True)
     if not ordered:
         return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(f"({_phrase(p)})" for p in ordered) + r")(?!\w)")
+    either = "|".join(f"({_phrase(p, company=company)})" for p in ordered)
+    return re.compile(rf"(?<!\w)(?:{either})(?!\w)")
 
 
-def _found(text: str, phrases: dict[str, str]) -> list[str]:
+def _found(text: str, phrases: dict[str, str], *, company: bool = False) -> list[str]:
     """What the phrases found in ``text`` stand for, in the order first written."""
-    finder = _finder(phrases)
+    finder = _finder(phrases, company=company)
     if finder is None:
         return []
     ordered = sorted((p for p in phrases if p.strip()), key=len, reverse=True)
@@ -149,7 +151,7 @@ def hidden_in_text(
         reader: {c.name for c in state.companies.values() if c.side == reader} for reader in readers
     }
     found: list[Revealed] = []
-    for name in _found(text, _company_phrases(state)):
+    for name in _found(text, _company_phrases(state), company=True):
         company = state.companies[name]
         blind = tuple(
             words for reader, words in readers.items() if name not in shown_in_full[reader]

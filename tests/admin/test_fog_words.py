@@ -196,7 +196,7 @@ def test_an_enemy_side_named_with_an_area_it_stands_in_unseen_is_a_position() ->
     campaign = new_campaign(doc=doc)
 
     [munara] = hidden_in_text(campaign=campaign, text="Japanese in Munara caught fever.")
-    [oivi] = hidden_in_text(campaign=campaign, text="Japanese in Oivi caught fever.")
+    [oivi] = hidden_in_text(campaign=campaign, text="japanese in oivi caught fever.")
 
     assert (munara.what, munara.readers) == (
         "that Japanese companies are in Munara",
