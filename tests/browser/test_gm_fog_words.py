@@ -10,6 +10,7 @@ import pytest
 from campaign.models import Company, GmAdjustment
 from notifications.models import Message
 from tests.admin.conftest import new_campaign
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_safe_defaults import SIZES, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,3 +71,30 @@ def test_the_gms_announcement_asks_before_naming_a_hidden_company(
     board.get_by_role("button", name="Post").click()
     page.wait_for_selector("text=Your message is posted.")
     assert Message.objects.get().text == "3rd Company is down with fever."
+
+
+def test_the_settings_page_asks_under_its_reason(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any
+) -> None:
+    """The settings page draws its reason on its own, under "Why": the warning and the
+    box come there, and the list at the top links to it."""
+    sign_in(page, live_server, django_user_model, (1280, 800))
+    campaign = new_campaign()
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/settings/")
+    page.fill("#id_turn_limit", "9")
+    page.fill("#id_reason", "Longer: the 3rd Company is still in Kilu.")
+    page.click("input[type=submit]")
+
+    why = page.locator("#setting-reason")
+    assert "the Japanese 3rd Company, which the Australians" in why.inner_text()
+    box = page.get_by_label("Save it anyway")
+    shot("fog-words-settings-asked-desktop")
+    why.scroll_into_view_if_needed()  # the page is long: the reason and the box as seen
+    page.screenshot(path=str(ARTIFACTS / "fog-words-settings-asked-why-desktop.png"))
+    page.locator(".errornote").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "fog-words-settings-asked-top-desktop.png"))
+    box.check()
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    campaign.refresh_from_db()
+    assert campaign.get_settings().turn_limit == 9
