@@ -2222,7 +2222,11 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
             return super().delete_view(request, object_id, extra_context)
         campaign = membership.campaign
         form = RemovePlayerForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        if (
+            request.method == "POST"
+            and form.is_valid()
+            and not reason_reveals(form, campaign)  # every reader reads it in the log
+        ):
             try:
                 line = remove_player(
                     membership_id=membership.pk,
@@ -2232,9 +2236,9 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
             except AdjustmentRefused as refused:
                 form.add_error(None, sentence(refused))
             else:
-                # Not the line alone: a page capitalises a message, and a username
-                # ("bob") is not to be changed.
-                return back_to_change(self, request, campaign, f"Player removed: {line.what}")
+                # The line starts "The player bob": a page capitalises a message, and
+                # a username ("bob") is not to be changed.
+                return back_to_change(self, request, campaign, line.what)
         return form_page(
             self,
             request,

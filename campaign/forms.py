@@ -1203,7 +1203,7 @@ class CampaignTakingPlayers(forms.ModelChoiceField):
             raise
 
 
-class RemovePlayerForm(forms.Form):
+class RemovePlayerForm(ReadByAll):
     """The GM takes a player out of a campaign (``services.members.remove_player``): a
     reason for the public log, and a box to tick (the Delete box of the players' list
     removed them at Save, with no question and no word to anyone)."""

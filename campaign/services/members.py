@@ -47,7 +47,10 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
             )
         side_name = campaign.sides.filter(key=side).values_list("name", flat=True).first() or side
         if Membership.objects.filter(campaign=campaign, side=side).exists():
-            what = f"{name} no longer plays the {side_name}; the side's other players play on."
+            what = (
+                f"The player {name} no longer plays the {side_name}; the side's other "
+                "players play on."
+            )
             withdrawn = 0
         else:
             withdrawn, _ = Order.objects.filter(
@@ -55,8 +58,8 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
             ).delete()
             SideReady.objects.filter(campaign=campaign, side=side, turn_number__gte=coming).delete()
             what = (
-                f"{name} no longer plays the {side_name}: from turn {coming} the campaign AI "
-                "plays them, each company on its standing order."
+                f"The player {name} no longer plays the {side_name}: from turn {coming} the "
+                "campaign AI plays them, each company on its standing order."
             )
         return record(
             campaign=campaign,

@@ -67,7 +67,7 @@ def test_the_gm_removes_the_last_player_of_a_side_with_a_reason(
     assert answer.status_code == 200
     assert not Membership.objects.filter(pk=rows["bob"].pk).exists()
     said = (
-        "bob no longer plays the Japanese: from turn 1 the campaign AI plays them, each "
+        "The player bob no longer plays the Japanese: from turn 1 the campaign AI plays them, each "
         "company on its standing order."
     )
     assert said in text(answer.content)
@@ -91,7 +91,9 @@ def test_a_teammates_side_keeps_its_orders_and_ready(players: dict[str, Any]) ->
     company = Company.objects.filter(campaign=campaign, side="japanese", kind="fighting").first()
     give_order(company=company, kind="hold", side="japanese")
     line = remove_player(membership_id=rows["bob"].pk, reason="too busy")
-    assert line.what == "bob no longer plays the Japanese; the side's other players play on."
+    assert line.what == (
+        "The player bob no longer plays the Japanese; the side's other players play on."
+    )
     assert Order.objects.filter(campaign=campaign).count() == 1
 
 
@@ -122,4 +124,25 @@ def test_a_roll_back_keeps_a_players_leaving_in_the_log(players: dict[str, Any])
     preview = " ".join(rollback_preview(campaign=campaign, number=2))
     assert "(moved to Perth): kept, as who plays is now" in preview
     rollback_to_turn(campaign=campaign, number=2, reason="a mistyped result")
-    assert GmAdjustment.objects.filter(what__startswith="bob no longer plays").exists()
+    assert GmAdjustment.objects.filter(what__startswith="The player bob no longer plays").exists()
+
+
+def test_a_removal_reason_naming_a_hidden_company_is_asked_first(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    """The reason goes to every reader's log word for word, as an Adjust reason does: one
+    naming an enemy company a side cannot see is shown again with the warning, and the
+    player stays until the GM ticks "Save it anyway" for it."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese")
+    removal = f"/admin/campaign/membership/{rows['bob'].pk}/delete/"
+    reason = "bob's 3rd Company sat in Korona all game; he has left"
+    asked = gm.post(removal, {"reason": reason, "confirm": "on"})
+    assert asked.status_code == 200
+    assert "names the Japanese 3rd Company" in text(asked.content)
+    assert Membership.objects.filter(pk=rows["bob"].pk).exists()
+    warned = re.search(r'name="warned" value="([^"]*)"', asked.content.decode())
+    assert warned is not None
+    sure = {"reason": reason, "confirm": "on", "reveal": "on", "warned": html.unescape(warned[1])}
+    assert gm.post(removal, sure, follow=True).status_code == 200
+    assert not Membership.objects.filter(pk=rows["bob"].pk).exists()

@@ -153,5 +153,5 @@ def test_the_gm_removes_a_player_with_a_reason_from_the_players_list(
     assert not Membership.objects.filter(user=bob).exists()
     assert GmAdjustment.objects.get().reason == "moved to Perth"
     said = page.locator(".messagelist").inner_text()
-    assert "Player removed: bob no longer plays the Japanese: from turn 1 the campaign AI" in said
+    assert "The player bob no longer plays the Japanese: from turn 1 the campaign AI" in said
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
