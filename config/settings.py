@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # htmx from a signed-out reader: the sign-in page whole (HX-Redirect), never swapped
+    # into a card; signing in leads back to the page.
+    "config.signedout.SignedOutHtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -127,6 +130,10 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaigns"
 LOGOUT_REDIRECT_URL = "login"
+# A form sent with a CSRF token no longer good (the reader signed out and in, maybe in
+# another tab, since the page was drawn): a page in plain words, or for htmx the sentence
+# the page shows in place (config.views.csrf_failure), never Django's raw 403.
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -1,5 +1,10 @@
-from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from urllib.parse import urlsplit
+
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
+from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_safe
 
 
@@ -14,3 +19,39 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """Browsers ask for /favicon.ico whatever the page says (the admin's pages say
     nothing): the site's icon, from the static files."""
     return HttpResponsePermanentRedirect(static("campaign/favicon.svg"))
+
+
+# Why a form was refused for its CSRF token, in the reader's words. Every form carries a
+# token of the browser's CSRF cookie, which signing in renews: a page drawn before the
+# reader signed out and in (in another tab, say) sends one no longer good.
+CHANGED = (
+    "Not saved: your sign-in changed since this page was opened (you signed out or in, "
+    "maybe in another tab). Reload the page, then send it again."
+)
+NO_COOKIE = (
+    "Not saved: your browser sent no cookie from Korona, which it needs to tell that this "
+    "page is yours. Allow cookies for this site, then reload the page and send it again."
+)
+
+
+def _page_back(request: HttpRequest) -> str | None:
+    """The page the form was sent from (its path and query), if it is one of this site's."""
+    back = request.headers.get("referer", "")
+    if not back or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(back)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: nothing was saved, said so. An htmx request gets the sentence
+    alone (403, plain text), which the page shows where the form is (``not-saved.js``);
+    a form sent without script gets a page with a link back to the page it came from.
+    Neither says anything of the campaign: the reader may be another user by now."""
+    words = NO_COOKIE if reason == REASON_NO_CSRF_COOKIE else CHANGED
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponse(words, status=403, content_type="text/plain; charset=utf-8")
+    context = {"words": words, "back": _page_back(request)}
+    return render(request, "403_csrf.html", context, status=403)

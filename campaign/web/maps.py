@@ -582,18 +582,16 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def signed_in_or_sent_to_login(
     page: Callable[..., HttpResponse],
 ) -> Callable[..., HttpResponse]:
-    """``login_required`` for a polled fragment: htmx is told to send the whole page to
-    the login page (a redirect would swap the login form into the map)."""
+    """``login_required`` for a polled fragment, whose own address is no page: signed out,
+    to the sign-in page and from there to the campaign's map. htmx's poll gets that as
+    ``HX-Redirect``, its ``next`` the page the poll came from (``config.signedout``), so
+    the sign-in form is never swapped into the map or the orders page."""
 
     @wraps(page)
     def guarded(request: HttpRequest, campaign_id: int, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return page(request, campaign_id, **kwargs)
-        map_url = reverse("campaign-map", args=[campaign_id])
-        if getattr(request, "htmx", False):
-            login = f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': map_url})}"
-            return HttpResponse(status=204, headers={"HX-Redirect": login})
-        return redirect_to_login(map_url)
+        return redirect_to_login(reverse("campaign-map", args=[campaign_id]))
 
     return guarded
 
