@@ -89,7 +89,14 @@
     if (choice) unsaved.set(card.id, choice);
   });
 
-  function restore(id, choice) {
+  const UPDATED = {
+    kept: "Not given yet: your choice below was kept when this card was brought up " +
+      "to date with an order given elsewhere. Give it with the button to keep it.",
+    gone: "longer offered: an order given elsewhere changed this card.",
+  };
+
+  function restore(id, choice, words) {
+    words = words || UPDATED;
     const card = document.getElementById(id);
     const form = card && card.querySelector("form");
     if (!form) return;  // orders closed: nothing to give
@@ -103,17 +110,14 @@
         kept = true;
       } else if (!offered) {
         note(form, "Your choice \u201c" + choice.words + "\u201d was not given, and it is no " +
-          "longer offered: an order given elsewhere changed this card.");
+          words.gone);
       }
     }
     if (choice.sniper !== null && sniper && sniper.checked !== choice.sniper) {
       sniper.checked = choice.sniper;
       kept = true;
     }
-    if (kept) {
-      note(form, "Not given yet: your choice below was kept when this card was brought up " +
-        "to date with an order given elsewhere. Give it with the button to keep it.");
-    }
+    if (kept) note(form, words.kept);
     const focus = choice.focus && document.getElementById(choice.focus);
     if (focus && card.contains(focus)) focus.focus();
   }
@@ -122,6 +126,68 @@
     unsaved.forEach(function (choice, id) { restore(id, choice); });
     unsaved.clear();
   });
+
+  // A choice sent and not saved because the player was signed out (the sign-in page is
+  // opened whole: HX-Redirect) or their sign-in changed in another tab (not-saved.js says
+  // so and puts the card back) is kept in the tab (sessionStorage) for this page's
+  // address, for an hour, and offered again when the page is opened afresh: after
+  // signing in, or reloading. It is never given by itself: the player gives it.
+  const STASH = "korona-not-given:" + location.pathname + location.search;
+  const NOT_GIVEN = {
+    "signed-out": {
+      kept: "Not given yet: you chose this when you had been signed out, so it was not " +
+        "saved. Give it with the button to keep it.",
+      gone: "longer offered: the orders changed since.",
+    },
+    "not-saved": {
+      kept: "Not given yet: you chose this before, and it was not saved then. Give it with " +
+        "the button to keep it.",
+      gone: "longer offered: the orders changed since.",
+    },
+  };
+
+  function stash(card, choice, why) {
+    if (!card || !card.id || !choice) return;
+    let kept = {};
+    try { kept = JSON.parse(sessionStorage.getItem(STASH) || "{}").cards || {}; } catch (e) { kept = {}; }
+    kept[card.id] = {
+      order: choice.order === undefined ? null : choice.order,
+      words: choice.words || "",
+      sniper: choice.sniper === undefined ? null : choice.sniper,
+      focus: null,
+      why: why,
+    };
+    try {
+      sessionStorage.setItem(STASH, JSON.stringify({ at: Date.now(), cards: kept }));
+    } catch (e) { /* storage off: the choice is only lost, as before */ }
+  }
+
+  document.addEventListener("korona:not-saved", function (event) {
+    stash(event.target.closest(".order-card"), event.detail, "not-saved");
+  });
+
+  // Before htmx follows HX-Redirect to the sign-in page (an order sent, or a poll, found
+  // the player signed out): every card's choice made and not given, the sent one's too.
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || !xhr.getResponseHeader("HX-Redirect")) return;
+    document.querySelectorAll(".order-card").forEach(function (card) {
+      stash(card, choiceOf(card), "signed-out");
+    });
+  });
+
+  (function offerAgain() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(STASH) || "null");
+      sessionStorage.removeItem(STASH);
+    } catch (e) { return; }
+    if (!kept || !kept.cards || Date.now() - kept.at > 3600 * 1000) return;
+    Object.keys(kept.cards).forEach(function (id) {
+      const choice = kept.cards[id];
+      restore(id, choice, NOT_GIVEN[choice.why] || NOT_GIVEN["not-saved"]);
+    });
+  })();
 
   // The page's slow poll of the side's orders (#orders-watch) waits while an area of
   // "Planned battles" still polls its odds: that poll follows an order given elsewhere

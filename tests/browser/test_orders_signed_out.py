@@ -1,0 +1,195 @@
+"""The orders page after the player's sign-in changed elsewhere, in a real browser, on a
+desktop and a phone (walk-through of 7 December 2026, its screenshots csrf-01, csrf-02,
+sess-01, sess-02).
+
+- Signed out and in again in another tab: the page's CSRF token is no longer good. "Give
+  order" and "ready" did nothing on screen (a bare 403), the list still showing the new
+  choice as if given. Now the card (and the ready box) says nothing was saved and why,
+  the list is back on the order given, and after a reload the choice is offered again,
+  not given.
+- Signed out (in another tab, or the session expired): "Give order" drew the whole
+  sign-in page inside the card, and signing in there led to "This address is not a
+  page", the order lost. Now the sign-in page opens whole, says nothing was saved, and
+  leads back to the orders page, where the choice is offered again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import Campaign, Membership, Order, SideReady
+from campaign.services.scenarios import create_campaign
+from config.signedout import NOT_SAVED
+from config.views import CHANGED
+from tests.browser.conftest import ARTIFACTS
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PASSWORD = "a long password for the browser"
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def campaign(django_user_model: Any) -> Campaign:
+    cache.clear()
+    campaign = create_campaign(data=korona_doc(), name="Korona signed out", seed=5)
+    aussie = django_user_model.objects.create_user("aussie", password=PASSWORD)
+    Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+    return campaign
+
+
+def sign_in(page: Any, live_server: Any) -> None:
+    page.fill("#id_username", "aussie")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+
+
+def open_orders(page: Any, live_server: Any, campaign: Campaign, size: str) -> None:
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/accounts/login/")
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
+    assert page.locator("h1").inner_text().startswith("Orders for turn 1")
+
+
+def sign_out_in_another_tab(page: Any, live_server: Any, *, and_in_again: bool) -> None:
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/accounts/logout/")
+    other.click("main button[type=submit]")
+    other.wait_for_load_state()
+    if and_in_again:
+        sign_in(other, live_server)
+        assert other.url.endswith("/campaigns/")
+    other.close()
+
+
+@pytest.fixture
+def shot(page: Any) -> Any:
+    """The screen as the player sees it (not the whole page: what was just scrolled to)."""
+
+    def take(name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+    return take
+
+
+def words(locator: Any) -> str:
+    return " ".join(locator.inner_text().split())
+
+
+def choose_withdraw(card: Any) -> str:
+    select = card.locator("select[name=order]")
+    choice = next(
+        o for o in select.locator("option").all_inner_texts() if o.startswith("Withdraw to")
+    )
+    select.select_option(label=choice)
+    return choice
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
+    page: Any, live_server: Any, campaign: Campaign, shot: Any, size: str
+) -> None:
+    open_orders(page, live_server, campaign, size)
+    sign_out_in_another_tab(page, live_server, and_in_again=True)
+    a = campaign.companies.get(name="A Company")
+    card = page.locator(f"#company-{a.pk}")
+    given = card.locator("select[name=order] option:checked").inner_text()  # "Hold in Korona"
+    choice = choose_withdraw(card)
+    card.locator("button[value=give]").click()
+    said = card.locator(".not-saved")
+    said.wait_for(timeout=10_000)
+    assert words(said) == f"Your choice “{choice}” was not given. {CHANGED} Reload the page"
+    assert said.get_attribute("role") == "alert"
+    # The list shows the order the card says it has (none), not the choice not given.
+    assert card.locator("select[name=order] option:checked").inner_text() == given
+    assert "no order given" in words(card.locator(".current"))
+    assert not Order.objects.filter(campaign=campaign).exists()
+    said.scroll_into_view_if_needed()
+    shot(f"orders-stale-sign-in-order-{size}")
+
+    # "ready" says so in its box, and marks nothing.
+    page.locator("#ready-button").click()
+    in_box = page.locator("#ready .not-saved")
+    in_box.wait_for(timeout=10_000)
+    assert words(in_box) == f"{CHANGED} Reload the page"
+    assert not SideReady.objects.exists()
+    in_box.scroll_into_view_if_needed()
+    shot(f"orders-stale-sign-in-ready-{size}")
+
+    # Reloaded as it says: the choice is offered again, not given, and then given.
+    in_box.get_by_role("link", name="Reload the page").click()
+    page.wait_for_load_state()
+    card = page.locator(f"#company-{a.pk}")
+    assert card.locator("select[name=order] option:checked").inner_text() == choice
+    assert words(card.locator(".unsaved-choice")) == (
+        "Not given yet: you chose this before, and it was not saved then. Give it with the "
+        "button to keep it."
+    )
+    assert not Order.objects.filter(campaign=campaign).exists()
+    card.scroll_into_view_if_needed()
+    shot(f"orders-stale-sign-in-offered-again-{size}")
+    card.locator("button[value=give]").click()
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(timeout=10_000)
+    assert Order.objects.filter(campaign=campaign, company=a, kind="withdraw").count() == 1
+    assert page.locator(".not-saved").count() == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_order_after_signing_out_elsewhere_opens_the_sign_in_page_and_comes_back(
+    page: Any, live_server: Any, campaign: Campaign, shot: Any, size: str
+) -> None:
+    open_orders(page, live_server, campaign, size)
+    orders_url = page.url
+    sign_out_in_another_tab(page, live_server, and_in_again=False)
+    a = campaign.companies.get(name="A Company")
+    card = page.locator(f"#company-{a.pk}")
+    choice = choose_withdraw(card)
+    card.locator("button[value=give]").click()
+    page.wait_for_url("**/accounts/login/**", timeout=10_000)
+    assert page.locator("h1").inner_text() == "Sign in"
+    assert page.locator(".messages").inner_text() == NOT_SAVED
+    assert page.locator("#id_username").count() == 1  # one sign-in form: the page's own
+    assert not Order.objects.filter(campaign=campaign).exists()
+    shot(f"orders-signed-out-sign-in-{size}")
+
+    sign_in(page, live_server)
+    assert page.url == orders_url  # back on the orders page, not a form's address
+    card = page.locator(f"#company-{a.pk}")
+    assert card.locator("#id_username").count() == 0
+    assert card.locator("select[name=order] option:checked").inner_text() == choice
+    assert words(card.locator(".unsaved-choice")) == (
+        "Not given yet: you chose this when you had been signed out, so it was not saved. "
+        "Give it with the button to keep it."
+    )
+    assert not Order.objects.filter(campaign=campaign).exists()
+    card.scroll_into_view_if_needed()
+    shot(f"orders-signed-out-back-{size}")
+    card.locator("button[value=give]").click()
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(timeout=10_000)
+    assert Order.objects.filter(campaign=campaign, company=a, kind="withdraw").count() == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ready_after_the_session_cookie_expired_opens_the_sign_in_page_and_comes_back(
+    page: Any, live_server: Any, campaign: Campaign, shot: Any, size: str
+) -> None:
+    open_orders(page, live_server, campaign, size)
+    orders_url = page.url
+    page.context.clear_cookies(name="sessionid")  # the browser let it expire
+    page.locator("#ready-button").click()
+    page.wait_for_url("**/accounts/login/**", timeout=10_000)
+    assert page.locator(".messages").inner_text() == NOT_SAVED
+    assert not SideReady.objects.exists()
+    sign_in(page, live_server)
+    assert page.url == orders_url
+    page.locator("#ready-button").click()
+    # Played solo (the Japanese are the campaign AI's): ready plays the turn.
+    page.locator("#ready-status").get_by_text("Your orders are ready").wait_for(timeout=10_000)
+    assert SideReady.objects.count() == 1
+    shot(f"orders-expired-ready-again-{size}")
