@@ -1,4 +1,5 @@
-"""An htmx request from a reader who is signed out goes to the sign-in page whole.
+"""A request from a reader who is signed out goes to the sign-in page whole, and signing
+in leads back to the page it came from.
 
 A page's live parts (an order, "ready", the orders page's and the map's polls) ask with
 htmx, which swaps the answer into the page. Signed out (the session expired, or ended in
@@ -9,22 +10,25 @@ address is not a page") with the order lost.
 
 Here that redirect becomes ``HX-Redirect`` to the sign-in page, its ``next`` the page the
 reader is on (``HX-Current-URL``, when it is this site's; else, for a poll, the page its
-view names, and for a form sent, none), so htmx opens the sign-in page
-in place of the whole page and signing in leads back to it. A form sent (not a poll)
-leaves a message on the sign-in page saying nothing was saved; the orders page keeps the
-choice in the browser and offers it again (``orders.js``).
+view names, and for a form sent, none), so htmx opens the sign-in page in place of the
+whole page. A form sent without script (a plain POST) is sent to the sign-in page as
+before, but its ``next`` is the page it was sent from (``Referer``, when it is this
+site's), not the form's address. A form sent (not a poll) leaves a message on the
+sign-in page saying nothing was saved; the orders page keeps an order's choice in the
+browser and offers it again (``orders.js``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
 
 NOT_SAVED = (
     "You were signed out, so what you just sent was not saved. Sign in to go back to the "
@@ -33,10 +37,30 @@ NOT_SAVED = (
 SIGNED_OUT = "You were signed out. Sign in to go back to the page."
 
 
-def _to_sign_in(response: HttpResponse) -> bool:
+def referring_page(request: HttpRequest) -> str | None:
+    """The page a form was sent from (its path and query, from ``Referer``), if it is one
+    of this site's pages."""
+    back = request.headers.get("referer", "")
+    if not back or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(back)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _to_sign_in(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether the answer sends a signed-out reader to sign in before they may go on (as
+    ``login_required`` does, naming where: ``next``); signing out, which also lands on
+    the sign-in page, is not one."""
     if response.status_code not in (301, 302, 303, 307, 308) or "Location" not in response:
         return False
-    return urlsplit(response["Location"]).path == resolve_url(settings.LOGIN_URL)
+    where = urlsplit(response["Location"])
+    return (
+        where.path == resolve_url(settings.LOGIN_URL)
+        and "next" in parse_qs(where.query)
+        and not request.user.is_authenticated
+    )
 
 
 class SignedOutHtmxMiddleware:
@@ -45,11 +69,18 @@ class SignedOutHtmxMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if not getattr(request, "htmx", False) or not _to_sign_in(response):
+        if not _to_sign_in(request, response):
             return response
+        sent = request.method not in ("GET", "HEAD")
+        if not getattr(request, "htmx", False):
+            if not sent or (page := referring_page(request)) is None:
+                return response
+            # A form sent without script: back to its page after signing in, not to the
+            # form's address (no page: "This address is not a page").
+            messages.warning(request, NOT_SAVED)
+            return redirect_to_login(page)
         # The page the reader is on; None when the header names another site, or none.
         page = request.htmx.current_url_abs_path  # type: ignore[attr-defined]
-        sent = request.method not in ("GET", "HEAD")
         messages.warning(request, NOT_SAVED if sent else SIGNED_OUT)
         if page:
             target = redirect_to_login(page)["Location"]

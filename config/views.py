@@ -1,11 +1,10 @@
-from urllib.parse import urlsplit
-
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_safe
+
+from config.signedout import referring_page
 
 
 @require_safe
@@ -25,24 +24,13 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 # token of the browser's CSRF cookie, which signing in renews: a page drawn before the
 # reader signed out and in (in another tab, say) sends one no longer good.
 CHANGED = (
-    "Not saved: your sign-in changed since this page was opened (you signed out or in, "
+    "Your sign-in changed since this page was opened (you signed out or in, "
     "maybe in another tab). Reload the page, then send it again."
 )
 NO_COOKIE = (
-    "Not saved: your browser sent no cookie from Korona, which it needs to tell that this "
+    "Your browser sent no cookie from Korona, which it needs to tell that this "
     "page is yours. Allow cookies for this site, then reload the page and send it again."
 )
-
-
-def _page_back(request: HttpRequest) -> str | None:
-    """The page the form was sent from (its path and query), if it is one of this site's."""
-    back = request.headers.get("referer", "")
-    if not back or not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return None
-    parts = urlsplit(back)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -53,5 +41,5 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     words = NO_COOKIE if reason == REASON_NO_CSRF_COOKIE else CHANGED
     if request.headers.get("HX-Request") == "true":
         return HttpResponse(words, status=403, content_type="text/plain; charset=utf-8")
-    context = {"words": words, "back": _page_back(request)}
+    context = {"words": words, "back": referring_page(request)}
     return render(request, "403_csrf.html", context, status=403)

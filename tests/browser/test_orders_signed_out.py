@@ -44,8 +44,8 @@ def campaign(django_user_model: Any) -> Campaign:
 def sign_in(page: Any, live_server: Any) -> None:
     page.fill("#id_username", "aussie")
     page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
 
 
 def open_orders(page: Any, live_server: Any, campaign: Campaign, size: str) -> None:
@@ -59,8 +59,8 @@ def open_orders(page: Any, live_server: Any, campaign: Campaign, size: str) -> N
 def sign_out_in_another_tab(page: Any, live_server: Any, *, and_in_again: bool) -> None:
     other = page.context.new_page()
     other.goto(f"{live_server.url}/accounts/logout/")
-    other.click("main button[type=submit]")
-    other.wait_for_load_state()
+    with other.expect_navigation():
+        other.click("main button[type=submit]")
     if and_in_again:
         sign_in(other, live_server)
         assert other.url.endswith("/campaigns/")
@@ -104,7 +104,9 @@ def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
     card.locator("button[value=give]").click()
     said = card.locator(".not-saved")
     said.wait_for(timeout=10_000)
-    assert words(said) == f"Your choice “{choice}” was not given. {CHANGED} Reload the page"
+    assert (
+        words(said) == f"Not saved: your choice “{choice}” was not given. {CHANGED} Reload the page"
+    )
     assert said.get_attribute("role") == "alert"
     # The list shows the order the card says it has (none), not the choice not given.
     assert card.locator("select[name=order] option:checked").inner_text() == given
@@ -117,7 +119,7 @@ def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
     page.locator("#ready-button").click()
     in_box = page.locator("#ready .not-saved")
     in_box.wait_for(timeout=10_000)
-    assert words(in_box) == f"{CHANGED} Reload the page"
+    assert words(in_box) == f"Not saved. {CHANGED} Reload the page"
     assert not SideReady.objects.exists()
     in_box.scroll_into_view_if_needed()
     shot(f"orders-stale-sign-in-ready-{size}")
@@ -193,3 +195,43 @@ def test_ready_after_the_session_cookie_expired_opens_the_sign_in_page_and_comes
     page.locator("#ready-status").get_by_text("Your orders are ready").wait_for(timeout=10_000)
     assert SideReady.objects.count() == 1
     shot(f"orders-expired-ready-again-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_without_script_a_stale_order_gets_a_page_in_words_and_a_way_back(
+    browser: Any, live_server: Any, campaign: Campaign, size: str
+) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport=SIZES[size])
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/")
+        sign_in(page, live_server)
+        page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
+        orders_url = page.url
+        sign_out_in_another_tab(page, live_server, and_in_again=True)
+        a = campaign.companies.get(name="A Company")
+        card = page.locator(f"#company-{a.pk}")
+        choose_withdraw(card)
+        with page.expect_navigation():
+            card.locator("button[value=give]").click()
+        assert page.locator("h1").inner_text() == "This page was out of date: nothing was saved"
+        assert CHANGED in words(page.locator("main"))
+        assert "CSRF" not in page.locator("main").inner_text()
+        assert not Order.objects.filter(campaign=campaign).exists()
+        page.screenshot(path=str(ARTIFACTS / f"orders-stale-sign-in-no-script-{size}.png"))
+        with page.expect_navigation():
+            page.get_by_role("link", name="Back to the page").click()
+        assert page.url == orders_url
+
+        # Signed out elsewhere: signing in leads back to the orders page, not the form's.
+        sign_out_in_another_tab(page, live_server, and_in_again=False)
+        card = page.locator(f"#company-{a.pk}")
+        choose_withdraw(card)
+        with page.expect_navigation():
+            card.locator("button[value=give]").click()
+        assert page.locator(".messages").inner_text() == NOT_SAVED
+        sign_in(page, live_server)
+        assert page.url == orders_url
+        assert not Order.objects.filter(campaign=campaign).exists()
+    finally:
+        context.close()

@@ -101,11 +101,34 @@ def test_another_sites_page_is_not_where_signing_in_leads(campaign: Campaign) ->
     assert answer["HX-Redirect"] == "/accounts/login/"
 
 
-def test_signed_out_without_htmx_is_sent_to_sign_in_as_before(campaign: Campaign) -> None:
-    answer = give(Client(), campaign)
+def test_an_order_sent_signed_out_without_script_leads_back_to_its_page(
+    campaign: Campaign,
+) -> None:
+    """Not to the form's address, whose page says "This address is not a page"."""
+    client = Client()
+    orders_page = f"/campaigns/{campaign.pk}/orders/"
+    answer = give(client, campaign, HTTP_REFERER=f"http://testserver{orders_page}")
     assert answer.status_code == 302
-    assert answer["Location"].startswith("/accounts/login/?next=")
+    assert answer["Location"] == f"/accounts/login/?next={quote(orders_page, safe='/')}"
     assert "HX-Redirect" not in answer
+    assert [str(m) for m in get_messages(answer.wsgi_request)] == [NOT_SAVED]
+    assert not Order.objects.filter(campaign=campaign).exists()
+
+
+def test_signed_out_without_script_or_page_is_sent_to_sign_in_as_before(
+    campaign: Campaign,
+) -> None:
+    company = a_company(campaign)
+    answer = give(Client(), campaign)  # no Referer: the form's address, as before
+    assert answer.status_code == 302
+    assert answer["Location"] == (
+        f"/accounts/login/?next={quote(f'/campaigns/{campaign.pk}/orders/{company.pk}/', safe='/')}"
+    )
+    page = Client().get(f"/campaigns/{campaign.pk}/orders/")  # a page opened signed out
+    assert page["Location"] == (
+        f"/accounts/login/?next={quote(f'/campaigns/{campaign.pk}/orders/', safe='/')}"
+    )
+    assert [str(m) for m in get_messages(page.wsgi_request)] == []
 
 
 def test_a_signed_in_htmx_order_is_answered_as_before(
@@ -115,6 +138,13 @@ def test_a_signed_in_htmx_order_is_answered_as_before(
     assert answer.status_code == 200
     assert "HX-Redirect" not in answer
     assert Order.objects.filter(campaign=campaign).count() == 1
+
+
+def test_signing_out_lands_on_the_sign_in_page_as_before(aussie: Any, login: Any) -> None:
+    client = login(aussie)
+    answer = client.post("/accounts/logout/", HTTP_REFERER="http://testserver/campaigns/")
+    assert answer["Location"] == "/accounts/login/"
+    assert [str(m) for m in get_messages(answer.wsgi_request)] == ["You are signed out."]
 
 
 def stale_tab(user: Any) -> tuple[Client, str]:

@@ -2,8 +2,8 @@
 // error the page does not swap in (htmx: responseError), or that got no answer at all
 // (sendError: the network, the server down), saved nothing, and the page said nothing:
 // the card still read "no order given" while its list showed the new choice as if given.
-// Here the form says so in place: "Not saved: ..." in the server's words when it sent a
-// sentence (text/plain: a CSRF token no longer good, config.views.csrf_failure), else in
+// Here the form says so in place: "Not saved", the choice not given, and why, in the
+// server's words when it sent a sentence (text/plain: a CSRF token no longer good, config.views.csrf_failure), else in
 // general words, with a link that reloads the page; its list and tick box go back to what
 // is saved, the words naming the choice that was not given. Polls (GET) are left alone: they ask again by themselves.
 // Before a form is put back, "korona:not-saved" goes up from it with the choice, so the
@@ -15,9 +15,9 @@
     const type = xhr ? xhr.getResponseHeader("Content-Type") || "" : "";
     if (xhr && type.indexOf("text/plain") === 0 && xhr.responseText) return xhr.responseText;
     if (!xhr || !xhr.status) {
-      return "Not saved: Korona could not be reached. Check your connection, then send it again.";
+      return "Korona could not be reached. Check your connection, then send it again.";
     }
-    return "Not saved: Korona could not take it just now (error " + xhr.status + "). " +
+    return "Korona could not take it just now (error " + xhr.status + "). " +
       "Reload the page, then send it again.";
   }
 
@@ -35,11 +35,12 @@
       choice.words = select.options[select.selectedIndex].text;
     }
     if (box && box.checked !== box.defaultChecked) choice.sniper = box.checked;
-    if (choice.order === undefined && choice.sniper === undefined) return "";
+    if (choice.order === undefined && choice.sniper === undefined) return ". ";
     form.dispatchEvent(new CustomEvent("korona:not-saved", { bubbles: true, detail: choice }));
     if (select) select.selectedIndex = savedIndex(select);
     if (box) box.checked = box.defaultChecked;
-    return choice.words ? "Your choice \u201c" + choice.words + "\u201d was not given. " : "";
+    if (choice.words) return ": your choice \u201c" + choice.words + "\u201d was not given. ";
+    return ": your choice of the sniper was not given. ";
   }
 
   function say(form, text) {
@@ -63,7 +64,7 @@
     if (verb === "get") return;
     const form = detail.elt && detail.elt.closest ? detail.elt.closest("form") : null;
     if (!form || !form.isConnected) return;
-    say(form, putBack(form) + reasonOf(xhr));
+    say(form, "Not saved" + putBack(form) + reasonOf(xhr));
   }
 
   document.addEventListener("htmx:responseError", function (event) {
