@@ -63,6 +63,17 @@ def _to_sign_in(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
+def _say_once(request: HttpRequest, words: str) -> None:
+    """The message for the sign-in page, unless it waits there already: the page's polls
+    (the orders page has up to three) may each find the reader signed out before the
+    browser has left the page."""
+    waiting = messages.get_messages(request)
+    already = any(message.message == words for message in waiting)
+    waiting.used = False  # looked at, not shown: they stay for the sign-in page
+    if not already:
+        messages.warning(request, words)
+
+
 class SignedOutHtmxMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -77,11 +88,11 @@ class SignedOutHtmxMiddleware:
                 return response
             # A form sent without script: back to its page after signing in, not to the
             # form's address (no page: "This address is not a page").
-            messages.warning(request, NOT_SAVED)
+            _say_once(request, NOT_SAVED)
             return redirect_to_login(page)
         # The page the reader is on; None when the header names another site, or none.
         page = request.htmx.current_url_abs_path  # type: ignore[attr-defined]
-        messages.warning(request, NOT_SAVED if sent else SIGNED_OUT)
+        _say_once(request, NOT_SAVED if sent else SIGNED_OUT)
         if page:
             target = redirect_to_login(page)["Location"]
         elif sent:  # a form's address is no page to come back to

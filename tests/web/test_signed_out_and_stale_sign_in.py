@@ -96,6 +96,18 @@ def test_a_poll_signed_out_opens_the_sign_in_page_whole(campaign: Campaign, poll
     assert [str(m) for m in get_messages(answer.wsgi_request)] == [SIGNED_OUT]
 
 
+def test_the_page_says_once_that_its_polls_found_the_reader_signed_out(
+    campaign: Campaign,
+) -> None:
+    client = Client()
+    for poll in ("orders/turn/?turn=1", "orders/watch/?seen=x", "orders/turn/?turn=1"):
+        client.get(f"/campaigns/{campaign.pk}/{poll}", **page_of(campaign))
+    give(client, campaign, **page_of(campaign))
+    sign_in = client.get("/accounts/login/").content.decode()
+    assert sign_in.count(SIGNED_OUT) == 1
+    assert sign_in.count(NOT_SAVED) == 1
+
+
 def test_another_sites_page_is_not_where_signing_in_leads(campaign: Campaign) -> None:
     answer = give(Client(), campaign, **page_of(campaign, host="elsewhere.example"))
     assert answer["HX-Redirect"] == "/accounts/login/"
