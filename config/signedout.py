@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.messages.storage.base import BaseStorage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -69,7 +70,8 @@ def _say_once(request: HttpRequest, words: str) -> None:
     browser has left the page."""
     waiting = messages.get_messages(request)
     already = any(message.message == words for message in waiting)
-    waiting.used = False  # looked at, not shown: they stay for the sign-in page
+    if isinstance(waiting, BaseStorage):
+        waiting.used = False  # looked at, not shown: they stay for the sign-in page
     if not already:
         messages.warning(request, words)
 
