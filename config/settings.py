@@ -68,9 +68,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # htmx from a signed-out reader: the sign-in page whole (HX-Redirect), never swapped
-    # into a card; signing in leads back to the page.
-    "config.signedout.SignedOutHtmxMiddleware",
+    # A signed-out reader sent to sign in: htmx gets the sign-in page whole (HX-Redirect),
+    # never swapped into a card; signing in leads back to the page, not a form's address.
+    "config.signedout.SignedOutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -76,7 +76,7 @@ def _say_once(request: HttpRequest, words: str) -> None:
         messages.warning(request, words)
 
 
-class SignedOutHtmxMiddleware:
+class SignedOutMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
