@@ -694,13 +694,6 @@ def stale_advance_words(campaign: Campaign, seen: int) -> str:
 _MOVED = {Campaign.Status.ACTIVE: "resumed", Campaign.Status.PAUSED: "paused"}
 
 
-def _unscheduled_words(campaign: Campaign) -> str:
-    """Who plays a turn that has no deadline, as the campaign's page says it to the GM."""
-    if not campaign.memberships.exists():  # the AI plays every side: only the GM plays it
-        return 'none: a turn is played when you press "Advance turn now"'
-    return 'none: a turn is played once every player is ready, or when you press "Advance turn now"'
-
-
 def changed_since_words(campaign: Campaign, shown: str, *, page: str = "page") -> str:
     """What changed since a GM page showed the campaign as ``shown`` (``advance_state``),
     the same turn next: paused or resumed; the GM changes made meanwhile, each in the
@@ -948,16 +941,23 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         if paused:
             return _paused_deadline_words(obj)
         if obj.next_deadline is None:
-            return _unscheduled_words(obj)
+            if not obj.memberships.exists():  # the AI plays every side: only the GM plays it
+                return 'none: a turn is played when you press "Advance turn now"'
+            return (
+                "none: a turn is played once every player is ready,"
+                ' or when you press "Advance turn now"'
+            )
         return deadline_words(obj)
 
     @admin.display(description="schedule")
     def schedule_summary(self, obj: Campaign) -> str:
-        """The schedule in the players' log's words; none, in the words of who plays the
-        turn in this campaign (with no player, the sides' "ready" is the AI's, always:
-        "once every side is ready" would read as played at once)."""
+        """The schedule in the players' log's words; none as "no deadlines" alone: who
+        plays such a turn depends on the campaign (with no player, the sides' "ready" is
+        the AI's, always, so "once every side is ready" would read as played at once;
+        a turn waiting for results is played by entering them), and "Next deadline",
+        the line under it, says it."""
         schedule = Schedule.of(obj)
-        return _unscheduled_words(obj) if schedule.kind == "none" else schedule_words(schedule)
+        return "none: no deadlines" if schedule.kind == "none" else schedule_words(schedule)
 
     @admin.display(description="invitations waiting")
     def invitations_waiting(self, obj: Campaign) -> str:
