@@ -9,8 +9,9 @@ the change it tells of has committed. For every recipient it
    war's one door (``campaign.services.visibility``): a player gets what their side may
    know, the group's webhook only what is public to both sides;
 3. records it (the unique key: recipient, kind, campaign, turn, reference) and only then
-   sends it. A second delivery of the task, a second scheduler, a turn played again after
-   a roll-back: the insert fails on the key and nothing is sent again.
+   sends it. A second delivery of the task, a second scheduler: the insert fails on the
+   key and nothing is sent again. (A turn played again after a roll-back is a new turn
+   row, so its notices are sent again: what the players were told of it is undone.)
 
 A send that raises (the mail server, the webhook) is kept ``failed`` with the reason;
 ``retry_failed`` sends those again, a few times, from the words recorded.
