@@ -49,8 +49,13 @@ class NoticeAdmin(admin.ModelAdmin):
 
 @admin.register(Preference)
 class PreferenceAdmin(GmFieldWords, admin.ModelAdmin):
-    list_display = ["user", "email", "reminder_hours", "time_zone"]
+    list_display = ["user", "email", "reminder_hours", "clock"]
     form = PreferenceChecks  # the reader's own page's checks: the hours, the time zone
+
+    @admin.display(description="time zone", ordering="time_zone")
+    def clock(self, obj: Preference) -> str:
+        """An empty zone is no zone missing: it means each campaign's own clock."""
+        return obj.time_zone or "each campaign's own"
 
 
 @admin.register(Invitation)

@@ -21,8 +21,10 @@ class PreferenceChecks(forms.ModelForm):
 
     def clean_time_zone(self) -> str:
         """Kept as the time zone database spells it, whatever the letter case typed, as
-        the campaign's Create and Schedule forms keep it."""
+        the campaign's Create and Schedule forms keep it; empty, each campaign's clock."""
         typed = self.cleaned_data["time_zone"].strip()
+        if not typed:
+            return ""  # each campaign's own clock
         zone = time_zone_name(typed)
         if zone is None:
             raise forms.ValidationError(

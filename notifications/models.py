@@ -42,10 +42,11 @@ class Preference(models.Model):
     )
     time_zone = models.CharField(
         max_length=64,
-        default="UTC",
+        blank=True,
+        default="",
         help_text=(
-            "The clock of the deadline in the player's emails (a turn played, a deadline "
-            "near), an IANA name; the pages keep the campaign's clock."
+            "The clock of the times in the player's emails, an IANA name such as "
+            "Australia/Sydney; empty: each campaign's own clock, as its pages give it."
         ),
     )
 
@@ -62,6 +63,11 @@ class Preference(models.Model):
 
     def wants(self, kind: str) -> bool:
         return self.email and bool(getattr(self, kind, False))
+
+    def clock(self, campaign: Campaign) -> str:
+        """The time zone of this reader's emails about ``campaign``: their own, if they
+        chose one, else the campaign's, the clock its pages show every player."""
+        return self.time_zone or campaign.timezone
 
 
 class Webhook(models.Model):

@@ -155,8 +155,9 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
     return coming.words
 
 
-def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
-    """A turn played, as the view's reader may read it (the turns page's summary)."""
+def turn_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Words:
+    """A turn played, as the view's reader may read it (the turns page's summary); its
+    deadline on ``zone``'s clock (None: the campaign's, as its pages give it)."""
     campaign = view.campaign
     names = _side_names(view)
     readable = readable_battles(view, turn=turn)
@@ -172,7 +173,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str = "UTC") -> Words:
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
     body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]
     body += ["", f"Every roll: {absolute(reverse('turn', args=[campaign.pk, turn.number]))}"]
-    deadline = _deadline_line(campaign, zone, view.side)
+    deadline = _deadline_line(campaign, zone or campaign.timezone, view.side)
     if deadline:
         body += [deadline, f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"]
     body += _commitment_lines(campaign)
@@ -213,11 +214,12 @@ def _due_on_the_admins_clock(moment: datetime, campaign: Campaign, zone: str) ->
 
 
 def battles_waiting_words(
-    campaign: Campaign, turn: Turn, battles: list[Battle], *, zone: str = "UTC"
+    campaign: Campaign, turn: Turn, battles: list[Battle], *, zone: str | None = None
 ) -> Words:
     """To the GM: the turn waits for these tabletop results, each due by its deadline on
-    the campaign's clock as the admin shows it, the GM's own (``zone``) beside it when
-    it differs (``_due_on_the_admins_clock``)."""
+    the campaign's clock as the admin shows it, the GM's own (``zone``; None: they chose
+    none) beside it when it differs (``_due_on_the_admins_clock``)."""
+    zone = zone or campaign.timezone
     lines = [
         f"Turn {turn.number} of {campaign.name} waits for {len(battles)} tabletop "
         f"battle{'s' if len(battles) != 1 else ''}:",
@@ -237,7 +239,9 @@ def battles_waiting_words(
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
 
 
-def deadline_words(campaign: Campaign, zone: str) -> Words:
+def deadline_words(campaign: Campaign, zone: str | None = None) -> Words:
+    """The reminder before a deadline, on ``zone``'s clock (None: the campaign's)."""
+    zone = zone or campaign.timezone
     number = campaign.turn + 1
     when = moment_words(campaign.next_deadline, zone) if campaign.next_deadline else "soon"
     body = [
@@ -279,7 +283,7 @@ def public_turn_words(campaign: Campaign, turn: Turn) -> Words:
         # Nothing is hidden once it has ended.
         return end_words(open_campaign_as_side(campaign=campaign, side=_any_side(campaign)))
     body = [f"Turn {turn.number} of {campaign.name} has been played."]
-    deadline = _deadline_line(campaign, "UTC")
+    deadline = _deadline_line(campaign, campaign.timezone)
     if deadline:
         body.append(deadline)
     body += _commitment_lines(campaign)
@@ -437,8 +441,10 @@ def _game_masters() -> Iterable[Any]:
     return get_user_model().objects.filter(is_staff=True, is_active=True).order_by("pk")
 
 
-def _zone(user: Any) -> str:
-    return preference_of(user).time_zone
+def _zone(user: Any, campaign: Campaign) -> str:
+    """The clock of ``user``'s emails about ``campaign``: theirs if they chose one, else
+    the campaign's (``Preference.clock``)."""
+    return preference_of(user).clock(campaign)
 
 
 # --- what each change tells -----------------------------------------------------------------
@@ -472,7 +478,9 @@ def turn_notices(*, turn_id: int) -> int:
                     campaign,
                     turn.number,
                     turn.pk,
-                    lambda gm=gm: battles_waiting_words(campaign, turn, waiting, zone=_zone(gm)),
+                    lambda gm=gm: battles_waiting_words(
+                        campaign, turn, waiting, zone=_zone(gm, campaign)
+                    ),
                 )
         return sent
     if turn.status != Turn.Status.DONE:
@@ -490,7 +498,7 @@ def turn_notices(*, turn_id: int) -> int:
             campaign,
             turn.number,
             turn.pk,
-            lambda user=user, read=as_reader: turn_words(read(), turn, zone=_zone(user)),
+            lambda user=user, read=as_reader: turn_words(read(), turn, zone=_zone(user, campaign)),
         )
         if ended:
             sent += _email_to(
@@ -599,13 +607,14 @@ def deadline_reminders(*, now: datetime | None = None) -> int:
                 continue
             if campaign.next_deadline - now > timedelta(hours=preference.reminder_hours):
                 continue
+            zone = preference.clock(campaign)
             sent += _email_to(
                 member.user,
                 Kind.DEADLINE,
                 campaign,
                 number,
                 0,
-                lambda campaign=campaign, zone=preference.time_zone: deadline_words(campaign, zone),
+                lambda campaign=campaign, zone=zone: deadline_words(campaign, zone),
             )
     return sent
 

@@ -59,13 +59,14 @@ class PreferenceForm(PreferenceChecks):
         }
         # What the zone really governs (services.turn_words and deadline_words, and for
         # the GM the second clock of battles_waiting_words, nothing else): said beside
-        # it, so no one expects the pages to follow it.
+        # it, so no one expects the pages to follow it. Empty: each campaign's clock.
         help_texts = {
             "email": "Off: no email at all, whatever is ticked below.",
             "reminder_hours": "From 1 to 168 (a week).",
             "time_zone": (
-                "A name such as Australia/Sydney. It sets the clock of the deadline in "
-                "two emails: when a turn is played, and before a deadline. " + _ZONE_PAGES
+                "Empty: each campaign's own clock, the one its pages give. A name such as "
+                "Australia/Sydney sets the clock of the deadline in two emails instead: "
+                "when a turn is played, and before a deadline. " + _ZONE_PAGES
             ),
         }
 
@@ -79,11 +80,11 @@ class PreferenceForm(PreferenceChecks):
             # The battle's due time is first on the campaign's clock, as the admin gives
             # it (services.battles_waiting_words): the zone only adds the GM's own.
             self.fields["time_zone"].help_text = (
-                "A name such as Australia/Sydney. It sets the clock of the deadline in "
-                "two emails: when a turn is played, and before a deadline. When a battle "
-                "waits for its tabletop result, the email gives its due time on the "
-                "campaign's clock, as the admin does, and on yours beside it when they "
-                "differ. " + _ZONE_PAGES
+                "Empty: each campaign's own clock, the one its pages give. A name such as "
+                "Australia/Sydney sets the clock of the deadline in two emails instead: "
+                "when a turn is played, and before a deadline. When a battle waits for its "
+                "tabletop result, the email gives its due time on the campaign's clock, as "
+                "the admin does, and on yours beside it when they differ. " + _ZONE_PAGES
             )
 
 

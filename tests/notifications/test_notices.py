@@ -299,6 +299,87 @@ def test_a_folder_of_the_time_zone_database_is_not_a_time_zone(
     assert (saved.time_zone, saved.reminder_hours) == ("UTC", 6)
 
 
+# --- the clock of an email's times ---------------------------------------------------------
+
+
+def sydney_weekly(campaign: Campaign) -> None:
+    """Friday 19:00 on the Sydney clock, as the walk's "Owen Stanley 1942"."""
+    set_schedule(
+        campaign=campaign,
+        kind="weekly",
+        weekday=4,
+        time_of_day=__import__("datetime").time(19, 0),
+        timezone="Australia/Sydney",
+        now=timezone.now(),
+    )
+
+
+def deadline_on(campaign: Campaign, zone: str) -> str:
+    campaign.refresh_from_db()
+    return due_words(campaign.next_deadline, zone)
+
+
+def test_a_turn_email_gives_the_deadline_on_the_campaigns_clock_unless_the_player_chose_one(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The walk's alice: her campaign's pages said "Fri 11 Dec 2026, 19:00 AEDT", her
+    email "08:00 UTC", as her notice settings' zone defaulted to UTC. With no zone of
+    their own a player reads the campaign's clock; one who chose Berlin reads Berlin's."""
+    sydney_weekly(campaign)
+    Preference.objects.create(user=japanese, time_zone="Europe/Berlin")
+    play(campaign, django_capture_on_commit_callbacks)
+    sydney, berlin = (
+        deadline_on(campaign, "Australia/Sydney"),
+        deadline_on(campaign, "Europe/Berlin"),
+    )
+    assert sydney.endswith(" 19:00 AEDT") and berlin.endswith(" CET")
+    (to_alice,) = to(aussie.email)
+    (to_japanese,) = to(japanese.email)
+    assert f"Orders for turn 2 are due by {sydney}." in to_alice.body
+    assert f"Orders for turn 2 are due by {berlin}." in to_japanese.body
+    assert "UTC" not in to_alice.body and "UTC" not in to_japanese.body
+
+
+def test_a_player_who_saved_settings_without_a_zone_reads_the_campaigns_clock(
+    campaign: Campaign, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A row saved with everything default (an unsubscribe writes one) keeps no zone."""
+    services.unsubscribe(user_id=aussie.pk, kind="message")
+    assert Preference.objects.get(user=aussie).time_zone == ""
+    sydney_weekly(campaign)
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(aussie.email)
+    assert f"due by {deadline_on(campaign, 'Australia/Sydney')}." in message.body
+
+
+def test_webhooks_give_the_deadline_on_the_campaigns_clock(
+    campaign: Campaign, hook_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Both the group's channel and a side's: read by every player alike, so on the
+    clock the campaign's pages give, not UTC."""
+    sydney_weekly(campaign)
+    Webhook.objects.create(campaign=campaign, url=hook_server.url)
+    Webhook.objects.create(campaign=campaign, url=hook_server.url, side="australian")
+    play(campaign, django_capture_on_commit_callbacks)
+    sydney = deadline_on(campaign, "Australia/Sydney")
+    assert len(hook_server.posts) == 2
+    for posted in hook_server.posts:
+        assert f"due by {sydney}." in posted["content"], posted["content"]
+        assert "UTC" not in posted["content"]
+
+
+def test_the_notice_settings_keep_an_empty_zone_as_the_campaigns_clock(
+    aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    page = client.get("/accounts/notices/")
+    assert page.context["form"]["time_zone"].value() == ""
+    assert "Empty: each campaign&#x27;s own clock" in page.content.decode()
+    Preference.objects.create(user=aussie, time_zone="Europe/Berlin")
+    client.post("/accounts/notices/", {"email": "on", "reminder_hours": "6", "time_zone": " "})
+    assert Preference.objects.get(user=aussie).time_zone == ""
+
+
 # --- deadlines ----------------------------------------------------------------------------
 
 
@@ -317,6 +398,21 @@ def test_a_reminder_goes_to_sides_not_ready_once_in_their_own_time_zone(
         __import__("zoneinfo").ZoneInfo("Australia/Sydney")
     )
     assert f"{deadline:%H:%M} AE" in message.body  # AEST or AEDT
+
+
+def test_a_reminder_gives_the_deadline_on_the_campaigns_clock_by_default(
+    campaign: Campaign, aussie: Any
+) -> None:
+    now = timezone.now().replace(microsecond=0)
+    set_schedule(
+        campaign=campaign, kind="every_hours", every_hours=10, timezone="Australia/Sydney", now=now
+    )
+    SideReady.objects.create(campaign=campaign, side="japanese", turn_number=1)
+    assert services.deadline_reminders(now=now) == 1
+    (message,) = mail.outbox
+    sydney = deadline_on(campaign, "Australia/Sydney")
+    assert f"due {sydney}" in message.subject and f"due by {sydney}." in message.body
+    assert "UTC" not in message.body
 
 
 def test_no_reminder_before_the_hours_the_player_chose(campaign: Campaign, aussie: Any) -> None:
@@ -393,8 +489,8 @@ def test_the_battles_waiting_email_gives_each_due_time_on_the_campaigns_clock_as
     db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The admin gives a battle's deadline on the campaign's clock ("Wed 9 Dec 2026, 07:38
-    AEDT"): so does the email, the GM's own zone (UTC, unless they chose one) beside it,
-    not instead of it."""
+    AEDT"): so does the email, the GM's own zone beside it when they chose one (UTC
+    here), not instead of it; a GM who chose none reads the campaign's clock alone."""
     from battles.models import Battle
 
     campaign = tabletop_table(zone="Australia/Sydney")
@@ -403,6 +499,16 @@ def test_the_battles_waiting_email_gives_each_due_time_on_the_campaigns_clock_as
     (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
     sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
     assert sydney.endswith(("AEST", "AEDT"))
+    assert message.body.count(f"due by {sydney}\n") == 2, message.body
+    assert "your time" not in message.body and "UTC" not in message.body
+
+    Preference.objects.create(user=gm_user, time_zone="UTC")
+    mail.outbox.clear()
+    rollback_to_turn(campaign=campaign, number=1, reason="the table wants another go")
+    play(campaign, django_capture_on_commit_callbacks)
+    (message,) = to(gm_user.email)
+    (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign, turn__number=1)}
+    sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
     assert message.body.count(f"due by {sydney} (your time: {utc})") == 2, message.body
 
 
