@@ -63,6 +63,9 @@ def test_a_player_finds_the_battles_and_opens_a_report(
     assert page.locator("h1").inner_text() == "Battle at Korona"
 
 
+# A reader in Sydney: their clock reads otherwise than the campaign's UTC, so their own
+# time is written beside it (a reader on UTC gets none: test_orders_waiting.py).
+@pytest.mark.browser_context_args(timezone_id="Australia/Sydney", locale="en-GB")
 @pytest.mark.parametrize("size", SIZES[:2], ids=["desktop", "phone"])
 def test_battles_waiting_for_the_table_give_their_deadline_on_a_phone(
     page: Any,
@@ -88,6 +91,7 @@ def test_battles_waiting_for_the_table_give_their_deadline_on_a_phone(
     # localtime.js writes the moment on the reader's clock beside it.
     mine = waiting.first.locator("time.deadline + .your-time")
     mine.wait_for(state="attached")
-    assert mine.inner_text().strip().startswith("(your time: Sat 5 Jul 2031, ")
+    # The zone as the browser names it: "AEST" or "GMT+10", by its language data.
+    assert mine.inner_text().strip().startswith("(your time: Sun 6 Jul 2031, 04:00 ")
     assert_fits(page, width)
     shot(f"battle-list-waiting-{'desktop' if width > 600 else 'phone'}")

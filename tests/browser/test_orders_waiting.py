@@ -68,3 +68,50 @@ def test_your_time_is_written_as_every_other_moment_whatever_the_browsers_langua
     mine.wait_for()
     assert mine.text_content() == " (your time: Wed 15 Jan 2031, 09:00 UTC)"
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("campaign_zone", "reader_zone", "shown"),
+    [
+        ("UTC", "UTC", None),
+        # Melbourne keeps Sydney's clock, under another name in some browsers.
+        ("Australia/Sydney", "Australia/Melbourne", None),
+        ("Australia/Sydney", "Europe/Berlin", " (your time: Wed 15 Jan 2031, 10:00 CET)"),
+    ],
+    ids=["both-utc", "sydney-read-in-melbourne", "sydney-read-in-berlin"],
+)
+def test_your_time_is_left_out_when_the_readers_clock_reads_the_same(
+    browser: Any,
+    live_server: Any,
+    django_user_model: Any,
+    campaign_zone: str,
+    reader_zone: str,
+    shown: str | None,
+) -> None:
+    """The walk's map read "18:10 UTC (your time: 18:10 UTC)": the reader's clock adds
+    something only when it reads another time than the campaign's."""
+    player = django_user_model.objects.create_user("aussie", "a@example.com", "pw")
+    campaign = new_campaign("Korona clocks", doc=meeting_doc())
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone=campaign_zone)
+    Campaign.objects.filter(pk=campaign.pk).update(
+        next_deadline=datetime(2031, 1, 15, 9, 0, tzinfo=UTC)
+    )
+    context = browser.new_context(timezone_id=reader_zone, locale="en-GB")
+    client = Client()
+    client.force_login(player)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    for where in ("orders/", ""):  # the orders page, the map
+        page.goto(f"{live_server.url}/campaigns/{campaign.pk}/{where}")
+        deadline = page.locator("time.deadline").first
+        # localtime.js has looked at it (it marks each moment it read).
+        page.wait_for_function("document.querySelector('time.deadline').dataset.localShown")
+        mine = page.locator("time.deadline + .your-time")
+        if shown is None:
+            assert mine.count() == 0, (where, deadline.inner_text(), mine.all_inner_texts())
+        else:
+            assert mine.first.text_content() == shown, where
+    context.close()
