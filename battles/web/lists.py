@@ -38,13 +38,20 @@ def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]
     won and why it ended, ``result__winner``, ``result__reason`` and
     ``result__withdrawal``), in the order the turns fought them, each
     with a label: its area, and its number when one area saw several ("Korona (battle
-    2)"; "Korona, 1, Korona, 2" read as four things in a list)."""
+    2)"; "Korona, 1, Korona, 2" read as four things in a list); and ``result_in``, true
+    of a battle whose result is in while another of its turn's (among these) still waits:
+    "Korona (battle 1), Korona (battle 2) — waiting for the game master" read as if both
+    waited."""
     rows = list(
         view.battles().filter(**filters).order_by("turn_id", "id").values(*_BATTLE_LIST_FIELDS)
     )
+    waiting_turns = {row["turn_id"] for row in rows if row["status"] == Battle.Status.PENDING}
     for row in rows:
         parts = row["key"].split(":")
         row["label"] = row["area__name"] + (f" (battle {parts[2]})" if len(parts) > 2 else "")
+        row["result_in"] = (
+            row["status"] != Battle.Status.PENDING and row["turn_id"] in waiting_turns
+        )
     return rows
 
 

@@ -160,3 +160,36 @@ def test_a_paused_campaign_whose_turn_waits_says_the_turn_waits_and_the_pause_ho
         "resumes it, though they may play it by hand." in page
     )
     assert "The deadline for turn 2 is set then" not in page
+
+
+def test_a_battle_whose_result_is_in_is_told_apart_from_one_still_waiting(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The walk's turn page, battle 1's result in: "Korona (battle 1), Korona (battle 2)
+    — waiting for the game master" read as if both still waited."""
+    from battles.models import Battle
+    from battles.services.results import enter_battle_result
+
+    campaign = waiting(aussie)
+    first = Battle.objects.filter(campaign=campaign).order_by("id").first()
+    enter_battle_result(battle_id=first.pk, winner="defender", losses={})
+    client = login(aussie)
+    marked = "Korona (battle 1) — result in, Korona (battle 2) — waiting for the game master"
+    for url in ("orders/", "turns/", "turns/1/"):
+        page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
+        assert marked in page, (url, page)
+
+
+def test_a_turn_whose_battles_are_all_in_marks_none(db: Any, aussie: Any, login: Any) -> None:
+    """Once no battle of the turn waits, none is marked "result in": every one is."""
+    from battles.models import Battle
+    from battles.services.results import enter_battle_result
+
+    campaign = waiting(aussie)
+    for battle in Battle.objects.filter(campaign=campaign).order_by("id"):
+        enter_battle_result(battle_id=battle.pk, winner="defender", losses={})
+    client = login(aussie)
+    for url in ("turns/", "turns/1/"):
+        page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
+        assert "Korona (battle 1), Korona (battle 2)" in page, url
+        assert "result in" not in page and "waiting for" not in page, url
