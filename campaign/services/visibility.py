@@ -666,7 +666,9 @@ class CampaignView:
             if key is None and self.side is not None and len(others) == 1:
                 key = others[0]
             side = self.state.sides.get(key) if key else None
-            return f"An enemy company{f' ({side.name})' if side else ''}: stands adjusted"
+            # A spectator has no enemy: "an enemy company" was addressed to a player.
+            company_words = "an enemy company" if self.side in self.state.sides else "a company"
+            return f"{company_words}{f' ({side.name})' if side else ''}: stands adjusted"
         area = details.get("area")
         if area is not None and self.side not in details.get("in_sight_of", ()):
             return f"{area}: who holds it was changed, out of your sight"

@@ -51,6 +51,9 @@ class AreaOdds:
     # (``cards``): when the answer finds others, the page is out of date.
     companies: tuple[int, ...] = ()
     query: str = ""  # its poll's query: the GM's side, and those cards
+    # Who takes or keeps the area, as the reader is addressed: "you" (the side's player),
+    # "the Australians" (the game master looking at that side).
+    who: str = "you"
 
     @property
     def finished(self) -> bool:
@@ -80,23 +83,31 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     return naming.join(words)
 
 
-def pairing_line(area: AreaPlan, count: int) -> str:
-    """How the turn pairs the battles of the area, and what holding it takes, in a line."""
+def pairing_line(area: AreaPlan, count: int, *, side_name: str | None = None) -> str:
+    """How the turn pairs the battles of the area, and what holding it takes, in a line:
+    to the side's player ("Your company in Korona ... you take Korona if you win it"), or,
+    given ``side_name``, to the game master looking at that side ("The Australians'
+    company in Korona ... the Australians take Korona if they win it")."""
     name = area.area
     # "Your company" when the side has one there: with one company, "companies" read as
     # if more were going than the player ordered.
     one = sum(len(attack.friends) for attack in area.attacks) == 1
     companies = "company" if one else "companies"
+    whose = "Your" if side_name is None else "T" + naming.owners(side_name)[1:]
+    they = "you" if side_name is None else f"the {side_name}"
+    win, lose = ("you win", "you lose") if side_name is None else ("they win", "they lose")
     if area.present and area.arriving:
-        yours = f"Your companies in {name} and those going there"
+        yours = f"{whose} companies in {name} and those going there"
     elif area.present:
-        yours = f"Your {companies} in {name}"
+        yours = f"{whose} {companies} in {name}"
     else:
-        yours = f"Your {companies} going to {name}"
+        yours = f"{whose} {companies} going to {name}"
     if count == 1:
         paired = f"{yours} and all the enemy companies there fight one battle"
         need = (
-            f"you take {name} if you win it" if area.attacking else f"you keep {name} if you win it"
+            f"{they} take {name} if {win} it"
+            if area.attacking
+            else f"{they} keep {name} if {win} it"
         )
     else:
         paired = (
@@ -107,9 +118,9 @@ def pairing_line(area: AreaPlan, count: int) -> str:
         # it changes hands only when one side is left there alone (rulings section 3).
         every = "both" if count == 2 else f"all {count}"
         need = (
-            f"you take {name} only by winning {every}"
+            f"{they} take {name} only by winning {every}"
             if area.attacking
-            else f"you keep {name} unless you lose {every}"
+            else f"{they} keep {name} unless {lose} {every}"
         )
         need += (
             f": each battle's winners stay in {name}, and it changes hands only when one "
@@ -197,6 +208,9 @@ def area_odds(
     ``companies``: the cards fighting there (``fighting_there``), which its poll names."""
     odds = OddsReader() if odds is None else odds
     query = {"side": area.side} if view.game_master else {}
+    # The game master plays no side: the side they look at is named, not "you".
+    seen = view.state.sides.get(area.side) if view.game_master else None
+    side_name = seen.name if seen is not None else None
     battles = [
         Battle(
             friends=_who(view, attack.friends, own=True),
@@ -208,10 +222,11 @@ def area_odds(
     return AreaOdds(
         plan=area,
         battles=battles,
-        pairing=pairing_line(area, len(area.attacks)),
+        pairing=pairing_line(area, len(area.attacks), side_name=side_name),
         chance=planning.take_chance([b.progress for b in battles], attacking=area.attacking),
         companies=companies,
         query=urlencode({**query, "cards": ",".join(str(pk) for pk in companies)}, safe=","),
+        who="you" if side_name is None else f"the {side_name}",
     )
 
 

@@ -84,9 +84,13 @@ def length_of(
     )
 
 
-def how_won(settings: Settings) -> str:
-    """How the campaign is won and when it ends, from its settings, in a sentence."""
+def how_won(settings: Settings, *, player: bool = True) -> str:
+    """How the campaign is won and when it ends, from its settings, in a sentence: to a
+    side's player, what they must do ("To win, hold Korona ..."); to a reader who plays no
+    side (the game master, a spectator), who wins."""
     ends = f"after turn {settings.turn_limit}, {SOONER}"
     if settings.objective is None:
         return f"The campaign ends {ends}; it has no objective to hold, so nobody wins it."
+    if not player:
+        return f"The side holding {settings.objective} when the campaign ends wins it: {ends}."
     return f"To win, hold {settings.objective} when the campaign ends: {ends}."

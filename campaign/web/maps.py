@@ -510,7 +510,7 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         winner=winner_name(view.campaign),
         outcome=ending.outcome(view.campaign, view.state.settings, side_names_of(view)),
         length=length,
-        how_won=ending.how_won(view.state.settings),
+        how_won=ending.how_won(view.state.settings, player=view.side in view.state.sides),
         poll_url=f"{live}?{urlencode({'seen': stamp.token})}",
         poll_seconds=poll_seconds(),
         side_names=side_names_of(view),

@@ -184,7 +184,7 @@ def _context(
             view.state.settings,
             None if plan.waiting is None else Turn.Status.BATTLES_PENDING,
         ),
-        how_won=ending.how_won(view.state.settings),
+        how_won=ending.how_won(view.state.settings, player=view.side in view.state.sides),
     )
 
 

@@ -113,6 +113,22 @@ def test_a_change_to_a_hidden_enemys_stands_shows_without_its_name_or_numbers(
     assert "1st Company" not in changes and "to 5" not in page
 
 
+def test_a_spectator_reads_a_hidden_companys_change_without_an_enemy(
+    played: Campaign, gm_user: Any, outsider: Any, login: Any
+) -> None:
+    """A spectator plays no side, so no company is their enemy: "an enemy company
+    (Japanese)" was addressed to a player. The numbers stay withheld all the same."""
+    from tests.web.conftest import join
+
+    join(outsider, played, "spectator")
+    cut_stands(played, "1st Company", gm_user)
+    page = turns_page(login(outsider), played)
+    changes = game_master_changes(page)
+    assert "a company (Japanese): stands adjusted" in changes
+    assert "enemy" not in changes
+    assert "1st Company" not in changes and "to 5" not in page
+
+
 def test_a_change_to_a_glimpsed_enemys_stands_shows_as_one_out_of_sight_does(
     played: Campaign, gm_user: Any, aussie: Any, login: Any
 ) -> None:

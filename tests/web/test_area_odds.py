@@ -441,3 +441,27 @@ def test_a_teammates_company_joining_the_battle_brings_its_card(
     assert "advance to Oivi" in card_in(text, b) and "Battle at Oivi: B Company" in text
     assert f'id="company-{a}"' not in text and f'id="odds-text-{a}" hx-swap-oob' in text
     assert poll_of(text, oivi).endswith(f"?cards={a},{b}")
+
+
+def test_the_game_master_looking_at_a_side_reads_that_side_not_you(
+    campaign: Campaign, gm_user: Any, aussie: Any, login: Any
+) -> None:
+    """The GM plays no side: on the orders page looking at the Australians, "Your company
+    ... you take Oivi if you win it" and "Chance you take Oivi" were addressed to a player.
+    The side's own player still reads "you"."""
+    order(campaign, "A Company")
+    view = open_campaign(user=gm_user, campaign=campaign)
+    (area,) = planning.planned_areas(planning.plan_side(view=view, side="australian"))
+    item = area_odds(view, area)
+    assert item.pairing == (
+        "The Australians' company going to Oivi and all the enemy companies there fight one "
+        "battle; the Australians take Oivi if they win it."
+    )
+    shown = html.unescape(
+        login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian").content.decode()
+    )
+    assert "Chance the Australians take Oivi" in shown and "Chance you" not in shown
+    assert "Your company going to Oivi" not in shown
+    mine = html.unescape(login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode())
+    assert "Chance you take Oivi" in mine
+    assert "Your company going to Oivi and all the enemy companies" in mine

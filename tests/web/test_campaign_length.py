@@ -212,7 +212,8 @@ def test_the_length_and_the_objective_read_the_same_to_every_side(
 ) -> None:
     """Fog of war (rulings section 6): every setting is public (docs/campaign.md, "The
     GM's changes"), so the turn line and how the campaign is won are one text for both
-    sides and the game master, whatever each side may see."""
+    sides, whatever each side may see; the game master, who plays no side, reads who
+    wins rather than "To win, hold ..."."""
     set_length(played, 5)
 
     def header(user: Any) -> str:
@@ -220,11 +221,31 @@ def test_the_length_and_the_objective_read_the_same_to_every_side(
         start = words.index("Turn 2 played")
         return words[start : words.index("fighting company.", start)]
 
-    seen = {header(user) for user in (aussie, japanese, gm_user)}
+    seen = {header(user) for user in (aussie, japanese)}
     assert seen == {
         "Turn 2 played · Turn 3 of 5 is next To win, hold Korona when the campaign ends: "
         "after turn 5, or sooner if a side loses its base or its last "
     }
+    assert header(gm_user) == (
+        "Turn 2 played · Turn 3 of 5 is next The side holding Korona when the campaign ends "
+        "wins it: after turn 5, or sooner if a side loses its base or its last "
+    )
+
+
+def test_a_spectator_and_the_gm_are_told_who_wins_not_to_hold_the_objective(
+    played: Campaign, outsider: Any, gm_user: Any, login: Any
+) -> None:
+    """ "To win, hold Korona" was addressed to a player; a spectator and the game master
+    (on the map, and on the orders page looking at a side) play none."""
+    join(outsider, played, "spectator")
+    won = (
+        "The side holding Korona when the campaign ends wins it: after turn 20, or sooner "
+        "if a side loses its base or its last fighting company."
+    )
+    assert page(login(outsider), map_url(played)).count(won) == 1
+    for url in (map_url(played), orders_url(played)):
+        shown = page(login(gm_user), url)
+        assert shown.count(won) == 1 and "To win" not in shown, url
 
 
 def test_a_turn_waiting_for_its_tabletop_battles_is_under_way_not_next(

@@ -242,6 +242,7 @@ def test_the_chance_to_take_an_area_is_never_likely_100_to_100() -> None:
     item = SimpleNamespace(
         plan=SimpleNamespace(area="Oivi", area_id=1, attacking=True, attacks=[]),
         chance={"p": 100.0, "low": 99.617, "high": 100.0},
+        who="you",
     )
     words = render_to_string("campaign/_area_odds.html#chance", {"item": item})
     assert html.unescape(words) == "<strong>Chance you take Oivi: 100%</strong> (likely 99–100%)"
