@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from rules.names import aircraft, area_vegetation, article, join, side_adjective
+from rules.names import aircraft, area_vegetation, article, join, ordinal, side_adjective
 
 register = template.Library()
 
@@ -37,3 +37,9 @@ def and_list(items: Iterable[object]) -> str:
 def planes(group: Any) -> str:
     """``{{ group|planes }}``: an air group's planes, a kind with none left out."""
     return aircraft(int(group.buffalos), int(group.bombers))
+
+
+@register.filter(name="ordinal")
+def ordinal_words(number: int) -> str:
+    """``{{ 5|ordinal }}``: '5th'; '1st', '2nd', '22nd'."""
+    return ordinal(int(number))

@@ -66,6 +66,26 @@ def test_too_many_wrong_passwords_lock_the_account_even_against_the_right_one(
     assert "_auth_user_id" not in client.session
 
 
+def test_the_limits_own_wrong_password_is_answered_with_the_lock_and_says_so(
+    aussie: Any, settings: Any
+) -> None:
+    """The walk: with KORONA_LOGIN_FAILURES=5 the 5th wrong password was already answered
+    "Too many failed sign-ins", while the words read "after too many wrong passwords".
+    The one before is an ordinary refusal; the limit's own says it is the one that locks."""
+    settings.AXES_FAILURE_LIMIT = 5
+    client = Client()
+    for _ in range(4):
+        refused = sign_in(client, "aussie", "guess")
+    assert refused.status_code == 200
+    assert "Too many failed sign-ins" not in refused.content.decode()
+    locked = sign_in(client, "aussie", "guess")
+    assert locked.status_code == 429
+    assert (
+        "This account is locked for an hour from this address: the 5th wrong password in a "
+        "row locks it, and is answered with this page." in locked.content.decode()
+    )
+
+
 def test_a_lockout_is_per_username_so_other_players_still_sign_in(
     aussie: Any, japanese: Any, settings: Any
 ) -> None:
