@@ -126,7 +126,7 @@ def joined_with(token: str, user: Any) -> Invitation | None:
 def accept(*, invitation: Invitation, user: Any) -> Membership:
     """The user joins the campaign as the invitation's side; the invitation is spent."""
     if user.is_staff:
-        raise InvitationRefused("the game master sees every campaign whole and plays no side")
+        raise InvitationRefused("The game master sees every campaign whole and plays no side")
     with transaction.atomic():
         played = (
             Membership.objects.filter(campaign=invitation.campaign, user=user)
@@ -134,21 +134,33 @@ def accept(*, invitation: Invitation, user: Any) -> Membership:
             .first()
         )
         if played is not None:
-            raise InvitationRefused(
-                f"you play the {played.capitalize()} side of {invitation.campaign.name} already"
-            )
+            raise InvitationRefused(_already_in(invitation.campaign, played))
         now = timezone.now()
         if not Invitation.objects.filter(
             pk=invitation.pk, used_at__isnull=True, expires_at__gt=now
         ).update(used_at=now, used_by=user):
-            raise InvitationRefused("this invitation has just been used")
+            raise InvitationRefused("This invitation has just been used")
         try:
             with transaction.atomic():
                 return Membership.objects.create(
                     campaign=invitation.campaign, user=user, side=invitation.side
                 )
         except IntegrityError:
-            raise InvitationRefused("you joined this campaign already") from None
+            raise InvitationRefused(f"You joined {invitation.campaign.name} already") from None
+
+
+def _already_in(campaign: Campaign, played: str) -> str:
+    """Why a member of ``campaign`` cannot join it again, in the reader's words: the side
+    they play by its name in the campaign ("the Australians"), never its key; a
+    spectator, who might well be made a player, whom to ask."""
+    if played == SPECTATOR:
+        return (
+            f"You follow {campaign.name} as a spectator: one account is in a campaign once, "
+            "so ask the game master to give you this side instead"
+        )
+    name = campaign.sides.filter(key=played).values_list("name", flat=True).first()
+    # A membership's side is one of the campaign's (``Membership.clean``).
+    return f"You play the {name or 'other side'} in {campaign.name} already"
 
 
 def _asker(invitation: Invitation) -> str:

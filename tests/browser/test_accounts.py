@@ -152,3 +152,35 @@ def test_a_player_changes_their_email_address_on_the_account_page(
     shot(f"email-change-3-changed-{size}")
     player.refresh_from_db()
     assert player.email == "bluey@example.com"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_player_of_one_side_pressing_another_sides_invitation_reads_why_and_no_button(
+    page: Any,
+    live_server: Any,
+    django_user_model: Any,
+    settings: Any,
+    signed_in: Any,
+    shot: Any,
+    size: tuple[int, int],
+) -> None:
+    from campaign.models import Membership
+    from campaign.services.scenarios import create_campaign
+    from notifications.invitations import invitation_url, invite
+    from tests.web.conftest import meeting_doc
+
+    settings.KORONA_SITE_URL = live_server.url
+    campaign = create_campaign(data=meeting_doc(), name="Korona", seed=7)
+    sam = django_user_model.objects.create_user("sam", "s@example.com", PASSWORD)
+    Membership.objects.create(user=sam, campaign=campaign, side="australian")
+    link = invitation_url(invite(campaign=campaign, side="japanese"))
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    signed_in(sam)
+    page.goto(link)
+    page.click("main button[type=submit]")  # "Join as the Japanese"
+    alert = page.locator("main [role=alert]")
+    assert alert.inner_text() == "You play the Australians in Korona already."
+    assert page.locator("main button").count() == 0
+    assert page.locator("main").get_by_role("link", name="Your campaigns").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    shot(f"invite-refused-{'phone' if size[0] < 600 else 'desktop'}")

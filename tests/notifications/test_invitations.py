@@ -76,10 +76,34 @@ def test_a_member_cannot_take_a_second_side(campaign: Campaign, aussie: Any, log
     invitation = invite(campaign=campaign, side="japanese")
     answer = login(aussie).post(path_of(invitation))
     assert answer.status_code == 409
-    assert "you play the Australian side" in answer.content.decode()
+    page = answer.content.decode()
+    # The walk read "you play the Australian side of Korona already." (lower case, the
+    # side's key capitalised) above the same "Join" button, which could only be refused
+    # again.
+    assert f"You play the Australians in {campaign.name} already." in page
+    assert "Australian side" not in page
+    assert "Join as the" not in page and "<form" not in page.split("<main", 1)[-1]
     assert Membership.objects.get(campaign=campaign, user=aussie).side == "australian"
     invitation.refresh_from_db()
     assert invitation.used_at is None  # still there for whom it was meant
+
+
+def test_a_spectator_invited_to_a_side_is_told_whom_to_ask(
+    campaign: Campaign, outsider: Any, login: Any
+) -> None:
+    """The walk's alice, a spectator, read "you play the Spectator side of Korona
+    already.": a spectator plays no side, and being made a player is a natural wish."""
+    Membership.objects.create(user=outsider, campaign=campaign, side="spectator")
+    invitation = invite(campaign=campaign, side="japanese")
+    answer = login(outsider).post(path_of(invitation))
+    assert answer.status_code == 409
+    page = answer.content.decode()
+    assert (
+        f"You follow {campaign.name} as a spectator: one account is in a campaign once, so "
+        "ask the game master to give you this side instead." in page
+    )
+    assert "Spectator side" not in page and "Join as the" not in page
+    assert Membership.objects.get(campaign=campaign, user=outsider).side == "spectator"
 
 
 def test_bad_account_details_make_no_account_and_spend_nothing(campaign: Campaign) -> None:
