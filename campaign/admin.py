@@ -883,10 +883,13 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
     def ending_words(self, obj: Campaign) -> str:
         """Who won a finished campaign and why, in the sentence the players read ("The
         Japanese won: they held Korona when the 8 turns were up.", ``ending.outcome``),
-        not the engine's ``end_reason`` nor the winner's key; the admin's "-" while it
-        goes on. Sorted by the winner, the sentence's first words."""
+        not the engine's ``end_reason`` nor the winner's key; while it goes on, that it
+        does ("Ending: -" read as a value missing). Sorted by the winner, the sentence's
+        first words."""
+        if obj.status == Campaign.Status.PAUSED:
+            return "not yet: paused, still being played"
         if obj.status != Campaign.Status.FINISHED:
-            return self.get_empty_value_display()
+            return "not yet: still being played"
         sides = {side.key: side.name for side in obj.sides.all()}
         return ending.outcome(obj, obj.get_settings(), sides)
 

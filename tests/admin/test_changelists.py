@@ -92,11 +92,26 @@ def test_campaign_list_says_how_a_campaign_ended_as_the_players_read_it(gm: Clie
     rows = page.split("<tbody>")[1]
     said = "The Australians won: they held Korona when its one turn was up."
     assert f'<td class="field-ending_words">{said}</td>' in rows
-    assert '<td class="field-ending_words">-</td>' in rows  # Korona 2 goes on
+    # Korona 2 goes on: said so ("-" read as a value missing).
+    assert '<td class="field-ending_words">not yet: still being played</td>' in rows
     assert ended.end_reason not in rows
     assert "field-winner" not in page
     sorted_page = gm.get("/admin/campaign/campaign/?o=6").content.decode()
     assert sorted_page.count("field-ending_words") == 2  # sortable: the column's 6th
+
+
+def test_the_campaign_page_says_an_active_or_paused_campaign_has_not_ended(
+    gm: Client,
+) -> None:
+    """The walk read "Ending: -" on an active campaign's page."""
+    from campaign.services.campaigns import set_paused
+
+    campaign = new_campaign("Korona 1")
+    url = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    page = gm.get(url).content.decode()
+    assert "not yet: still being played" in page
+    set_paused(campaign=campaign, paused=True)
+    assert "not yet: paused, still being played" in gm.get(url).content.decode()
 
 
 def test_campaign_list_gives_each_next_deadline_as_the_campaign_page_does(
