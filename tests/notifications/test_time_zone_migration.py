@@ -1,4 +1,4 @@
-"""Migration 0010: a saved "UTC", the old default the settings page offered filled in,
+"""Migration 0011: a saved "UTC", the old default the settings page offered filled in,
 becomes empty (each campaign's own clock); a zone a reader chose stays."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("notifications", "0009_one_account_per_username")]
-AFTER = [("notifications", "0010_time_zone_empty_is_the_campaigns_clock")]
+BEFORE = [("notifications", "0010_invitation_to_follow_as_spectator")]
+AFTER = [("notifications", "0011_time_zone_empty_is_the_campaigns_clock")]
 
 
 def migrate(to: list[tuple[str, str]]) -> Any:

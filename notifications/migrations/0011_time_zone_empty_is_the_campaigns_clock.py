@@ -21,7 +21,7 @@ def empty_to_utc(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("notifications", "0009_one_account_per_username"),
+        ("notifications", "0010_invitation_to_follow_as_spectator"),
     ]
 
     operations = [
