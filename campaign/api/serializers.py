@@ -94,9 +94,10 @@ def error_responses(*codes: int) -> dict[int, Any]:
         ),
         409: OpenApiResponse(
             BAD_REQUEST_SCHEMA,
-            description="A turn was played between this request's read of the coming "
-            "turn's orders and its write: nothing changed; the orders now go to the next "
-            "turn.",
+            description="An order for another turn than the coming one: its "
+            "``turn_number`` (or ``turn``) names another, or a turn was played between this "
+            "request's read of the coming turn's orders and its write. Nothing changed; "
+            "the orders now go to the coming turn.",
         ),
         412: OpenApiResponse(
             BAD_REQUEST_SCHEMA,
@@ -546,7 +547,38 @@ def order_data(order: Any) -> dict[str, Any]:
     }
 
 
-class OrderCreateSerializer(serializers.Serializer):
+class StatedTurn(serializers.Serializer):
+    """The turn an order is for, as the client read it: optional, and when given it must
+    be the coming turn, or the order is refused (409) and nothing changes, as the orders
+    page refuses a form drawn for a turn since played. ``turn`` is taken for it too (an
+    order once given with ``"turn": 3`` for turn 11 was silently taken for turn 11)."""
+
+    turn_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The turn the order is for (optional): another than the coming one is "
+        "refused (409), nothing changed.",
+    )
+    turn = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The same as turn_number (either; both must agree).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        number, turn = attrs.get("turn_number"), attrs.pop("turn", None)
+        if number is not None and turn is not None and number != turn:
+            raise serializers.ValidationError(
+                {"turn": [f"turn {turn} and turn_number {number} differ: give one turn"]}
+            )
+        if turn is not None:
+            attrs["turn_number"] = turn
+        return attrs
+
+
+class OrderCreateSerializer(StatedTurn):
     """An order for the coming turn. A company that already has one has it replaced."""
 
     company = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The company's id.")
@@ -565,7 +597,7 @@ class OrderCreateSerializer(serializers.Serializer):
     )
 
 
-class OrderChangeSerializer(serializers.Serializer):
+class OrderChangeSerializer(StatedTurn):
     """A new kind and target for an order (PATCH: either; kind hold drops the target),
     and its sniper option (PATCH: kept unless given)."""
 

@@ -47,6 +47,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from campaign.api import serializers as s
+from campaign.api.errors import OrderForAnotherTurn
 from campaign.api.filters import (
     AreaFilter,
     CampaignFilter,
@@ -798,6 +799,12 @@ class OrderScoped(CampaignScoped):
         the read and the write, which takes the campaign lock."""
         return self.campaign_view.campaign.turn + 1
 
+    def check_stated_turn(self, stated: int | None) -> None:
+        """Refuse (409, nothing changed) an order that names another turn than the coming
+        one (``turn_number`` or ``turn``): it was not silently given for the coming turn."""
+        if stated is not None and stated != self.read_turn():
+            raise OrderForAnotherTurn(stated=stated, coming=self.read_turn())
+
     def give(
         self, *, company: Company, kind: str, target: Area | None, sniper: bool = False
     ) -> Order:
@@ -857,6 +864,7 @@ class OrderList(OrderScoped):
         view = self.campaign_view
         given = s.OrderCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
+        self.check_stated_turn(given.validated_data.get("turn_number"))
         company_id = given.validated_data["company"]
         company = view.company_by_id(company_id)
         if company is None:
@@ -908,6 +916,7 @@ class OrderDetail(OrderScoped):
         order = self.order(pk)
         given = s.OrderChangeSerializer(data=request.data, partial=partial)
         given.is_valid(raise_exception=True)
+        self.check_stated_turn(given.validated_data.get("turn_number"))
         kind = given.validated_data.get("kind", order.kind)
         if "target" in given.validated_data:
             target = self.target_area(given.validated_data["target"])

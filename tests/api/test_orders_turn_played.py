@@ -205,3 +205,57 @@ def test_a_ready_sent_as_a_turn_is_played_is_refused_and_marks_no_later_turn(
     assert sent.status_code == 409, sent.content
     assert sent.json()["detail"].startswith(f"this request read the orders of turn {coming}")
     assert not SideReady.objects.filter(campaign=played).exists()
+
+
+# --- an order that names its turn -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["turn_number", "turn"])
+def test_an_order_naming_a_turn_already_played_is_refused_and_changes_nothing(
+    played: Campaign, aussie: Any, login: Any, field: str
+) -> None:
+    """The walk-through posted ``"turn": 3`` when turn 11 was coming, and the order was
+    taken for turn 11 without a word; the orders page refuses a form drawn for a turn
+    since played. So does the API now, with 409, and nothing changes."""
+    client = login(aussie)
+    order_url = give_withdraw_to_ioro(client, played)
+    coming = played.turn + 1
+    before = orders(played)
+    given = {"company": company_id(played, COMPANY), "kind": "hold", field: coming - 1}
+    sent = client.post(url(played, "orders/"), given, JSON)
+    assert sent.status_code == 409, sent.content
+    detail = sent.json()["detail"]
+    assert detail == (
+        f"turn_number: This order is for turn {coming - 1}, but turn {coming - 1} has been "
+        f"played: orders now go to turn {coming}. Nothing was changed: send it for turn "
+        f"{coming} if you still want it."
+    )
+    assert sent.json()["problems"][0]["path"] == "turn_number"
+    for method in ("put", "patch"):
+        changed = getattr(client, method)(order_url, {"kind": "hold", field: coming + 1}, JSON)
+        assert changed.status_code == 409, changed.content
+        assert f"turn {coming + 1} is not open for orders yet" in changed.json()["detail"]
+    assert orders(played) == before == [(coming, "withdraw", "Ioro")]
+
+
+def test_an_order_naming_the_coming_turn_is_taken(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    order_url = give_withdraw_to_ioro(client, played)
+    coming = played.turn + 1
+    both = {"kind": "hold", "turn": coming, "turn_number": coming}
+    assert client.patch(order_url, both, JSON).status_code == 200
+    assert orders(played) == [(coming, "hold", None)]
+
+
+def test_an_order_naming_two_turns_is_a_bad_request(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    client = login(aussie)
+    coming = played.turn + 1
+    given = {"company": company_id(played, COMPANY), "kind": "hold"}
+    sent = client.post(url(played, "orders/"), {**given, "turn": coming, "turn_number": 1}, JSON)
+    assert sent.status_code == 400, sent.content
+    assert sent.json() == {"turn": [f"turn {coming} and turn_number 1 differ: give one turn"]}
+    assert orders(played) == []
