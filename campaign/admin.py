@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -790,6 +791,14 @@ def saved_or_unchanged(
     return back_to_change(model_admin, request, campaign, saved)
 
 
+def side_orders(campaign: Campaign) -> list[tuple[str, str]]:
+    """Each side's name and its orders page as the GM opens it (``?side=``): the look
+    before playing a turn (what each side ordered, the planned battles and their odds),
+    which nothing in the admin linked to (a walk-through)."""
+    base = reverse("orders", args=[campaign.pk])
+    return [(side.name, f"{base}?{urlencode({'side': side.key})}") for side in campaign.sides.all()]
+
+
 @admin.register(Campaign)
 class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
     list_display = [
@@ -829,6 +838,8 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         if obj is not None:
             context["waiting"] = results_to_enter(obj)
             context["ended"] = obj.status == Campaign.Status.FINISHED
+            if not context["ended"]:
+                context["side_orders"] = side_orders(obj)
             if not context["waiting"] and not context["ended"]:
                 context["advance_question"] = advance_question(obj)
                 context["advance_state"] = advance_state(obj)

@@ -659,3 +659,21 @@ def test_a_turn_the_scheduler_claimed_since_the_page_is_played_once(
 
     assert Campaign.objects.get().turn == 1
     assert Turn.objects.filter(campaign=campaign).count() == 1
+
+
+def test_the_campaigns_page_links_each_sides_orders_page_for_the_coming_turn(
+    gm: Client,
+) -> None:
+    """A walk-through found no way from the admin to the orders page as a side sees it,
+    the useful look before playing a turn: the campaign's page links one per side, and
+    the GM opens each (an ended campaign has no coming turn, and no link)."""
+    campaign = new_campaign()
+    page = page_of(gm, campaign)
+    assert "See the orders for turn 1 as each side's players do" in page
+    for key, name in (("australian", "Australians"), ("japanese", "Japanese")):
+        link = f"/campaigns/{campaign.pk}/orders/?side={key}"
+        assert f'<a href="{link}">{name}</a>' in page
+        opened = gm.get(link)
+        assert opened.status_code == 200
+        assert f"{name}" in opened.content.decode()
+    assert "See the orders for turn" not in page_of(gm, ended_campaign("Korona 2"))
