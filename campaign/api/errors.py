@@ -22,6 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from campaign.services.turns import OrderChangedMeanwhile, OrdersOutOfDate
 from rules.refusals import Problem, Refusal
 
+
 class OrderForAnotherTurn(Refusal):
     """An order write that names the turn it is for (``turn_number`` or ``turn``), and
     names another than the coming one: refused (409) and nothing changed, as the orders

@@ -326,6 +326,20 @@ def area_data(view: CampaignView, name: str) -> dict[str, Any]:
 # --- companies --------------------------------------------------------------------------------
 
 
+# What a company does in a turn it is given no order (``with_no_order``).
+WITH_NO_ORDER = ("hold", "aggressive", "campaign_ai")
+
+
+def with_no_order(standing_order: str | None, *, played: bool) -> str | None:
+    """What a company with ``standing_order`` does in a turn it is given no order:
+    ``sensible`` is the campaign AI's only on a side no player plays, and holds on one a
+    player plays (``rules.campaign.phases.movement``), as every page says it
+    (``campaign.web.maps.standing_words``)."""
+    if standing_order == "sensible":
+        return "hold" if played else "campaign_ai"
+    return standing_order
+
+
 class CompanySerializer(serializers.Serializer):
     """A company as the viewer may see it. ``full`` false is a glimpse of an enemy in
     sight: its handle (``glimpse``), side, kind, area and strength_band; ``id`` and
@@ -362,11 +376,24 @@ class CompanySerializer(serializers.Serializer):
         'players cannot change it): "hold"; "aggressive" (a fighting company advances '
         'towards the enemy\'s base by itself, a supply company follows it); "sensible", '
         "every company's default: it holds while a player plays its side, and the campaign "
-        "AI chooses its order while none does.",
+        "AI chooses its order while none does (with_no_order says which it is now).",
+    )
+    with_no_order = choice(
+        "WithNoOrder",
+        WITH_NO_ORDER,
+        required=False,
+        help_text='What it does now in a turn it is given no order: "hold"; '
+        '"aggressive"; "campaign_ai" (the campaign AI chooses its order). A "sensible" '
+        "company holds while a player plays its side (your own companies: always), as the "
+        'orders page says ("hold (the default while you play this side)").',
     )
 
 
-def company_data(view: CampaignView, company: CompanyView) -> dict[str, Any]:
+def company_data(
+    view: CampaignView, company: CompanyView, *, played: frozenset[str]
+) -> dict[str, Any]:
+    """``played``: the sides a player plays (``MapStamp.played_sides``); the reader's own
+    side is played (by them)."""
     data: dict[str, Any] = {
         "id": view.company_id(company.name) if company.full else None,
         "name": company.name if company.full else None,
@@ -387,6 +414,10 @@ def company_data(view: CampaignView, company: CompanyView) -> dict[str, Any]:
             in_supply=company.in_supply,
             turns_out_of_supply=company.turns_out_of_supply,
             standing_order=company.standing_order,
+            with_no_order=with_no_order(
+                company.standing_order,
+                played=company.side in played or company.side == view.side,
+            ),
         )
     return data
 

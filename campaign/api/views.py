@@ -593,7 +593,8 @@ class CompanyList(CampaignScoped):
             view = self.campaign_view
             by_pk = dict(view.listed())
             return self.respond_list(
-                self.get_queryset(), lambda row: s.company_data(view, by_pk[row.pk])
+                self.get_queryset(),
+                lambda row: s.company_data(view, by_pk[row.pk], played=self.stamp.played_sides),
             )
 
         return self.respond_kept(request, build)
@@ -612,7 +613,7 @@ class CompanyDetail(CampaignScoped):
         company = view.company_by_id(row_id(pk))
         if company is None:
             raise NotFound("No such company in sight.")
-        return Response(s.company_data(view, company))
+        return Response(s.company_data(view, company, played=self.stamp.played_sides))
 
 
 GLIMPSE = OpenApiParameter(
@@ -636,7 +637,7 @@ class GlimpseDetail(CampaignScoped):
         company = view.glimpse(handle)
         if company is None:
             raise NotFound("No such company in sight.")
-        return Response(s.company_data(view, company))
+        return Response(s.company_data(view, company, played=self.stamp.played_sides))
 
 
 # --- turns ------------------------------------------------------------------------------------

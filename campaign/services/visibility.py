@@ -114,6 +114,7 @@ _STAMP_EXTRA = (
     "last_adjustment",
     "others_play",
     "teammates",
+    "played",
 )
 _STAMP_COLUMNS: list[Column] = [
     (field, "c")
@@ -131,7 +132,8 @@ def campaign_stamp(
 
     One query: the campaign's turn, status, deadline and last change, the side the user
     plays there (None for the GM), its last turn and that turn's status, its last GM
-    adjustment, and whether the user's side is the only one a player plays (``solo``:
+    adjustment, the sides a player plays (``played``, their keys sorted and joined by
+    commas), and whether the user's side is the only one a player plays (``solo``:
     every other side the campaign AI's, so the user's "ready" plays the turn; None for
     the GM; a second player joining redraws the map's words) and whether another player
     plays it too (``teammates``: their "ready" plays it as well; None for the GM). Every
@@ -183,7 +185,9 @@ def campaign_stamp(
         + others_play
         + " AS others_play, "
         + teammates
-        + " AS teammates"
+        + " AS teammates, "
+        + _played_sides_column().replace("{", "{{").replace("}", "}}")
+        + " AS played"
         + digest.replace("{", "{{").replace("}", "}}")
         + " FROM {campaign} c "
         + access
@@ -206,9 +210,26 @@ def campaign_stamp(
             teammates=bool(stamp["teammates"]),
         )
         stamp["solo"], stamp["teammates"] = play.solo, play.teammates
+    stamp["played"] = ",".join(sorted(set((stamp["played"] or "").split(",")) - {""}))
     if rows is not None:
         stamp["digest"] = row[len(_STAMP_FIELDS) + len(_STAMP_EXTRA) + 1] or ""
     return stamp
+
+
+def _played_sides_column() -> str:
+    """The sides a player plays (a membership; a spectator plays none), joined by commas
+    in any order (``campaign_stamp`` sorts them): a sensible company of such a side holds,
+    of any other the campaign AI plays it (``rules.campaign.phases.movement``). Public, as
+    the orders page's ready box says which sides the campaign AI plays."""
+    joined = (
+        "string_agg(DISTINCT p.side, ',')"
+        if connection.vendor == "postgresql"
+        else "group_concat(DISTINCT p.side)"
+    )
+    return (
+        f"(SELECT {joined} FROM {Membership._meta.db_table} p"
+        f" WHERE p.campaign_id = c.id AND p.side <> '{SPECTATOR}')"
+    )
 
 
 def _text(column: str) -> str:

@@ -150,6 +150,14 @@ class MapStamp:
     # leaving the reader's side (``teammates``), whose "ready" counts too.
     solo: bool | None = None
     teammates: bool | None = None
+    # The sides a player plays, sorted, joined by commas (public: the ready box says
+    # which sides the campaign AI plays): what a sensible company does with no order
+    # follows it (the API's ``with_no_order``). For a player it changes with ``solo``.
+    played: str = ""
+
+    @property
+    def played_sides(self) -> frozenset[str]:
+        return frozenset(self.played.split(",")) - {""}
 
     @property
     def token(self) -> str:
@@ -159,6 +167,7 @@ class MapStamp:
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
             f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
             f"{'.solo' if self.solo else ''}{'.team' if self.solo and self.teammates else ''}"
+            f".{self.played}"
         )
 
 

@@ -9,7 +9,7 @@ import pytest
 from battles.models import Battle
 from campaign.models import Campaign
 from campaign.services.scenarios import create_campaign
-from campaign.services.turns import advance_turn
+from campaign.services.turns import advance_turn, set_standing_order
 from tests.api.helpers import area_id, company_id, url
 from tests.web.conftest import join, meeting_doc
 
@@ -197,3 +197,36 @@ def test_a_campaign_that_ended_before_its_causes_were_kept_gives_the_reason_as_w
     )
     body = login(aussie).get(url(played)).json()
     assert (body["end_causes"], body["why"]) == ([], "Why it ended: Korona held.")
+
+
+def test_a_companys_with_no_order_says_what_it_does_as_the_orders_page_does(
+    gm_user: Any, aussie: Any, japanese: Any, login: Any
+) -> None:
+    """A walk-through read "standing_order": "sensible" for the Australians' own
+    companies, where their orders page says "hold (the default while you play this
+    side)": a sensible company holds while a player plays its side, and is the campaign
+    AI's while none does. ``with_no_order`` says which it is now, beside the setting; the
+    GM's kept list follows a player joining the other side."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona solo", seed=1)
+    for company in campaign.companies.all():  # every company's default
+        set_standing_order(company=company, standing_order="sensible")
+    join(aussie, campaign, "australian")
+    player, gm = login(aussie), login(gm_user)
+
+    def said(client: Any) -> dict[str, tuple[str, str]]:
+        rows = client.get(url(campaign, "companies/?full=true")).json()["results"]
+        return {row["name"]: (row["standing_order"], row["with_no_order"]) for row in rows}
+
+    own = said(player)
+    assert own["A Company"] == ("sensible", "hold")
+    assert {company[1] for company in own.values()} == {"hold"}
+    page = player.get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    assert "hold (the default while you play this side)" in page
+    one = player.get(url(campaign, f"companies/{company_id(campaign, 'A Company')}/"))
+    assert one.json()["with_no_order"] == "hold"
+    every = said(gm)
+    assert every["A Company"] == ("sensible", "hold")
+    assert every["1st Company"] == ("sensible", "campaign_ai")
+    join(japanese, campaign, "japanese")
+    assert said(gm)["1st Company"] == ("sensible", "hold")
+    assert said(login(japanese))["1st Company"] == ("sensible", "hold")
