@@ -155,3 +155,22 @@ def test_the_gm_removes_a_player_with_a_reason_from_the_players_list(
     said = page.locator(".messagelist").inner_text()
     assert "The player bob no longer plays the Japanese: from turn 1 the campaign AI" in said
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+
+
+def test_the_campaigns_page_leads_to_each_sides_orders_page(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A walk-through found nothing in the admin leading to the orders page as a side
+    sees it (the look before playing a turn): a link per side, on the screen, opens it."""
+    tag = sign_in(page, live_server, django_user_model, size)
+    campaign = new_campaign()
+    page.goto(f"{live_server.url}/admin/campaign/campaign/{campaign.pk}/change/")
+    line = page.locator(".side-orders")
+    shot(f"campaign-side-orders-{tag}")
+    assert "See the orders for turn 1 as each side's players do" in line.inner_text()
+    box = line.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    line.get_by_role("link", name="Japanese").click()
+    page.wait_for_url(f"**/campaigns/{campaign.pk}/orders/?side=japanese")
+    shot(f"campaign-side-orders-japanese-{tag}")
+    assert "1st Company" in page.locator("main").inner_text()
