@@ -167,7 +167,7 @@ class MapStamp:
             f"{self.turn}.{self.status}.{self.last_turn or 0}.{self.last_turn_status or ''}."
             f"{deadline}.{self.last_adjustment or 0}.{updated}.{self.side or 'gm'}"
             f"{'.solo' if self.solo else ''}{'.team' if self.solo and self.teammates else ''}"
-            f".{self.played}"
+            f".{'-'.join(sorted(self.played_sides))}"  # no comma: the token goes in URLs
         )
 
 
