@@ -63,7 +63,7 @@ def test_changes_made_after_the_roll_back_point_leave_the_public_log(
         ),
     ]
     # The GM keeps what was undone, in the roll-back's details; the players never see it.
-    rollback = GmAdjustment.objects.get(what__startswith="rolled back")
+    rollback = GmAdjustment.objects.get(what__startswith="Rolled back")
     (undone,) = rollback.details["undone"]
     assert (undone["what"], undone["reason"], undone["before_turn"]) == (
         f"A Company: rifle squads from {full} to {full - 1}",

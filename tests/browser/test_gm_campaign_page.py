@@ -157,6 +157,7 @@ def test_the_gm_removes_a_player_with_a_reason_from_the_players_list(
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
 def test_the_campaigns_page_leads_to_each_sides_orders_page(
     page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
 ) -> None:

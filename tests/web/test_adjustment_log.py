@@ -124,7 +124,7 @@ def test_a_spectator_reads_a_hidden_companys_change_without_an_enemy(
     cut_stands(played, "1st Company", gm_user)
     page = turns_page(login(outsider), played)
     changes = game_master_changes(page)
-    assert "a company (Japanese): stands adjusted" in changes
+    assert "A company (Japanese): stands adjusted" in changes
     assert "enemy" not in changes
     assert "1st Company" not in changes and "to 5" not in page
 
