@@ -511,6 +511,12 @@ class CampaignView:
         side = self.state.sides.get(self.side or "")
         return side.name if side is not None else self.side
 
+    def addressed(self, side: str) -> str:
+        """Who plans ``side``'s orders, as the orders page addresses them: "you" (its
+        player), "the Australians" (the game master, who plays no side, looking at it)."""
+        seen = self.state.sides.get(side) if self.game_master else None
+        return "you" if seen is None else f"the {seen.name}"
+
     @property
     def sees_everything(self) -> bool:
         """The GM, a finished campaign, or fog of war off: nothing is hidden."""

@@ -56,18 +56,25 @@ def likely(share: Mapping[str, float]) -> str:
 
 
 @register.filter
-def win_words(progress: Any) -> str:
+def win_words(progress: Any, who: str = "you") -> str:
     """The side's chance to win one battle, from the battles fought so far
     (``planning.OddsProgress``): "you win 62% (likely 59–65%)"; every battle won so far,
-    "you win every one: 100% (likely 99–100%)"."""
+    "you win every one: 100% (likely 99–100%)". ``who``: the side as the reader is
+    addressed (``CampaignView.addressed``), "the Australians" for the game master."""
     share = progress.side_win
     if share["p"] >= 100:
-        said = "you win every one: 100%"
+        said = f"{who} win every one: 100%"
     elif share["p"] <= 0:
-        said = "you lose every one: 0%"
+        said = f"{who} lose every one: 0%"
     else:
-        said = f"you win {percent(share['p'])}"
+        said = f"{who} win {percent(share['p'])}"
     return f"{said} ({likely(share)})"
+
+
+@register.filter
+def addressed(view: Any, side: str) -> str:
+    """``view.addressed(side)`` for a template: "you", or "the Australians" to the GM."""
+    return str(view.addressed(side))
 
 
 def _times(chance: Fraction) -> str:

@@ -226,7 +226,7 @@ def area_odds(
         chance=planning.take_chance([b.progress for b in battles], attacking=area.attacking),
         companies=companies,
         query=urlencode({**query, "cards": ",".join(str(pk) for pk in companies)}, safe=","),
-        who="you" if side_name is None else f"the {side_name}",
+        who=view.addressed(area.side),
     )
 
 

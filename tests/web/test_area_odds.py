@@ -465,3 +465,38 @@ def test_the_game_master_looking_at_a_side_reads_that_side_not_you(
     mine = html.unescape(login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode())
     assert "Chance you take Oivi" in mine
     assert "Your company going to Oivi and all the enemy companies" in mine
+
+
+YOU = re.compile(r"\byou (win|lose|defend|hold)\b")
+
+
+def test_the_game_master_reads_the_side_in_every_odds_answer(
+    standoff: Campaign, gm_user: Any, aussie: Any, login: Any
+) -> None:
+    """Looking at the Australians, the GM read "20 of 20 battles — you win 3%" and "you
+    hold the area and defend" on the cards and under "Planned battles": the page, a
+    card's answer to an order, the area's poll and the slow poll's answer now name the
+    side ("the Australians win"). The side's player reads "you" as before."""
+    order(standoff, "C Company (militia)")
+    a = standoff.companies.get(name="A Company").pk
+    oivi = standoff.areas.get(name="Oivi").pk
+    gm = login(gm_user)
+    orders = f"/campaigns/{standoff.pk}/orders/"
+    finished(standoff, gm_user)  # every battle fought: the answers word the odds
+    answers = {
+        "page": gm.get(f"{orders}?side=australian"),
+        "poll": gm.get(f"{orders}area/{oivi}/odds/?side=australian&cards={a}", **HTMX),
+        "watch": gm.get(f"{orders}watch/?side=australian&seen=1.x", **HTMX),
+        "order": gm.post(f"{orders}{a}/", {"action": "withdraw", "turn": 1}, **HTMX),
+    }
+    for name, answer in answers.items():
+        text = html.unescape(answer.content.decode())
+        assert answer.status_code == 200, (name, answer.status_code)
+        assert re.search(r"battles — the Australians (win|lose)", text), name
+        assert not YOU.search(text), (name, YOU.search(text))
+    assert "the Australians hold the area and defend" in html.unescape(
+        answers["page"].content.decode()
+    )
+    mine = html.unescape(login(aussie).get(orders).content.decode())
+    assert re.search(r"battles — you (win|lose)", mine) and "you hold the area and defend" in mine
+    assert "the Australians win" not in mine and "the Australians lose" not in mine

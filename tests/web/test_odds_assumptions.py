@@ -202,21 +202,31 @@ def test_a_ship_away_that_blocks_supply_is_read_as_the_turn_reads_it(
 
 def progress(wins: int, runs: int = 1000, *, attacking: bool = True) -> Any:
     tally = Tally(runs=runs, wins={"attacker": wins, "defender": runs - wins})
-    attack = SimpleNamespace(attacking=attacking, runs=runs)
+    attack = SimpleNamespace(attacking=attacking, runs=runs, side="australian")
     return planning.OddsProgress(attack=attack, odds=odds_of(tally))  # type: ignore[arg-type]
+
+
+PLAYER = SimpleNamespace(addressed=lambda side: "you")  # CampaignView.addressed
+GM = SimpleNamespace(addressed=lambda side: "the Australians")
+
+
+def odds_words(done: Any, view: Any = PLAYER) -> str:
+    return render_to_string("campaign/_odds_words.html", {"progress": done, "view": view}).strip()
 
 
 def test_every_battle_won_reads_as_such_never_likely_100_to_100() -> None:
     done = progress(1000)
     assert done.side_win["low"] > 99.5  # rounded, both ends would read 100
-    words = render_to_string("campaign/_odds_words.html", {"progress": done}).strip()
+    words = odds_words(done)
     assert words == "1000 of 1000 battles — you win every one: 100% (likely 99–100%)."
     assert "100–100" not in words
+    assert odds_words(done, GM).startswith("1000 of 1000 battles — the Australians win every")
 
 
 def test_every_battle_lost_reads_as_such() -> None:
-    words = render_to_string("campaign/_odds_words.html", {"progress": progress(0)}).strip()
+    words = odds_words(progress(0))
     assert words == "1000 of 1000 battles — you lose every one: 0% (likely 0–1%)."
+    assert odds_words(progress(0), GM).startswith("1000 of 1000 battles — the Australians lose")
 
 
 def test_defending_reads_the_defenders_share() -> None:
