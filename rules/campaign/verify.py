@@ -108,6 +108,14 @@ def read_turn_file(data: Any) -> dict[str, Any]:
     return dict(data)
 
 
+def _plays_a_side(data: Mapping[str, Any]) -> bool:
+    """The file's reader plays a side: its view is one of the sides' branches. A
+    spectator's view is none of them (it sees the public branch alone)."""
+    view = data.get("view")
+    branches = data["commitment"]["branches"]
+    return view in branches and view not in (seeds.PUBLIC, seeds.INITIATIVE)
+
+
 def _seed_words(branch: str, view: Any) -> str:
     """A branch's seed as a player reads it: "the public tables' seed", "your side's"."""
     if branch == seeds.PUBLIC:
@@ -446,9 +454,14 @@ def verify_turn(data: Any) -> Verdict:
             if not verdict.differences:
                 _check_whole_turn(data, results, verdict)
         else:
+            whose = (
+                "your side's view: the enemy's"
+                if _plays_a_side(data)
+                else "a spectator's view: each side's"
+            )
             verdict.notes.append(
-                "your side's view: the enemy's moves and rolls are checked when the campaign "
-                "ends, when every turn's seed and start are shown"
+                f"{whose} moves and rolls are checked when the campaign ends, when every "
+                "turn's seed and start are shown"
             )
     except (AttributeError, KeyError, TypeError) as bad:
         # A record or battle of the wrong shape: the file was altered or truncated.

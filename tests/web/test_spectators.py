@@ -92,3 +92,39 @@ def test_the_gm_adds_a_spectator_in_the_admin(campaign: Campaign, watcher: Any) 
     membership.full_clean()
     membership.save()
     assert open_campaign(user=watcher, campaign=campaign).side == SPECTATOR
+
+
+def test_a_spectators_turn_pages_speak_to_a_reader_with_no_side(
+    played: Campaign, watcher: Any, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """A spectator read "Fog of war: the enemy's supply rolls..." and "the dice your side
+    may see were recomputed": they have no side, and no enemy. The player reads as before;
+    the GM, who sees every die, reads "the turn's dice"."""
+    join(watcher, played, SPECTATOR)
+    pages = {
+        who: (
+            login(user)
+            .get(f"/campaigns/{played.pk}/turns/1/")
+            .content.decode()
+            .replace("&#x27;", "'"),
+            login(user)
+            .get(f"/campaigns/{played.pk}/turns/")
+            .content.decode()
+            .replace("&#x27;", "'"),
+        )
+        for who, user in (("spectator", watcher), ("player", aussie), ("gm", gm_user))
+    }
+    turn, turns = pages["spectator"]
+    for text in (turn, turns):
+        assert "Fog of war: each side's supply rolls, orders and moves are not shown." in text
+        assert "the enemy" not in text and "your side" not in text
+    assert "Verified</strong>: the dice open to every side (a spectator sees no side's own)" in turn
+    assert "a spectator's view: each side's moves and rolls are checked when" in turn
+    turn, turns = pages["player"]
+    for text in (turn, turns):
+        assert "Fog of war: the enemy's supply rolls, orders and moves are not shown." in text
+    assert "Verified</strong>: the dice your side may see were recomputed" in turn
+    assert "your side's view: the enemy's moves and rolls are checked when" in turn
+    turn, turns = pages["gm"]
+    assert "Fog of war" not in turn + turns
+    assert "Verified</strong>: the turn's dice were recomputed" in turn
