@@ -44,6 +44,7 @@ from campaign.services.commitments import announcement
 from campaign.services.deadlines import moment_words
 from campaign.services.prepared import PreparedObjects
 from campaign.services.schedule import play_of_side
+from campaign.services.turns import played_sides
 from campaign.services.visibility import (
     CampaignView,
     during_turn,
@@ -147,6 +148,7 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
         side=side,
         solo=play.solo,
         teammates=play.teammates,
+        played=",".join(sorted(played_sides(campaign))),
     )
     coming = next_turn(campaign, stamp)
     if coming.state == "deadline" and campaign.next_deadline is not None:

@@ -146,12 +146,21 @@ def side_play(side: str | None, *, played: bool, others_play: bool, teammates: b
     return SidePlay(solo=not others_play, teammates=teammates)
 
 
-def no_deadline_words(number: int, *, solo: bool = False, teammates: bool = False) -> str:
+def no_deadline_words(
+    number: int, *, solo: bool = False, teammates: bool = False, unplayed: bool = False
+) -> str:
     """When turn ``number`` is played with no deadline set, as the map, the campaign
     list and a player's email say it: once every side a player plays is ready, or when
     the GM plays it. ``solo``: for a player of the one side a player plays, every other
     side the campaign AI's (always ready), whose own "ready" plays it; ``teammates``:
-    and others play that side too, whose "ready" plays it as well (``side_play``)."""
+    and others play that side too, whose "ready" plays it as well (``side_play``).
+    ``unplayed``: no player plays any side, so no "ready" makes a turn due
+    (``schedule.mark_side_ready``): only the game master's "Advance turn now" plays it."""
+    if unplayed:
+        return (
+            f'Turn {number} is played when the game master presses "Advance turn now" '
+            '(no player plays a side, so no side\'s "ready" plays it).'
+        )
     if solo and teammates:
         return (
             f"Turn {number} is played when you or a teammate marks your side's orders "

@@ -273,6 +273,12 @@ class SidePlan:
         return deadline is not None and deadline <= django_timezone.now()
 
     @property
+    def unplayed(self) -> bool:
+        """No player plays any side: every side is the campaign AI's, so no "ready" makes
+        the turn due (``schedule.mark_side_ready``); its deadline does, or the GM."""
+        return not self.players
+
+    @property
     def every_side_ready(self) -> bool:
         """Every side a player plays is ready (the campaign AI's always are): the turn is
         due, and the scheduler's next sweep, seconds away, plays it."""

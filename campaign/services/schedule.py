@@ -185,7 +185,8 @@ def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str
         )
     if campaign.next_deadline is None:
         # Not only the game master's press: every side ready plays it too (the map's words).
-        return f"{first} No deadline: {no_deadline_words(number)}"
+        words = no_deadline_words(number, unplayed=not played_sides(campaign))
+        return f"{first} No deadline: {words}"
     if campaign.status == Campaign.Status.PAUSED:
         return f"{first} The campaign is paused: its next deadline counts from when it resumes."
     return f"{first} Next deadline: {moment_words(campaign.next_deadline, after.timezone)}."

@@ -153,11 +153,17 @@ class MapStamp:
     # The sides a player plays, sorted, joined by commas (public: the ready box says
     # which sides the campaign AI plays): what a sensible company does with no order
     # follows it (the API's ``with_no_order``). For a player it changes with ``solo``.
-    played: str = ""
+    # None: not read (the campaign list's line), so not known to be none.
+    played: str | None = ""
 
     @property
     def played_sides(self) -> frozenset[str]:
-        return frozenset(self.played.split(",")) - {""}
+        return frozenset((self.played or "").split(",")) - {""}
+
+    @property
+    def unplayed(self) -> bool:
+        """Read, and no player plays any side: no "ready" makes a turn due."""
+        return self.played is not None and not self.played_sides
 
     @property
     def token(self) -> str:
@@ -213,7 +219,10 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
     if campaign.next_deadline is not None:
         return NextTurn("deadline", "")
     words = no_deadline_words(
-        campaign.turn + 1, solo=bool(stamp.solo), teammates=bool(stamp.teammates)
+        campaign.turn + 1,
+        solo=bool(stamp.solo),
+        teammates=bool(stamp.teammates),
+        unplayed=stamp.unplayed,
     )
     return NextTurn("by-gm", words)
 
@@ -346,6 +355,7 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
         last_adjustment=None,
         solo=play.solo,
         teammates=play.teammates,
+        played=None,  # not read: the list's line keeps the words of a campaign with players
     )
     return next_turn(row, stamp)
 

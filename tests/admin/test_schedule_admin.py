@@ -10,7 +10,7 @@ from django.contrib.admin.models import LogEntry
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign, GmAdjustment
+from campaign.models import Campaign, GmAdjustment, Membership
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.turns import advance_turn
 from campaign.web.maps import local_deadline
@@ -349,10 +349,22 @@ def test_a_schedule_set_while_a_turn_waits_gives_no_deadline_until_its_end(gm: C
     assert Campaign.objects.get(pk=campaign.pk).next_deadline is not None
 
 
-def test_a_schedule_taken_away_says_every_side_ready_plays_the_turn(gm: Client) -> None:
+def test_a_schedule_taken_away_says_every_side_ready_plays_the_turn(
+    gm: Client, django_user_model: Any
+) -> None:
     """ "No deadline: the next turn is played when the game master plays it" left out
-    the players' "ready", which plays it too, as the map says."""
+    the players' "ready", which plays it too, as the map says. With no player at all,
+    no "ready" plays it: the line says the game master's "Advance turn now" does."""
     campaign = new_campaign()
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
+    submitted(gm, campaign, {"kind": "none", "timezone": "UTC"})
+    line = GmAdjustment.objects.filter(what__startswith="Schedule changed").latest("pk")
+    assert line.what.endswith(
+        'No deadline: Turn 1 is played when the game master presses "Advance turn now" (no '
+        'player plays a side, so no side\'s "ready" plays it).'
+    )
+    player = django_user_model.objects.create_user("alice", "alice@example.com", "pw-long-1")
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
     submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
     submitted(gm, campaign, {"kind": "none", "timezone": "UTC"})
     line = GmAdjustment.objects.filter(what__startswith="Schedule changed").latest("pk")

@@ -3,6 +3,7 @@ and a battle's ground ("light woods", not the scenario's bare "light")."""
 
 from __future__ import annotations
 
+from html import unescape
 from typing import Any
 
 from django.urls import reverse
@@ -80,3 +81,35 @@ def test_an_areas_page_says_light_woods(played: Campaign, aussie: Any, login: An
     korona = played.areas.get(name="Korona")
     html = login(aussie).get(reverse("area", args=[played.pk, korona.pk])).content.decode()
     assert "<dt>Ground</dt><dd>light woods, plains</dd>" in html
+
+
+def test_a_campaign_no_player_plays_says_the_game_master_plays_its_turns(
+    gm_user: Any, aussie: Any, login: Any
+) -> None:
+    """AI against AI with no deadline: the orders page (the GM looking at a side) showed
+    both sides "played by the campaign AI, always ready" and said "the turn is played once
+    every side is ready", yet nothing makes that turn due (no side's "ready" is awaited,
+    ``mark_side_ready`` is never called): only "Advance turn now" plays it. The page and
+    the map say so; a campaign with a player keeps its words."""
+    from campaign.services.schedule import sweep_due
+
+    alone = create_campaign(data=korona_doc(), name="Table night", seed=1)
+    assert alone.next_deadline is None
+    assert sweep_due(enqueue=False).claimed == []  # the truth the words tell: never due
+    gm = login(gm_user)
+    orders = unescape(
+        gm.get(reverse("orders", args=[alone.pk]) + "?side=australian").content.decode()
+    )
+    said = (
+        'No deadline: no player plays a side, so no side\'s "ready" plays the turn: it is '
+        'played when the game master presses "Advance turn now"'
+    )
+    assert said in orders
+    assert "once every side is ready" not in orders
+    shown = unescape(gm.get(reverse("campaign-map", args=[alone.pk])).content.decode())
+    assert 'Turn 1 is played when the game master presses "Advance turn now"' in shown
+    assert "once every side is ready" not in shown
+    join(aussie, alone, "australian")  # a player: their "ready" plays it now
+    orders = gm.get(reverse("orders", args=[alone.pk]) + "?side=japanese").content.decode()
+    assert "Advance turn now" not in orders and "when you mark your orders ready" not in orders
+    assert "once every side is ready" in orders
