@@ -39,6 +39,9 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 REDIS_URL = read_redis_url(os.environ)
 
 INSTALLED_APPS = [
+    # Korona's own commands that replace Django's (createsuperuser): first, since an
+    # earlier app's command wins (config/management/commands/createsuperuser.py).
+    "config",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
