@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 from django.utils import timezone
 
@@ -9,6 +12,7 @@ from config.adminpages import (
     COPY_SCRIPT,
     COPY_STYLE,
     GmFieldWords,
+    RefusedIfTakenMeanwhile,
     copy_field,
     on_campaign_clock,
 )
@@ -47,10 +51,28 @@ class NoticeAdmin(admin.ModelAdmin):
         return False
 
 
+class PreferenceAdminChecks(PreferenceChecks):
+    """The player's own page's checks (the hours, the time zone), and a player's one row
+    in words ("Preference with this User already exists." said it in Django's)."""
+
+    def clean_user(self) -> Any:
+        user = self.cleaned_data["user"]
+        others = Preference.objects.filter(user=user).exclude(pk=self.instance.pk)
+        if user is not None and others.exists():
+            raise forms.ValidationError(
+                f"{user.get_username()} has notice settings already (one row each): "
+                "change that row instead."
+            )
+        return user
+
+
 @admin.register(Preference)
-class PreferenceAdmin(GmFieldWords, admin.ModelAdmin):
+class PreferenceAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
+    """A player's notice settings, one row each: two GMs adding them for one player at
+    the same moment get the second's form again, refused, not a 500."""
+
     list_display = ["user", "email", "reminder_hours", "clock"]
-    form = PreferenceChecks  # the reader's own page's checks: the hours, the time zone
+    form = PreferenceAdminChecks  # the player's own page's checks, and one row each
 
     @admin.display(description="time zone", ordering="time_zone")
     def clock(self, obj: Preference) -> str:

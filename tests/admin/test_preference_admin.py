@@ -51,3 +51,26 @@ def test_hours_out_of_range_are_refused_in_a_sentence(gm: Client, preference: Pr
         "Between 1 and 168 hours (a week)."
     ]
     assert Preference.objects.get().reminder_hours == 12
+
+
+def test_a_second_row_for_one_player_is_refused_in_words(
+    gm: Client, preference: Preference, gm_user: Any
+) -> None:
+    """Django's "Preference with this User already exists." said it in its own words."""
+    answer = gm.post(
+        "/admin/notifications/preference/add/",
+        {
+            "user": gm_user.pk,
+            "email": "on",
+            "reminder_hours": "6",
+            "time_zone": "",
+            "_save": "Save",
+        },
+    )
+    assert answer.status_code == 200
+    assert answer.context["adminform"].form.errors == {
+        "user": ["gm has notice settings already (one row each): change that row instead."]
+    }
+    assert Preference.objects.filter(user=gm_user).count() == 1
+    changed = change(gm, preference, reminder_hours=6)  # its own row still saves
+    assert changed.status_code == 302

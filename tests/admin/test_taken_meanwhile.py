@@ -20,6 +20,8 @@ from django.test import Client
 
 from campaign.admin import CampaignAdmin, MembershipAdmin
 from campaign.models import Campaign, Membership
+from notifications.admin import PreferenceAdmin
+from notifications.models import Preference
 from notifications.useradmin import OwnAddressUserAdmin
 from tests.admin.conftest import new_campaign
 
@@ -328,3 +330,30 @@ def test_a_second_game_masters_account_committed_meanwhile_is_refused_in_words(
         ]
     }
     assert accounts() == {"gm": "gm@example.com", "kenji": "Jim@example.com"}
+
+
+def _preferences() -> set[tuple[int, int]]:
+    return set(Preference.objects.values_list("user_id", "reminder_hours"))
+
+
+PREFERENCE_TAKEN = "player has notice settings already (one row each): change that row instead."
+
+
+def test_preferences_add_meets_the_same_players_settings_made_meanwhile(
+    gm: Client, monkeypatch: Any
+) -> None:
+    """Two GMs adding notice settings for one player at the same moment: the second save
+    broke the one-per-player index, a 500. Its page says the player has settings now."""
+    player = get_user_model().objects.create_user("player", "p@example.com", "pw")
+    made = other_saves_first(
+        monkeypatch,
+        PreferenceAdmin,
+        lambda: Preference.objects.create(user=player, reminder_hours=24),
+    )
+    answer = gm.post(
+        "/admin/notifications/preference/add/",
+        {"user": player.pk, "email": "on", "reminder_hours": "6", "time_zone": "", "_save": "Save"},
+    )
+    assert made, "the other settings were made"
+    assert errors_of(answer) == {"user": [PREFERENCE_TAKEN]}
+    assert _preferences() == {(player.pk, 24)}
