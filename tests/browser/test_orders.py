@@ -200,3 +200,49 @@ def test_the_card_and_planned_battles_read_the_same_odds_as_they_grow(
         ".includes('being worked out')"
     )
     shot(f"orders-odds-both-done-{name}")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_game_master_on_an_ai_campaign_reads_the_side_and_who_plays_the_turn(
+    page: Any,
+    live_server: Any,
+    django_user_model: Any,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    signed_in: Any,
+    shot: Any,
+    width: int,
+    height: int,
+) -> None:
+    """The GM looking at the Australians of a campaign no player plays: the odds the
+    poll brings in name the side ("the Australians win"), never "you", and the ready box
+    says the turn waits for "Advance turn now", not for every side's ready."""
+    cache.clear()
+    settings.KORONA_ODDS_BACKEND = "pool"
+    monkeypatch.setattr(planning, "ODDS_RUNS", 200)
+    monkeypatch.setattr(planning, "ODDS_CHUNK", 20)
+    campaign = create_campaign(data=korona_doc(), name="Table night", seed=5)
+    gm = django_user_model.objects.create_superuser("gm", "gm@example.com", PASSWORD)
+    page.set_viewport_size({"width": width, "height": height})
+    signed_in(gm).goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/?side=australian")
+    try:
+        a = campaign.companies.get(name="A Company")
+        row = page.locator(f"#company-{a.pk}")
+        row.locator("select[name=order]").select_option(label="Advance to Oivi")
+        row.locator("button[value=give]").click()
+        row.locator("strong", has_text="advance to Oivi").wait_for()
+        page.wait_for_function(
+            f"() => document.querySelector('#company-{a.pk} progress').value == 200",
+            timeout=240_000,
+        )
+        card = row.locator(".odds-text").inner_text()
+        assert card.startswith("200 of 200 battles — the Australians "), card
+        section = page.locator("#planned-battles").inner_text()
+        assert "battles — the Australians " in section and "you win" not in section
+        assert "you lose" not in section and "you win" not in card
+        ready = page.locator("#ready").inner_text()
+        assert 'played when the game master presses "Advance turn now"' in ready
+        assert "once every side is ready" not in ready
+        shot(f"orders-gm-ai-campaign-{width}")
+    finally:
+        odds.shutdown()
