@@ -37,46 +37,56 @@ def enter_battle_result(
         battle = Battle.objects.select_for_update().get(pk=battle_id)
         if battle.status != Battle.Status.PENDING:
             raise ResultRefused("this battle already has its result")
-        for key, lost in (losses or {}).items():
-            if key not in ("attacker", "defender") or not isinstance(lost, dict):
-                raise ResultRefused(f"losses are given per side (attacker, defender), not {key!r}")
-            for unit, count in lost.items():
-                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                    raise ResultRefused(
-                        f"the {key}'s losses of {names.unit(unit, 2)} must be a whole number "
-                        f">= 0, not {count!r}"
-                    )
-        result = {
-            "winner": winner,
-            "reason": "entered",
-            "losses": {
-                key: {unit: n for unit, n in ((losses or {}).get(key) or {}).items() if n}
-                for key in ("attacker", "defender")
-            },
-            "stands_present": {key: battle.spec[key]["stands"] for key in ("attacker", "defender")},
-        }
-        planned = rules.PlannedBattle(
-            key=battle.key,
-            area=battle.spec["area"]["name"],
-            attacker_side=battle.attacker_side,
-            defender_side=battle.defender_side,
-            attackers=[],
-            defenders=[],
-            seed=battle.seed,
-            spec=battle.spec,
-        )
-        try:
-            rules.check_result(planned, result)
-        except ValueError as bad:
-            raise ResultRefused(str(bad)) from bad
-        problem = entered_result_problem(battle.spec, result)
-        if problem is not None:
-            raise ResultRefused(problem)
+        result = checked_result(battle, winner, losses)
         battle.result = result
         battle.status = Battle.Status.ENTERED
         battle.save(update_fields=["result", "status"])
         turn = Turn.objects.select_for_update().get(pk=battle.turn_id)
         return complete_if_ready(campaign=campaign, turn=turn)
+
+
+def checked_result(
+    battle: Battle, winner: str, losses: dict[str, dict[str, int]]
+) -> dict[str, Any]:
+    """The result the GM entered for a tabletop battle, as stored: the winner and the
+    stands lost per unit type on each side, checked against what was present
+    (``ResultRefused`` says why it does not fit)."""
+    for key, lost in (losses or {}).items():
+        if key not in ("attacker", "defender") or not isinstance(lost, dict):
+            raise ResultRefused(f"losses are given per side (attacker, defender), not {key!r}")
+        for unit, count in lost.items():
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ResultRefused(
+                    f"the {key}'s losses of {names.unit(unit, 2)} must be a whole number "
+                    f">= 0, not {count!r}"
+                )
+    result = {
+        "winner": winner,
+        "reason": "entered",
+        "losses": {
+            key: {unit: n for unit, n in ((losses or {}).get(key) or {}).items() if n}
+            for key in ("attacker", "defender")
+        },
+        "stands_present": {key: battle.spec[key]["stands"] for key in ("attacker", "defender")},
+    }
+    planned = rules.PlannedBattle(
+        key=battle.key,
+        area=battle.spec["area"]["name"],
+        attacker_side=battle.attacker_side,
+        defender_side=battle.defender_side,
+        attackers=[],
+        defenders=[],
+        seed=battle.seed,
+        spec=battle.spec,
+    )
+    try:
+        rules.check_result(planned, result)
+    except ValueError as bad:
+        raise ResultRefused(str(bad)) from bad
+    problem = entered_result_problem(battle.spec, result)
+    if problem is not None:
+        raise ResultRefused(problem)
+    return result
 
 
 def entered_result_problem(spec: dict[str, Any], result: dict[str, Any]) -> str | None:

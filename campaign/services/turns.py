@@ -46,7 +46,7 @@ from campaign.services.snapshot import (
 from config.enqueue import enqueue_battle
 from notifications.hooks import turn_changed
 from rules.campaign import turn as rules
-from rules.campaign.scenario import dump_scenario
+from rules.campaign.scenario import dump_scenario, parse_scenario
 from rules.campaign.state import STANDING_ORDERS, Settings
 from rules.campaign.state import Order as RulesOrder
 from rules.refusals import Refusal
@@ -660,3 +660,70 @@ def run_campaign(*, campaign_id: int, turns: int) -> list[TurnReport]:
         if not report.done or Campaign.objects.get(pk=campaign_id).status == "finished":
             break
     return reports
+
+
+def replay_turn(*, campaign: Campaign, turn: Turn) -> TurnReport:
+    """Play a done turn, the latest, again exactly as it was played: from its start state,
+    with its own orders, seed and players, and with its battles' results as they now
+    stand (one corrected by the GM, ``battles.services.correction``). The campaign row
+    must be locked by the caller's transaction; nothing here commits on its own.
+
+    Its battles are not fought again: planned again from the same state, orders and seed,
+    they are the same battles (refused, ``TurnRefused``, if they are not), and an auto
+    battle's result is its seed's. The standing orders the GM set since the turn was
+    played stay as set (they are not the turn's). The turn keeps its seed, already shown:
+    no order of it can change, so nothing is learned from it (docs/campaign.md)."""
+    if turn.start_state is None or turn.seed is None:
+        raise TurnRefused(f"turn {turn.number} did not keep the state it began from")
+    state = parse_scenario(turn.start_state)
+    orders = {
+        o["company"]: RulesOrder(o["company"], o["kind"], o["target"], sniper=o["sniper"])
+        for o in turn.orders or []
+    }
+    plan = rules.start_turn(state, orders, seed=turn.seed, players=set(turn.players or []))
+    battles = list(
+        Battle.objects.filter(turn=turn).prefetch_related("attackers", "defenders").order_by("id")
+    )
+    if sorted(b.key for b in plan.battles) != sorted(b.key for b in battles):
+        raise TurnRefused(f"turn {turn.number} does not play again as it was played")
+    results = {b.key: b.result for b in battles if b.result is not None}
+    outcome = rules.finish_turn(plan, results)
+    standing = dict(campaign.companies.values_list("name", "standing_order"))
+    for company in outcome.state.companies.values():
+        company.standing_order = standing.get(company.name, company.standing_order)
+    was_finished = campaign.status == Campaign.Status.FINISHED
+    save_snapshot(campaign=campaign, state=outcome.state)
+    _relink_forces(campaign, plan.battles, battles)
+    finished = outcome.state.finished
+    if finished != was_finished:
+        campaign.status = Campaign.Status.FINISHED if finished else Campaign.Status.ACTIVE
+        with quiet_history():
+            campaign.save(update_fields=["status"])
+    turn.log = outcome.log
+    turn.report = _report(outcome)
+    turn.report_text = "\n".join(record["text"] for record in outcome.log)
+    save_fields(turn, ["log", "report", "report_text"])
+    commitments.turn_played(campaign=campaign, number=turn.number, finished=finished)
+    if finished:
+        campaign.next_deadline = None
+        Campaign.objects.filter(pk=campaign.pk).update(next_deadline=None)
+    elif was_finished and campaign.schedule_kind != Campaign.ScheduleKind.NONE:
+        campaign.next_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
+        Campaign.objects.filter(pk=campaign.pk).update(next_deadline=campaign.next_deadline)
+    turn_changed(turn)  # its notices go once this commits, as a turn played
+    return TurnReport(turn=turn, battles=battles)
+
+
+def _relink_forces(
+    campaign: Campaign, planned: list[rules.PlannedBattle], battles: list[Battle]
+) -> None:
+    """Each battle's companies as a turn played afresh leaves them: those the turn's end
+    left standing (a company it destroys leaves its battles, as ``save_snapshot`` deletes
+    it); one that came back with the corrected result is a new row, linked again."""
+    ids = dict(campaign.companies.values_list("name", "pk"))
+    rows = {b.key: b for b in battles}
+    for battle in planned:
+        row = rows[battle.key]
+        for relation in ("attackers", "defenders"):
+            names_ = getattr(battle, relation)
+            getattr(row, relation).set([ids[name] for name in names_ if name in ids])
