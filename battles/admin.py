@@ -8,7 +8,7 @@ the GM may enter its tabletop result (checked against the forces present by
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
@@ -20,8 +20,13 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
-from battles.forms import ResultForm, result_in_words, side_name
+from battles.forms import CorrectionForm, ResultForm, entered_boxes, result_in_words, side_name
 from battles.models import Battle
+from battles.services.correction import (
+    CorrectionRefused,
+    correct_battle_result,
+    correction_refusal,
+)
 from battles.services.results import (
     ResultRefused,
     enter_battle_result,
@@ -37,6 +42,8 @@ from battles.web.forces import (
     stands_words,
 )
 from campaign.services import ending
+from campaign.services.adjustments import AdjustmentRefused, StaleChange, campaign_version
+from campaign.services.fogwords import hidden_in_text
 from campaign.services.rollback import rolled_back_battle
 from config.adminpages import (
     admin_page,
@@ -75,15 +82,18 @@ class BattleList(ChangeList):
 
 def correcting(battle: Battle) -> str:
     """How a wrong result is put right, said on the result form before it is sent and on
-    the fought battle's page: a result is final, and only a roll-back of its turn undoes
-    it (``rollback_to_turn``). A walk-through entered a result and found no word of it."""
+    the fought battle's page. A result typed in from the table (or to be) is corrected,
+    until the next turn is played, by "Correct the result" (``correct_battle_result``: its turn
+    played again with the same dice); after that, and for a battle fought by the rules,
+    only a roll-back of its turn undoes it (``rollback_to_turn``). A walk-through entered
+    a result and found no word of it."""
     n = battle.turn.number
     again = (
         "each of its battles waits for you to enter its result again"
         if battle.mode == "tabletop"
         else "its battles are fought again by the rules"
     )
-    return format_html(
+    rollback = format_html(
         'To correct a mistake, <a href="{}">roll the campaign back</a> to the start of turn '
         "{}: that undoes turn {} and any later turn, with every battle in them and its "
         "result. Turn {} is then played again from the orders already given (when you "
@@ -96,11 +106,27 @@ def correcting(battle: Battle) -> str:
         n,
         again,
     )
+    if battle.mode != "tabletop" or (
+        battle.status == Battle.Status.ENTERED and correction_refusal(battle) is not None
+    ):
+        return rollback
+    return format_html(
+        'A result typed in wrong is corrected with "Correct the result" on the battle\'s '
+        "page until turn {} is played: turn {} is then played again with the same dice, "
+        "orders and other results, and the result as corrected. After that: {}",
+        n + 1,
+        n,
+        rollback,
+    )
+
+
+# The result form, or the correction's (``CorrectionForm``), as the check gives it back.
+Form = TypeVar("Form", bound=ResultForm)
 
 
 def result_check(
-    battle: Battle, form: ResultForm, data: Any, forces: dict[str, str], sides: dict[str, str]
-) -> tuple[ResultForm, list[str]] | None:
+    battle: Battle, form: Form, data: Any, forces: dict[str, str], sides: dict[str, str]
+) -> tuple[Form, list[str]] | None:
     """A result sent to be entered, checked first: None when it is the result the check
     page showed and fits the battle (enter it); else the form to show again, with the
     reason it cannot be entered, or with the result in words to check (the first press,
@@ -118,7 +144,7 @@ def result_check(
         return None
     data = data.copy()
     data["checked"] = form.result_key()
-    again = ResultForm(data, spec=battle.spec, forces=forces, sides=sides)
+    again = type(form)(data, spec=battle.spec, forces=forces, sides=sides)
     again.is_valid()
     side_of = {role: side_name(battle.spec[role].get("side", ""), sides) for role in ROLES}
     return again, result_in_words(winner, losses, forces, side_of)
@@ -314,10 +340,14 @@ class BattleAdmin(admin.ModelAdmin):
             context["original_named"] = battle_words(obj)
             if obj.status != Battle.Status.PENDING:
                 context["correcting"] = correcting(obj)
+                context["can_correct"] = correction_refusal(obj) is None
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self) -> list[Any]:
-        return [*row_pages(self, "report", "sheet", "result", "fight"), *super().get_urls()]
+        return [
+            *row_pages(self, "report", "sheet", "result", "fight", "correct"),
+            *super().get_urls(),
+        ]
 
     def _battle(self, request: HttpRequest, pk: int, *, change: bool = False) -> Battle:
         rows = Battle.objects.select_related("campaign", "turn", "area")
@@ -453,8 +483,8 @@ class BattleAdmin(admin.ModelAdmin):
             # What the table fought with, and its sheet (a walk-through found neither).
             side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
             response.context_data["before_submit"] = format_html(
-                "A result cannot be changed once entered: check it before you press "
-                '"Enter result". {}',
+                'Read the result over before you press "Enter result": the turn goes on with '
+                "it. {}",
                 correcting(battle),
             )
             if check:
@@ -535,3 +565,123 @@ class BattleAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(reverse("admin:battles_battle_report", args=[pk]))
 
         return run(request)
+
+    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """ "Correct the result" of a tabletop battle (``correct_battle_result``): the result
+        form prefilled with the result entered, its check step, and a reason; refused
+        with the reason once its turn can no longer be played again as it was."""
+        gone = self._gone(request, pk, "corrected")
+        if gone is not None:
+            return gone
+        battle = self._battle(request, pk, change=True)
+        refusal = correction_refusal(battle)
+        if refusal is not None:
+            self.message_user(request, sentence(CorrectionRefused(refusal)), messages.ERROR)
+            return HttpResponseRedirect(change_url(battle))
+        forces = {role: force_name(battle, role) for role in ROLES}
+        sides = dict(battle.campaign.sides.values_list("key", "name"))
+        initial = {
+            **entered_boxes(battle.result or {}),
+            "seen": campaign_version(battle.campaign_id),
+        }
+        form = CorrectionForm(
+            request.POST or None, initial=initial, spec=battle.spec, forces=forces, sides=sides
+        )
+        check: list[str] = []
+        shown = result_check(battle, form, request.POST, forces, sides)
+        if shown is not None:
+            form, check = shown
+        elif request.method == "POST" and form.is_valid() and not self._reveals(form, battle):
+            try:
+                correct_battle_result(
+                    battle_id=battle.pk,
+                    winner=form.cleaned_data["winner"],
+                    losses=form.losses(),
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    seen=form.cleaned_data["seen"],
+                )
+            except StaleChange as stale:
+                form = self._stale(request, stale, battle, forces, sides)
+                check = []
+            except (AdjustmentRefused, ResultRefused) as refused:
+                form.add_error(None, sentence(refused))
+            except Battle.DoesNotExist:
+                return self._gone(request, pk, "corrected") or HttpResponseRedirect(request.path)
+            else:
+                done = f"The result of the battle at {battle_place(battle)} was corrected" + (
+                    f"; turn {battle.turn.number} was played again with the same dice."
+                    if battle.turn.status == "done"
+                    else "."
+                )
+                return back_to_change(self, request, battle, done)
+        return self._correct_page(request, battle, form, check, sides)
+
+    def _reveals(self, form: CorrectionForm, battle: Battle) -> bool:
+        """The reason names what the fog of war hides from some reader, not confirmed:
+        the form says what and to whom; nothing is saved (as every GM change's reason)."""
+        found = hidden_in_text(campaign=battle.campaign, text=form.cleaned_data["reason"])
+        return form.ask_to_reveal(found)
+
+    def _stale(
+        self,
+        request: HttpRequest,
+        stale: StaleChange,
+        battle: Battle,
+        forces: dict[str, str],
+        sides: dict[str, str],
+    ) -> CorrectionForm:
+        """The form as sent, now carrying the campaign as it is, the check step asked
+        again: what the GM checked was read before the change made meanwhile."""
+        data = request.POST.copy()
+        data["seen"] = stale.version
+        data.pop("checked", None)
+        again = CorrectionForm(data, spec=battle.spec, forces=forces, sides=sides)
+        again.is_valid()
+        again.add_error(None, sentence(stale))
+        return again
+
+    def _correct_page(
+        self,
+        request: HttpRequest,
+        battle: Battle,
+        form: CorrectionForm,
+        check: list[str],
+        sides: dict[str, str],
+    ) -> HttpResponse:
+        n = battle.turn.number
+        intro = (
+            f"The result as it was entered, to correct. Turn {n} is then played again "
+            "exactly: from the state it began in, with its orders and its dice (the same "
+            "seeds), every other battle's result as it stands, and this result as you "
+            "correct it. The public log says what was corrected and why."
+        )
+        response = form_page(
+            self,
+            request,
+            title=f"Correct the result of the battle at {battle_place(battle)}",
+            form=form,
+            obj=battle,
+            named=battle_words(battle),
+            intro=intro,
+            submit="Correct the result",
+        )
+        if response.context_data is not None:
+            if check:
+                response.context_data["check_title"] = (
+                    "Nothing is corrected yet. Check the result as it will read"
+                )
+                response.context_data["check"] = check
+                response.context_data["check_after"] = (
+                    'If it is right, press "Correct the result" again. If not, change the '
+                    "boxes below and press it: the result is shown again first."
+                )
+            side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
+            response.context_data["preview_title"] = "In this battle"
+            response.context_data["preview"] = [
+                f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "
+                f"{name}{f': {stands}' if stands else ''}"
+                for role, acting in ROLES.items()
+                for name, stands in force_companies(battle, role)
+            ]
+        return response

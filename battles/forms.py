@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from campaign.forms import ReadByAll, SeenPage, reason_field
 from rules import names
 
 
@@ -117,6 +118,29 @@ class ResultForm(forms.Form):
         return bool(self.cleaned_data.get("checked")) and (
             self.cleaned_data["checked"] == self.result_key()
         )
+
+
+class CorrectionForm(SeenPage, ReadByAll, ResultForm):
+    """A tabletop result corrected: the result form, prefilled by the view with the result
+    entered, its check step as before, and the reason every reader reads in the log."""
+
+    reason = reason_field()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The reason under the loss boxes (added after the declared fields), as it is
+        # read: after the result it explains.
+        self.fields["reason"] = self.fields.pop("reason")
+        self.fields["reveal"] = self.fields.pop("reveal")
+
+
+def entered_boxes(result: dict[str, Any]) -> dict[str, Any]:
+    """The result form's boxes as an entered ``result`` fills them, to correct it."""
+    boxes: dict[str, Any] = {"winner": result.get("winner", "")}
+    for key, lost in (result.get("losses") or {}).items():
+        for unit, n in lost.items():
+            boxes[f"{key}__{unit}"] = n
+    return boxes
 
 
 def result_in_words(

@@ -1,6 +1,7 @@
-"""A battle's result is final: the result form says so before it is sent, and a fought
-battle's page says how a mistake is put right (a roll-back of its turn), in words that
-match what a roll-back does. A walk-through entered a result and found neither."""
+"""How a battle's result is put right: the result form says so before it is sent, and a
+fought battle's page says how (a correction until the next turn, then a roll-back of its
+turn), in words that match what a roll-back does. A walk-through entered a result and
+found neither."""
 
 from __future__ import annotations
 
@@ -18,7 +19,13 @@ from tests.admin.test_stale_pages import result_data
 
 pytestmark = pytest.mark.django_db
 
-FINAL = 'A result cannot be changed once entered: check it before you press "Enter result".'
+FINAL = 'Read the result over before you press "Enter result": the turn goes on with it.'
+# A result typed in wrong is corrected until the next turn is played
+# (tests/admin/test_correct_result.py); after that, only by a roll-back.
+TYPED = (
+    'A result typed in wrong is corrected with "Correct the result" on the battle\'s page '
+    "until turn 2 is played: turn 1 is then played again with the same dice"
+)
 CORRECT = (
     "roll the campaign back</a> to the start of turn 1: that undoes turn 1 and any later "
     "turn, with every battle in them and its result. Turn 1 is then played again from the "
@@ -35,7 +42,7 @@ def words(page: bytes) -> str:
 def test_the_result_form_says_before_sending_that_the_result_is_final(gm: Client) -> None:
     campaign, battles = waiting_campaign()
     page = words(gm.get(f"/admin/battles/battle/{battles['1:Korona:1'].pk}/result/").content)
-    assert FINAL in page and CORRECT in page
+    assert FINAL in page and TYPED in page and CORRECT in page
     # Said above the button that sends it.
     assert page.index(FINAL) < page.index('value="Enter result"')
     rollback = f"/admin/campaign/campaign/{campaign.pk}/rollback/?number=1"
@@ -51,8 +58,8 @@ def test_a_fought_battles_page_says_how_to_correct_a_mistake(gm: Client) -> None
     url = f"/admin/battles/battle/{battle.pk}/result/"
     entered(gm, url, {**opened(gm, url), **result_data(battle, "defender")})
     page = words(gm.get(change).content)
-    assert "This result is final. To correct a mistake, <a href=" in page
-    assert CORRECT in page
+    assert "This result is final." not in page  # until turn 2 is played
+    assert TYPED in page and CORRECT in page
 
 
 def test_what_the_words_say_a_roll_back_does_it_does(gm: Client) -> None:
