@@ -123,13 +123,9 @@ def correct_battle_result(
         battle.save(update_fields=["result"])
         if turn.status == Turn.Status.DONE:
             replay_turn(campaign=campaign, turn=turn)
-        sides = dict(campaign.sides.values_list("key", "name"))
-        place = battle.spec["area"]["name"]
         return record(
             campaign=campaign,
-            what=f"The result of the battle at {place} in turn {turn.number} was corrected: "
-            f"{result_words(battle, result, sides)} (it was entered as: "
-            f"{result_words(battle, before or {}, sides)})",
+            what=correction_line(campaign, battle, turn.number, before or {}, result),
             reason=reason,
             user=user,
             details={
@@ -140,6 +136,29 @@ def correct_battle_result(
                 "after": result,
             },
         )
+
+
+def correction_line(
+    campaign: Campaign,
+    battle: Battle,
+    number: int,
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> str:
+    """The public line of a correction: the result now and, when the line has room for
+    it (``GmAdjustment.what``'s length), the result as it was entered; a result with many
+    losses may leave room for the new one only (the old is in ``details``)."""
+    sides = dict(campaign.sides.values_list("key", "name"))
+    place = battle.spec["area"]["name"]
+    now = (
+        f"The result of the battle at {place} in turn {number} was corrected: "
+        f"{result_words(battle, after, sides)}"
+    )
+    was = f" (it was entered as: {result_words(battle, before, sides)})"
+    room = GmAdjustment._meta.get_field("what").max_length or len(now + was)
+    if len(now + was) <= room:
+        return now + was
+    return now if len(now) <= room else now[: room - 1] + "…"
 
 
 def result_words(battle: Battle, result: dict[str, Any], sides: dict[str, str]) -> str:

@@ -229,7 +229,15 @@ def test_a_company_the_wrong_result_destroyed_comes_back_into_its_battle() -> No
     corrected = played("Korona 1", wiped)
     assert not corrected.companies.filter(name="B Company").exists()
 
-    correct_battle_result(battle_id=battle(corrected, "1:Korona:2").pk, **RIGHT, reason="typo")
+    line = correct_battle_result(
+        battle_id=battle(corrected, "1:Korona:2").pk, **RIGHT, reason="typo"
+    )
+
+    # Every stand lost makes a long line: the result as it was entered, which has no room
+    # in the log's line (300 characters), is left to its details.
+    assert line.what.endswith("the Australians nothing")
+    assert len(line.what) <= GmAdjustment._meta.get_field("what").max_length
+    assert line.details["before"]["losses"]["defender"] == present
 
     assert list(battle(corrected, "1:Korona:2").defenders.values_list("name", flat=True)) == [
         "B Company"
