@@ -113,9 +113,11 @@ def correcting(battle: Battle) -> str:
     return format_html(
         'A result typed in wrong is corrected with "Correct the result" on the battle\'s '
         "page until turn {} is played: turn {} is then played again with the same dice, "
-        "orders and other results, and the result as corrected. After that: {}",
+        "orders and other results, and the result as corrected. Once turn {} has been "
+        "played, only a roll-back changes it. {}",
         n + 1,
         n,
+        n + 1,
         rollback,
     )
 

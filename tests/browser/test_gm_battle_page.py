@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from battles.models import Battle
+from battles.services.results import enter_battle_result
 from tests.admin.conftest import waiting_campaign
 from tests.browser.test_safe_defaults import SIZES, sign_in
 
@@ -109,3 +111,32 @@ def test_the_result_forms_loss_boxes_are_all_one_height(
     # Labels of differing lines, or the test proves nothing.
     assert max(labels) > 1.5 * min(labels), labels
     assert max(heights) - min(heights) <= 1, heights
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_correct_the_result_from_the_battles_page(
+    page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """A complete turn's tabletop result corrected as the GM does it: the battle's tool,
+    the form filled in with the result entered, the result in words, then corrected."""
+    tag = sign_in(page, live_server, django_user_model, size)
+    _, battles = waiting_campaign()
+    for each in battles.values():
+        enter_battle_result(battle_id=each.pk, winner="defender", losses={})
+    battle = battles["1:Korona:2"]
+    page.goto(f"{live_server.url}/admin/battles/battle/{battle.pk}/change/")
+    shot(f"battle-page-correctable-{tag}")
+    page.locator(".object-tools a", has_text="Correct the result").click()
+    assert page.locator("select[name=winner]").input_value() == "defender"
+    shot(f"correct-result-form-{tag}")
+    page.select_option("select[name=winner]", "attacker")
+    page.fill("input[name=defender__rifle_squad]", "3")
+    page.fill("textarea[name=reason]", "the winner was typed wrong")
+    page.locator("input[type=submit][value='Correct the result']").click()
+    assert page.get_by_text("Nothing is corrected yet").is_visible()
+    shot(f"correct-result-check-{tag}")
+    page.locator("input[type=submit][value='Correct the result']").click()
+    said = page.locator(".messagelist").inner_text()
+    assert "was corrected; turn 1 was played again with the same dice" in said
+    shot(f"correct-result-done-{tag}")
+    assert Battle.objects.get(pk=battle.pk).result["winner"] == "attacker"
