@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,15 +88,19 @@ def compare(
     sample: int | None = None,
     rng: random.Random | None = None,
     keep: bool = False,
+    build: Callable[[twins.Pair, int], twins.Built] = twins.build,
+    alike: bool = False,
 ) -> Comparison:
     """Both twins as ``pair.viewer`` sees them. ``sample``: crawl that many requests
     (chosen by ``rng``) besides one of every route, instead of all. ``keep``: keep every
-    answer of both twins in the comparison."""
+    answer of both twins in the comparison. ``build``: how a twin is built, when not
+    from ``pair`` alone (``twins.build``, then more done to it); ``alike``: the twins
+    may be the same campaign to the GM too (two ways to the same campaign)."""
     facts = []
     with twins.frozen_clock():
         for index in (0, 1):
             with twins.twin():
-                built = twins.build(pair, index)
+                built = build(pair, index)
                 facts.append(
                     (
                         built.campaign.pk,
@@ -111,7 +116,7 @@ def compare(
         if known0 != known1:
             where = _first_difference(known0, known1)
             return Comparison(pair, False, f"the viewer may know a difference ({where})")
-        if all0 == all1:
+        if all0 == all1 and not alike:
             return Comparison(pair, False, "the twins are the same campaign")
         ids = Ids(
             campaign=pk,
@@ -129,7 +134,7 @@ def compare(
         requests: list[Request] | None = None
         for index in (0, 1):
             with twins.twin():
-                built = twins.build(pair, index)
+                built = build(pair, index)
                 user = built.users[pair.viewer]
                 stamp = map_stamp(user=user, campaign_id=built.campaign.pk)
                 ids.tokens = [stamp.token] if stamp else []
