@@ -672,7 +672,9 @@ def replay_turn(*, campaign: Campaign, turn: Turn) -> TurnReport:
     they are the same battles (refused, ``TurnRefused``, if they are not), and an auto
     battle's result is its seed's. The standing orders the GM set since the turn was
     played stay as set (they are not the turn's). The turn keeps its seed, already shown:
-    no order of it can change, so nothing is learned from it (docs/campaign.md)."""
+    no order of it can change, so nothing is learned from it (docs/campaign.md). Its
+    players were told of it once (a notice per turn row): the caller's line of the GM's
+    change tells them of the correction."""
     if turn.start_state is None or turn.seed is None:
         raise TurnRefused(f"turn {turn.number} did not keep the state it began from")
     state = parse_scenario(turn.start_state)
@@ -710,7 +712,6 @@ def replay_turn(*, campaign: Campaign, turn: Turn) -> TurnReport:
     elif was_finished and campaign.schedule_kind != Campaign.ScheduleKind.NONE:
         campaign.next_deadline = next_deadline_after(Schedule.of(campaign), timezone.now())
         Campaign.objects.filter(pk=campaign.pk).update(next_deadline=campaign.next_deadline)
-    turn_changed(turn)  # its notices go once this commits, as a turn played
     return TurnReport(turn=turn, battles=battles)
 
 
