@@ -14,7 +14,9 @@ from battles.services.results import enter_battle_result, fight_battle_now
 from campaign.models import Campaign, GmAdjustment, SeedCommitment, Turn
 from campaign.services import turns as turns_service
 from campaign.services.adjustments import ReasonMissing, adjust_stands
+from campaign.services.commitments import verify_played_turn
 from campaign.services.turns import advance_turn
+from campaign.services.visibility import open_campaign
 from tests.campaign.test_services_turns import (
     company,
     database_state,
@@ -254,3 +256,17 @@ def test_the_turn_that_ended_the_campaign_is_corrected_and_still_ends_it() -> No
     fresh = played("Korona 2", RIGHT, turn_limit=1)
     assert what_a_turn_left(corrected) == what_a_turn_left(fresh)
     assert Campaign.objects.get(pk=corrected.pk).status == Campaign.Status.FINISHED
+
+
+def test_the_corrected_turn_verifies_from_its_own_commitment(django_user_model: Any) -> None:
+    """``python -m rules verify`` on the corrected turn's TURN.json, as the GM reads it
+    (everything): the same commitment and seeds, every record played again from its
+    start state with the results as they now stand."""
+    campaign = played("Korona 1", WRONG)
+    correct_battle_result(battle_id=battle(campaign, "1:Korona:2").pk, **RIGHT, reason="typo")
+    gm = django_user_model.objects.create_superuser("gm", "gm@example.com", "pw")
+    view = open_campaign(user=gm, campaign=Campaign.objects.get(pk=campaign.pk))
+    verdict = verify_played_turn(view, Turn.objects.get(campaign=campaign, number=1))
+
+    assert verdict is not None and verdict.verified, verdict and verdict.differences
+    assert any("played again" in line or "start state" in line for line in verdict.checked)
