@@ -64,7 +64,8 @@ def correction_refusal(battle: Battle) -> str | None:
 def _changes_since_start(campaign: Campaign, number: int) -> list[GmAdjustment]:
     """The GM's changes to the state made since turn ``number`` began (while it waited
     for its battles, or after it), which playing it again from its start state would
-    undo: not the schedule, who plays, or an earlier correction."""
+    undo: not the schedule, who plays, an earlier correction, or the coming turn's new
+    seed (the turn played again keeps its own, and the coming turn's commitment stays)."""
     made = GmAdjustment.objects.filter(campaign=campaign, before_turn__gt=number)
     during = GmAdjustment.objects.filter(
         campaign=campaign, before_turn=number, details__during_turn=number
@@ -73,6 +74,7 @@ def _changes_since_start(campaign: Campaign, number: int) -> list[GmAdjustment]:
         change
         for change in (made | during).order_by("id")
         if (change.details or {}).get("kind") not in [*KEPT_KINDS, CORRECTION]
+        and "withdrawn_commitment" not in (change.details or {})
     ]
 
 

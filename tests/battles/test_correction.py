@@ -14,7 +14,7 @@ from battles.services.results import enter_battle_result, fight_battle_now
 from campaign.models import Campaign, GmAdjustment, SeedCommitment, Turn
 from campaign.services import turns as turns_service
 from campaign.services.adjustments import ReasonMissing, adjust_stands
-from campaign.services.commitments import verify_played_turn
+from campaign.services.commitments import change_turn_seed, verify_played_turn
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import open_campaign
 from tests.campaign.test_services_turns import (
@@ -270,3 +270,15 @@ def test_the_corrected_turn_verifies_from_its_own_commitment(django_user_model: 
 
     assert verdict is not None and verdict.verified, verdict and verdict.differences
     assert any("played again" in line or "start state" in line for line in verdict.checked)
+
+
+def test_a_new_seed_for_the_coming_turn_stays_and_does_not_stop_a_correction() -> None:
+    campaign = played("Korona 1", WRONG)
+    change_turn_seed(campaign=campaign, reason="a fresh start", seed=12345)
+    coming = SeedCommitment.objects.get(campaign=campaign, number=2)
+
+    correct_battle_result(battle_id=battle(campaign, "1:Korona:2").pk, **RIGHT, reason="typo")
+
+    again = SeedCommitment.objects.get(campaign=campaign, number=2)
+    assert (again.commitment, again.seed) == (coming.commitment, coming.seed)
+    assert Turn.objects.get(campaign=campaign, number=1).seed != again.seed
