@@ -33,6 +33,7 @@ ROW_PAGES = [
     "battles/battle/{}/report/",
     "battles/battle/{}/sheet/",
     "battles/battle/{}/result/",
+    "battles/battle/{}/correct/",
 ]
 BUTTONS = [
     "campaign/campaign/{}/advance/",
