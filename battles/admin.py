@@ -80,6 +80,19 @@ class BattleList(ChangeList):
         return rows.prefetch_related("attackers", "defenders", "campaign__sides")
 
 
+def forces_preview(battle: Battle, sides: dict[str, str]) -> list[str]:
+    """Each company the battle's forces hold, with its role and side, as the result form
+    and the correction form list them under "In this battle" ("Attacking, the Japanese:
+    1st Company", then its stands as ``force_companies`` says them)."""
+    side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
+    return [
+        f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "
+        f"{name}{f': {stands}' if stands else ''}"
+        for role, acting in ROLES.items()
+        for name, stands in force_companies(battle, role)
+    ]
+
+
 def correcting(battle: Battle) -> str:
     """How a wrong result is put right, said on the result form before it is sent and on
     the fought battle's page. A result typed in from the table (or to be) is corrected,
@@ -483,7 +496,6 @@ class BattleAdmin(admin.ModelAdmin):
         )
         if response.context_data is not None:
             # What the table fought with, and its sheet (a walk-through found neither).
-            side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
             response.context_data["before_submit"] = format_html(
                 'Read the result over before you press "Enter result": the turn goes on with '
                 "it. {}",
@@ -499,12 +511,7 @@ class BattleAdmin(admin.ModelAdmin):
                     "the boxes below and press it: the result is shown again first."
                 )
             response.context_data["preview_title"] = "In this battle"
-            response.context_data["preview"] = [
-                f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "
-                f"{name}{f': {stands}' if stands else ''}"
-                for role, acting in ROLES.items()
-                for name, stands in force_companies(battle, role)
-            ]
+            response.context_data["preview"] = forces_preview(battle, sides)
             response.context_data["links"] = [
                 (
                     "The battle sheet to print (opens in a new tab)",
@@ -678,12 +685,6 @@ class BattleAdmin(admin.ModelAdmin):
                     'If it is right, press "Correct the result" again. If not, change the '
                     "boxes below and press it: the result is shown again first."
                 )
-            side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
             response.context_data["preview_title"] = "In this battle"
-            response.context_data["preview"] = [
-                f"{acting.capitalize()}, the {sides.get(side_of[role], side_of[role])}: "
-                f"{name}{f': {stands}' if stands else ''}"
-                for role, acting in ROLES.items()
-                for name, stands in force_companies(battle, role)
-            ]
+            response.context_data["preview"] = forces_preview(battle, sides)
         return response
