@@ -42,13 +42,7 @@ class Revealed:
     readers: tuple[str, ...]
 
     def words(self) -> str:
-        return f"{self.what}, which {and_list(self.readers)} do not see"
-
-
-def and_list(items: tuple[str, ...] | list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+        return f"{self.what}, which {names.join(self.readers)} do not see"
 
 
 def _phrase(words: str, *, company: bool) -> str:
