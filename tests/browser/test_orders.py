@@ -152,6 +152,40 @@ def test_the_focus_stays_on_the_card_by_keyboard(player_page: tuple[Any, Any], s
     shot("orders-keyboard-focus")
 
 
+# Every answer settles slowly (1.5 s), and as the card's answer is swapped in, the page asks
+# the server something else (the turn's watch), whose answer is swapped within that time.
+ANOTHER_ANSWER_IN_BETWEEN = """(card) => {
+  htmx.config.defaultSettleDelay = 1500;
+  document.addEventListener("htmx:beforeSwap", function once(event) {
+    if (event.detail.target.id !== card) return;
+    document.removeEventListener("htmx:beforeSwap", once);
+    const watch = document.getElementById("turn-watch");
+    htmx.ajax("GET", watch.getAttribute("hx-get"), {target: "#turn-watch", swap: "outerHTML"});
+  });
+}"""
+
+
+def test_the_focus_comes_back_when_another_answer_lands_as_the_card_settles(
+    player_page: tuple[Any, Any],
+) -> None:
+    """CI once saw the focus stay at the page's top after Take back: an area's odds poll
+    (every half second) was answered between the card's swap and its settling, and the one
+    place that remembered which card held the focus was overwritten by the poll's answer.
+    Made certain here: the other answer is asked for as the card is swapped."""
+    page, campaign = player_page
+    a = campaign.companies.get(name="A Company")
+    page.select_option(f"#order-{a.pk}", index=1)
+    page.click(f"#give-{a.pk}")
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for()
+    page.evaluate(ANOTHER_ANSWER_IN_BETWEEN, f"company-{a.pk}")
+    with page.expect_response(lambda r: "/turn" in r.url and r.request.method == "GET"):
+        page.focus(f"#withdraw-{a.pk}")
+        page.keyboard.press("Enter")
+        page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(state="detached")
+    assert not Order.objects.filter(company=a).exists()
+    page.wait_for_function(f"() => document.activeElement.id === 'order-{a.pk}'", timeout=5000)
+
+
 # One evaluation reads both places at once: the page cannot change in between.
 BOTH_PLACES = """(a) => {
   const card = document.querySelector(`#odds-text-${a}`);

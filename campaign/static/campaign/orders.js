@@ -10,38 +10,45 @@
 // and the focus fell to the top of the page.
 (function () {
   "use strict";
-  let pending = null;
+  // The ids of the cards or boxes that held the focus when an answer swapped them. A set,
+  // not one id: another answer (an area's odds poll, every half second) can be swapped in
+  // between an order's swap and its settling, and with one id it put null in its place,
+  // so the focus was never given back and stayed at the top of the page.
+  const pending = new Set();
 
-  function holdingFocus(target) {
+  function hold(target) {
     const active = document.activeElement;
-    return target && target.id && active && active !== document.body && target.contains(active)
-      ? target.id
-      : null;
+    if (target && target.id && active && active !== document.body && target.contains(active)) {
+      pending.add(target.id);
+    }
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    pending = holdingFocus(event.detail.target);
+    hold(event.detail.target);
   });
 
   // Fired after the request's own beforeSwap, as the answer's out-of-band parts go in.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    pending = holdingFocus(event.detail.target) || pending;
+    hold(event.detail.target);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
-    if (pending === null) return;
-    const id = pending;
-    pending = null;
+    if (pending.size === 0) return;
+    const ids = Array.from(pending);
+    pending.clear();
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return; // htmx kept it
-    const box = document.getElementById(id);
-    if (!box || box.hidden) return;
-    const control = box.querySelector("select:not([disabled]), button:not([disabled])");
-    if (control) {
-      control.focus();
-    } else {
-      box.setAttribute("tabindex", "-1");
-      box.focus();
+    for (const id of ids) {
+      const box = document.getElementById(id);
+      if (!box || box.hidden) continue;
+      const control = box.querySelector("select:not([disabled]), button:not([disabled])");
+      if (control) {
+        control.focus();
+      } else {
+        box.setAttribute("tabindex", "-1");
+        box.focus();
+      }
+      return;
     }
   });
 
