@@ -16,6 +16,19 @@ before, but its ``next`` is the page it was sent from (``Referer``, when it is t
 site's), not the form's address. A form sent (not a poll) leaves a message on the
 sign-in page saying nothing was saved; the orders page keeps an order's choice in the
 browser and offers it again (``orders.js``).
+
+Signed in as someone else: a page names the reader it was drawn for, and htmx sends that
+on each of its requests (``X-Korona-Reader``: the account's id, empty when drawn for
+nobody signed in; ``base.html``). A tab left open by one player keeps polling after
+another signs in in the same browser, with the new session's cookie: its poll would
+swap the new reader's facts (another side's companies, orders, odds) into a page drawn
+for the first. A poll from a page drawn for another reader is not asked of its view at
+all: it is answered 204 with ``HX-Refresh``, so the page opens again whole, for the
+reader now signed in, who is told why once. A form sent from such a page saves nothing
+and gets the CSRF refusal's sentence (``CHANGED``, as ``config.views.csrf_failure``),
+which ``not-saved.js`` shows where the form is: signing in renews the CSRF cookie, so
+the form's token fails first anyway; this is the same answer should it not. Signed out
+since, the reader goes to sign in as above.
 """
 
 from __future__ import annotations
@@ -36,6 +49,35 @@ NOT_SAVED = (
     "page and send it again."
 )
 SIGNED_OUT = "You were signed out. Sign in to go back to the page."
+# A form sent from a page drawn before the reader's sign-in changed: its CSRF token is no
+# longer good (config.views.csrf_failure), or the page names another reader.
+CHANGED = (
+    "Your sign-in changed since this page was opened (you signed out or in, "
+    "maybe in another tab). Reload the page, then send it again."
+)
+SIGNED_IN_AS = (
+    "This page was open for another account. This browser is now signed in as {name} "
+    "(maybe in another tab), so the page has been opened again for {name}."
+)
+SIGNED_OUT_SINCE = "You were signed out since this page was opened, so it has been opened again."
+READER_HEADER = "X-Korona-Reader"
+
+
+def reader_mark(request: HttpRequest) -> str:
+    """Who a page is drawn for, as it names them in ``X-Korona-Reader``: the account's id,
+    or nothing for a reader not signed in."""
+    user = getattr(request, "user", None)
+    return str(user.pk) if user is not None and user.is_authenticated else ""
+
+
+def _drawn_for_another(request: HttpRequest) -> bool:
+    """Whether an htmx request comes from a page drawn for another reader than the one
+    signed in now. A request naming nobody (a page drawn before pages named their
+    reader, the API, the admin) is not one."""
+    drawn_for = request.headers.get(READER_HEADER)
+    if drawn_for is None or not getattr(request, "htmx", False):
+        return False
+    return drawn_for != reader_mark(request)
 
 
 def referring_page(request: HttpRequest) -> str | None:
@@ -81,9 +123,16 @@ class SignedOutMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        another = _drawn_for_another(request)
+        if another and request.user.is_authenticated:
+            # Never asked of the view: its answer would be the new reader's.
+            return _open_again(request)
         response = self.get_response(request)
         if not _to_sign_in(request, response):
-            return response
+            # Signed out since, polling a view anyone may read: the page is drawn again
+            # for nobody, never left showing its first reader's facts under new ones.
+            polled = request.method in ("GET", "HEAD")
+            return _open_again(request) if another and polled else response
         sent = request.method not in ("GET", "HEAD")
         if not getattr(request, "htmx", False):
             if not sent or (page := referring_page(request)) is None:
@@ -103,3 +152,17 @@ class SignedOutMiddleware:
             target = response["Location"]
         # No content: htmx opens the sign-in page in place of the whole page.
         return HttpResponse(status=204, headers={"HX-Redirect": target})
+
+
+def _open_again(request: HttpRequest) -> HttpResponse:
+    """The answer to a request from a page drawn for another reader: a poll opens the page
+    again whole, for the reader now (htmx: ``HX-Refresh``); a form sent is refused, saving
+    nothing, with the CSRF refusal's sentence, which the page shows where the form is."""
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(CHANGED, status=403, content_type="text/plain; charset=utf-8")
+    if request.user.is_authenticated:
+        name = request.user.get_username()
+        _say_once(request, SIGNED_IN_AS.format(name=name))
+    else:
+        _say_once(request, SIGNED_OUT_SINCE)
+    return HttpResponse(status=204, headers={"HX-Refresh": "true"})

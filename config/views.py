@@ -4,7 +4,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 
-from config.signedout import referring_page
+from config.signedout import CHANGED, referring_page
 
 
 @require_safe
@@ -22,11 +22,8 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 # Why a form was refused for its CSRF token, in the reader's words. Every form carries a
 # token of the browser's CSRF cookie, which signing in renews: a page drawn before the
-# reader signed out and in (in another tab, say) sends one no longer good.
-CHANGED = (
-    "Your sign-in changed since this page was opened (you signed out or in, "
-    "maybe in another tab). Reload the page, then send it again."
-)
+# reader signed out and in (in another tab, say) sends one no longer good (CHANGED,
+# config.signedout, which says the same to a page drawn for another reader).
 NO_COOKIE = (
     "Your browser sent no cookie from Korona, which it needs to tell that this "
     "page is yours. Allow cookies for this site, then reload the page and send it again."
