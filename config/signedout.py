@@ -63,7 +63,7 @@ SIGNED_OUT_SINCE = "You were signed out since this page was opened, so it has be
 READER_HEADER = "X-Korona-Reader"
 
 
-def reader_mark(request: HttpRequest) -> str:
+def _reader_mark(request: HttpRequest) -> str:
     """Who a page is drawn for, as it names them in ``X-Korona-Reader``: the account's id,
     or nothing for a reader not signed in."""
     user = getattr(request, "user", None)
@@ -77,7 +77,7 @@ def _drawn_for_another(request: HttpRequest) -> bool:
     drawn_for = request.headers.get(READER_HEADER)
     if drawn_for is None or not getattr(request, "htmx", False):
         return False
-    return drawn_for != reader_mark(request)
+    return drawn_for != _reader_mark(request)
 
 
 def referring_page(request: HttpRequest) -> str | None:
