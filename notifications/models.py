@@ -22,6 +22,13 @@ class Kind(models.TextChoices):
     CAMPAIGN_END = "campaign_end", "the campaign ended"
     GM_NEWS = "gm_news", "the game master changed something"
     MESSAGE = "message", "someone wrote a message"
+    # Not a choice a player makes: being taken out of a campaign is told to them whatever
+    # they chose of the others (only "no email at all" holds), so it has no switch.
+    REMOVED = "removed", "the game master removed you from a campaign"
+
+
+# The kinds a reader may turn off one by one (a ``Preference`` field each).
+OPTIONAL_KINDS = frozenset(Kind.values) - {Kind.REMOVED}
 
 
 class Preference(models.Model):
@@ -62,6 +69,8 @@ class Preference(models.Model):
         return f"notice preferences of {self.user}"
 
     def wants(self, kind: str) -> bool:
+        if kind == Kind.REMOVED:
+            return self.email
         return self.email and bool(getattr(self, kind, False))
 
     def clock(self, campaign: Campaign) -> str:

@@ -52,9 +52,10 @@ from campaign.services.visibility import (
     open_campaign_as_side,
     when_made,
 )
+from campaign.settings_doc import adjustment_what
 from campaign.web import ending, turnlog
 from campaign.web.maps import MapStamp, next_turn
-from notifications.models import Kind, Notice, Preference, Webhook
+from notifications.models import OPTIONAL_KINDS, Kind, Notice, Preference, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     data = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
     kind = data.get("k") if isinstance(data, dict) else None
     user_id = data.get("u") if isinstance(data, dict) else None
-    if kind not in (*Kind.values, "all") or not isinstance(user_id, int):
+    if kind not in (*OPTIONAL_KINDS, "all") or not isinstance(user_id, int):
         raise signing.BadSignature("not an unsubscribe token")
     return user_id, kind
 
@@ -298,15 +299,14 @@ def _any_side(campaign: Campaign) -> str:
 
 
 def footer(user: Any, kind: str) -> str:
-    return "\n".join(
-        [
-            "",
-            "--",
-            f"Stop these emails (when {Kind(kind).label}): {unsubscribe_url(user, kind)}",
-            f"Stop every email from Korona: {unsubscribe_url(user, 'all')}",
-            f"Your notice settings: {absolute(reverse('notice-preferences'))}",
-        ]
-    )
+    lines = ["", "--"]
+    if kind in OPTIONAL_KINDS:
+        lines.append(f"Stop these emails (when {Kind(kind).label}): {unsubscribe_url(user, kind)}")
+    lines += [
+        f"Stop every email from Korona: {unsubscribe_url(user, 'all')}",
+        f"Your notice settings: {absolute(reverse('notice-preferences'))}",
+    ]
+    return "\n".join(lines)
 
 
 # --- recording and sending ----------------------------------------------------------------
@@ -348,17 +348,21 @@ def _send(notice: Notice, send: Callable[[Notice], None]) -> bool:
 def send_email(notice: Notice) -> None:
     user = notice.user
     assert user is not None, "an email notice is for a user"
-    one_click = unsubscribe_url(user, notice.kind)
+    headers = {}
+    if notice.kind in OPTIONAL_KINDS:
+        # RFC 8058: the mail program's own "unsubscribe" button, one POST, no page. A
+        # kind with no switch of its own (a removal, sent once) is no list to leave.
+        one_click = unsubscribe_url(user, notice.kind)
+        headers = {
+            "List-Unsubscribe": f"<{one_click}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
     message = EmailMessage(
         subject=notice.subject,
         body=notice.body + "\n" + footer(user, notice.kind),
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[user.email],
-        headers={
-            # RFC 8058: the mail program's own "unsubscribe" button, one POST, no page.
-            "List-Unsubscribe": f"<{one_click}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
+        headers=headers,
     )
     message.send(fail_silently=False)
 
@@ -535,7 +539,7 @@ def adjustment_notices(*, adjustment_id: int) -> int:
     if row is None:
         return 0
     campaign = row.campaign
-    sent = 0
+    sent = _tell_the_removed(row)
     for member in _members(campaign):
         user = member.user
         sent += _email_to(
@@ -558,6 +562,50 @@ def adjustment_notices(*, adjustment_id: int) -> int:
 
         sent += _post_to(hook, Kind.GM_NEWS, campaign, row.before_turn, row.pk, words)
     return sent
+
+
+def removal_words(row: GmAdjustment, zone: str) -> Words:
+    """To the player the GM removed: that they are out, when (on their emails' clock),
+    the public line every player reads and the GM's reason, which the GM's form read for
+    what the fog hides from any reader (``campaign.services.fogwords``). Nothing else of
+    the campaign: they no longer read it."""
+    campaign = row.campaign
+    details = row.details or {}
+    spectator = details.get("side") == SPECTATOR
+    what = "follow" if spectator else "play in"
+    when = when_made(row.before_turn, during_turn(details))
+    body = [
+        f"The game master removed you from {campaign.name} on "
+        f"{moment_words(row.created_at, zone)}, {when}: "
+        f"you no longer {what} it, read its pages or get its emails.",
+        "",
+        f"Every player reads in its log: {adjustment_what(row.what, details)}",
+        f"The game master's reason: {row.reason}",
+        "",
+        "If you think it a mistake, ask the game master.",
+    ]
+    return Words(f"[{campaign.name}] You no longer {what} {campaign.name}", "\n".join(body))
+
+
+def _tell_the_removed(row: GmAdjustment) -> int:
+    """A removal (``campaign.services.members.remove_player``) is told to the player
+    removed, who is no member now for the notices to find: 1 if they were emailed."""
+    details = row.details or {}
+    user_id = details.get("player_id")
+    if details.get("kind") != "player" or not isinstance(user_id, int):
+        return 0
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or Membership.objects.filter(campaign=row.campaign, user=user).exists():
+        return 0  # gone since, or back already (invited again): the log tells them
+    zone = _zone(user, row.campaign)
+    return _email_to(
+        user,
+        Kind.REMOVED,
+        row.campaign,
+        row.before_turn,
+        row.pk,
+        lambda: removal_words(row, zone),
+    )
 
 
 def _public_adjustment_words(

@@ -35,6 +35,7 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
             )
         side = membership.side
         name = membership.user.get_username()
+        user_id = membership.user_id
         membership.delete()
         coming = campaign.turn + 1
         if side == SPECTATOR:
@@ -43,7 +44,7 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
                 what=f"{name} no longer follows {campaign.name} as a spectator.",
                 reason=reason,
                 user=user,
-                details={"kind": "player", "player": name, "side": side},
+                details={"kind": "player", "player": name, "player_id": user_id, "side": side},
             )
         side_name = campaign.sides.filter(key=side).values_list("name", flat=True).first() or side
         if Membership.objects.filter(campaign=campaign, side=side).exists():
@@ -67,5 +68,12 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
             reason=reason,
             user=user,
             # The orders withdrawn are the GM's to know (the admin), not the enemy's.
-            details={"kind": "player", "player": name, "side": side, "orders_withdrawn": withdrawn},
+            details={
+                "kind": "player",
+                "player": name,
+                # Who to tell they are out (notifications: they are no member to find).
+                "player_id": user_id,
+                "side": side,
+                "orders_withdrawn": withdrawn,
+            },
         )
