@@ -22,6 +22,7 @@ from django.urls import path, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
+from django.views.decorators.http import require_safe
 
 from battles.models import Battle
 from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
@@ -130,6 +131,7 @@ def _deadline_set(campaign: Campaign) -> datetime:
     return max([campaign.created_at, campaign.updated_at, *(t for t in annotated if t)])
 
 
+@require_safe
 def deadlines(request: HttpRequest, user_id: int, token: str) -> HttpResponse:
     user = feed_user(user_id, token)
     answer = HttpResponse(deadlines_calendar(user), content_type="text/calendar; charset=utf-8")
@@ -218,5 +220,7 @@ class TurnsFeed(Feed):
 
 urlpatterns = [
     path("feeds/<int:user_id>/<str:token>/deadlines.ics", deadlines, name="feed-deadlines"),
-    path("feeds/<int:user_id>/<str:token>/turns.atom", TurnsFeed(), name="feed-turns"),
+    path(
+        "feeds/<int:user_id>/<str:token>/turns.atom", require_safe(TurnsFeed()), name="feed-turns"
+    ),
 ]

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.views.decorators.http import require_safe
 
 from battles.models import Battle
 from battles.services.reading import battle_open, battle_seed, battle_spec
@@ -87,6 +88,7 @@ def _battle_context(view: CampaignView, battle: Battle) -> dict[str, Any]:
 
 
 @login_required
+@require_safe
 def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     battle = _open_battle(view, battle_id)
@@ -98,6 +100,7 @@ def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
 
 
 @login_required
+@require_safe
 def battle_sheet(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     battle = _open_battle(view, battle_id)

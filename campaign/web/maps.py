@@ -29,6 +29,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
@@ -361,6 +362,7 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
 
 
 @login_required
+@require_safe
 def campaigns(request: HttpRequest) -> HttpResponse:
     sides = sides_of(request.user)
     entries = []
@@ -580,6 +582,7 @@ def map_etag(request: HttpRequest, stamp: MapStamp) -> str | None:
 @login_required
 @vary_on_cookie  # a page of one reader's: no shared cache may store or mix it
 @cache_control(private=True, no_cache=True)  # the browser asks again each time (ETag)
+@require_safe
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The map. A browser that has the page as it stands gets 304 (Not Modified) after
     one query: the stamp, which also decides access (404 for a stranger)."""
@@ -616,6 +619,7 @@ def signed_in_or_sent_to_login(
 
 
 @signed_in_or_sent_to_login
+@require_safe
 def campaign_map_live(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The map's poll: 204 (htmx swaps nothing) while the stamp is the one the page was
     drawn with; the new live part of the map once it is not, with what changed in words
@@ -638,6 +642,7 @@ class Neighbour:
 
 
 @login_required
+@require_safe
 def area(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     name = view.area_by_id(area_id)
@@ -774,6 +779,7 @@ class Glimpse:
 
 
 @login_required
+@require_safe
 def glimpse(request: HttpRequest, campaign_id: int, handle: str) -> HttpResponse:
     """An enemy company in sight, reached only by its handle (``CompanyView.glimpse``):
     its side, kind, area and band. The handle is of the turn it was given in; a stale
@@ -819,6 +825,7 @@ def standing_line(view: CampaignView, shown: CompanyView) -> str:
 
 
 @login_required
+@require_safe
 def company(request: HttpRequest, campaign_id: int, company_id: int) -> HttpResponse:
     """A company the reader sees in full. A glimpsed enemy's id is not found, like one
     out of sight: its id would tell which company the glimpse is."""

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
+from django.views.decorators.http import require_safe
 
 from battles.web.lists import (
     battle_pieces,
@@ -316,6 +317,7 @@ def past_legend(view: CampaignView, frames: list[Frame]) -> Legend:
 
 
 @login_required
+@require_safe
 def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     turn = (
@@ -348,6 +350,7 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
 
 
 @login_required
+@require_safe
 def timelapse(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     reading = reading_of(view)

@@ -17,6 +17,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.views.decorators.http import require_safe
 
 from battles.models import Battle
 from battles.web.lists import (
@@ -41,6 +42,7 @@ def _side_names(view: CampaignView) -> dict[str, str]:
 
 
 @login_required
+@require_safe
 def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     turns = list(
@@ -88,6 +90,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     # This turn and the next in one query: "Turn N+1" is linked only once it has a page.
@@ -171,6 +174,7 @@ class TurnBattles:
 
 
 @login_required
+@require_safe
 def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every battle the reader may read (``readable_battles``, the gate of every list of
     battles), newest turn first and, within a turn, in the order the turn fought them

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import path
 from django.utils.safestring import SafeString
+from django.views.decorators.http import require_safe
 
 from battles.models import Battle
 from campaign.models import Campaign, Turn
@@ -447,6 +448,7 @@ def legend(story: Story) -> list[tuple[str, str, str]]:
 
 
 @login_required
+@require_safe
 def story_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     campaign = view.campaign
