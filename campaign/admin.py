@@ -94,7 +94,7 @@ from campaign.services.deadlines import (
     schedule_words,
 )
 from campaign.services.fogwords import hidden_in_text
-from campaign.services.members import remove_player
+from campaign.services.members import remove_player, who_played
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
     CampaignExists,
@@ -821,6 +821,42 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a campaign comes from a scenario file: "Create a campaign"
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = list(super().get_fields(request, obj))
+        if _ended(obj):  # the record of an ended campaign names everyone who played it
+            fields.insert(fields.index("ending_words") + 1, "who_played_words")
+        return fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return [*super().get_readonly_fields(request, obj), "who_played_words"]
+
+    @admin.display(description="who played")
+    def who_played_words(self, obj: Campaign) -> str:
+        """Everyone who played the ended campaign, those the GM removed along the way
+        with when and why (the players' list below has only those in it at the end)."""
+        sides = dict(obj.sides.values_list("key", "name"))
+        clock = campaign_clock(obj) or "UTC"
+        lines = []
+        for player in who_played(campaign=obj):
+            if player.side == SPECTATOR:
+                played = "followed it as a spectator"
+            else:
+                played = f"played the {sides.get(player.side, player.side)}"
+            if player.left is None or player.left_at is None:
+                lines.append((player.name, f"{played}, to the end"))
+                continue
+            when = moment_words(player.left_at, clock)
+            lines.append(
+                (
+                    player.name,
+                    f"{played} until the game master removed them {player.left} ({when}): "
+                    f"{player.reason}",
+                )
+            )
+        if not lines:
+            return "nobody: the campaign AI played every side"
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {}</li>", lines))
 
     def render_change_form(
         self,

@@ -3,12 +3,15 @@ public log (a removal used to be a silent deletion in the admin)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, Order, SideReady
 from campaign.services.adjustments import AdjustmentRefused, check_reason, record
+from campaign.services.visibility import during_turn, when_made
 
 
 def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdjustment:
@@ -77,3 +80,40 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
                 "orders_withdrawn": withdrawn,
             },
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One who played a campaign: their name, the side they played (``spectator``: they
+    followed it), and, for one the GM removed, when (``left``, ``left_at``) and why."""
+
+    name: str
+    side: str
+    left: str | None = None  # "before turn 3"
+    left_at: datetime | None = None
+    reason: str = ""
+
+
+def who_played(*, campaign: Campaign) -> list[Player]:
+    """Everyone who played ``campaign``: its members, and each player the GM removed
+    along the way, from the log's line of the removal (the membership itself is gone),
+    by side, then those still in it, then by name. Two queries."""
+    players = [
+        Player(name=member.user.get_username(), side=member.side)
+        for member in Membership.objects.filter(campaign=campaign).select_related("user")
+    ]
+    for row in GmAdjustment.objects.filter(campaign=campaign).order_by("id"):
+        details = row.details if isinstance(row.details, dict) else {}
+        if details.get("kind") != "player" or not details.get("player"):
+            continue
+        players.append(
+            Player(
+                name=str(details["player"]),
+                side=str(details.get("side") or ""),
+                left=when_made(row.before_turn, during_turn(details)),
+                left_at=row.created_at,
+                reason=row.reason,
+            )
+        )
+    players.sort(key=lambda p: (p.side == SPECTATOR, p.side, p.left is not None, p.name.lower()))
+    return players

@@ -146,3 +146,32 @@ def test_a_removal_reason_naming_a_hidden_company_is_asked_first(
     sure = {"reason": reason, "confirm": "on", "reveal": "on", "warned": html.unescape(warned[1])}
     assert gm.post(removal, sure, follow=True).status_code == 200
     assert not Membership.objects.filter(pk=rows["bob"].pk).exists()
+
+
+def test_an_ended_campaign_names_everyone_who_played_with_when_the_removed_left(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    """The ended campaign's page is its record: the players' list there has only those in
+    it at the end, so bob and sue, removed along the way, were named nowhere but the log."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese", kenji="japanese")
+    Membership.objects.create(campaign=campaign, user=players["sue"], side="spectator")
+    advance_turn(campaign_id=campaign.pk)
+    remove_player(membership_id=rows["bob"].pk, reason="moved to Perth")
+    remove_player(membership_id=Membership.objects.get(user=players["sue"]).pk, reason="asked to")
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    assert "who played" not in text(gm.get(page).content).lower()  # the list below has it
+    campaign.status = campaign.Status.FINISHED
+    campaign.save()
+    shown = text(gm.get(page).content)
+    listed = re.search(r"Who played:? (.*?) Settings", shown)
+    assert listed is not None, shown
+    assert re.fullmatch(
+        r"alice: played the Australians, to the end "
+        r"kenji: played the Japanese, to the end "
+        r"bob: played the Japanese until the game master removed them before turn 2 "
+        r"\(\w{3} \d+ \w{3} \d{4}, \d\d:\d\d \w+\): moved to Perth "
+        r"sue: followed it as a spectator until the game master removed them before turn 2 "
+        r"\(.*?\): asked to ",
+        listed[1] + " ",
+    ), listed[1]
