@@ -157,7 +157,7 @@ class TurnsFeed(Feed):
         return reverse("campaigns")
 
     def subtitle(self, user: Any) -> str:
-        return "Every turn played in your campaigns, as your side saw it."
+        return "Every turn played in your campaigns, as you could see it."
 
     def items(self, user: Any) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = []

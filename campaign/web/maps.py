@@ -679,6 +679,7 @@ def area(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
             battles=battles,
             side_names=side_names,
             fog=not view.sees_everything,
+            spectator=view.side == SPECTATOR,  # no side: no "your companies"
         ),
     )
 

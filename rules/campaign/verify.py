@@ -212,18 +212,24 @@ def _check_dice(data: Mapping[str, Any], known: Mapping[str, int], verdict: Verd
                 )
     verdict.checked.append(f"{_dice(checked)} of the turn recomputed from the seeds")
     for branch, count in sorted(hidden.items()):
-        verdict.notes.append(_unchecked_words(branch, count, data.get("view")))
+        verdict.notes.append(
+            _unchecked_words(branch, count, data.get("view"), plays=_plays_a_side(data))
+        )
 
 
-def _unchecked_words(branch: str, count: int, view: Any) -> str:
-    """Dice this file cannot check, in plain words: whose seed, and when it is shown."""
+def _unchecked_words(branch: str, count: int, view: Any, *, plays: bool = True) -> str:
+    """Dice this file cannot check, in plain words: whose seed, and when it is shown.
+    ``plays``: the reader plays a side (a spectator has no initiative die of their own,
+    nor an enemy)."""
     rolled = f"{_dice(count)} {'was' if count == 1 else 'were'} rolled"
     them = "it" if count == 1 else "they"
     if branch == seeds.INITIATIVE:
+        whose = " (your initiative die)" if plays else ""
+        total = "the enemy's initiative total" if plays else "a side's initiative total"
         return (
-            f"{rolled} from the initiative seed (your initiative die), which is kept secret "
-            f"until the campaign ends, so {them} cannot be checked until then: its seed would "
-            "give away the enemy's initiative total in a tied round"
+            f"{rolled} from the initiative seed{whose}, which is kept secret until the "
+            f"campaign ends, so {them} cannot be checked until then: its seed would give "
+            f"away {total} in a tied round"
         )
     return (
         f"{rolled} from {_seed_words(branch, view)}, which you are not shown, so {them} "

@@ -128,3 +128,44 @@ def test_a_spectators_turn_pages_speak_to_a_reader_with_no_side(
     turn, turns = pages["gm"]
     assert "Fog of war" not in turn + turns
     assert "Verified</strong>: the turn's dice were recomputed" in turn
+
+
+def test_no_page_a_spectator_opens_speaks_to_them_as_a_side(
+    played: Campaign, watcher: Any, login: Any
+) -> None:
+    """A spectator has no side, no companies, no enemy and no initiative die: no page
+    they may open says "your side", "your companies" or "the Spectator side" (the turn's
+    map, the time-lapse, an area, the campaigns list and the feeds' page did)."""
+    import html
+    import re
+
+    join(watcher, played, SPECTATOR)
+    client = login(watcher)
+    base = f"/campaigns/{played.pk}"
+    pages = [
+        f"{base}/",
+        f"{base}/turns/",
+        f"{base}/turns/1/",
+        f"{base}/turns/1/map/",
+        f"{base}/timelapse/",
+        f"{base}/battles/",
+        f"{base}/story/",
+        f"{base}/messages/",
+        "/campaigns/",
+        "/accounts/notices/",
+        *(f"{base}/areas/{pk}/" for pk in played.areas.values_list("pk", flat=True)),
+    ]
+    wrong = []
+    for page in pages:
+        answer = client.get(page)
+        assert answer.status_code == 200, page
+        body = re.sub(r"<(script|style)\b.*?</\1>", " ", answer.content.decode(), flags=re.S)
+        words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+        for found in re.finditer(
+            r"[^.]{0,40}\b(your (side|companies|company|initiative|orders)|spectator side|"
+            r"your side spectator|enemy)\b[^.]{0,40}",
+            words,
+            re.I,
+        ):
+            wrong.append(f"{page}: {found[0].strip()}")
+    assert wrong == [], "\n".join(wrong)
