@@ -251,7 +251,18 @@ def _paused_waiting_words(number: int | None) -> str:
 def _paused_words(campaign: Campaign, stamp: MapStamp) -> str:
     """What a pause holds back: the turns its schedule (if it has one) and its players'
     "ready" would play; not the GM's, who may play one by hand whatever the pause
-    (``advance_turn``). In solo terms as ``no_deadline_words``."""
+    (``advance_turn``). In solo terms as ``no_deadline_words``. With no player on any
+    side no "ready" plays a turn, paused or not: only the schedule, if there is one."""
+    if stamp.unplayed:
+        if campaign.schedule_kind == "none":
+            return (
+                "The game master has paused the campaign: a turn is played only when they "
+                "play one by hand (no player plays a side)."
+            )
+        return (
+            "The game master has paused the campaign: no turn is played on its schedule "
+            "until they resume it; they may still play one by hand."
+        )
     if stamp.solo and stamp.teammates:
         ready = "your side's orders are"
     elif stamp.solo:
@@ -303,6 +314,8 @@ class CampaignEntry:
     status: str
     winner: str
     next_turn: NextTurn  # in the map's words (``next_turn``)
+    # Paused (and no turn waiting for its battles): what the list says instead.
+    paused_words: str
     length: ending.Length | None  # the coming turn of how many; None once ended
     outcome: str  # who won and why, once ended (``ending.outcome``)
 
@@ -321,6 +334,8 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         .exclude(side=SPECTATOR)
         .exclude(side=Subquery(played.values("side")[:1]))
     )
+    # Anyone playing a side at all: with nobody, no "ready" plays a turn.
+    players = Membership.objects.filter(campaign=OuterRef("pk")).exclude(side=SPECTATOR)
     # Another player of the user's own side (``deadlines.side_play``).
     teammates = (
         Membership.objects.filter(campaign=OuterRef("pk"), side=Subquery(played.values("side")[:1]))
@@ -333,6 +348,7 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         side_name=Subquery(side.values("name")[:1]),
         others_play=Exists(others),
         teammates=Exists(teammates),
+        anyone_plays=Exists(players),
         **{
             f"{key}_name": Subquery(
                 Side.objects.filter(campaign=OuterRef("pk"), key=key).values("name")[:1]
@@ -356,9 +372,20 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
         last_adjustment=None,
         solo=play.solo,
         teammates=play.teammates,
-        played=None,  # not read: the list's line keeps the words of a campaign with players
+        # Which sides are played is not read, only whether any is: "" when none is (only
+        # the GM's button plays a turn), None (not read) otherwise.
+        played=None if row.anyone_plays else "",
     )
     return next_turn(row, stamp)
+
+
+def _paused_list_words(row: Any) -> str:
+    """A paused campaign's next turn on the list, shorter than the map's line: the GM
+    may play one by hand; resuming plays the next only if a schedule or a player's
+    "ready" would."""
+    if not row.anyone_plays and row.schedule_kind == "none":
+        return "none until the game master plays one by hand (no player plays a side)"
+    return "none until the game master resumes the campaign or plays one by hand"
 
 
 @login_required
@@ -379,6 +406,7 @@ def campaigns(request: HttpRequest) -> HttpResponse:
                 status=campaign_status(row),
                 winner=winner_name(row),
                 next_turn=_next_turn_of(row, sides.get(row.pk)),
+                paused_words=_paused_list_words(row),
                 length=ending.length_of(row, settings, getattr(row, "last_turn_status", None)),
                 outcome=ending.outcome(row, settings, names),
             )

@@ -1,0 +1,101 @@
+"""The campaign list's "Next turn" line in every case, in words a player understands: a
+campaign whose every side the campaign AI plays said "once every side is ready", though
+no "ready" plays its turn (only the game master's button does), and, paused, that
+resuming it would; the game master read "Your side: game master"."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+
+from campaign.models import Campaign, Membership
+from campaign.services.campaigns import set_paused
+from campaign.services.scenarios import create_campaign
+from campaign.services.schedule import set_schedule
+from tests.campaign.conftest import korona_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def listed(client: Any) -> dict[str, str]:
+    """Each campaign's entry on the list, as words: name -> the rest."""
+    page = client.get("/campaigns/").content.decode()
+    entries = {}
+    for item in re.findall(r"<li class=[^>]*data-campaign.*?</li>", page, re.S):
+        words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", item))).strip()
+        name, _, rest = words.partition(" ")
+        entries[name] = rest
+    return entries
+
+
+def new(name: str, **sides: Any) -> Campaign:
+    campaign = create_campaign(data=korona_doc(), name=name, seed=1)
+    for side, users in sides.items():
+        for user in users:
+            Membership.objects.create(campaign=campaign, user=user, side=side)
+    return campaign
+
+
+def test_each_case_of_the_next_turn_reads_plainly(
+    django_user_model: Any, gm_user: Any, login: Any
+) -> None:
+    watcher, alice, kenji = (
+        django_user_model.objects.create_user(name, f"{name}@example.com", "a long password")
+        for name in ("watcher", "alice", "kenji")
+    )
+    new("AllAI", spectator=[watcher])
+    set_paused(campaign=new("PausedAI", spectator=[watcher]), paused=True)
+    scheduled = new("ScheduledAI", spectator=[watcher])
+    set_schedule(campaign=scheduled, kind="every_hours", every_hours=48)
+    set_paused(campaign=scheduled, paused=True)
+    new("Solo", australian=[alice], spectator=[watcher])
+    new("Two", australian=[alice], japanese=[kenji], spectator=[watcher])
+    set_paused(campaign=new("PausedTwo", australian=[alice], japanese=[kenji]), paused=True)
+    ended = new("Ended", australian=[alice], spectator=[watcher])
+    ended.status = Campaign.Status.FINISHED
+    ended.save()
+
+    by_button = (
+        'Next turn Turn 1 is played when the game master presses "Advance turn now" (no '
+        'player plays a side, so no side\'s "ready" plays it).'
+    )
+    every_side = (
+        "Next turn Turn 1 is played once every side is ready, or when the game master plays it."
+    )
+    resumes = "Next turn none until the game master resumes the campaign or plays one by hand"
+    by_hand = "Next turn none until the game master plays one by hand (no player plays a side)"
+    for reader in (gm_user, watcher):
+        entries = listed(login(reader))
+        assert entries["AllAI"].endswith(by_button)
+        assert entries["PausedAI"].endswith(by_hand)
+        assert entries["ScheduledAI"].endswith(resumes)  # its schedule plays on, resumed
+        assert entries["Solo"].endswith(every_side)
+        assert entries["Two"].endswith(every_side)
+        assert entries["Ended"].endswith("Status ended Outcome Nobody won.")
+    assert listed(login(gm_user))["AllAI"].startswith("You the game master Turn 1 of 20")
+    assert listed(login(watcher))["AllAI"].startswith("You follow it as a spectator, on no side")
+    mine = listed(login(alice))
+    assert mine["Solo"].endswith(
+        "Next turn Turn 1 is played when you mark your orders ready, or when the game master "
+        "plays it."
+    )
+    assert mine["Two"].endswith(every_side) and mine["PausedTwo"].endswith(resumes)
+    assert mine["Solo"].startswith("Your side Australians Turn 1 of 20")
+
+
+def test_a_paused_campaign_no_player_plays_says_so_on_its_map(
+    django_user_model: Any, login: Any
+) -> None:
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "a long password")
+    campaign = new("PausedAI", spectator=[watcher])
+    set_paused(campaign=campaign, paused=True)
+    page = login(watcher).get(f"/campaigns/{campaign.pk}/").content.decode()
+    words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert (
+        "The game master has paused the campaign: a turn is played only when they play one "
+        "by hand (no player plays a side)."
+    ) in words
+    assert "when every side is ready" not in words
