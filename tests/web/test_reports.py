@@ -634,3 +634,34 @@ def test_a_wooded_squares_words_are_drawn_over_its_trees_with_a_halo(
         halo = re.search(r"svg\.field \.cell-label, svg\.field \.cell-going \{[^}]*\}", html)
         assert halo is not None and "stroke: #fffdf7" in halo.group(0)
     assert woods > 0  # the played campaign's battles have woods to draw the words over
+
+
+def test_a_pending_automatic_battle_says_once_that_the_rules_fight_it(
+    login: Login, aussie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A battle the rules fight, its turn's workers not done yet: the report read "to be
+    fought by the rules", then "Waiting for the game master to enter the result. The rules
+    will fight it shortly. No deadline is set: the game master enters the result once it
+    has been fought.", and offered a sheet to set up a table nobody plays on."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona auto", seed=13)
+    with django_capture_on_commit_callbacks(execute=False):  # no worker fights them
+        advance_turn(campaign_id=campaign.pk, defer_battles=True)
+    join(aussie, campaign, "australian")
+    battle = Battle.objects.filter(campaign=campaign, status="pending", mode="auto").first()
+    page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
+    assert "to be fought by the rules" in page
+    assert "Not fought yet: it is fought in a moment, with the rest of the turn." in page
+    assert "game master" not in page and "set the table up" not in page
+    assert page.count("rules fight") + page.count("fought by the rules") == 1
+
+
+def test_a_pending_tabletop_battle_without_a_deadline_says_who_enters_it_once(
+    login: Login, aussie: Any
+) -> None:
+    campaign, battles = waiting_campaign()
+    join(aussie, campaign, "australian")
+    battle = battles["1:Korona:1"]
+    Battle.objects.filter(pk=battle.pk).update(deadline=None)
+    page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
+    assert "Waiting for the game master to enter the result. No deadline is set for it." in page
+    assert page.count("enter the result") + page.count("enters the result") == 1
