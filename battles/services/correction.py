@@ -17,14 +17,14 @@ from django.db import transaction
 from battles.models import Battle
 from battles.services.results import ResultRefused, checked_result
 from campaign.models import Campaign, GmAdjustment, Turn
+from campaign.services.adjustments import CORRECTION as CORRECTION
 from campaign.services.adjustments import check_reason, check_seen, record
 from campaign.services.rollback import KEPT_KINDS
 from campaign.services.turns import replay_turn
 from rules import names
 
-# The details' kind of a correction's line: a later correction does not count it among
-# the GM changes a replay would undo (``_changes_since_start``).
-CORRECTION = "correction"
+# CORRECTION (above), the details' kind of a correction's line: a later correction does not
+# count it among the GM changes a replay would undo (``_changes_since_start``).
 
 # A turn a correction finds after the battle's own: played, or being played.
 _STARTED = [Turn.Status.DONE, Turn.Status.BATTLES_PENDING, Turn.Status.ROLLING]

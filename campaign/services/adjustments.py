@@ -37,6 +37,10 @@ from rules import names
 from rules.campaign import visibility as fog
 from rules.refusals import Refusal
 
+# The details' kind of a tabletop result's correction (``battles.services.correction``):
+# its line names the battle's place and result, which only the battle's readers see.
+CORRECTION = "correction"
+
 
 def _holder(side: str | None) -> str:
     return f"the {names.side_adjective(side)} side" if side else "nobody"

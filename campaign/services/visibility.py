@@ -41,6 +41,7 @@ from campaign.models import (
     SideReady,
     Turn,
 )
+from campaign.services.adjustments import CORRECTION
 from campaign.services.deadlines import side_play
 from campaign.services.snapshot import SnapshotIds, load_snapshot_with_ids
 from campaign.settings_doc import adjustment_what
@@ -661,7 +662,10 @@ class CampaignView:
         which company a glimpse is, and a GM's change must not give either away. A change
         of who holds an area the reader's side did not have in sight when it was made
         names neither holder ("Munara: who holds it was changed, out of your sight"): the
-        reader knows only the holder it last saw there.
+        reader knows only the holder it last saw there. A tabletop result corrected, to a
+        reader who may not read that battle (a spectator), names neither its place nor its
+        result, only its turn ("The result of a battle of turn 2, fought on the table, was
+        corrected"): that the turn had battles at the table was public while it waited.
         """
         shown = []
         for row in GmAdjustment.objects.filter(campaign=self.campaign).order_by("id"):
@@ -696,6 +700,11 @@ class CampaignView:
             # A spectator has no enemy: "an enemy company" was addressed to a player.
             company_words = "an enemy company" if self.side in self.state.sides else "a company"
             return f"{company_words}{f' ({side.name})' if side else ''}: stands adjusted"
+        if details.get("kind") == CORRECTION and not (
+            self.battles().filter(pk=details.get("battle") or 0).exists()
+        ):
+            number = details.get("turn")
+            return f"the result of a battle of turn {number}, fought on the table, was corrected"
         area = details.get("area")
         if area is not None and self.side not in details.get("in_sight_of", ()):
             return f"{area}: who holds it was changed, out of your sight"

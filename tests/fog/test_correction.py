@@ -6,14 +6,21 @@ is left for a side to read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from battles.models import Battle
 from battles.services.correction import CORRECTION, correct_battle_result, correction_line
 from battles.services.results import checked_result, enter_battle_result
+from campaign.models import SPECTATOR, GmAdjustment, Membership
 from campaign.services.adjustments import record
 from campaign.services.turns import advance_turn
+from tests.battles.test_correction import played as tabletop_played
 from tests.fog import twins
+from tests.fog.crawl import normalise
 from tests.fog.noninterference import compare
 from tests.fog.twins import Hidden, Pair
 
@@ -80,3 +87,43 @@ def test_a_sides_pages_after_a_correction_are_those_of_the_result_entered_first(
     assert not comparison.differences, comparison.report()
     turns = comparison.seen[0][f"GET /campaigns/{comparison.campaign}/turns/"]
     assert REASON.encode() in turns  # the log of turns, with the GM's line
+
+
+def test_a_correction_tells_a_spectator_neither_the_battles_place_nor_its_result(
+    django_user_model: Any,
+) -> None:
+    """A spectator reads no battle while the campaign is played, so the GM's line of a
+    correction must not give its place, winner or losses away: two campaigns that differ
+    only in the result corrected read the same to them, while a side that fought it
+    reads the difference (the walk of 7 December 2026 read "the battle at Korona in turn 2
+    was corrected: the Japanese, attacking, win; lost: ..." as a spectator)."""
+    campaign = tabletop_played("Watched", WRONG)
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "pw")
+    player = django_user_model.objects.create_user("player", "p@example.com", "pw")
+    Membership.objects.create(user=watcher, campaign=campaign, side=SPECTATOR)
+    Membership.objects.create(user=player, campaign=campaign, side="australian")
+    second = Battle.objects.get(campaign=campaign, key="1:Korona:2")
+    correct_battle_result(battle_id=second.pk, **RIGHT, reason=REASON)
+    row = GmAdjustment.objects.get(campaign=campaign, details__kind=CORRECTION)
+
+    def seen(user: Any) -> dict[str, bytes]:
+        client = Client()
+        client.force_login(user)
+        urls = [
+            reverse("turns", args=[campaign.pk]),
+            reverse("turn", args=[campaign.pk, 1]),
+            f"/api/campaigns/{campaign.pk}/adjustments/",
+        ]
+        return {url: normalise(client.get(url).content) for url in urls}
+
+    corrected = {user: seen(user) for user in (watcher, player)}
+    # The twin: the same line of the GM's, for another result (the Australians lost 2).
+    other = checked_result(second, "defender", {"attacker": {}, "defender": {"rifle_squad": 2}})
+    row.what = correction_line(campaign, second, 1, row.details["before"], other)
+    row.details = {**row.details, "after": other}
+    row.save(update_fields=["what", "details"])
+    assert seen(watcher) == corrected[watcher]
+    assert b"a battle of turn 1, fought on the table, was corrected" in b"".join(
+        corrected[watcher].values()
+    )
+    assert seen(player) != corrected[player]  # the side that fought it reads the result
