@@ -276,8 +276,12 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
             except InvitationRefused as refused:
                 context["error"] = str(refused)
                 return render(request, TEMPLATE, context, status=409)
+        name = invitation.campaign.name
         messages.success(
-            request, f"Welcome: you play the {context['side_name']} in {invitation.campaign.name}."
+            request,
+            f"Welcome: you follow {name} as a spectator."
+            if invitation.side == SPECTATOR
+            else f"Welcome: you play the {context['side_name']} in {name}.",
         )
         return HttpResponseRedirect(reverse("campaign-map", args=[invitation.campaign.pk]))
     return render(request, TEMPLATE, context)

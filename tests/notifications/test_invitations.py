@@ -328,7 +328,12 @@ def test_the_gm_invites_a_spectator_who_joins_as_one(
     page = newcomer.get(path_of(invitation)).content.decode()
     assert f"invites you to follow <strong>{campaign.name}</strong> as a spectator" in page
     assert "Make my account and join as a spectator" in page and "the spectators" not in page
-    assert newcomer.post(path_of(invitation), NEW).status_code == 302
+    joined = newcomer.post(path_of(invitation), NEW, follow=True)
+    assert joined.redirect_chain[0][1] == 302
+    # The map's welcome: the walk of 7 December 2026 read "Welcome: you play the
+    # spectators (no side) in Korona.", though a spectator plays nothing.
+    welcome = [str(m) for m in joined.context["messages"]]
+    assert welcome == [f"Welcome: you follow {campaign.name} as a spectator."]
     user = get_user_model().objects.get(username="newcomer")
     assert Membership.objects.get(campaign=campaign, user=user).side == "spectator"
     back = newcomer.get(path_of(invitation)).content.decode()
