@@ -231,8 +231,29 @@ def latest_messages(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(
         request,
         "notifications/_latest.html",
-        {"campaign": view.campaign, "latest": latest, "count": rows.count()},
+        {
+            "campaign": view.campaign,
+            "latest": latest,
+            "count": rows.count(),
+            "where_to_write": where_to_write(view),
+        },
     )
+
+
+def where_to_write(view: CampaignView) -> str:
+    """The map's empty messages box: the boards this reader writes on, as ``may_write``
+    allows them (a spectator writes on none; an ended campaign's sides, the public board
+    only)."""
+    if view.game_master:
+        return "Write an announcement, on the public board, or in a side's channel."
+    if not may_write(view, Channel.PUBLIC, ""):
+        return "Spectators read the game master's announcements and the public board."
+    if may_write(view, Channel.SIDE, view.side or ""):
+        return (
+            "Write on the public board, which everyone in the campaign reads, or on your "
+            "side's own channel."
+        )
+    return "Write on the public board, which everyone in the campaign reads."
 
 
 urlpatterns = [

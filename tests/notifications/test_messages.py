@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from campaign.models import Campaign
+from campaign.models import SPECTATOR, Campaign, Membership
 from notifications.models import Message, Webhook
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +221,31 @@ def test_a_player_writes_what_they_like(campaign: Campaign, aussie: Any, login: 
     """A player's words are theirs: only the GM, who sees everything, is asked."""
     answer = write(login(aussie), campaign, "public", "A Company holds Korona.")
     assert answer.status_code == 302
+
+
+def test_the_maps_empty_messages_box_offers_only_the_boards_the_reader_writes_on(
+    campaign: Campaign, aussie: Any, gm_user: Any, django_user_model: Any, login: Any
+) -> None:
+    """The walk of 7 December 2026: a spectator, who writes on no board, read "Write on
+    the public board, which everyone in the campaign reads, or on your side's own
+    channel"; so did the GM, who has no side, and a player once the campaign had ended,
+    when only the public board takes messages."""
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "pw")
+    Membership.objects.create(user=watcher, campaign=campaign, side=SPECTATOR)
+    latest = f"/campaigns/{campaign.pk}/messages/latest/"
+
+    def said(user: Any) -> str:
+        text = re.sub(r"<[^>]+>", "", login(user).get(latest).content.decode())
+        return " ".join(html.unescape(text).split())
+
+    assert (
+        "Write on the public board, which everyone in the campaign reads, or on your side's "
+        "own channel." in said(aussie)
+    )
+    assert "Spectators read the game master's announcements and the public board" in (said(watcher))
+    assert "Write" not in said(watcher) and "your side" not in said(watcher)
+    assert "Write an announcement, on the public board, or in a side's channel." in said(gm_user)
+    campaign.status = Campaign.Status.FINISHED
+    campaign.save(update_fields=["status"])
+    assert "Write on the public board, which everyone in the campaign reads." in said(aussie)
+    assert "own channel" not in said(aussie)
