@@ -169,3 +169,33 @@ def test_no_page_a_spectator_opens_speaks_to_them_as_a_side(
         ):
             wrong.append(f"{page}: {found[0].strip()}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_a_spectators_turn_map_and_turn_list_do_not_speak_of_their_side(
+    played: Campaign, watcher: Any, aussie: Any, login: Any
+) -> None:
+    """The walk of 7 December 2026, as a spectator: the turn's map read "As the Spectator
+    side saw it then: the enemy only where your companies were, or next to them. Arrows
+    are the turn's moves (your side's)" and "No move or battle of this turn that your side
+    could see."; the list of turns, "Nothing you can see happened beyond the supply rolls
+    and orders.", rolls and orders a spectator never sees."""
+    join(watcher, played, SPECTATOR)
+    client = login(watcher)
+
+    def words(url: str, user_client: Any = client) -> str:
+        page = user_client.get(url).content.decode().replace("&#x27;", "'")
+        return " ".join(page.split())
+
+    turn_map = words(f"/campaigns/{played.pk}/turns/1/map/")
+    assert "As a spectator saw it then: no company of either side" in turn_map
+    assert "Spectator side" not in turn_map
+    assert "your side" not in turn_map and "your companies" not in turn_map
+    assert "No move or battle of this turn is shown to a spectator." in turn_map
+    turns = words(f"/campaigns/{played.pk}/turns/")
+    assert "beyond the supply rolls and orders" not in turns
+    assert "Nothing a spectator sees happened in this turn." in turns
+    # A player reads their own side's words, by its name.
+    player_map = words(f"/campaigns/{played.pk}/turns/1/map/", login(aussie))
+    assert "As the Australians saw it then: the enemy only where your companies were" in (
+        player_map
+    )
