@@ -4,9 +4,12 @@ campaign's ``CampaignView``; the battle pages, the API and the tests all ask her
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from battles.models import Battle
+from campaign.models import GmAdjustment
+from campaign.services.adjustments import CORRECTION
 from campaign.services.visibility import CampaignView
 from rules.campaign import visibility as fog
 
@@ -40,3 +43,17 @@ def battle_seed(view: CampaignView, battle: Battle) -> int | None:
     if view.game_master or battle.status != Battle.Status.PENDING:
         return battle.seed
     return None
+
+
+def result_corrections(campaign_id: int, battle_ids: Iterable[int]) -> dict[int, GmAdjustment]:
+    """The GM's latest correction of each of these battles' results (the public line
+    ``correct_battle_result`` records), by battle id; a battle never corrected is not
+    there. One query. A roll-back takes a correction off the log with its turn."""
+    wanted = set(battle_ids)
+    found: dict[int, GmAdjustment] = {}
+    rows = GmAdjustment.objects.filter(campaign_id=campaign_id, details__kind=CORRECTION)
+    for row in rows.order_by("id"):
+        battle = (row.details or {}).get("battle")
+        if battle in wanted:
+            found[battle] = row
+    return found

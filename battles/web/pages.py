@@ -15,7 +15,8 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from battles.models import Battle
-from battles.services.reading import battle_open, battle_seed, battle_spec
+from battles.services.correction import result_words
+from battles.services.reading import battle_open, battle_seed, battle_spec, result_corrections
 from battles.web import battleview
 from campaign.services.visibility import CampaignView
 from config.pages import campaign_view, login_required, page_context
@@ -96,7 +97,25 @@ def battle_report(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     context["log_turns"] = battleview.log_turns(
         battle.log, context["table"], context["stand_sides"], ruleset=battle.ruleset
     )
+    context["correction"] = _correction(view, battle)
     return render(request, "battles/report.html", page_context(view, **context))
+
+
+def _correction(view: CampaignView, battle: Battle) -> dict[str, Any] | None:
+    """The GM's correction of a result entered from the table, as the report tells it:
+    when, the GM's reason, and the result first entered (the public log's words)."""
+    if battle.status != Battle.Status.ENTERED:
+        return None
+    row = result_corrections(view.campaign.pk, [battle.pk]).get(battle.pk)
+    if row is None:
+        return None
+    before = (row.details or {}).get("before") or {}
+    return {
+        "when": row.created_at,
+        # The GM's own sentence, closed with a full stop unless it has its own.
+        "reason": row.reason.strip() + ("" if row.reason.strip()[-1:] in ".!?" else "."),
+        "was": result_words(battle, before, _side_names(view)) if before else "",
+    }
 
 
 @login_required

@@ -10,7 +10,7 @@ turn shows only the records ``view.records`` allows, a list of battles only thos
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +20,7 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from battles.models import Battle
+from battles.services.reading import result_corrections
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
@@ -165,6 +166,7 @@ class ListedBattle:
     won: str  # "The Japanese won: ..."; "" while it waits to be fought
     waiting: str  # while it waits: "table" (the GM enters its result) or "rules"; else ""
     deadline: datetime | None  # the GM's deadline for a tabletop result
+    corrected: datetime | None = None  # when the GM corrected its result from the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,9 +197,15 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     reading = turnlog.Reading(
         names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)
     ).with_records(records)
+    # Only a result entered from the table is ever corrected: no query for the others.
+    entered = [row["id"] for row in rows if row["status"] == Battle.Status.ENTERED]
+    corrected = result_corrections(view.campaign.pk, entered) if entered else {}
     by_turn: dict[int, list[ListedBattle]] = defaultdict(list)
     for row in rows:
-        by_turn[numbers[row["turn_id"]]].append(_listed_battle(row, reading))
+        listed = _listed_battle(row, reading)
+        if row["id"] in corrected:
+            listed = replace(listed, corrected=corrected[row["id"]].created_at)
+        by_turn[numbers[row["turn_id"]]].append(listed)
     return render(
         request,
         "campaign/battles.html",
