@@ -63,6 +63,7 @@ from campaign.web.maps import (
 )
 from campaign.web.supplyhelp import NextRoll, next_roll, supply_rules
 from config.numbers import whole_number
+from config.refusals import sentence
 from rules.campaign.turn import OrderError
 from rules.campaign.visibility import CompanyView
 
@@ -358,17 +359,41 @@ class Planning:
     side: str
 
 
-def _planning(request: HttpRequest, campaign_id: int, asked: str | None) -> Planning | HttpResponse:
+def _planning(
+    request: HttpRequest, campaign_id: int, asked: str | None, *, page: bool = False
+) -> Planning | HttpResponse:
     """The view, then the side planned (``asked``: ``?side=``, the GM's choice): the page
     and its polls open both alike, and refuse a side the reader may not plan alike
     (``_side_refused``); the answer is that refusal. Each view reads ``side`` from its
     query itself and passes it: the fog crawler (tests/fog/crawl.py) learns a view's
-    query parameters from its own code, and crawls ``?side=`` for each."""
+    query parameters from its own code, and crawls ``?side=`` for each. The page itself
+    (``page``) answers a refusal with a page of the campaign, in words, with the way
+    back; its polls with the bare reason."""
     view = campaign_view(request, campaign_id)
     try:
         return Planning(view, planning.planning_side(view=view, asked=asked))
     except SideRefused as refused:
+        if page:
+            return _refused_page(request, view, refused)
         return _side_refused(refused)
+
+
+def _refused_page(request: HttpRequest, view: CampaignView, refused: SideRefused) -> HttpResponse:
+    """The orders page a reader may not open: a spectator (who gives no orders), a player
+    asking for the enemy's, or a side the campaign lacks."""
+    spectator = view.side not in view.state.sides and not view.game_master
+    words = (
+        f"You follow {view.campaign.name} as a spectator: a spectator gives no orders. "
+        "The map, the turns and the messages are yours to read."
+        if spectator
+        else sentence(refused)
+    )
+    return render(
+        request,
+        "campaign/orders_refused.html",
+        page_context(view, words=words, own_orders=not spectator and not view.game_master),
+        status=403 if refused.forbidden else 400,
+    )
 
 
 def _turn_played(
@@ -435,7 +460,7 @@ def orders_watch(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def orders_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    opened = _planning(request, campaign_id, request.GET.get("side"))
+    opened = _planning(request, campaign_id, request.GET.get("side"), page=True)
     if isinstance(opened, HttpResponse):
         return opened
     view, side = opened.view, opened.side

@@ -132,7 +132,8 @@ def test_the_gm_picks_a_side(campaign: Campaign, gm_user: Any, login: Any) -> No
     assert f'id="company-{company(campaign, "A Company").pk}"' not in japanese
     refused = client.get(url(campaign) + "?side=americans")
     assert refused.status_code == 400
-    assert b"'americans' is not a side" in refused.content
+    # A page of the campaign, the refusal in words (escaped as every page's text).
+    assert "&#x27;americans&#x27; is not a side" in refused.content.decode()
 
 
 def test_a_player_may_not_look_at_the_enemys_orders_page(

@@ -199,3 +199,19 @@ def test_a_spectators_turn_map_and_turn_list_do_not_speak_of_their_side(
     assert "As the Australians saw it then: the enemy only where your companies were" in (
         player_map
     )
+
+
+def test_a_spectator_who_opens_the_orders_page_reads_a_page_not_a_bare_line(
+    played: Campaign, watcher: Any, login: Any
+) -> None:
+    """The walk of 7 December 2026: a spectator following an orders link (an email, a
+    bookmark from before) got "a spectator gives no orders: they watch" as plain text, no
+    page round it, too small to read on a phone and with no way back to the campaign."""
+    join(watcher, played, SPECTATOR)
+    answer = login(watcher).get(f"/campaigns/{played.pk}/orders/")
+    assert answer.status_code == 403
+    assert answer["Content-Type"].startswith("text/html")
+    page = " ".join(answer.content.decode().replace("&#x27;", "'").split())
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert f"You follow {played.name} as a spectator: a spectator gives no orders." in page
+    assert f'href="/campaigns/{played.pk}/">' in page.split("<main", 1)[1]  # back to the map
