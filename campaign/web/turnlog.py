@@ -375,6 +375,22 @@ def record_words(record: Mapping[str, Any], reading: Reading | None = None) -> s
     return names.as_line(_record_words(record, reading))
 
 
+def end_words(record: Mapping[str, Any], reading: Reading) -> str:
+    """The campaign's end, from the record's fields: "the campaign ends: the turn limit
+    (20) is reached. The Japanese hold Korona and win." (the rules' text reads "Japanese
+    hold", the side's name without its article, and stays so: replays compare it)."""
+    reason, place = record.get("reason"), record.get("target")
+    if not reason or not place:
+        return str(record.get("text") or "") or fallback_words(record)
+    winner = str(record.get("winner") or "")
+    held = (
+        f"The {reading.side_names.get(winner) or names.side_adjective(winner)} hold {place} and win"
+        if winner
+        else f"Nobody holds {place}, so nobody wins"
+    )
+    return f"the campaign ends: {reason}. {held}."
+
+
 def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
     if record.get("kind") == "battle_result":
         return battle_result_words(record, reading or Reading())
@@ -382,6 +398,8 @@ def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
         return battle_words(record, reading)
     if record.get("kind") == "control":
         return control_words(record, reading or Reading())
+    if record.get("kind") == "campaign_end":
+        return end_words(record, reading or Reading())
     if record.get("kind") == "order":
         return (
             order_words(record, reading) or str(record.get("text") or "") or fallback_words(record)

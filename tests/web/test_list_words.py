@@ -136,3 +136,31 @@ def test_an_old_sighting_link_finds_the_not_found_page_explaining_it(
         pages.append(answer.content.decode().split("<main", 1)[1])
     assert "sightings are numbered afresh every turn" in pages[0]
     assert pages[0] == pages[1] == pages[2]
+
+
+def test_the_end_of_the_campaign_names_the_winner_as_a_side_is_named() -> None:
+    """The walk of 7 December 2026 read, on the last turn's page and the list of turns,
+    "The campaign ends: the turn limit (20) is reached. Japanese hold Korona and win.":
+    the rules' record, whose side has no article. The pages say "The Japanese hold ..."."""
+    reading = turnlog.Reading({"australian": "Australians", "japanese": "Japanese"})
+    record = {
+        "phase": "end",
+        "kind": "campaign_end",
+        "side": "japanese",
+        "target": "Korona",
+        "outcome": "ended",
+        "winner": "japanese",
+        "reason": "the turn limit (20) is reached",
+        # The rules' own text, kept in the record (replays compare it).
+        "text": "the campaign ends: the turn limit (20) is reached. Japanese hold Korona and win.",
+    }
+    assert turnlog.record_words(record, reading) == (
+        "The campaign ends: the turn limit (20) is reached. The Japanese hold Korona and win."
+    )
+    assert turnlog.turn_summary([record], reading.side_names) == [
+        "The campaign ends: the turn limit (20) is reached. The Japanese hold Korona and win."
+    ]
+    nobody = {**record, "side": None, "winner": None, "text": "... nobody holds Korona and wins."}
+    assert turnlog.record_words(nobody, reading) == (
+        "The campaign ends: the turn limit (20) is reached. Nobody holds Korona, so nobody wins."
+    )
