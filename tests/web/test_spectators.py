@@ -69,6 +69,11 @@ def test_a_spectator_sees_everything_once_it_has_ended(db: Any, watcher: Any, lo
     assert view.sees_everything and len(view.companies) == len(view.state.companies)
     story = login(watcher).get(f"/campaigns/{campaign.pk}/story/").content.decode()
     assert "won</strong>" in story
+    # The walk of 7 December 2026 read "As the spectator saw it then." on a turn's map:
+    # once the campaign has ended the map is whole, for everyone.
+    turn_map = login(watcher).get(f"/campaigns/{campaign.pk}/turns/1/map/").content.decode()
+    assert "As the spectator" not in turn_map
+    assert "The whole map, as everyone may read it now that the campaign has ended." in (turn_map)
 
 
 def test_a_spectator_gets_no_deadline_reminder(campaign: Campaign, watcher: Any) -> None:
@@ -193,6 +198,9 @@ def test_a_spectators_turn_map_and_turn_list_do_not_speak_of_their_side(
     assert "No move or battle of this turn is shown to a spectator." in turn_map
     turns = words(f"/campaigns/{played.pk}/turns/")
     assert "beyond the supply rolls and orders" not in turns
+    # The list of campaigns read "Your side: Spectator".
+    listed = words("/campaigns/")
+    assert "<dt>You</dt><dd>follow it as a spectator, on no side</dd>" in listed
     assert "Nothing a spectator sees happened in this turn." in turns
     # A player reads their own side's words, by its name.
     player_map = words(f"/campaigns/{played.pk}/turns/1/map/", login(aussie))
