@@ -235,3 +235,52 @@ def test_without_script_a_stale_order_gets_a_page_in_words_and_a_way_back(
         assert not Order.objects.filter(campaign=campaign).exists()
     finally:
         context.close()
+
+
+FOCUSED = "() => { const e = document.activeElement; return e ? (e.id || e.tagName) : null; }"
+# Counts the answers settled from now on (listened to after orders.js: its own listener
+# has run when the count grows).
+COUNT_SETTLED = """() => {
+  window.settled = 0;
+  document.addEventListener("htmx:afterSettle", () => { window.settled += 1; });
+}"""
+
+
+def test_a_card_whose_order_was_not_saved_takes_no_focus_back_later(
+    page: Any, live_server: Any, campaign: Campaign, settings: Any
+) -> None:
+    """A keyboard user's order not saved (the server refused it as it refuses a page whose
+    sign-in changed elsewhere: a 403 in words): the card says so and keeps the focus. The
+    player then went elsewhere on the page; the next answer swapped in anywhere (here a
+    teammate's order, brought by the slow poll) pulled the focus back to that card: its
+    id, remembered for an answer that was never swapped in, waited for the next one."""
+    settings.KORONA_ORDERS_WATCH_SECONDS = 1
+    open_orders(page, live_server, campaign, "phone")
+    a = campaign.companies.get(name="A Company").pk
+    b = campaign.companies.get(name="B Company").pk
+    page.route(
+        f"**/orders/{a}/",
+        lambda route: route.fulfill(status=403, content_type="text/plain", body=CHANGED),
+    )
+    card = page.locator(f"#company-{a}")
+    choose_withdraw(card)
+    page.focus(f"#give-{a}")
+    page.keyboard.press("Enter")
+    card.locator(".not-saved").wait_for()
+    assert page.evaluate(FOCUSED) == f"give-{a}"
+    page.evaluate("() => document.activeElement.blur()")  # the player taps elsewhere
+    assert page.evaluate(FOCUSED) == "BODY"
+    page.evaluate(COUNT_SETTLED)
+
+    teammate = page.context.new_page()  # the same side, another tab
+    teammate.goto(page.url)
+    other = teammate.locator(f"#company-{b}")
+    other.locator("select[name=order]").select_option(label="Advance to Oivi")
+    other.locator("button[value=give]").click()
+    teammate.locator(f"#company-{b} button[value=withdraw]").wait_for()
+    page.wait_for_function(
+        "(b) => document.querySelector(`#company-${b} .current`).innerText"
+        ".includes('advance to Oivi') && window.settled > 0",
+        arg=b,
+    )
+    assert page.evaluate(FOCUSED) == "BODY"

@@ -23,13 +23,18 @@
     }
   }
 
+  // Only for an answer that is swapped in. An error htmx does not swap (an order not
+  // saved: not-saved.js says so in the card, whose button keeps the focus) left its card's
+  // id here, and the next answer swapped in anywhere, seconds or minutes later (a
+  // teammate's order brought by the slow poll), sent the focus back to that card from
+  // wherever the player had gone since.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    hold(event.detail.target);
+    if (event.detail.shouldSwap) hold(event.detail.target);
   });
 
   // Fired after the request's own beforeSwap, as the answer's out-of-band parts go in.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    hold(event.detail.target);
+    if (event.detail.shouldSwap !== false) hold(event.detail.target);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
