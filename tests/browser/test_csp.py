@@ -140,6 +140,9 @@ def test_the_players_pages_work_under_the_policy(
     ready = page.locator("form[action$='/orders/ready/'] button").first
     if ready.count():
         ready.click()
+        # The answer swapped in (the box says the side is ready), not only sent: checked
+        # before it, the page had nothing new to break the policy with.
+        page.locator("#ready li.side-australian", has_text="ready").locator("strong").wait_for()
         page.wait_for_load_state("networkidle")
         watch.check("orders: ready")
     # ...the battle report's replay steps, and the sheet's print button prints.
