@@ -109,6 +109,11 @@ def test_a_slow_poll_asked_before_an_order_has_its_answer_dropped(
     assert "B Company" in stale.text()
     give(first, a, "Advance to Oivi")
     first.locator(f"#company-{a} .odds-text").wait_for()
+    # Read once the page has stopped changing by itself: the order's answer brings the odds
+    # done, unless another request (the other tab's slow poll, say) held the claim on a
+    # chunk of the same battle at that moment (odds.fight_chunk): then the answer says "20
+    # of 40" and the area's poll brings the rest a moment later (seen under load).
+    first.wait_for_function("() => !document.querySelector('.area-odds-now.polling')")
     planned = first.locator("#planned-battles").inner_text()
     card = first.locator(f"#company-{a}").inner_text()
     assert "A Company" in planned
