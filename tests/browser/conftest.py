@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 # The page tests' fixtures: the GM, the players and their campaigns.
 from tests.web.conftest import aussie, gm_user, japanese, played  # noqa: F401
@@ -49,6 +50,21 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--no-first-run",
         ],
     }
+
+
+# How long an action or a wait may take before the test fails. Playwright's own 30 s (5 s
+# for expect) is a busy 2-core CI machine's lot for a page that draws a map or a poll
+# whose answer fights odds; a wait ends as soon as its condition holds, so a passing run
+# is no slower. Waits that need longer (odds fought to the end) say so themselves.
+PATIENCE_MS = 60_000
+expect.set_options(timeout=PATIENCE_MS)
+
+
+@pytest.fixture
+def context(context: Any) -> Any:
+    """pytest-playwright's context, every page of it patient (PATIENCE_MS)."""
+    context.set_default_timeout(PATIENCE_MS)
+    return context
 
 
 @pytest.fixture

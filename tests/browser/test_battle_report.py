@@ -70,7 +70,6 @@ def test_a_player_steps_through_and_plays_a_battle_replay(
     page.wait_for_function(
         "(seen) => document.querySelector('[data-replay=\"counter\"]').textContent !== seen",
         arg=reached,
-        timeout=5000,
     )
     page.click('[data-replay="play"]')  # pause
     assert page.locator('[data-replay="play"]').get_attribute("aria-pressed") == "false"

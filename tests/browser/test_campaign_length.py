@@ -70,6 +70,6 @@ def test_an_open_map_shows_a_new_length_without_a_reload(
     assert page.locator("[data-turn-of]").text_content() == "Turn 2 of 20 is next"
     page.evaluate("window.notReloaded = true")
     shorten(korona, 2)
-    page.wait_for_selector('[data-turn-of="2/2"]', timeout=10_000)
+    page.wait_for_selector('[data-turn-of="2/2"]')
     assert page.locator("[data-turn-of]").text_content() == LAST
     assert page.evaluate("window.notReloaded") is True

@@ -161,7 +161,7 @@ def test_the_api_docs_and_browsable_api_work_under_the_policy(
     watch.sign_in("aussie")
     watch.visit("/api/docs/")
     # Swagger UI drew the operations from the schema: its start-up script ran.
-    page.locator(".swagger-ui .opblock").first.wait_for(timeout=15_000)
+    page.locator(".swagger-ui .opblock").first.wait_for()
     assert page.locator(".swagger-ui .opblock").count() >= 20
     page.locator(".swagger-ui .opblock-summary").first.click()
     page.wait_for_load_state("networkidle")

@@ -111,7 +111,7 @@ def test_the_map_redraws_itself_when_a_turn_is_played(
 
     advance_turn(campaign_id=korona.pk)
 
-    page.wait_for_selector('[data-turn="2"]', timeout=10_000)
+    page.wait_for_selector('[data-turn="2"]')
     assert page.evaluate("window.notReloaded") is True  # swapped in, not reloaded
     assert page.locator("svg.campaign-map").count() == 1
     assert page.locator("#live-map").count() == 1

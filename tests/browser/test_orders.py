@@ -183,7 +183,7 @@ def test_the_focus_comes_back_when_another_answer_lands_as_the_card_settles(
         page.keyboard.press("Enter")
         page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(state="detached")
     assert not Order.objects.filter(company=a).exists()
-    page.wait_for_function(f"() => document.activeElement.id === 'order-{a.pk}'", timeout=5000)
+    page.wait_for_function(f"() => document.activeElement.id === 'order-{a.pk}'")
 
 
 # One evaluation reads both places at once: the page cannot change in between.

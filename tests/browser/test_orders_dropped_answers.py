@@ -127,7 +127,6 @@ def test_a_slow_poll_asked_before_an_order_has_its_answer_dropped(
     first.wait_for_function(
         f"() => document.querySelector('#company-{b} .current').innerText"
         ".includes('advance to Oivi')",
-        timeout=15_000,
     )
     assert "A Company" in first.locator("#planned-battles").inner_text()
     assert errors == []

@@ -67,7 +67,7 @@ def test_the_enemys_ready_shows_on_a_page_left_open(
     assert "Japanese: not ready yet" in box.inner_text()
     page.focus("#ready-button")
     mark_side_ready(campaign=campaign, side="japanese")
-    box.locator("li", has_text="Japanese: ready").wait_for(timeout=10_000)
+    box.locator("li", has_text="Japanese: ready").wait_for()
     assert "Australians: not ready yet" in box.inner_text()
     assert page.evaluate(FOCUSED) == "ready-button"
     assert "My orders for turn 1 are ready" in page.locator("#ready-button").inner_text()
@@ -101,12 +101,12 @@ def test_the_focus_stays_in_the_ready_box_when_the_poll_redraws_it(
     box = page.locator("#ready")
     page.focus("#ready-button")
     mark_side_ready(campaign=campaign, side="australian")  # the teammate's "ready"
-    page.locator("#ready-button", has_text="Unready").wait_for(timeout=10_000)
+    page.locator("#ready-button", has_text="Unready").wait_for()
     assert page.evaluate(FOCUSED) == "ready-button"
     mark_side_ready(campaign=campaign, side="japanese")  # every side ready: no button
-    page.locator("#ready-button").wait_for(state="detached", timeout=10_000)
+    page.locator("#ready-button").wait_for(state="detached")
     assert "Every side is ready" in page.locator("#ready-status").inner_text()
-    page.wait_for_function("() => document.activeElement.id === 'ready'", timeout=5_000)
+    page.wait_for_function("() => document.activeElement.id === 'ready'")
     box.scroll_into_view_if_needed()
     shot(f"orders-ready-poll-2-focus-kept-{screen[0]}")
     assert errors == []

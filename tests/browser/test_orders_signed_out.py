@@ -103,7 +103,7 @@ def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
     choice = choose_withdraw(card)
     card.locator("button[value=give]").click()
     said = card.locator(".not-saved")
-    said.wait_for(timeout=10_000)
+    said.wait_for()
     assert (
         words(said) == f"Not saved: your choice “{choice}” was not given. {CHANGED} Reload the page"
     )
@@ -118,7 +118,7 @@ def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
     # "ready" says so in its box, and marks nothing.
     page.locator("#ready-button").click()
     in_box = page.locator("#ready .not-saved")
-    in_box.wait_for(timeout=10_000)
+    in_box.wait_for()
     assert words(in_box) == f"Not saved. {CHANGED} Reload the page"
     assert not SideReady.objects.exists()
     in_box.scroll_into_view_if_needed()
@@ -137,7 +137,7 @@ def test_an_order_after_signing_in_again_elsewhere_says_it_was_not_saved(
     card.scroll_into_view_if_needed()
     shot(f"orders-stale-sign-in-offered-again-{size}")
     card.locator("button[value=give]").click()
-    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(timeout=10_000)
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for()
     assert Order.objects.filter(campaign=campaign, company=a, kind="withdraw").count() == 1
     assert page.locator(".not-saved").count() == 0
 
@@ -153,7 +153,7 @@ def test_an_order_after_signing_out_elsewhere_opens_the_sign_in_page_and_comes_b
     card = page.locator(f"#company-{a.pk}")
     choice = choose_withdraw(card)
     card.locator("button[value=give]").click()
-    page.wait_for_url("**/accounts/login/**", timeout=10_000)
+    page.wait_for_url("**/accounts/login/**")
     assert page.locator("h1").inner_text() == "Sign in"
     assert page.locator(".messages").inner_text() == NOT_SAVED
     assert page.locator("#id_username").count() == 1  # one sign-in form: the page's own
@@ -173,7 +173,7 @@ def test_an_order_after_signing_out_elsewhere_opens_the_sign_in_page_and_comes_b
     card.scroll_into_view_if_needed()
     shot(f"orders-signed-out-back-{size}")
     card.locator("button[value=give]").click()
-    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for(timeout=10_000)
+    page.locator(f"#company-{a.pk} button[value=withdraw]").wait_for()
     assert Order.objects.filter(campaign=campaign, company=a, kind="withdraw").count() == 1
 
 
@@ -185,14 +185,14 @@ def test_ready_after_the_session_cookie_expired_opens_the_sign_in_page_and_comes
     orders_url = page.url
     page.context.clear_cookies(name="sessionid")  # the browser let it expire
     page.locator("#ready-button").click()
-    page.wait_for_url("**/accounts/login/**", timeout=10_000)
+    page.wait_for_url("**/accounts/login/**")
     assert page.locator(".messages").inner_text() == NOT_SAVED
     assert not SideReady.objects.exists()
     sign_in(page, live_server)
     assert page.url == orders_url
     page.locator("#ready-button").click()
     # Played solo (the Japanese are the campaign AI's): ready plays the turn.
-    page.locator("#ready-status").get_by_text("Your orders are ready").wait_for(timeout=10_000)
+    page.locator("#ready-status").get_by_text("Your orders are ready").wait_for()
     assert SideReady.objects.count() == 1
     shot(f"orders-expired-ready-again-{size}")
 

@@ -49,7 +49,7 @@ def test_the_page_says_by_itself_that_its_turn_has_been_played(
     assert page.locator(".turn-moved").count() == 0
     advance_turn(campaign_id=campaign.pk)
     notice = page.locator("#turn-watch.turn-moved")
-    notice.wait_for(timeout=10_000)
+    notice.wait_for()
     assert " ".join(notice.inner_text().split()) == (
         "This page was for turn 1, and turn 1 has been played since: orders now go to "
         "turn 2. Read what happened in turn 1 · Open the orders for turn 2"
@@ -77,7 +77,7 @@ def test_an_order_sent_from_the_page_of_a_played_turn_files_nothing(
     row.locator("select[name=order]").select_option(index=1)
     row.locator("button[value=give]").click()
     notice = page.locator("#turn-watch.turn-moved")
-    notice.wait_for(timeout=10_000)
+    notice.wait_for()
     assert " ".join(notice.inner_text().split()).startswith(
         "Not filed, nothing was changed: this page was for turn 1, and turn 1 has been "
         "played since: orders now go to turn 2."

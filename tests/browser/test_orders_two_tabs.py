@@ -119,7 +119,7 @@ def test_once_the_odds_are_done_the_slow_poll_brings_the_other_tabs_orders(
     second.set_viewport_size({"width": width, "height": height})
     second.goto(first.url)
     give(second, b, "Advance to Oivi")
-    first.locator(f"#company-{b} .odds-text").wait_for(timeout=15_000)
+    first.locator(f"#company-{b} .odds-text").wait_for()
     assert "advance to Oivi" in first.locator(f"#company-{b} .current").inner_text()
     assert "Battle at Oivi: B Company" in first.locator(f"#company-{b}").inner_text()
     assert "into 2 battles" in first.locator("#planned-battles").inner_text()
@@ -129,7 +129,7 @@ def test_once_the_odds_are_done_the_slow_poll_brings_the_other_tabs_orders(
 
     give(second, b, "Hold in Korona")
     give(second, a, "Hold in Korona")
-    first.locator("#planned-battles .gone-battle").wait_for(timeout=15_000)
+    first.locator("#planned-battles .gone-battle").wait_for()
     assert (
         "Your orders lead to no battle in Oivi now."
         in first.locator("#planned-battles").inner_text()
@@ -182,7 +182,6 @@ def test_a_choice_not_given_yet_stays_when_its_card_is_brought_up_to_date(
     first.wait_for_function(
         f"() => document.querySelector('#company-{b} .current').innerText"
         ".includes('advance to Oivi')",
-        timeout=15_000,
     )
     card = first.locator(f"#company-{b}")
     assert choosing.input_value() == chosen  # kept, not reset to the order given elsewhere

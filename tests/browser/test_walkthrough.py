@@ -72,7 +72,7 @@ def test_the_orders_icon_notices_and_messages_read_plainly(
     # The map shows the newest messages (loaded by htmx) and links them all.
     sign_in(page, live_server, size, f"/campaigns/{campaign.pk}/")
     box = page.locator("#messages-box section.latest-messages")
-    box.wait_for(timeout=10_000)
+    box.wait_for()
     text = " ".join(box.inner_text().split())
     assert "(2 in all)" in text and "Hold Korona whatever it costs" in text
     assert "Turn 1 on Friday" in text
