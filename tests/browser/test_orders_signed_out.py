@@ -33,8 +33,14 @@ SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "hei
 
 
 @pytest.fixture
-def campaign(django_user_model: Any) -> Campaign:
+def campaign(django_user_model: Any, settings: Any) -> Campaign:
     cache.clear()
+    # The page's own polls wait (the turn's every 15 s, the slow one's 25 s): one that
+    # happened to ask while a test has signed out elsewhere finds the player signed out
+    # and opens the sign-in page by itself, as it should, before the test's order or
+    # "ready" is sent, and the test lost its page.
+    settings.KORONA_MAP_POLL_SECONDS = 600
+    settings.KORONA_ORDERS_WATCH_SECONDS = 600
     campaign = create_campaign(data=korona_doc(), name="Korona signed out", seed=5)
     aussie = django_user_model.objects.create_user("aussie", password=PASSWORD)
     Membership.objects.create(user=aussie, campaign=campaign, side="australian")
