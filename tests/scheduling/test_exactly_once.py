@@ -140,7 +140,10 @@ def workers(tmp_path: Path, settings: Any) -> Iterator[Workers]:
         celery_app.conf.task_always_eager = True
 
 
-def wait_for(what: str, check: Callable[[], bool], workers: Workers, timeout: float = 60) -> None:
+def wait_for(what: str, check: Callable[[], bool], workers: Workers, timeout: float = 300) -> None:
+    """Wait for ``check``, polling. The limit only ends a wait that would never end: on a
+    busy 2-core CI machine, starting two workers (each imports Django) and playing a turn
+    can take much longer than on an idle one, and the odds test waited 300 s already."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():

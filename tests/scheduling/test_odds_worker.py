@@ -39,8 +39,7 @@ def test_a_worker_fights_the_odds_sent_off_the_request(workers: Workers, setting
         wait_for(
             "the worker to fight every chunk",
             lambda: odds.read(estimate).runs == estimate.runs,
-            workers,
-            timeout=300,  # a busy CI machine: a chunk is a second or two on an idle one
+            workers,  # a busy CI machine: a chunk is a second or two on an idle one
         )
         same_as_battle_odds(estimate)
         first = cache.get(keys[0])
