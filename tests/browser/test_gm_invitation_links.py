@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from notifications.invitations import invitation_url, invite_every_side
 from tests.admin.conftest import new_campaign
@@ -107,3 +108,29 @@ def test_the_copy_button_and_the_list_keep_clear_of_the_expiry_at_1280(
     shot(f"invitations-list-1280-{named}")
     wide, room = page.evaluate(FRAME)
     assert wide <= room  # nothing of the list cut off at its frame's edge
+
+
+def test_a_second_copy_says_copied_for_its_own_two_seconds(
+    page: Any, live_server: Any, django_user_model: Any
+) -> None:
+    """ "Copied" goes back to "Copy" two seconds after a press. Pressed again a second and a
+    half later, the first press's two seconds ended the second's "Copied" half a second
+    after it was said. The page's clock is the test's (Playwright's), so no time passes
+    but the time the test makes pass."""
+    page.clock.install()
+    sign_in(page, live_server, django_user_model, (390, 844))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    campaign = new_campaign("Kokoda table")
+    invitation = invite_every_side(campaign=campaign, user=None, note="")[0][1]
+    page.goto(f"{live_server.url}/admin/notifications/invitation/{invitation.pk}/change/")
+    button = page.locator(".copy-link button")
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+    button.click()
+    expect(button).to_have_text("Copied")
+    page.clock.run_for(1500)
+    assert button.inner_text() == "Copied"
+    button.click()
+    page.clock.run_for(1000)  # 2.5 s after the first press, 1 s after the second
+    assert button.inner_text() == "Copied"
+    page.clock.run_for(1100)  # 2.1 s after the second
+    assert button.inner_text() == "Copy"

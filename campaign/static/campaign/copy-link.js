@@ -7,9 +7,14 @@
   function field(button) {
     return button.closest(".copy-link").querySelector("textarea");
   }
+  // Each button's word goes back to "Copy" two seconds after its last press: a press
+  // within those two seconds starts them again (the first press's timer, left running,
+  // cut the second's "Copied" short).
+  var back = new WeakMap();
   function said(button, words) {
     button.textContent = words;
-    window.setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    window.clearTimeout(back.get(button));
+    back.set(button, window.setTimeout(function () { button.textContent = "Copy"; }, 2000));
   }
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".copy-link button[data-copy]").forEach(function (button) {
