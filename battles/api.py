@@ -8,7 +8,6 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
-from django.db.models.fields.json import KT
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -96,7 +95,6 @@ class BattleList(CampaignScoped):
         return (
             self.campaign_view.battles()
             .select_related("turn", "area")
-            .annotate(winner=KT("result__winner"))
             .defer("spec", "result", "log", "turn__log", "turn__report", "turn__start_state")
         )
 

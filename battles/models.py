@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.fields.json import KT
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, Turn
 from config.jsonfield import JSONField
@@ -43,6 +44,16 @@ class Battle(models.Model):
     spec = JSONField()  # the BATTLE.json (rules.spec)
     result = JSONField(null=True, blank=True)
     log = JSONField(default=list, blank=True)
+    # The result's winner ("attacker", "defender" or "draw"; null while there is no
+    # result), kept by the database itself from ``result`` on every write, whoever writes
+    # it (a save, an update, a bulk insert, a migration): it never disagrees with the
+    # JSON. The battles API list and its digest read it rather than parse every battle's
+    # result on every request.
+    winner = models.GeneratedField(
+        expression=KT("result__winner"),
+        output_field=models.CharField(max_length=16, null=True),
+        db_persist=True,
+    )
     deadline = models.DateTimeField(null=True, blank=True)  # for a tabletop battle's result
 
     class Meta:

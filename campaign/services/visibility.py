@@ -277,7 +277,7 @@ LIST_DIGESTS = {
             "b.ruleset",
             "b.status",
             "b.deadline",
-            "{winner}",
+            "b.winner",
             "{b.key}",
             "{a.name}",
         ),
@@ -321,10 +321,8 @@ def list_digest(rows: str, *, side: str) -> str:
 def _list_lines(rows: str, *, side: str) -> str:
     """The SQL of one list's lines (``LIST_DIGESTS``), one a row."""
     select, columns = LIST_DIGESTS[rows]
-    postgres = connection.vendor == "postgresql"
-    winner = "b.result ->> 'winner'" if postgres else "json_extract(b.result, '$.winner')"
     return select.format(
-        row=_line(_column(column, winner=winner) for column in columns),
+        row=_line(_column(column) for column in columns),
         side=side,
         order=Order._meta.db_table,
         company=Company._meta.db_table,
@@ -336,10 +334,8 @@ def _list_lines(rows: str, *, side: str) -> str:
     )
 
 
-def _column(column: str, *, winner: str) -> str:
-    """A digest's column: ``{winner}`` the battle's winner, ``{x.name}`` a free text."""
-    if column == "{winner}":
-        return winner
+def _column(column: str) -> str:
+    """A digest's column: ``{x.name}`` a free text."""
     if column.startswith("{"):
         name = column.strip("{}")
         if name == "u.username":
