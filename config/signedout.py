@@ -15,7 +15,7 @@ whole page. A form sent without script (a plain POST) is sent to the sign-in pag
 before, but its ``next`` is the page it was sent from (``Referer``, when it is this
 site's), not the form's address. A form sent (not a poll) leaves a message on the
 sign-in page saying nothing was saved; the orders page keeps an order's choice in the
-browser and offers it again (``orders.js``).
+browser and offers it again to the same reader, never to another (``orders.js``).
 
 Signed in as someone else: a page names the reader it was drawn for, and htmx sends that
 on each of its requests (``X-Korona-Reader``: the account's id, empty when drawn for

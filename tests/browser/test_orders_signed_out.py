@@ -183,6 +183,63 @@ def test_an_order_after_signing_out_elsewhere_opens_the_sign_in_page_and_comes_b
     assert Order.objects.filter(campaign=campaign, company=a, kind="withdraw").count() == 1
 
 
+def sign_in_as(page: Any, name: str) -> None:
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+
+
+@pytest.mark.parametrize("how", ["signed-in-elsewhere", "signed-out"])
+def test_a_choice_not_saved_is_never_offered_to_the_next_player(
+    page: Any,
+    live_server: Any,
+    campaign: Campaign,
+    django_user_model: Any,
+    shot: Any,
+    how: str,
+) -> None:
+    """The Australian player's order is not saved (their sign-in changed, or they were
+    signed out), and the page opens again for their teammate, signed in in the same
+    browser: the teammate is offered nothing of it. The choice was kept in the tab for
+    the page's address alone, and the teammate read "Not given yet: you chose this
+    before" over an order they never chose."""
+    mate = django_user_model.objects.create_user("mate", password=PASSWORD)
+    Membership.objects.create(user=mate, campaign=campaign, side="australian")
+    open_orders(page, live_server, campaign, "desktop")
+    orders_url = page.url
+    a = campaign.companies.get(name="A Company")
+    card = page.locator(f"#company-{a.pk}")
+    given = card.locator("select[name=order] option:checked").inner_text()
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/accounts/logout/")
+    with other.expect_navigation():
+        other.click("main button[type=submit]")
+    if how == "signed-in-elsewhere":
+        sign_in_as(other, "mate")  # the teammate, in another tab
+    other.close()
+    choice = choose_withdraw(card)
+    assert choice != given
+    card.locator("button[value=give]").click()
+    if how == "signed-in-elsewhere":
+        said = card.locator(".not-saved")
+        said.wait_for()
+        assert "not given" in words(said)
+        # Opened again for the reader signed in now (as the page's polls do, HX-Refresh).
+        said.get_by_role("link", name="Reload the page").click()
+        page.wait_for_load_state()
+    else:
+        page.wait_for_url("**/accounts/login/**")
+        sign_in_as(page, "mate")  # the teammate signs in on the page it opened
+    assert page.url == orders_url
+    card = page.locator(f"#company-{a.pk}")
+    card.wait_for()
+    assert card.locator("select[name=order] option:checked").inner_text() == given
+    assert page.locator(".unsaved-choice").count() == 0
+    assert not Order.objects.filter(campaign=campaign).exists()
+    shot(f"orders-not-given-next-player-{how}")
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_ready_after_the_session_cookie_expired_opens_the_sign_in_page_and_comes_back(
     page: Any, live_server: Any, campaign: Campaign, shot: Any, size: str

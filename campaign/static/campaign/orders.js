@@ -144,7 +144,20 @@
   // so and puts the card back) is kept in the tab (sessionStorage) for this page's
   // address, for an hour, and offered again when the page is opened afresh: after
   // signing in, or reloading. It is never given by itself: the player gives it.
+  //
+  // It is kept for the reader the page was drawn for (the account base.html names in
+  // X-Korona-Reader), and offered to that reader only: a page whose reader changed opens
+  // again for the one signed in now (config/signedout.py), and a teammate signed in in
+  // the same browser was offered, as their own, the choice the first player made and
+  // never gave. Opened for another reader, what was kept is dropped unseen.
   const STASH = "korona-not-given:" + location.pathname + location.search;
+
+  function reader() {
+    try {
+      const named = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-Korona-Reader"];
+      return typeof named === "string" ? named : null;
+    } catch (e) { return null; }
+  }
   const NOT_GIVEN = {
     "signed-out": {
       kept: "Not given yet: you chose this when you had been signed out, so it was not " +
@@ -160,8 +173,13 @@
 
   function stash(card, choice, why) {
     if (!card || !card.id || !choice) return;
+    const mine = reader();
+    if (mine === null) return;  // a page that names no reader: kept for nobody
     let kept = {};
-    try { kept = JSON.parse(sessionStorage.getItem(STASH) || "{}").cards || {}; } catch (e) { kept = {}; }
+    try {
+      const before = JSON.parse(sessionStorage.getItem(STASH) || "{}");
+      kept = before.reader === mine ? before.cards || {} : {};
+    } catch (e) { kept = {}; }
     kept[card.id] = {
       order: choice.order === undefined ? null : choice.order,
       words: choice.words || "",
@@ -170,7 +188,7 @@
       why: why,
     };
     try {
-      sessionStorage.setItem(STASH, JSON.stringify({ at: Date.now(), cards: kept }));
+      sessionStorage.setItem(STASH, JSON.stringify({ at: Date.now(), reader: mine, cards: kept }));
     } catch (e) { /* storage off: the choice is only lost, as before */ }
   }
 
@@ -195,6 +213,7 @@
       sessionStorage.removeItem(STASH);
     } catch (e) { return; }
     if (!kept || !kept.cards || Date.now() - kept.at > 3600 * 1000) return;
+    if (typeof kept.reader !== "string" || kept.reader !== reader()) return;  // another's
     Object.keys(kept.cards).forEach(function (id) {
       const choice = kept.cards[id];
       restore(id, choice, NOT_GIVEN[choice.why] || NOT_GIVEN["not-saved"]);
