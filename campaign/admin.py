@@ -112,6 +112,7 @@ from campaign.services.turns import (
     advance_turn,
     give_order,
     set_standing_order,
+    sides_state,
     withdraw_order,
 )
 from campaign.services.visibility import during_turn, when_made
@@ -879,6 +880,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             if not context["waiting"] and not context["ended"]:
                 context["advance_question"] = advance_question(obj)
                 context["advance_state"] = advance_state(obj)
+                context["advance_sides"] = sides_state(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
@@ -1192,6 +1194,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         campaign: Campaign,
         page: str | None,
         page_state: str | None,
+        page_sides: str | None,
     ) -> None:
         """Play the turn after the one the GM's page showed (``page``, sent back by the
         button): a second click, a stale tab, or the schedule playing it at the same
@@ -1200,7 +1203,13 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         question said "paused" or not, its last save, its last GM change); changed since,
         nothing is played (a walk-through paused a campaign in one tab, and the other
         tab's button played its turn after a question that did not say so; the list's
-        action, which sent only the turn, played one after a pause and a resume)."""
+        action, which sent only the turn, played one after a pause and a resume).
+        ``page_sides``: its players and the sides not ready, as the page showed them
+        (``sides_state``: the campaign's page lists its players, and the button's question,
+        there and on the list's confirmation page, names the sides not ready); a player
+        joined, left, or took back a side's "ready" since, nothing is played either. None
+        from a form that showed neither (the list's rows, sent without its confirmation
+        page): not checked."""
         seen = whole_number(page)
         if seen is None or not page_state:
             self.message_user(
@@ -1214,14 +1223,17 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         # (Another turn since: advance_turn refuses it, and says which, below.)
         try:
             report = advance_turn(
-                campaign_id=campaign.pk, expected_turn=seen + 1, expected_state=page_state
+                campaign_id=campaign.pk,
+                expected_turn=seen + 1,
+                expected_state=page_state,
+                expected_sides=page_sides,
             )
         except CampaignChangedSince as changed:
             self.message_user(
                 request,
                 f"{campaign.name}: nothing was played: "
-                f"{changed_since_words(changed.now, page_state)}. Check the page as it is "
-                "before you advance.",
+                f"{changed.sides or changed_since_words(changed.now, page_state)}. Check the "
+                "page as it is before you advance.",
                 messages.ERROR,
             )
             return
@@ -1280,6 +1292,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
                 campaign,
                 request.POST.get(f"seen_turn_{campaign.pk}"),
                 request.POST.get(f"seen_state_{campaign.pk}"),
+                request.POST.get(f"seen_sides_{campaign.pk}"),
             )
         return None
 
@@ -1295,7 +1308,9 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
                 skipped.append(why_not)
                 continue
             questions.append(advance_question(campaign))
-            chosen.append((campaign.pk, seen, state))
+            # Who plays and who is not ready as this page's question says them: a change
+            # to them after it refuses the turn (``_advance``).
+            chosen.append((campaign.pk, seen, state, sides_state(campaign)))
         return admin_page(
             self,
             request,
@@ -1319,7 +1334,11 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(
-            request, pk, lambda r, c: self._advance(r, c, r.POST.get("turn"), r.POST.get("state"))
+            request,
+            pk,
+            lambda r, c: self._advance(
+                r, c, r.POST.get("turn"), r.POST.get("state"), r.POST.get("sides")
+            ),
         )
 
     def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.query import MAX_GET_RESULTS
@@ -31,6 +32,7 @@ from campaign.models import (
     GmAdjustment,
     Membership,
     Order,
+    SideReady,
     Turn,
 )
 from campaign.services import commitments
@@ -64,12 +66,14 @@ class TurnAlreadyPlayed(TurnRefused):
 class CampaignChangedSince(TurnRefused):
     """The campaign is not as the GM's page showed it (``expected_state``, from
     ``advance_state``): paused or resumed, or a GM change made (its settings, schedule,
-    an adjustment) since, though the same turn is next. ``now``: the campaign's row as
-    it is."""
+    an adjustment) since, though the same turn is next; or its players and the sides not
+    ready are not (``expected_sides``, from ``sides_state``; ``sides``: what changed, in
+    the GM's words). ``now``: the campaign's row as it is."""
 
-    def __init__(self, message: str, *, now: Campaign) -> None:
+    def __init__(self, message: str, *, now: Campaign, sides: str = "") -> None:
         super().__init__(message)
         self.now = now
+        self.sides = sides
 
 
 def advance_state(campaign: Campaign) -> str:
@@ -86,9 +90,88 @@ def advance_state(campaign: Campaign) -> str:
     side's makes the turn due at once) and the scheduler's claim of that turn, neither of
     which changes the turn the GM was asked to play, its orders played as they stand, ready
     or not, as the question says; guarded, the GM's click was refused whenever the last
-    player got ready after the page was read."""
+    player got ready after the page was read. Who plays and who took back "ready" since
+    are checked beside it (``sides_state``)."""
     updated = int(campaign.updated_at.timestamp() * 1_000_000) if campaign.updated_at else 0
     return f"{campaign.status}.{updated}.{last_gm_change(campaign)}"
+
+
+def sides_state(campaign: Campaign) -> str:
+    """Who plays the campaign's sides and which of them the coming turn still waits for,
+    as a GM page showed them with its "Advance turn now" (the campaign's page lists its
+    players; the button's question, there and on the list's confirmation page, says
+    "Not ready yet: the Australians"), as a token the button sends back (``expected_sides``):
+    each player's account and side (spectators play none), then the sides a player plays
+    that are not marked ready. Not the orders: no such page shows them, and the turn plays
+    them as they stand, as its question says."""
+    players = sorted(
+        Membership.objects.filter(campaign=campaign)
+        .exclude(side=SPECTATOR)
+        .values_list("user_id", "side")
+    )
+    ready = set(
+        SideReady.objects.filter(campaign=campaign, turn_number=campaign.turn + 1).values_list(
+            "side", flat=True
+        )
+    )
+    waiting = sorted({side for _, side in players} - ready)
+    return ",".join(f"{user}:{side}" for user, side in players) + "/" + ",".join(waiting)
+
+
+def _read_sides(token: str) -> tuple[dict[int, str], set[str]] | None:
+    """``sides_state``'s token read back: each player's side by account, and the sides not
+    ready; None for a token that is not one."""
+    players_part, slash, waiting_part = token.partition("/")
+    if not slash:
+        return None
+    players: dict[int, str] = {}
+    for pair in filter(None, players_part.split(",")):
+        user, colon, side = pair.partition(":")
+        if not colon or not user.isdigit() or not side:
+            return None
+        players[int(user)] = side
+    return players, set(filter(None, waiting_part.split(",")))
+
+
+def sides_changed_words(campaign: Campaign, shown: str) -> str:
+    """What changed since a GM page showed ``shown`` (``sides_state``) that the GM did
+    not see, in words ("" for nothing): a player joined, left or was given another side;
+    a side the page showed ready (or played by the campaign AI) is not ready now, as a
+    player took back its "ready". A side that got ready since is not one: the question
+    said it was not ready, and the GM chose to play the turn with its orders as they
+    stood (ruling of 7 December 2026, docs/campaign.md)."""
+    was = _read_sides(shown)
+    now = _read_sides(sides_state(campaign))
+    assert now is not None
+    if was is None:
+        return "your page did not say who plays its sides"
+    (before, waited), (players, waiting) = was, now
+    names = dict(campaign.sides.values_list("key", "name"))
+    users = {
+        user.pk: user.get_username()
+        for user in get_user_model().objects.filter(pk__in=set(before) | set(players))
+    }
+
+    def side(key: str) -> str:
+        return f"the {names.get(key, 'other side')}"
+
+    said = []
+    for user, key in sorted(players.items()):
+        name = users.get(user, "a player")
+        if user not in before:
+            said.append(f"{name} joined it, playing {side(key)}")
+        elif before[user] != key:
+            said.append(f"{name} now plays {side(key)}, not {side(before[user])}")
+    for user in sorted(set(before) - set(players)):
+        said.append(f"{users.get(user, 'a player')} left it")
+    shown_played = set(before.values())
+    for key in sorted(waiting - waited):
+        if key in shown_played:
+            said.append(f"{side(key)} took back their \u201cready\u201d")
+    if not said:
+        return ""
+    listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return f"{listed} since your page showed it"
 
 
 def last_gm_change(campaign: Campaign) -> int:
@@ -394,6 +477,7 @@ def advance_turn(
     campaign_id: int,
     expected_turn: int | None = None,
     expected_state: str | None = None,
+    expected_sides: str | None = None,
     defer_battles: bool = False,
 ) -> TurnReport:
     """Play the campaign's next turn. Auto battles are fought at once; tabletop ones
@@ -402,7 +486,9 @@ def advance_turn(
     ``expected_turn``: play only if it is that turn's number, else ``TurnAlreadyPlayed``
     (so a duplicate delivery or a second click does nothing). ``expected_state``: the
     campaign as the GM's page showed it (``advance_state``), else ``CampaignChangedSince``
-    and nothing is played (checked with the row locked). ``defer_battles``: the
+    and nothing is played (checked with the row locked); ``expected_sides``: its players
+    and the sides not ready as that page showed them (``sides_state``), else the same,
+    when one of them changed as ``sides_changed_words`` says. ``defer_battles``: the
     auto battles are left pending too, and each is handed to a worker once the turn
     commits (``campaign.tasks.fight_battle``); the last one in completes the turn."""
     with transaction.atomic():
@@ -413,6 +499,10 @@ def advance_turn(
             raise CampaignChangedSince(
                 f"{campaign.name} has changed since the page was opened", now=campaign
             )
+        if expected_sides is not None and (
+            changed := sides_changed_words(campaign, expected_sides)
+        ):
+            raise CampaignChangedSince(f"{campaign.name}: {changed}", now=campaign, sides=changed)
         turn, plan, ids, settings = _start_turn(campaign, number, defer_battles=defer_battles)
         if django_settings.KORONA_TEST_TURN_DELAY:
             time.sleep(django_settings.KORONA_TEST_TURN_DELAY)  # tests kill a turn midway

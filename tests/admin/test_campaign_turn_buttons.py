@@ -16,11 +16,11 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.services.results import fight_battle_now
 from campaign.admin_home import deadline_words
-from campaign.models import Campaign, Membership, Turn
+from campaign.models import Campaign, Company, Membership, Order, Turn
 from campaign.services.campaigns import set_paused
 from campaign.services.deadlines import Schedule
 from campaign.services.schedule import change_schedule, mark_side_ready
-from campaign.services.turns import advance_turn
+from campaign.services.turns import advance_turn, give_order
 from tests.admin.conftest import new_campaign, opened, play_sunday_evenings, waiting_campaign
 from tests.web.conftest import meeting_doc
 
@@ -677,3 +677,104 @@ def test_the_campaigns_page_links_each_sides_orders_page_for_the_coming_turn(
         assert opened.status_code == 200
         assert f"{name}" in opened.content.decode()
     assert "See the orders for turn" not in page_of(gm, ended_campaign("Korona 2"))
+
+
+# --- who plays, and who took back "ready", since the page ----------------------------------
+
+
+def two_players(campaign: Campaign, django_user_model: Any) -> Client:
+    """The Australians' and the Japanese' players; the Australian player's browser."""
+    for name, side in (("aussie", "australian"), ("nippon", "japanese")):
+        user = django_user_model.objects.create_user(name, password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
+    aussie = Client()
+    aussie.force_login(django_user_model.objects.get(username="aussie"))
+    return aussie
+
+
+def test_a_side_taking_back_ready_since_the_page_stops_its_advance(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The page's question said only the Japanese were not ready; the Australian player
+    then took back their "ready" (to change an order) in their own browser. The GM's
+    press played the turn over a "not ready" they never saw; now nothing is played, the
+    message says why, and the page drawn again plays it."""
+    campaign = new_campaign()
+    aussie = two_players(campaign, django_user_model)
+    assert aussie.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"}).status_code < 400
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    assert "Not ready yet: Japanese (" in html.unescape(page_of(gm, campaign))
+    sent = opened(gm, page)
+    assert aussie.post(f"/campaigns/{campaign.pk}/orders/unready/", {"turn": "1"}).status_code < 400
+
+    answer = gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(answer) == [
+        "Korona 1: nothing was played: the Australians took back their \u201cready\u201d since "
+        "your page showed it. Check the page as it is before you advance."
+    ]
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", opened(gm, page))
+    assert Campaign.objects.get().turn == 1
+
+
+def test_a_player_joining_or_leaving_since_the_page_stops_its_advance(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The campaign's page listed no Japanese player (the campaign AI plays them, always
+    ready); a player then joined as the Japanese by an invitation, and the turn the GM
+    pressed for was played with a side the page never showed them in. And one who left
+    since (their account deleted) is named too."""
+    campaign = new_campaign()
+    leaver = django_user_model.objects.create_user("leaver", password="pw")
+    Membership.objects.create(campaign=campaign, user=leaver, side="australian")
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    sent = opened(gm, page)
+    joiner = django_user_model.objects.create_user("nippon", password="pw")
+    Membership.objects.create(campaign=campaign, user=joiner, side="japanese")
+    leaver.delete()
+
+    answer = gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(answer) == [
+        "Korona 1: nothing was played: nippon joined it, playing the Japanese and a player "
+        "left it since your page showed it. Check the page as it is before you advance."
+    ]
+
+
+def test_a_player_joining_since_the_lists_confirmation_stops_its_advance(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The list's confirmation page asks each campaign's question (who is not ready): a
+    player joining after it was read stops that campaign's turn as on its own page."""
+    campaign = new_campaign()
+    confirm = opened_from(gm.post(LIST, chosen(gm, campaign)))
+    joiner = django_user_model.objects.create_user("nippon", password="pw")
+    Membership.objects.create(campaign=campaign, user=joiner, side="japanese")
+
+    answer = gm.post(LIST, confirm, follow=True)
+
+    assert Campaign.objects.get().turn == 0
+    assert messages_of(answer) == [
+        "Korona 1: nothing was played: nippon joined it, playing the Japanese since your "
+        "page showed it. Check the page as it is before you advance."
+    ]
+
+
+def test_an_order_given_since_the_page_does_not_stop_its_advance(
+    gm: Client, django_user_model: Any
+) -> None:
+    """No GM page shows the orders (its links open the sides' orders pages), and the
+    question says they are played as they stand: one given since is played."""
+    campaign = new_campaign()
+    two_players(campaign, django_user_model)
+    page = f"/admin/campaign/campaign/{campaign.pk}/change/"
+    sent = opened(gm, page)
+    company = Company.objects.get(campaign=campaign, name="A Company")
+    give_order(company=company, kind="hold", side="australian")
+    assert Order.objects.filter(campaign=campaign).count() == 1
+
+    gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent)
+
+    assert Campaign.objects.get().turn == 1
