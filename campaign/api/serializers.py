@@ -165,7 +165,8 @@ class CampaignSerializer(serializers.Serializer):
     status = choice("CampaignStatus", CAMPAIGN_STATUSES)
     next_deadline = serializers.DateTimeField(
         allow_null=True,
-        help_text="When the coming turn is played by itself (null: by the game master).",
+        help_text="When the coming turn is played by itself (null: by the game master, or "
+        "not until a paused campaign is resumed).",
     )
     winner = choice("Side", SIDE_KEYS, allow_null=True)
     end_reason = serializers.CharField(
@@ -211,7 +212,12 @@ def campaign_data(
         "turn": campaign.turn,
         "coming_turn": campaign.turn + 1,
         "status": campaign.status,
-        "next_deadline": campaign.next_deadline,
+        # None while paused, as every page says: no turn is played on its schedule, and
+        # resuming counts the next deadline from then (``set_paused``). The row keeps the
+        # one it had, or one a turn the GM played by hand counted, neither of which comes.
+        "next_deadline": (
+            campaign.next_deadline if campaign.status != Campaign.Status.PAUSED else None
+        ),
         "winner": campaign.winner,
         "end_reason": campaign.end_reason,
         **end_data(campaign, names),

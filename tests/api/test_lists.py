@@ -230,3 +230,38 @@ def test_a_companys_with_no_order_says_what_it_does_as_the_orders_page_does(
     join(japanese, campaign, "japanese")
     assert said(gm)["1st Company"] == ("sensible", "hold")
     assert said(login(japanese))["1st Company"] == ("sensible", "hold")
+
+
+def test_a_paused_campaign_has_no_next_deadline_even_after_a_turn_played_by_hand(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """Every page says "none while paused" (no turn is played on its schedule; resuming
+    counts the next deadline from then). The API gave the deadline the row kept from
+    before the pause, and after the GM played a turn by hand one counted from it, though
+    neither would come; resumed, it gives the one counted from then."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaign.services.campaigns import set_paused
+    from campaign.services.schedule import set_schedule
+
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    client = login(aussie)
+
+    def deadline() -> Any:
+        (row,) = client.get("/api/campaigns/").json()["results"]
+        detail = client.get(url(campaign)).json()
+        assert detail["next_deadline"] == row["next_deadline"]
+        return row["next_deadline"]
+
+    assert deadline() is not None
+    set_paused(campaign=campaign, paused=True)
+    assert deadline() is None
+    advance_turn(campaign_id=campaign.pk)  # the GM's "Advance turn now"
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.PAUSED
+    assert deadline() is None
+    set_paused(campaign=campaign, paused=False)
+    resumed = Campaign.objects.get(pk=campaign.pk).next_deadline
+    assert resumed is not None and resumed > timezone.now() + timedelta(hours=23)
+    assert deadline() is not None
