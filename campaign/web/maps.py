@@ -481,19 +481,38 @@ class Legend:
     contested_mark: str = CONTESTED_MARK  # after the tag of a contested area
     contested: bool = False  # some area has both sides' fighting companies the reader sees
     battles: str = ""  # a past turn's map: what its battle marks are ("a battle of the turn")
+    # What a hatched area means to the reader: a side's player last saw it so; a
+    # spectator, who sees no area while the campaign is played, reads the start's holder.
+    last_seen_words: str = ""
 
     @property
     def holder_keys(self) -> list[HolderKey]:
         return [*self.holders, self.nobody]
 
 
+PLAYER_LAST_SEEN = "held by that side when you last saw it (out of your sight since)"
+SPECTATOR_LAST_SEEN = (
+    "held by that side at the start: a spectator sees who holds an area only once the "
+    "campaign has ended"
+)
+
+
+def spectating(view: CampaignView) -> bool:
+    """The reader plays no side and the fog hides every company from them: a spectator
+    while the campaign is played (rulings 6; docs/pages.md, "Spectators")."""
+    return not view.sees_everything and view.side not in view.state.sides
+
+
 def legend_chips(view: CampaignView) -> list[SampleChip]:
     """The chips the legend explains, each in its side's own colours: the reader's side
     in full and each other side as a glimpse; for the GM (who sees every company in
-    full) each side in full."""
+    full) each side in full; for a spectator none (no company is on their map while the
+    campaign is played)."""
     sides = view.state.sides.values()
     if view.sees_everything:
         return [SampleChip(sample_chip(s.key, glimpse=False), s.name, True) for s in sides]
+    if spectating(view):
+        return []
     own = [
         SampleChip(sample_chip(s.key, glimpse=False), s.name, True)
         for s in sides
@@ -540,6 +559,7 @@ def legend(view: CampaignView, areas: list[MapArea] | None = None) -> Legend:
         strong_from=round(STRONG_FROM * 100),
         last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
         contested=contested,
+        last_seen_words=SPECTATOR_LAST_SEEN if spectating(view) else PLAYER_LAST_SEEN,
     )
 
 

@@ -223,3 +223,28 @@ def test_a_spectator_who_opens_the_orders_page_reads_a_page_not_a_bare_line(
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert f"You follow {played.name} as a spectator: a spectator gives no orders." in page
     assert f'href="/campaigns/{played.pk}/">' in page.split("<main", 1)[1]  # back to the map
+
+
+def test_a_spectators_map_legend_explains_only_what_their_map_can_show(
+    played: Campaign, watcher: Any, aussie: Any, login: Any
+) -> None:
+    """The walk of 7 December 2026: a spectator's legend explained "a fighting company of
+    the Australians in sight" and an area "held by that side when you last saw it (out of
+    your sight since)", though no company is on a spectator's map while the campaign is
+    played, and they see no area: the hatched ones are as they stood at the start."""
+    join(watcher, played, SPECTATOR)
+    client = login(watcher)
+    for url in (
+        f"/campaigns/{played.pk}/",
+        f"/campaigns/{played.pk}/turns/1/map/",
+        f"/campaigns/{played.pk}/timelapse/",
+    ):
+        page = " ".join(client.get(url).content.decode().replace("&#x27;", "'").split())
+        assert "What a company's chip says" not in page, url
+        assert "in sight (their supply companies are never seen)" not in page, url
+        assert "when you last saw it" not in page, url
+        assert "held by that side at the start: a spectator sees who holds an area" in page, url
+    # A player's legend keeps its chips and its words for what they last saw.
+    player = " ".join(login(aussie).get(f"/campaigns/{played.pk}/").content.decode().split())
+    assert "a fighting company of the Japanese in sight" in player
+    assert "held by that side when you last saw it (out of your sight since)" in player
