@@ -204,8 +204,12 @@ def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[Turn
         if ahead_now is not None and ahead_now != leader:
             # A new side ahead in stands: a tie between does not make the same side's
             # lead new again, so "for the first time" is said once.
+            # Read by every side: the others by their names, not "the enemy".
+            others = " and the ".join(
+                names.get(key, key) for key in after.strength if key != ahead_now
+            )
             words = (
-                "had more fighting stands than the enemy for the first time"
+                f"had more fighting stands than the {others} for the first time"
                 if leader is None
                 else f"overtook the {names.get(leader, leader)} in fighting stands"
             )

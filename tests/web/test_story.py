@@ -205,7 +205,9 @@ def test_turning_points_the_objective_a_base_and_the_lead(ended: Campaign, aussi
 
 def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, aussie: Any) -> None:
     """Even, ahead, even, ahead again, even, the other side ahead: "for the first time"
-    once (the walk-through read it after every tie), then the overtaking."""
+    once (the walk-through read it after every tie), then the overtaking. Every side reads
+    the story: the other side by its name (the walk of 7 December 2026 read "than the
+    enemy", to the Australians and the Japanese alike)."""
     state = open_campaign(user=aussie, campaign=ended).state
     sides = {"australian": "Australians", "japanese": "Japanese"}
     strengths = [(30, 30), (30, 28), (28, 28), (27, 25), (25, 25), (20, 25)]
@@ -216,6 +218,6 @@ def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, a
     story = Story("Japanese", "", points, [], sides, [])
     words = [(p.turn, p.words) for p in turning_points(story, state, [])]
     assert words == [
-        (1, "the Australians had more fighting stands than the enemy for the first time"),
+        (1, "the Australians had more fighting stands than the Japanese for the first time"),
         (5, "the Japanese overtook the Australians in fighting stands"),
     ]
