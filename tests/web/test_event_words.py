@@ -69,3 +69,44 @@ def test_fewer_buffalos_lost_than_the_table_says_are_said_too(aussie: Any, login
     campaign = air_battle_every_turn(5, aussie)  # five asked, three there
     page = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])).content.decode())
     assert f"{TWO_LOST} 3 Buffalos lost." in page
+
+
+HQ_ATTACKED = "An attack on the Japanese HQ: no Japanese company is in supply."
+
+
+def test_an_outcome_the_tables_text_already_says_is_not_said_again(aussie: Any, login: Any) -> None:
+    """The walk of 7 December 2026 read, on the list of turns: "An attack on the Japanese
+    HQ: no Japanese company is in supply. No Japanese company is in supply this turn." The
+    check for an outcome retelling its entry knew only the Buffalos lost."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    entry = {"effect": "side_out_of_supply", "side": "japanese", "text": HQ_ATTACKED}
+    settings = campaign.get_settings()
+    campaign.set_settings(
+        replace(settings, aerial_trigger=1, aerial_table={face: entry for face in range(1, 7)})
+    )
+    campaign.save(update_fields=["settings"])
+    join(aussie, campaign, "australian")
+    advance_turn(campaign_id=campaign.pk)
+    (event,) = [
+        r
+        for r in Turn.objects.get(campaign=campaign, number=1).log
+        if r.get("phase") == "aerial" and r["kind"] == "event"
+    ]
+    assert event["outcome"] == "no Japanese company is in supply this turn"  # the rules' own
+    client = login(aussie)
+    for url in (reverse("turn", args=[campaign.pk, 1]), reverse("turns", args=[campaign.pk])):
+        page = text_of(client.get(url).content.decode())
+        assert HQ_ATTACKED in page, url
+        assert "in supply this turn" not in page.lower(), url
+
+
+def test_an_outcome_that_says_more_than_the_tables_text_is_said() -> None:
+    from rules.campaign.phases.events import outcome_retells_entry
+
+    departs = {"effect": "ship_departs", "side": "australian", "text": "A convoy attacked."}
+    assert not outcome_retells_entry(
+        departs, "HMAS Pitcairn departs: no Australian company is in supply this turn"
+    )
+    # Words, not letters: "in supply" is not said by "in supplies".
+    entry = {"effect": "side_out_of_supply", "text": "No Japanese company is in supplies."}
+    assert not outcome_retells_entry(entry, "no Japanese company is in supply this turn")

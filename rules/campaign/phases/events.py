@@ -3,6 +3,7 @@ event, a second d6 picks the table's entry, whose effect one handler applies."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -67,10 +68,28 @@ def outcome_retells_entry(entry: Mapping[str, Any], outcome: str) -> bool:
     """Whether an event's outcome only says again what its table entry's text says, so
     that words for a reader may give the text alone ("An air battle: two Buffalos have
     been lost. 2 Buffalos lost."): the Buffalos lost are the entry's count. Fewer, as
-    fewer were there, and the outcome says what the text does not."""
+    fewer were there, and the outcome says what the text does not.
+
+    Any other outcome retells the entry when its words, read as words (case and stops
+    aside), are in the text: "An attack on the Japanese HQ: no Japanese company is in
+    supply." with "no Japanese company is in supply this turn" (an event's effect lasts
+    the turn it is rolled, so "this turn" says nothing more). "HMAS Pitcairn departs:
+    no Australian company is in supply this turn" after "the ship has had to depart"
+    names the ship and the supply lost, and stays."""
     if entry.get("effect") == "planes_lost":
         return outcome == _buffalos_lost(int(entry.get("count", 1)))
-    return False
+    told = _as_words(outcome)
+    if told.endswith(" this turn "):
+        told = told.removesuffix("this turn ")
+    return told.strip() != "" and told in _as_words(str(entry.get("text") or ""))
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _as_words(text: str) -> str:
+    """``text``'s words, lower case, one space between and around: " no japanese ... "."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
 
 
 def _planes_recalled(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:
