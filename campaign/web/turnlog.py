@@ -9,6 +9,7 @@ records a viewer reads is decided before, by ``CampaignView.records``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -388,7 +389,34 @@ def end_words(record: Mapping[str, Any], reading: Reading) -> str:
         if winner
         else f"Nobody holds {place}, so nobody wins"
     )
-    return f"the campaign ends: {reason}. {held}."
+    return f"the campaign ends: {reason_words(str(reason), reading)}. {held}."
+
+
+# The rules' words for why a campaign ends (``rules.campaign.phases.end``), one cause
+# each, joined by "; ": kept so in the record, read here to be said as a page says it.
+_BASE_LOST = re.compile(r"(?P<side>.+)' base (?P<base>.+) is held by the enemy")
+_NO_FIGHTERS = re.compile(r"(?P<side>.+) have no fighting companies left")
+
+
+def reason_words(reason: str, reading: Reading) -> str:
+    """Why the campaign ends, from the record's ``reason`` with its sides named as the
+    pages name them: "the Australians' base, Port Murray, is held by the Japanese" (the
+    rules' "Australians' base Port Murray is held by the enemy" has no article, and says
+    "the enemy" to every side: the campaign has ended, the fog with it). A cause not in
+    the rules' words stays as written."""
+    said = []
+    for part in reason.split("; "):
+        if found := _BASE_LOST.fullmatch(part):
+            side = found["side"]
+            known = list(reading.side_names.values())
+            others = [name for name in known if name != side] if side in known else []
+            holder = f"the {others[0]}" if len(others) == 1 else "the enemy"
+            said.append(f"{names.owners(side)} base, {found['base']}, is held by {holder}")
+        elif found := _NO_FIGHTERS.fullmatch(part):
+            said.append(f"the {found['side']} have no fighting companies left")
+        else:
+            said.append(part)
+    return "; ".join(said)
 
 
 def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:

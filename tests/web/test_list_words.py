@@ -164,3 +164,39 @@ def test_the_end_of_the_campaign_names_the_winner_as_a_side_is_named() -> None:
     assert turnlog.record_words(nobody, reading) == (
         "The campaign ends: the turn limit (20) is reached. Nobody holds Korona, so nobody wins."
     )
+
+
+def test_the_end_of_the_campaign_says_whose_base_fell_to_whom() -> None:
+    """The walk of 7 December 2026 read "The campaign ends: Australians' base Port Murray
+    is held by the enemy. ...": the rules' reason, with no article, and "the enemy" to
+    every side (the campaign has ended: the fog with it)."""
+    reading = turnlog.Reading({"australian": "Australians", "japanese": "Japanese"})
+    reason = "Australians' base Port Murray is held by the enemy"
+    record = {
+        "phase": "end",
+        "kind": "campaign_end",
+        "side": "japanese",
+        "target": "Korona",
+        "outcome": "ended",
+        "winner": "japanese",
+        "reason": reason,
+        # The rules' own text, kept in the record (replays compare it).
+        "text": f"the campaign ends: {reason}. Japanese hold Korona and win.",
+    }
+    said = (
+        "The campaign ends: the Australians' base, Port Murray, is held by the Japanese. "
+        "The Japanese hold Korona and win."
+    )
+    assert turnlog.record_words(record, reading) == said
+    assert turnlog.turn_summary([record], reading.side_names) == [said]
+    both = {
+        **record,
+        "reason": "Japanese' base Kilu is held by the enemy; Japanese have no fighting "
+        "companies left; the turn limit (8) is reached",
+        "winner": "australian",
+    }
+    assert turnlog.record_words(both, reading) == (
+        "The campaign ends: the Japanese base, Kilu, is held by the Australians; the "
+        "Japanese have no fighting companies left; the turn limit (8) is reached. The "
+        "Australians hold Korona and win."
+    )
