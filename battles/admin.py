@@ -106,15 +106,13 @@ def correcting(battle: Battle) -> str:
         if battle.mode == "tabletop"
         else "its battles are fought again by the rules"
     )
-    rollback = format_html(
-        'To correct a mistake, <a href="{}">roll the campaign back</a> to the start of turn '
-        "{}: that undoes turn {} and any later turn, with every battle in them and its "
-        "result. Turn {} is then played again from the orders already given (when you "
-        'press "Advance turn now", or once every side is ready again), and {}. If the turn '
-        "was complete, it is played with new dice, so its supply rolls, events and battles "
-        "may come out differently.",
-        reverse("admin:campaign_campaign_rollback", args=[battle.campaign_id]) + f"?number={n}",
-        n,
+    link = reverse("admin:campaign_campaign_rollback", args=[battle.campaign_id]) + f"?number={n}"
+    undoes = format_html(
+        "that undoes turn {} and any later turn, with every battle in them and its result. "
+        "Turn {} is then played again from the orders already given (when you press "
+        '"Advance turn now", or once every side is ready again), and {}. If the turn was '
+        "complete, it is played with new dice, so its supply rolls, events and battles may "
+        "come out differently.",
         n,
         n,
         again,
@@ -122,16 +120,28 @@ def correcting(battle: Battle) -> str:
     if battle.mode != "tabletop" or (
         battle.status == Battle.Status.ENTERED and correction_refusal(battle) is not None
     ):
-        return rollback
+        return format_html(
+            'To correct a mistake, <a href="{}">roll the campaign back</a> to the start of '
+            "turn {}: {}",
+            link,
+            n,
+            undoes,
+        )
+    # In the order a GM meets them: the correction while it is offered, then what is left
+    # once it is not (the walk of 7 December 2026 read "only a roll-back changes it. To
+    # correct a mistake, roll the campaign back ...", as if a roll-back were the way now).
     return format_html(
         'A result typed in wrong is corrected with "Correct the result" on the battle\'s '
         "page until turn {} is played: turn {} is then played again with the same dice, "
         "orders and other results, and the result as corrected. Once turn {} has been "
-        "played, only a roll-back changes it. {}",
+        'played, "Correct the result" is no longer offered, and the only way to change the '
+        'result is to <a href="{}">roll the campaign back</a> to the start of turn {}: {}',
         n + 1,
         n,
         n + 1,
-        rollback,
+        link,
+        n,
+        undoes,
     )
 
 

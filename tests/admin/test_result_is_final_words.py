@@ -35,6 +35,15 @@ CORRECT = (
 )
 
 
+# Then, in that order, what is left once the correction is not offered: the walk of 7
+# December 2026 read "Once turn 2 has been played, only a roll-back changes it. To correct
+# a mistake, roll the campaign back ...", as if a roll-back were the way now.
+THEN = (
+    'Once turn 2 has been played, "Correct the result" is no longer offered, and the only '
+    'way to change the result is to <a href="'
+)
+
+
 def words(page: bytes) -> str:
     return html.unescape(page.decode())
 
@@ -43,6 +52,8 @@ def test_the_result_form_says_before_sending_that_the_result_is_final(gm: Client
     campaign, battles = waiting_campaign()
     page = words(gm.get(f"/admin/battles/battle/{battles['1:Korona:1'].pk}/result/").content)
     assert FINAL in page and TYPED in page and CORRECT in page
+    assert page.index(TYPED) < page.index(THEN) < page.index(CORRECT)
+    assert "To correct a mistake" not in page
     # Said above the button that sends it.
     assert page.index(FINAL) < page.index('value="Enter result"')
     rollback = f"/admin/campaign/campaign/{campaign.pk}/rollback/?number=1"
@@ -60,6 +71,8 @@ def test_a_fought_battles_page_says_how_to_correct_a_mistake(gm: Client) -> None
     page = words(gm.get(change).content)
     assert "This result is final." not in page  # until turn 2 is played
     assert TYPED in page and CORRECT in page
+    assert page.index(TYPED) < page.index(THEN) < page.index(CORRECT)
+    assert "To correct a mistake" not in page
 
 
 def test_what_the_words_say_a_roll_back_does_it_does(gm: Client) -> None:
