@@ -165,14 +165,15 @@ def correction_line(
 
 def result_words(battle: Battle, result: dict[str, Any], sides: dict[str, str]) -> str:
     """'the Australians, defending, win; the Japanese lost 3 rifle squads, the
-    Australians 1 rifle squad', each side by its name in the campaign."""
+    Australians lost nothing', each side by its name in the campaign (the walk of 7
+    December 2026 read "win; lost: the Japanese nothing, ...")."""
     side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
     called = {role: sides.get(key) or names.side_adjective(key) for role, key in side_of.items()}
     winner = str(result.get("winner"))
     acting = "attacking" if winner == "attacker" else "defending"
     losses = result.get("losses") or {}
     lost = [
-        f"the {called[role]} {names.stands(names.in_unit_order(losses.get(role) or {}))}"
+        f"the {called[role]} lost {names.stands(names.in_unit_order(losses.get(role) or {}))}"
         for role in ("attacker", "defender")
     ]
-    return f"the {called.get(winner, winner)}, {acting}, win; lost: {', '.join(lost)}"
+    return f"the {called.get(winner, winner)}, {acting}, win; {', '.join(lost)}"

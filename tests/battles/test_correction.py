@@ -109,9 +109,9 @@ def test_the_correction_is_a_public_line_with_its_reason() -> None:
     assert line.before_turn == 2
     assert line.what == (
         "The result of the battle at Korona in turn 1 was corrected: the Australians, "
-        "defending, win; lost: the Japanese 3 rifle squads, the Australians nothing "
-        "(it was entered as: the Japanese, attacking, win; lost: the Japanese nothing, "
-        "the Australians 3 rifle squads)"
+        "defending, win; the Japanese lost 3 rifle squads, the Australians lost nothing "
+        "(it was entered as: the Japanese, attacking, win; the Japanese lost nothing, "
+        "the Australians lost 3 rifle squads)"
     )
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 1
 
@@ -237,7 +237,7 @@ def test_a_company_the_wrong_result_destroyed_comes_back_into_its_battle() -> No
 
     # Every stand lost makes a long line: the result as it was entered, which has no room
     # in the log's line (300 characters), is left to its details.
-    assert line.what.endswith("the Australians nothing")
+    assert line.what.endswith("the Australians lost nothing")
     assert len(line.what) <= GmAdjustment._meta.get_field("what").max_length
     assert line.details["before"]["losses"]["defender"] == present
 

@@ -50,6 +50,9 @@ def test_a_corrected_result_says_so_on_its_report_and_in_the_list_of_battles(
     read = words(client, report)
     assert "The game master corrected this result on " in read
     assert f". Why: {REASON} It was first entered as: the Japanese, attacking, win; " in read
+    # The losses as a sentence says them (the walk of 7 December 2026 read "win; lost: the
+    # Japanese nothing, the Australians 3 rifle squads").
+    assert "win; the Japanese lost nothing, the Australians lost 3 rifle squads" in read
     assert "corrected" not in words(client, reverse("battle", args=[campaign.pk, first.pk]))
     cards = words(client, listed).split("Korona (battle ")
     assert "The game master corrected this result on " in cards[2]  # battle 2's card
