@@ -248,3 +248,32 @@ def test_a_spectators_map_legend_explains_only_what_their_map_can_show(
     player = " ".join(login(aussie).get(f"/campaigns/{played.pk}/").content.decode().split())
     assert "a fighting company of the Japanese in sight" in player
     assert "held by that side when you last saw it (out of your sight since)" in player
+
+
+def test_the_not_found_page_speaks_to_every_reader_and_tells_nothing(
+    played: Campaign, watcher: Any, aussie: Any, login: Any, django_user_model: Any
+) -> None:
+    """The walk of 7 December 2026: the shared "page not found" page said "a battle your
+    side did not fight" and "an enemy company your side sighted" to a spectator and the
+    game master too, who have no side. It is one page for a battle kept from the reader
+    and for one that never was: it must not tell them apart."""
+    import html
+    import re
+
+    join(watcher, played, SPECTATOR)
+    gm = django_user_model.objects.create_user("gm2", "gm2@example.com", "pw", is_staff=True)
+    battle = Battle.objects.filter(campaign=played).first()
+    for user in (watcher, gm, aussie):
+        client = login(user)
+        pages = []
+        for url in (
+            f"/campaigns/{played.pk}/battles/{battle.pk}/",  # kept from the spectator
+            f"/campaigns/{played.pk}/battles/999999/",  # no such battle
+        ):
+            answer = client.get(url)
+            if answer.status_code == 404:
+                pages.append(answer.content.decode().split("<main", 1)[1])
+        words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", pages[-1])).split())
+        assert "your side" not in words, user
+        assert "a battle the fog of war keeps from you while the campaign is played" in words
+        assert len(set(pages)) == 1, user  # hidden or missing: the same page
