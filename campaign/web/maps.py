@@ -9,7 +9,7 @@ played (or the campaign paused, resumed, ended, or adjusted by the GM).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import wraps
@@ -318,6 +318,20 @@ class CampaignEntry:
     paused_words: str
     length: ending.Length | None  # the coming turn of how many; None once ended
     outcome: str  # who won and why, once ended (``ending.outcome``)
+    # A player's own side's lot once ended ("Your side won."); "" for the GM, a
+    # spectator, and while the campaign is played.
+    verdict: str = ""
+
+
+def verdict_of(campaign: Campaign, side: str | None, sides: Mapping[str, str]) -> str:
+    """Whether the reader's side won a finished campaign, in words: "Your side won.",
+    "Your side lost." (another side won), "Your side did not win." (nobody did); "" for a
+    reader with no side (the GM, a spectator) or while it is played."""
+    if campaign.status != Campaign.Status.FINISHED or side not in sides:
+        return ""
+    if campaign.winner == side:
+        return "Your side won."
+    return "Your side lost." if campaign.winner else "Your side did not win."
 
 
 def _listed(user: Any) -> QuerySet[Campaign]:
@@ -409,12 +423,23 @@ def campaigns(request: HttpRequest) -> HttpResponse:
                 paused_words=_paused_list_words(row),
                 length=ending.length_of(row, settings, getattr(row, "last_turn_status", None)),
                 outcome=ending.outcome(row, settings, names),
+                verdict=verdict_of(row, sides.get(row.pk), names),
             )
         )
+    # Those being played first, then those that have ended (the walk of 7 December 2026
+    # found them mixed): each group in the list's own order.
+    over = {entry.campaign.pk for entry in entries if entry.campaign.status == "finished"}
     return render(
         request,
         "campaign/campaigns.html",
-        {"entries": entries, "game_master": is_game_master(request.user)},
+        {
+            "entries": entries,
+            "groups": [
+                ("Being played", [e for e in entries if e.campaign.pk not in over]),
+                ("Ended", [e for e in entries if e.campaign.pk in over]),
+            ],
+            "game_master": is_game_master(request.user),
+        },
     )
 
 

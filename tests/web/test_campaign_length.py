@@ -145,7 +145,9 @@ def test_a_campaign_ended_by_its_length_says_who_won_and_why_in_plain_words(
     )
     said = f"{held} when the 3 turns were up."
     listed = page(client, reverse("campaigns"))
-    assert f"Outcome {said}" in listed
+    # The player reads their own side's lot first (tests/web/test_campaign_list_next_turn.py).
+    lot = {"australian": "Your side won. ", "japanese": "Your side lost. "}
+    assert f"Outcome {lot.get(played.winner or '', 'Your side did not win. ')}{said}" in listed
     assert "turn limit" not in listed and "((" not in listed and "))" not in listed
     assert f"The campaign has ended. {said}" in page(client, map_url(played))
     assert "Turn 3 of 3" not in listed  # once ended, no turn is coming

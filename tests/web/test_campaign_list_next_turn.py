@@ -99,3 +99,51 @@ def test_a_paused_campaign_no_player_plays_says_so_on_its_map(
         "by hand (no player plays a side)."
     ) in words
     assert "when every side is ready" not in words
+
+
+def test_the_list_puts_ended_campaigns_after_those_played_and_says_who_won(
+    django_user_model: Any, gm_user: Any, login: Any
+) -> None:
+    """The walk of 7 December 2026: finished campaigns were mixed with running ones, and a
+    player was not told in words whether their side won or lost."""
+    watcher, alice, kenji = (
+        django_user_model.objects.create_user(name, f"{name}@example.com", "a long password")
+        for name in ("watcher", "alice", "kenji")
+    )
+    everyone = {"australian": [alice], "japanese": [kenji], "spectator": [watcher]}
+    for name, winner in (("Won", "australian"), ("Playing", None), ("Lost", "japanese")):
+        campaign = new(name, **everyone)
+        if name != "Playing":
+            campaign.status = Campaign.Status.FINISHED
+            campaign.winner = winner
+            campaign.end_causes = [{"kind": "turn_limit", "side": None, "area": None, "turns": 8}]
+            campaign.save()
+    drawn = new("Drawn", **everyone)
+    drawn.status = Campaign.Status.FINISHED
+    drawn.save()
+    new("Later", **everyone)
+
+    def page(user: Any) -> str:
+        body = login(user).get("/campaigns/").content.decode()
+        return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+    for reader in (alice, kenji, watcher, gm_user):
+        words = page(reader)
+        played, _, ended = words.partition(" Ended ")
+        assert "Being played" in played and "Playing" in played and "Later" in played
+        assert all(name in ended for name in ("Won", "Lost", "Drawn")), reader
+        assert not any(f" {name} " in played for name in ("Won", "Lost", "Drawn")), reader
+    mine = listed(login(alice))
+    assert mine["Won"].endswith(
+        "Outcome Your side won. The Australians won: they held Korona when the 8 turns were up."
+    )
+    assert mine["Lost"].startswith("Your side Australians")
+    assert "Outcome Your side lost. The Japanese won" in mine["Lost"]
+    assert mine["Drawn"].endswith("Outcome Your side did not win. Nobody won.")
+    assert "Outcome Your side won. The Japanese won" in listed(login(kenji))["Lost"]
+    for reader in (watcher, gm_user):
+        theirs = listed(login(reader))
+        assert theirs["Won"].endswith(
+            "Outcome The Australians won: they held Korona when the 8 turns were up."
+        )
+        assert "Your side" not in " ".join(theirs.values())
