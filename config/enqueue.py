@@ -24,8 +24,16 @@ from config.celery import app
 log = logging.getLogger(__name__)
 
 
-def _send(name: str, *args: int | str) -> None:
-    app.tasks[name].apply_async(args, queue=settings.KORONA_TASK_QUEUE)
+# The odds' chunks go last: a worker takes one only when no turn, battle, notice or sweep
+# waits. Every look at an orders page with a planned attack sends dozens of them; in line
+# with the rest they kept a turn waiting a minute and made beat's sweep expire unread. On
+# Redis a lower number is taken first and a task sent without one is at 0; brokers without
+# priorities (the in-memory one, tasks run at once) ignore it.
+LAST = 9
+
+
+def _send(name: str, *args: int | str, priority: int = 0) -> None:
+    app.tasks[name].apply_async(args, queue=settings.KORONA_TASK_QUEUE, priority=priority)
 
 
 def enqueue_turn(campaign_id: int, turn_number: int) -> None:
@@ -57,6 +65,6 @@ def enqueue_odds_chunk(job_key: str, index: int) -> None:
     nothing in the database (its job is in the cache). A send that fails is logged; the
     chunk is sent again by a later request for the odds."""
     try:
-        _send("campaign.odds_chunk", job_key, index)
+        _send("campaign.odds_chunk", job_key, index, priority=LAST)
     except Exception:
         log.exception("could not send odds chunk %s of %s", index, job_key)

@@ -102,8 +102,9 @@ class Workers:
         task.apply_async(args, queue=self.queue)
 
     def drained(self) -> bool:
-        """Nothing waits in the queue and no delivery is unacknowledged."""
-        waiting = self.redis.llen(self.queue)
+        """Nothing waits in the queue (at any priority: the odds' chunks wait at the
+        lowest, config/enqueue.py) and no delivery is unacknowledged."""
+        waiting = sum(self.redis.llen(key) for key in self.redis.scan_iter(f"{self.queue}*"))
         unacked = [
             key
             for key in self.redis.hkeys("unacked")
@@ -121,7 +122,8 @@ class Workers:
             except subprocess.TimeoutExpired:
                 worker.kill()
                 worker.wait()
-        self.redis.delete(self.queue)
+        for key in self.redis.scan_iter(f"{self.queue}*"):
+            self.redis.delete(key)
 
     def logs(self) -> str:
         return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("*.log")))
