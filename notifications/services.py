@@ -630,9 +630,16 @@ def _public_adjustment_words(
     return read[0]
 
 
+def deadline_ref(deadline: datetime) -> int:
+    """A reminder's key beside its turn: the deadline it gives, to the minute. A deadline
+    moved after its reminder was sent (the campaign resumed after a pause, a new schedule)
+    gets a reminder of its own, so no player is left with only the time that has passed."""
+    return int(deadline.timestamp()) // 60
+
+
 def deadline_reminders(*, now: datetime | None = None) -> int:
     """Remind each player whose side has not marked ready, the hours before the deadline
-    they chose. One reminder per player and turn, however many sweeps ask."""
+    they chose. One reminder per player, turn and deadline, however many sweeps ask."""
     now = now or timezone.now()
     horizon = now + timedelta(hours=168)
     sent = 0
@@ -663,7 +670,7 @@ def deadline_reminders(*, now: datetime | None = None) -> int:
                 Kind.DEADLINE,
                 campaign,
                 number,
-                0,
+                deadline_ref(campaign.next_deadline),
                 lambda campaign=campaign, zone=zone: deadline_words(campaign, zone),
             )
     return sent

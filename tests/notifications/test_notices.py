@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import timedelta
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.core import mail
@@ -423,6 +424,29 @@ def test_no_reminder_before_the_hours_the_player_chose(campaign: Campaign, aussi
     assert to(aussie.email) == []
     assert services.deadline_reminders(now=now + timedelta(hours=8, minutes=1)) == 1
     assert len(to(aussie.email)) == 1
+
+
+def test_a_campaign_resumed_after_a_pause_reminds_again_of_its_new_deadline(
+    campaign: Campaign, aussie: Any, japanese: Any
+) -> None:
+    """The walk of a group's server: both players were reminded of turn 3's deadline, the
+    GM paused the campaign and resumed it later, which set a new deadline; the sweep
+    then kept quiet, as if the stale reminder were still true, and neither player was
+    told of the deadline that would play the turn."""
+    start = timezone.now().replace(microsecond=0)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=start)
+    assert services.deadline_reminders(now=start) == 2
+    set_paused(campaign=campaign, paused=True)
+    three_days_on = start + timedelta(days=3)
+    with patch("django.utils.timezone.now", return_value=three_days_on):
+        set_paused(campaign=campaign, paused=False)
+    new_deadline = deadline_on(campaign, "UTC")
+    assert services.deadline_reminders(now=three_days_on + timedelta(hours=1)) == 2
+    assert services.deadline_reminders(now=three_days_on + timedelta(hours=2)) == 0
+    for address in (aussie.email, japanese.email):
+        first, again = to(address)
+        assert f"due by {new_deadline}." in again.body
+        assert f"due by {new_deadline}." not in first.body
 
 
 # --- the GM: battles waiting, adjustments --------------------------------------------------
