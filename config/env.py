@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -165,4 +166,14 @@ def read_email_url(env: Mapping[str, str]) -> dict[str, Any]:
             "(for example smtp+tls://user:password@smtp.example.com:587)"
         )
     config = environ.Env.email_url_config(raw)
+    if scheme == "filemail":
+        # django-environ drops the leading "/" of the path: filemail:///srv/korona/mail
+        # would write under srv/korona/mail in each process's own working directory.
+        parts = urlsplit(raw)
+        if parts.netloc or not parts.path.strip("/"):
+            raise ImproperlyConfigured(
+                f"EMAIL_URL {raw!r} names no absolute directory for the emails: "
+                "write it as filemail:///srv/korona/mail (three slashes, then the path)"
+            )
+        config["EMAIL_FILE_PATH"] = "/" + parts.path.lstrip("/")
     return {key: value for key, value in config.items() if value not in (None, "")}

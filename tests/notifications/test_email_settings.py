@@ -32,3 +32,17 @@ def test_the_embedded_default_prints_emails() -> None:
     from config import settings as korona
 
     assert korona.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_a_file_url_writes_the_emails_where_its_absolute_path_says() -> None:
+    """The walk of a group's server: ``filemail:///srv/korona/mail`` (as a file URL is
+    written) wrote the emails under ``srv/korona/mail`` in whatever directory each
+    process was started in, django-environ dropping the path's leading slash."""
+    config = read_email_url({"EMAIL_URL": "filemail:///srv/korona/mail"})
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert config["EMAIL_FILE_PATH"] == "/srv/korona/mail"
+
+
+def test_a_file_url_without_an_absolute_path_stops_django_with_the_reason() -> None:
+    with pytest.raises(ImproperlyConfigured, match="filemail:///srv/korona/mail"):
+        read_email_url({"EMAIL_URL": "filemail://mail"})
