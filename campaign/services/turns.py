@@ -51,6 +51,7 @@ from rules.campaign import turn as rules
 from rules.campaign.scenario import dump_scenario, parse_scenario
 from rules.campaign.state import STANDING_ORDERS, Settings
 from rules.campaign.state import Order as RulesOrder
+from rules.names import join as names_join
 from rules.refusals import Refusal
 
 
@@ -170,8 +171,7 @@ def sides_changed_words(campaign: Campaign, shown: str) -> str:
             said.append(f"{side(key)} took back their \u201cready\u201d")
     if not said:
         return ""
-    listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
-    return f"{listed} since your page showed it"
+    return f"{names_join(said)} since your page showed it"
 
 
 def last_gm_change(campaign: Campaign) -> int:
