@@ -59,6 +59,9 @@ class SideTally:
     lost: int = 0
     stands_lost: int = 0
     stands_taken: int = 0  # the enemy's stands lost in this side's battles
+    # Whose stands those were, in words ("the Japanese"): "Enemy stands taken" read as
+    # well as the stands the enemy took from this side as those this side took.
+    taken_from: str = ""
     start: int = 0
     end: int = 0
 
@@ -140,7 +143,15 @@ def tell(campaign: Campaign, view: CampaignView) -> Story:
     turns = list(Turn.objects.filter(campaign=campaign).order_by("number"))
     points = points_of(turns)
     areas = [name for name, _ in sorted(state.areas.items(), key=lambda kv: (kv[1].zone, kv[0]))]
-    tallies = {key: SideTally(key, name) for key, name in sides.items()}
+    tallies = {
+        key: SideTally(
+            key,
+            name,
+            # Read by every side: the others by their names, not "the enemy".
+            taken_from=" and the ".join(other for k, other in sides.items() if k != key),
+        )
+        for key, name in sides.items()
+    }
     if points:
         for key, tally in tallies.items():
             tally.start = points[0].strength.get(key, 0)

@@ -153,6 +153,22 @@ def test_battles_won_and_lost_and_the_losses(ended: Campaign, aussie: Any) -> No
     assert sum(t.won for t in story.tallies) == len(battles)
 
 
+def test_the_stands_each_side_took_name_whose_stands_they_were(
+    ended: Campaign, aussie: Any, login: Any
+) -> None:
+    """The column "Enemy stands taken" read as well as the stands the enemy took from a
+    side: each row says whose stands that side took, by the other side's name."""
+    story = tell(ended, open_campaign(user=aussie, campaign=ended))
+    taken = {t.key: t.stands_taken for t in story.tallies}
+    assert sum(taken.values()) > 0
+    html = login(aussie).get(f"/campaigns/{ended.pk}/story/").content.decode()
+    assert "Enemy stands taken" not in html
+    assert '<th scope="col">Stands taken</th>' in html
+    for side, other in (("australian", "Japanese"), ("japanese", "Australians")):
+        row = html.split(f'<tr data-side="{side}">', 1)[1].split("</tr>", 1)[0]
+        assert f"<td>{taken[side]} from the {other}</td>" in row
+
+
 def test_a_player_reads_the_story_only_when_the_campaign_has_ended(
     played: Campaign, aussie: Any, gm_user: Any, outsider: Any, login: Any
 ) -> None:
