@@ -834,27 +834,32 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
 
     @admin.display(description="who played")
     def who_played_words(self, obj: Campaign) -> str:
-        """Everyone who played the ended campaign, those the GM removed along the way
-        with when and why (the players' list below has only those in it at the end)."""
+        """Everyone who played the ended campaign, once each, those the GM removed along
+        the way with when and why, and when any of them came back (the players' list
+        below has only those in it at the end)."""
         sides = dict(obj.sides.values_list("key", "name"))
         clock = campaign_clock(obj) or "UTC"
         lines = []
         for player in who_played(campaign=obj):
-            if player.side == SPECTATOR:
-                played = "followed it as a spectator"
-            else:
-                played = f"played the {sides.get(player.side, player.side)}"
-            if player.left is None or player.left_at is None:
-                lines.append((player.name, f"{played}, to the end"))
-                continue
-            when = moment_words(player.left_at, clock)
-            lines.append(
-                (
-                    player.name,
-                    f"{played} until the game master removed them {player.left} ({when}): "
-                    f"{player.reason}",
+            told = []
+            for stint in player.stints:
+                if stint.side == SPECTATOR:
+                    played = "followed it as a spectator"
+                else:
+                    played = f"played the {sides.get(stint.side, stint.side)}"
+                if stint.rejoined is not None:
+                    back = f"rejoined {stint.rejoined}" if stint.rejoined else "came back"
+                    played = f"{back} and {played}"
+                if stint.left is None or stint.left_at is None:
+                    told.append(f"{played}, to the end")
+                    continue
+                when = moment_words(stint.left_at, clock)
+                again = " again" if told else ""
+                told.append(
+                    f"{played} until the game master removed them{again} {stint.left} "
+                    f"({when}): {stint.reason}"
                 )
-            )
+            lines.append((player.name, "; then ".join(told)))
         if not lines:
             return "nobody: the campaign AI played every side"
         return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {}</li>", lines))

@@ -9,7 +9,15 @@ from typing import Any
 
 from django.db import transaction
 
-from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, Order, SideReady
+from campaign.models import (
+    SPECTATOR,
+    Campaign,
+    GmAdjustment,
+    Membership,
+    Order,
+    SideReady,
+    Turn,
+)
 from campaign.services.adjustments import AdjustmentRefused, check_reason, record
 from campaign.services.visibility import during_turn, when_made
 
@@ -83,37 +91,81 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
-    """One who played a campaign: their name, the side they played (``spectator``: they
-    followed it), and, for one the GM removed, when (``left``, ``left_at``) and why."""
+class Stint:
+    """One stretch of a player in a campaign: the side they played (``spectator``: they
+    followed it), when they came back (``rejoined``: "before turn 4", for a stretch after
+    a removal; ``None`` for the first), and, when the GM removed them, when (``left``,
+    ``left_at``) and why."""
 
-    name: str
     side: str
+    rejoined: str | None = None
     left: str | None = None  # "before turn 3"
     left_at: datetime | None = None
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One who played a campaign, once however often the GM removed them and they came
+    back: their name and their stints, in order."""
+
+    name: str
+    stints: tuple[Stint, ...]
+
+    @property
+    def side(self) -> str:
+        return self.stints[-1].side
+
+    @property
+    def left(self) -> str | None:
+        """When the GM removed them for the last time, if they were not in it at the end."""
+        return self.stints[-1].left
+
+
 def who_played(*, campaign: Campaign) -> list[Player]:
-    """Everyone who played ``campaign``: its members, and each player the GM removed
-    along the way, from the log's line of the removal (the membership itself is gone),
-    by side, then those still in it, then by name. Two queries."""
-    players = [
-        Player(name=member.user.get_username(), side=member.side)
-        for member in Membership.objects.filter(campaign=campaign).select_related("user")
-    ]
-    for row in GmAdjustment.objects.filter(campaign=campaign).order_by("id"):
+    """Everyone who played ``campaign``, each once: its members, and each player the GM
+    removed along the way, from the log's line of the removal (the membership itself is
+    gone); one removed and invited back is one player with two stints, the second from
+    the turn they rejoined. By side, then those still in it, then by name. Three queries."""
+    removals: dict[Any, list[GmAdjustment]] = {}
+    names: dict[Any, str] = {}
+    for row in GmAdjustment.objects.filter(campaign=campaign).order_by("created_at", "id"):
         details = row.details if isinstance(row.details, dict) else {}
         if details.get("kind") != "player" or not details.get("player"):
             continue
-        players.append(
-            Player(
-                name=str(details["player"]),
-                side=str(details.get("side") or ""),
-                left=when_made(row.before_turn, during_turn(details)),
-                left_at=row.created_at,
-                reason=row.reason,
-            )
-        )
+        # The account, when the line names it (its name may have changed since); by name
+        # for a line from before it did.
+        who = details.get("player_id") or str(details["player"])
+        removals.setdefault(who, []).append(row)
+        names[who] = str(details["player"])
+    started = list(Turn.objects.filter(campaign=campaign).values_list("created_at", flat=True))
+    members: dict[Any, Membership] = {}
+    for member in Membership.objects.filter(campaign=campaign).select_related("user"):
+        who = member.user_id if member.user_id in removals else member.user.get_username()
+        members[who] = member
+        names[who] = member.user.get_username()
+    players = []
+    for who in names:
+        stints = [_removed(row, first=i == 0) for i, row in enumerate(removals.get(who, []))]
+        now_in = members.get(who)
+        if now_in is not None:
+            rejoined = None
+            if stints:
+                # Back before the first turn begun after they joined again.
+                rejoined = f"before turn {sum(at <= now_in.created_at for at in started) + 1}"
+            stints.append(Stint(side=now_in.side, rejoined=rejoined))
+        players.append(Player(name=names[who], stints=tuple(stints)))
     players.sort(key=lambda p: (p.side == SPECTATOR, p.side, p.left is not None, p.name.lower()))
     return players
+
+
+def _removed(row: GmAdjustment, *, first: bool) -> Stint:
+    details = row.details if isinstance(row.details, dict) else {}
+    return Stint(
+        side=str(details.get("side") or ""),
+        # A removal after another: they came back between the two, when is not recorded.
+        rejoined=None if first else "",
+        left=when_made(row.before_turn, during_turn(details)),
+        left_at=row.created_at,
+        reason=row.reason,
+    )

@@ -20,6 +20,7 @@ from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn, give_order
 from campaign.services.visibility import open_campaign
+from notifications.invitations import accept, invite
 from tests.admin.conftest import new_campaign
 
 pytestmark = pytest.mark.django_db
@@ -173,5 +174,54 @@ def test_an_ended_campaign_names_everyone_who_played_with_when_the_removed_left(
         r"\(\w{3} \d+ \w{3} \d{4}, \d\d:\d\d \w+\): moved to Perth "
         r"sue: followed it as a spectator until the game master removed them before turn 2 "
         r"\(.*?\): asked to ",
+        listed[1] + " ",
+    ), listed[1]
+
+
+def test_a_player_removed_and_invited_back_is_named_once_with_when_they_came_back(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    """bob, removed and invited back, was listed twice: once as removed, once as playing
+    to the end, as if two players."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese")
+    advance_turn(campaign_id=campaign.pk)
+    remove_player(membership_id=rows["bob"].pk, reason="moved to Perth")
+    advance_turn(campaign_id=campaign.pk)
+    accept(invitation=invite(campaign=campaign, side="japanese"), user=players["bob"])
+    campaign.status = campaign.Status.FINISHED
+    campaign.save()
+    shown = text(gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content)
+    listed = re.search(r"Who played:? (.*?) Settings", shown)
+    assert listed is not None, shown
+    assert listed[1].count("bob") == 1, listed[1]
+    assert re.fullmatch(
+        r"alice: played the Australians, to the end "
+        r"bob: played the Japanese until the game master removed them before turn 2 "
+        r"\(.*?\): moved to Perth; then rejoined before turn 3 and played the Japanese, "
+        r"to the end ",
+        listed[1] + " ",
+    ), listed[1]
+
+
+def test_a_player_removed_twice_is_named_once_with_both_removals(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", bob="japanese")
+    remove_player(membership_id=rows["bob"].pk, reason="moved to Perth")
+    advance_turn(campaign_id=campaign.pk)
+    back = accept(invitation=invite(campaign=campaign, side="spectator"), user=players["bob"])
+    remove_player(membership_id=back.pk, reason="asked to")
+    campaign.status = campaign.Status.FINISHED
+    campaign.save()
+    shown = text(gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content)
+    listed = re.search(r"Who played:? (.*?) Settings", shown)
+    assert listed is not None, shown
+    assert re.fullmatch(
+        r"alice: played the Australians, to the end "
+        r"bob: played the Japanese until the game master removed them before turn 1 "
+        r"\(.*?\): moved to Perth; then came back and followed it as a spectator until the "
+        r"game master removed them again before turn 2 \(.*?\): asked to ",
         listed[1] + " ",
     ), listed[1]
