@@ -590,4 +590,17 @@ def adjustment_what(what: str, details: Mapping[str, Any] | None) -> str:
         return change_words(details.get("before") or {}, details["after"]) or (
             "Settings saved, nothing changed."
         )
+    if isinstance(details, Mapping) and details.get("kind") == "player":
+        return _spectator_line(what, str(details.get("player") or "")) or what
     return names.as_line(what)
+
+
+def _spectator_line(what: str, player: str) -> str:
+    """A spectator's removal as rows written before 7 December 2026 said it, "sue no
+    longer follows Korona as a spectator.", in today's words, "The spectator sue no longer
+    follows Korona.": a line is a sentence from a capital letter, and made one the old
+    line read "Sue", a name its owner spells "sue". Empty for any other line."""
+    head, tail = f"{player} no longer follows ", " as a spectator."
+    if not player or not what.startswith(head) or not what.endswith(tail):
+        return ""
+    return f"The spectator {player} no longer follows {what[len(head) : -len(tail)]}."

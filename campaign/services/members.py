@@ -52,7 +52,9 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
         if side == SPECTATOR:
             return record(
                 campaign=campaign,
-                what=f"{name} no longer follows {campaign.name} as a spectator.",
+                # Not from the name: a line reads as a sentence from a capital letter, and
+                # a username is spelled as its owner spells it ("sue", never "Sue").
+                what=f"The spectator {name} no longer follows {campaign.name}.",
                 reason=reason,
                 user=user,
                 details={"kind": "player", "player": name, "player_id": user_id, "side": side},

@@ -104,7 +104,7 @@ def test_a_spectator_leaves_and_an_ended_campaign_keeps_its_players(
     campaign = new_campaign()
     rows = seated(campaign, players, sue="spectator", alice="australian")
     line = remove_player(membership_id=rows["sue"].pk, reason="asked to")
-    assert line.what == "sue no longer follows Korona 1 as a spectator."
+    assert line.what == "The spectator sue no longer follows Korona 1."
     with pytest.raises(AdjustmentRefused, match="reason"):
         remove_player(membership_id=rows["alice"].pk, reason=" ")
     campaign.status = campaign.Status.FINISHED
@@ -147,6 +147,31 @@ def test_a_removal_reason_naming_a_hidden_company_is_asked_first(
     sure = {"reason": reason, "confirm": "on", "reveal": "on", "warned": html.unescape(warned[1])}
     assert gm.post(removal, sure, follow=True).status_code == 200
     assert not Membership.objects.filter(pk=rows["bob"].pk).exists()
+
+
+def test_a_spectators_removal_written_before_reads_without_capitalising_their_name(
+    players: dict[str, Any],
+) -> None:
+    """A line written before read "sue no longer follows Korona 1 as a spectator.", which
+    the log made a sentence as "Sue no longer follows ...": a username is its owner's
+    spelling, so the line is said in today's words, the name inside it."""
+    campaign = new_campaign()
+    GmAdjustment.objects.create(
+        campaign=campaign,
+        before_turn=1,
+        what="sue no longer follows Korona 1 as a spectator.",
+        reason="asked to",
+        details={"kind": "player", "player": "sue", "side": "spectator"},
+    )
+    seated(campaign, players, alice="australian")
+    view = open_campaign(user=players["alice"], campaign=campaign)
+    assert [row.what for row in view.adjustments()] == [
+        "The spectator sue no longer follows Korona 1."
+    ]
+    client = Client()
+    client.force_login(players["alice"])
+    page = client.get(f"/campaigns/{campaign.pk}/turns/").content.decode()
+    assert "The spectator sue no longer follows Korona 1." in page and "Sue" not in page
 
 
 def test_an_ended_campaign_names_everyone_who_played_with_when_the_removed_left(

@@ -75,9 +75,11 @@ def test_a_spectator_removed_is_told_they_no_longer_follow_it(
     remove(campaign, sue, "the table is full", django_capture_on_commit_callbacks)
     (told,) = to(sue.email)
     assert told.subject == "[Korona] You no longer follow Korona"
-    assert "Every player reads in its log: Sue no longer follows Korona as a spectator." in (
+    # Not "Sue": a username is spelled as its owner spells it, at a sentence's start too.
+    assert "Every player reads in its log: The spectator sue no longer follows Korona." in (
         told.body
     )
+    assert "Sue" not in told.body
     assert "The game master's reason: the table is full" in told.body
 
 
