@@ -1,6 +1,7 @@
 """The GM invites players with a link that gives a side: ``/invite/<token>/``.
 
-The token is random (``secrets``, 24 bytes), so a link cannot be guessed; it works once,
+The token is random (``secrets``, 40 characters of 31 with no look-alikes, read in any
+case: ``models.invitation_code``), so a link cannot be guessed; it works once,
 until it expires. Opening it, a signed-in user joins the campaign as that side; anyone
 else signs in first, or makes an account there and then. The claim is one conditional
 UPDATE, so two people opening the same link at once cannot both join on it.
@@ -36,7 +37,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.models import SPECTATOR, Campaign, Membership, Side
 from notifications import addresses, services
-from notifications.models import Invitation
+from notifications.models import Invitation, invitation_code
 from rules.refusals import Problem, Refusal
 
 VALID_FOR = timedelta(days=14)
@@ -107,7 +108,9 @@ def invitation_url(invitation: Invitation) -> str:
 def open_invitation(token: str) -> Invitation | None:
     """The invitation, if it may still be used."""
     found = (
-        Invitation.objects.filter(token=token, used_at__isnull=True, expires_at__gt=timezone.now())
+        Invitation.objects.filter(
+            token=invitation_code(token), used_at__isnull=True, expires_at__gt=timezone.now()
+        )
         .select_related("campaign")
         .first()
     )
@@ -120,7 +123,11 @@ def joined_with(token: str, user: Any) -> Invitation | None:
     """The invitation ``user`` has used already (back on its page after joining), if so."""
     if not user.is_authenticated:
         return None
-    return Invitation.objects.filter(token=token, used_by=user).select_related("campaign").first()
+    return (
+        Invitation.objects.filter(token=invitation_code(token), used_by=user)
+        .select_related("campaign")
+        .first()
+    )
 
 
 def accept(*, invitation: Invitation, user: Any) -> Membership:

@@ -161,10 +161,30 @@ class Notice(models.Model):
         return f"{self.subject} ({self.status})"
 
 
+# An invitation's code: no look-alikes (no 0/O/o, 1/l/I, nor i), one case, so a code
+# copied by hand from a phone or a printout reads as it was meant and may be typed in
+# capitals (``invitation_code``). 31 characters, 40 of them: 198 bits, more than the 192
+# of the 24 random bytes the codes had before (``secrets.token_urlsafe(24)``, 32
+# characters, mixed case, which keep working as they are).
+INVITATION_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+INVITATION_LENGTH = 40
+
+
 def _invitation_token() -> str:
     import secrets
 
-    return secrets.token_urlsafe(24)
+    return "".join(secrets.choice(INVITATION_ALPHABET) for _ in range(INVITATION_LENGTH))
+
+
+def invitation_code(typed: str) -> str:
+    """The stored code ``typed`` stands for: a code of today's kind read in any case
+    (each is in lower case, so no two differ only in case); an older one (mixed case, 32
+    characters, so never of today's length) exactly as typed, as two of those may differ
+    only in case."""
+    lowered = typed.lower()
+    if len(lowered) == INVITATION_LENGTH and all(c in INVITATION_ALPHABET for c in lowered):
+        return lowered
+    return typed
 
 
 class Invitation(models.Model):

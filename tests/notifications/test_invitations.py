@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import timedelta
 from typing import Any
@@ -127,6 +128,38 @@ def test_no_invitation_to_a_side_the_campaign_lacks_and_none_for_the_gm(
 def test_tokens_are_random_and_long(campaign: Campaign) -> None:
     tokens = {invite(campaign=campaign, side="japanese").token for _ in range(20)}
     assert len(tokens) == 20 and all(len(token) >= 32 for token in tokens)
+
+
+def test_codes_have_no_look_alike_characters_and_as_much_chance(campaign: Campaign) -> None:
+    """A link read off a phone or a printout mixed O and 0, l and 1: a code has none of
+    them, in one case, and is no easier to guess than the 24 random bytes it had."""
+    tokens = [invite(campaign=campaign, side="japanese").token for _ in range(50)]
+    used = set("".join(tokens))
+    assert not used & set("0Oo1lIi"), used
+    assert used <= set("23456789abcdefghjkmnpqrstuvwxyz")
+    assert all(len(token) == 40 for token in tokens)
+    assert 40 * math.log2(31) >= 24 * 8
+
+
+def test_a_code_typed_in_capitals_opens_its_invitation_an_old_one_only_as_written(
+    campaign: Campaign,
+) -> None:
+    """Today's codes are in one case, so one typed in capitals is read. Codes made before
+    (mixed case, 32 characters) keep working, exactly: two of them may differ only in
+    case, so another case is another code."""
+    invitation = invite(campaign=campaign, side="japanese")
+    typed = path_of(invitation).replace(invitation.token, invitation.token.upper())
+    page = Client().get(typed)
+    assert page.status_code == 200 and "play <strong>the Japanese</strong>" in page.content.decode()
+    old = "Ab3_xO0l1I-zzzzzzzzzzzzzzzzzzzzz"
+    before = invite(campaign=campaign, side="australian")
+    Invitation.objects.filter(pk=before.pk).update(token=old)
+    assert Client().get(f"/invite/{old.lower()}/").status_code == 404
+    assert Client().get(f"/invite/{old.upper()}/").status_code == 404
+    assert Client().get(f"/invite/{old}/").status_code == 200
+    assert Client().post(typed, NEW).status_code == 302
+    invitation.refresh_from_db()
+    assert invitation.used_by is not None
 
 
 def test_the_gm_makes_an_invitation_in_the_admin(
