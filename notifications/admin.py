@@ -1,24 +1,31 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from campaign.forms import CampaignTakingPlayers
-from campaign.models import SPECTATOR, Campaign
+from campaign.models import SPECTATOR, Campaign, Turn
+from campaign.services.deadlines import moment_words
 from config.adminpages import (
     COPY_SCRIPT,
     COPY_STYLE,
     GmFieldWords,
     RefusedIfTakenMeanwhile,
+    campaign_clock,
     copy_field,
     on_campaign_clock,
 )
 from notifications.forms import PreferenceChecks
 from notifications.invitations import InvitationRefused, check_invitation, ended_words
-from notifications.models import Invitation, Notice, Preference, Webhook
+from notifications.models import Invitation, Kind, Message, Notice, Preference, Webhook
 from notifications.useradmin import OwnAddressUserAdmin  # noqa: F401  (the user's page)
 
 
@@ -32,17 +39,56 @@ class WebhookAdmin(GmFieldWords, admin.ModelAdmin):
 class NoticeAdmin(admin.ModelAdmin):
     """Every notice sent or tried: read-only, the record that keeps them once each."""
 
-    list_display = ["created_when", "kind", "campaign", "turn", "user", "webhook", "status"]
+    list_display = [
+        "created_when", "kind", "campaign", "turn", "about", "user", "webhook", "status",
+    ]  # fmt: skip
     list_filter = ["status", "kind", "campaign"]
     list_select_related = ["campaign", "user", "webhook"]
     search_fields = ["subject", "user__username"]
     fields = [
-        "created_when", "kind", "campaign", "turn", "ref", "user", "webhook", "status",
+        "created_when", "kind", "campaign", "turn", "about", "user", "webhook", "status",
         "attempts", "sent_when", "subject", "body", "error",
     ]  # fmt: skip
-    readonly_fields = ["created_when", "sent_when"]
+    readonly_fields = ["created_when", "sent_when", "about"]
     created_when = on_campaign_clock("created_at")
     sent_when = on_campaign_clock("sent_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Notice]:
+        # What ``about`` names, in the page's one query: whether the turn row told of
+        # is still there (a roll-back deletes it), and a message's board.
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                turn_row_kept=Exists(Turn.objects.filter(pk=OuterRef("ref"))),
+                message_channel=Subquery(
+                    Message.objects.filter(pk=OuterRef("ref")).values("channel")[:1]
+                ),
+            )
+        )
+
+    @admin.display(description="about")
+    def about(self, obj: Notice) -> str:
+        """What the notice was about, in words, for each kind: the notice's key beside its
+        turn (``ref``) is a turn row's id, a deadline's minute, an adjustment's or a
+        message's id, and a bare number said none of that ("29470680")."""
+        kind = obj.kind
+        if kind == Kind.DEADLINE:
+            deadline = datetime.fromtimestamp(obj.ref * 60, tz=UTC)
+            return f"deadline {moment_words(deadline, campaign_clock(obj) or 'UTC')}"
+        if kind in (Kind.GM_NEWS, Kind.REMOVED):
+            address = reverse("admin:campaign_gmadjustment_change", args=[obj.ref])
+            return format_html('<a href="{}">game master\'s adjustment {}</a>', address, obj.ref)
+        if kind == Kind.MESSAGE:
+            channel = getattr(obj, "message_channel", None)
+            if channel is None:
+                return f"message {obj.ref} (deleted since)"
+            return f"message {obj.ref}, on the {Message.Channel(channel).label}"
+        # A turn played, the end, battles waiting: the turn row that was played.
+        if getattr(obj, "turn_row_kept", False):
+            address = reverse("admin:campaign_turn_change", args=[obj.ref])
+            return format_html('<a href="{}">turn {}</a>', address, obj.turn)
+        return f"turn {obj.turn}, as played before a roll-back"
 
     def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
         return False
