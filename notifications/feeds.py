@@ -16,7 +16,6 @@ from typing import Any
 import icalendar
 from django.contrib.auth import get_user_model
 from django.contrib.syndication.views import Feed
-from django.db.models import Model, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -66,11 +65,9 @@ def deadlines_calendar(user: Any) -> bytes:
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", f"Korona deadlines ({user.get_username()})")
     reminder = services.preference_of(user).reminder_hours
-    campaigns = (
-        campaigns_for(user)
-        .filter(status=Campaign.Status.ACTIVE, next_deadline__isnull=False)
-        .annotate(last_played=_latest(Turn, "finished_at"), last_changed=_latest(GmAdjustment))
-    )
+    campaigns = services.with_deadline_told(
+        campaigns_for(user).filter(status=Campaign.Status.ACTIVE, next_deadline__isnull=False)
+    ).annotate(last_changed=services.latest(GmAdjustment))
     for campaign in campaigns.order_by("next_deadline", "pk"):
         number = campaign.turn + 1
         deadline = campaign.next_deadline
@@ -88,7 +85,8 @@ def deadlines_calendar(user: Any) -> bytes:
         alarm = icalendar.Alarm()
         alarm.add("action", "DISPLAY")
         alarm.add("description", f"{campaign.name}: orders for turn {number} due")
-        alarm.add("trigger", timedelta(hours=-reminder))
+        # When the reader's reminder email would come: never before half the turn has run.
+        alarm.add("trigger", -services.reminder_before(campaign, reminder))
         event.add_component(alarm)
         calendar.add_component(event)
     if is_game_master(user):
@@ -112,12 +110,6 @@ def deadlines_calendar(user: Any) -> bytes:
             )
             calendar.add_component(event)
     return calendar.to_ical()
-
-
-def _latest(model: type[Model], field: str = "created_at") -> Subquery:
-    """The latest ``field`` of the campaign's rows of ``model``, as an annotation."""
-    rows = model._default_manager.filter(campaign=OuterRef("pk"), **{f"{field}__isnull": False})
-    return Subquery(rows.order_by(f"-{field}").values(field)[:1])
 
 
 def _deadline_set(campaign: Campaign) -> datetime:

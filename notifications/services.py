@@ -32,7 +32,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Model, OuterRef, QuerySet, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -41,7 +41,7 @@ from battles.web.forces import battle_words
 from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
-from campaign.services.deadlines import moment_words
+from campaign.services.deadlines import Schedule, moment_words, reminder_lead
 from campaign.services.prepared import PreparedObjects
 from campaign.services.schedule import play_of_side
 from campaign.services.turns import played_sides
@@ -637,17 +637,62 @@ def deadline_ref(deadline: datetime) -> int:
     return int(deadline.timestamp()) // 60
 
 
+def latest(model: type[Model], field: str = "created_at", **where: Any) -> Subquery:
+    """The latest ``field`` of the campaign's rows of ``model`` (those ``where`` says),
+    as an annotation of a campaign query."""
+    rows = model._default_manager.filter(
+        campaign=OuterRef("pk"), **{f"{field}__isnull": False}, **where
+    )
+    return Subquery(rows.order_by(f"-{field}").values(field)[:1])
+
+
+def with_deadline_told(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
+    """``campaigns``, each with the moments its players were last told of a new deadline
+    (``reminder_before``): its last turn played (the turn's email names the next
+    deadline) and the GM's last new schedule (its line, sent to each player, names it)."""
+    return campaigns.annotate(
+        last_played=latest(Turn, "finished_at"),
+        last_rescheduled=latest(GmAdjustment, details__kind="schedule"),
+    )
+
+
+def reminder_before(campaign: Campaign, hours: int) -> timedelta:
+    """How long before ``campaign``'s next deadline a reader who chose ``hours`` is
+    reminded of it, by email or by their calendar's alarm: never before half the turn
+    has run (``deadlines.reminder_lead``). ``campaign`` read ``with_deadline_told``."""
+    if campaign.next_deadline is None:
+        return timedelta(hours=hours)
+    told = [
+        moment
+        for moment in (
+            getattr(campaign, "last_played", None),
+            getattr(campaign, "last_rescheduled", None),
+        )
+        if moment is not None
+    ]
+    return reminder_lead(
+        hours=hours,
+        schedule=Schedule.of(campaign),
+        deadline=campaign.next_deadline,
+        told=max(told, default=None),
+    )
+
+
 def deadline_reminders(*, now: datetime | None = None) -> int:
     """Remind each player whose side has not marked ready, the hours before the deadline
-    they chose. One reminder per player, turn and deadline, however many sweeps ask."""
+    they chose, but not before half the turn has run (``reminder_before``): on a turn
+    shorter than their hours, a reminder at once would follow the email that named the
+    deadline. One reminder per player, turn and deadline, however many sweeps ask."""
     now = now or timezone.now()
     horizon = now + timedelta(hours=168)
     sent = 0
-    campaigns = Campaign.objects.filter(
-        status=Campaign.Status.ACTIVE,
-        next_deadline__gt=now,
-        next_deadline__lte=horizon,
-        due_turn__isnull=True,
+    campaigns = with_deadline_told(
+        Campaign.objects.filter(
+            status=Campaign.Status.ACTIVE,
+            next_deadline__gt=now,
+            next_deadline__lte=horizon,
+            due_turn__isnull=True,
+        )
     ).order_by("next_deadline", "pk")
     for campaign in campaigns:
         number = campaign.turn + 1
@@ -662,7 +707,7 @@ def deadline_reminders(*, now: datetime | None = None) -> int:
             preference = preference_of(member.user)
             if campaign.next_deadline is None:  # filtered out above
                 continue
-            if campaign.next_deadline - now > timedelta(hours=preference.reminder_hours):
+            if campaign.next_deadline - now > reminder_before(campaign, preference.reminder_hours):
                 continue
             zone = preference.clock(campaign)
             sent += _email_to(

@@ -227,3 +227,38 @@ def next_deadline_after(schedule: Schedule, after: datetime) -> datetime | None:
         if deadline > after:
             return deadline
     raise AssertionError("a weekly deadline is always within two weeks")  # pragma: no cover
+
+
+def turn_length(schedule: Schedule) -> timedelta | None:
+    """The longest a turn of ``schedule`` lasts, from the deadline set to the deadline:
+    N hours, or a week; None with no schedule."""
+    if schedule.kind == "every_hours" and schedule.every_hours:
+        return timedelta(hours=schedule.every_hours)
+    if schedule.kind == "weekly":
+        return timedelta(weeks=1)
+    return None
+
+
+def reminder_lead(
+    *, hours: int, schedule: Schedule, deadline: datetime, told: datetime | None = None
+) -> timedelta:
+    """How long before ``deadline`` a reader's reminder comes (their email, their
+    calendar's alarm): the ``hours`` they chose, but never before half the turn has run.
+
+    The turn runs from when its deadline was set to the deadline: a turn of ``schedule``
+    at most, less when the players were told of the deadline later (``told``: a turn
+    played, whose email names the next deadline; the GM's new schedule, whose line names
+    it), as a weekly turn played early. On a schedule shorter than ``hours`` the reminder
+    would otherwise come right behind the email that named the deadline: two emails for
+    one turn, the second telling nothing new, and an alarm set before its event existed."""
+    wanted = timedelta(hours=hours)
+    length = turn_length(schedule)
+    begun = deadline - length if length is not None else told
+    if told is not None and begun is not None:
+        begun = max(begun, told)
+    if begun is None:
+        return wanted
+    # To the minute: a deadline is set a moment before the line that tells of it is saved,
+    # and an alarm "2 hours 59 minutes 59 seconds before" reads as a slip.
+    half = timedelta(minutes=round((deadline - begun) / timedelta(minutes=2)))
+    return max(min(wanted, half), timedelta(0))

@@ -67,6 +67,32 @@ def test_the_calendar_has_each_campaigns_next_deadline(campaign: Campaign, aussi
     assert alarm.decoded("trigger") == timedelta(hours=-12)
 
 
+def test_the_alarm_comes_no_earlier_than_halfway_through_a_short_turn(
+    campaign: Campaign, aussie: Any, japanese: Any
+) -> None:
+    """A turn every 2 hours: the alarm 12 hours before its deadline went off before the
+    event existed. It follows the reminder email: the reader's hours, halfway at most."""
+    from notifications.models import Preference
+
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=2)
+    Preference.objects.create(user=japanese, reminder_hours=1)
+
+    def trigger(user: Any) -> Any:
+        calendar = icalendar.Calendar.from_ical(get(feed_urls(user)["calendar"]).content)
+        (alarm,) = calendar.walk("VALARM")
+        return alarm.decoded("trigger")
+
+    assert trigger(aussie) == timedelta(hours=-1)  # 12 hours chosen: halfway
+    assert trigger(japanese) == timedelta(hours=-1)
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=6, timezone="UTC"),
+        reason="a slower pace",
+    )
+    assert trigger(aussie) == timedelta(hours=-3)
+    assert trigger(japanese) == timedelta(hours=-1)
+
+
 def test_an_events_stamp_is_when_its_deadline_was_set_not_the_deadline(
     campaign: Campaign, aussie: Any
 ) -> None:

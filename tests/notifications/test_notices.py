@@ -388,14 +388,14 @@ def test_a_reminder_goes_to_sides_not_ready_once_in_their_own_time_zone(
     campaign: Campaign, aussie: Any, japanese: Any
 ) -> None:
     now = timezone.now().replace(microsecond=0)
-    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=now)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=now)
     SideReady.objects.create(campaign=campaign, side="japanese", turn_number=1)
     Preference.objects.create(user=aussie, time_zone="Australia/Sydney")
-    assert services.deadline_reminders(now=now) == 1
-    assert services.deadline_reminders(now=now + timedelta(hours=1)) == 0
+    assert services.deadline_reminders(now=now + timedelta(hours=12)) == 1
+    assert services.deadline_reminders(now=now + timedelta(hours=13)) == 0
     (message,) = mail.outbox
     assert message.to == ["a@example.com"]
-    deadline = (now + timedelta(hours=10)).astimezone(
+    deadline = (now + timedelta(hours=24)).astimezone(
         __import__("zoneinfo").ZoneInfo("Australia/Sydney")
     )
     assert f"{deadline:%H:%M} AE" in message.body  # AEST or AEDT
@@ -406,10 +406,10 @@ def test_a_reminder_gives_the_deadline_on_the_campaigns_clock_by_default(
 ) -> None:
     now = timezone.now().replace(microsecond=0)
     set_schedule(
-        campaign=campaign, kind="every_hours", every_hours=10, timezone="Australia/Sydney", now=now
+        campaign=campaign, kind="every_hours", every_hours=24, timezone="Australia/Sydney", now=now
     )
     SideReady.objects.create(campaign=campaign, side="japanese", turn_number=1)
-    assert services.deadline_reminders(now=now) == 1
+    assert services.deadline_reminders(now=now + timedelta(hours=12)) == 1
     (message,) = mail.outbox
     sydney = deadline_on(campaign, "Australia/Sydney")
     assert f"due {sydney}" in message.subject and f"due by {sydney}." in message.body
@@ -418,11 +418,12 @@ def test_a_reminder_gives_the_deadline_on_the_campaigns_clock_by_default(
 
 def test_no_reminder_before_the_hours_the_player_chose(campaign: Campaign, aussie: Any) -> None:
     now = timezone.now()
-    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=now)
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=now)
     Preference.objects.create(user=aussie, reminder_hours=2)
-    assert services.deadline_reminders(now=now) == 1  # the Japanese player, 12 hours
+    # the Japanese player, 12 hours before
+    assert services.deadline_reminders(now=now + timedelta(hours=12)) == 1
     assert to(aussie.email) == []
-    assert services.deadline_reminders(now=now + timedelta(hours=8, minutes=1)) == 1
+    assert services.deadline_reminders(now=now + timedelta(hours=22, minutes=1)) == 1
     assert len(to(aussie.email)) == 1
 
 
@@ -434,19 +435,61 @@ def test_a_campaign_resumed_after_a_pause_reminds_again_of_its_new_deadline(
     then kept quiet, as if the stale reminder were still true, and neither player was
     told of the deadline that would play the turn."""
     start = timezone.now().replace(microsecond=0)
-    set_schedule(campaign=campaign, kind="every_hours", every_hours=10, now=start)
-    assert services.deadline_reminders(now=start) == 2
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=start)
+    assert services.deadline_reminders(now=start + timedelta(hours=12)) == 2
     set_paused(campaign=campaign, paused=True)
     three_days_on = start + timedelta(days=3)
     with patch("django.utils.timezone.now", return_value=three_days_on):
         set_paused(campaign=campaign, paused=False)
     new_deadline = deadline_on(campaign, "UTC")
-    assert services.deadline_reminders(now=three_days_on + timedelta(hours=1)) == 2
-    assert services.deadline_reminders(now=three_days_on + timedelta(hours=2)) == 0
+    assert services.deadline_reminders(now=three_days_on + timedelta(hours=12)) == 2
+    assert services.deadline_reminders(now=three_days_on + timedelta(hours=13)) == 0
     for address in (aussie.email, japanese.email):
         first, again = to(address)
         assert f"due by {new_deadline}." in again.body
         assert f"due by {new_deadline}." not in first.body
+
+
+def test_a_turn_every_6_hours_sends_no_reminder_right_behind_the_turns_email(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The turn's email names the next deadline, 6 hours on; a reminder 12 hours before it
+    (the default) came at the next sweep, a second email for the same turn telling nothing
+    new. It comes halfway through the turn, to a side not ready by then."""
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=6)
+    turn = play(campaign, django_capture_on_commit_callbacks)
+    campaign.refresh_from_db()
+    assert campaign.next_deadline == turn.finished_at + timedelta(hours=6)
+    assert len(to(aussie.email)) == 1  # "Turn 1 played", naming the deadline
+    assert services.deadline_reminders(now=turn.finished_at + timedelta(minutes=1)) == 0
+    assert services.deadline_reminders(now=turn.finished_at + timedelta(hours=2, minutes=59)) == 0
+    SideReady.objects.create(campaign=campaign, side="japanese", turn_number=2)
+    assert services.deadline_reminders(now=turn.finished_at + timedelta(hours=3)) == 1
+    first, reminder = to(aussie.email)
+    assert "Turn 1 played" in first.subject and "due" in reminder.subject
+    assert to(japanese.email)[1:] == []  # ready: no reminder
+
+
+def test_a_deadline_the_gms_new_schedule_names_is_not_reminded_of_at_once(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The GM changes the schedule to a weekly time three hours away: each player's email
+    of the change names the deadline; the reminder comes halfway to it, not with it."""
+    now = timezone.now().replace(second=0, microsecond=0)
+    soon = now + timedelta(hours=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        change_schedule(
+            campaign=campaign,
+            schedule=Schedule("weekly", None, soon.weekday(), soon.time(), "UTC"),
+            reason="a game night",
+            now=now,
+        )
+    campaign.refresh_from_db()
+    assert campaign.next_deadline == soon
+    told = len(mail.outbox)
+    assert services.deadline_reminders(now=now + timedelta(minutes=1)) == 0
+    assert services.deadline_reminders(now=now + timedelta(hours=1, minutes=35)) == 2
+    assert len(mail.outbox) == told + 2
 
 
 # --- the GM: battles waiting, adjustments --------------------------------------------------

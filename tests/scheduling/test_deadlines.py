@@ -12,6 +12,7 @@ from campaign.services.deadlines import (
     ScheduleRefused,
     check_schedule,
     next_deadline_after,
+    reminder_lead,
 )
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -111,3 +112,47 @@ def test_a_naive_time_is_refused() -> None:
 def test_a_schedule_that_cannot_be_used_is_refused(schedule: Schedule, message: str) -> None:
     with pytest.raises(ScheduleRefused, match=message):
         check_schedule(schedule)
+
+
+# --- when a reminder comes ------------------------------------------------------------------
+
+
+def every(hours: int) -> Schedule:
+    return Schedule(kind="every_hours", every_hours=hours)
+
+
+def test_a_reminder_comes_the_hours_the_player_chose_on_a_turn_twice_as_long() -> None:
+    deadline = utc(2026, 12, 11, 18)
+    assert reminder_lead(hours=12, schedule=every(48), deadline=deadline) == timedelta(hours=12)
+    assert reminder_lead(hours=12, schedule=every(24), deadline=deadline) == timedelta(hours=12)
+    assert reminder_lead(hours=2, schedule=every(6), deadline=deadline) == timedelta(hours=2)
+
+
+def test_on_a_turn_shorter_than_the_reminder_it_comes_halfway_through_the_turn() -> None:
+    """A turn every 6 hours and the default 12: a reminder 12 hours before the deadline
+    came at once, right behind the turn's email that named that deadline."""
+    deadline = utc(2026, 12, 11, 18)
+    assert reminder_lead(hours=12, schedule=every(6), deadline=deadline) == timedelta(hours=3)
+    assert reminder_lead(hours=1, schedule=every(1), deadline=deadline) == timedelta(minutes=30)
+    assert reminder_lead(hours=168, schedule=weekly(4, 18), deadline=deadline) == timedelta(
+        hours=84
+    )
+
+
+def test_a_deadline_told_late_counts_its_turn_from_then() -> None:
+    """A weekly turn played early, two hours before the weekly time: its email named a
+    deadline two hours away, so the reminder comes an hour after it, not at once."""
+    deadline = utc(2026, 12, 11, 17)
+    told = deadline - timedelta(hours=2)
+    lead = reminder_lead(hours=12, schedule=weekly(4, 18), deadline=deadline, told=told)
+    assert lead == timedelta(hours=1)
+    # Told before the turn began (the last turn, played long ago): the turn counts.
+    long_ago = deadline - timedelta(days=30)
+    assert reminder_lead(
+        hours=12, schedule=every(6), deadline=deadline, told=long_ago
+    ) == timedelta(hours=3)
+
+
+def test_with_no_schedule_and_nothing_told_the_players_hours_hold() -> None:
+    deadline = utc(2026, 12, 11, 17)
+    assert reminder_lead(hours=12, schedule=Schedule(), deadline=deadline) == timedelta(hours=12)

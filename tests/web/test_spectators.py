@@ -87,7 +87,7 @@ def test_a_spectator_gets_no_deadline_reminder(campaign: Campaign, watcher: Any)
     join(watcher, campaign, SPECTATOR)
     now = timezone.now()
     set_schedule(campaign=campaign, kind="every_hours", every_hours=2, now=now)
-    services.deadline_reminders(now=now + timedelta(minutes=5))
+    services.deadline_reminders(now=now + timedelta(hours=1, minutes=5))
     assert "w@example.com" not in [m.to[0] for m in mail.outbox]
     assert len(mail.outbox) == 2  # the two players
 
