@@ -28,6 +28,14 @@ def sweep_due_campaigns() -> int:
     return len(schedule.sweep_due().claimed)
 
 
+@shared_task(name="campaign.claim_due_turn", **RETRY)
+def claim_due_turn(campaign_id: int) -> int:
+    """Claim the campaign's turn if it is due (its last side just became ready) and send
+    it to a worker: the sweep of one campaign; a duplicate, or a turn not due, claims
+    nothing."""
+    return len(schedule.claim_due_turn(campaign_id=campaign_id))
+
+
 @shared_task(name="campaign.process_turn", bind=True, **RETRY)
 def process_campaign_turn(self, campaign_id: int, turn_number: int) -> bool:  # noqa: ANN001
     # On a worker the turn's battles are tasks of their own; run eagerly, in-process.

@@ -42,6 +42,17 @@ def enqueue_turn(campaign_id: int, turn_number: int) -> None:
     )
 
 
+def enqueue_due_turn(campaign_id: int) -> None:
+    """The campaign's turn, due now that every side is ready, claimed and played within
+    seconds of the last "ready", not at beat's next sweep (up to KORONA_SWEEP_SECONDS).
+    With no broker (the embedded default) nothing is sent: a task runs at once where it
+    is sent, and the turn would be played inside the web request that marked "ready";
+    the embedded scheduler (``run_scheduler``) looks for a due turn every second."""
+    if app.conf.task_always_eager:
+        return
+    transaction.on_commit(lambda: _send("campaign.claim_due_turn", campaign_id), robust=True)
+
+
 def enqueue_battle(battle_id: int) -> None:
     transaction.on_commit(lambda: _send("campaign.fight_battle", battle_id), robust=True)
 

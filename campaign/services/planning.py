@@ -281,7 +281,7 @@ class SidePlan:
     @property
     def every_side_ready(self) -> bool:
         """Every side a player plays is ready (the campaign AI's always are): the turn is
-        due, and the scheduler's next sweep, seconds away, plays it."""
+        due, and it is played within seconds."""
         return all(is_ready or by_ai for _, _, is_ready, by_ai in self.sides)
 
     @property

@@ -52,7 +52,7 @@ from campaign.services.turns import (
     played_sides,
     players_by_side,
 )
-from config.enqueue import enqueue_battle, enqueue_turn
+from config.enqueue import enqueue_battle, enqueue_due_turn, enqueue_turn
 from rules.campaign.turn import OrderError
 from rules.dice import derive_seed
 
@@ -211,7 +211,9 @@ def mark_side_ready(
     user: Any = None,
 ) -> bool:
     """A side's orders for the coming turn are ready. When every side a player plays is,
-    the turn is due at once (the next sweep claims it): a side with no player is played by
+    the turn is due at once, and is claimed once this commits (``enqueue_due_turn``: a
+    worker within seconds, not beat's next sweep; the embedded scheduler looks every
+    second), as the sweep claims it, so never twice: a side with no player is played by
     the campaign AI, which is always ready, so a solo player's "ready" plays the turn. A
     side that gave no orders plays its standing orders. True when this made the turn due.
 
@@ -249,6 +251,7 @@ def mark_side_ready(
         if row.next_deadline is None or row.next_deadline > now:
             Campaign.objects.filter(pk=row.pk).update(next_deadline=now)
             campaign.next_deadline = now
+        enqueue_due_turn(row.pk)
         return True
 
 
@@ -317,14 +320,29 @@ def sweep_due(*, now: datetime | None = None, enqueue: bool = True) -> Sweep:
     return Sweep(claimed=claimed, reissued=reissued, tabletop=tabletop, stalled=stalled)
 
 
-def _claim_batch(now: datetime, *, enqueue: bool) -> list[tuple[int, int]]:
+def claim_due_turn(
+    *, campaign_id: int, now: datetime | None = None, enqueue: bool = True
+) -> list[tuple[int, int]]:
+    """The sweep of one campaign, sent when its last side became ready
+    (``mark_side_ready``): claim its next turn if it is due and nobody claimed it, and
+    hand it to a worker, as ``sweep_due`` would at its next run. The same claim, so a
+    second delivery, a sweep at the same moment, or a campaign not due claims nothing."""
+    return _claim_batch(now or django_timezone.now(), enqueue=enqueue, campaign_id=campaign_id)
+
+
+def _claim_batch(
+    now: datetime, *, enqueue: bool, campaign_id: int | None = None
+) -> list[tuple[int, int]]:
     claimed = []
+    due = due_campaigns(now)
+    if campaign_id is not None:
+        due = due.filter(pk=campaign_id)
     with transaction.atomic():
         # skip_locked: a campaign another sweep (or a turn) holds is left to it.
         rows = list(
-            due_campaigns(now)
-            .select_for_update(skip_locked=True, of=("self",))
-            .values_list("pk", "turn", "seed", "next_deadline")[:SWEEP_BATCH]
+            due.select_for_update(skip_locked=True, of=("self",)).values_list(
+                "pk", "turn", "seed", "next_deadline"
+            )[:SWEEP_BATCH]
         )
         for campaign_id, turn, _seed, deadline in rows:
             number = turn + 1

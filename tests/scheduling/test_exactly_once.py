@@ -9,6 +9,7 @@ tests/conftest.py stops the run rather than skip these.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -26,8 +27,13 @@ import redis
 from django.db import connection
 
 from campaign.models import Campaign, Turn
-from campaign.services.schedule import set_schedule, sweep_due
-from campaign.services.turns import TurnAlreadyPlayed, advance_turn
+from campaign.services.schedule import mark_side_ready, set_schedule, sweep_due
+from campaign.services.turns import (
+    OrdersOutOfDate,
+    TurnAlreadyPlayed,
+    TurnRefused,
+    advance_turn,
+)
 from campaign.tasks import process_campaign_turn, sweep_due_campaigns
 from config.celery import app as celery_app
 from tests.campaign.test_services_turns import meeting_doc, new_campaign, reload
@@ -189,6 +195,24 @@ def test_the_same_task_delivered_twice_plays_one_turn(workers: Workers) -> None:
     workers.start()
     workers.start()  # two workers, so the deliveries really can run side by side
 
+    played_exactly_once(campaign, workers)
+
+
+def test_the_last_ready_plays_the_turn_with_no_sweep_even_pressed_twice(
+    workers: Workers,
+) -> None:
+    """No beat runs here: the turn every side is ready for is claimed by the task the
+    "ready" sent once it committed, and played within seconds, not at the next sweep.
+    The second press (a double click, a teammate) sends the claim again: harmless."""
+    campaign = new_campaign("Korona 1", SEED, doc=meeting_doc())
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
+    workers.start()
+    workers.start()  # the two claims really can run side by side
+    # No player plays a side: the others are the AI's, so one side's "ready" is enough.
+    assert mark_side_ready(campaign=campaign, side="australian", page_turn=1)
+    # Again; refused, nothing sent, if turn 1 was played before this second press.
+    with contextlib.suppress(OrdersOutOfDate, TurnRefused):
+        mark_side_ready(campaign=campaign, side="australian", page_turn=1)
     played_exactly_once(campaign, workers)
 
 

@@ -26,6 +26,9 @@ from campaign.services.schedule import (
     sweep_due,
 )
 from campaign.services.turns import advance_turn
+from campaign.tasks import claim_due_turn
+from config import enqueue
+from config.celery import app as celery_app
 from rules.campaign import turn as rules
 from rules.dice import derive_seed
 from tests.campaign.test_services_turns import (
@@ -318,6 +321,75 @@ def test_an_unscheduled_campaign_is_played_when_every_side_is_ready() -> None:
     sweep_due(now=NOW, enqueue=False)
     process_turn(campaign_id=campaign.pk, turn_number=1)
     assert reload(campaign).next_deadline is None  # no schedule: no further deadline
+
+
+def sent_tasks(monkeypatch: Any) -> list[tuple[str, tuple[Any, ...]]]:
+    """The tasks sent to a broker (``config.enqueue``), by name and arguments, none run."""
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    celery_app.conf.task_always_eager = False  # the autouse eager_tasks puts it back
+    monkeypatch.setattr(enqueue, "_send", lambda name, *args, **_: sent.append((name, args)))
+    return sent
+
+
+def test_the_last_side_ready_sends_its_turn_to_be_claimed_once_it_commits(
+    monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The turn was due at once but waited for beat's next sweep, up to 30 s: "played
+    within seconds" was as long as the sweep's period."""
+    campaign = new_campaign()
+    players(campaign, "australian", "japanese")
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=48, now=NOW)
+    sent = sent_tasks(monkeypatch)
+    with django_capture_on_commit_callbacks(execute=True):
+        mark_side_ready(campaign=campaign, side="japanese", now=NOW)
+    assert sent == []  # the Australians are not ready: nothing is due
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        mark_side_ready(campaign=campaign, side="australian", now=NOW)
+        assert sent == []  # not before the "ready" has committed
+    assert len(callbacks) == 1
+    assert sent == [("campaign.claim_due_turn", (campaign.pk,))]
+
+
+def test_without_a_broker_the_ready_plays_no_turn_in_its_request(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The embedded default runs a task where it is sent: the "ready" sends none, and the
+    embedded scheduler, which looks every second, plays the turn (test_run_scheduler)."""
+    campaign = new_campaign()
+    players(campaign, "australian")
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert mark_side_ready(campaign=campaign, side="australian", now=NOW)
+    assert callbacks == []
+    assert turn_rows(campaign) == []
+    assert list(due_campaigns(NOW)) == [campaign]
+
+
+def test_a_due_turn_claimed_twice_and_swept_is_played_once(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Two "ready" presses sending the claim twice, and beat's sweep beside them."""
+    campaign = new_campaign()
+    players(campaign, "australian")
+    mark_side_ready(campaign=campaign, side="australian", now=NOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert claim_due_turn.apply(args=(campaign.pk,)).get() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert claim_due_turn.apply(args=(campaign.pk,)).get() == 0
+        assert sweep_due(now=NOW).claimed == []
+    assert turn_rows(campaign) == [(1, "done")]
+    assert reload(campaign).turn == 1
+    same_as(campaign, clean_run())
+
+
+def test_a_turn_not_due_is_not_claimed() -> None:
+    campaign = new_campaign()
+    players(campaign, "australian", "japanese")
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=48, now=NOW)
+    mark_side_ready(campaign=campaign, side="japanese", now=NOW)
+    assert schedule.claim_due_turn(campaign_id=campaign.pk, now=NOW, enqueue=False) == []
+    other = scheduled("Other")  # due, but not the campaign asked for
+    assert schedule.claim_due_turn(campaign_id=campaign.pk, now=NOW, enqueue=False) == []
+    assert turn_rows(campaign) == [] and reload(other).due_turn is None
 
 
 def test_a_side_that_is_not_in_the_campaign_is_refused() -> None:

@@ -1,6 +1,8 @@
 """python manage.py run_scheduler [--every SECONDS] [--once]: the embedded schedule.
 
-Sweeps due campaigns every few seconds, in this process: with no REDIS_URL the tasks
+Sweeps due campaigns every few seconds, and at once when a turn falls due between two
+sweeps (every side ready moves its deadline to now: it looks each second, one indexed
+query), in this process: with no REDIS_URL the tasks
 run at once, here (the turns and their battles included); with REDIS_URL it sends them
 to the workers, as `celery beat` would. Either way the claims are in the database, so
 running it beside a beat (or twice) never plays a turn twice.
@@ -12,11 +14,31 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
+from django.utils import timezone
 
-from campaign.services.schedule import sweep_due
+from campaign.services.schedule import due_campaigns, sweep_due
 from config.celery import app as celery_app
 from notifications.tasks import sweep_notices
+
+# Seconds between two looks for a turn due now: the last side ready makes its turn due at
+# once, and "played within seconds" should not wait for the next sweep.
+LOOK_SECONDS = 1.0
+
+
+def wait_for_sweep(seconds: float) -> None:
+    """Sleep until the next sweep is due, ``seconds`` on, or less: until a campaign's
+    turn is due now (every side ready, ``mark_side_ready``), which is swept at once."""
+    left = seconds
+    while left > 0:
+        step = min(LOOK_SECONDS, left)
+        time.sleep(step)
+        left -= step
+        try:
+            if due_campaigns(timezone.now()).exists():
+                return
+        except DatabaseError:
+            continue  # the database is away: the sweep at its time says why
 
 
 class Command(BaseCommand):
@@ -49,7 +71,7 @@ class Command(BaseCommand):
                         self.stdout.write(f"campaign {campaign_id}: turn {number} {outcome}")
                 if options["once"]:
                     return
-                time.sleep(every)
+                wait_for_sweep(every)
                 close_old_connections()  # a long-lived process: drop a dead connection
         except KeyboardInterrupt:
             return
