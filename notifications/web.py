@@ -62,7 +62,11 @@ class PreferenceForm(PreferenceChecks):
         # it, so no one expects the pages to follow it. Empty: each campaign's clock.
         help_texts = {
             "email": "Off: no email at all, whatever is ticked below.",
-            "reminder_hours": "From 1 to 168 (a week).",
+            "reminder_hours": (
+                "From 1 to 168 (a week). On a turn shorter than twice that, halfway through "
+                "the turn instead (a turn every 6 hours: 3 hours before), since the email "
+                "of the turn played gives the deadline. The calendar's alarm comes then too."
+            ),
             "time_zone": (
                 "Empty: each campaign's own clock, the one its pages give. A name such as "
                 "Australia/Sydney sets the clock of the deadline in two emails instead: "

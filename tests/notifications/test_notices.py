@@ -470,6 +470,12 @@ def test_a_turn_every_6_hours_sends_no_reminder_right_behind_the_turns_email(
     assert to(japanese.email)[1:] == []  # ready: no reminder
 
 
+def test_the_notices_page_says_when_a_short_turns_reminder_comes(aussie: Any, login: Any) -> None:
+    page = login(aussie).get("/accounts/notices/").content.decode()
+    assert "On a turn shorter than twice that, halfway through the turn instead" in page
+    assert "The calendar&#x27;s alarm comes then too." in page
+
+
 def test_a_deadline_the_gms_new_schedule_names_is_not_reminded_of_at_once(
     campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
