@@ -327,16 +327,15 @@ def claim_due_turn(
     (``mark_side_ready``): claim its next turn if it is due and nobody claimed it, and
     hand it to a worker, as ``sweep_due`` would at its next run. The same claim, so a
     second delivery, a sweep at the same moment, or a campaign not due claims nothing."""
-    return _claim_batch(now or django_timezone.now(), enqueue=enqueue, campaign_id=campaign_id)
+    return _claim_batch(now or django_timezone.now(), enqueue=enqueue, only=campaign_id)
 
 
-def _claim_batch(
-    now: datetime, *, enqueue: bool, campaign_id: int | None = None
-) -> list[tuple[int, int]]:
+def _claim_batch(now: datetime, *, enqueue: bool, only: int | None = None) -> list[tuple[int, int]]:
+    """Claim the due campaigns' turns (``only``: that campaign's, if due), a batch."""
     claimed = []
     due = due_campaigns(now)
-    if campaign_id is not None:
-        due = due.filter(pk=campaign_id)
+    if only is not None:
+        due = due.filter(pk=only)
     with transaction.atomic():
         # skip_locked: a campaign another sweep (or a turn) holds is left to it.
         rows = list(
