@@ -40,6 +40,7 @@ from campaign.forms import (
     CreateCampaignForm,
     DeleteCampaignForm,
     OrderForm,
+    PauseForm,
     ReadByAll,
     RemovePlayerForm,
     RollbackForm,
@@ -656,6 +657,28 @@ def advance_question(campaign: Campaign) -> str:
     )
 
 
+def pause_intro(paused: bool, campaign: Campaign | None = None) -> str:
+    """What pausing or resuming does, above its form. Resuming one campaign: its next
+    deadline as it would be counted now (``_paused_deadline_words``)."""
+    if paused:
+        return (
+            "While paused, no turn is played on the schedule or when every side is ready; "
+            "you may still play one by hand. Every player and spectator reads the pause and "
+            "your reason on the campaign's map and in its log of the game master's "
+            "adjustments, and is emailed it (unless they turned off the game master's "
+            "changes)."
+        )
+    deadline = ""
+    if campaign is not None and campaign.status == Campaign.Status.PAUSED:
+        deadline = f" Next deadline: {_paused_deadline_words(campaign)}."
+    return (
+        "Resuming counts the next deadline from now, not from the one missed while paused."
+        f"{deadline} Every player and spectator reads that it resumed, the new deadline and "
+        "your reason if you give one, in the log of the game master's adjustments and in "
+        "an email."
+    )
+
+
 def _paused_deadline_words(campaign: Campaign) -> str:
     """The next deadline of a paused campaign: none (the scheduler plays no paused
     campaign; a walk-through read the old deadline and saw Resume move it), and what
@@ -1265,14 +1288,6 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             logged=played_words(campaign, report, link=False),
         )
 
-    def _pause(self, request: HttpRequest, campaign: Campaign, *, paused: bool) -> None:
-        try:
-            set_paused(campaign=campaign, paused=paused)
-        except CampaignRefused as refused:
-            self.message_user(request, sentence(refused), messages.ERROR)
-            return
-        say_done(self, request, campaign, f"{campaign.name} is {'paused' if paused else 'active'}.")
-
     @admin.action(description="Advance turn now")
     def advance_now(
         self, request: HttpRequest, queryset: QuerySet[Campaign]
@@ -1328,14 +1343,66 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         )
 
     @admin.action(description="Pause")
-    def pause(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
-        for campaign in queryset:
-            self._pause(request, campaign, paused=True)
+    def pause(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> TemplateResponse | None:
+        return self._pause_selected(request, queryset, paused=True)
 
     @admin.action(description="Resume")
-    def resume(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
-        for campaign in queryset:
-            self._pause(request, campaign, paused=False)
+    def resume(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> TemplateResponse | None:
+        return self._pause_selected(request, queryset, paused=False)
+
+    def _pause_selected(
+        self, request: HttpRequest, queryset: QuerySet[Campaign], *, paused: bool
+    ) -> TemplateResponse | None:
+        """The list's Pause or Resume: a page of its own asks for the reason first (the
+        players read it), one for every campaign chosen, then pauses or resumes each as
+        its own page does. The list's first press sends no reason: it only asks."""
+        campaigns = list(queryset.order_by("name"))
+        data = request.POST if request.POST.get("confirmed") == "yes" else None
+        form = PauseForm(data, paused=paused)
+        if form.is_bound and form.is_valid() and not self._reason_reveals(form, campaigns):
+            for campaign in campaigns:
+                self._set_paused(request, campaign, paused=paused, form=form)
+            return None
+        verb = "Pause" if paused else "Resume"
+        return admin_page(
+            self,
+            request,
+            "admin/korona/pause_confirm.html",
+            title=f"{verb} {names.join([c.name for c in campaigns]) or 'no campaign'}",
+            intro=pause_intro(paused),
+            form=form,
+            campaigns=campaigns,
+            action=verb.lower(),
+            submit=verb,
+            action_checkbox_name=helpers.ACTION_CHECKBOX_NAME,
+        )
+
+    @staticmethod
+    def _reason_reveals(form: PauseForm, campaigns: list[Campaign]) -> bool:
+        text = str(form.cleaned_data.get("reason") or "")
+        found = [item for c in campaigns for item in hidden_in_text(campaign=c, text=text)]
+        return form.ask_to_reveal(found)
+
+    def _set_paused(
+        self, request: HttpRequest, campaign: Campaign, *, paused: bool, form: PauseForm
+    ) -> None:
+        """Pause or resume one campaign from a form: said done, or why not (a stale page's
+        ``StaleChange`` goes to its caller, which shows the form again)."""
+        try:
+            adjustment = set_paused(
+                campaign=campaign,
+                paused=paused,
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+                seen=form.cleaned_data.get("seen") or None,
+            )
+        except (CampaignRefused, AdjustmentRefused) as refused:
+            if isinstance(refused, StaleChange):
+                raise
+            self.message_user(request, sentence(refused), messages.ERROR)  # names it
+            return
+        said = adjustment_what(adjustment.what, adjustment.details)
+        say_done(self, request, campaign, f"{campaign.name}: {said} Every player is told.")
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(
@@ -1347,10 +1414,36 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         )
 
     def pause_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._button(request, pk, lambda r, c: self._pause(r, c, paused=True))
+        return self._pause_page(request, pk, paused=True)
 
     def resume_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._button(request, pk, lambda r, c: self._pause(r, c, paused=False))
+        return self._pause_page(request, pk, paused=False)
+
+    def _pause_page(self, request: HttpRequest, pk: int, *, paused: bool) -> HttpResponse:
+        """The campaign's Pause (a reason asked for) or Resume (one if the GM likes)."""
+        campaign = self._campaign(request, pk)
+
+        def pause_form(data: Any, seen: str) -> PauseForm:
+            return PauseForm(data, paused=paused, seen=seen)
+
+        verb = "Pause" if paused else "Resume"
+        form = pause_form(request.POST or None, campaign_version(campaign.pk))
+        if request.method == "POST" and form.is_valid() and not reason_reveals(form, campaign):
+            try:
+                self._set_paused(request, campaign, paused=paused, form=form)
+            except StaleChange as stale:
+                form = shown_again(self, request, stale, pause_form, submit=verb)
+            else:
+                return HttpResponseRedirect(change_url(campaign))
+        return form_page(
+            self,
+            request,
+            title=f"{verb} {campaign.name}",
+            form=form,
+            obj=campaign,
+            submit=verb,
+            intro=pause_intro(paused, campaign),
+        )
 
     def _button(
         self, request: HttpRequest, pk: int, act: Callable[[HttpRequest, Campaign], None]

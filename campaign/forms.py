@@ -1013,6 +1013,34 @@ class SeedChangeForm(SeenPage, ReadByAll):
         self.fields["seen"].initial = seen
 
 
+class PauseForm(SeenPage, ReadByAll):
+    """The GM pauses a campaign, with a reason every member reads (on its map while the
+    pause lasts, in the log, in an email), or resumes it, with one if they like
+    (campaign.services.campaigns.set_paused). ``seen`` None: a form for several
+    campaigns at once (the list's action), which checks none."""
+
+    reason = reason_field()
+
+    def __init__(self, *args: Any, paused: bool, seen: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seen"].initial = seen
+        self.checks_seen = seen is not None
+        if paused:
+            self.fields["reason"].error_messages["required"] = (
+                "Give a reason for the pause: every player reads it."
+            )
+        else:
+            self.fields["reason"].required = False
+            self.fields["reason"].help_text = (
+                'If you like (without one, the players read "no reason given"). ' + REASON_HELP
+            )
+
+    def clean(self) -> dict[str, Any]:
+        if self.checks_seen:
+            return super().clean()
+        return self.cleaned_data  # no page to compare: the list, for several at once
+
+
 class DeleteCampaignForm(SeenPage):
     """The GM confirms deleting a campaign (campaign.services.campaigns.delete_campaign);
     refused when the campaign moved on since the page said what goes with it."""

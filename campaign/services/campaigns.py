@@ -19,8 +19,15 @@ from campaign.models import (
     Ship,
     Turn,
 )
-from campaign.services.adjustments import AdjustmentRefused, check_reason, check_seen, record
-from campaign.services.deadlines import Schedule, next_deadline_after
+from campaign.services.adjustments import (
+    AdjustmentRefused,
+    NothingChanged,
+    ReasonMissing,
+    check_reason,
+    check_seen,
+    record,
+)
+from campaign.services.deadlines import Schedule, moment_words, next_deadline_after
 from campaign.services.snapshot import load_snapshot
 from campaign.settings_doc import change_words
 from rules.campaign.scenario import (
@@ -36,29 +43,104 @@ class CampaignRefused(Refusal):
     """A change the campaign's state does not allow; the message says why."""
 
 
-def set_paused(*, campaign: Campaign, paused: bool) -> Campaign:
+# The stored reason of a resume the GM gave none for (a GM change's reason may not be empty).
+NO_REASON = "no reason given"
+
+
+def set_paused(
+    *,
+    campaign: Campaign,
+    paused: bool,
+    reason: str = "",
+    user: Any = None,
+    seen: str | None = None,
+) -> GmAdjustment:
     """Pause a campaign (no turn is played on schedule) or resume it; not once it ended.
 
     Resuming a scheduled campaign counts its next deadline from now, so the deadlines
     missed while it was paused do not play a turn the moment it resumes; while a turn
     waits for its battles' results it sets none (the turn's end counts the next one, and
-    until then every page said an ordinary deadline for orders nobody could give)."""
+    until then every page said an ordinary deadline for orders nobody could give).
+
+    Either is a GM change every member is told of (``record``: the players' log, and the
+    "game master's changes" notice with it): a pause needs a reason (``ReasonMissing``,
+    nothing changed), a resume may have one, and its line says the new deadline on the
+    campaign's clock. Pausing a paused campaign or resuming an active one is refused
+    (``NothingChanged``): the log never says a pause that changed nothing. ``seen``: the
+    page's ``campaign_version`` (``StaleChange`` if it has moved on)."""
+    reason = check_reason_to_pause(reason) if paused else (reason or "").strip() or NO_REASON
     with transaction.atomic():
         row = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        check_seen(row, seen)
         if row.status == Campaign.Status.FINISHED:
             raise CampaignRefused(f"{row.name} has ended: it can be neither paused nor resumed")
+        wanted = Campaign.Status.PAUSED if paused else Campaign.Status.ACTIVE
+        if row.status == wanted:
+            raise NothingChanged(
+                f"Nothing changed: {row.name} is already {'paused' if paused else 'active'}."
+            )
         fields = ["status", "updated_at"]
-        if not paused and row.status == Campaign.Status.PAUSED and row.schedule_kind != "none":
+        if not paused and row.schedule_kind != "none":
             waiting = Turn.objects.filter(campaign=row, status=Turn.Status.BATTLES_PENDING)
             row.next_deadline = (
                 None if waiting.exists() else next_deadline_after(Schedule.of(row), timezone.now())
             )
             fields.append("next_deadline")
-        row.status = Campaign.Status.PAUSED if paused else Campaign.Status.ACTIVE
+        row.status = wanted
+        row._change_reason = reason  # type: ignore[attr-defined]  # simple_history's
+        if getattr(user, "pk", None):
+            row._history_user = user  # type: ignore[attr-defined]
         row.save(update_fields=fields)
+        adjustment = record(
+            campaign=row,
+            what=PAUSED_LINE if paused else _resumed_line(row),
+            reason=reason,
+            user=user,
+            details={
+                "kind": "pause" if paused else "resume",
+                "next_deadline": row.next_deadline.isoformat() if row.next_deadline else None,
+            },
+        )
     campaign.status = row.status
     campaign.next_deadline = row.next_deadline
-    return campaign
+    campaign.updated_at = row.updated_at
+    return adjustment
+
+
+def check_reason_to_pause(reason: str | None) -> str:
+    """A pause's reason: the players read it on the map for as long as the pause lasts."""
+    try:
+        return check_reason(reason)
+    except ReasonMissing:
+        raise ReasonMissing(
+            "Nothing was changed: a pause needs a reason, which every player reads (holidays, "
+            "a player away, a rules question...)."
+        ) from None
+
+
+PAUSED_LINE = (
+    "Campaign paused: no turn is played until the game master resumes it (they may still "
+    "play one by hand)"
+)
+
+
+def _resumed_line(campaign: Campaign) -> str:
+    """The resume's line, with what plays the next turn now: the new deadline on the
+    campaign's clock, the battles it waits for first, or no deadline at all."""
+    if campaign.next_deadline is not None:
+        return (
+            "Campaign resumed: the next deadline is "
+            f"{moment_words(campaign.next_deadline, campaign.timezone or 'UTC')}"
+        )
+    if campaign.schedule_kind != "none":
+        return (
+            "Campaign resumed: the next deadline is set when the battles of the turn being "
+            "played are in"
+        )
+    return (
+        "Campaign resumed: no deadline; the next turn is played once every side is ready, "
+        "or when the game master plays it"
+    )
 
 
 def update_settings(

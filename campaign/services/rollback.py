@@ -150,9 +150,10 @@ TURN_WORDS = {
 }
 
 
-# The GM's changes a roll-back keeps: neither the schedule nor who plays is part of a
-# turn's start state, so they stay as the GM last made them, and so do their lines.
-KEPT_KINDS = ["schedule", "player"]
+# The GM's changes a roll-back keeps: neither the schedule, nor who plays, nor a pause
+# (a paused campaign stays paused) is part of a turn's start state, so they stay as the
+# GM last made them, and so do their lines (the map's "paused since" reads the pause's).
+KEPT_KINDS = ["schedule", "player", "pause", "resume"]
 
 
 def _undone(campaign: Campaign, number: int) -> Any:
@@ -166,9 +167,18 @@ def _undone(campaign: Campaign, number: int) -> Any:
     )
 
 
+# Why each kept change is kept, in the roll-back's preview.
+_KEPT_AS = {
+    "schedule": "as the schedule is now",
+    "pause": "a roll-back neither pauses nor resumes the campaign",
+    "resume": "a roll-back neither pauses nor resumes the campaign",
+}
+
+
 def _kept_schedule_changes(campaign: Campaign, number: int) -> Any:
-    """The schedule changes and players' leavings a roll-back to the start of turn
-    ``number`` keeps, among those made since it began (``_undone`` leaves them out)."""
+    """The schedule changes, players' leavings, pauses and resumes a roll-back to the
+    start of turn ``number`` keeps, among those made since it began (``_undone`` leaves
+    them out)."""
     return (
         GmAdjustment.objects.filter(campaign=campaign, details__kind__in=KEPT_KINDS)
         .filter(Q(before_turn__gt=number) | Q(before_turn=number, details__during_turn=number))
@@ -223,9 +233,9 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
         what = adjustment_what(adjustment.what, adjustment.details)
         lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
     for kept in _kept_schedule_changes(campaign, number):
-        now = "the schedule" if (kept.details or {}).get("kind") == "schedule" else "who plays"
+        why = _KEPT_AS.get((kept.details or {}).get("kind"), "as who plays is now")
         lines.append(
-            f'Your change "{kept.what}" ({kept.reason}): kept, as {now} is now; the '
+            f'Your change "{kept.what}" ({kept.reason}): kept, {why}; the '
             f"log lists it before turn {number}."
         )
     lines += _battles_fought_again(turns)

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from battles.web.lists import battle_line
-from campaign.models import SPECTATOR, Campaign, Membership, Side, Turn
+from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, Side, Turn
 from campaign.services.deadlines import moment_words, no_deadline_words, side_play, time_zone
 from campaign.services.visibility import (
     CampaignView,
@@ -124,6 +124,37 @@ def campaign_status(campaign: Campaign) -> str:
     if campaign.due_turn:
         return f"turn {campaign.due_turn} being played"
     return "active"
+
+
+@dataclass(frozen=True, slots=True)
+class PauseNote:
+    """Since when, and why, a campaign is paused, as its pages say it: the GM's pause
+    (``set_paused``) on the campaign's clock, and the GM's reason, which every reader
+    reads word for word in the log too."""
+
+    since: str  # "Mon 7 Dec 2026, 12:00 AEDT"
+    iso: str
+    reason: str
+
+
+def pause_note(campaign: Campaign) -> PauseNote | None:
+    """The pause a paused campaign's map says: its last pause's line in the log (one
+    query). None when it is not paused, or was paused before pauses had a line."""
+    if campaign.status != Campaign.Status.PAUSED:
+        return None
+    row = (
+        GmAdjustment.objects.filter(campaign=campaign, details__kind="pause")
+        .order_by("-pk")
+        .values_list("created_at", "reason")
+        .first()
+    )
+    if row is None:
+        return None
+    when, reason = row
+    zone = time_zone(campaign.timezone or "UTC") or ZoneInfo("UTC")
+    return PauseNote(
+        since=moment_words(when, zone.key), iso=when.astimezone(zone).isoformat(), reason=reason
+    )
 
 
 def winner_name(campaign: Campaign) -> str:
@@ -601,6 +632,7 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         stamp=stamp,
         deadline=local_deadline(view.campaign),
         next_turn=next_turn(view.campaign, stamp),
+        pause=pause_note(view.campaign),
         winner=winner_name(view.campaign),
         outcome=ending.outcome(view.campaign, view.state.settings, side_names_of(view)),
         length=length,

@@ -78,6 +78,16 @@ def opened(client: Client, url: str) -> dict[str, str]:
     return hidden_fields(client.get(url).content.decode())
 
 
+def pressed_pause(
+    client: Client, campaign: Any, button: str, reason: str = "", **kwargs: Any
+) -> Any:
+    """Press the campaign's Pause or Resume (``button``) as the GM does: its page, then
+    its form sent with ``reason`` (a pause's is asked for; "holidays" unless given)."""
+    url = f"/admin/campaign/campaign/{campaign.pk}/{button}/"
+    reason = reason or ("holidays" if button == "pause" else "")
+    return client.post(url, {**opened(client, url), "reason": reason}, **kwargs)
+
+
 def entered(client: Client, url: str, data: dict[str, Any], **kwargs: Any) -> Any:
     """Press "Enter result" on a battle's result form as the GM does, twice: the first
     press shows the result in words and enters nothing; the second, sending back the

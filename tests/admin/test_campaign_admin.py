@@ -27,7 +27,7 @@ from campaign.models import (
 )
 from campaign.services.deadlines import moment_words, next_deadline_after
 from campaign.services.scenarios import export_campaign
-from campaign.services.schedule import mark_side_ready
+from campaign.services.schedule import mark_side_ready, set_schedule
 from campaign.services.snapshot import load_snapshot
 from campaign.services.turns import advance_state, advance_turn, give_order
 from rules.campaign.scenario import parse_scenario
@@ -38,6 +38,7 @@ from tests.admin.conftest import (
     new_campaign,
     opened,
     play_sunday_evenings,
+    pressed_pause,
     waiting_campaign,
 )
 from tests.campaign.conftest import korona_doc
@@ -447,31 +448,97 @@ def test_advance_turn_now_is_refused_to_a_player(player: Client) -> None:
 
 def test_pause_and_resume(gm: Client) -> None:
     campaign = new_campaign()
-    gm.post(url(campaign, "pause"))
+    page = gm.get(url(campaign, "change")).content.decode()
+    assert f'href="{url(campaign, "pause")}">Pause</a>' in page
+    pressed_pause(gm, campaign, "pause")
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.PAUSED
     page = gm.get(url(campaign, "change")).content.decode()
-    assert 'value="Resume"' in page
-    gm.post(url(campaign, "resume"))
+    assert f'href="{url(campaign, "resume")}">Resume</a>' in page
+    pressed_pause(gm, campaign, "resume")
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ACTIVE
 
 
-def test_pause_and_resume_as_changelist_actions(gm: Client) -> None:
+def test_pausing_asks_for_a_reason_and_records_it_for_the_players(gm: Client) -> None:
     campaign = new_campaign()
-    gm.post("/admin/campaign/campaign/", {"action": "pause", "_selected_action": [campaign.pk]})
-    assert Campaign.objects.get().status == Campaign.Status.PAUSED
-    gm.post("/admin/campaign/campaign/", {"action": "resume", "_selected_action": [campaign.pk]})
+    form = gm.get(url(campaign, "pause")).content.decode()
+    assert "Every player and spectator reads the pause and your reason" in form
+    response = pressed_pause(gm, campaign, "pause", "Christmas: back on the 4th", follow=True)
+    assert messages_of(response) == [
+        "Korona 1: Campaign paused: no turn is played until the game master resumes it (they "
+        "may still play one by hand). Every player is told."
+    ]
+    [line] = GmAdjustment.objects.filter(campaign=campaign)
+    assert line.reason == "Christmas: back on the 4th"
+    assert line.user is not None and line.user.get_username() == "gm"
+    assert line.details["kind"] == "pause"
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_a_pause_without_a_reason_is_refused_and_changes_nothing(gm: Client, reason: str) -> None:
+    campaign = new_campaign()
+    pause = url(campaign, "pause")
+    response = gm.post(pause, {**opened(gm, pause), "reason": reason})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 200
+    assert "Give a reason for the pause: every player reads it." in page
     assert Campaign.objects.get().status == Campaign.Status.ACTIVE
+    assert not GmAdjustment.objects.exists()
+
+
+def test_resuming_needs_no_reason_and_says_the_new_deadline(gm: Client) -> None:
+    campaign = new_campaign()
+    set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone="Australia/Sydney")
+    pressed_pause(gm, campaign, "pause")
+    form = html.unescape(gm.get(url(campaign, "resume")).content.decode())
+    assert "Next deadline: none while paused: resuming sets the next one, 24 hours on." in form
+    response = pressed_pause(gm, campaign, "resume", follow=True)
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ACTIVE
+    assert campaign.next_deadline is not None
+    when = moment_words(campaign.next_deadline, "Australia/Sydney")
+    assert messages_of(response) == [
+        f"Korona 1: Campaign resumed: the next deadline is {when}. Every player is told."
+    ]
+    resumed = GmAdjustment.objects.order_by("pk").last()
+    assert resumed is not None and resumed.reason == "no reason given"
+
+
+def test_pause_and_resume_as_changelist_actions(gm: Client) -> None:
+    campaign, other = new_campaign(), new_campaign(name="Korona 2")
+    chosen = {"_selected_action": [campaign.pk, other.pk]}
+    asked = gm.post("/admin/campaign/campaign/", {"action": "pause", **chosen})
+    page = html.unescape(asked.content.decode())
+    assert "Pause Korona 1 and Korona 2" in page
+    assert Campaign.objects.filter(status=Campaign.Status.PAUSED).count() == 0
+    confirmed = {"action": "pause", "confirmed": "yes", **chosen}
+    refused = gm.post("/admin/campaign/campaign/", {**confirmed, "reason": ""})
+    assert "Give a reason for the pause: every player reads it." in html.unescape(
+        refused.content.decode()
+    )
+    assert Campaign.objects.filter(status=Campaign.Status.PAUSED).count() == 0
+    gm.post("/admin/campaign/campaign/", {**confirmed, "reason": "summer holidays"})
+    assert Campaign.objects.filter(status=Campaign.Status.PAUSED).count() == 2
+    assert sorted(GmAdjustment.objects.values_list("campaign__name", "reason")) == [
+        ("Korona 1", "summer holidays"),
+        ("Korona 2", "summer holidays"),
+    ]
+    gm.post(
+        "/admin/campaign/campaign/",
+        {"action": "resume", "confirmed": "yes", "reason": "", **chosen},
+    )
+    assert Campaign.objects.filter(status=Campaign.Status.ACTIVE).count() == 2
 
 
 def test_a_finished_campaign_is_neither_paused_nor_resumed(gm: Client) -> None:
     doc = korona_doc()
     doc.update(finished=True, winner="japanese", end_reason="base_taken")
     campaign = new_campaign(doc=doc)
-    response = gm.post(url(campaign, "pause"), follow=True)
+    response = pressed_pause(gm, campaign, "pause", follow=True)
     assert messages_of(response) == ["Korona 1 has ended: it can be neither paused nor resumed."]
     assert Campaign.objects.get().status == Campaign.Status.FINISHED
+    assert not GmAdjustment.objects.exists()
 
 
 def test_pause_is_refused_to_a_player(player: Client) -> None:

@@ -195,7 +195,7 @@ def test_a_paused_campaign_shows_no_deadline_and_says_what_resuming_does(
     campaign.refresh_from_db()
     assert campaign.next_deadline is not None
     old = campaign.next_deadline
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     page = page_of(gm, campaign)
     said = next_deadline_of(page)
     assert said == "none while paused: resuming sets the next one, 48 hours on"
@@ -210,7 +210,7 @@ def test_a_paused_campaign_shows_no_deadline_and_says_what_resuming_does(
 def test_a_paused_weekly_campaign_names_its_next_weekday(gm: Client, gm_user: Any) -> None:
     campaign = new_campaign()
     play_sunday_evenings(campaign, gm_user)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     assert (
         "none while paused: resuming sets the next one, the first Sunday at 19:00 "
         "(Australia/Sydney) after it"
@@ -223,7 +223,7 @@ def test_a_paused_campaign_with_no_schedule_says_when_its_turns_are_played(
     campaign = new_campaign()
     user = django_user_model.objects.create_user("aussie", password="pw")
     Membership.objects.create(campaign=campaign, user=user, side="australian")
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     assert (
         "none while paused: once resumed, a turn is played when every player is ready, "
         'or when you press "Advance turn now"'
@@ -237,7 +237,7 @@ def test_a_paused_campaigns_advance_question_says_playing_does_not_resume_it(
     did not say it was paused, nor that it stays paused. The page and the list's
     confirmation ask it alike; an active campaign's question says nothing of it."""
     paused, going = new_campaign("Korona 1"), new_campaign("Korona 2")
-    set_paused(campaign=paused, paused=True)
+    set_paused(campaign=paused, paused=True, reason="holidays")
     said = (
         "Play turn 1 of Korona 1 now? The campaign is paused, and playing this turn does not "
         "resume it. Its dice are rolled at once"
@@ -393,17 +393,20 @@ def test_the_lists_stale_confirmation_after_a_pause_and_a_resume_plays_nothing(
     campaign = new_campaign()
     confirm = opened_from(gm.post(LIST, chosen(gm, campaign)))
     assert confirm["confirmed"] == "yes"
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     set_paused(campaign=campaign, paused=False)
 
     answer = gm.post(LIST, confirm, follow=True)
 
     assert Campaign.objects.get().turn == 0
     assert not Turn.objects.exists()
-    assert messages_of(answer) == [
-        "Korona 1: nothing was played: it was paused and resumed again since your page "
-        "showed it. Check the page as it is before you advance."
-    ]
+    [said] = messages_of(answer)
+    assert said.startswith(
+        "Korona 1: nothing was played: a game master made 2 changes to it since your page "
+        "showed it. Made meanwhile at "
+    )
+    assert "Campaign paused" in said and "(reason: holidays)" in said
+    assert "Campaign resumed" in said and "(reason: no reason given)" in said
 
 
 def test_a_player_getting_ready_since_the_confirmation_does_not_stop_the_gms_advance(
@@ -507,7 +510,7 @@ def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_li
 ) -> None:
     campaign = new_campaign()
     stale = chosen(gm, campaign)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     paused = html.unescape(gm.post(LIST, stale).content.decode())
     assert (
         "Korona 1: skipped, as your list showed it active, and it has been paused since. "
@@ -516,9 +519,10 @@ def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_li
     set_paused(campaign=campaign, paused=False)
     page = html.unescape(gm.post(LIST, stale).content.decode())
     assert (
-        "Korona 1: skipped, as it was paused and resumed again since your list showed it. "
-        "Check it on the list as it is."
+        "Korona 1: skipped, as a game master made 2 changes to it since your list showed it. "
+        "Made meanwhile at "
     ) in page
+    assert "Campaign resumed: no deadline;" in page
     assert "Yes, play" not in page
 
 
@@ -549,7 +553,7 @@ def test_a_paused_campaign_whose_turn_waits_for_its_battles_says_it_waits(
     campaign, _ = waiting_campaign()
     user = django_user_model.objects.create_user("aussie", password="pw")
     Membership.objects.create(campaign=campaign, user=user, side="australian")
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     assert next_deadline_of(page_of(gm, campaign)) == PAUSED_WAITING
 
 
@@ -568,7 +572,7 @@ def test_a_paused_scheduled_campaign_whose_turn_waits_says_so_not_what_resuming_
     said only "after the tabletop results above"."""
     campaign = new_campaign(doc=meeting_doc(), battle_mode="tabletop")
     every_48_hours(campaign, gm_user)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     advance_turn(campaign_id=campaign.pk)  # by hand: the pause allows it
     campaign.refresh_from_db()
     assert Turn.objects.get(campaign=campaign).status == Turn.Status.BATTLES_PENDING
@@ -599,7 +603,7 @@ def test_resuming_while_a_turn_waits_for_its_results_sets_no_deadline(
     every_48_hours(campaign, gm_user)
     aussie = django_user_model.objects.create_user("aussie", password="pw")
     Membership.objects.create(campaign=campaign, user=aussie, side="australian")
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     advance_turn(campaign_id=campaign.pk)  # by hand: the pause allows it
     set_paused(campaign=campaign, paused=False)
 

@@ -110,7 +110,7 @@ def test_the_campaign_page_says_an_active_or_paused_campaign_has_not_ended(
     url = f"/admin/campaign/campaign/{campaign.pk}/change/"
     page = gm.get(url).content.decode()
     assert "not yet: still being played" in page
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     assert "not yet: paused, still being played" in gm.get(url).content.decode()
 
 
@@ -123,7 +123,7 @@ def test_campaign_list_gives_each_next_deadline_as_the_campaign_page_does(
     play_sunday_evenings(scheduled, gm_user)
     paused = new_campaign("Korona 2")
     play_sunday_evenings(paused, gm_user)
-    set_paused(campaign=paused, paused=True)
+    set_paused(campaign=paused, paused=True, reason="holidays")
     ended = new_campaign("Korona 3", turn_limit=1)
     advance_turn(campaign_id=ended.pk)
     new_campaign("Korona 4")  # no schedule: the GM plays each turn

@@ -213,7 +213,7 @@ def test_a_roll_back_keeps_a_paused_campaign_paused_and_says_so_first() -> None:
     campaign = new_campaign()
     advance_turn(campaign_id=campaign.pk)
     advance_turn(campaign_id=campaign.pk)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     preview = rollback_preview(campaign=campaign, number=2)
     assert "The campaign is paused: it stays paused." in " ".join(preview)
     rollback_to_turn(campaign=campaign, number=2, reason="a mistyped result")

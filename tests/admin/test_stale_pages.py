@@ -17,7 +17,7 @@ from battles.web.forces import battle_place
 from campaign.models import Area, Campaign, Company, CompanyStands, GmAdjustment, Ship, Turn
 from campaign.services.rollback import rollback_to_turn
 from campaign.services.turns import advance_turn
-from tests.admin.conftest import entered, new_campaign, opened, waiting_campaign
+from tests.admin.conftest import entered, new_campaign, opened, pressed_pause, waiting_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_advance_from_a_page_opened_before_a_pause_plays_nothing(
     Campaign.objects.filter(pk=campaign.pk).update(status=shown)
     stale = opened(gm, campaign_url(campaign, "change"))
     assert stale["state"].startswith(f"{shown}.")
-    gm.post(campaign_url(campaign, "pause" if now == "paused" else "resume"), follow=True)
+    pressed_pause(gm, campaign, "pause" if now == "paused" else "resume", follow=True)
     assert Campaign.objects.get().status == now
 
     response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
@@ -90,16 +90,22 @@ def test_advance_from_a_page_opened_before_a_pause_and_a_resume_plays_nothing(gm
     again, but it is not the campaign the page showed, so nothing is played."""
     campaign = new_campaign()
     stale = opened(gm, campaign_url(campaign, "change"))
-    gm.post(campaign_url(campaign, "pause"), follow=True)
-    gm.post(campaign_url(campaign, "resume"), follow=True)
+    pressed_pause(gm, campaign, "pause", "a player away", follow=True)
+    pressed_pause(gm, campaign, "resume", follow=True)
 
     response = gm.post(campaign_url(campaign, "advance"), stale, follow=True)
 
     assert Campaign.objects.get().turn == 0
-    assert messages_of(response) == [
-        "Korona 1: nothing was played: it was paused and resumed again since your page "
-        "showed it. Check the page as it is before you advance."
-    ]
+    # Each is a GM change in the log: the message names both, with their reasons.
+    [said] = messages_of(response)
+    assert said.startswith(
+        "Korona 1: nothing was played: a game master made 2 changes to it since your page "
+        "showed it. Made meanwhile by gm at "
+    )
+    assert "Campaign paused: no turn is played until the game master resumes it" in said
+    assert "(reason: a player away)" in said
+    assert "Campaign resumed: no deadline;" in said
+    assert said.endswith("Check the page as it is before you advance.")
 
 
 def test_advance_from_a_page_without_the_campaign_it_showed_plays_nothing(gm: Client) -> None:

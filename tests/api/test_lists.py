@@ -256,7 +256,7 @@ def test_a_paused_campaign_has_no_next_deadline_even_after_a_turn_played_by_hand
         return row["next_deadline"]
 
     assert deadline() is not None
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     assert deadline() is None
     advance_turn(campaign_id=campaign.pk)  # the GM's "Advance turn now"
     assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.PAUSED

@@ -437,7 +437,7 @@ def test_a_campaign_resumed_after_a_pause_reminds_again_of_its_new_deadline(
     start = timezone.now().replace(microsecond=0)
     set_schedule(campaign=campaign, kind="every_hours", every_hours=24, now=start)
     assert services.deadline_reminders(now=start + timedelta(hours=12)) == 2
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     three_days_on = start + timedelta(days=3)
     with patch("django.utils.timezone.now", return_value=three_days_on):
         set_paused(campaign=campaign, paused=False)
@@ -828,7 +828,7 @@ def test_a_turns_notice_written_while_the_campaign_is_paused_says_so(
     """The GM played a turn by hand while the campaign was paused: the notices said "Turn
     2 is played once every side is ready", which a pause holds back."""
     Webhook.objects.create(campaign=campaign, url=hook_server.url)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
 
     play(campaign, django_capture_on_commit_callbacks)
 

@@ -109,7 +109,7 @@ def test_due_campaigns_are_active_past_their_deadline_and_not_waiting() -> None:
     later = new_campaign("Later")
     set_schedule(campaign=later, kind="every_hours", every_hours=1, now=NOW)
     paused = scheduled("Paused")
-    set_paused(campaign=paused, paused=True)
+    set_paused(campaign=paused, paused=True, reason="holidays")
     unscheduled = new_campaign("Unscheduled")
     waiting = scheduled("Waiting", doc=meeting_doc(), battle_mode="tabletop")
     advance_turn(campaign_id=waiting.pk)
@@ -121,7 +121,7 @@ def test_due_campaigns_are_active_past_their_deadline_and_not_waiting() -> None:
 
 def test_resuming_counts_the_next_deadline_from_now() -> None:
     campaign = scheduled()
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     set_paused(campaign=campaign, paused=False)
     assert reload(campaign).next_deadline > timezone.now() + timedelta(hours=23)
 

@@ -47,13 +47,17 @@ def test_each_case_of_the_next_turn_reads_plainly(
         for name in ("watcher", "alice", "kenji")
     )
     new("AllAI", spectator=[watcher])
-    set_paused(campaign=new("PausedAI", spectator=[watcher]), paused=True)
+    set_paused(campaign=new("PausedAI", spectator=[watcher]), paused=True, reason="holidays")
     scheduled = new("ScheduledAI", spectator=[watcher])
     set_schedule(campaign=scheduled, kind="every_hours", every_hours=48)
-    set_paused(campaign=scheduled, paused=True)
+    set_paused(campaign=scheduled, paused=True, reason="holidays")
     new("Solo", australian=[alice], spectator=[watcher])
     new("Two", australian=[alice], japanese=[kenji], spectator=[watcher])
-    set_paused(campaign=new("PausedTwo", australian=[alice], japanese=[kenji]), paused=True)
+    set_paused(
+        campaign=new("PausedTwo", australian=[alice], japanese=[kenji]),
+        paused=True,
+        reason="holidays",
+    )
     ended = new("Ended", australian=[alice], spectator=[watcher])
     ended.status = Campaign.Status.FINISHED
     ended.save()
@@ -91,7 +95,7 @@ def test_a_paused_campaign_no_player_plays_says_so_on_its_map(
 ) -> None:
     watcher = django_user_model.objects.create_user("watcher", "w@example.com", "a long password")
     campaign = new("PausedAI", spectator=[watcher])
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     page = login(watcher).get(f"/campaigns/{campaign.pk}/").content.decode()
     words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
     assert (

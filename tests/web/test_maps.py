@@ -488,7 +488,7 @@ def test_a_paused_solo_campaign_on_a_schedule_says_what_the_pause_holds_back(
     solo = create_campaign(data=korona_doc(), name="Korona solo, paused", seed=1)
     join(aussie, solo, "australian")
     set_schedule(campaign=solo, kind="every_hours", every_hours=24, timezone="UTC")
-    set_paused(campaign=solo, paused=True)
+    set_paused(campaign=solo, paused=True, reason="holidays")
     page = " ".join(text(login(aussie).get(map_url(solo))).split())
     assert (
         "The game master has paused the campaign: no turn is played on its schedule or when "

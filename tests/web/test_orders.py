@@ -385,7 +385,7 @@ def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
     # Paused, the ready box says the same in solo terms.
     paused = create_campaign(data=korona_doc(), name="Korona solo paused", seed=2)
     join(aussie, paused, "australian")
-    set_paused(campaign=paused, paused=True)
+    set_paused(campaign=paused, paused=True, reason="holidays")
     page = text_of(client.get(url(paused)))
     assert (
         "The campaign is paused: no turn is played when your orders are ready until the game "
@@ -443,7 +443,7 @@ def test_the_ready_box_speaks_of_a_deadline_only_when_there_is_one(
     assert at_once not in box and "deadline" not in box.lower()
 
     Campaign.objects.filter(pk=campaign.pk).update(due_turn=None)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     box = ready_box()
     assert "The campaign is paused: no turn is played on its schedule or when every side" in box
     assert at_once not in box and "deadline" not in box.lower()
@@ -509,7 +509,7 @@ def test_a_player_with_a_teammate_against_the_campaign_ai_reads_that_either_read
     paused = create_campaign(data=korona_doc(), name="Korona, two paused", seed=2)
     join(aussie, paused, "australian")
     join(mate, paused, "australian")
-    set_paused(campaign=paused, paused=True)
+    set_paused(campaign=paused, paused=True, reason="holidays")
     page = text_of(client.get(url(paused)))
     assert (
         "no turn is played when your side's orders are ready until the game master resumes it"
@@ -527,7 +527,7 @@ def test_while_paused_the_ready_box_says_only_the_game_master_plays_a_turn(
     every side is ready"; but the game master may play one by hand while it is paused
     (advance_turn), and does not resume it by that. Said once, not again under the button."""
     set_schedule(campaign=campaign, kind="every_hours", every_hours=24, timezone="UTC")
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     page = text_of(login(aussie).get(url(campaign)))
     assert (
         "The campaign is paused: no turn is played on its schedule or when every side is ready "

@@ -139,7 +139,7 @@ def test_a_paused_campaign_whose_turn_waits_says_the_turn_waits_and_the_pause_ho
     campaign = waiting(aussie)
     set_schedule(campaign=campaign, kind="every_hours", every_hours=24)
     Campaign.objects.filter(pk=campaign.pk).update(next_deadline=None)
-    set_paused(campaign=campaign, paused=True)
+    set_paused(campaign=campaign, paused=True, reason="holidays")
     client = login(aussie)
     held = (
         "The game master has paused the campaign: turn 2 is not played until they resume it, "
