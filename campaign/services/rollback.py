@@ -233,7 +233,7 @@ def rollback_preview(*, campaign: Campaign, number: int) -> list[str]:
         what = adjustment_what(adjustment.what, adjustment.details)
         lines.append(f'Your change "{what}" ({adjustment.reason}): undone.')
     for kept in _kept_schedule_changes(campaign, number):
-        why = _KEPT_AS.get((kept.details or {}).get("kind"), "as who plays is now")
+        why = _KEPT_AS.get(str((kept.details or {}).get("kind")), "as who plays is now")
         lines.append(
             f'Your change "{kept.what}" ({kept.reason}): kept, {why}; the '
             f"log lists it before turn {number}."

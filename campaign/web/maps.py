@@ -148,12 +148,19 @@ def pause_note(campaign: Campaign) -> PauseNote | None:
         .values_list("created_at", "reason")
         .first()
     )
-    if row is None:
+    return None if row is None else paused_since(campaign, *row)
+
+
+def paused_since(campaign: Campaign, when: datetime | None, reason: str | None) -> PauseNote | None:
+    """The pause a paused campaign's pages say, from its last pause's line (``when`` it
+    was made, the GM's ``reason``); None when it is not paused or has no such line."""
+    if campaign.status != Campaign.Status.PAUSED or when is None:
         return None
-    when, reason = row
     zone = time_zone(campaign.timezone or "UTC") or ZoneInfo("UTC")
     return PauseNote(
-        since=moment_words(when, zone.key), iso=when.astimezone(zone).isoformat(), reason=reason
+        since=moment_words(when, zone.key),
+        iso=when.astimezone(zone).isoformat(),
+        reason=reason or "",
     )
 
 
@@ -347,6 +354,7 @@ class CampaignEntry:
     next_turn: NextTurn  # in the map's words (``next_turn``)
     # Paused (and no turn waiting for its battles): what the list says instead.
     paused_words: str
+    pause: PauseNote | None  # paused: since when and why (``paused_since``)
     length: ending.Length | None  # the coming turn of how many; None once ended
     outcome: str  # who won and why, once ended (``ending.outcome``)
     # A player's own side's lot once ended ("Your side won."); "" for the GM, a
@@ -379,6 +387,10 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         .exclude(side=SPECTATOR)
         .exclude(side=Subquery(played.values("side")[:1]))
     )
+    # The last pause's line: a paused campaign's "since when and why" (``paused_since``).
+    pause = GmAdjustment.objects.filter(campaign=OuterRef("pk"), details__kind="pause").order_by(
+        "-pk"
+    )
     # Anyone playing a side at all: with nobody, no "ready" plays a turn.
     players = Membership.objects.filter(campaign=OuterRef("pk")).exclude(side=SPECTATOR)
     # Another player of the user's own side (``deadlines.side_play``).
@@ -394,6 +406,8 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         others_play=Exists(others),
         teammates=Exists(teammates),
         anyone_plays=Exists(players),
+        paused_at=Subquery(pause.values("created_at")[:1]),
+        pause_reason=Subquery(pause.values("reason")[:1]),
         **{
             f"{key}_name": Subquery(
                 Side.objects.filter(campaign=OuterRef("pk"), key=key).values("name")[:1]
@@ -452,6 +466,9 @@ def campaigns(request: HttpRequest) -> HttpResponse:
                 winner=winner_name(row),
                 next_turn=_next_turn_of(row, sides.get(row.pk)),
                 paused_words=_paused_list_words(row),
+                pause=paused_since(
+                    row, getattr(row, "paused_at", None), getattr(row, "pause_reason", None)
+                ),
                 length=ending.length_of(row, settings, getattr(row, "last_turn_status", None)),
                 outcome=ending.outcome(row, settings, names),
                 verdict=verdict_of(row, sides.get(row.pk), names),

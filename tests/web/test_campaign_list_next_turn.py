@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import UTC, datetime
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 
@@ -74,8 +76,8 @@ def test_each_case_of_the_next_turn_reads_plainly(
     for reader in (gm_user, watcher):
         entries = listed(login(reader))
         assert entries["AllAI"].endswith(by_button)
-        assert entries["PausedAI"].endswith(by_hand)
-        assert entries["ScheduledAI"].endswith(resumes)  # its schedule plays on, resumed
+        assert by_hand in entries["PausedAI"]
+        assert resumes in entries["ScheduledAI"]  # its schedule plays on, resumed
         assert entries["Solo"].endswith(every_side)
         assert entries["Two"].endswith(every_side)
         assert entries["Ended"].endswith("Status ended Outcome Nobody won.")
@@ -86,8 +88,31 @@ def test_each_case_of_the_next_turn_reads_plainly(
         "Next turn Turn 1 is played when you mark your orders ready, or when the game master "
         "plays it."
     )
-    assert mine["Two"].endswith(every_side) and mine["PausedTwo"].endswith(resumes)
+    assert mine["Two"].endswith(every_side) and resumes in mine["PausedTwo"]
     assert mine["Solo"].startswith("Your side Australians Turn 1 of 20")
+
+
+def test_the_list_says_since_when_and_why_a_campaign_is_paused(
+    django_user_model: Any, gm_user: Any, login: Any
+) -> None:
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "a long pw")
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "a long pw")
+    paused = new("Paused", australian=[alice], spectator=[watcher])
+    Campaign.objects.filter(pk=paused.pk).update(timezone="Europe/Berlin")
+    paused.refresh_from_db()
+    new("Running", australian=[alice], spectator=[watcher])
+    with patch("django.utils.timezone.now", return_value=datetime(2026, 7, 1, 16, tzinfo=UTC)):
+        set_paused(campaign=paused, paused=True, reason="summer: most of us are away")
+    for reader in (alice, watcher, gm_user):
+        entries = listed(login(reader))
+        # (The tags' spaces taken out: "<time>...</time>." reads "...CEST.")
+        assert entries["Paused"].replace(" .", ".").endswith(
+            "Paused since Wed 1 Jul 2026, 18:00 CEST. The game master's reason: summer: most "
+            "of us are away"
+        )
+        assert "Paused since" not in entries["Running"]
+    set_paused(campaign=paused, paused=False)
+    assert "Paused since" not in listed(login(alice))["Paused"]
 
 
 def test_a_paused_campaign_no_player_plays_says_so_on_its_map(

@@ -10,13 +10,14 @@ import html
 import re
 from datetime import UTC, datetime
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign.models import Area, Campaign, Company, Turn
+from campaign.models import SPECTATOR, Area, Campaign, Company, Turn
 from campaign.services.adjustments import set_control
 from campaign.services.campaigns import set_paused
 from campaign.services.scenarios import create_campaign
@@ -494,6 +495,28 @@ def test_a_paused_solo_campaign_on_a_schedule_says_what_the_pause_holds_back(
         "The game master has paused the campaign: no turn is played on its schedule or when "
         "your orders are ready until they resume it; they may still play one by hand." in page
     )
+
+
+def test_a_paused_map_says_since_when_and_why_to_every_reader(
+    played: Campaign, aussie: Any, django_user_model: Any, login: Any
+) -> None:
+    """The GM's pause, on the campaign's clock, with the reason the GM gave: a player and
+    a spectator read the same; resumed, the map says it no more."""
+    fan = django_user_model.objects.create_user("fan")
+    join(fan, played, SPECTATOR)
+    Campaign.objects.filter(pk=played.pk).update(timezone="Australia/Sydney")
+    played.refresh_from_db()
+    with patch("django.utils.timezone.now", return_value=datetime(2026, 12, 20, 9, tzinfo=UTC)):
+        set_paused(campaign=played, paused=True, reason="Christmas <3: back on 4 January")
+    for reader in (aussie, fan):
+        response = login(reader).get(map_url(played))
+        page = " ".join(text(response).split())
+        assert (
+            'Paused since <time datetime="2026-12-20T20:00:00+11:00">Sun 20 Dec 2026, 20:00 '
+            "AEDT</time>. The game master's reason: <q>Christmas &lt;3: back on 4 January</q>"
+        ) in page
+    set_paused(campaign=played, paused=False)
+    assert "Paused since" not in text(login(aussie).get(map_url(played)))
 
 
 # --- the live map --------------------------------------------------------------------------
