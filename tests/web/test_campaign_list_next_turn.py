@@ -106,9 +106,13 @@ def test_the_list_says_since_when_and_why_a_campaign_is_paused(
     for reader in (alice, watcher, gm_user):
         entries = listed(login(reader))
         # (The tags' spaces taken out: "<time>...</time>." reads "...CEST.")
-        assert entries["Paused"].replace(" .", ".").endswith(
-            "Paused since Wed 1 Jul 2026, 18:00 CEST. The game master's reason: summer: most "
-            "of us are away"
+        assert (
+            entries["Paused"]
+            .replace(" .", ".")
+            .endswith(
+                "Paused since Wed 1 Jul 2026, 18:00 CEST. The game master's reason: summer: most "
+                "of us are away"
+            )
         )
         assert "Paused since" not in entries["Running"]
     set_paused(campaign=paused, paused=False)
