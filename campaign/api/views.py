@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.db.models import (
     Case,
     CharField,
+    DateTimeField,
     F,
     IntegerField,
     OuterRef,
@@ -411,21 +412,49 @@ class TokenView(ObtainAuthToken):
 # --- campaigns --------------------------------------------------------------------------------
 
 
+class CampaignOrdering(OrderingFilter):
+    """The campaigns' ordering by ``next_deadline`` as the list shows it: a paused
+    campaign's is ``null`` (its row keeps the one it had, which never comes), so it goes
+    with the campaigns that show none (paused, no schedule, ended), after those with a
+    deadline, in either direction: the soonest first (``-``: the latest first)."""
+
+    def filter_queryset(self, request: Any, queryset: QuerySet, view: Any) -> QuerySet:
+        ordering = self.get_ordering(request, queryset, view) or []
+        terms: list[Any] = []
+        for term in ordering:
+            if term.lstrip("-") != "next_deadline":
+                terms.append(term)
+                continue
+            shown = F("shown_deadline")
+            terms.append(
+                shown.desc(nulls_last=True) if term.startswith("-") else shown.asc(nulls_last=True)
+            )
+        return queryset.order_by(*terms)
+
+
 class CampaignList(ApiView):
     queryset = Campaign.objects.none()
     filterset_class = CampaignFilter
+    filter_backends = [CampaignFilterBackend, CampaignOrdering]
     ordering_fields = ["name", "id", "turn", "next_deadline"]
     ordering = ["name"]
 
     def get_queryset(self) -> QuerySet[Campaign]:
         # Each side's name in the same query (``<key>_name``), for why one ended.
         return campaigns_for(self.request.user).annotate(
+            # The deadline the list shows, by which ``CampaignOrdering`` orders: none while
+            # paused (``campaign_data``).
+            shown_deadline=Case(
+                When(status=Campaign.Status.PAUSED, then=Value(None)),
+                default=F("next_deadline"),
+                output_field=DateTimeField(),
+            ),
             **{
                 f"{key}_name": Subquery(
                     Side.objects.filter(campaign=OuterRef("pk"), key=key).values("name")[:1]
                 )
                 for key in SIDE_KEYS
-            }
+            },
         )
 
     @extend_schema(

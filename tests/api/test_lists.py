@@ -265,3 +265,36 @@ def test_a_paused_campaign_has_no_next_deadline_even_after_a_turn_played_by_hand
     resumed = Campaign.objects.get(pk=campaign.pk).next_deadline
     assert resumed is not None and resumed > timezone.now() + timedelta(hours=23)
     assert deadline() is not None
+
+
+@pytest.mark.parametrize("ordering", ["next_deadline", "-next_deadline"])
+def test_campaigns_ordered_by_next_deadline_as_shown_put_the_paused_ones_after(
+    db: Any, aussie: Any, login: Any, ordering: str
+) -> None:
+    """A paused campaign shows no deadline (``null``): ordered by it, it goes with the
+    campaigns that show none, after those with one, either way; it went by the deadline
+    its row kept, which never comes (here between the two others')."""
+    from datetime import UTC, datetime
+
+    from campaign.services.campaigns import set_paused
+    from campaign.services.schedule import set_schedule
+
+    now = datetime(2026, 12, 7, 12, tzinfo=UTC)
+    hours = {"Soon": 1, "Later": 48, "Paused": 2, "Unscheduled": None}
+    for name, every in hours.items():
+        campaign = create_campaign(data=meeting_doc(), name=name, seed=1)
+        join(aussie, campaign, "australian")
+        if every is not None:
+            set_schedule(campaign=campaign, kind="every_hours", every_hours=every, now=now)
+        if name == "Paused":
+            Campaign.objects.filter(pk=campaign.pk).update(
+                next_deadline=datetime(2026, 12, 7, 20, tzinfo=UTC)  # kept, never comes
+            )
+            set_paused(campaign=campaign, paused=True, reason="holidays")
+    answer = login(aussie).get("/api/campaigns/", {"ordering": ordering}).json()["results"]
+    listed = [(row["name"], row["next_deadline"] is None) for row in answer]
+    running = [("Soon", False), ("Later", False)]
+    if ordering.startswith("-"):
+        running.reverse()
+    # Those showing none, in the order of their ids (the list's tie-break).
+    assert listed == [*running, ("Paused", True), ("Unscheduled", True)]
