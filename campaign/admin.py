@@ -1402,7 +1402,9 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             self.message_user(request, sentence(refused), messages.ERROR)  # names it
             return
         said = adjustment_what(adjustment.what, adjustment.details)
-        say_done(self, request, campaign, f"{campaign.name}: {said} Every player is told.")
+        say_done(
+            self, request, campaign, f"{campaign.name}: {said.rstrip('.')}. Every player is told."
+        )
 
     def advance_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self._button(

@@ -22,6 +22,7 @@ from tests.admin.conftest import (
     meeting_doc,
     new_campaign,
     opened,
+    pressed_pause,
     waiting_campaign,
 )
 from tests.admin.test_campaign_admin import CHOICES
@@ -39,16 +40,20 @@ def test_playing_a_turn_and_pausing_are_recent_actions(gm: Client) -> None:
     campaign = new_campaign()
     page = f"/admin/campaign/campaign/{campaign.pk}/change/"
     gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", opened(gm, page))
-    gm.post(f"/admin/campaign/campaign/{campaign.pk}/pause/")
+    pressed_pause(gm, campaign, "pause")
+    paused = (
+        "Korona 1: Campaign paused: no turn is played until the game master resumes it (they "
+        "may still play one by hand). Every player is told."
+    )
     assert logged(Campaign.objects.get()) == [
         "Korona 1: turn 1 played. Battles: none.",  # the message's link to its log: no record
-        "Korona 1 is paused.",
+        paused,
     ]
     home = gm.get("/admin/").content.decode()
     assert "Recent actions" in home and "None available" not in home
     assert f'href="/admin/campaign/campaign/{campaign.pk}/change/"' in home
     # Each with what was done (not only "Changed: Korona 1, Campaign").
-    assert "Korona 1: turn 1 played. Battles: none." in home and "Korona 1 is paused." in home
+    assert "Korona 1: turn 1 played. Battles: none." in home and paused in html.unescape(home)
 
 
 def test_a_gm_adjustment_is_a_recent_action(gm: Client) -> None:

@@ -224,7 +224,10 @@ def test_a_roll_back_keeps_a_paused_campaign_paused_and_says_so_first() -> None:
     rollback_to_turn(campaign=campaign, number=2, reason="once more")
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ACTIVE
-    assert "paused" not in " ".join(rollback_preview(campaign=campaign, number=1))
+    preview = " ".join(rollback_preview(campaign=campaign, number=1))
+    assert "The campaign is paused" not in preview
+    # The pause and the resume since turn 1 began are kept, and said so.
+    assert "a roll-back neither pauses nor resumes the campaign" in preview
 
 
 def test_a_roll_back_preview_says_its_tabletop_battles_are_fought_again() -> None:
