@@ -119,7 +119,7 @@ from campaign.services.turns import (
 from campaign.services.visibility import during_turn, when_made
 from campaign.settings_doc import DOCS, adjustment_what, value_words
 from campaign.web import ending, turnlog
-from campaign.web.maps import standing_words
+from campaign.web.maps import pause_note, standing_words
 from config.adminpages import (
     GmFieldWords,
     RefusedIfTakenMeanwhile,
@@ -850,10 +850,21 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         fields = list(super().get_fields(request, obj))
         if _ended(obj):  # the record of an ended campaign names everyone who played it
             fields.insert(fields.index("ending_words") + 1, "who_played_words")
+        if obj is not None and obj.status == Campaign.Status.PAUSED:
+            fields.insert(fields.index("status") + 1, "paused_words")
         return fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return [*super().get_readonly_fields(request, obj), "who_played_words"]
+        return [*super().get_readonly_fields(request, obj), "who_played_words", "paused_words"]
+
+    @admin.display(description="paused")
+    def paused_words(self, obj: Campaign) -> str:
+        """Since when and why the campaign is paused, as its players read it on the map
+        (``pause_note``: its last pause's line in the log)."""
+        note = pause_note(obj)
+        if note is None:  # paused before a pause had a line in the log
+            return "since before pauses were written in the log: no reason was recorded"
+        return f"since {note.since}; your reason, which every player reads: {note.reason}"
 
     @admin.display(description="who played")
     def who_played_words(self, obj: Campaign) -> str:

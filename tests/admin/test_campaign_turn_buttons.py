@@ -6,8 +6,9 @@ say the campaign ends, and the list's "Advance turn now" asked of no campaign by
 from __future__ import annotations
 
 import html
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
@@ -205,6 +206,23 @@ def test_a_paused_campaign_shows_no_deadline_and_says_what_resuming_does(
     campaign.refresh_from_db()
     assert campaign.next_deadline != old
     assert next_deadline_of(page_of(gm, campaign)) == deadline_words(campaign)
+
+
+def test_a_paused_campaign_says_since_when_and_the_gms_reason(gm: Client, gm_user: Any) -> None:
+    """The GM's page said "Paused" and nothing more: the players' map says since when and
+    why, and the GM, back after a week, had to open the log to remember."""
+    campaign = new_campaign()
+    assert "field-paused_words" not in page_of(gm, campaign)
+    with patch("django.utils.timezone.now", return_value=datetime(2026, 12, 7, 1, tzinfo=UTC)):
+        set_paused(campaign=campaign, paused=True, reason="Bob is on holiday")
+    page = page_of(gm, campaign)
+    field = page.split('class="form-row field-paused_words"')[1]
+    said = field.split('<div class="readonly">')[1].split("</div>")[0].strip()
+    assert said == (
+        "since Mon 7 Dec 2026, 01:00 UTC; your reason, which every player reads: Bob is on holiday"
+    )
+    set_paused(campaign=campaign, paused=False)
+    assert "field-paused_words" not in page_of(gm, campaign)
 
 
 def test_a_paused_weekly_campaign_names_its_next_weekday(gm: Client, gm_user: Any) -> None:
