@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from campaign.services.deadlines import time_zone_name
+from campaign.services.deadlines import time_zone_name, time_zones_of_city
 
 
 class PreferenceChecks(forms.ModelForm):
@@ -27,6 +27,14 @@ class PreferenceChecks(forms.ModelForm):
             return ""  # each campaign's own clock
         zone = time_zone_name(typed)
         if zone is None:
+            # A city alone ("Sydney", as a walk-through's player typed it): the zone it is
+            # in, as the campaign's Create and Schedule forms suggest it to the GM.
+            meant = time_zones_of_city(typed)
+            if meant:
+                raise forms.ValidationError(
+                    f"{typed!r} is not a time zone: write it as Region/City. "
+                    f"Did you mean {' or '.join(meant)}?"
+                )
             raise forms.ValidationError(
                 f"{typed!r} is not a time zone: use a name such as Europe/Berlin or "
                 "Australia/Sydney."

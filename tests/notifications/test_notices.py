@@ -284,6 +284,30 @@ def test_the_time_zone_is_taken_in_any_letter_case(aussie: Any, login: Any) -> N
     assert Preference.objects.get(user=aussie).time_zone == "Australia/Sydney"
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("Sydney", "Australia/Sydney"), ("tokyo", "Asia/Tokyo"), ("new york", "America/New_York")],
+)
+def test_a_city_alone_is_refused_with_the_time_zone_it_is_in(
+    aussie: Any, login: Any, typed: str, meant: str
+) -> None:
+    """A player typed "Sydney" and read only "use a name such as Europe/Berlin or
+    Australia/Sydney", where the GM's Schedule and Create forms name the zone meant."""
+    client = login(aussie)
+    client.post("/accounts/notices/", {"reminder_hours": "6", "time_zone": "UTC"})
+    bad = client.post("/accounts/notices/", {"reminder_hours": "12", "time_zone": typed})
+    assert bad.status_code == 400
+    assert bad.context["form"].errors["time_zone"] == [
+        f"{typed!r} is not a time zone: write it as Region/City. Did you mean {meant}?"
+    ]
+    saved = Preference.objects.get(user=aussie)
+    assert (saved.time_zone, saved.reminder_hours) == ("UTC", 6)
+    assert (
+        client.post("/accounts/notices/", {"reminder_hours": "12", "time_zone": meant}).status_code
+        == 302
+    )
+
+
 @pytest.mark.parametrize("zone", ["America", "Europe", "Etc"])
 def test_a_folder_of_the_time_zone_database_is_not_a_time_zone(
     aussie: Any, login: Any, zone: str
