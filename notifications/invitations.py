@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import SPECTATOR, Campaign, Membership, Side
+from campaign.services.members import player_joined
 from notifications import addresses, services
 from notifications.models import Invitation, invitation_code
 from rules.refusals import Problem, Refusal
@@ -149,11 +150,13 @@ def accept(*, invitation: Invitation, user: Any) -> Membership:
             raise InvitationRefused("This invitation has just been used")
         try:
             with transaction.atomic():
-                return Membership.objects.create(
+                membership = Membership.objects.create(
                     campaign=invitation.campaign, user=user, side=invitation.side
                 )
         except IntegrityError:
             raise InvitationRefused(f"You joined {invitation.campaign.name} already") from None
+        player_joined(membership=membership)
+        return membership
 
 
 def _already_in(campaign: Campaign, played: str) -> str:

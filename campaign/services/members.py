@@ -92,6 +92,45 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
         )
 
 
+def player_joined(*, membership: Membership) -> GmAdjustment | None:
+    """Say in the public log that a side the campaign AI played has a player again.
+
+    The removal's line told every player "from turn 4 the campaign AI plays them"; a
+    player invited back before turn 4 played it, and the log never said so (the walk's
+    Japanese player read that the AI played the Australians of a turn alice played). A
+    side with a player is no news the fog hides: whether it is ready is public. Only a
+    side of a campaign under way (a turn played or begun, or a removal told) that had no other
+    player; none for a spectator, or a teammate joining a side already played."""
+    side = membership.side
+    if side == SPECTATOR:
+        return None
+    campaign = Campaign.objects.get(pk=membership.campaign_id)  # its turn as it is now
+    if Membership.objects.filter(campaign=campaign, side=side).exclude(pk=membership.pk).exists():
+        return None
+    removed = GmAdjustment.objects.filter(
+        campaign=campaign, details__kind="player", details__side=side
+    ).exists()
+    # A turn begun (waiting for its battles) takes no orders: the player's is the next.
+    begun = Turn.objects.filter(
+        campaign=campaign, number=campaign.turn + 1, start_state__isnull=False
+    ).exists()
+    if campaign.turn < 1 and not begun and not removed:
+        return None  # the campaign's start: the sides are being taken, as on the first run
+    coming = campaign.turn + (2 if begun else 1)
+    side_name = campaign.sides.filter(key=side).values_list("name", flat=True).first() or side
+    name = membership.user.get_username()
+    return record(
+        campaign=campaign,
+        what=(
+            f"The player {name} now plays the {side_name}: from turn {coming} they give its "
+            "orders, not the campaign AI."
+        ),
+        reason="They joined with the game master's invitation.",
+        user=None,
+        details={"kind": "player_joined", "player": name, "side": side},
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Stint:
     """One stretch of a player in a campaign: the side they played (``spectator``: they

@@ -152,8 +152,9 @@ TURN_WORDS = {
 
 # The GM's changes a roll-back keeps: neither the schedule, nor who plays, nor a pause
 # (a paused campaign stays paused) is part of a turn's start state, so they stay as the
-# GM last made them, and so do their lines (the map's "paused since" reads the pause's).
-KEPT_KINDS = ["schedule", "player", "pause", "resume"]
+# GM last made them, and so do their lines (a player's leaving, and their side's coming
+# back to a player; the map's "paused since" reads the pause's).
+KEPT_KINDS = ["schedule", "player", "player_joined", "pause", "resume"]
 
 
 def _undone(campaign: Campaign, number: int) -> Any:

@@ -21,7 +21,7 @@ from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn, give_order
 from campaign.services.visibility import open_campaign
 from notifications.invitations import accept, invite
-from tests.admin.conftest import new_campaign
+from tests.admin.conftest import new_campaign, waiting_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +250,61 @@ def test_a_player_removed_twice_is_named_once_with_both_removals(
         r"game master removed them again before turn 2 \(.*?\): asked to ",
         listed[1] + " ",
     ), listed[1]
+
+
+def test_a_side_given_back_to_a_player_is_told_in_the_log_every_player_reads(
+    players: dict[str, Any],
+) -> None:
+    """The walk's alice, removed before turn 4 and invited back before it, played turn 4;
+    the Japanese read only "from turn 4 the campaign AI plays them", never that she was
+    back."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", kenji="japanese")
+    advance_turn(campaign_id=campaign.pk)
+    advance_turn(campaign_id=campaign.pk)
+    remove_player(membership_id=rows["alice"].pk, reason="away for a fortnight")
+    accept(invitation=invite(campaign=campaign, side="australian"), user=players["alice"])
+    back = (
+        "The player alice now plays the Australians: from turn 3 they give its orders, "
+        "not the campaign AI. · They joined with the game master's invitation."
+    )
+    for reader in ("kenji", "alice"):
+        client = Client()
+        client.force_login(players[reader])
+        assert back in text(client.get(f"/campaigns/{campaign.pk}/turns/").content), reader
+    # Who plays is not part of a turn's start state: a roll-back keeps the line too.
+    advance_turn(campaign_id=campaign.pk)
+    rollback_to_turn(campaign=campaign, number=2, reason="a mistyped result")
+    assert GmAdjustment.objects.filter(what__startswith="The player alice now plays").exists()
+
+
+def test_a_join_is_told_only_when_it_takes_a_side_from_the_campaign_ai(
+    players: dict[str, Any],
+) -> None:
+    """No line for the sides taken at the start, a teammate joining a side already
+    played, or a spectator; one for a side the AI has played since the start."""
+    campaign = new_campaign()
+    accept(invitation=invite(campaign=campaign, side="australian"), user=players["alice"])
+    advance_turn(campaign_id=campaign.pk)
+    accept(invitation=invite(campaign=campaign, side="australian"), user=players["bob"])
+    accept(invitation=invite(campaign=campaign, side="spectator"), user=players["sue"])
+    assert not GmAdjustment.objects.filter(campaign=campaign).exists()
+    accept(invitation=invite(campaign=campaign, side="japanese"), user=players["kenji"])
+    assert list(GmAdjustment.objects.values_list("what", flat=True)) == [
+        "The player kenji now plays the Japanese: from turn 2 they give its orders, not "
+        "the campaign AI."
+    ]
+
+
+def test_a_side_taken_while_a_turn_waits_for_its_battles_is_the_players_from_the_next(
+    players: dict[str, Any],
+) -> None:
+    """Turn 1 waits for its tabletop results: its orders are closed, so the player who
+    joins gives the orders of turn 2, not of the turn under way."""
+    campaign, _ = waiting_campaign()
+    accept(invitation=invite(campaign=campaign, side="japanese"), user=players["kenji"])
+    line = GmAdjustment.objects.get(campaign=campaign)
+    assert line.what == (
+        "The player kenji now plays the Japanese: from turn 2 they give its orders, not the "
+        "campaign AI."
+    )
