@@ -95,7 +95,7 @@ from campaign.services.deadlines import (
     schedule_words,
 )
 from campaign.services.fogwords import hidden_in_text
-from campaign.services.members import remove_player, who_played
+from campaign.services.members import PUT_IN, player_joined, remove_player, who_played
 from campaign.services.rollback import rollback_preview, rollback_to_turn
 from campaign.services.scenarios import (
     CampaignExists,
@@ -845,6 +845,16 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a campaign comes from a scenario file: "Create a campaign"
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """A player added below (or given another side) who takes a side the campaign AI
+        played: told in the public log (``player_joined``), as one invited is."""
+        super().save_formset(request, form, formset, change)
+        if formset.model is not Membership:
+            return
+        moved = [row for row, fields in formset.changed_objects if "side" in fields]
+        for membership in [*formset.new_objects, *moved]:
+            player_joined(membership=membership, how=PUT_IN)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = list(super().get_fields(request, obj))
@@ -2385,6 +2395,13 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
             kwargs["form_class"] = CampaignTakingPlayers
             kwargs["refused"] = ended_players_words
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Membership, form: Any, change: bool) -> None:
+        """A side the campaign AI played given to a player is told in the public log, as
+        when they join with an invitation (``player_joined``)."""
+        super().save_model(request, obj, form, change)
+        if not change or "side" in form.changed_data:
+            player_joined(membership=obj, how=PUT_IN)
 
     def get_actions(self, request: HttpRequest) -> Any:
         """No "Delete selected": a player leaves one at a time, with a reason."""

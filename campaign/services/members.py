@@ -92,7 +92,11 @@ def remove_player(*, membership_id: int, reason: str, user: Any = None) -> GmAdj
         )
 
 
-def player_joined(*, membership: Membership) -> GmAdjustment | None:
+INVITED = "They joined with the game master's invitation."
+PUT_IN = "The game master put them in the campaign."
+
+
+def player_joined(*, membership: Membership, how: str = INVITED) -> GmAdjustment | None:
     """Say in the public log that a side the campaign AI played has a player again.
 
     The removal's line told every player "from turn 4 the campaign AI plays them"; a
@@ -125,7 +129,7 @@ def player_joined(*, membership: Membership) -> GmAdjustment | None:
             f"The player {name} now plays the {side_name}: from turn {coming} they give its "
             "orders, not the campaign AI."
         ),
-        reason="They joined with the game master's invitation.",
+        reason=how,
         user=None,
         details={"kind": "player_joined", "player": name, "side": side},
     )

@@ -308,3 +308,41 @@ def test_a_side_taken_while_a_turn_waits_for_its_battles_is_the_players_from_the
         "The player kenji now plays the Japanese: from turn 2 they give its orders, not the "
         "campaign AI."
     )
+
+
+def test_a_side_given_to_a_player_in_the_admin_is_told_as_an_invited_one_is(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    """Memberships → Add, and "Add another Membership" on the campaign's page, take a
+    side from the campaign AI as an invitation does: the log says so, in its words."""
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    added = gm.post(
+        "/admin/campaign/membership/add/",
+        {"user": players["alice"].pk, "campaign": campaign.pk, "side": "australian"},
+    )
+    assert added.status_code == 302
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/")
+    data: dict[str, Any] = {"name": campaign.name, "_save": "Save"}
+    for formset in page.context["inline_admin_formsets"]:
+        management = formset.formset.management_form
+        data.update(
+            {management.add_prefix(name): value for name, value in management.initial.items()}
+        )
+        for form in formset.formset.initial_forms:
+            data.update({form.add_prefix(k): v for k, v in form.initial.items() if v is not None})
+            data[form.add_prefix("id")] = form.instance.pk
+    first_new = int(data["memberships-INITIAL_FORMS"])
+    data["memberships-TOTAL_FORMS"] = str(first_new + 1)
+    data[f"memberships-{first_new}-user"] = players["kenji"].pk
+    data[f"memberships-{first_new}-side"] = "japanese"
+    saved = gm.post(f"/admin/campaign/campaign/{campaign.pk}/change/", data)
+    assert saved.status_code == 302, saved.context and saved.context["errors"]
+    assert list(GmAdjustment.objects.order_by("id").values_list("what", "reason")) == [
+        (
+            f"The player {name} now plays the {side}: from turn 2 they give its orders, not "
+            "the campaign AI.",
+            "The game master put them in the campaign.",
+        )
+        for name, side in (("alice", "Australians"), ("kenji", "Japanese"))
+    ]
