@@ -903,6 +903,9 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
                     f"{played} until the game master removed them{again} {stint.left} "
                     f"({when}): {stint.reason}"
                 )
+            # A reason written as a sentence ("she will be back.") before "; then" read
+            # "back.; then": its full stop gives way to the semicolon.
+            told = [part.rstrip(".") for part in told[:-1]] + told[-1:]
             lines.append((player.name, "; then ".join(told)))
         if not lines:
             return "nobody: the campaign AI played every side"

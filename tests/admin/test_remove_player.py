@@ -346,3 +346,23 @@ def test_a_side_given_to_a_player_in_the_admin_is_told_as_an_invited_one_is(
         )
         for name, side in (("alice", "Australians"), ("kenji", "Japanese"))
     ]
+
+
+def test_a_removal_reason_written_as_a_sentence_reads_without_a_stop_before_then(
+    gm: Client, players: dict[str, Any]
+) -> None:
+    """The walk's "Alice is away for a fortnight; she will be back.; then rejoined"."""
+    campaign = new_campaign()
+    rows = seated(campaign, players, alice="australian", kenji="japanese")
+    advance_turn(campaign_id=campaign.pk)
+    remove_player(membership_id=rows["alice"].pk, reason="Away for a fortnight.")
+    accept(invitation=invite(campaign=campaign, side="australian"), user=players["alice"])
+    campaign.status = campaign.Status.FINISHED
+    campaign.save()
+    shown = text(gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content)
+    assert re.search(
+        r"alice: played the Australians until the game master removed them before turn 2 "
+        r"\(.*?\): Away for a fortnight; then rejoined before turn 2 and played the "
+        r"Australians, to the end ",
+        shown,
+    ), shown
