@@ -29,7 +29,7 @@ class OrderForAnotherTurn(Refusal):
     page refuses a form drawn for a turn since played (``OrdersOutOfDate``), in words a
     client's author reads."""
 
-    def __init__(self, *, stated: int, coming: int) -> None:
+    def __init__(self, *, stated: int, coming: int, ready: bool = False) -> None:
         if stated < coming:
             played = (
                 f"turn {stated} has been played"
@@ -38,16 +38,18 @@ class OrderForAnotherTurn(Refusal):
             )
         else:
             played = f"turn {stated} is not open for orders yet"
-        super().__init__(
-            [
-                Problem(
-                    "turn_number",
-                    f"This order is for turn {stated}, but {played}: orders now go to turn "
-                    f"{coming}. Nothing was changed: send it for turn {coming} if you still "
-                    "want it.",
-                )
-            ]
-        )
+        if ready:  # ``POST ready/`` naming its turn, as an order may
+            words = (
+                f"This ready is for turn {stated}, but {played}: the coming turn is turn "
+                f"{coming}. Nothing was changed: read its orders, then mark it ready."
+            )
+        else:
+            words = (
+                f"This order is for turn {stated}, but {played}: orders now go to turn "
+                f"{coming}. Nothing was changed: send it for turn {coming} if you still "
+                "want it."
+            )
+        super().__init__([Problem("turn_number", words)])
 
 
 # What the request read, as ``OrdersOutOfDate.said`` takes it ("... turn 4, and turn 4

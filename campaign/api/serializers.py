@@ -655,7 +655,19 @@ class OrderChangeSerializer(StatedTurn):
 # --- ready ------------------------------------------------------------------------------------
 
 
-class ReadyRequestSerializer(serializers.Serializer):
+class ReadyRequestSerializer(StatedTurn):
+    """``turn_number`` (or ``turn``), optional: the turn the client read as coming; another
+    is refused (409) and nothing changes ("turn": "abc" was ignored, and the side marked
+    ready for whatever turn was coming)."""
+
+    turn_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The turn whose orders are ready (optional): another than the coming one "
+        "is refused (409), nothing changed.",
+    )
+
     side = choice(
         "Side",
         SIDE_KEYS,

@@ -1060,6 +1060,9 @@ class Ready(CampaignScoped):
             raise PermissionDenied(f"you play {view.side}: you may not mark {side} ready")
         else:
             side = view.side
+        stated = given.validated_data.get("turn_number")
+        if stated is not None and stated != view.campaign.turn + 1:
+            raise OrderForAnotherTurn(stated=stated, coming=view.campaign.turn + 1, ready=True)
         # Refused: 400; a turn played since this request read the coming one: 409 (the
         # ready would land on a turn the client never read, as an order would).
         due = mark_side_ready(

@@ -167,3 +167,37 @@ def test_the_gm_and_a_spectator_may_not_take_ready_back(
 
 def test_unready_needs_a_member(played: Campaign, outsider: Any, login: Any) -> None:
     assert login(outsider).delete(url(played, "ready/")).status_code == 404
+
+
+@pytest.mark.parametrize("field", ["turn_number", "turn"])
+def test_a_ready_naming_another_turn_than_the_coming_one_is_refused_and_changes_nothing(
+    played: Campaign, aussie: Any, login: Any, field: str
+) -> None:
+    """An order may name its turn, and one for a turn since played is refused; "ready"
+    took no turn, so a client that read turn 2 marked turn 3 ready without a word."""
+    client = login(aussie)
+    coming = played.turn + 1
+    sent = client.post(url(played, "ready/"), {field: coming - 1}, JSON)
+    assert sent.status_code == 409, sent.content
+    assert sent.json()["detail"] == (
+        f"turn_number: This ready is for turn {coming - 1}, but turn {coming - 1} has been "
+        f"played: the coming turn is turn {coming}. Nothing was changed: read its orders, "
+        "then mark it ready."
+    )
+    later = client.post(url(played, "ready/"), {field: coming + 1}, JSON)
+    assert later.status_code == 409, later.content
+    assert f"turn {coming + 1} is not open for orders yet" in later.json()["detail"]
+    assert not SideReady.objects.exists()
+    assert client.post(url(played, "ready/"), {field: coming}, JSON).status_code == 200
+    assert list(SideReady.objects.values_list("side", "turn_number")) == [("australian", coming)]
+
+
+@pytest.mark.parametrize("turn", ["abc", 0, 2.5, None])
+def test_a_ready_with_a_turn_that_is_no_turn_is_a_bad_request(
+    played: Campaign, aussie: Any, login: Any, turn: Any
+) -> None:
+    """The walk's ``{"turn": "abc"}`` marked the side ready."""
+    sent = login(aussie).post(url(played, "ready/"), {"turn": turn}, JSON)
+    assert sent.status_code == 400, sent.content
+    assert list(sent.json()) == ["turn"]
+    assert not SideReady.objects.exists()
