@@ -814,6 +814,39 @@ def area_drawing(
     )
 
 
+MapBox = tuple[float, float, float, float]  # a viewBox: x, y, width, height
+
+
+def _layout(
+    areas: list[MapArea], links: list[MapLink]
+) -> tuple[MapBox, dict[str, tuple[float, float]]]:
+    """The map's own viewBox and how far each area's chips move (``chip_shifts``): the
+    box around the areas (``_bounds``), grown upwards to hold chips raised above it."""
+    x, y, width, height = _bounds(areas)
+    shifts = chip_shifts(areas, links, within=(x, x + width))
+    raised = raised_top(areas, shifts)
+    if raised is not None and raised - 12 < y:  # reaching above what the map showed
+        y, height = raised - 12, height + y - (raised - 12)
+    return (x, y, width, height), shifts
+
+
+def map_box(view: CampaignView, areas: list[MapArea]) -> MapBox:
+    """The viewBox ``draw_map`` draws ``view``'s map of ``areas`` in, from what the
+    view's reader sees on it."""
+    return _layout(areas, map_links(view))[0]
+
+
+def common_box(boxes: Iterable[MapBox]) -> MapBox:
+    """The least viewBox that holds each of ``boxes``: several maps drawn in it are
+    drawn alike (the same scale, every area in the same place, the same height)."""
+    boxes = list(boxes)
+    left = min(x for x, _, _, _ in boxes)
+    top = min(y for _, y, _, _ in boxes)
+    right = max(x + width for x, _, width, _ in boxes)
+    bottom = max(y + height for _, y, _, height in boxes)
+    return left, top, right - left, bottom - top
+
+
 def draw_map(
     view: CampaignView,
     areas: list[MapArea] | None = None,
@@ -822,6 +855,7 @@ def draw_map(
     title: str | None = None,
     overlay: SafeString | str = "",
     title_id: str = "map-title",
+    box: MapBox | None = None,
 ) -> SafeString:
     """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
     their track's style, areas filled by their controller, tagged with its name in words
@@ -833,15 +867,14 @@ def draw_map(
     companies (one gone since has no page) and an ``overlay`` drawn over the areas,
     under the chips (its moves and battles: a rendered template, escaped there; plain
     text would be escaped here). A page with several maps (the time-lapse) gives each its
-    own ``title_id``: the id its title has, which names the map to a screen reader."""
+    own ``title_id``: the id its title has, which names the map to a screen reader, and
+    all of them one ``box``, the viewBox (x, y, width, height) that holds every one of
+    their own (``map_box``, ``common_box``): the maps then step in place."""
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
-    x, y, width, height = _bounds(areas)
     links = map_links(view)
-    shifts = chip_shifts(areas, links, within=(x, x + width))
-    raised = raised_top(areas, shifts)
-    if raised is not None and raised - 12 < y:  # reaching above what the map showed
-        y, height = raised - 12, height + y - (raised - 12)
+    own, shifts = _layout(areas, links)
+    x, y, width, height = own if box is None else box
 
     if company_url is None:
 

@@ -34,11 +34,15 @@ from campaign.web.mapdraw import (
     AREA_RADIUS,
     NOBODY_COLOUR,
     SIDE_COLOURS,
+    MapArea,
+    MapBox,
     MapCompany,
     _num,
+    common_box,
     draw_map,
     focus_across,
     map_areas,
+    map_box,
     side_tag,
 )
 from campaign.web.maps import Legend, legend
@@ -230,10 +234,24 @@ def reading_of(view: CampaignView, **filters: Any) -> turnlog.Reading:
     )
 
 
-def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Frame:
-    """Turn ``turn``'s map as the view's reader saw it when the turn began, with the
-    turn's moves and battles the reader may read."""
-    then = as_it_stood(view, parse_scenario(turn.start_state))
+def as_it_began(view: CampaignView, turn: Turn) -> CampaignView:
+    """The campaign as the view's reader saw it when ``turn`` began."""
+    return as_it_stood(view, parse_scenario(turn.start_state))
+
+
+def turn_frame(
+    view: CampaignView,
+    turn: Turn,
+    reading: turnlog.Reading,
+    *,
+    then: CampaignView | None = None,
+    areas: list[MapArea] | None = None,
+    box: MapBox | None = None,
+) -> Frame:
+    """Turn ``turn``'s map as the view's reader saw it when the turn began (``then``,
+    its ``areas``), with the turn's moves and battles the reader may read; drawn in
+    ``box`` (the time-lapse's, the same for each frame), else in its own."""
+    then = as_it_began(view, turn) if then is None else then
     records = view.records(turn.log, number=turn.number)
     moves, battles = moves_and_battles(records, reading)
     turn_url = reverse("turn", args=[view.campaign.pk, turn.number])
@@ -247,7 +265,7 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
         # its turn: it must not tie that glimpse to a company seen now): the turn's page.
         return turn_url
 
-    areas = map_areas(then)
+    areas = map_areas(then) if areas is None else areas
     svg = draw_map(
         then,
         areas,
@@ -255,6 +273,7 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
         overlay=overlay(then, moves, battles),
         title_id=f"map-title-{turn.number}",
+        box=box,
     )
     lines = [f"{naming.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
@@ -275,12 +294,14 @@ def turn_frame(view: CampaignView, turn: Turn, reading: turnlog.Reading) -> Fram
     )
 
 
-def now_frame(view: CampaignView) -> Frame:
-    areas = map_areas(view)
+def now_frame(
+    view: CampaignView, areas: list[MapArea] | None = None, *, box: MapBox | None = None
+) -> Frame:
+    areas = map_areas(view) if areas is None else areas
     return Frame(
         None,
         f"After turn {view.campaign.turn} (now)",
-        draw_map(view, areas, title_id="map-title-now"),
+        draw_map(view, areas, title_id="map-title-now", box=box),
         [],
         focus_across(view, areas),
     )
@@ -349,12 +370,31 @@ def turn_map(request: HttpRequest, campaign_id: int, number: int) -> HttpRespons
     )
 
 
+def timelapse_frames(view: CampaignView, reading: turnlog.Reading) -> list[Frame]:
+    """Every played turn's frame, then the map as it stands now, all drawn in one box:
+    the least that holds each map's own (``common_box``), so stepping through them moves
+    nothing on the page (each drawn in its own, they varied in height, and the page
+    jumped). Each box is of a map as the reader saw it: nothing hidden sizes it."""
+    turns = _turns(view)
+    thens = [as_it_began(view, turn) for turn in turns]
+    areas = [map_areas(then) for then in thens]
+    now_areas = map_areas(view)
+    box = common_box(
+        [map_box(then, rows) for then, rows in zip(thens, areas, strict=True)]
+        + [map_box(view, now_areas)]
+    )
+    frames = [
+        turn_frame(view, turn, reading, then=then, areas=rows, box=box)
+        for turn, then, rows in zip(turns, thens, areas, strict=True)
+    ]
+    return [*frames, now_frame(view, now_areas, box=box)]
+
+
 @login_required
 @require_safe
 def timelapse(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
-    reading = reading_of(view)
-    frames = [turn_frame(view, turn, reading) for turn in _turns(view)] + [now_frame(view)]
+    frames = timelapse_frames(view, reading_of(view))
     return render(
         request,
         "campaign/timelapse.html",

@@ -14,7 +14,7 @@ from campaign.services.turns import advance_turn, give_order
 from campaign.services.visibility import as_it_stood, open_campaign
 from campaign.web.pastmaps import moves_and_battles
 from rules.campaign.scenario import parse_scenario
-from tests.web.conftest import join, korona_doc
+from tests.web.conftest import join, korona_doc, meeting_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -337,3 +337,29 @@ def test_a_move_alone_on_its_link_is_drawn_on_the_link(
     isura, korona = view.state.areas["Isura"], view.state.areas["Korona"]
     assert abs(across(there, (isura.x, isura.y))) < 0.1
     assert abs(across(there, (korona.x, korona.y))) < 0.1
+
+
+def test_every_frame_of_the_time_lapse_is_drawn_in_one_box_that_holds_each_map(
+    aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """Each map of the time-lapse was drawn in its own box (a frame with chips raised
+    above an area was taller), so stepping through them made the page jump: they share
+    one, the least that holds each map's own, which a turn's map alone keeps."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona steady", seed=7)
+    for _ in range(4):
+        advance_turn(campaign_id=campaign.pk)
+    join(aussie, campaign, "australian")
+    for user in (aussie, gm_user):
+        html = page(login(user), campaign, "timelapse/")
+        boxes = re.findall(r'class="campaign-map" viewBox="([^"]+)"', html)
+        assert len(boxes) == 5 and len(set(boxes)) == 1, (user, boxes)
+        x, y, width, height = (float(n) for n in boxes[0].split())
+        alone = []
+        for number in range(1, 5):
+            one = page(login(user), campaign, f"turns/{number}/map/")
+            alone += re.findall(r'class="campaign-map" viewBox="([^"]+)"', one)
+        assert len(set(alone)) > 1  # the maps alone differ: the shared box is needed
+        for own in alone:
+            left, top, w, h = (float(n) for n in own.split())
+            assert x <= left and y <= top and left + w <= x + width and top + h <= y + height
+        assert any(own.split()[1] == boxes[0].split()[1] for own in alone)  # the least
