@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
@@ -70,6 +70,15 @@ NAME_CHAR = 11  # ... of an area's name
 TAG_HEIGHT = 18  # the holder's tag, centred on the foot of the circle
 TAG_CHAR = 9  # a rough width of one of its characters (13px bold)
 TAG_PAD = 6
+# A tag that a track line leaving its area downwards runs through (Uberi Ridge's, Oivi's)
+# slides sideways along the foot of its circle, the least that clears the line (and any
+# other tag, name or circle): in steps of TAG_STEP, never so far that it leaves the
+# circle's foot (TAG_HOLD of it stays under the circle), so that it reads as its area's.
+# Where no slide clears it (a long "JPN, contested" at Oivi), it goes above the circle,
+# under the area's name, where no features or base are marked (``tag_candidates``).
+TAG_STEP = 2
+TAG_HOLD = AREA_RADIUS / 2
+BATTLE_CHAR = 8  # a rough width of a character of a battle mark's sides ("JPN→AUS", 12px bold)
 CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the tag
 # A column of chips that a track line runs through moves sideways off it, when the map
 # has room: never out from under its area (it still spans the area's middle, and reads
@@ -234,6 +243,15 @@ def control_words(view: CampaignView, name: str, side_names: dict[str, str]) -> 
 def map_areas(view: CampaignView) -> list[MapArea]:
     """Every area with the companies, ships and aircraft the viewer may see there, in the
     order of the map's zones (then names)."""
+    rows = _area_rows(view)
+    _place_companies(view, rows)
+    _place_ships_and_air(view.state, rows)
+    return list(rows.values())
+
+
+def _area_rows(view: CampaignView) -> dict[str, MapArea]:
+    """Each area's row, by name, in the map's order, with who holds it (as the reader
+    sees it) and whose base it is."""
     state = view.state
     styles = track_styles(state)
     side_names = {side.key: side.name for side in state.sides.values()}
@@ -250,6 +268,12 @@ def map_areas(view: CampaignView) -> list[MapArea]:
     for side in state.sides.values():
         if side.base in rows:
             rows[side.base].base_of.append(side.name)
+    return rows
+
+
+def _place_companies(view: CampaignView, rows: dict[str, MapArea]) -> None:
+    """The companies the view sees, each in its area's row (the reader's own side's
+    first), and the areas where it sees both sides' fighting companies marked contested."""
     # The view's own order within a side (by name; glimpses by handle, never by name).
     own_first = sorted(view.companies, key=lambda c: (c.side != view.side, c.side))
     for company in own_first:
@@ -261,13 +285,16 @@ def map_areas(view: CampaignView) -> list[MapArea]:
     drawn = (company.view for row in rows.values() for company in row.companies)
     for name in contested_areas(drawn):
         rows[name].contested = True
+
+
+def _place_ships_and_air(state: CampaignState, rows: dict[str, MapArea]) -> None:
+    """Each ship in its port's row, each air group at its base's (both public)."""
     for ship in state.ships:
         if ship.port in rows:
             rows[ship.port].ships.append(ship)
     for group in state.air:
         if group.base in rows:
             rows[group.base].air.append(group)
-    return list(rows.values())
 
 
 def map_links(view: CampaignView) -> list[MapLink]:
@@ -453,6 +480,7 @@ class HolderTag:
     y: str
     width: int
     text_y: str
+    text_x: str
     height: int = TAG_HEIGHT
 
 
@@ -609,34 +637,142 @@ def tag_width(words: str) -> int:
     return 2 * TAG_PAD + TAG_CHAR * len(words)
 
 
-def holder_tag(row: MapArea) -> HolderTag:
+@dataclass(frozen=True, slots=True)
+class TagPlace:
+    """Where an area's holder tag goes: ``slide`` across from its circle's middle, on
+    the foot of the circle, or ``above`` it, between the circle and its name."""
+
+    slide: float = 0.0
+    above: bool = False
+
+
+FOOT = TagPlace()
+
+
+def holder_tag(row: MapArea, place: TagPlace = FOOT) -> HolderTag:
     """The tag of who holds the area, from what its tint is drawn from (``_area_fill``):
-    the controller as the reader sees it, and whether that is as last seen."""
+    the controller as the reader sees it, and whether that is as last seen; where
+    ``tag_places`` put it."""
     area = row.area
     words = tag_words(row)
-    width = tag_width(words)
-    top = area.y + AREA_RADIUS - TAG_HEIGHT / 2
+    box = tag_box(row, place)
     return HolderTag(
         words=words,
         colour=SIDE_COLOURS.get(area.controller or "", NOBODY_INK),
         dashed=row.last_seen is not None,
-        x=_num(area.x - width / 2),
-        y=_num(top),
-        width=width,
-        text_y=_num(top + 13),
+        x=_num(box.left),
+        y=_num(box.top),
+        width=tag_width(words),
+        text_y=_num(box.top + 13),
+        text_x=_num(area.x + place.slide),
     )
 
 
-def area_boxes(row: MapArea) -> list[Box]:
-    """Roughly where an area's own drawing is: its circle and tag, its features, its name,
-    the notes above it (``area_drawing``)."""
+def tag_box(row: MapArea, place: TagPlace = FOOT) -> Box:
+    """Where an area's holder tag is drawn (``place``): centred on the foot of its
+    circle, or above it, right under its name."""
+    half, middle = tag_width(tag_words(row)) / 2, row.area.x + place.slide
+    if place.above:
+        top = row.area.y - AREA_RADIUS - TAG_HEIGHT - 1
+    else:
+        top = row.area.y + AREA_RADIUS - TAG_HEIGHT / 2
+    return Box(middle - half, top, middle + half, top + TAG_HEIGHT)
+
+
+def circle_box(area: Area) -> Box:
+    return Box(
+        area.x - AREA_RADIUS, area.y - AREA_RADIUS, area.x + AREA_RADIUS, area.y + AREA_RADIUS
+    )
+
+
+def name_box(row: MapArea) -> Box:
+    """Roughly where an area's name is written, above its circle."""
+    name_y = row.area.y - AREA_RADIUS - NOTE_LINE
+    half = len(row.name) * NAME_CHAR / 2
+    return Box(row.area.x - half, name_y - 16, row.area.x + half, name_y + 5)
+
+
+def marks_box(area: Area) -> Box:
+    """Where an area's features and base are marked, between its name and its circle."""
+    return Box(area.x - 30, area.y - AREA_RADIUS - 20, area.x + 30, area.y - AREA_RADIUS)
+
+
+def marked(row: MapArea) -> bool:
+    """Has the area features or a base marked between its name and its circle?"""
+    return bool(row.area.features or row.base_of)
+
+
+def tag_candidates(row: MapArea) -> Iterator[TagPlace]:
+    """Where ``row``'s tag may go, the first choice first: slid across the foot of its
+    circle, the least first, rightwards first at a tie, never so far that it leaves the
+    circle (``TAG_STEP``, ``TAG_HOLD``); then the same above the circle, under its name,
+    where no features or base are marked there."""
+    reach = tag_width(tag_words(row)) / 2 + TAG_HOLD
+    slides = [0.0] + [
+        TAG_STEP * n * way for n in range(1, int(reach // TAG_STEP) + 1) for way in (1, -1)
+    ]
+    yield from (TagPlace(slide) for slide in slides)
+    if not marked(row):
+        yield from (TagPlace(slide, above=True) for slide in slides)
+
+
+def tag_places(
+    areas: list[MapArea], segments: list[Segment], columns: dict[str, list[Box]]
+) -> dict[str, TagPlace]:
+    """Where each area's tag goes (``tag_candidates``), for the areas whose tag does not
+    stay centred on the foot of its circle: the first place off every track line
+    (``TRACK_CLEARANCE``), every other area's circle, name, marks and chips
+    (``columns``, as they hang unmoved) and every other tag (as placed before it, in the
+    areas' order). A tag that no place clears stays at the foot. What places a tag is
+    the map and what the reader sees on it (the tags' words, the chips)."""
+    placed = {row.name: tag_box(row) for row in areas}
+    places: dict[str, TagPlace] = {}
+    for row in areas:
+        others = [
+            box
+            for other in areas
+            if other.name != row.name
+            for box in (circle_box(other.area), name_box(other), placed[other.name])
+        ]
+        others += [marks_box(other.area) for other in areas if marked(other)] + [name_box(row)]
+        others += [box for name, column in columns.items() if name != row.name for box in column]
+
+        def clear(box: Box, others: list[Box] = others) -> bool:
+            return not on_a_line([box], segments, clearance=TRACK_CLEARANCE) and not any(
+                box.overlaps(other) for other in others
+            )
+
+        place = next((p for p in tag_candidates(row) if clear(tag_box(row, p))), FOOT)
+        if place != FOOT:
+            places[row.name] = place
+            placed[row.name] = tag_box(row, place)
+    return places
+
+
+def labelled_boxes(areas: list[MapArea], places: dict[str, TagPlace]) -> list[Box]:
+    """What a label drawn over the map keeps clear of (a battle's sides, ``pastmaps``):
+    every area's circle, name, marks and tag, as placed (``tag_places``)."""
+    return [
+        box
+        for row in areas
+        for box in (circle_box(row.area), name_box(row), tag_box(row, places.get(row.name, FOOT)))
+    ] + [marks_box(row.area) for row in areas if marked(row)]
+
+
+def area_boxes(row: MapArea, *, tag: TagPlace = FOOT) -> list[Box]:
+    """Roughly where an area's own drawing is: its circle and tag (where ``tag_places``
+    put it), its features, its name, the notes above it (``area_drawing``)."""
     area = row.area
-    half = max(AREA_RADIUS, tag_width(tag_words(row)) / 2)
-    boxes = [Box(area.x - half, area.y - AREA_RADIUS, area.x + half, area.y + CHIP_TOP - 5)]
-    name_y = area.y - AREA_RADIUS - NOTE_LINE
-    name = len(row.name) * NAME_CHAR / 2
-    boxes.append(Box(area.x - name, name_y - 16, area.x + name, name_y + 5))
-    boxes.append(Box(area.x - 30, area.y - AREA_RADIUS - 20, area.x + 30, area.y - AREA_RADIUS))
+    if tag != FOOT:
+        foot = Box(
+            area.x - AREA_RADIUS, area.y - AREA_RADIUS, area.x + AREA_RADIUS, area.y + CHIP_TOP - 5
+        )
+        boxes = [foot, tag_box(row, tag)]
+    else:
+        half = max(AREA_RADIUS, tag_width(tag_words(row)) / 2)
+        boxes = [Box(area.x - half, area.y - AREA_RADIUS, area.x + half, area.y + CHIP_TOP - 5)]
+    boxes.append(name_box(row))
+    boxes.append(marks_box(area))
     line = area.y - AREA_RADIUS - NOTE_LINE - 24
     for note in notes(row):
         width = len(note) * NOTE_CHAR / 2
@@ -681,7 +817,11 @@ def beside(areas: list[MapArea], row: MapArea, column: list[Box]) -> list[float]
 
 
 def chip_shifts(
-    areas: list[MapArea], links: list[MapLink], *, within: tuple[float, float] | None = None
+    areas: list[MapArea],
+    links: list[MapLink],
+    *,
+    within: tuple[float, float] | None = None,
+    tags: dict[str, TagPlace] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """How far each area's column of chips moves (across, down) off the track lines that
     run through it: sideways (``maplayout.sideways``) only where the map has room and
@@ -689,9 +829,11 @@ def chip_shifts(
     the area (``raised_by``), where no line runs, nothing else is drawn and it reads as
     no area's above it. In the order of the areas, each column clear of the others as
     they stand by then; ``within``, the map's left and right (else the areas'
-    ``_bounds``). What a column shows is the same wherever it hangs."""
-    segments = [Segment(link.a.x, link.a.y, link.b.x, link.b.y) for link in links]
-    drawn = [box for row in areas for box in area_boxes(row)]
+    ``_bounds``); ``tags``, where each area's tag went (``tag_places``). What a column
+    shows is the same wherever it hangs."""
+    segments = track_segments(links)
+    tags = tags or {}
+    drawn = [box for row in areas for box in area_boxes(row, tag=tags.get(row.name, FOOT))]
     columns = {row.name: chip_boxes(row) for row in areas}
     if within is None:
         x, _, width, _ = _bounds(areas)
@@ -725,6 +867,10 @@ def chip_shifts(
     return shifts
 
 
+def track_segments(links: list[MapLink]) -> list[Segment]:
+    return [Segment(link.a.x, link.a.y, link.b.x, link.b.y) for link in links]
+
+
 def fits_above(
     areas: list[MapArea],
     row: MapArea,
@@ -752,18 +898,10 @@ def raised_top(areas: list[MapArea], shifts: dict[str, tuple[float, float]]) -> 
     return min(tops) if tops else None
 
 
-def area_drawing(
-    row: MapArea,
-    url: str,
-    company_url: Callable[[MapCompany], str],
-    *,
-    shift: tuple[float, float] = (0.0, 0.0),
-) -> AreaDrawing:
-    """An area, its notes and its chips (the first ``CHIPS_SHOWN``, and "+N more" for
-    more than one more), ``shift`` (across, down) of where they hang below it."""
-    area = row.area
-    features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
-    line = area.y - AREA_RADIUS - NOTE_LINE - 24
+def note_drawings(row: MapArea) -> tuple[list[ShipNote], list[AirNote]]:
+    """The notes above an area, a line each, upwards from above its name: its ships,
+    then its aircraft (``notes``)."""
+    line = row.area.y - AREA_RADIUS - NOTE_LINE - 24
     ships = []
     for ship in row.ships:
         css = "note" if ship.present else "note away"
@@ -775,6 +913,23 @@ def area_drawing(
     for group in row.air:
         air.append(AirNote(_num(line), group.side, air_words(group)))
         line -= 20
+    return ships, air
+
+
+def area_drawing(
+    row: MapArea,
+    url: str,
+    company_url: Callable[[MapCompany], str],
+    *,
+    shift: tuple[float, float] = (0.0, 0.0),
+    tag: TagPlace = FOOT,
+) -> AreaDrawing:
+    """An area, its notes and its chips (the first ``CHIPS_SHOWN``, and "+N more" for
+    more than one more), ``shift`` (across, down) of where they hang below it, its tag
+    where ``tag_places`` put it."""
+    area = row.area
+    features = " ".join(dict.fromkeys(FEATURE_GLYPHS.get(f, "") for f in area.features)).strip()
+    ships, air = note_drawings(row)
     top, middle, shown, more = area.y + CHIP_TOP + shift[1], area.x + shift[0], row.companies, None
     if len(shown) > CHIPS_SHOWN + 1:
         shown = shown[:CHIPS_SHOWN]
@@ -801,7 +956,7 @@ def area_drawing(
         tint=_area_fill(row),
         name=area.name,
         controller=area.controller or "",
-        tag=holder_tag(row),
+        tag=holder_tag(row, tag),
         zone=area.zone,
         zone_y=_num(area.y + 6),
         name_y=_num(area.y - AREA_RADIUS - NOTE_LINE),
@@ -817,23 +972,38 @@ def area_drawing(
 MapBox = tuple[float, float, float, float]  # a viewBox: x, y, width, height
 
 
-def _layout(
-    areas: list[MapArea], links: list[MapLink]
-) -> tuple[MapBox, dict[str, tuple[float, float]]]:
-    """The map's own viewBox and how far each area's chips move (``chip_shifts``): the
-    box around the areas (``_bounds``), grown upwards to hold chips raised above it."""
+@dataclass(frozen=True, slots=True)
+class MapLayout:
+    """Where things go on a map (``lay_out``): its own viewBox, how far each area's tag
+    goes (``tag_places``) and how far its chips move
+    (``chip_shifts``)."""
+
+    box: MapBox
+    tags: dict[str, TagPlace]
+    shifts: dict[str, tuple[float, float]]
+
+
+def lay_out(areas: list[MapArea], links: list[MapLink]) -> MapLayout:
+    """The tags placed first (the chips make way for them), then the chips, in the box
+    around the areas (``_bounds``), grown to hold chips raised above it and tags slid
+    out of it."""
     x, y, width, height = _bounds(areas)
-    shifts = chip_shifts(areas, links, within=(x, x + width))
+    segments = track_segments(links)
+    tags = tag_places(areas, segments, {row.name: chip_boxes(row) for row in areas})
+    shifts = chip_shifts(areas, links, within=(x, x + width), tags=tags)
     raised = raised_top(areas, shifts)
     if raised is not None and raised - 12 < y:  # reaching above what the map showed
         y, height = raised - 12, height + y - (raised - 12)
-    return (x, y, width, height), shifts
+    moved = [tag_box(row, tags[row.name]) for row in areas if row.name in tags]
+    left = min([x] + [tag.left - 12 for tag in moved])
+    right = max([x + width] + [tag.right + 12 for tag in moved])
+    return MapLayout((left, y, right - left, height), tags, shifts)
 
 
 def map_box(view: CampaignView, areas: list[MapArea]) -> MapBox:
     """The viewBox ``draw_map`` draws ``view``'s map of ``areas`` in, from what the
     view's reader sees on it."""
-    return _layout(areas, map_links(view))[0]
+    return lay_out(areas, map_links(view)).box
 
 
 def common_box(boxes: Iterable[MapBox]) -> MapBox:
@@ -856,6 +1026,7 @@ def draw_map(
     overlay: SafeString | str = "",
     title_id: str = "map-title",
     box: MapBox | None = None,
+    layout: MapLayout | None = None,
 ) -> SafeString:
     """The map as an inline SVG element (``templates/campaign/svg/map.svg``): links in
     their track's style, areas filled by their controller, tagged with its name in words
@@ -867,14 +1038,15 @@ def draw_map(
     companies (one gone since has no page) and an ``overlay`` drawn over the areas,
     under the chips (its moves and battles: a rendered template, escaped there; plain
     text would be escaped here). A page with several maps (the time-lapse) gives each its
-    own ``title_id``: the id its title has, which names the map to a screen reader, and
+    own ``title_id``: the id its title has, which names the map to a screen reader,
+    its ``layout`` when its overlay was placed by it (``lay_out`` of the same areas), and
     all of them one ``box``, the viewBox (x, y, width, height) that holds every one of
     their own (``map_box``, ``common_box``): the maps then step in place."""
     campaign_id = view.campaign.pk
     areas = map_areas(view) if areas is None else areas
     links = map_links(view)
-    own, shifts = _layout(areas, links)
-    x, y, width, height = own if box is None else box
+    layout = lay_out(areas, links) if layout is None else layout
+    x, y, width, height = layout.box if box is None else box
 
     if company_url is None:
 
@@ -896,7 +1068,8 @@ def draw_map(
                 row,
                 reverse("area", args=[campaign_id, row.area_id]),
                 company_url,
-                shift=shifts.get(row.name, (0.0, 0.0)),
+                shift=layout.shifts.get(row.name, (0.0, 0.0)),
+                tag=layout.tags.get(row.name, FOOT),
             )
             for row in areas
         ],

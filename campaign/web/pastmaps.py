@@ -32,19 +32,27 @@ from campaign.web import turnlog
 from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     AREA_RADIUS,
+    BATTLE_CHAR,
     NOBODY_COLOUR,
     SIDE_COLOURS,
+    TRACK_CLEARANCE,
     MapArea,
     MapBox,
     MapCompany,
+    MapLayout,
     _num,
     common_box,
     draw_map,
     focus_across,
+    labelled_boxes,
+    lay_out,
     map_areas,
     map_box,
+    map_links,
     side_tag,
+    track_segments,
 )
+from campaign.web.maplayout import Box, Segment, on_a_line
 from campaign.web.maps import Legend, legend
 from rules import names as naming
 from rules.campaign.scenario import parse_scenario
@@ -149,6 +157,7 @@ class BattleDrawing:
     text_y: str
     label_x: str
     label_y: str
+    label_anchor: str = "start"  # "end": written leftwards from label_x, left of the ⚔
 
 
 # Moves along one link (opposite ways, or two sides the same way) are drawn side by side,
@@ -201,26 +210,107 @@ def lanes(moves: list[Move]) -> list[float]:
     return placed
 
 
-def battle_drawing(view: CampaignView, mark: BattleMark) -> BattleDrawing | None:
+# A battle mark's sides ("JPN→AUS", 12px bold) are written beside its ⚔ (a circle of
+# radius BATTLE_MARK_RADIUS), to its right; where that lies on a track line, another tag,
+# an area's name, marks or circle, or another battle's, they go the least way up or
+# down (BATTLE_LABEL_STEP at a time, up first, never off the ⚔'s side: Kerna's go below
+# the track to Munara), else to its left.
+BATTLE_MARK_RADIUS = 13
+BATTLE_LABEL_GAP = 3
+BATTLE_LABEL_STEP = 3
+BATTLE_LABEL_REACH = 16  # the most they go up or down: still level with the ⚔
+
+
+def battle_label_box(x: float, y: float, width: float, *, left: bool, dy: float) -> Box:
+    """Where a mark's sides are written: beside the ⚔ at (``x``, ``y``), on its ``left``
+    or its right, ``dy`` below its middle; 13 high, their baseline 4 below it."""
+    start = x - BATTLE_MARK_RADIUS - BATTLE_LABEL_GAP - width if left else x + 16
+    baseline = y + dy + 4
+    return Box(start, baseline - 10, start + width, baseline + 3)
+
+
+def battle_label_place(
+    x: float, y: float, label: str, taken: list[Box], segments: list[Segment]
+) -> tuple[bool, float]:
+    """Beside the ⚔ at (``x``, ``y``): on its left (True) or its right, how far down, for
+    ``label`` to lie on no track line and none of ``taken``; the right, level, if no place
+    does. From the map and the marks the reader may read, nothing else."""
+    width = len(label) * BATTLE_CHAR
+    reach = int(BATTLE_LABEL_REACH // BATTLE_LABEL_STEP)
+    downs = [0.0] + [BATTLE_LABEL_STEP * n * way for n in range(1, reach + 1) for way in (-1, 1)]
+    for left in (False, True):
+        for dy in downs:
+            box = battle_label_box(x, y, width, left=left, dy=dy)
+            if not on_a_line([box], segments, clearance=TRACK_CLEARANCE) and not any(
+                box.overlaps(other) for other in taken
+            ):
+                return left, dy
+    return False, 0.0
+
+
+def battle_drawing(
+    view: CampaignView, mark: BattleMark, taken: list[Box], segments: list[Segment]
+) -> BattleDrawing | None:
+    """A battle's mark at its area's top right, its sides beside it clear of ``taken``
+    (which gains them) and the track ``segments`` (``battle_label_place``)."""
     area = view.state.areas.get(mark.area)
     if area is None:
         return None
     x, y = area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8
     title = " ".join(line if line.endswith(".") else f"{line}." for line in mark.words)
     label = ", ".join(f"{side_tag(a)}→{side_tag(d)}" for a, d in mark.sides)
+    left, dy = battle_label_place(x, y, label, taken, segments)
+    box = battle_label_box(x, y, len(label) * BATTLE_CHAR, left=left, dy=dy)
+    taken.append(box)
     return BattleDrawing(
-        mark.area, title, label, _num(x), _num(y), _num(y + 5), _num(x + 16), _num(y + 4)
+        mark.area,
+        title,
+        label,
+        _num(x),
+        _num(y),
+        _num(y + 5),
+        _num(box.right if left else box.left),
+        _num(y + dy + 4),
+        "end" if left else "start",
     )
 
 
-def overlay(view: CampaignView, moves: list[Move], battles: list[BattleMark]) -> SafeString:
-    """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``)."""
+def overlay(
+    view: CampaignView,
+    moves: list[Move],
+    battles: list[BattleMark],
+    *,
+    areas: list[MapArea] | None = None,
+    layout: MapLayout | None = None,
+) -> SafeString:
+    """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``), each
+    battle's sides placed clear of what the map draws (its ``areas`` as ``layout`` lays
+    them out) and of the other battles' marks and sides."""
+    areas = map_areas(view) if areas is None else areas
+    links = map_links(view)
+    layout = lay_out(areas, links) if layout is None else layout
     arrows = [
         drawn
         for move, lane in zip(moves, lanes(moves), strict=True)
         if (drawn := arrow(view, move, lane=lane)) is not None
     ]
-    marks = [mark_at for mark in battles if (mark_at := battle_drawing(view, mark)) is not None]
+    taken = labelled_boxes(areas, layout.tags) + [
+        Box(
+            x - BATTLE_MARK_RADIUS,
+            y - BATTLE_MARK_RADIUS,
+            x + BATTLE_MARK_RADIUS,
+            y + BATTLE_MARK_RADIUS,
+        )
+        for mark in battles
+        if (area := view.state.areas.get(mark.area)) is not None
+        for x, y in [(area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8)]
+    ]
+    segments = track_segments(links)
+    marks = [
+        mark_at
+        for mark in battles
+        if (mark_at := battle_drawing(view, mark, taken, segments)) is not None
+    ]
     context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
     return render_to_string("campaign/svg/turn_overlay.svg", context)
 
@@ -266,14 +356,16 @@ def turn_frame(
         return turn_url
 
     areas = map_areas(then) if areas is None else areas
+    layout = lay_out(areas, map_links(then))
     svg = draw_map(
         then,
         areas,
         company_url=company_url,
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
-        overlay=overlay(then, moves, battles),
+        overlay=overlay(then, moves, battles, areas=areas, layout=layout),
         title_id=f"map-title-{turn.number}",
         box=box,
+        layout=layout,
     )
     lines = [f"{naming.join(m.companies)}: {m.origin} to {m.target}" for m in moves] + [
         word for mark in battles for word in mark.words
