@@ -39,7 +39,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.web.lists import readable_battles
-from campaign.models import Turn
+from campaign.models import Campaign, Turn
 from campaign.services import commitments, planning
 from campaign.services.planning import (
     CompanyPlan,
@@ -58,6 +58,7 @@ from campaign.web.common import campaign_view, htmx, login_required, page_contex
 from campaign.web.maps import (
     map_stamp,
     poll_seconds,
+    side_names_of,
     signed_in_or_sent_to_login,
     standing_words,
 )
@@ -294,6 +295,9 @@ def _moved_context(
     if moved is None:
         return {"moved": None}
     played = moved.page_turn < moved.next_turn  # else rolled back: nothing to read
+    campaign = view.campaign
+    if played and campaign.status == Campaign.Status.FINISHED:
+        return _ended_context(view, moved, refused=refused)
     return {
         "moved": str(moved),
         "moved_refused": refused,
@@ -304,6 +308,29 @@ def _moved_context(
         "played_url": reverse("turn", args=[view.campaign.pk, moved.next_turn - 1])
         if played
         else None,
+    }
+
+
+def _ended_context(view: CampaignView, moved: OrdersOutOfDate, *, refused: bool) -> dict[str, Any]:
+    """The turn notice of a page whose turn was played and ended the campaign: no turn
+    comes (a solo walk-through read "orders now go to turn 5" and "Open the orders for
+    turn 5" once the last turn was played), so it says so, who won and why, and links
+    the last turn's page and the campaign's story."""
+    last = moved.next_turn - 1
+    played = (
+        f"turn {moved.page_turn}, the last turn, and it has been played"
+        if moved.page_turn == last
+        else f"turn {moved.page_turn}, and turns {moved.page_turn} to {last} have been played"
+    )
+    campaign = view.campaign
+    return {
+        "moved": f"this page was for {played}: the campaign has ended",
+        "moved_refused": refused,
+        "moved_from": moved.page_turn,
+        "moved_turn": moved.next_turn,
+        "ended": ending.outcome(campaign, view.state.settings, side_names_of(view)),
+        "story_url": reverse("story", args=[campaign.pk]),
+        "played_url": reverse("turn", args=[campaign.pk, last]),
     }
 
 

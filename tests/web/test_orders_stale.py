@@ -13,6 +13,7 @@ from django.core.cache import cache
 
 from campaign.models import Campaign, Order, SideReady
 from campaign.services import planning
+from campaign.services.campaigns import update_settings
 from campaign.services.turns import OrdersOutOfDate, advance_turn, give_order
 from campaign.services.visibility import open_campaign
 
@@ -168,3 +169,53 @@ def test_the_played_turns_planned_battles_go_from_the_page_that_notices_it(
     html = client.get(f"{url(campaign, 'turn')}?turn=1", **HTMX).content.decode()
     assert '<section class="planned-battles" id="planned-battles" hx-swap-oob="true">' in html
     assert "Planned battles" not in html and "hx-get" not in html
+
+
+def _last_turn_played(campaign: Campaign) -> None:
+    """A one-turn campaign whose only turn is played while its orders page is open."""
+    update_settings(
+        campaign=campaign,
+        settings={**campaign.settings, "turn_limit": 1},
+        reason="a one-turn campaign",
+    )
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+
+
+def test_a_page_open_on_the_last_turn_says_the_campaign_has_ended(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """A solo walk-through: the player's "ready" played the last turn, and the page said
+    "turn 4 has been played since: orders now go to turn 5", with "Open the orders for
+    turn 5", a turn the ended campaign never plays."""
+    client = login(aussie)
+    _last_turn_played(campaign)
+    answer = client.get(f"{url(campaign, 'turn')}?turn=1", **HTMX)
+    assert answer.status_code == 200
+    words = text(answer)
+    assert (
+        "This page was for turn 1, the last turn, and it has been played: the campaign has "
+        "ended. The " in words
+    )
+    assert "won" in words and "Read the story of the campaign" in words
+    assert f'href="/campaigns/{campaign.pk}/story/"' in answer.content.decode()
+    assert "turn 2" not in words and "Open the orders" not in words
+    assert "Read what happened in turn 1" in words  # the last turn's page, as before
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_an_order_from_the_last_turns_page_says_the_campaign_has_ended(
+    campaign: Campaign, aussie: Any, login: Any, htmx: bool
+) -> None:
+    client = login(aussie)
+    a = campaign.companies.get(name="A Company")
+    _last_turn_played(campaign)
+    answer = client.post(
+        url(campaign, a.pk), {"order": "hold", "turn": "1"}, **(HTMX if htmx else {})
+    )
+    assert answer.status_code == (422 if htmx else 409)
+    words = text(answer)
+    assert "Not filed, nothing was changed: this page was for turn 1, the last turn" in words
+    assert "the campaign has ended" in words and "turn 2" not in words
+    assert orders(campaign) == []
