@@ -187,7 +187,7 @@ class TurnsFeed(Feed):
 
     def item_description(self, item: dict[str, Any]) -> str:
         # The summary is HTML to a feed reader: each line escaped, one list item each.
-        lines = item["lines"] or ["Nothing your side could see happened."]
+        lines = item["lines"] or [services.nothing_seen(item["side"])]
         return "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
 
     def item_link(self, item: dict[str, Any]) -> str:

@@ -158,6 +158,14 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
     return coming.words
 
 
+def nothing_seen(side: str | None) -> str:
+    """A turn's summary with nothing in it, to its reader: a spectator has no side (the
+    turns page's words to them)."""
+    if side == SPECTATOR:
+        return "Nothing a spectator sees happened in this turn."
+    return "Nothing your side could see happened."
+
+
 def turn_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Words:
     """A turn played, as the view's reader may read it (the turns page's summary); its
     deadline on ``zone``'s clock (None: the campaign's, as its pages give it)."""
@@ -172,13 +180,21 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Wo
         battle_pieces(readable),
         tables=turnlog.event_tables(view.state.settings),
     )
-    seen_as = f" As the {names[view.side]} saw it:" if view.side in names else ""
+    side_name = names.get(view.side or "")
+    plays = side_name is not None
+    seen_as = f" As the {side_name} saw it:" if plays else ""
     body = [f"Turn {turn.number} of {campaign.name} has been played.{seen_as}", ""]
-    body += [f"- {line}" for line in lines] or ["- Nothing your side could see happened."]
+    body += [f"- {line}" for line in lines] or [f"- {nothing_seen(view.side)}"]
     body += ["", f"Every roll: {absolute(reverse('turn', args=[campaign.pk, turn.number]))}"]
     deadline = _deadline_line(campaign, zone or campaign.timezone, view.side)
     if deadline:
-        body += [deadline, f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"]
+        # A spectator gives no orders (the orders page refuses them): the map instead.
+        link = (
+            f"Orders: {absolute(reverse('orders', args=[campaign.pk]))}"
+            if plays
+            else f"The map: {absolute(reverse('campaign-map', args=[campaign.pk]))}"
+        )
+        body += [deadline, link]
     body += _commitment_lines(campaign)
     return Words(f"[{campaign.name}] Turn {turn.number} played", "\n".join(body))
 

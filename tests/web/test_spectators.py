@@ -277,3 +277,42 @@ def test_the_not_found_page_speaks_to_every_reader_and_tells_nothing(
         assert "your side" not in words, user
         assert "a battle the fog of war keeps from you while the campaign is played" in words
         assert len(set(pages)) == 1, user  # hidden or missing: the same page
+
+
+def test_a_spectators_turn_email_speaks_to_a_reader_with_no_side(
+    campaign: Campaign, watcher: Any
+) -> None:
+    """The solo walk of 7 December 2026: a spectator's email of a turn said "Nothing your
+    side could see happened." and linked the orders page, which refuses them (403)."""
+    from campaign.models import Turn
+    from campaign.services.turns import advance_turn
+
+    join(watcher, campaign, SPECTATOR)
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    body = services.turn_words(open_campaign(user=watcher, campaign=campaign), turn).body
+    assert "your side" not in body.lower()
+    assert "- Nothing a spectator sees happened in this turn." in body
+    assert f"/campaigns/{campaign.pk}/orders/" not in body
+    assert f"The map: {services.absolute(f'/campaigns/{campaign.pk}/')}" in body
+    # A player's email still links their orders.
+    player = open_campaign(user=campaign.memberships.get(side="australian").user, campaign=campaign)
+    body = services.turn_words(player, turn).body
+    assert f"Orders: {services.absolute(f'/campaigns/{campaign.pk}/orders/')}" in body
+
+
+def test_a_spectators_turn_feed_speaks_to_a_reader_with_no_side(
+    campaign: Campaign, watcher: Any, client: Any
+) -> None:
+    from campaign.services.turns import advance_turn
+    from notifications.feeds import TurnsFeed
+
+    join(watcher, campaign, SPECTATOR)
+    advance_turn(campaign_id=campaign.pk)
+    feed = TurnsFeed()
+    items = feed.items(watcher)
+    assert items
+    description = feed.item_description(items[0])
+    assert "your side" not in description.lower()
+    assert "Nothing a spectator sees happened in this turn." in description
