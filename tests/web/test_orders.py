@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Company, CompanyStands, Order, SideReady
 from campaign.services import odds, planning
-from campaign.services.campaigns import set_paused
+from campaign.services.campaigns import set_paused, update_settings
 from campaign.services.scenarios import create_campaign
 from campaign.services.schedule import process_turn, set_schedule, sweep_due
 from campaign.services.turns import give_order
@@ -358,6 +358,26 @@ def test_a_solo_players_ready_plays_the_turn_against_the_campaign_ai(
     solo.refresh_from_db()
     assert solo.next_deadline is not None  # due at once
     assert "The turn is due now" in client.get(url(solo)).content.decode()
+
+
+def test_the_last_turns_ready_promises_the_story_not_the_next_turns_orders(
+    aussie: Any, login: Any
+) -> None:
+    """The solo walk of 7 December 2026: the last turn's "ready" said the page would link
+    "the orders for turn 5" once it was played, a turn the campaign never plays."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    update_settings(campaign=solo, settings={**solo.settings, "turn_limit": 1}, reason="short")
+    join(aussie, solo, "australian")
+    client = login(aussie)
+    answer = text_of(client.post(url(solo, "ready"), {"turn": "1"}, **HTMX))
+    page = text_of(client.get(url(solo)))
+    for words in (answer, page):
+        assert (
+            "Your orders are ready: turn 1 is being played now. It is the last turn: this "
+            "page says so once it has been played, with links to it and to the story of "
+            "the campaign." in words
+        )
+        assert "orders for turn 2" not in words
 
 
 def test_a_solo_player_is_told_their_ready_plays_the_turn_not_every_sides(
