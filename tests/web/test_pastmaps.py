@@ -363,3 +363,33 @@ def test_every_frame_of_the_time_lapse_is_drawn_in_one_box_that_holds_each_map(
             left, top, w, h = (float(n) for n in own.split())
             assert x <= left and y <= top and left + w <= x + width and top + h <= y + height
         assert any(own.split()[1] == boxes[0].split()[1] for own in alone)  # the least
+
+
+def test_once_it_has_ended_a_players_past_maps_say_they_are_whole(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The solo walk of 7 December 2026: once the campaign had ended, a turn's map and
+    the time-lapse drew every enemy company by name, stands and quality, and still said
+    "As the Australians saw it then" and "as the Australian side saw it when the turn
+    began", which the side never did."""
+    from dataclasses import replace
+
+    from campaign.services.turns import run_campaign
+
+    campaign = create_campaign(data=korona_doc(), name="Ended", seed=7)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=2))
+    campaign.save(update_fields=["settings"])
+    join(aussie, campaign, "australian")
+    run_campaign(campaign_id=campaign.pk, turns=5)
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    client = login(aussie)
+    turn_map = unescape(re.sub(r"<[^>]+>", "", page(client, campaign, "turns/1/map/")))
+    assert "saw it then" not in turn_map
+    assert "The whole map, as everyone may read it now that the campaign has ended." in turn_map
+    lapse = unescape(re.sub(r"<[^>]+>", "", page(client, campaign, "timelapse/")))
+    assert "saw it when the turn began" not in lapse
+    assert (
+        "Each turn's map whole, as everyone may read it now that the campaign has ended: "
+        "its moves as arrows and its battles as ⚔, then the map as it stands now." in lapse
+    )
