@@ -89,13 +89,21 @@ class NextRoll:
     need: int  # the least die that puts it in supply (at most 1: any; above 6: none)
     distance: int
     base: str
-    modifiers: tuple[str, ...]  # "+1 (supply company)"
+    modifiers: tuple[str, ...]  # "the die +1 for the supply company"
     loses_if_out: bool  # out of supply on it, the company loses stands
     # What the supply phase reads besides the die (``rules.campaign.turn.SupplyNeed``):
     any_die: bool = False  # in supply whatever the die
     no_die: bool = False  # out of supply whatever the die
     by_banzai: bool = False  # in supply whatever the die by its Banzai! win alone
     forced: tuple[str, ...] = ()  # why no die can ("its side's ship is away")
+
+
+def _modifier_words(reason: str, value: int) -> str:
+    """A modifier of the die, after the distance it is rolled against: "the die +1 for
+    the supply company", "the die -1 for a bastard of a track". The turn log's "+1
+    (supply company)" follows the die there; after "distance 4" it read as a distance."""
+    named = reason if reason.startswith(("a ", "an ", "the ")) else f"the {reason}"
+    return f"the die {value:+d} for {named}"
 
 
 def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll | None:
@@ -117,7 +125,7 @@ def next_roll(view: CampaignView, company: CompanyView, turn: int) -> NextRoll |
         need=need.need,
         distance=need.distance,
         base=need.base,
-        modifiers=tuple(f"{value:+d} ({reason})" for reason, value in need.modifiers),
+        modifiers=tuple(_modifier_words(reason, value) for reason, value in need.modifiers),
         loses_if_out=(company.turns_out_of_supply or 0) + 1
         >= view.state.settings.out_of_supply_turns_before_losses,
         any_die=need.certain,

@@ -123,8 +123,11 @@ def test_each_card_gives_the_coming_roll_and_a_supply_company_only_helps_next_to
     supply.update(area=campaign.areas.get(name="Uberi Ridge"))
     assert "3 or more on the d6 puts it in supply (distance 3 to Port Murray)." in coming_roll()
     supply.update(area=campaign.areas.get(name="Ioro"))
+    # The solo walk of 7 December 2026 read "(distance 4 to Port Murray, +1 (supply
+    # company))" as a distance of 5: the +1 is the die's.
     assert (
-        "2 or more on the d6 puts it in supply (distance 3 to Port Murray, +1 (supply company))."
+        "2 or more on the d6 puts it in supply (distance 3 to Port Murray, the die +1 for "
+        "the supply company)."
     ) in coming_roll()
 
 
