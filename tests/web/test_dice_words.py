@@ -59,3 +59,28 @@ def test_the_orders_page_says_where_the_seeds_are_shown_once_its_turn_is_played(
     assert "shown here" not in page
     assert "then they are shown on the turn's page (Turns, in the top bar)" in page
     assert "Once the turn is played, its seeds are shown on the turn's page" in page
+
+
+def test_once_every_die_is_checked_the_verdict_promises_nothing_for_the_end(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The solo walk of 7 December 2026: once the campaign had ended, every die of a
+    turn was checked, yet the verdict still pointed below to "what waits for the end of
+    the campaign", which nothing did. While it runs, a side's view still says so."""
+    from dataclasses import replace
+
+    from campaign.services.scenarios import create_campaign
+    from campaign.services.turns import run_campaign
+    from tests.web.conftest import join, korona_doc
+
+    campaign = create_campaign(data=korona_doc(), name="Ended", seed=7)
+    campaign.set_settings(replace(campaign.get_settings(), turn_limit=2))
+    campaign.save(update_fields=["settings"])
+    join(aussie, campaign, "australian")
+    run_campaign(campaign_id=campaign.pk, turns=1)
+    running = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])))
+    assert "(below: what was checked, and what waits for the end of the campaign)" in running
+    run_campaign(campaign_id=campaign.pk, turns=5)
+    ended = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])))
+    assert "and match (below: what was checked)." in ended
+    assert "what waits for the end" not in ended
