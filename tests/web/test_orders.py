@@ -852,6 +852,23 @@ def test_an_advance_says_it_goes_ahead_only_in_supply(
     )
 
 
+def test_a_fighting_companys_advance_says_an_enemy_moving_in_first_holds_it(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The solo walk of 7 December 2026: each turn A Company was ordered to advance to
+    Oivi, the campaign AI won the initiative, moved into Korona first, and the log read
+    "A Company is engaged by the enemy in Korona and may not move; it holds". The card
+    had said only that supply could stop it."""
+    a = company(campaign, "A Company")
+    give_order(company=a, kind="advance", target=campaign.areas.get(name="Oivi"))
+    words = card(login(aussie).get(url(campaign)).content.decode(), a.pk)
+    assert "It advances only if it is in supply this turn" in words
+    assert (
+        "nor if an enemy fighting company is in its area when it moves: the side that "
+        "moves first may come in before it, and then it holds and fights there" in words
+    )
+
+
 def test_a_supply_companys_advance_says_nothing_of_supply(
     campaign: Campaign, aussie: Any, login: Any
 ) -> None:
