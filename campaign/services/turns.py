@@ -385,7 +385,7 @@ def orders_closed_reason(campaign: Campaign, *, waiting: int | None) -> str | No
     """Why no order may be given now, or None: ``waiting`` is the turn ``waiting_turn``
     found (the caller reads it once, for this and for its page)."""
     if campaign.status == Campaign.Status.FINISHED:
-        return "the campaign has ended: no more orders are given"
+        return "the campaign has ended, so no more orders are given"
     if waiting is not None:
         return (
             f"turn {waiting} is waiting for its tabletop battles; orders for turn "

@@ -264,7 +264,7 @@ def test_a_finished_campaign_shows_why_and_no_forms(
     )
     client = login(aussie)
     html = client.get(url(campaign)).content.decode()
-    assert "Orders are closed:</strong> the campaign has ended: no more orders are given" in html
+    assert "Orders are closed:</strong> the campaign has ended, so no more orders are given" in html
     assert "<form" not in html.split("<main ")[1]
     a = company(campaign, "A Company").pk
     response = client.post(url(campaign, a), {"order": "hold"})
