@@ -39,9 +39,7 @@ class WebhookAdmin(GmFieldWords, admin.ModelAdmin):
 class NoticeAdmin(admin.ModelAdmin):
     """Every notice sent or tried: read-only, the record that keeps them once each."""
 
-    list_display = [
-        "created_when", "kind", "campaign", "turn", "about", "user", "webhook", "status",
-    ]  # fmt: skip
+    list_display = ["created_when", "kind", "campaign", "turn", "about", "to", "status"]
     list_filter = ["status", "kind", "campaign"]
     list_select_related = ["campaign", "user", "webhook"]
     search_fields = ["subject", "user__username"]
@@ -67,6 +65,12 @@ class NoticeAdmin(admin.ModelAdmin):
             )
         )
 
+    @admin.display(description="to")
+    def to(self, obj: Notice) -> str:
+        """Whom it went to: a user, or a campaign's webhook (one column, not a user's and
+        a webhook's with "-" in one of them: the list has no width to spare for it)."""
+        return obj.user.get_username() if obj.user is not None else str(obj.webhook or "-")
+
     @admin.display(description="about")
     def about(self, obj: Notice) -> str:
         """What the notice was about, in words, for each kind: the notice's key beside its
@@ -88,7 +92,7 @@ class NoticeAdmin(admin.ModelAdmin):
         if getattr(obj, "turn_row_kept", False):
             address = reverse("admin:campaign_turn_change", args=[obj.ref])
             return format_html('<a href="{}">turn {}</a>', address, obj.turn)
-        return f"turn {obj.turn}, as played before a roll-back"
+        return f"turn {obj.turn} (rolled back)"
 
     def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
         return False

@@ -60,7 +60,7 @@ def test_each_notice_says_what_it_was_about_in_words(
         Kind.GM_NEWS: f"game master's adjustment {change.pk}",
         Kind.MESSAGE: f"message {message.pk}, on the public board",
         Kind.TURN_PLAYED: "turn 1",
-        Kind.CAMPAIGN_END: "turn 1, as played before a roll-back",
+        Kind.CAMPAIGN_END: "turn 1 (rolled back)",
     }
     assert str(refs[Kind.DEADLINE]) not in text(gm.get("/admin/notifications/notice/").content)
     listed = gm.get("/admin/notifications/notice/").content.decode()
