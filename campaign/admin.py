@@ -167,8 +167,10 @@ def shown_again(
 ) -> Form:
     """A GM form refused as stale, shown again as the GM sent it (their entries kept, not
     to be typed again) but carrying the campaign as it is now (``stale.version``): the
-    message names the GM changes made meanwhile, the fields they touched are marked, and
-    pressing ``submit`` again applies the GM's entries, unless it moved on once more.
+    message names the GM changes made meanwhile, the fields they touched are marked (a
+    field the GM had left as the page showed it takes its new value; one they changed
+    too keeps their entry, marked as a conflict), and pressing ``submit`` again applies
+    what the page shows, unless it moved on once more.
     ``form_of(data, seen)``: the page's form, bound to ``data``. ``confirm``: the name of
     the box by which the GM confirmed what the page showed (a roll-back, a new seed),
     left unticked: what they confirmed has changed, so one more press must not act
@@ -177,12 +179,21 @@ def shown_again(
     data["seen"] = stale.version
     if confirm is not None:
         data.pop(confirm, None)
+    # What the GM left as the page showed it takes the other change's value: saved again
+    # as shown, it must not undo that change unseen (a second tab's Save did).
+    both = form_of(None, stale.version).take_changes(data, stale.changes)
     form = form_of(data, stale.version)
     form.is_valid()
     if confirm is not None:
         form.errors.pop(confirm, None)  # not the GM's mistake: asked for in the message
-    form.mark_changes(stale.changes)
-    marked = " and what the other change touched is marked" if form.changed_meanwhile else ""
+    form.mark_changes(stale.changes, both)
+    marked = (
+        " and what the other change touched is marked (a conflict where you changed it too)"
+        if form.conflicts
+        else " and what the other change touched is marked, showing its new value"
+        if form.changed_meanwhile
+        else ""
+    )
     then = "tick the box again and press" if confirm is not None else "press"
     model_admin.message_user(
         request,

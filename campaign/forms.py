@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Collection, Sequence
 from typing import Any, cast
 
 from django import forms
 from django.db.models import Q
+from django.forms.widgets import DateTimeBaseInput
 from django.urls import reverse
 
 from campaign.models import SIDE_CHOICES, Area, Campaign, Company, GmAdjustment, Link, Order
@@ -171,11 +173,36 @@ def reveal_warning(found: Sequence[Revealed]) -> str:
 
 class MarkedField(forms.BoundField):
     """A field of a GM form with what another GM change did to it since the page was
-    opened (``meanwhile``, words; empty when nothing), shown beside the GM's entry."""
+    opened (``meanwhile``, words; empty when nothing), shown beside the GM's entry;
+    ``conflict``: the GM changed it on this page too."""
 
     @property
     def meanwhile(self) -> str:
         return str(getattr(self.form, "changed_meanwhile", {}).get(self.name, ""))
+
+    @property
+    def conflict(self) -> bool:
+        return self.name in getattr(self.form, "conflicts", set())
+
+
+def same_value(field: forms.Field, value: Any, entry: Any) -> bool:
+    """Whether ``entry`` (as a browser sends it) is ``value`` (as a form's initial holds
+    it, or a change's details keep it: "19:00" for a time) for ``field``."""
+    with contextlib.suppress(forms.ValidationError):
+        value = field.to_python(value)
+    return not field.has_changed(value, entry)
+
+
+def as_entry(field: forms.Field, value: Any) -> Any:
+    """A field's initial ``value`` as a browser would send it back: a list for several
+    boxes, a time as its box writes it ("19:00"), "" for none."""
+    if isinstance(value, (list, tuple, bool)):
+        return value
+    if value is None:
+        return ""
+    if isinstance(field.widget, DateTimeBaseInput):
+        return str(field.widget.format_value(value) or "")
+    return str(value)
 
 
 class SeenPage(forms.Form):
@@ -183,7 +210,9 @@ class SeenPage(forms.Form):
     ``campaign_version``); the service refuses it if the campaign has moved on. Shown
     again after that refusal, with the GM's entries, ``mark_changes`` marks the fields
     the GM changes made meanwhile touched (``changed_meanwhile``: a field's name, or a
-    setting's, to words), so the GM can compare before saving again."""
+    setting's, to words), so the GM can compare before saving again. A field the GM had
+    not changed on the page takes the value the other change gave it (``take_changes``):
+    saving again as shown must not undo that change with the value the page showed."""
 
     seen = forms.CharField(widget=forms.HiddenInput, required=False)
     bound_field_class = MarkedField
@@ -191,6 +220,7 @@ class SeenPage(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.changed_meanwhile: dict[str, str] = {}
+        self.conflicts: set[str] = set()
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -208,10 +238,51 @@ class SeenPage(forms.Form):
         value before and after, in words. None by default (the message names it)."""
         return {}
 
-    def mark_changes(self, changes: Sequence[GmAdjustment]) -> None:
-        """Mark the fields ``changes`` touched: 'Changed meanwhile by gm: 6 → 8. The box
-        keeps your entry.' (two changes of one field: the first's before, the last's
-        after, both GMs named)."""
+    def showed(self, details: dict[str, Any]) -> dict[str, Any]:
+        """The fields a GM change (its ``details``) changed, each to its value before the
+        change as the form's initial holds it (a field's name, not a setting's). None by
+        default: the GM's entries are kept as sent."""
+        return {}
+
+    def mark_of(self, name: str) -> str:
+        """The name a field is marked by (``touched``'s): its own by default."""
+        return name
+
+    def take_changes(self, data: Any, changes: Sequence[GmAdjustment]) -> set[str]:
+        """On this form, unbound and carrying the campaign as it is now: in ``data`` (the
+        GM's entries, changed in place), each field ``changes`` changed and the GM left
+        as the page showed it takes its value now; a field the GM changed too keeps
+        their entry. The marks (``mark_of``) of the fields both changed: conflicts."""
+        shown: dict[str, Any] = {}
+        for change in reversed(changes):  # the oldest last: its "before" the page showed
+            details = change.details if isinstance(change.details, dict) else {}
+            shown.update(self.showed(details))
+        both = set()
+        for name, before in shown.items():
+            field = self.fields.get(name)
+            if field is None:
+                continue
+            now = as_entry(field, self[name].initial)
+            if same_value(field, before, now):
+                continue  # changed and changed back
+            key = self.add_prefix(name)
+            if not same_value(field, before, field.widget.value_from_datadict(data, {}, key)):
+                both.add(self.mark_of(name))
+            elif isinstance(now, (list, tuple)):
+                data.setlist(key, [str(value) for value in now])
+            elif isinstance(now, bool):
+                data[key] = "true" if now else "false"
+            else:
+                data[key] = now
+        return both
+
+    def mark_changes(
+        self, changes: Sequence[GmAdjustment], both: Collection[str] = frozenset()
+    ) -> None:
+        """Mark the fields ``changes`` touched: 'Changed meanwhile by gm: 6 → 8. The page
+        now shows it (your own entries are kept).' (two changes of one field: the
+        first's before, the last's after, both GMs named); those the GM changed too
+        (``both``, from ``take_changes``) as a conflict, the GM's entry kept."""
         seen: dict[str, tuple[str, str, list[str]]] = {}
         for change in changes:
             details = change.details if isinstance(change.details, dict) else {}
@@ -221,9 +292,17 @@ class SeenPage(forms.Form):
                 seen[name] = (first, after, [*whos, *([who] if who and who not in whos else [])])
         for name, (before, after, whos) in seen.items():
             by = f" by {names.join(whos)}" if whos else ""
-            self.changed_meanwhile[name] = (
-                f"Changed meanwhile{by}: {before} → {after}. The page keeps your entry."
-            )
+            if name in both:
+                self.conflicts.add(name)
+                self.changed_meanwhile[name] = (
+                    f"Conflict: changed meanwhile{by} ({before} → {after}) and by you here. "
+                    "The page keeps your entry: check which to keep before saving."
+                )
+            else:
+                self.changed_meanwhile[name] = (
+                    f"Changed meanwhile{by}: {before} → {after}. The page now shows it "
+                    "(your own entries are kept)."
+                )
 
 
 class ScenarioUpload(forms.Form):
@@ -448,6 +527,20 @@ class ScheduleChangeForm(SeenPage, ReadByAll, ScheduleForm):
             return {}
         return {
             name: (self._words(name, before.get(name)), self._words(name, after.get(name)))
+            for name in ("kind", "every_hours", "weekday", "time_of_day", "timezone")
+            if before.get(name) != after.get(name)
+        }
+
+    def showed(self, details: dict[str, Any]) -> dict[str, Any]:
+        """A schedule change's boxes, each as it was before (its details name them as the
+        form does, a time as "19:00")."""
+        before, after = details.get("before"), details.get("after")
+        if details.get("kind") != "schedule" or not (
+            isinstance(before, dict) and isinstance(after, dict)
+        ):
+            return {}
+        return {
+            name: before.get(name)
             for name in ("kind", "every_hours", "weekday", "time_of_day", "timezone")
             if before.get(name) != after.get(name)
         }
@@ -779,6 +872,7 @@ class SettingFields(forms.Form):
                     "key": key,
                     "doc": doc,
                     "meanwhile": getattr(self, "changed_meanwhile", {}).get(key, ""),
+                    "conflict": key in getattr(self, "conflicts", set()),
                 }
                 if key == "landform_going":
                     item["rows"] = [GoingRow(self, str(lf)) for lf in RULINGS_LANDFORM_GOING]
@@ -822,7 +916,8 @@ class SettingsForm(SeenPage, ReadByAll, SettingFields):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seen"].initial = seen
-        self.add_settings(SETTING_NAMES, settings_to_json(settings), areas=areas, tracks=tracks)
+        self.current = settings_to_json(settings)
+        self.add_settings(SETTING_NAMES, self.current, areas=areas, tracks=tracks)
         self.fields["reason"] = reason_field()
         # Asked for by update_settings, for a change only (ReasonMissing): a save that
         # changes nothing says so, and needs none.
@@ -844,6 +939,27 @@ class SettingsForm(SeenPage, ReadByAll, SettingFields):
             else:
                 out[key] = (value_words(key, before.get(key)), value_words(key, after[key]))
         return out
+
+    def showed(self, details: dict[str, Any]) -> dict[str, Any]:
+        """A settings change's settings, each as it was before, as the fields of the page
+        that showed it held them (an event table's faces one field each)."""
+        before, after = details.get("before"), details.get("after")
+        if details.get("kind") or not (isinstance(before, dict) and isinstance(after, dict)):
+            return {}
+        keys = tuple(
+            key
+            for key in before
+            if key in self.setting_keys
+            and key in self.current
+            # A table's or the goings' value is a mapping; anything else read is no page's.
+            and isinstance(before[key], dict) == isinstance(self.current[key], dict)
+        )
+        page = SettingFields()
+        page.add_settings(keys, {**self.current, **before}, areas=[], tracks=[])
+        return {name: page[name].initial for name in page.fields}
+
+    def mark_of(self, name: str) -> str:
+        return name.split("__", 1)[0]  # "naval_table__3__effect": the table's
 
 
 class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):

@@ -192,16 +192,42 @@ def test_a_schedule_change_from_a_stale_page_changes_nothing(gm: Client) -> None
     form = response.context["form"]
     assert form["every_hours"].value() == "6"
     assert form.changed_meanwhile == {
-        "kind": "Changed meanwhile by gm: none: once every side is ready, or when the game "
-        "master plays it → every N hours. The "
-        "page keeps your entry.",
-        "every_hours": "Changed meanwhile by gm: none → 24. The page keeps your entry.",
+        "kind": "Conflict: changed meanwhile by gm (none: once every side is ready, or when "
+        "the game master plays it → every N hours) and by you here. The page keeps your "
+        "entry: check which to keep before saving.",
+        "every_hours": "Conflict: changed meanwhile by gm (none → 24) and by you here. The "
+        "page keeps your entry: check which to keep before saving.",
     }
     assert response.content.decode().count('<p class="meanwhile">') == 2
     # Saved again from it: the GM's entries apply.
     gm.post(url, dict(form.data.items()))
     assert Campaign.objects.get(pk=campaign.pk).every_hours == 6
     assert GmAdjustment.objects.filter(campaign=campaign).count() == 2
+
+
+def test_two_tabs_changing_the_schedule_keep_what_each_changed(gm: Client) -> None:
+    """The second tab changed only the time zone; shown again after the first tab's
+    new schedule, its boxes it had not changed take that schedule, so its second Save
+    keeps both (it put back "none")."""
+    campaign = new_campaign()
+    url = schedule_url(campaign)
+    first, second = opened(gm, url), opened(gm, url)
+    gm.post(
+        url, {**first, "reason": "r", "kind": "every_hours", "every_hours": "24", "timezone": "UTC"}
+    )
+    shown = {"kind": "none", "every_hours": "", "time_of_day": "", "timezone": "UTC"}
+    response = gm.post(url, {**second, **shown, "reason": "r", "timezone": "Australia/Sydney"})
+    form = response.context["form"]
+    assert (form["kind"].value(), form["every_hours"].value()) == ("every_hours", "24")
+    assert form["timezone"].value() == "Australia/Sydney"
+    assert not form.conflicts
+    assert gm.post(url, dict(form.data.items())).status_code == 302
+    row = Campaign.objects.get(pk=campaign.pk)
+    assert (row.schedule_kind, row.every_hours, row.timezone) == (
+        "every_hours",
+        24,
+        "Australia/Sydney",
+    )
 
 
 @pytest.mark.parametrize("reason", [None, "", "   "])

@@ -467,19 +467,21 @@ def test_settings_from_a_stale_tab_come_back_with_the_entries_and_the_change_nam
     )
     assert (
         ": Settings changed. Battle table width, in feet: 8 (before: 3) (reason: a bigger "
-        "table). Your entries are kept below and what the other change touched is marked: "
-        "check them, then press Save again to apply them."
+        "table). Your entries are kept below and what the other change touched is marked (a "
+        "conflict where you changed it too): check them, then press Save again to apply them."
     ) in said
     form = response.context["form"]
     assert (form["table_width_ft"].value(), form["turn_limit"].value()) == ("5", "15")
     assert form["reason"].value() == "our club's"
-    assert form.changed_meanwhile == {
-        "table_width_ft": "Changed meanwhile by gm: 3 → 8. The page keeps your entry."
-    }
+    conflict = (
+        "Conflict: changed meanwhile by gm (3 → 8) and by you here. The page keeps your "
+        "entry: check which to keep before saving."
+    )
+    assert form.changed_meanwhile == {"table_width_ft": conflict}
     html = response.content.decode()
-    assert 'class="form-row changed-meanwhile" id="setting-table_width_ft"' in html
-    assert "Changed meanwhile by gm: 3 → 8. The page keeps your entry." in html
-    assert html.count('changed-meanwhile"') == 1  # turn_limit: the GM's own, unmarked
+    assert 'changed-meanwhile meanwhile-conflict" id="setting-table_width_ft"' in html
+    assert conflict in html
+    assert html.count("changed-meanwhile") == 1  # turn_limit: the GM's own, unmarked
 
     # Saved again as shown: the GM's entries apply, over the change they have now seen.
     resent = opened_form(response)
@@ -488,6 +490,75 @@ def test_settings_from_a_stale_tab_come_back_with_the_entries_and_the_change_nam
     settings = Campaign.objects.get().get_settings()
     assert (settings.table_width_ft, settings.turn_limit) == (5, 15)
     assert GmAdjustment.objects.count() == 2
+
+
+def test_two_tabs_each_changing_a_setting_keep_both_changes(gm: Client) -> None:
+    """The second tab's form shown again carried the first tab's old value of the setting
+    it had not touched: its second Save, with nothing changed, undid the first tab's."""
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, table_width_ft=8, reason="a bigger table")
+    second = settings_post(campaign, gm, turn_limit=15, reason="a longer campaign")
+    assert gm.post(page, first).status_code == 302
+    response = gm.post(page, second)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert (form["table_width_ft"].value(), form["turn_limit"].value()) == ("8", "15")
+    assert form.changed_meanwhile == {
+        "table_width_ft": "Changed meanwhile by gm: 3 → 8. The page now shows it (your own "
+        "entries are kept)."
+    }
+    assert not form.conflicts
+    assert "meanwhile-conflict" not in response.content.decode()
+
+    # Saved again as shown, nothing changed: both tabs' changes stand.
+    assert gm.post(page, dict(form.data.lists()) | {"seen": form.data["seen"]}).status_code == 302
+    settings = Campaign.objects.get().get_settings()
+    assert (settings.table_width_ft, settings.turn_limit) == (8, 15)
+
+
+def test_two_tabs_changing_one_face_each_of_a_table_keep_both(gm: Client) -> None:
+    """An event table's faces are merged one by one: the face the GM did not change
+    takes the other tab's entry, theirs is kept."""
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, naval_table__1__text="The first tab's words.")
+    second = settings_post(campaign, gm, naval_table__2__text="The second tab's words.")
+    assert gm.post(page, first).status_code == 302
+    form = gm.post(page, second).context["form"]
+    assert not form.conflicts
+    assert form["naval_table__1__text"].value() == "The first tab's words."
+    assert gm.post(page, dict(form.data.lists()) | {"seen": form.data["seen"]}).status_code == 302
+    table = Campaign.objects.get().settings["naval_table"]
+    assert (table["1"]["text"], table["2"]["text"]) == (
+        "The first tab's words.",
+        "The second tab's words.",
+    )
+
+
+def test_a_setting_changed_in_both_tabs_is_a_conflict_and_keeps_the_entry(gm: Client) -> None:
+    from tests.admin.test_campaign_admin import settings_post
+
+    campaign = new_campaign()
+    page = campaign_url(campaign, "settings")
+    first = settings_post(campaign, gm, table_width_ft=8, turn_limit=12)
+    second = settings_post(campaign, gm, table_width_ft=5)
+    gm.post(page, first)
+    response = gm.post(page, second)
+    form = response.context["form"]
+    assert (form["table_width_ft"].value(), form["turn_limit"].value()) == ("5", "12")
+    assert form.conflicts == {"table_width_ft"}
+    assert form.changed_meanwhile["table_width_ft"] == (
+        "Conflict: changed meanwhile by gm (3 → 8) and by you here. The page keeps your "
+        "entry: check which to keep before saving."
+    )
+    html = response.content.decode()
+    assert 'changed-meanwhile meanwhile-conflict" id="setting-table_width_ft"' in html
+    assert "a conflict where you changed it too" in messages_of(response)[-1]
 
 
 def opened_form(response: Any) -> dict[str, str]:
@@ -525,5 +596,7 @@ def test_a_settings_page_shown_again_is_refused_once_more_after_a_later_change(
     assert (settings.table_width_ft, settings.turn_limit) == (8, 12)
     form = response.context["form"]
     assert form.changed_meanwhile == {
-        "turn_limit": "Changed meanwhile by gm: 20 → 12. The page keeps your entry."
+        "turn_limit": "Changed meanwhile by gm: 20 → 12. The page now shows it (your own "
+        "entries are kept)."
     }
+    assert form["turn_limit"].value() == "12"
