@@ -316,6 +316,17 @@ class TurnInline(ReadOnlyInline):
 class AdjustmentWords:
     created_when = on_campaign_clock("created_at")
 
+    @admin.display(description="by", ordering="user")
+    def by_words(self, obj: GmAdjustment) -> str:
+        """Who made the change: the GM's username; a player who joined with an invitation
+        by theirs ("alice, joining"; the line was the admin's "-", no GM made it)."""
+        if obj.user is not None:
+            return obj.user.get_username()
+        details = obj.details if isinstance(obj.details, dict) else {}
+        if details.get("kind") == "player_joined" and details.get("player"):
+            return f"{details['player']}, joining"
+        return "nobody signed in (a command or a task)"
+
     @admin.display(description="what")
     def what_words(self, obj: GmAdjustment) -> str:
         return adjustment_what(obj.what, obj.details)
@@ -332,7 +343,7 @@ class AdjustmentWords:
 
 class AdjustmentInline(AdjustmentWords, ReadOnlyInline):
     model = GmAdjustment
-    fields = readonly_fields = ("turn_words", "what_words", "reason", "user", "created_when")
+    fields = readonly_fields = ("turn_words", "what_words", "reason", "by_words", "created_when")
     show_change_link = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GmAdjustment]:
@@ -865,7 +876,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             return
         moved = [row for row, fields in formset.changed_objects if "side" in fields]
         for membership in [*formset.new_objects, *moved]:
-            player_joined(membership=membership, how=PUT_IN)
+            player_joined(membership=membership, how=PUT_IN, user=request.user)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = list(super().get_fields(request, obj))
@@ -2307,14 +2318,14 @@ def _undone_lines(gone: list[dict[str, Any]]) -> list[str]:
 class GmAdjustmentAdmin(AdjustmentWords, admin.ModelAdmin):
     """The public log of GM changes: written by the services, read-only here."""
 
-    list_display = ["created_when", "campaign", "turn_words", "what_words", "reason", "user"]
+    list_display = ["created_when", "campaign", "turn_words", "what_words", "reason", "by_words"]
     ordering = ["-created_at", "-id"]  # the latest change first: what the GM looks for
     list_filter = ["campaign"]
     list_select_related = ["campaign", "user"]
     search_fields = ["what", "reason"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
-        main = ["campaign", "turn_words", "what_words", "reason", "user", "created_when"]
+        main = ["campaign", "turn_words", "what_words", "reason", "by_words", "created_when"]
         fieldsets: list[Any] = [(None, {"fields": main})]
         if obj is not None and _is_rollback(obj.details):
             fieldsets.append(("What the roll-back undid", {"fields": ["rollback_words"]}))
@@ -2415,7 +2426,7 @@ class MembershipAdmin(RefusedIfTakenMeanwhile, GmFieldWords, admin.ModelAdmin):
         when they join with an invitation (``player_joined``)."""
         super().save_model(request, obj, form, change)
         if not change or "side" in form.changed_data:
-            player_joined(membership=obj, how=PUT_IN)
+            player_joined(membership=obj, how=PUT_IN, user=request.user)
 
     def get_actions(self, request: HttpRequest) -> Any:
         """No "Delete selected": a player leaves one at a time, with a reason."""

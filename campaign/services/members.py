@@ -96,13 +96,17 @@ INVITED = "They joined with the game master's invitation."
 PUT_IN = "The game master put them in the campaign."
 
 
-def player_joined(*, membership: Membership, how: str = INVITED) -> GmAdjustment | None:
+def player_joined(
+    *, membership: Membership, how: str = INVITED, user: Any = None
+) -> GmAdjustment | None:
     """Say in the public log that a side the campaign AI played has a player again.
 
     The removal's line told every player "from turn 4 the campaign AI plays them"; a
     player invited back before turn 4 played it, and the log never said so (the walk's
     Japanese player read that the AI played the Australians of a turn alice played). A
-    side with a player is no news the fog hides: whether it is ready is public. Only a
+    side with a player is no news the fog hides: whether it is ready is public. ``user``:
+    the GM who put them in (``PUT_IN``); none for a player joining by themselves, whom
+    the GM's lists name as the line's player. Only a
     side of a campaign under way (a turn played or begun, or a removal told) that had no other
     player; none for a spectator, or a teammate joining a side already played."""
     side = membership.side
@@ -130,7 +134,7 @@ def player_joined(*, membership: Membership, how: str = INVITED) -> GmAdjustment
             "orders, not the campaign AI."
         ),
         reason=how,
-        user=None,
+        user=user,
         details={"kind": "player_joined", "player": name, "side": side},
     )
 

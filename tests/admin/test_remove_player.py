@@ -346,6 +346,25 @@ def test_a_side_given_to_a_player_in_the_admin_is_told_as_an_invited_one_is(
         )
         for name, side in (("alice", "Australians"), ("kenji", "Japanese"))
     ]
+    # Made by the GM: the GM's lists say so, not "-".
+    assert set(GmAdjustment.objects.values_list("user__username", flat=True)) == {"gm"}
+
+
+def test_a_join_line_names_the_player_in_the_gms_lists(gm: Client, players: dict[str, Any]) -> None:
+    """The GM's list of changes and the campaign's page showed "-" as who made a join's
+    line (no game master made it): they name the player who joined."""
+    campaign = new_campaign()
+    advance_turn(campaign_id=campaign.pk)
+    accept(invitation=invite(campaign=campaign, side="japanese"), user=players["kenji"])
+    line = GmAdjustment.objects.get(campaign=campaign)
+    listed = gm.get("/admin/campaign/gmadjustment/")
+    (row,) = re.findall(r"<tr>.*?</tr>", listed.content.decode().split("<tbody>")[1], re.S)
+    assert "kenji, joining" in text(row.encode())
+    assert "-</td>" not in row
+    shown = gm.get(f"/admin/campaign/gmadjustment/{line.pk}/change/")
+    assert "kenji, joining" in text(shown.content)
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/")
+    assert "kenji, joining" in text(page.content)
 
 
 def test_a_removal_reason_written_as_a_sentence_reads_without_a_stop_before_then(
