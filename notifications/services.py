@@ -293,7 +293,19 @@ def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
         "",
         f"The log: {absolute(reverse('turns', args=[view.campaign.pk]))}",
     ]
-    return Words(f"[{view.campaign.name}] Game master's change: {row.what}"[:300], "\n".join(body))
+    return Words(adjustment_subject(view.campaign, adjustment_id, row.what), "\n".join(body))
+
+
+def adjustment_subject(campaign: Campaign, adjustment_id: int, what: str) -> str:
+    """A GM change's subject: its line, but a pause's the plain news ("[Kokoda 1942]
+    Paused by the game master"; it repeated the whole line, 120 letters, the reason
+    only in the body, where it stays)."""
+    details = (
+        GmAdjustment.objects.filter(pk=adjustment_id).values_list("details", flat=True).first()
+    )
+    if isinstance(details, dict) and details.get("kind") == "pause":
+        return f"[{campaign.name}] Paused by the game master"
+    return f"[{campaign.name}] Game master's change: {what}"[:300]
 
 
 def public_turn_words(campaign: Campaign, turn: Turn) -> Words:

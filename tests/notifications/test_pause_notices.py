@@ -43,9 +43,9 @@ def test_a_pause_is_told_to_every_member_with_its_reason(
         set_paused(campaign=campaign, paused=True, reason="Christmas: back on 4 January")
     for user in (aussie, japanese, fan):
         (message,) = to(user)
-        assert message.subject == (
-            "[Korona] Game master's change: Campaign paused: no turn is played until the game "
-            "master resumes it (they may still play one by hand)"
+        assert message.subject == "[Korona] Paused by the game master"
+        assert "Campaign paused: no turn is played until the game master resumes it" in (
+            message.body
         )
         assert "Reason: Christmas: back on 4 January" in message.body
     assert set(Notice.objects.values_list("kind", flat=True)) == {Kind.GM_NEWS}
