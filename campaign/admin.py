@@ -1385,6 +1385,7 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
             questions=questions,
             skipped=skipped,
             chosen=chosen,
+            submit="Yes, play it" if len(chosen) == 1 else "Yes, play them",
             action_checkbox_name=helpers.ACTION_CHECKBOX_NAME,
         )
 
