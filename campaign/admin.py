@@ -481,6 +481,18 @@ class MembershipInline(GmFieldWords, admin.TabularInline):
         return format_html('<a href="{}">Remove from the campaign…</a>', address)
 
 
+def invitation_use(side: str, players: dict[str, list[str]]) -> str:
+    """What a waiting invitation to ``side`` does, beside the side's name on the campaign's
+    page (``players``: each side's players' usernames). A side no player plays is the
+    campaign AI's until someone joins with it: a solo campaign's other side read as
+    "waiting", as if the campaign waited for a player (rulings in docs/campaign.md)."""
+    if side == SPECTATOR:
+        return ""
+    if side not in players:
+        return " (the campaign AI plays it; send this link to give the side to a player)"
+    return f" (played by {names.join(sorted(players[side]))}; this link adds a teammate)"
+
+
 def created_message(campaign: Campaign, user: Any) -> str:
     """The GM's next step after creating a campaign: one invitation link per side, made
     now (a walk-through created a campaign and found no way to invite its players)."""
@@ -1098,12 +1110,23 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
         if not found:
             return format_html('none waiting: <a href="{}">invite a player</a>', add)
         clock = campaign_clock(obj) or "UTC"
+        players: dict[str, list[str]] = {}
+        for side, username in obj.memberships.exclude(side=SPECTATOR).values_list(
+            "side", "user__username"
+        ):
+            players.setdefault(side, []).append(username)
         rows = []
         for invitation in found:
             side = sides.get(invitation.side, "to watch")
             what = f"Invitation link: {obj.name}, {side}"
             until = moment_words(invitation.expires_at, clock)
-            rows.append((side, copy_field(invitation_url(invitation), what), until))
+            rows.append(
+                (
+                    side + invitation_use(invitation.side, players),
+                    copy_field(invitation_url(invitation), what),
+                    until,
+                )
+            )
         every = reverse("admin:notifications_invitation_changelist")
         return format_html(
             '{}<div><a href="{}?campaign__id__exact={}">Every invitation of {}</a> · '

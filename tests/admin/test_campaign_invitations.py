@@ -33,9 +33,33 @@ def test_the_campaigns_page_shows_the_invitations_waiting(gm: Client, gm_user: A
     assert "Invitations waiting" in page
     waiting = links["Australians"]
     assert f">http://127.0.0.1:8000/invite/{waiting.token}/</textarea>" in page
-    assert "Australians: " in page and "until " in page
+    assert "Australians (the campaign AI plays it; " in page and "until " in page
     assert used.token not in page and old.token not in page
     assert f"/admin/notifications/invitation/?campaign__id__exact={campaign.pk}" in page
+
+
+def test_a_solo_campaigns_other_side_is_the_campaign_ais_not_a_player_waited_for(
+    gm: Client, gm_user: Any, django_user_model: Any
+) -> None:
+    """A solo campaign: alice joined the Australians; the Japanese invitation, which the
+    GM never needs, was listed as one more waiting. It still gives the side to a player
+    who uses it (``player_joined``), so it stays, said as what it does."""
+    from notifications.invitations import accept
+
+    campaign = new_campaign()
+    links = dict(invite_every_side(campaign=campaign, user=gm_user))
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
+    accept(invitation=links["Australians"], user=alice)
+    teammate = Invitation.objects.create(
+        campaign=campaign, side="australian", expires_at=timezone.now() + timedelta(days=1)
+    )
+    page = gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    assert (
+        "Japanese (the campaign AI plays it; send this link to give the side to a player): "
+    ) in page
+    assert links["Japanese"].token in page
+    assert "Australians (played by alice; this link adds a teammate): " in page
+    assert teammate.token in page
 
 
 def test_a_campaign_without_invitations_says_how_to_make_one(gm: Client) -> None:
