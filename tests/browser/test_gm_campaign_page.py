@@ -84,7 +84,7 @@ def test_the_gm_adjustments_read_whole_on_the_campaigns_page(
             "tds => tds.map(td => getComputedStyle(td, '::before').content)"
         )
         assert labels == [
-            '"When in the campaign: "', '"What: "', '"Reason: "', '"User: "', '"Created at: "',
+            '"When in the campaign: "', '"What: "', '"Reason: "', '"By: "', '"Created at: "',
         ]  # fmt: skip
 
 
