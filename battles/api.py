@@ -59,7 +59,14 @@ class BattleDetailSerializer(BattleSerializer):
     )
 
 
-def battle_data(battle: Any, *, winner: str | None) -> dict[str, Any]:
+def battle_data(battle: Any) -> dict[str, Any]:
+    """A battle as the list and the detail give it. Its winner is null while it is
+    pending, in both: a pending battle has not been fought (its turn waits for it), and a
+    winner read before then would tell its result in advance (rulings, section 6, as for
+    its seed). The services write a battle's result and its status together, but the
+    database allows a pending row with a result (an update in the admin's shell, a row
+    half set by hand): its result is not the battle's until the battle is fought."""
+    pending = battle.status == Battle.Status.PENDING
     return {
         "id": battle.pk,
         "key": battle.key,
@@ -71,13 +78,13 @@ def battle_data(battle: Any, *, winner: str | None) -> dict[str, Any]:
         "ruleset": battle.ruleset,
         "status": battle.status,
         "deadline": battle.deadline,
-        "winner": winner,
+        "winner": None if pending else battle.winner,
     }
 
 
 def battle_detail_data(battle: Any) -> dict[str, Any]:
-    pending = battle.status == "pending"
-    data = battle_data(battle, winner=None if pending else (battle.result or {}).get("winner"))
+    pending = battle.status == Battle.Status.PENDING
+    data = battle_data(battle)
     data["result"] = None if pending else battle.result
     data["log"] = None if pending else battle.log
     return data
@@ -108,9 +115,7 @@ class BattleList(CampaignScoped):
         return self.respond_digested(
             request,
             "battles",
-            lambda: self.respond_list(
-                self.get_queryset(), lambda row: battle_data(row, winner=row.winner)
-            ),
+            lambda: self.respond_list(self.get_queryset(), battle_data),
         )
 
 

@@ -137,6 +137,24 @@ def test_pending_tabletop_battle_has_no_log_yet(
     assert pending["count"] == Battle.objects.filter(campaign=tabletop).count()
 
 
+def test_a_pending_battle_has_no_winner_in_the_list_or_the_detail(
+    tabletop: Campaign, aussie: Any, login: Any
+) -> None:
+    """A pending row that carries a result (set by hand: the services write the two
+    together) is not fought yet: neither the list nor the detail gives its winner; the
+    list gave the result's, the detail null."""
+    battle = Battle.objects.filter(campaign=tabletop).order_by("id").first()
+    assert battle is not None
+    Battle.objects.filter(pk=battle.pk).update(result={"winner": "attacker"})
+    client = login(aussie)
+    listed = client.get(url(tabletop, "battles/")).json()["results"]
+    detail = client.get(url(tabletop, f"battles/{battle.pk}/")).json()
+    row = next(row for row in listed if row["id"] == battle.pk)
+    assert (row["status"], row["winner"]) == ("pending", None)
+    assert (detail["status"], detail["winner"], detail["result"]) == ("pending", None, None)
+    assert {key: detail[key] for key in row} == row
+
+
 def test_orders_wait_while_a_turn_waits_for_the_table(
     tabletop: Campaign, aussie: Any, login: Any
 ) -> None:
