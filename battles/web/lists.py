@@ -12,9 +12,10 @@ from battles.models import Battle
 from campaign.services.visibility import CampaignView
 from rules import names, rulesets
 
-# ``result__winner``, ``result__reason``, ``result__withdrawal`` and
-# ``result__fit_to_fight`` are keys of the result (who won, why the battle ended, why its
-# loser withdrew if it did, and the strengths then if it was hopeless), not the result.
+# ``winner`` is the column the database keeps from the result's winner (``Battle.winner``);
+# ``result__reason``, ``result__withdrawal`` and ``result__fit_to_fight`` are keys of the
+# result (why the battle ended, why its loser withdrew if it did, and the strengths then
+# if it was hopeless), not the result, whose every stand and die no list shows.
 _BATTLE_LIST_FIELDS = (
     "id",
     "key",
@@ -25,7 +26,7 @@ _BATTLE_LIST_FIELDS = (
     "mode",
     "area__name",
     "deadline",
-    "result__winner",
+    "winner",
     "result__reason",
     "result__withdrawal",
     "result__fit_to_fight",
@@ -35,8 +36,8 @@ _BATTLE_LIST_FIELDS = (
 
 def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]:
     """The battles the viewer may read, as small rows (no spec, result or log: only who
-    won and why it ended, ``result__winner``, ``result__reason`` and
-    ``result__withdrawal``), in the order the turns fought them, each
+    won and why it ended, ``winner``, ``result__reason`` and ``result__withdrawal``), in
+    the order the turns fought them, each
     with a label: its area, and its number when one area saw several ("Korona (battle
     2)"; "Korona, 1, Korona, 2" read as four things in a list); and ``result_in``, true
     of a battle whose result is in while another of its turn's (among these) still waits:
@@ -84,7 +85,7 @@ def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:
 
 @dataclass(frozen=True, slots=True)
 class BattleLine:
-    battle: Battle
+    battle_id: int
     turn: int
     attacker: str
     defender: str
@@ -94,45 +95,85 @@ class BattleLine:
     number: int | None = None  # the battle's number in its area and turn, when several
 
 
-def _companies(battle: Battle, role: str, named: Collection[str] | None) -> str:
+# What an area's battle lines show, and no more: the winner from its column, and of the
+# spec only each force's companies and name (``spec__attacker__companies`` and the like
+# are keys of the spec, not the spec). A battle's result and log (some 50 KB a battle
+# fought by the rules) are not read.
+_BATTLE_LINE_FIELDS = (
+    "id",
+    "key",
+    "turn__number",
+    "attacker_side",
+    "defender_side",
+    "status",
+    "mode",
+    "winner",
+    "spec__attacker__companies",
+    "spec__attacker__name",
+    "spec__defender__companies",
+    "spec__defender__name",
+)
+
+
+def area_battle_lines(
+    view: CampaignView,
+    area_id: int,
+    side_names: dict[str, str],
+    *,
+    named: Collection[str] | None = None,
+) -> list[BattleLine]:
+    """The battles the viewer may read that were fought in an area, oldest first, as its
+    page lists them (``battle_line``). One query."""
+    rows = (
+        view.battles()
+        .filter(area_id=area_id)
+        .order_by("turn__number", "id")
+        .values(*_BATTLE_LINE_FIELDS)
+    )
+    return [battle_line(row, side_names, named=named) for row in rows]
+
+
+def _companies(row: dict[str, Any], role: str, named: Collection[str] | None) -> str:
     """The companies of a force, by name, from the battle's spec; "" for a side not in
     ``named`` (None: every side). The area page names only the reader's own: it lists
     the enemy companies there now as glimpses, without names, and a name beside them
     would say which glimpse had fought which battle."""
-    side = battle.attacker_side if role == "attacker" else battle.defender_side
+    side = row["attacker_side"] if role == "attacker" else row["defender_side"]
     if named is not None and side not in named:
         return ""
-    force = (battle.spec or {}).get(role) or {}
-    listed = [str(c.get("name", "")) for c in force.get("companies") or []]
-    return names.join(names.by_name(listed)) if listed else str(force.get("name", ""))
+    companies = row[f"spec__{role}__companies"]
+    listed = [str(c.get("name", "")) for c in companies or []]
+    return names.join(names.by_name(listed)) if listed else str(row[f"spec__{role}__name"] or "")
 
 
 def battle_line(
-    battle: Battle, side_names: dict[str, str], *, named: Collection[str] | None = None
+    row: dict[str, Any], side_names: dict[str, str], *, named: Collection[str] | None = None
 ) -> BattleLine:
-    """One battle in an area's list: who attacked whom, with the companies of the sides
-    in ``named`` (None: every side's), and how it went; its number when the area saw
-    several that turn ("Turn 4, battle 2": two lines of the same turn read the same
-    otherwise, a walk-through found)."""
-    attacker = side_names.get(battle.attacker_side, battle.attacker_side)
-    defender = side_names.get(battle.defender_side, battle.defender_side)
-    winner = (battle.result or {}).get("winner") if battle.status != "pending" else None
+    """One battle in an area's list (a row of ``_BATTLE_LINE_FIELDS``): who attacked
+    whom, with the companies of the sides in ``named`` (None: every side's), and how it
+    went; its number when the area saw several that turn ("Turn 4, battle 2": two lines
+    of the same turn read the same otherwise, a walk-through found). A pending battle
+    has no winner, whatever its row holds."""
+    attacker = side_names.get(row["attacker_side"], row["attacker_side"])
+    defender = side_names.get(row["defender_side"], row["defender_side"])
+    pending = row["status"] == Battle.Status.PENDING
+    winner = None if pending else row["winner"]
     if winner == "attacker":
         outcome = f"{attacker} won"
     elif winner == "defender":
         outcome = f"{defender} held"
-    elif battle.status == Battle.Status.PENDING:
-        outcome = "to be fought" if battle.mode == "auto" else "waiting for the table"
+    elif pending:
+        outcome = "to be fought" if row["mode"] == "auto" else "waiting for the table"
     else:
         outcome = "drawn"
-    parts = battle.key.split(":")
+    parts = row["key"].split(":")
     return BattleLine(
-        battle,
-        battle.turn.number,
+        row["id"],
+        row["turn__number"],
         attacker,
         defender,
         outcome,
-        attackers=_companies(battle, "attacker", named),
-        defenders=_companies(battle, "defender", named),
+        attackers=_companies(row, "attacker", named),
+        defenders=_companies(row, "defender", named),
         number=int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None,
     )

@@ -32,7 +32,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
-from battles.web.lists import battle_line
+from battles.web.lists import area_battle_lines
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, Side, Turn
 from campaign.services.deadlines import moment_words, no_deadline_words, side_play, time_zone
 from campaign.services.visibility import (
@@ -784,13 +784,7 @@ def area(request: HttpRequest, campaign_id: int, area_id: int) -> HttpResponse:
     side_names = {side.key: side.name for side in state.sides.values()}
     # The reader's own companies by name; every side's for the GM, or with nothing hidden.
     named = None if view.sees_everything else {view.side or ""}
-    battles = [
-        battle_line(battle, side_names, named=named)
-        for battle in view.battles()
-        .filter(area_id=area_id)
-        .select_related("turn")
-        .order_by("turn__number", "id")
-    ]
+    battles = area_battle_lines(view, area_id, side_names, named=named)
     return render(
         request,
         "campaign/area.html",

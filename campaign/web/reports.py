@@ -220,7 +220,7 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def _listed_battle(row: dict[str, Any], reading: turnlog.Reading) -> ListedBattle:
     record = {
         "battle": row["key"],
-        "winner": row["result__winner"],
+        "winner": row["winner"],
         "attacker_side": row["attacker_side"],
         "defender_side": row["defender_side"],
     }
@@ -248,7 +248,7 @@ def _tally(rows: list[dict[str, Any]], side_names: dict[str, str]) -> str:
         if row["status"] == Battle.Status.PENDING:
             waiting += 1
             continue
-        side = row.get(f"{row['result__winner']}_side")
+        side = row.get(f"{row['winner']}_side")
         if side in won:
             won[side] += 1
     count = f"{len(rows)} battle{'s' if len(rows) != 1 else ''}"

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -100,3 +101,13 @@ def big_campaign(db: Any, aussie: Any, japanese: Any) -> Campaign:
     advance_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return _members(campaign, aussie, japanese)
+
+
+def whole_json_read(sql: str, table: str, columns: tuple[str, ...]) -> list[str]:
+    """Which of ``columns`` (JSON columns of ``table``) a query selects whole: named in its
+    select list, not only inside a key's extraction (``JSON_EXTRACT("t"."c", ...)`` on
+    SQLite, ``("t"."c" -> ...)`` on PostgreSQL), which reads the keys a page shows."""
+    whole = r'(SELECT|,)\s*(DISTINCT\s+)?"{table}"\."{column}"\s*(AS\s+"\w+"\s*)?(,|FROM)'
+    return [
+        column for column in columns if re.search(whole.format(table=table, column=column), sql)
+    ]

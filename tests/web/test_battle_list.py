@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle
@@ -21,7 +23,7 @@ from campaign.services.turns import advance_turn
 from campaign.web import turnlog
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
-from tests.web.conftest import join
+from tests.web.conftest import join, whole_json_read
 from tests.web.test_reports import text_of
 
 pytestmark = pytest.mark.django_db
@@ -226,6 +228,22 @@ def test_battle_list_queries_do_not_grow_with_companies_or_battles(
     assert Battle.objects.filter(campaign=big_campaign).values("turn").distinct().count() == 2
     with django_assert_num_queries(12):  # the user is kept now
         assert client.get(url).status_code == 200
+
+
+def test_battle_list_reads_each_battles_winner_column_and_no_whole_json(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    """The list reads who won from the winner column and only the few keys of the result
+    it words (why the battle ended, why the loser withdrew), never a battle's whole
+    spec, result or log."""
+    client = login(aussie)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("battles", args=[played.pk])).status_code == 200
+    reads = [q["sql"] for q in queries.captured_queries if '"battles_battle"' in q["sql"]]
+    assert len(reads) == 1
+    assert '"battles_battle"."winner"' in reads[0]
+    assert whole_json_read(reads[0], "battles_battle", ("spec", "result", "log")) == []
+    assert "'$.\"winner\"'" not in reads[0] and "'winner'" not in reads[0]
 
 
 # --- the words, alone -----------------------------------------------------------------

@@ -13,7 +13,9 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle
@@ -28,7 +30,7 @@ from campaign.web.maps import MapStamp, map_stamp
 from campaign.web.turnlog import record_words
 from rules.campaign import visibility as fog
 from tests.campaign.conftest import korona_doc
-from tests.web.conftest import join
+from tests.web.conftest import join, whole_json_read
 
 pytestmark = pytest.mark.django_db
 
@@ -875,6 +877,25 @@ def test_area_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq:
     # turns), the turns' start states (the fog of war)
     with dnq(12):
         assert client.get(url).status_code == 200
+
+
+def test_area_page_reads_no_battles_result_log_or_whole_spec(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """Its battle lines show who attacked whom, with which companies, and who won: the
+    winner column and the forces' companies and names out of the spec, not every
+    battle's result and log (some 50 KB a battle) nor its whole spec."""
+    korona = Battle.objects.filter(campaign=played).values_list("area__name", flat=True)[0]
+    client = login(aussie)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(area_url(played, korona))
+    assert page.status_code == 200 and "attacked the" in page.content.decode()
+    reads = [q["sql"] for q in queries.captured_queries if '"battles_battle"' in q["sql"]]
+    assert len(reads) == 1
+    assert '"battles_battle"."winner"' in reads[0]
+    assert whole_json_read(reads[0], "battles_battle", ("spec", "result", "log")) == []
+    assert '"battles_battle"."result"' not in reads[0]
+    assert '"battles_battle"."log"' not in reads[0]
 
 
 def test_company_page_queries(big_campaign: Campaign, aussie: Any, login: Any, dnq: Any) -> None:
