@@ -11,10 +11,15 @@ from typing import Any
 import pytest
 
 from battles.models import Battle
+from campaign.api.serializers import campaign_data
 from campaign.models import Campaign, Membership, SeedCommitment
 from campaign.services.adjustments import adjust_stands, set_control
 from campaign.services.turns import advance_turn, give_order
-from campaign.services.visibility import campaign_stamp
+from campaign.services.visibility import (
+    CAMPAIGN_LIST_SETTINGS,
+    campaign_stamp,
+    campaigns_digest,
+)
 from tests.api.helpers import area_id, company_id, url
 
 pytestmark = pytest.mark.django_db
@@ -233,3 +238,75 @@ def test_the_campaign_list_follows_why_a_campaign_ended_at_once(
     assert why() == "They held Korona when the Australians had no fighting companies left."
     Side.objects.filter(campaign=played, key="australian").update(name="Diggers")
     assert why() == "They held Korona when the Diggers had no fighting companies left."
+
+
+def test_the_campaign_list_follows_each_setting_it_shows_at_once(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """Its digest reads the settings the list shows, each out of the JSON: a plain update
+    of any of them is in the next answer."""
+    client = login(aussie)
+
+    def shown() -> dict[str, Any]:
+        row = client.get("/api/campaigns/").json()["results"][0]
+        return {key: row[key] for key in ("fog_of_war", "turn_limit", "battle_mode", "ruleset")}
+
+    first = shown()
+    changes = {
+        "fog_of_war": not first["fog_of_war"],
+        "turn_limit": first["turn_limit"] + 5,
+        "battle_mode": "tabletop" if first["battle_mode"] != "tabletop" else "auto",
+        "ruleset": "force_on_force" if first["ruleset"] != "force_on_force" else "korona",
+    }
+    for key, value in changes.items():
+        settings = Campaign.objects.get(pk=played.pk).settings
+        Campaign.objects.filter(pk=played.pk).update(settings={**settings, key: value})
+        assert shown()[key] == value, key
+
+
+def test_the_campaign_digest_reads_no_setting_the_list_does_not_show(
+    played: Campaign, aussie: Any
+) -> None:
+    """The event tables (some 3.5 KB a campaign, more as the GM edits them) are not in
+    it: the database no longer writes out every campaign's settings whole on every
+    request, and an edit of a setting the list does not show keeps its answer."""
+    before = campaigns_digest(aussie)
+    settings = dict(played.settings)
+    table = dict(settings["combat_event_table"])
+    face = next(iter(table))
+    table[face] = {**table[face], "text": "Xyzzy: the rain comes down " * 20}
+    Campaign.objects.filter(pk=played.pk).update(settings={**settings, "combat_event_table": table})
+    after = campaigns_digest(aussie)
+    assert "Xyzzy" not in after and "rain" not in before
+    assert after == before
+    assert len(after) < 1000
+
+
+def test_the_campaign_list_shows_only_the_settings_its_digest_reads(
+    played: Campaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every setting the list reads (its own fields, and the objective in why a finished
+    campaign ended) is one its digest reads, or a change to it would be answered stale."""
+    read: set[str] = set()
+
+    class Reading:
+        def __init__(self, settings: Any) -> None:
+            self._settings = settings
+
+        def __getattr__(self, name: str) -> Any:
+            read.add(name)
+            return getattr(self._settings, name)
+
+    real = Campaign.get_settings
+    monkeypatch.setattr(Campaign, "get_settings", lambda self: Reading(real(self)))
+    Campaign.objects.filter(pk=played.pk).update(
+        status="finished",
+        winner="japanese",
+        end_causes=[{"kind": "turn_limit", "side": None, "area": None, "turns": 2}],
+    )
+    campaign = Campaign.objects.get(pk=played.pk)
+    data = campaign_data(
+        campaign, side="australian", game_master=False, names={"japanese": "Japanese"}
+    )
+    assert "held" in data["why"]
+    assert read and read <= set(CAMPAIGN_LIST_SETTINGS)
