@@ -72,6 +72,31 @@ def win_words(progress: Any, who: str = "you") -> str:
 
 
 @register.filter
+def result_words(progress: Any, who: str = "you") -> str:
+    """The side's chance to win one battle once every battle of the estimate is fought,
+    said as a result: "You win 89% of 1,000 battles fought out (likely 86–91%)"; every
+    one won, "You win every one of 1,000 battles fought out: 100% (likely 99–100%)".
+    While they are fought the words keep the progress ("350 of 1,000 battles — you win
+    62%"): "1000 of 1000 battles — you win 89%" read as a count, not an answer."""
+    share = progress.side_win
+    who = who[:1].upper() + who[1:]
+    battles = f"{thousands(progress.runs)} battles fought out"
+    if share["p"] >= 100:
+        said = f"{who} win every one of {battles}: 100%"
+    elif share["p"] <= 0:
+        said = f"{who} lose every one of {battles}: 0%"
+    else:
+        said = f"{who} win {percent(share['p'])} of {battles}"
+    return f"{said} ({likely(share)})"
+
+
+@register.filter
+def thousands(value: int) -> str:
+    """A count with its thousands separated, as the pages write counts: "1,000"."""
+    return f"{int(value):,}"
+
+
+@register.filter
 def addressed(view: Any, side: str) -> str:
     """``view.addressed(side)`` for a template: "you", or "the Australians" to the GM."""
     return str(view.addressed(side))
@@ -130,6 +155,25 @@ def _chance(rolls: Sequence[Any]) -> str:
     if len(rolls) == 1:
         return f"the die gives it {_times(chance)}"
     return f"the dice give {every} {_times(chance)}"
+
+
+@register.filter
+def arrival_condition(attack: Any) -> str:
+    """The condition the chance of holding an area holds on, said before the figure: the
+    odds are fought with every company advancing there arrived (``supply_caveat`` says
+    why it may not). "If A Company arrives", "If both A Company and C Company arrive",
+    "If A Company, B Company and C Company all arrive"; "" when no arrival waits on a
+    roll. A walk-through read "Chance you take Oivi: 78%" as the chance of the orders,
+    with the warning that it assumed both companies arrive only below it."""
+    rolls = list(getattr(attack, "supply_rolls", ()))
+    if not rolls:
+        return ""
+    names = join([roll.company for roll in rolls])
+    if len(rolls) == 1:
+        return f"If {names} arrives"
+    if len(rolls) == 2:
+        return f"If both {names} arrive"
+    return f"If {names} all arrive"
 
 
 @register.filter

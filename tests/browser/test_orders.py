@@ -85,7 +85,7 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     )
     text = row.locator(".odds-text").inner_text()
     assert row.locator(".odds-text").evaluate("el => el.kept") is True
-    assert text.startswith("200 of 200 battles — you win ")
+    assert text.startswith("You win ") and " of 200 battles fought out (likely " in text
     assert text.endswith(").")
     shot("orders-3-odds-done")
 
@@ -227,8 +227,9 @@ def test_the_card_and_planned_battles_read_the_same_odds_as_they_grow(
             break
         assert time.monotonic() < deadline, f"only {done} of 200 fought: {seen}"
         page.wait_for_timeout(50)
-    assert seen[-1].startswith("200 of 200 battles — you win ") and seen[-1].endswith(").")
-    assert "Chance you take Oivi:" in page.locator("#planned-battles").inner_text()
+    assert seen[-1].startswith("You win ") and seen[-1].endswith(").")
+    assert " of 200 battles fought out (likely " in seen[-1]
+    assert "chance you take Oivi:" in page.locator("#planned-battles").inner_text()
     page.wait_for_function(
         "() => !document.querySelector('#planned-battles .take-chance').innerText"
         ".includes('being worked out')"
@@ -270,9 +271,9 @@ def test_the_game_master_on_an_ai_campaign_reads_the_side_and_who_plays_the_turn
             timeout=240_000,
         )
         card = row.locator(".odds-text").inner_text()
-        assert card.startswith("200 of 200 battles — the Australians "), card
+        assert card.startswith("The Australians "), card
         section = page.locator("#planned-battles").inner_text()
-        assert "battles — the Australians " in section and "you win" not in section
+        assert "The Australians " in section and "you win" not in section
         assert "you lose" not in section and "you win" not in card
         ready = page.locator("#ready").inner_text()
         assert 'played when the game master presses "Advance turn now"' in ready

@@ -90,7 +90,8 @@ def test_an_attack_from_two_areas_says_it_waits_on_both_supply_rolls(
         timeout=240_000,
     )
     text = planned.inner_text()
-    assert "Chance you take Oivi:" in text and "100–100" not in text
+    assert "If both A Company and C Company (militia) arrive, chance you take Oivi:" in text
+    assert "100–100" not in text
     assert (
         "These odds assume A Company and C Company (militia) arrive: each advances only if "
         "its supply roll at the start of the turn puts it in supply (4 or more on the d6 for "

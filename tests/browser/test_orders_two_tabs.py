@@ -107,7 +107,7 @@ def test_once_the_odds_are_done_the_slow_poll_brings_the_other_tabs_orders(
     give(first, a, "Advance to Oivi")
     first.wait_for_function(
         f"() => document.querySelector('#company-{a} .odds-text').innerText"
-        ".includes('40 of 40 battles')"
+        ".includes('of 40 battles fought out')"
     )
     assert first.locator(".area-odds-now.polling").count() == 0  # no odds poll left
     # A choice being made in C's card, not given yet.

@@ -16,7 +16,7 @@ from campaign.services import planning
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import give_order
 from campaign.services.visibility import open_campaign
-from campaign.templatetags.odds import win_words
+from campaign.templatetags.odds import result_words
 from campaign.web.areaodds import _who, area_odds
 from tests.campaign.conftest import korona_doc
 from tests.web.conftest import join
@@ -137,7 +137,7 @@ def test_the_section_polls_until_the_chance_is_in(
             f"/campaigns/{campaign.pk}/orders/area/{oivi}/odds/?cards={ours}", **HTMX
         )
         assert answer.status_code == 200
-        if "Chance you take Oivi: " in answer.content.decode() and "being" not in (
+        if "chance you take Oivi: " in answer.content.decode() and "being" not in (
             answer.content.decode()
         ):
             break
@@ -198,7 +198,7 @@ def test_an_estimated_chance_says_what_it_leaves_out(
     order(campaign, "A Company")
     html = login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode()
     section = html.split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
-    caveat = section.split("Chance you take Oivi", 1)[1]
+    caveat = section.split("chance you take Oivi", 1)[1]
     assert "Only an estimate: the enemy as you see it now" in caveat
     assert "Enemy companies out of your sight may join the battle" in caveat
     row = html.split(f'id="company-{campaign.companies.get(name="A Company").pk}"', 1)[1]
@@ -321,8 +321,8 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
     ours = battle.progress.side_win
     assert ours["p"] == pytest.approx(100 - battle.progress.attacker_win["p"])
     assert ours["low"] == pytest.approx(100 - battle.progress.attacker_win["high"])
-    words = win_words(battle.progress)  # one wording, both places (tested apart below)
-    assert words.startswith("you win") and "enemy" not in words
+    words = result_words(battle.progress)  # one wording, both places (tested apart below)
+    assert words.startswith("You win") and "enemy" not in words
     section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
     assert words in section and "enemy wins" not in section
     for name in ("A Company", "B Company", "C Company (militia)"):
@@ -460,10 +460,11 @@ def test_the_game_master_looking_at_a_side_reads_that_side_not_you(
     shown = html.unescape(
         login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian").content.decode()
     )
-    assert "Chance the Australians take Oivi" in shown and "Chance you" not in shown
+    assert "If A Company arrives, chance the Australians take Oivi" in shown
+    assert "chance you" not in shown.lower()
     assert "Your company going to Oivi" not in shown
     mine = html.unescape(login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode())
-    assert "Chance you take Oivi" in mine
+    assert "If A Company arrives, chance you take Oivi" in mine
     assert "Your company going to Oivi and all the enemy companies" in mine
 
 
@@ -492,11 +493,12 @@ def test_the_game_master_reads_the_side_in_every_odds_answer(
     for name, answer in answers.items():
         text = html.unescape(answer.content.decode())
         assert answer.status_code == 200, (name, answer.status_code)
-        assert re.search(r"battles — the Australians (win|lose)", text), name
+        assert re.search(r"The Australians (win|lose) .* battles fought out", text), name
         assert not YOU.search(text), (name, YOU.search(text))
     assert "the Australians hold the area and defend" in html.unescape(
         answers["page"].content.decode()
     )
     mine = html.unescape(login(aussie).get(orders).content.decode())
-    assert re.search(r"battles — you (win|lose)", mine) and "you hold the area and defend" in mine
+    assert re.search(r"You (win|lose) .* battles fought out", mine)
+    assert "you hold the area and defend" in mine
     assert "the Australians win" not in mine and "the Australians lose" not in mine

@@ -9,6 +9,7 @@ contents change."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -229,9 +230,13 @@ def test_the_odds_polls_replace_no_live_region(
         )
         chance, words = check_poll_answer(page, answer.content.decode())
         assert chance.attrs["id"] == f"take-chance-{oivi.pk}"
-        assert chance.words().startswith("Chance you take Oivi: ")
+        assert chance.words().startswith("If A Company arrives, chance you take Oivi: ")
         assert words.attrs["id"] == f"odds-text-{a.pk}"
-        assert words.words().startswith(f"{10 * (index + 1)} of 20 battles — you win ")
+        said = words.words()
+        if index == 0:  # under way: how far; done, the result
+            assert said.startswith("10 of 20 battles — you win "), said
+        else:
+            assert re.match(r"You (win|lose) .*of 20 battles fought out", said), said
 
 
 def _battle_lines(root: Element, area: int) -> dict[str, str]:
@@ -261,7 +266,9 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
         page = tree(client.get(orders).content.decode())
         card = by_id(page, f"odds-text-{a.pk}")
         assert card is not None
-        assert card.words().startswith(f"{fought} of 20 battles"), card.words()
+        # Under way, how far; done, the result.
+        said = "You win" if fought == 20 else f"{fought} of 20 battles"
+        assert card.words().startswith(said), card.words()
         assert list(_battle_lines(page, oivi.pk).values()) == [card.words()]
         poll = f"{orders}area/{oivi.pk}/odds/?cards={a.pk}"
         polled = tree(client.get(poll, **HTMX).content.decode())
@@ -315,7 +322,7 @@ def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
         assert len(lines) == len(companies)
         for company in companies:
             (line,) = [words for who, words in lines.items() if who.startswith(company.name)]
-            assert " of 100 battles — you win " in line, line
+            assert " of 100 battles — you win " in line or " of 100 battles fought out" in line
             card = by_id(root, f"odds-text-{company.pk}")
             assert card is not None and card.words() == line, (card and card.words(), line)
 

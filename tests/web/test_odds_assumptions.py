@@ -174,9 +174,11 @@ def test_a_banzai_win_leaves_the_advance_to_no_roll(
     campaign.companies.filter(name="3rd Company").update(banzai=banzai)
     order(campaign, "3rd Company", to="Isura", side="japanese")
     text = page(login(japanese), campaign)
-    assert "Chance you take Isura" in section(text)
     said = "These odds assume 3rd Company arrives" in section(text)
     assert said is not banzai
+    # The headline names the arrival it assumes, only when it waits on a roll.
+    headline = "If 3rd Company arrives, chance" if not banzai else "Chance"
+    assert f"{headline} you take Isura" in section(text)
     if not banzai:
         assert "(2 or more on the d6; the die gives it 5 times in 6)" in section(text)
 
@@ -218,15 +220,33 @@ def test_every_battle_won_reads_as_such_never_likely_100_to_100() -> None:
     done = progress(1000)
     assert done.side_win["low"] > 99.5  # rounded, both ends would read 100
     words = odds_words(done)
-    assert words == "1000 of 1000 battles — you win every one: 100% (likely 99–100%)."
+    assert words == "You win every one of 1,000 battles fought out: 100% (likely 99–100%)."
     assert "100–100" not in words
-    assert odds_words(done, GM).startswith("1000 of 1000 battles — the Australians win every")
+    assert odds_words(done, GM).startswith("The Australians win every one of 1,000 battles")
 
 
 def test_every_battle_lost_reads_as_such() -> None:
     words = odds_words(progress(0))
-    assert words == "1000 of 1000 battles — you lose every one: 0% (likely 0–1%)."
-    assert odds_words(progress(0), GM).startswith("1000 of 1000 battles — the Australians lose")
+    assert words == "You lose every one of 1,000 battles fought out: 0% (likely 0–1%)."
+    assert odds_words(progress(0), GM).startswith("The Australians lose every one of 1,000")
+
+
+def test_finished_odds_read_as_a_result_not_a_count() -> None:
+    """A walk-through read "1000 of 1000 battles — you win 89%" once the odds were in: a
+    count where the reader wanted the answer."""
+    words = odds_words(progress(890))
+    assert words.startswith("You win 89% of 1,000 battles fought out (likely ")
+    assert words.endswith(").") and "1000 of 1000" not in words
+    assert odds_words(progress(890), GM).startswith("The Australians win 89% of 1,000 battles")
+
+
+def test_odds_being_fought_keep_their_progress_with_thousands_separated() -> None:
+    tally = Tally(runs=350, wins={"attacker": 217, "defender": 133})
+    attack = SimpleNamespace(attacking=True, runs=1000, side="australian")
+    running = planning.OddsProgress(attack=attack, odds=odds_of(tally))  # type: ignore[arg-type]
+    words = odds_words(running)
+    assert words.startswith("350 of 1,000 battles — you win 62% (likely ")
+    assert words.endswith("…")
 
 
 def test_defending_reads_the_defenders_share() -> None:
@@ -256,3 +276,28 @@ def test_the_chance_to_take_an_area_is_never_likely_100_to_100() -> None:
     )
     words = render_to_string("campaign/_area_odds.html#chance", {"item": item})
     assert html.unescape(words) == "<strong>Chance you take Oivi: 100%</strong> (likely 99–100%)"
+
+
+# --- the headline says the arrival it assumes ---------------------------------------------
+
+
+def test_the_chance_to_take_an_area_names_the_arrivals_it_assumes_first(
+    aussie: Any, japanese: Any, login: Any
+) -> None:
+    """A walk-through read "Chance you take Oivi: 78%" as the chance of the orders given;
+    only the words below it said that the figure assumes both companies arrive. The
+    headline itself now says so, before the figure."""
+    campaign = made({"C Company (militia)": "Munara"}, aussie, japanese)
+    order(campaign, "A Company", "C Company (militia)")
+    said = section(page(login(aussie), campaign))
+    assert "If both A Company and C Company (militia) arrive, chance you take Oivi: " in said
+    assert "Chance you take Oivi" not in said
+
+
+def test_one_arrival_assumed_is_named_in_the_headline(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    order(campaign, "A Company")
+    said = section(page(login(aussie), campaign))
+    assert "If A Company arrives, chance you take Oivi: " in said
+    assert "Chance you take Oivi" not in said

@@ -641,13 +641,13 @@ def test_a_planned_attack_shows_its_odds_growing_to_done(
         seen.append(poll.content.decode())
     assert '<progress max="20" value="10"' in seen[0] and "load delay" in seen[0]
     assert '<progress max="20" value="20"' in seen[1] and "load delay" not in seen[1]
-    done = re.search(r"20 of 20 battles — you win (\d+)% \(likely (\d+)–(\d+)%\)\.", seen[1])
+    done = re.search(r"You win (\d+)% of 20 battles fought out \(likely (\d+)–(\d+)%\)\.", seen[1])
     assert done, seen[1]
     low, p, high = int(done.group(2)), int(done.group(1)), int(done.group(3))
     assert low <= p <= high
     # Done: the page shows them from the cache, and nothing more is asked for.
     asked = len(held_odds)
-    assert "20 of 20 battles" in card(client.get(url(campaign)).content.decode(), a)
+    assert "of 20 battles fought out" in card(client.get(url(campaign)).content.decode(), a)
     assert client.get(poll_url, **HTMX).content.decode() == seen[1]
     assert len(held_odds) == asked
     assert not odds.fight_chunk(job, 0)  # a chunk delivered twice is not fought again
