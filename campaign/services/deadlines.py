@@ -147,7 +147,12 @@ def side_play(side: str | None, *, played: bool, others_play: bool, teammates: b
 
 
 def no_deadline_words(
-    number: int, *, solo: bool = False, teammates: bool = False, unplayed: bool = False
+    number: int,
+    *,
+    solo: bool = False,
+    teammates: bool = False,
+    unplayed: bool = False,
+    played_by: str | None = None,
 ) -> str:
     """When turn ``number`` is played with no deadline set, as the map, the campaign
     list and a player's email say it: once every side a player plays is ready, or when
@@ -155,7 +160,11 @@ def no_deadline_words(
     side the campaign AI's (always ready), whose own "ready" plays it; ``teammates``:
     and others play that side too, whose "ready" plays it as well (``side_play``).
     ``unplayed``: no player plays any side, so no "ready" makes a turn due
-    (``schedule.mark_side_ready``): only the game master's "Advance turn now" plays it."""
+    (``schedule.mark_side_ready``): only the game master's "Advance turn now" plays it.
+    ``played_by``: the name of the one side a player plays, to a reader who is not its
+    player (a spectator, the game master, the public log): the campaign AI's side is
+    always ready, so "once every side is ready" meant when that side is. Which sides a
+    player plays is public (the orders page's ready box says it)."""
     if unplayed:
         return (
             f'Turn {number} is played when the game master presses "Advance turn now" '
@@ -170,6 +179,12 @@ def no_deadline_words(
         return (
             f"Turn {number} is played when you mark your orders ready, or when the game "
             "master plays it."
+        )
+    if played_by:
+        return (
+            f"Turn {number} is played when the {played_by} mark their orders ready (the "
+            "campaign AI plays the other side, always ready), or when the game master "
+            "plays it."
         )
     return f"Turn {number} is played once every side is ready, or when the game master plays it."
 

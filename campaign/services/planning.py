@@ -305,6 +305,14 @@ class SidePlan:
         return self.play.solo
 
     @property
+    def played_by_one(self) -> str:
+        """The name of the one side a player plays, to a reader who is not its player
+        (the GM looking at a side): its "ready" plays the turn, the campaign AI's side
+        being always ready. "" otherwise."""
+        played = [name for _, name, _, by_ai in self.sides if not by_ai]
+        return played[0] if len(played) == 1 and not self.solo else ""
+
+    @property
     def teammates(self) -> bool:
         return self.play.teammates
 

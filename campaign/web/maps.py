@@ -227,13 +227,34 @@ class NextTurn:
     waits: bool = False
 
 
-def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
+def played_by_one(
+    campaign: Campaign, stamp: MapStamp, side_names: Mapping[str, str] | None = None
+) -> str | None:
+    """The name of the one side a player plays, to a reader who is not its player (a
+    spectator, the GM): the other side is the campaign AI's, always ready, so that
+    side's "ready" plays the turn. None otherwise (the side's own player reads it in
+    solo terms). ``side_names``: each side's name by key; read from the campaign when
+    not given, and only then."""
+    played = stamp.played_sides
+    if stamp.solo or len(played) != 1:
+        return None
+    (key,) = played
+    names = (
+        side_names if side_names is not None else dict(campaign.sides.values_list("key", "name"))
+    )
+    return names.get(key, key)
+
+
+def next_turn(
+    campaign: Campaign, stamp: MapStamp, side_names: Mapping[str, str] | None = None
+) -> NextTurn:
     """The next turn's line on the map, from the campaign and its last turn: once ended
     nothing is played; paused, no turn but one the GM plays by hand until the GM resumes
     it (a deadline that was set is not counted down); a turn being played, waiting for
     its battles or failed is that turn, not the one after it. With no deadline, in solo
     terms when the stamp says the reader is the one player (``solo``: every other side
-    the campaign AI's, always ready)."""
+    the campaign AI's, always ready); to any other reader of such a campaign, naming the
+    side whose "ready" plays it (``played_by_one``)."""
     number, status = stamp.last_turn, stamp.last_turn_status
     if campaign.status == Campaign.Status.FINISHED:
         return NextTurn("ended", "")
@@ -245,7 +266,7 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
                 f"{_battles_words(campaign, number)} {_paused_waiting_words(number)}",
                 waits=True,
             )
-        return NextTurn("paused", _paused_words(campaign, stamp))
+        return NextTurn("paused", _paused_words(campaign, stamp, side_names))
     if status in (Turn.Status.QUEUED, Turn.Status.ROLLING) or campaign.due_turn:
         playing = campaign.due_turn or number
         return NextTurn("playing", f"Turn {playing} is being played now.")
@@ -262,6 +283,7 @@ def next_turn(campaign: Campaign, stamp: MapStamp) -> NextTurn:
         solo=bool(stamp.solo),
         teammates=bool(stamp.teammates),
         unplayed=stamp.unplayed,
+        played_by=played_by_one(campaign, stamp, side_names),
     )
     return NextTurn("by-gm", words)
 
@@ -286,7 +308,9 @@ def _paused_waiting_words(number: int | None) -> str:
     )
 
 
-def _paused_words(campaign: Campaign, stamp: MapStamp) -> str:
+def _paused_words(
+    campaign: Campaign, stamp: MapStamp, side_names: Mapping[str, str] | None = None
+) -> str:
     """What a pause holds back: the turns its schedule (if it has one) and its players'
     "ready" would play; not the GM's, who may play one by hand whatever the pause
     (``advance_turn``). In solo terms as ``no_deadline_words``. With no player on any
@@ -305,6 +329,8 @@ def _paused_words(campaign: Campaign, stamp: MapStamp) -> str:
         ready = "your side's orders are"
     elif stamp.solo:
         ready = "your orders are"
+    elif one := played_by_one(campaign, stamp, side_names):
+        ready = f"the {one} are"
     else:
         ready = "every side is"
     return (
@@ -406,6 +432,10 @@ def _listed(user: Any) -> QuerySet[Campaign]:
         others_play=Exists(others),
         teammates=Exists(teammates),
         anyone_plays=Exists(players),
+        # The first and last side a player plays: the same when one side alone is
+        # played, whose "ready" plays the turn (``played_by_one``).
+        first_played=Subquery(players.order_by("side").values("side")[:1]),
+        last_played=Subquery(players.order_by("-side").values("side")[:1]),
         paused_at=Subquery(pause.values("created_at")[:1]),
         pause_reason=Subquery(pause.values("reason")[:1]),
         **{
@@ -431,11 +461,22 @@ def _next_turn_of(row: Any, side: str | None) -> NextTurn:
         last_adjustment=None,
         solo=play.solo,
         teammates=play.teammates,
-        # Which sides are played is not read, only whether any is: "" when none is (only
-        # the GM's button plays a turn), None (not read) otherwise.
-        played=None if row.anyone_plays else "",
+        # Which sides are played is read only when one side alone is (its "ready" plays
+        # the turn): "" when none is (only the GM's button plays a turn), None (not
+        # read) when both are.
+        played=_one_played(row),
     )
-    return next_turn(row, stamp)
+    names = {key: name for key in SIDE_KEYS if (name := getattr(row, f"{key}_name", None))}
+    return next_turn(row, stamp, names)
+
+
+def _one_played(row: Any) -> str | None:
+    """The row's played sides as a stamp has them, when at most one is: "" (none),
+    "australian" (one); None, not read, when more are."""
+    if not row.anyone_plays:
+        return ""
+    first, last = getattr(row, "first_played", None), getattr(row, "last_played", None)
+    return first if first is not None and first == last else None
 
 
 def _paused_list_words(row: Any) -> str:
@@ -648,7 +689,7 @@ def map_context(request: HttpRequest, view: CampaignView, stamp: MapStamp) -> di
         legend=legend(view, areas),
         stamp=stamp,
         deadline=local_deadline(view.campaign),
-        next_turn=next_turn(view.campaign, stamp),
+        next_turn=next_turn(view.campaign, stamp, side_names_of(view)),
         pause=pause_note(view.campaign),
         winner=winner_name(view.campaign),
         outcome=ending.outcome(view.campaign, view.state.settings, side_names_of(view)),

@@ -78,7 +78,13 @@ def test_each_case_of_the_next_turn_reads_plainly(
         assert entries["AllAI"].endswith(by_button)
         assert by_hand in entries["PausedAI"]
         assert resumes in entries["ScheduledAI"]  # its schedule plays on, resumed
-        assert entries["Solo"].endswith(every_side)
+        # The Japanese are the campaign AI's, always ready: the Australians' "ready"
+        # plays it ("once every side is ready" said so only to the Australians' player).
+        assert entries["Solo"].endswith(
+            "Next turn Turn 1 is played when the Australians mark their orders ready (the "
+            "campaign AI plays the other side, always ready), or when the game master "
+            "plays it."
+        )
         assert entries["Two"].endswith(every_side)
         assert entries["Ended"].endswith("Status ended Outcome Nobody won.")
     assert listed(login(gm_user))["AllAI"].startswith("You the game master Turn 1 of 20")

@@ -220,7 +220,11 @@ def test_a_solo_player_reads_that_their_ready_plays_the_next_turn(
     assert alone in " ".join(text(client.get(reverse("campaign-map", args=[solo.pk]))).split())
     assert every in " ".join(text(client.get(reverse("campaign-map", args=[two.pk]))).split())
     gm = login(gm_user)
-    assert every in " ".join(text(gm.get(reverse("campaign-map", args=[solo.pk]))).split())
+    theirs = (  # the GM's and a spectator's: the campaign AI's side is always ready
+        "Turn 1 is played when the Australians mark their orders ready (the campaign AI "
+        "plays the other side, always ready), or when the game master plays it."
+    )
+    assert theirs in " ".join(text(gm.get(reverse("campaign-map", args=[solo.pk]))).split())
     gm_list = " ".join(text(gm.get(reverse("campaigns"))).split())
     assert alone not in gm_list
 
@@ -951,3 +955,29 @@ def test_the_map_with_its_links_is_a_named_group_not_an_image(
     opening = svg[: svg.index(">") + 1]
     assert 'role="group"' in opening and 'aria-labelledby="map-title"' in opening
     assert '<title id="map-title">' in svg and "<a href=" in svg
+
+
+def test_a_spectator_of_a_solo_campaign_reads_whose_ready_plays_the_turn(
+    aussie: Any, django_user_model: Any, login: Any
+) -> None:
+    """A spectator read "Turn 1 is played once every side is ready": the Japanese are
+    the campaign AI's, always ready, so the Australians' "ready" plays it. Which sides a
+    player plays is public (the orders page's ready box says it); paused, the same."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    fan = django_user_model.objects.create_user("fan")
+    join(fan, solo, SPECTATOR)
+    page = " ".join(text(login(fan).get(map_url(solo))).split())
+    assert (
+        "Turn 1 is played when the Australians mark their orders ready (the campaign AI "
+        "plays the other side, always ready), or when the game master plays it." in page
+    )
+    assert "once every side is ready" not in page
+    listed = " ".join(text(login(fan).get(reverse("campaigns"))).split())
+    assert "Turn 1 is played when the Australians mark their orders ready" in listed
+    set_paused(campaign=solo, paused=True, reason="holidays")
+    page = " ".join(text(login(fan).get(map_url(solo))).split())
+    assert (
+        "The game master has paused the campaign: no turn is played when the Australians "
+        "are ready until they resume it; they may still play one by hand." in page
+    )

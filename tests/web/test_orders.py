@@ -925,3 +925,25 @@ def test_the_orders_of_an_ended_campaign_name_no_turn_to_come(
     assert "Its last turn was turn 2: the story of the campaign" in words
     assert f'href="/campaigns/{played.pk}/story/"' in html
     assert "<title>Orders" in html and "turn 3</title>" not in html
+
+
+def test_the_game_master_of_a_solo_campaign_reads_whose_ready_plays_the_turn(
+    aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """Looking at either side of a campaign only the Australians play, the GM read "the
+    turn is played once every side is ready": the Japanese are the campaign AI's, always
+    ready, so the Australians' "ready" plays it."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    gm = login(gm_user)
+    for side in ("australian", "japanese"):
+        page = text_of(gm.get(url(solo) + f"?side={side}"))
+        assert (
+            "No deadline: the turn is played when the Australians mark their orders ready "
+            "(the campaign AI plays the other side, always ready), or when the game master "
+            "plays it." in page
+        ), side
+        assert "once every side is ready" not in page
+    set_paused(campaign=solo, paused=True, reason="holidays")
+    page = text_of(gm.get(url(solo) + "?side=japanese"))
+    assert "no turn is played when the Australians are ready until the game master" in page

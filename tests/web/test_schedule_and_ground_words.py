@@ -34,8 +34,8 @@ def test_a_solo_players_turn_email_says_their_ready_plays_the_next_turn(
     aussie: Any, japanese: Any
 ) -> None:
     """As the map says it: every other side is the campaign AI's, so the player's own
-    "ready" plays the turn; the group's channel, read by every side, keeps every side's
-    words."""
+    "ready" plays the turn; the group's channel, read by every side, names the side whose
+    "ready" plays it (which sides a player plays is public)."""
     solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
     join(aussie, solo, "australian")
     advance_turn(campaign_id=solo.pk)
@@ -46,7 +46,10 @@ def test_a_solo_players_turn_email_says_their_ready_plays_the_next_turn(
     assert alone in body
     assert "every side is ready" not in body
     public = public_turn_words(solo, turn).body
-    assert "Turn 2 is played once every side is ready, or when the game master plays it." in public
+    assert (
+        "Turn 2 is played when the Australians mark their orders ready (the campaign AI plays "
+        "the other side, always ready), or when the game master plays it."
+    ) in public
 
 
 def test_a_player_with_a_teammate_is_emailed_that_either_ready_plays_the_next_turn(
