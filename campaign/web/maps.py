@@ -73,7 +73,7 @@ from campaign.web.mapdraw import (
 )
 from campaign.web.supplyhelp import next_roll, supply_rules
 from config import release as code
-from rules.campaign.state import SIDE_KEYS
+from rules.campaign.state import SIDE_KEYS, Settings
 from rules.campaign.visibility import STRONG_FROM, WEAK_BELOW, CompanyView
 
 POLL_SECONDS = 15
@@ -390,13 +390,25 @@ class CampaignEntry:
 
 def verdict_of(campaign: Campaign, side: str | None, sides: Mapping[str, str]) -> str:
     """Whether the reader's side won a finished campaign, in words: "Your side won.",
-    "Your side lost." (another side won), "Your side did not win." (nobody did); "" for a
+    "Your side lost." (another side won), "Nobody won."; "" for a
     reader with no side (the GM, a spectator) or while it is played."""
     if campaign.status != Campaign.Status.FINISHED or side not in sides:
         return ""
     if campaign.winner == side:
         return "Your side won."
-    return "Your side lost." if campaign.winner else "Your side did not win."
+    return "Your side lost." if campaign.winner else "Nobody won."
+
+
+def outcome_after(
+    campaign: Campaign, rules_settings: Settings, side: str | None, sides: Mapping[str, str]
+) -> str:
+    """What the campaign list says after the reader's verdict (``verdict_of``): who won
+    and why (``ending.outcome``), but only why when the verdict already says who won,
+    their own side or nobody. "Your side won. The Australians won: they held Korona"
+    said the winner twice."""
+    if verdict_of(campaign, side, sides) and campaign.winner in (side, None, ""):
+        return ending.why(campaign, rules_settings, sides)
+    return ending.outcome(campaign, rules_settings, sides)
 
 
 def _listed(user: Any) -> QuerySet[Campaign]:
@@ -511,7 +523,7 @@ def campaigns(request: HttpRequest) -> HttpResponse:
                     row, getattr(row, "paused_at", None), getattr(row, "pause_reason", None)
                 ),
                 length=ending.length_of(row, settings, getattr(row, "last_turn_status", None)),
-                outcome=ending.outcome(row, settings, names),
+                outcome=outcome_after(row, settings, sides.get(row.pk), names),
                 verdict=verdict_of(row, sides.get(row.pk), names),
             )
         )

@@ -145,9 +145,14 @@ def test_a_campaign_ended_by_its_length_says_who_won_and_why_in_plain_words(
     )
     said = f"{held} when the 3 turns were up."
     listed = page(client, reverse("campaigns"))
-    # The player reads their own side's lot first (tests/web/test_campaign_list_next_turn.py).
-    lot = {"australian": "Your side won. ", "japanese": "Your side lost. "}
-    assert f"Outcome {lot.get(played.winner or '', 'Your side did not win. ')}{said}" in listed
+    # The player reads their own side's lot first (tests/web/test_campaign_list_next_turn.py),
+    # then why, the winner said once.
+    lot = {
+        "australian": "Your side won. They held Korona when the 3 turns were up.",
+        "japanese": f"Your side lost. {said}",
+        "": "Nobody won. No side held Korona when the 3 turns were up.",
+    }
+    assert f"Outcome {lot[played.winner or '']}" in listed
     assert "turn limit" not in listed and "((" not in listed and "))" not in listed
     assert f"The campaign has ended. {said}" in page(client, map_url(played))
     assert "Turn 3 of 3" not in listed  # once ended, no turn is coming
