@@ -219,8 +219,11 @@ def turning_points(story: Story, state: Any, battles: list[Battle]) -> list[Turn
             others = " and the ".join(
                 names.get(key, key) for key in after.strength if key != ahead_now
             )
+            # No leader yet: the sides were level at the start and at every turn since
+            # ("had more fighting stands for the first time" read as if the campaign
+            # had begun with them behind).
             words = (
-                f"had more fighting stands than the {others} for the first time"
+                f"pulled ahead of the {others} in fighting stands, level until then"
                 if leader is None
                 else f"overtook the {names.get(leader, leader)} in fighting stands"
             )

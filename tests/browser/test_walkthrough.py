@@ -1,5 +1,5 @@
 """Smaller findings of the walk-through (issue 15) in a real browser, on a desk and on a
-phone: the story says "for the first time" once, the orders page says what a company
+phone: the story says the first lead ("level until then") once, the orders page says what a company
 without an order does, the site has an icon, a player's notice settings have no GM-only
 notice, and the map page shows the newest messages."""
 
@@ -47,7 +47,7 @@ def test_the_story_says_for_the_first_time_once(
     join(player, campaign, "australian")
     sign_in(page, live_server, size, f"/campaigns/{campaign.pk}/story/")
     points = page.locator("ol.turning-points").inner_text()
-    assert points.count("for the first time") <= 1
+    assert points.count("level until then") <= 1
     assert "from here" not in points
     page.locator("ol.turning-points").scroll_into_view_if_needed()
     shot(f"walk-story-{size}")

@@ -220,8 +220,10 @@ def test_turning_points_the_objective_a_base_and_the_lead(ended: Campaign, aussi
 
 
 def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, aussie: Any) -> None:
-    """Even, ahead, even, ahead again, even, the other side ahead: "for the first time"
-    once (the walk-through read it after every tie), then the overtaking. Every side reads
+    """Even, ahead, even, ahead again, even, the other side ahead: the first lead once
+    (the walk-through read it after every tie), in words for sides level at the start
+    ("had more fighting stands ... for the first time" read oddly there), then the
+    overtaking. Every side reads
     the story: the other side by its name (the walk of 7 December 2026 read "than the
     enemy", to the Australians and the Japanese alike)."""
     state = open_campaign(user=aussie, campaign=ended).state
@@ -234,6 +236,6 @@ def test_the_lead_in_stands_is_said_once_per_change_of_leader(ended: Campaign, a
     story = Story("Japanese", "", points, [], sides, [])
     words = [(p.turn, p.words) for p in turning_points(story, state, [])]
     assert words == [
-        (1, "the Australians had more fighting stands than the Japanese for the first time"),
+        (1, "the Australians pulled ahead of the Japanese in fighting stands, level until then"),
         (5, "the Japanese overtook the Australians in fighting stands"),
     ]
