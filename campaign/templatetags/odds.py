@@ -74,12 +74,13 @@ def win_words(progress: Any, who: str = "you") -> str:
 @register.filter
 def result_words(progress: Any, who: str = "you") -> str:
     """The side's chance to win one battle once every battle of the estimate is fought,
-    said as a result: "You win 89% of 1,000 battles fought out (likely 86–91%)"; every
-    one won, "You win every one of 1,000 battles fought out: 100% (likely 99–100%)".
+    said as a result: "you win 89% of 1,000 battles fought out (likely 86–91%)"; every
+    one won, "you win every one of 1,000 battles fought out: 100% (likely 99–100%)" (the
+    card starts its sentence with it, capitalised; a line of "Planned battles" after a
+    colon).
     While they are fought the words keep the progress ("350 of 1,000 battles — you win
     62%"): "1000 of 1000 battles — you win 89%" read as a count, not an answer."""
     share = progress.side_win
-    who = who[:1].upper() + who[1:]
     battles = f"{thousands(progress.runs)} battles fought out"
     if share["p"] >= 100:
         said = f"{who} win every one of {battles}: 100%"

@@ -322,7 +322,7 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
     assert ours["p"] == pytest.approx(100 - battle.progress.attacker_win["p"])
     assert ours["low"] == pytest.approx(100 - battle.progress.attacker_win["high"])
     words = result_words(battle.progress)  # one wording, both places (tested apart below)
-    assert words.startswith("You win") and "enemy" not in words
+    assert words.startswith("you win") and "enemy" not in words
     section = html.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
     assert words in section and "enemy wins" not in section
     for name in ("A Company", "B Company", "C Company (militia)"):
@@ -330,7 +330,7 @@ def test_defending_ones_own_area_reads_as_held_and_odds_read_from_ones_own_side(
         row = row.split("</article>", 1)[0]
         assert "; you hold the area and defend." in row and "the enemy holds it" not in row
         assert ") (" not in row  # no brackets side by side
-        assert words in row and "attacker wins" not in row
+        assert words.capitalize() in row and "attacker wins" not in row  # a sentence there
 
 
 # --- a page open in two tabs, or a teammate's: the cards follow their battle ------------------
