@@ -21,7 +21,15 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from campaign.services.visibility import CampaignView
-from campaign.web.maplayout import Box, Segment, on_a_line, reads_as_under, sideways
+from campaign.web.maplayout import (
+    Box,
+    Segment,
+    around,
+    first_clear,
+    on_a_line,
+    reads_as_under,
+    sideways,
+)
 from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
 from rules.campaign.visibility import CompanyView
@@ -702,6 +710,19 @@ def marked(row: MapArea) -> bool:
     return bool(row.area.features or row.base_of)
 
 
+def tag_slide(row: MapArea) -> float:
+    """The farthest a tag slides either way (``tag_candidates``)."""
+    return TAG_STEP * int((tag_width(tag_words(row)) / 2 + TAG_HOLD) // TAG_STEP)
+
+
+def tag_region(row: MapArea) -> Box:
+    """The box around every place ``row``'s tag may go (``tag_candidates``)."""
+    ends = [TagPlace(-tag_slide(row)), TagPlace(tag_slide(row))]
+    if not marked(row):
+        ends += [TagPlace(end.slide, above=True) for end in ends]
+    return around(tag_box(row, end) for end in ends)
+
+
 def tag_candidates(row: MapArea) -> Iterator[TagPlace]:
     """Where ``row``'s tag may go, the first choice first: slid across the foot of its
     circle, the least first, rightwards first at a tie, never so far that it leaves the
@@ -726,23 +747,28 @@ def tag_places(
     areas' order). A tag that no place clears stays at the foot. What places a tag is
     the map and what the reader sees on it (the tags' words, the chips)."""
     placed = {row.name: tag_box(row) for row in areas}
+    fixed = {
+        row.name: [circle_box(row.area), name_box(row)]
+        + ([marks_box(row.area)] if marked(row) else [])
+        + columns.get(row.name, [])
+        for row in areas
+    }
     places: dict[str, TagPlace] = {}
     for row in areas:
-        others = [
-            box
-            for other in areas
-            if other.name != row.name
-            for box in (circle_box(other.area), name_box(other), placed[other.name])
-        ]
-        others += [marks_box(other.area) for other in areas if marked(other)] + [name_box(row)]
-        others += [box for name, column in columns.items() if name != row.name for box in column]
-
-        def clear(box: Box, others: list[Box] = others) -> bool:
-            return not on_a_line([box], segments, clearance=TRACK_CLEARANCE) and not any(
-                box.overlaps(other) for other in others
-            )
-
-        place = next((p for p in tag_candidates(row) if clear(tag_box(row, p))), FOOT)
+        others = (
+            [name_box(row)]
+            + ([marks_box(row.area)] if marked(row) else [])
+            + [
+                box
+                for other in areas
+                if other.name != row.name
+                for box in (*fixed[other.name], placed[other.name])
+            ]
+        )
+        tried = ((place, tag_box(row, place)) for place in tag_candidates(row))
+        place = (
+            first_clear(tried, tag_region(row), segments, others, clearance=TRACK_CLEARANCE) or FOOT
+        )
         if place != FOOT:
             places[row.name] = place
             placed[row.name] = tag_box(row, place)

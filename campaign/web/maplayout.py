@@ -4,8 +4,11 @@ units; ``campaign.web.mapdraw`` decides what the boxes are."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+Place = TypeVar("Place")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,16 @@ class Segment:
 
     def crosses(self, box: Box) -> bool:
         """Does the segment run through the box (touching its edge counts)? Liang-Barsky:
-        clip the segment's parameter range by each side of the box in turn."""
+        clip the segment's parameter range by each side of the box in turn (after the
+        quick answer for a segment wholly to one side of the box)."""
+        x1, y1, x2, y2 = self.x1, self.y1, self.x2, self.y2
+        if (
+            (x1 < box.left and x2 < box.left)
+            or (x1 > box.right and x2 > box.right)
+            or (y1 < box.top and y2 < box.top)
+            or (y1 > box.bottom and y2 > box.bottom)
+        ):
+            return False
         dx, dy = self.x2 - self.x1, self.y2 - self.y1
         start, end = 0.0, 1.0
         for p, q in (
@@ -64,7 +76,27 @@ class Segment:
 
 def on_a_line(boxes: Sequence[Box], segments: Sequence[Segment], *, clearance: float) -> bool:
     """Does any segment run through one of the boxes, or within ``clearance`` of it?"""
-    return any(s.crosses(b.grown(clearance)) for s in segments for b in boxes)
+    grown = [b.grown(clearance) for b in boxes]
+    return any(s.crosses(b) for s in segments for b in grown)
+
+
+def around(boxes: Iterable[Box]) -> Box:
+    """The least box that holds every one of ``boxes`` (at least one)."""
+    lefts, tops, rights, bottoms = zip(
+        *((b.left, b.top, b.right, b.bottom) for b in boxes), strict=True
+    )
+    return Box(min(lefts), min(tops), max(rights), max(bottoms))
+
+
+def near(
+    region: Box, segments: Sequence[Segment], others: Sequence[Box], *, clearance: float, gap: float
+) -> tuple[list[Segment], list[Box]]:
+    """The segments within ``clearance`` of ``region`` and the boxes within ``gap`` of it:
+    the only ones a box inside ``region`` can be on or overlap (a placement tries many
+    boxes in one region: it need test only these, with the same answers)."""
+    grown = region.grown(clearance)
+    wide = region.grown(gap)
+    return [s for s in segments if s.crosses(grown)], [o for o in others if wide.overlaps(o)]
 
 
 def reads_as_under(box: Box, own: float, beside: Sequence[float]) -> bool:
@@ -104,6 +136,15 @@ def sideways(
 
     if not boxes or off_the_lines(boxes):
         return 0.0
+    farthest = step * int(reach // step)
+    whole = around(boxes)
+    segments, others = near(
+        Box(whole.left - farthest, whole.top, whole.right + farthest, whole.bottom),
+        segments,
+        others,
+        clearance=clearance,
+        gap=gap,
+    )
     left, right = within
     for n in range(1, int(reach // step) + 1):
         for dx in (step * n, -step * n):
@@ -117,3 +158,23 @@ def sideways(
             ):
                 return dx
     return 0.0
+
+
+def first_clear(
+    tried: Iterable[tuple[Place, Box]],
+    region: Box,
+    segments: Sequence[Segment],
+    others: Sequence[Box],
+    *,
+    clearance: float,
+) -> Place | None:
+    """The first of the ``tried`` places whose box is ``clearance`` off every segment and
+    overlaps none of ``others``; None if none is. Every box tried lies inside ``region``:
+    only the segments and boxes near it are tested (``near``), with the same answer."""
+    lines, nearby = near(region, segments, others, clearance=clearance, gap=0)
+    for place, box in tried:
+        if not on_a_line([box], lines, clearance=clearance) and not any(
+            box.overlaps(other) for other in nearby
+        ):
+            return place
+    return None

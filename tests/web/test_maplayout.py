@@ -3,7 +3,17 @@ the least sideways move of a column of chips off the lines."""
 
 from __future__ import annotations
 
-from campaign.web.maplayout import Box, Segment, reads_as_under, sideways
+import random
+
+from campaign.web.maplayout import (
+    Box,
+    Segment,
+    around,
+    first_clear,
+    on_a_line,
+    reads_as_under,
+    sideways,
+)
 
 COLUMN = [Box(0, 10, 100, 40), Box(0, 43, 100, 73)]
 
@@ -89,3 +99,31 @@ def test_a_column_moves_only_as_far_as_it_still_reads_as_under_its_area() -> Non
     assert reads_as_under(Box(36, 0, 136, 10), 50.0, [200.0])
     assert not reads_as_under(Box(36, 0, 136, 10), 50.0, [150.0])
     assert not reads_as_under(Box(36, 0, 136, 10), 50.0, [120.0])  # under the chip itself
+
+
+def test_first_clear_answers_as_testing_every_line_and_box() -> None:
+    """``first_clear`` tests only the lines and boxes near the places it tries: the same
+    first place as testing each against every line and box, on made-up maps."""
+    rng = random.Random(7)
+    for _ in range(300):
+        lines = [
+            Segment(*(float(rng.randrange(0, 400)) for _ in range(4)))
+            for _ in range(rng.randrange(6))
+        ]
+        others = [
+            Box(x, y, x + rng.randrange(1, 80), y + rng.randrange(1, 40))
+            for x, y in ((rng.randrange(0, 400), rng.randrange(0, 400)) for _ in range(8))
+        ]
+        x, y = rng.randrange(50, 350), rng.randrange(50, 350)
+        tried = [(dx, Box(x + dx, y, x + dx + 40, y + 18)) for dx in range(-40, 41, 2)]
+        every = next(
+            (
+                dx
+                for dx, box in tried
+                if not on_a_line([box], lines, clearance=6)
+                and not any(box.overlaps(o) for o in others)
+            ),
+            None,
+        )
+        region = around(box for _, box in tried)
+        assert first_clear(tried, region, lines, others, clearance=6) == every
