@@ -45,6 +45,7 @@ from campaign.web.mapdraw import (
     draw_map,
     focus_across,
     labelled_boxes,
+    laid_chips,
     lay_out,
     map_areas,
     map_box,
@@ -52,7 +53,7 @@ from campaign.web.mapdraw import (
     side_tag,
     track_segments,
 )
-from campaign.web.maplayout import Box, Segment, on_a_line
+from campaign.web.maplayout import Box, Segment, around, first_clear
 from campaign.web.maps import Legend, legend
 from rules import names as naming
 from rules.campaign.scenario import parse_scenario
@@ -144,6 +145,15 @@ class Arrow:
 
 
 @dataclass(frozen=True, slots=True)
+class LabelLine:
+    """A line of a mark's sides written a pair a line: its words and where."""
+
+    words: str
+    x: str
+    y: str
+
+
+@dataclass(frozen=True, slots=True)
 class BattleDrawing:
     """A battle mark as ``turn_overlay.svg`` draws it: the ⚔ at the area's top right, its
     title the battles in words, and beside it who attacked whom by the map's tags
@@ -158,6 +168,8 @@ class BattleDrawing:
     label_x: str
     label_y: str
     label_anchor: str = "start"  # "end": written leftwards from label_x, left of the ⚔
+    # Written a pair a line (``LabelPlace.stacked``): each line; else the label on one.
+    lines: list[LabelLine] = field(default_factory=list)
 
 
 # Moves along one link (opposite ways, or two sides the same way) are drawn side by side,
@@ -212,56 +224,108 @@ def lanes(moves: list[Move]) -> list[float]:
 
 # A battle mark's sides ("JPN→AUS", 12px bold) are written beside its ⚔ (a circle of
 # radius BATTLE_MARK_RADIUS), to its right; where that lies on a track line, another tag,
-# an area's name, marks or circle, or another battle's, they go the least way up or
-# down (BATTLE_LABEL_STEP at a time, up first, never off the ⚔'s side: Kerna's go below
-# the track to Munara), else to its left.
+# an area's name, marks or circle, a column of chips, or another battle's, they go the
+# least way up or down (BATTLE_LABEL_STEP at a time, up first, never off the ⚔'s side:
+# Kerna's go below the track to Munara), else to its left. Battles both ways at one
+# area ("JPN→AUS, AUS→JPN", 128 wide) that find no such place on one line are written a
+# pair a line, one under the other, the same ways (at Oivi the one line ran into Kilu's
+# circle). Where nothing is clear of everything, they keep clear of every circle, name,
+# tag and other battle's sides at least, on a track line or a chip if they must.
 BATTLE_MARK_RADIUS = 13
 BATTLE_LABEL_GAP = 3
 BATTLE_LABEL_STEP = 3
 BATTLE_LABEL_REACH = 16  # the most they go up or down: still level with the ⚔
+BATTLE_LINE = 14  # from one line's baseline to the next's, when written a pair a line
 
 
-def battle_label_box(x: float, y: float, width: float, *, left: bool, dy: float) -> Box:
-    """Where a mark's sides are written: beside the ⚔ at (``x``, ``y``), on its ``left``
-    or its right, ``dy`` below its middle; 13 high, their baseline 4 below it."""
-    start = x - BATTLE_MARK_RADIUS - BATTLE_LABEL_GAP - width if left else x + 16
-    baseline = y + dy + 4
-    return Box(start, baseline - 10, start + width, baseline + 3)
+@dataclass(frozen=True, slots=True)
+class LabelPlace:
+    """Where a battle mark's sides go (``battle_label_place``): on the ⚔'s ``left`` or
+    its right, ``dy`` below its middle, on one line or ``stacked`` a pair a line."""
+
+    left: bool = False
+    dy: float = 0.0
+    stacked: bool = False
+
+
+def label_lines(label: str, *, stacked: bool) -> list[str]:
+    """The lines a mark's sides are written on: the whole on one, or a pair a line."""
+    return label.split(", ") if stacked else [label]
+
+
+def battle_label_box(x: float, y: float, label: str, place: LabelPlace) -> Box:
+    """Where a mark's sides are written: beside the ⚔ at (``x``, ``y``) as ``place``
+    says; each line 13 high, a single line's baseline 4 below the ⚔'s middle, stacked
+    lines centred on it the same way."""
+    lines = label_lines(label, stacked=place.stacked)
+    width = max(len(line) for line in lines) * BATTLE_CHAR
+    start = x - BATTLE_MARK_RADIUS - BATTLE_LABEL_GAP - width if place.left else x + 16
+    baselines = label_baselines(y, label, place)
+    return Box(start, baselines[0] - 10, start + width, baselines[-1] + 3)
+
+
+def label_baselines(y: float, label: str, place: LabelPlace) -> list[float]:
+    """The baseline of each line of a mark's sides beside the ⚔ at height ``y``."""
+    if not place.stacked:
+        return [y + place.dy + 4]
+    lines = label_lines(label, stacked=True)
+    first = y + place.dy + 4 - BATTLE_LINE * (len(lines) - 1) / 2
+    return [first + BATTLE_LINE * i for i in range(len(lines))]
+
+
+def label_candidates(label: str) -> list[LabelPlace]:
+    """Where a mark's sides may go, the first choice first: on one line, to the right of
+    the ⚔ then its left, the least way up or down first; then a pair a line, the same."""
+    reach = int(BATTLE_LABEL_REACH // BATTLE_LABEL_STEP)
+    downs = [0.0] + [BATTLE_LABEL_STEP * n * way for n in range(1, reach + 1) for way in (-1, 1)]
+    stacks = (False, True) if ", " in label else (False,)
+    return [
+        LabelPlace(left, dy, stacked)
+        for stacked in stacks
+        for left in (False, True)
+        for dy in downs
+    ]
 
 
 def battle_label_place(
-    x: float, y: float, label: str, taken: list[Box], segments: list[Segment]
-) -> tuple[bool, float]:
-    """Beside the ⚔ at (``x``, ``y``): on its left (True) or its right, how far down, for
-    ``label`` to lie on no track line and none of ``taken``; the right, level, if no place
-    does. From the map and the marks the reader may read, nothing else."""
-    width = len(label) * BATTLE_CHAR
-    reach = int(BATTLE_LABEL_REACH // BATTLE_LABEL_STEP)
-    downs = [0.0] + [BATTLE_LABEL_STEP * n * way for n in range(1, reach + 1) for way in (-1, 1)]
-    for left in (False, True):
-        for dy in downs:
-            box = battle_label_box(x, y, width, left=left, dy=dy)
-            if not on_a_line([box], segments, clearance=TRACK_CLEARANCE) and not any(
-                box.overlaps(other) for other in taken
-            ):
-                return left, dy
-    return False, 0.0
+    x: float,
+    y: float,
+    label: str,
+    taken: list[Box],
+    segments: list[Segment],
+    chips: list[Box] = [],  # noqa: B006 -- read only
+) -> LabelPlace:
+    """Beside the ⚔ at (``x``, ``y``), where ``label`` lies on no track line and none of
+    ``taken`` or ``chips``; else the first place on none of ``taken``; else the right,
+    level, on one line. From the map and the marks the reader may read, nothing else."""
+    tried = [(place, battle_label_box(x, y, label, place)) for place in label_candidates(label)]
+    region = around(box for _, box in tried)
+    clear = first_clear(tried, region, segments, taken + chips, clearance=TRACK_CLEARANCE)
+    if clear is None:
+        clear = first_clear(tried, region, [], taken, clearance=TRACK_CLEARANCE)
+    return clear or LabelPlace()
 
 
 def battle_drawing(
-    view: CampaignView, mark: BattleMark, taken: list[Box], segments: list[Segment]
+    view: CampaignView,
+    mark: BattleMark,
+    taken: list[Box],
+    segments: list[Segment],
+    chips: list[Box] = [],  # noqa: B006 -- read only
 ) -> BattleDrawing | None:
     """A battle's mark at its area's top right, its sides beside it clear of ``taken``
-    (which gains them) and the track ``segments`` (``battle_label_place``)."""
+    (which gains them), the track ``segments`` and the ``chips`` (``battle_label_place``)."""
     area = view.state.areas.get(mark.area)
     if area is None:
         return None
     x, y = area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8
     title = " ".join(line if line.endswith(".") else f"{line}." for line in mark.words)
     label = ", ".join(f"{side_tag(a)}→{side_tag(d)}" for a, d in mark.sides)
-    left, dy = battle_label_place(x, y, label, taken, segments)
-    box = battle_label_box(x, y, len(label) * BATTLE_CHAR, left=left, dy=dy)
+    place = battle_label_place(x, y, label, taken, segments, chips)
+    box = battle_label_box(x, y, label, place)
     taken.append(box)
+    label_x = _num(box.right if place.left else box.left)
+    baselines = label_baselines(y, label, place)
     return BattleDrawing(
         mark.area,
         title,
@@ -269,9 +333,15 @@ def battle_drawing(
         _num(x),
         _num(y),
         _num(y + 5),
-        _num(box.right if left else box.left),
-        _num(y + dy + 4),
-        "end" if left else "start",
+        label_x,
+        _num(baselines[0]),
+        "end" if place.left else "start",
+        [
+            LabelLine(words, label_x, _num(baseline))
+            for words, baseline in zip(label_lines(label, stacked=True), baselines, strict=True)
+        ]
+        if place.stacked
+        else [],
     )
 
 
@@ -306,10 +376,11 @@ def overlay(
         for x, y in [(area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8)]
     ]
     segments = track_segments(links)
+    chips = laid_chips(areas, layout)
     marks = [
         mark_at
         for mark in battles
-        if (mark_at := battle_drawing(view, mark, taken, segments)) is not None
+        if (mark_at := battle_drawing(view, mark, taken, segments, chips)) is not None
     ]
     context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
     return render_to_string("campaign/svg/turn_overlay.svg", context)

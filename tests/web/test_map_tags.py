@@ -18,7 +18,7 @@ from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import CampaignView, open_campaign
 from campaign.web.mapdraw import AREA_RADIUS, BATTLE_CHAR, NAME_CHAR, TRACK_CLEARANCE, draw_map
-from campaign.web.maplayout import Box, Segment
+from campaign.web.maplayout import Box, Segment, around
 from campaign.web.pastmaps import BattleMark, overlay, reading_of, turn_frame
 from tests.web.conftest import join
 
@@ -62,10 +62,15 @@ def drawn_boxes(markup: str) -> dict[str, Any]:
             continue
         label = mark.find(f"{SVG}text[@class='battle-sides']")
         assert label is not None
-        lx, ly = _float(label, "x"), _float(label, "y")
-        width = len(label.text or "") * BATTLE_CHAR
-        left = lx - width if label.get("text-anchor") == "end" else lx
-        tags[f"battle {mark.get('data-battle-area')}"] = Box(left, ly - 10, left + width, ly + 3)
+        # One line, or a pair a line (a tspan each): the box around every line.
+        lines = label.findall(f"{SVG}tspan") or [label]
+        boxes = []
+        for line in lines:
+            lx, ly = _float(line, "x"), _float(line, "y")
+            width = len(line.text or "") * BATTLE_CHAR
+            left = lx - width if label.get("text-anchor") == "end" else lx
+            boxes.append(Box(left, ly - 10, left + width, ly + 3))
+        tags[f"battle {mark.get('data-battle-area')}"] = around(boxes)
     lines = [
         Segment(*(_float(line, k) for k in ("x1", "y1", "x2", "y2")))
         for line in svg.iter(f"{SVG}line")
@@ -219,3 +224,19 @@ def test_a_battles_sides_move_off_a_track_that_runs_beside_its_mark(
         assert (at != (mark_x + 16, mark_y + 4, None)) == moves, (area, at)
         # Beside its mark: level with it, at one side of it.
         assert abs(at[1] - 4 - mark_y) <= 16 and abs(at[0] - mark_x) <= 20, (area, at)
+
+
+@pytest.mark.parametrize("area", ["Oivi", "Uberi Ridge", "Korona", "Kerna", "Kilu", "Port Murray"])
+def test_battles_both_ways_at_an_area_are_labelled_clear_of_everything(
+    campaign: Campaign, gm_user: Any, area: str
+) -> None:
+    """ "JPN→AUS, AUS→JPN" (battles both ways at one area in a turn) is 128 wide: at
+    Oivi, to the right of its mark, it ran into Kilu's circle, where no place beside the
+    mark on one line was clear. Wherever it goes, it lies on no circle, name, tag or
+    track, and on no other battle's sides (Korona's, beside it)."""
+    view = open_campaign(user=gm_user, campaign=campaign)
+    both = BattleMark(area, sides=[("japanese", "australian"), ("australian", "japanese")])
+    neighbour = "Korona" if area != "Korona" else "Oivi"
+    marks = [both, BattleMark(neighbour, sides=[("japanese", "australian")])]
+    markup = str(draw_map(view, overlay=overlay(view, [], marks)))
+    assert not collisions(markup)
