@@ -86,6 +86,11 @@ TAG_PAD = 6
 # under the area's name, where no features or base are marked (``tag_candidates``).
 TAG_STEP = 2
 TAG_HOLD = AREA_RADIUS / 2
+# An area's name, written centred above its circle, that a track line runs through
+# (Erida's, the track from Uberi Ridge) slides the least way across off it, NAME_STEP at
+# a time, its middle never further than NAME_REACH from the circle's (still over it).
+NAME_STEP = 2
+NAME_REACH = AREA_RADIUS
 BATTLE_CHAR = 8  # a rough width of a character of a battle mark's sides ("JPN→AUS", 12px bold)
 CHIP_TOP = AREA_RADIUS + TAG_HEIGHT // 2 + 5  # the first chip's top, below the tag
 # A column of chips that a track line runs through moves sideways off it, when the map
@@ -509,6 +514,7 @@ class AreaDrawing:
     tag: HolderTag
     zone: int
     zone_y: str
+    name_x: str
     name_y: str
     mark: str
     mark_y: str
@@ -693,11 +699,61 @@ def circle_box(area: Area) -> Box:
     )
 
 
-def name_box(row: MapArea) -> Box:
-    """Roughly where an area's name is written, above its circle."""
+def name_box(row: MapArea, slide: float = 0.0) -> Box:
+    """Roughly where an area's name is written, above its circle, ``slide`` across from
+    its middle (``name_places``)."""
     name_y = row.area.y - AREA_RADIUS - NOTE_LINE
-    half = len(row.name) * NAME_CHAR / 2
-    return Box(row.area.x - half, name_y - 16, row.area.x + half, name_y + 5)
+    half, middle = len(row.name) * NAME_CHAR / 2, row.area.x + slide
+    return Box(middle - half, name_y - 16, middle + half, name_y + 5)
+
+
+def note_boxes(row: MapArea) -> list[Box]:
+    """Roughly where the notes above an area are written (``note_drawings``)."""
+    area, boxes = row.area, []
+    line = area.y - AREA_RADIUS - NOTE_LINE - 24
+    for note in notes(row):
+        width = len(note) * NOTE_CHAR / 2
+        boxes.append(Box(area.x - width, line - 14, area.x + width, line + 4))
+        line -= 20
+    return boxes
+
+
+def name_places(
+    areas: list[MapArea], segments: list[Segment], columns: dict[str, list[Box]]
+) -> dict[str, float]:
+    """How far across each area's name goes, for the names that do not stay centred
+    over their circle: the least slide (``NAME_STEP`` at a time, rightwards first at a
+    tie, its middle still over the circle) that puts it off every track line
+    (``TRACK_CLEARANCE``) and every other area's circle, marks, notes, tag (at the foot)
+    and chips (``columns``, unmoved) and every other name (as placed before it, in the
+    areas' order). A name no slide clears stays centred. From the map and what the
+    reader sees on it, as the tags are placed (``tag_places``)."""
+    reach = NAME_STEP * int(NAME_REACH // NAME_STEP)
+    slides = [0.0] + [
+        NAME_STEP * n * way for n in range(1, int(reach // NAME_STEP) + 1) for way in (1, -1)
+    ]
+    placed = {row.name: name_box(row) for row in areas}
+    fixed = {
+        row.name: [circle_box(row.area), tag_box(row), *note_boxes(row)]
+        + ([marks_box(row.area)] if marked(row) else [])
+        + columns.get(row.name, [])
+        for row in areas
+    }
+    places: dict[str, float] = {}
+    for row in areas:
+        others = [
+            box
+            for other in areas
+            if other.name != row.name
+            for box in (*fixed[other.name], placed[other.name])
+        ]
+        tried = ((slide, name_box(row, slide)) for slide in slides)
+        region = around([name_box(row, -reach), name_box(row, reach)])
+        slide = first_clear(tried, region, segments, others, clearance=TRACK_CLEARANCE)
+        if slide:
+            places[row.name] = slide
+            placed[row.name] = name_box(row, slide)
+    return places
 
 
 def marks_box(area: Area) -> Box:
@@ -738,7 +794,10 @@ def tag_candidates(row: MapArea) -> Iterator[TagPlace]:
 
 
 def tag_places(
-    areas: list[MapArea], segments: list[Segment], columns: dict[str, list[Box]]
+    areas: list[MapArea],
+    segments: list[Segment],
+    columns: dict[str, list[Box]],
+    names: dict[str, float] | None = None,
 ) -> dict[str, TagPlace]:
     """Where each area's tag goes (``tag_candidates``), for the areas whose tag does not
     stay centred on the foot of its circle: the first place off every track line
@@ -746,9 +805,10 @@ def tag_places(
     (``columns``, as they hang unmoved) and every other tag (as placed before it, in the
     areas' order). A tag that no place clears stays at the foot. What places a tag is
     the map and what the reader sees on it (the tags' words, the chips)."""
+    names = names or {}
     placed = {row.name: tag_box(row) for row in areas}
     fixed = {
-        row.name: [circle_box(row.area), name_box(row)]
+        row.name: [circle_box(row.area), name_box(row, names.get(row.name, 0.0))]
         + ([marks_box(row.area)] if marked(row) else [])
         + columns.get(row.name, [])
         for row in areas
@@ -756,7 +816,7 @@ def tag_places(
     places: dict[str, TagPlace] = {}
     for row in areas:
         others = (
-            [name_box(row)]
+            [name_box(row, names.get(row.name, 0.0))]
             + ([marks_box(row.area)] if marked(row) else [])
             + [
                 box
@@ -775,17 +835,23 @@ def tag_places(
     return places
 
 
-def labelled_boxes(areas: list[MapArea], places: dict[str, TagPlace]) -> list[Box]:
+def labelled_boxes(
+    areas: list[MapArea], places: dict[str, TagPlace], names: dict[str, float] | None = None
+) -> list[Box]:
     """What a label drawn over the map keeps clear of (a battle's sides, ``pastmaps``):
     every area's circle, name, marks and tag, as placed (``tag_places``)."""
     return [
         box
         for row in areas
-        for box in (circle_box(row.area), name_box(row), tag_box(row, places.get(row.name, FOOT)))
+        for box in (
+            circle_box(row.area),
+            name_box(row, (names or {}).get(row.name, 0.0)),
+            tag_box(row, places.get(row.name, FOOT)),
+        )
     ] + [marks_box(row.area) for row in areas if marked(row)]
 
 
-def area_boxes(row: MapArea, *, tag: TagPlace = FOOT) -> list[Box]:
+def area_boxes(row: MapArea, *, tag: TagPlace = FOOT, name: float = 0.0) -> list[Box]:
     """Roughly where an area's own drawing is: its circle and tag (where ``tag_places``
     put it), its features, its name, the notes above it (``area_drawing``)."""
     area = row.area
@@ -797,14 +863,9 @@ def area_boxes(row: MapArea, *, tag: TagPlace = FOOT) -> list[Box]:
     else:
         half = max(AREA_RADIUS, tag_width(tag_words(row)) / 2)
         boxes = [Box(area.x - half, area.y - AREA_RADIUS, area.x + half, area.y + CHIP_TOP - 5)]
-    boxes.append(name_box(row))
+    boxes.append(name_box(row, name))
     boxes.append(marks_box(area))
-    line = area.y - AREA_RADIUS - NOTE_LINE - 24
-    for note in notes(row):
-        width = len(note) * NOTE_CHAR / 2
-        boxes.append(Box(area.x - width, line - 14, area.x + width, line + 4))
-        line -= 20
-    return boxes
+    return boxes + note_boxes(row)
 
 
 def chip_boxes(row: MapArea, *, raised: bool = False) -> list[Box]:
@@ -858,6 +919,7 @@ def chip_shifts(
     *,
     within: tuple[float, float] | None = None,
     tags: dict[str, TagPlace] | None = None,
+    names: dict[str, float] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """How far each area's column of chips moves (across, down) off the track lines that
     run through it: sideways (``maplayout.sideways``) only where the map has room and
@@ -869,7 +931,12 @@ def chip_shifts(
     shows is the same wherever it hangs."""
     segments = track_segments(links)
     tags = tags or {}
-    drawn = [box for row in areas for box in area_boxes(row, tag=tags.get(row.name, FOOT))]
+    names = names or {}
+    drawn = [
+        box
+        for row in areas
+        for box in area_boxes(row, tag=tags.get(row.name, FOOT), name=names.get(row.name, 0.0))
+    ]
     columns = {row.name: chip_boxes(row) for row in areas}
     if within is None:
         x, _, width, _ = _bounds(areas)
@@ -959,6 +1026,7 @@ def area_drawing(
     *,
     shift: tuple[float, float] = (0.0, 0.0),
     tag: TagPlace = FOOT,
+    name_slide: float = 0.0,
 ) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN``, and "+N more" for
     more than one more), ``shift`` (across, down) of where they hang below it, its tag
@@ -995,6 +1063,7 @@ def area_drawing(
         tag=holder_tag(row, tag),
         zone=area.zone,
         zone_y=_num(area.y + 6),
+        name_x=_num(area.x + name_slide),
         name_y=_num(area.y - AREA_RADIUS - NOTE_LINE),
         mark=(features + (" ⌂" if row.base_of else "")).strip(),
         mark_y=_num(area.y - AREA_RADIUS - 5),
@@ -1017,6 +1086,7 @@ class MapLayout:
     box: MapBox
     tags: dict[str, TagPlace]
     shifts: dict[str, tuple[float, float]]
+    names: dict[str, float] = field(default_factory=dict)  # how far across (``name_places``)
 
 
 def lay_out(areas: list[MapArea], links: list[MapLink]) -> MapLayout:
@@ -1025,15 +1095,18 @@ def lay_out(areas: list[MapArea], links: list[MapLink]) -> MapLayout:
     out of it."""
     x, y, width, height = _bounds(areas)
     segments = track_segments(links)
-    tags = tag_places(areas, segments, {row.name: chip_boxes(row) for row in areas})
-    shifts = chip_shifts(areas, links, within=(x, x + width), tags=tags)
+    columns = {row.name: chip_boxes(row) for row in areas}
+    names = name_places(areas, segments, columns)
+    tags = tag_places(areas, segments, columns, names)
+    shifts = chip_shifts(areas, links, within=(x, x + width), tags=tags, names=names)
     raised = raised_top(areas, shifts)
     if raised is not None and raised - 12 < y:  # reaching above what the map showed
         y, height = raised - 12, height + y - (raised - 12)
     moved = [tag_box(row, tags[row.name]) for row in areas if row.name in tags]
+    moved += [name_box(row, names[row.name]) for row in areas if row.name in names]
     left = min([x] + [tag.left - 12 for tag in moved])
     right = max([x + width] + [tag.right + 12 for tag in moved])
-    return MapLayout((left, y, right - left, height), tags, shifts)
+    return MapLayout((left, y, right - left, height), tags, shifts, names)
 
 
 def map_box(view: CampaignView, areas: list[MapArea]) -> MapBox:
@@ -1106,6 +1179,7 @@ def draw_map(
                 company_url,
                 shift=layout.shifts.get(row.name, (0.0, 0.0)),
                 tag=layout.tags.get(row.name, FOOT),
+                name_slide=layout.names.get(row.name, 0.0),
             )
             for row in areas
         ],

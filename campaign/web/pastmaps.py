@@ -364,7 +364,7 @@ def overlay(
         for move, lane in zip(moves, lanes(moves), strict=True)
         if (drawn := arrow(view, move, lane=lane)) is not None
     ]
-    taken = labelled_boxes(areas, layout.tags) + [
+    taken = labelled_boxes(areas, layout.tags, layout.names) + [
         Box(
             x - BATTLE_MARK_RADIUS,
             y - BATTLE_MARK_RADIUS,

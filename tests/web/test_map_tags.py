@@ -82,7 +82,7 @@ def drawn_boxes(markup: str) -> dict[str, Any]:
 def collisions(markup: str) -> list[str]:
     """Every tag that overlaps another tag, a name or circle (its own circle aside: a
     holder's tag sits on the foot of its circle, a battle's mark on its rim), or that a
-    track line runs through."""
+    track line runs through; every area's name that a track line runs through."""
     boxes = drawn_boxes(markup)
     tags, fixed = boxes["tags"], boxes["fixed"]
     found = []
@@ -100,6 +100,11 @@ def collisions(markup: str) -> list[str]:
         clear = TRACK_CLEARANCE / 2
         if any(line.crosses(tags[one].grown(clear)) for line in boxes["lines"]):
             found.append(f"{one} on a track")
+    for what, box in fixed.items():
+        if what.startswith("name ") and any(
+            line.crosses(box.grown(TRACK_CLEARANCE / 2)) for line in boxes["lines"]
+        ):
+            found.append(f"{what} on a track")
     return found
 
 
@@ -240,3 +245,27 @@ def test_battles_both_ways_at_an_area_are_labelled_clear_of_everything(
     marks = [both, BattleMark(neighbour, sides=[("japanese", "australian")])]
     markup = str(draw_map(view, overlay=overlay(view, [], marks)))
     assert not collisions(markup)
+
+
+def test_an_areas_name_a_track_runs_through_moves_off_it_over_its_circle(
+    campaign: Campaign, gm_user: Any, aussie: Any
+) -> None:
+    """Korona's map: the track from Uberi Ridge runs through the left of Erida's name,
+    written centred above its circle, and the track from Oivi through the right of
+    Munara's. Each slides the least way off it, still over its circle; every other
+    name stays centred."""
+    for user in (gm_user, aussie):
+        markup = str(draw_map(open_campaign(user=user, campaign=campaign)))
+        assert not collisions(markup)
+        svg = ET.fromstring(markup)
+        moved = {}
+        for link in svg.iter(f"{SVG}a"):
+            circle, name = link.find(f"{SVG}circle"), link.find(f"{SVG}text[@class='area-name']")
+            if circle is not None and name is not None:
+                off = _float(name, "x") - _float(circle, "cx")
+                if off:
+                    moved[name.text] = off
+        assert set(moved) == {"Erida", "Munara"}, moved
+        # Away from the track, each its own way; the name's middle still over its circle.
+        assert moved["Munara"] < 0 < moved["Erida"], moved
+        assert all(abs(off) <= AREA_RADIUS for off in moved.values()), moved
