@@ -423,6 +423,16 @@ def _bounds(areas: list[MapArea]) -> tuple[float, float, float, float]:
 
 
 MAP_TEMPLATE = "campaign/svg/map.svg"
+MAP_TITLE = "map-title"  # the id of a page's one map's title (``draw_map``)
+
+
+def id_suffix(title_id: str) -> str:
+    """What the ids a map defines (its hatching, its arrows' heads) end with, from its
+    title's: "" for a page's one map, "-3" for "map-title-3". A page with several maps
+    (the time-lapse) shows one at a time, the others hidden; a browser reads the first
+    definition of an id, and one in a hidden map paints nothing, so no two maps on a
+    page may share one."""
+    return "" if title_id == MAP_TITLE else "-" + title_id.removeprefix(MAP_TITLE + "-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,12 +636,13 @@ def link_drawing(link: MapLink) -> LinkDrawing:
     )
 
 
-def _area_fill(row: MapArea) -> str:
-    """An area's fill: its controller's tint; hatched in the controller's colour when that
-    is only who held it when the reader last saw it (it may have changed hands since)."""
+def _area_fill(row: MapArea, pattern: str = "glimpse") -> str:
+    """An area's fill: its controller's tint; hatched in the controller's colour (its map's
+    ``pattern``) when that is only who held it when the reader last saw it (it may have
+    changed hands since)."""
     controller = row.area.controller or ""
     if row.last_seen is not None and controller in SIDE_COLOURS:
-        return f"url(#glimpse-{controller})"
+        return f"url(#{pattern}-{controller})"
     return SIDE_TINTS.get(controller, NOBODY_TINT)
 
 
@@ -1027,6 +1038,7 @@ def area_drawing(
     shift: tuple[float, float] = (0.0, 0.0),
     tag: TagPlace = FOOT,
     name_slide: float = 0.0,
+    pattern: str = "glimpse",
 ) -> AreaDrawing:
     """An area, its notes and its chips (the first ``CHIPS_SHOWN``, and "+N more" for
     more than one more), ``shift`` (across, down) of where they hang below it, its tag
@@ -1046,7 +1058,13 @@ def area_drawing(
             _num(y + 23),
         )
     chips = [
-        chip_drawing(company, middle, top + i * (CHIP_HEIGHT + CHIP_GAP), company_url(company))
+        chip_drawing(
+            company,
+            middle,
+            top + i * (CHIP_HEIGHT + CHIP_GAP),
+            company_url(company),
+            pattern=pattern,
+        )
         for i, company in enumerate(shown)
     ]
     return AreaDrawing(
@@ -1057,7 +1075,7 @@ def area_drawing(
         x=_num(area.x),
         y=_num(area.y),
         radius=AREA_RADIUS,
-        tint=_area_fill(row),
+        tint=_area_fill(row, pattern),
         name=area.name,
         controller=area.controller or "",
         tag=holder_tag(row, tag),
@@ -1133,7 +1151,7 @@ def draw_map(
     company_url: Callable[[MapCompany], str] | None = None,
     title: str | None = None,
     overlay: SafeString | str = "",
-    title_id: str = "map-title",
+    title_id: str = MAP_TITLE,
     box: MapBox | None = None,
     layout: MapLayout | None = None,
 ) -> SafeString:
@@ -1164,12 +1182,13 @@ def draw_map(
 
     if title is None:
         title = f"Map of {view.campaign.name} after turn {view.campaign.turn}"
+    pattern = "glimpse" + id_suffix(title_id)
     context = {
         "box": f"{_num(x)} {_num(y)} {_num(width)} {_num(height)}",
         "title": title,
         "title_id": title_id,
         "styles": list(track_styles(view.state).values()),
-        "pattern": "glimpse",
+        "pattern": pattern,
         "hatches": hatches(),
         "links": [link_drawing(link) for link in links],
         "areas": [
@@ -1180,6 +1199,7 @@ def draw_map(
                 shift=layout.shifts.get(row.name, (0.0, 0.0)),
                 tag=layout.tags.get(row.name, FOOT),
                 name_slide=layout.names.get(row.name, 0.0),
+                pattern=pattern,
             )
             for row in areas
         ],

@@ -33,6 +33,7 @@ from campaign.web.common import campaign_view, login_required, page_context
 from campaign.web.mapdraw import (
     AREA_RADIUS,
     BATTLE_CHAR,
+    MAP_TITLE,
     NOBODY_COLOUR,
     SIDE_COLOURS,
     TRACK_CLEARANCE,
@@ -44,6 +45,7 @@ from campaign.web.mapdraw import (
     common_box,
     draw_map,
     focus_across,
+    id_suffix,
     labelled_boxes,
     laid_chips,
     lay_out,
@@ -352,6 +354,7 @@ def overlay(
     *,
     areas: list[MapArea] | None = None,
     layout: MapLayout | None = None,
+    suffix: str = "",
 ) -> SafeString:
     """The turn's moves and battles over ``view``'s map (``turn_overlay.svg``), each
     battle's sides placed clear of what the map draws (its ``areas`` as ``layout`` lays
@@ -382,7 +385,12 @@ def overlay(
         for mark in battles
         if (mark_at := battle_drawing(view, mark, taken, segments, chips)) is not None
     ]
-    context = {"markers": list(SIDE_COLOURS.items()), "arrows": arrows, "marks": marks}
+    context = {
+        "markers": list(SIDE_COLOURS.items()),
+        "suffix": suffix,
+        "arrows": arrows,
+        "marks": marks,
+    }
     return render_to_string("campaign/svg/turn_overlay.svg", context)
 
 
@@ -428,13 +436,16 @@ def turn_frame(
 
     areas = map_areas(then) if areas is None else areas
     layout = lay_out(areas, map_links(then))
+    title_id = f"{MAP_TITLE}-{turn.number}"
     svg = draw_map(
         then,
         areas,
         company_url=company_url,
         title=f"Map of {view.campaign.name} at the start of turn {turn.number}",
-        overlay=overlay(then, moves, battles, areas=areas, layout=layout),
-        title_id=f"map-title-{turn.number}",
+        overlay=overlay(
+            then, moves, battles, areas=areas, layout=layout, suffix=id_suffix(title_id)
+        ),
+        title_id=title_id,
         box=box,
         layout=layout,
     )

@@ -393,3 +393,25 @@ def test_once_it_has_ended_a_players_past_maps_say_they_are_whole(
         "Each turn's map whole, as everyone may read it now that the campaign has ended: "
         "its moves as arrows and its battles as ⚔, then the map as it stands now." in lapse
     )
+
+
+def test_each_map_of_the_time_lapse_has_its_own_hatching(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The time-lapse shows one map at a time, the others hidden (display: none). Every
+    map defined the hatching of areas as last seen under the same ids, and a browser
+    reads the first: the first map's, hidden, which paints nothing, so a hatched area
+    stepped to was drawn empty, a track line running through its circle. Each map's
+    hatching has its own ids, each area's and chip's fill its own map's, and no id on the
+    page is used twice."""
+    html = page(login(aussie), played, "timelapse/")
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)
+    maps = re.findall(r"<svg[^>]*campaign-map.*?</svg>", html, flags=re.S)
+    hatched = 0
+    for svg in maps:
+        defined = set(re.findall(r'<pattern id="([^"]+)"', svg))
+        used = set(re.findall(r'fill="url\(#([^)]+)\)"', svg))
+        assert used <= defined, used - defined
+        hatched += bool(used)
+    assert hatched > 1  # several maps hatch an area
