@@ -975,10 +975,36 @@ def chip_shifts(
             columns[row.name] = [box.moved(dx) for box in columns[row.name]]
             continue
         raised = chip_boxes(row, raised=True)
-        if fits_above(areas, row, raised, segments, others):
-            shifts[row.name] = (0.0, raised_by(row))
-            columns[row.name] = raised
+        across = raised_across(areas, row, raised, segments, others, within)
+        if across is not None:
+            shifts[row.name] = (across, raised_by(row))
+            columns[row.name] = [box.moved(across) for box in raised]
     return shifts
+
+
+def raised_across(
+    areas: list[MapArea],
+    row: MapArea,
+    raised: list[Box],
+    segments: list[Segment],
+    others: list[Box],
+    within: tuple[float, float],
+) -> float | None:
+    """How far across ``row``'s column goes when raised above its area: 0, centred on
+    it, if it fits there (``fits_above``); else the least move sideways that fits
+    (``CHIP_STEP`` at a time, up to ``CHIP_REACH``, rightwards first, inside
+    ``within``: at Uberi Ridge the notes of Port Murray's ship reach under its left
+    edge); None if none does."""
+    moves = [0.0] + [
+        CHIP_STEP * n * way for n in range(1, int(CHIP_REACH // CHIP_STEP) + 1) for way in (1, -1)
+    ]
+    for dx in moves:
+        moved = [box.moved(dx) for box in raised]
+        if min(b.left for b in moved) < within[0] or max(b.right for b in moved) > within[1]:
+            continue
+        if fits_above(areas, row, moved, segments, others):
+            return dx
+    return None
 
 
 def track_segments(links: list[MapLink]) -> list[Segment]:

@@ -269,3 +269,42 @@ def test_an_areas_name_a_track_runs_through_moves_off_it_over_its_circle(
         # Away from the track, each its own way; the name's middle still over its circle.
         assert moved["Munara"] < 0 < moved["Erida"], moved
         assert all(abs(off) <= AREA_RADIUS for off in moved.values()), moved
+
+
+def chips_on_tracks(markup: str) -> list[str]:
+    """Each chip (a company's or a "+N more") that a track line runs through."""
+    svg = ET.fromstring(markup)
+    lines = drawn_boxes(markup)["lines"]
+    found = []
+    for chip in svg.iter(f"{SVG}a"):
+        if "chip" not in (chip.get("class") or "").split():
+            continue
+        rect = chip.find(f"{SVG}rect")
+        assert rect is not None
+        left, top = _float(rect, "x"), _float(rect, "y")
+        box = Box(left, top, left + _float(rect, "width"), top + _float(rect, "height"))
+        if any(line.crosses(box.grown(TRACK_CLEARANCE / 2)) for line in lines):
+            title = chip.find(f"{SVG}title")
+            found.append(title.text if title is not None and title.text else "+N more")
+    return found
+
+
+@pytest.mark.parametrize("where", ["Uberi Ridge", "Oivi", "Erida", "Munara", "Kerna", "Ioro"])
+def test_chips_of_both_sides_in_an_area_sit_off_the_track_lines(
+    where: str, aussie: Any, japanese: Any, gm_user: Any
+) -> None:
+    """A walk-through: with both sides' companies at Uberi Ridge, their chips hung on the
+    track to Erida, which leaves the circle downwards. Two companies of each side in an
+    area a track leaves downwards: each side's map and the GM's, no chip on a track."""
+    doc = json.loads(SCENARIOS[0].read_text(encoding="utf-8"))
+    for side in ("australian", "japanese"):
+        for company in [c for c in doc["companies"] if c["side"] == side][:2]:
+            company["area"] = where
+    campaign = create_campaign(data=doc, name=f"Both at {where}", seed=1)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    found = []
+    for user in (aussie, japanese, gm_user):
+        view = open_campaign(user=user, campaign=campaign)
+        found += [f"{view.side}: {chip}" for chip in chips_on_tracks(str(draw_map(view)))]
+    assert not found
