@@ -892,16 +892,6 @@ def chip_boxes(row: MapArea, *, raised: bool = False) -> list[Box]:
     ]
 
 
-def laid_chips(areas: list[MapArea], layout: MapLayout) -> list[Box]:
-    """Where every area's chips are drawn, as ``layout`` moved them (``chip_shifts``)."""
-    boxes = []
-    for row in areas:
-        dx, dy = layout.shifts.get(row.name, (0.0, 0.0))
-        column = chip_boxes(row, raised=bool(dy))
-        boxes += [box.moved(dx) for box in column]
-    return boxes
-
-
 def raised_by(row: MapArea) -> float:
     """How far up a column of ``row``'s chips goes from below its area to above it: its
     foot a chip's gap above the topmost of the area's name and notes (``area_boxes``)."""

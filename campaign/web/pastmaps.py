@@ -47,7 +47,6 @@ from campaign.web.mapdraw import (
     focus_across,
     id_suffix,
     labelled_boxes,
-    laid_chips,
     lay_out,
     map_areas,
     map_box,
@@ -226,13 +225,12 @@ def lanes(moves: list[Move]) -> list[float]:
 
 # A battle mark's sides ("JPN→AUS", 12px bold) are written beside its ⚔ (a circle of
 # radius BATTLE_MARK_RADIUS), to its right; where that lies on a track line, another tag,
-# an area's name, marks or circle, a column of chips, or another battle's, they go the
+# an area's name, marks or circle, or another battle's, they go the
 # least way up or down (BATTLE_LABEL_STEP at a time, up first, never off the ⚔'s side:
 # Kerna's go below the track to Munara), else to its left. Battles both ways at one
 # area ("JPN→AUS, AUS→JPN", 128 wide) that find no such place on one line are written a
 # pair a line, one under the other, the same ways (at Oivi the one line ran into Kilu's
-# circle). Where nothing is clear of everything, they keep clear of every circle, name,
-# tag and other battle's sides at least, on a track line or a chip if they must.
+# circle).
 BATTLE_MARK_RADIUS = 13
 BATTLE_LABEL_GAP = 3
 BATTLE_LABEL_STEP = 3
@@ -295,16 +293,13 @@ def battle_label_place(
     label: str,
     taken: list[Box],
     segments: list[Segment],
-    chips: list[Box] = [],  # noqa: B006 -- read only
 ) -> LabelPlace:
     """Beside the ⚔ at (``x``, ``y``), where ``label`` lies on no track line and none of
-    ``taken`` or ``chips``; else the first place on none of ``taken``; else the right,
-    level, on one line. From the map and the marks the reader may read, nothing else."""
+    ``taken``; else the right, level, on one line. From the map and the marks the reader may read,
+    nothing else."""
     tried = [(place, battle_label_box(x, y, label, place)) for place in label_candidates(label)]
     region = around(box for _, box in tried)
-    clear = first_clear(tried, region, segments, taken + chips, clearance=TRACK_CLEARANCE)
-    if clear is None:
-        clear = first_clear(tried, region, [], taken, clearance=TRACK_CLEARANCE)
+    clear = first_clear(tried, region, segments, taken, clearance=TRACK_CLEARANCE)
     return clear or LabelPlace()
 
 
@@ -313,17 +308,16 @@ def battle_drawing(
     mark: BattleMark,
     taken: list[Box],
     segments: list[Segment],
-    chips: list[Box] = [],  # noqa: B006 -- read only
 ) -> BattleDrawing | None:
     """A battle's mark at its area's top right, its sides beside it clear of ``taken``
-    (which gains them), the track ``segments`` and the ``chips`` (``battle_label_place``)."""
+    (which gains them) and the track ``segments`` (``battle_label_place``)."""
     area = view.state.areas.get(mark.area)
     if area is None:
         return None
     x, y = area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8
     title = " ".join(line if line.endswith(".") else f"{line}." for line in mark.words)
     label = ", ".join(f"{side_tag(a)}→{side_tag(d)}" for a, d in mark.sides)
-    place = battle_label_place(x, y, label, taken, segments, chips)
+    place = battle_label_place(x, y, label, taken, segments)
     box = battle_label_box(x, y, label, place)
     taken.append(box)
     label_x = _num(box.right if place.left else box.left)
@@ -379,11 +373,10 @@ def overlay(
         for x, y in [(area.x + AREA_RADIUS * 0.8, area.y - AREA_RADIUS * 0.8)]
     ]
     segments = track_segments(links)
-    chips = laid_chips(areas, layout)
     marks = [
         mark_at
         for mark in battles
-        if (mark_at := battle_drawing(view, mark, taken, segments, chips)) is not None
+        if (mark_at := battle_drawing(view, mark, taken, segments)) is not None
     ]
     context = {
         "markers": list(SIDE_COLOURS.items()),
