@@ -670,8 +670,8 @@ def advance_question(campaign: Campaign) -> str:
     tabletop = settings.battle_mode == "tabletop"
     not_ready = sides_not_ready(campaign)
     waits = (
-        f" Not ready yet: {', '.join(not_ready)} (a company given no order follows its "
-        "standing order)."
+        f" Not ready yet: {', '.join(not_ready)} (the orders given so far are played as they "
+        "stand; a company given no order follows its standing order)."
         if not_ready
         else ""
     )

@@ -1069,8 +1069,10 @@ def test_bad_table_settings_are_shown_and_nothing_changes(
 def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
     gm: Client, django_user_model: Any
 ) -> None:
-    """The GM's confirmation says whose orders may be unfinished; a side no player
-    plays (the campaign AI's) is never among them."""
+    """The GM's confirmation says whose orders may be unfinished, and that what they gave
+    is played (a walk-through's GM could not tell whether a side's orders given but not
+    marked ready would count); a side no player plays (the campaign AI's) is never among
+    them."""
     campaign = new_campaign()
     page = f"/admin/campaign/campaign/{campaign.pk}/change/"
     alone = "Play turn 1 of Korona 1 now? Its dice are rolled at once"
@@ -1080,8 +1082,9 @@ def test_advance_turn_now_names_the_sides_not_ready_before_it_plays(
         Membership.objects.create(campaign=campaign, user=user, side=side)
     mark_side_ready(campaign=campaign, side="australian")
     assert (
-        "Play turn 1 of Korona 1 now? Not ready yet: Japanese (a company given no order "
-        "follows its standing order). Its dice are rolled at once" in gm.get(page).content.decode()
+        "Play turn 1 of Korona 1 now? Not ready yet: Japanese (the orders given so far are "
+        "played as they stand; a company given no order follows its standing order). Its dice "
+        "are rolled at once" in gm.get(page).content.decode()
     )
 
 

@@ -561,7 +561,7 @@ def test_the_lists_confirmation_names_the_sides_not_ready_as_they_are(
         Membership.objects.create(campaign=campaign, user=user, side=side)
     mark_side_ready(campaign=campaign, side="australian")
     page = html.unescape(gm.post(LIST, chosen(gm, campaign)).content.decode())
-    assert "Play turn 1 of Korona 1 now? Not ready yet: Japanese (a company" in page
+    assert "Play turn 1 of Korona 1 now? Not ready yet: Japanese (the orders given" in page
     assert 'value="Yes, play it"' in page
 
 
@@ -800,3 +800,23 @@ def test_an_order_given_since_the_page_does_not_stop_its_advance(
     gm.post(f"/admin/campaign/campaign/{campaign.pk}/advance/", sent)
 
     assert Campaign.objects.get().turn == 1
+
+
+def test_a_paused_campaign_still_offers_advance_turn_now(
+    gm: Client, django_user_model: Any
+) -> None:
+    """The pause says the game master "may still play one by hand": the campaign's page
+    must then offer the button that does (a walk-through found only Resume there)."""
+    campaign = new_campaign()
+    set_paused(campaign=campaign, paused=True, reason="holidays")
+    page = page_of(gm, campaign)
+    assert 'value="Advance turn now"' in page
+    assert "The campaign is paused, and playing this turn does not resume it." in page
+    # Every side ready while paused: nothing plays it, so the button is the only way.
+    for side in ("australian", "japanese"):
+        user = django_user_model.objects.create_user(side, password="pw")
+        Membership.objects.create(campaign=campaign, user=user, side=side)
+        mark_side_ready(campaign=campaign, side=side)
+    campaign.refresh_from_db()
+    assert campaign.turn == 0
+    assert 'value="Advance turn now"' in page_of(gm, campaign)
