@@ -480,7 +480,26 @@ def event_words(
     entry = faces.get(next(iter(record.get("dice") or [0])))
     if entry is not None and outcome_retells_entry(entry, outcome):
         return table_text  # "two Buffalos have been lost", not again "2 Buffalos lost"
+    planes = entry is not None and entry.get("effect") == "planes_lost"
+    fewer = _FEWER_LOST.fullmatch(outcome) if planes else None
+    if fewer is not None:
+        return f"{table_text} {_all_that_were_left(int(fewer['lost']))}"
     return f"{table_text} {outcome[0].upper()}{outcome[1:]}."
+
+
+# An air battle's Buffalos lost, fewer than its table's entry says: every one left.
+_FEWER_LOST = re.compile(r"(?P<lost>\d+) Buffalos? lost")
+
+
+def _all_that_were_left(lost: int) -> str:
+    """The Buffalos an air battle took when fewer were left than its table's text says
+    ("two Buffalos have been lost"), not a second count beside the text's: a walk-through
+    read "two Buffalos have been lost. 1 Buffalo lost." as the log contradicting itself."""
+    if lost == 0:
+        return "No Buffalo was left to lose."
+    if lost == 1:
+        return "Only 1 Buffalo was left, and it is lost."
+    return f"Only {lost} Buffalos were left, and all {lost} are lost."
 
 
 def dice_of(record: Mapping[str, Any]) -> list[dict[str, Any]]:

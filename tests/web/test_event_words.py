@@ -11,7 +11,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaign.models import Campaign, Turn
+from campaign.models import AirGroup, Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from notifications.feeds import feed_urls
@@ -68,7 +68,41 @@ def test_buffalos_lost_as_the_table_says_are_said_once(
 def test_fewer_buffalos_lost_than_the_table_says_are_said_too(aussie: Any, login: Any) -> None:
     campaign = air_battle_every_turn(5, aussie)  # five asked, three there
     page = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])).content.decode())
-    assert f"{TWO_LOST} 3 Buffalos lost." in page
+    assert f"{TWO_LOST} Only 3 Buffalos were left, and all 3 are lost." in page
+
+
+@pytest.mark.parametrize(
+    ("left", "said"),
+    [
+        (1, "Only 1 Buffalo was left, and it is lost."),
+        (0, "No Buffalo was left to lose."),
+    ],
+)
+def test_an_air_battle_with_fewer_buffalos_left_says_so_once(
+    aussie: Any, login: Any, django_capture_on_commit_callbacks: Any, left: int, said: str
+) -> None:
+    """The walk-through of 7 December 2026 read "An air battle: two Buffalos have been
+    lost. 1 Buffalo lost." on the turn's page, its email and the feed: two counts, one
+    line. Now the text, then that every Buffalo left was lost."""
+    campaign = create_campaign(data=korona_doc(), name="Korona", seed=1)
+    entry = {"effect": "planes_lost", "side": "australian", "count": 2, "text": TWO_LOST}
+    settings = campaign.get_settings()
+    campaign.set_settings(
+        replace(settings, aerial_trigger=1, aerial_table={face: entry for face in range(1, 7)})
+    )
+    campaign.save(update_fields=["settings"])
+    AirGroup.objects.filter(campaign=campaign, side="australian").update(buffalos=left)
+    join(aussie, campaign, "australian")
+    with django_capture_on_commit_callbacks(execute=True):
+        advance_turn(campaign_id=campaign.pk)
+    client = login(aussie)
+    page = text_of(client.get(reverse("turn", args=[campaign.pk, 1])).content.decode())
+    assert f"{TWO_LOST} {said}" in page
+    assert "Buffalo lost" not in page and "Buffalos lost" not in page
+    feed = client.get(feed_urls(aussie)["turns"].removeprefix("http://korona.test"))
+    assert f"{TWO_LOST} {said}" in text_of(feed.content.decode())
+    emails = [m.body for m in mail.outbox if "has been played" in m.body]
+    assert emails and all(f"{TWO_LOST} {said}" in text_of(b) for b in emails)
 
 
 HQ_ATTACKED = "An attack on the Japanese HQ: no Japanese company is in supply."
