@@ -154,6 +154,8 @@ def _deadline_line(campaign: Campaign, zone: str, side: str | None = None) -> st
     coming = next_turn(campaign, stamp)
     if coming.state == "deadline" and campaign.next_deadline is not None:
         when = moment_words(campaign.next_deadline, zone)
+        if side == SPECTATOR:  # who gives no orders (the walk of 7 December 2026)
+            return f"Turn {campaign.turn + 1} is played by {when}."
         return f"Orders for turn {campaign.turn + 1} are due by {when}."
     return coming.words
 

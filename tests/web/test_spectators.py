@@ -140,7 +140,9 @@ def test_no_page_a_spectator_opens_speaks_to_them_as_a_side(
 ) -> None:
     """A spectator has no side, no companies, no enemy and no initiative die: no page
     they may open says "your side", "your companies" or "the Spectator side" (the turn's
-    map, the time-lapse, an area, the campaigns list and the feeds' page did)."""
+    map, the time-lapse, an area, the campaigns list and the feeds' page did), nor that
+    an area was "last seen" held by a side: a spectator sees none held (the walk of 7
+    December 2026 read "held by the Australians (last seen at the start)")."""
     import html
     import re
 
@@ -168,7 +170,7 @@ def test_no_page_a_spectator_opens_speaks_to_them_as_a_side(
         words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
         for found in re.finditer(
             r"[^.]{0,40}\b(your (side|companies|company|initiative|orders)|spectator side|"
-            r"your side spectator|enemy)\b[^.]{0,40}",
+            r"your side spectator|enemy|last seen)\b[^.]{0,40}",
             words,
             re.I,
         ):
@@ -300,6 +302,34 @@ def test_a_spectators_turn_email_speaks_to_a_reader_with_no_side(
     player = open_campaign(user=campaign.memberships.get(side="australian").user, campaign=campaign)
     body = services.turn_words(player, turn).body
     assert f"Orders: {services.absolute(f'/campaigns/{campaign.pk}/orders/')}" in body
+
+
+def test_a_spectators_turn_email_on_a_schedule_asks_no_orders_of_them(
+    campaign: Campaign, watcher: Any
+) -> None:
+    """The walk of 7 December 2026 (a two-player campaign, a turn an hour): the
+    spectator's email said "Orders for turn 4 are due by ...", and a spectator gives none."""
+    from campaign.models import Turn
+    from campaign.services.deadlines import Schedule
+    from campaign.services.schedule import change_schedule
+    from campaign.services.turns import advance_turn
+
+    join(watcher, campaign, SPECTATOR)
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=48),
+        reason="a turn every two days",
+        user=None,
+        seen=None,
+    )
+    advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    body = services.turn_words(open_campaign(user=watcher, campaign=campaign), turn).body
+    assert "Orders for turn" not in body
+    assert "Turn 2 is played by " in body
+    player = open_campaign(user=campaign.memberships.get(side="australian").user, campaign=campaign)
+    assert "Orders for turn 2 are due by " in services.turn_words(player, turn).body
 
 
 def test_a_spectators_turn_feed_speaks_to_a_reader_with_no_side(
