@@ -69,6 +69,21 @@ STATUS_WORDS: dict[str, str] = {
 ROLES = {"attacker": "attacking", "defender": "defending"}
 
 
+def winner_words(battle: Battle) -> str:
+    """Who won a battle with a result, by its side's name in the campaign ("the Japanese
+    won"; a draw, "neither side won"), for the Battles list: its rows said only "fought by
+    the rules", and a walk-through's GM opened each battle to learn who had won. "" with
+    no result yet."""
+    side_of = {"attacker": battle.attacker_side, "defender": battle.defender_side}
+    if battle.status == Battle.Status.PENDING or battle.winner is None:
+        return ""
+    key = side_of.get(battle.winner)
+    if key is None:
+        return "neither side won"
+    sides = {side.key: side.name for side in battle.campaign.sides.all()}
+    return f"the {sides.get(key) or names.side(key)} won"
+
+
 class BattleList(ChangeList):
     """The Battles list, with what each row's words read (``battle_words``): its
     companies and its campaign's side names, three queries for the page."""
@@ -257,7 +272,8 @@ class BattleAdmin(admin.ModelAdmin):
                 obj.get_status_display(),
                 reverse("admin:battles_battle_result", args=[obj.pk]),
             )
-        return obj.get_status_display()
+        won = winner_words(obj)
+        return f"{obj.get_status_display()}: {won}" if won else obj.get_status_display()
 
     @admin.display(description="turn", ordering="turn__number")
     def turn_number(self, obj: Battle) -> int:

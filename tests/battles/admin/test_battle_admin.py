@@ -376,4 +376,24 @@ def test_the_battles_list_links_a_waiting_battles_result_form(gm: Client) -> Non
     gm.post(f"/admin/battles/battle/{battle.pk}/fight/")
     page = gm.get("/admin/battles/battle/").content.decode()
     assert result not in page
-    assert "fought by the rules" in page
+    battle.refresh_from_db()
+    side = battle.attacker_side if battle.winner == "attacker" else battle.defender_side
+    won = {"australian": "the Australians won", "japanese": "the Japanese won"}[side]
+    assert f"fought by the rules: {won}" in page
+
+
+def test_the_battles_list_says_who_won_each_battle(gm: Client) -> None:
+    """A walk-through's GM read "fought by the rules" on every row and opened each battle
+    to learn who had won: the row says it, by the side's name, an entered result too."""
+    _, battles = waiting_campaign()
+    entered(gm, url(battles["1:Korona:1"], "result"), {"winner": "defender"})
+    entered(gm, url(battles["1:Korona:2"], "result"), {"winner": "attacker"})
+    page = gm.get("/admin/battles/battle/").content.decode()
+    cells = re.findall(r'<td class="field-status_shown">([^<]*)</td>', page)
+    names = {"australian": "Australians", "japanese": "Japanese"}
+    expected = []
+    for key, winner in (("1:Korona:1", "defender"), ("1:Korona:2", "attacker")):
+        battle = battles[key]
+        side = battle.defender_side if winner == "defender" else battle.attacker_side
+        expected.append(f"fought at the table: the {names[side]} won")
+    assert sorted(cells) == sorted(expected)
