@@ -455,6 +455,8 @@ def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
             )
     if record.get("kind") == "event":
         words = event_words(record, words, (reading or Reading()).event_tables)
+    if record.get("kind") == "initiative":
+        words = _INITIATIVE_ROLL.sub(_initiative_roll_words, words)
     if record.get("kind") in _BATTLE_COMPANY_LINES and reading is not None:
         words = battle_company_words(record, words, reading)
     return words
@@ -485,6 +487,23 @@ def event_words(
     if fewer is not None:
         return f"{table_text} {_all_that_were_left(int(fewer['lost']))}"
     return f"{table_text} {outcome[0].upper()}{outcome[1:]}."
+
+
+# A side's initiative roll as the rules write it ("Australians 3 - 1 out of supply = 2"),
+# kept so in the record, which replays compare.
+_INITIATIVE_ROLL = re.compile(
+    r"(?P<side>\w[^;:]*?) (?P<die>\d+) - (?P<less>\d+) out of supply = (?P<total>-?\d+)"
+)
+
+
+def _initiative_roll_words(found: re.Match[str]) -> str:
+    """A side's initiative roll in words: "Australians rolled 3, less 1 for companies out
+    of supply, making 2", or "Japanese rolled 4" with nothing to take off. A walk-through
+    read the rules' "Australians 3 - 1 out of supply = 2" as a score of 3 to 1."""
+    rolled = f"{found['side']} rolled {found['die']}"
+    if found["less"] == "0":
+        return rolled
+    return f"{rolled}, less {found['less']} for companies out of supply, making {found['total']}"
 
 
 # An air battle's Buffalos lost, fewer than its table's entry says: every one left.
