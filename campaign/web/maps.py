@@ -616,7 +616,12 @@ class Legend:
         return [*self.holders, self.nobody]
 
 
-PLAYER_LAST_SEEN = "held by that side when you last saw it (out of your sight since)"
+# "Your own areas too": a walk-through's player took their side's rear areas, hatched,
+# for areas the map said were lost (rulings 6: any area out of sight, "even one it held").
+PLAYER_LAST_SEEN = (
+    "held by that side when you last saw it (out of your companies' sight since: your own "
+    "areas too, which the enemy may have taken unseen)"
+)
 SPECTATOR_LAST_SEEN = (
     "held by that side at the start: a spectator sees who holds an area only once the "
     "campaign has ended"

@@ -247,9 +247,13 @@ def test_a_spectators_map_legend_explains_only_what_their_map_can_show(
         assert "when you last saw it" not in page, url
         assert "held by that side at the start: a spectator sees who holds an area" in page, url
     # A player's legend keeps its chips and its words for what they last saw.
-    player = " ".join(login(aussie).get(f"/campaigns/{played.pk}/").content.decode().split())
+    player = login(aussie).get(f"/campaigns/{played.pk}/").content.decode()
+    player = " ".join(player.replace("&#x27;", "'").split())
     assert "a fighting company of the Japanese in sight" in player
-    assert "held by that side when you last saw it (out of your sight since)" in player
+    assert (
+        "held by that side when you last saw it (out of your companies' sight since: your own "
+        "areas too, which the enemy may have taken unseen)"
+    ) in player
 
 
 def test_the_not_found_page_speaks_to_every_reader_and_tells_nothing(
