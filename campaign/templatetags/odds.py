@@ -103,10 +103,9 @@ def addressed(view: Any, side: str) -> str:
     return str(view.addressed(side))
 
 
-def _times(chance: Fraction) -> str:
-    """1/4 as "1 time in 4", 5/12 as "5 times in 12"."""
-    times = "time" if chance.numerator == 1 else "times"
-    return f"{chance.numerator} {times} in {chance.denominator}"
+def _in(chance: Fraction) -> str:
+    """1/4 as "1 in 4", 5/12 as "5 in 12"."""
+    return f"{chance.numerator} in {chance.denominator}"
 
 
 def _needs(rolls: Sequence[Any]) -> str:
@@ -128,7 +127,7 @@ def _needs(rolls: Sequence[Any]) -> str:
 def _short_caveat(rolls: Sequence[Any], names: str) -> str:
     """The card's words: the one need when every roll needs the same ("4 or more on the
     d6 each"); else, rather than each company's need (a phone's card grew by four lines
-    of them), how often the dice give them all, "Planned battles" giving each need."""
+    of them), the chance that they all pass, "Planned battles" giving each need."""
     if len(rolls) == 1:
         return (
             f"Only if {names} passes its supply roll ({_needs(rolls)}) and arrives: "
@@ -146,16 +145,18 @@ def _short_caveat(rolls: Sequence[Any], names: str) -> str:
 
 
 def _chance(rolls: Sequence[Any]) -> str:
-    """How often the dice put every one of them in supply (the turn's events aside)."""
+    """The chance that every one of them is in supply (the turn's events aside)."""
     chance = Fraction(1)
     for roll in rolls:
         chance *= Fraction(roll.sixths, 6)
     every = COUNTS.get(len(rolls), f"all {len(rolls)}")
     if chance == 0:
         return "as things stand, no die can" if len(rolls) == 1 else f"{every} cannot make it"
+    # A chance, not "the dice give both 1 time in 4", which a walk-through read as the
+    # turn's own dice, fixed in advance, told: these are the odds of any dice.
     if len(rolls) == 1:
-        return f"the die gives it {_times(chance)}"
-    return f"the dice give {every} {_times(chance)}"
+        return f"a chance of {_in(chance)}"
+    return f"a chance of {_in(chance)} that {every} pass"
 
 
 @register.filter

@@ -95,7 +95,7 @@ def test_an_attack_from_two_areas_says_it_waits_on_both_supply_rolls(
     assert (
         "These odds assume A Company and C Company (militia) arrive: each advances only if "
         "its supply roll at the start of the turn puts it in supply (4 or more on the d6 for "
-        "A Company, 5 or more for C Company (militia); the dice give both 1 time in 6)"
+        "A Company, 5 or more for C Company (militia); a chance of 1 in 6 that both pass)"
     ) in text
     for company in ("A Company", "C Company (militia)"):
         pk = campaign.companies.get(name=company).pk
@@ -103,7 +103,7 @@ def test_an_attack_from_two_areas_says_it_waits_on_both_supply_rolls(
             page.locator(f"#company-{pk} .odds").inner_text()
         )
         # Short on a phone too: each company's need (under "Planned battles") made it five
-        # lines of the card's width; how often the dice give both, four.
+        # lines of the card's width; the chance that both pass, four.
         caveat = page.locator(f"#company-{pk} .odds .supply-caveat")
         assert page.evaluate(LINES, caveat.element_handle()) <= 4
     a = campaign.companies.get(name="A Company").pk

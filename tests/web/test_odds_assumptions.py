@@ -78,23 +78,24 @@ def test_two_companies_from_different_areas_are_named_with_each_roll_and_the_cha
 ) -> None:
     """A Company from Korona (4 or more: distance 4 to Port Murray) and C Company from
     Munara (distance 4, -1 on a bastard of a track: 5 or more) both advance into Oivi:
-    the odds hold only if both pass, which the dice give 1/2 x 1/3 = 1 time in 6."""
+    the odds hold only if both pass, a chance of 1/2 x 1/3 = 1 in 6 (the walk-through of 7
+    December 2026 read "the dice give both 1 time in 6" as the turn's own dice, told)."""
     campaign = made({"C Company (militia)": "Munara"}, aussie, japanese)
     order(campaign, "A Company", "C Company (militia)")
     text = page(login(aussie), campaign)
     assert (
         "These odds assume A Company and C Company (militia) arrive: each advances only if "
         "its supply roll at the start of the turn puts it in supply (4 or more on the d6 for "
-        "A Company, 5 or more for C Company (militia); the dice give both 1 time in 6); out "
+        "A Company, 5 or more for C Company (militia); a chance of 1 in 6 that both pass); out "
         "of supply, a company stays where it is."
     ) in section(text)
-    # The card in short (each need is under "Planned battles"): how often the dice give
-    # both, not each company's need (a phone's card grew four lines with them).
+    # The card in short (each need is under "Planned battles"): the chance that both
+    # pass, not each company's need (a phone's card grew four lines with them).
     for name in ("A Company", "C Company (militia)"):
         said = card(text, campaign, name)
         assert (
             "Only if A Company and C Company (militia) pass their supply rolls and arrive "
-            '(the dice give both 1 time in 6): "Planned battles" says more.'
+            '(a chance of 1 in 6 that both pass): "Planned battles" says more.'
         ) in said
         assert "for C Company (militia)" not in said
     # B Company has no order and no battle: nothing on its card.
@@ -106,8 +107,8 @@ def test_the_same_need_is_said_once_for_each(campaign: Campaign, aussie: Any, lo
     text = page(login(aussie), campaign)
     assert (
         "These odds assume A Company and B Company arrive: each advances only if its supply "
-        "roll at the start of the turn puts it in supply (4 or more on the d6 each; the dice "
-        "give both 1 time in 4)"
+        "roll at the start of the turn puts it in supply (4 or more on the d6 each; a chance "
+        "of 1 in 4 that both pass)"
     ) in section(text)
     assert "pass their supply rolls (4 or more on the d6 each) and arrive" in card(
         text, campaign, "B Company"
@@ -131,8 +132,8 @@ def test_a_company_already_there_is_not_said_to_wait_on_its_roll(
     text = page(login(aussie), campaign)
     assert (
         "These odds assume C Company (militia) arrives: it advances only if its supply roll "
-        "at the start of the turn puts it in supply (4 or more on the d6; the die gives it "
-        "1 time in 2); out of supply, it stays where it is."
+        "at the start of the turn puts it in supply (4 or more on the d6; a chance of 1 in 2); "
+        "out of supply, it stays where it is."
     ) in section(text)
     for name in ("A Company", "B Company"):
         assert f"assume {name}" not in text and f"if {name}" not in text
@@ -180,7 +181,7 @@ def test_a_banzai_win_leaves_the_advance_to_no_roll(
     headline = "If 3rd Company arrives, chance" if not banzai else "Chance"
     assert f"{headline} you take Isura" in section(text)
     if not banzai:
-        assert "(2 or more on the d6; the die gives it 5 times in 6)" in section(text)
+        assert "(2 or more on the d6; a chance of 5 in 6)" in section(text)
 
 
 def test_a_ship_away_that_blocks_supply_is_read_as_the_turn_reads_it(
