@@ -669,7 +669,7 @@ def _label_box(label: SquareLabel) -> tuple[float, float, float, float]:
 
 # Said under the replay's picture at a step where a square's name or going found no room
 # among the stands (``label_slots`` left it out): replay.js writes the same, step by step.
-UNWRITTEN_LEAD = "No room among the stands at this step to write: "
+UNWRITTEN_LEAD = "Covered by stands at this step: "
 
 
 def unwritten_words(labels: Sequence[SquareLabel]) -> str:

@@ -862,7 +862,6 @@ def test_a_square_left_off_the_picture_is_said_in_words_whole() -> None:
         _label("rough", shown=False, kind="cell-going"),
     ]
     assert battleview.unwritten_words(labels) == (
-        "No room among the stands at this step to write: "
-        "B3 flat – rough, light woods; C1 hill – rough."
+        "Covered by stands at this step: B3 flat – rough, light woods; C1 hill – rough."
     )
     assert battleview.unwritten_words(labels[:2]) == ""

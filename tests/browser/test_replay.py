@@ -513,7 +513,7 @@ def test_a_squares_label_with_no_room_among_the_stands_is_said_under_the_picture
                 assert state["said"] == "", (battle.pk, index, state)
                 continue
             seen += 1
-            assert state["said"].startswith("No room among the stands"), state
+            assert state["said"].startswith("Covered by stands at this step: "), state
             for item in state["out"]:
                 assert item in state["said"], (battle.pk, index, item, state["said"])
             if seen == 1:
