@@ -61,14 +61,7 @@ def win_words(progress: Any, who: str = "you") -> str:
     (``planning.OddsProgress``): "you win 62% (likely 59–65%)"; every battle won so far,
     "you win every one: 100% (likely 99–100%)". ``who``: the side as the reader is
     addressed (``CampaignView.addressed``), "the Australians" for the game master."""
-    share = progress.side_win
-    if share["p"] >= 100:
-        said = f"{who} win every one: 100%"
-    elif share["p"] <= 0:
-        said = f"{who} lose every one: 0%"
-    else:
-        said = f"{who} win {percent(share['p'])}"
-    return f"{said} ({likely(share)})"
+    return _share_words(progress.side_win, who)
 
 
 @register.filter
@@ -80,14 +73,19 @@ def result_words(progress: Any, who: str = "you") -> str:
     colon).
     While they are fought the words keep the progress ("350 of 1,000 battles — you win
     62%"): "1000 of 1000 battles — you win 89%" read as a count, not an answer."""
-    share = progress.side_win
-    battles = f"{thousands(progress.runs)} battles fought out"
+    return _share_words(
+        progress.side_win, who, f" of {thousands(progress.runs)} battles fought out"
+    )
+
+
+def _share_words(share: dict[str, float], who: str, of: str = "") -> str:
+    """ "you win 62%{of} (likely 59–65%)", every one won or lost said so."""
     if share["p"] >= 100:
-        said = f"{who} win every one of {battles}: 100%"
+        said = f"{who} win every one{of}: 100%"
     elif share["p"] <= 0:
-        said = f"{who} lose every one of {battles}: 0%"
+        said = f"{who} lose every one{of}: 0%"
     else:
-        said = f"{who} win {percent(share['p'])} of {battles}"
+        said = f"{who} win {percent(share['p'])}{of}"
     return f"{said} ({likely(share)})"
 
 
