@@ -115,4 +115,6 @@ def test_a_campaign_no_player_plays_says_the_game_master_plays_its_turns(
     join(aussie, alone, "australian")  # a player: their "ready" plays it now
     orders = gm.get(reverse("orders", args=[alone.pk]) + "?side=japanese").content.decode()
     assert "Advance turn now" not in orders and "when you mark your orders ready" not in orders
-    assert "once every side is ready" in orders
+    # The one side a player plays is named (d125441: "once every side is ready" read as
+    # though the AI's side were awaited too).
+    assert "when the Australians mark their orders ready" in unescape(orders)
