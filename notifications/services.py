@@ -299,14 +299,21 @@ def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
 
 
 def adjustment_subject(campaign: Campaign, adjustment_id: int, what: str) -> str:
-    """A GM change's subject: its line, but a pause's the plain news ("[Kokoda 1942]
-    Paused by the game master"; it repeated the whole line, 120 letters, the reason
-    only in the body, where it stays)."""
+    """A GM change's subject: its line, but a pause's and a resume's the plain news
+    ("[Kokoda 1942] Paused by the game master"; it repeated the whole line, 120 letters,
+    the reason only in the body, where it stays; "[Kokoda 1942] Resumed by the game
+    master: the next deadline is ...")."""
     details = (
         GmAdjustment.objects.filter(pk=adjustment_id).values_list("details", flat=True).first()
     )
-    if isinstance(details, dict) and details.get("kind") == "pause":
+    kind = details.get("kind") if isinstance(details, dict) else None
+    if kind == "pause":
         return f"[{campaign.name}] Paused by the game master"
+    if kind == "resume":
+        # "Resumed by the game master: the next deadline is ...", not "Game master's
+        # change: Campaign resumed: ..." (the walk of 7 December 2026 found it long).
+        news = what.removeprefix("Campaign resumed")
+        return f"[{campaign.name}] Resumed by the game master{news}"[:300]
     return f"[{campaign.name}] Game master's change: {what}"[:300]
 
 

@@ -66,6 +66,9 @@ def test_a_resume_is_told_with_its_new_deadline_on_the_campaigns_clock(
         (message,) = to(user)
         assert "Campaign resumed: the next deadline is Wed 9 Dec 2026, 12:00 JST\n" in message.body
         assert "Reason: no reason given" in message.body
+        assert message.subject == (
+            "[Korona] Resumed by the game master: the next deadline is Wed 9 Dec 2026, 12:00 JST"
+        )
 
 
 def test_a_pause_delivered_twice_is_told_once(
