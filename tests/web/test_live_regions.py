@@ -235,7 +235,9 @@ def test_the_odds_polls_replace_no_live_region(
         assert words.attrs["id"] == f"odds-text-{a.pk}"
         said = words.words()
         if index == 0:  # under way: how far; done, the result
-            assert said.startswith("10 of 20 battles — you win "), said
+            # Win or lose: the odds' seed comes from the campaign's id, which the database
+            # gives (on PostgreSQL a run's tenth chunk lost all of its first 10 battles).
+            assert re.match(r"10 of 20 battles — you (win|lose) ", said), said
         else:
             assert re.match(r"You (win|lose) .*of 20 battles fought out", said), said
 
@@ -268,8 +270,8 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
         card = by_id(page, f"odds-text-{a.pk}")
         assert card is not None
         # Under way, how far; done, the result.
-        said = "You win" if fought == 20 else f"{fought} of 20 battles"
-        assert card.words().startswith(said), card.words()
+        said = r"You (win|lose) " if fought == 20 else f"{fought} of 20 battles"
+        assert re.match(said, card.words()), card.words()
         assert [capfirst(w) for w in _battle_lines(page, oivi.pk).values()] == [card.words()]
         poll = f"{orders}area/{oivi.pk}/odds/?cards={a.pk}"
         polled = tree(client.get(poll, **HTMX).content.decode())
@@ -323,7 +325,7 @@ def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
         assert len(lines) == len(companies)
         for company in companies:
             (line,) = [words for who, words in lines.items() if who.startswith(company.name)]
-            assert " of 100 battles — you win " in line or " of 100 battles fought out" in line
+            assert re.search(r" of 100 battles( — you (win|lose) | fought out)", line), line
             card = by_id(root, f"odds-text-{company.pk}")
             # The card's sentence starts with them; the line, after a colon, does not.
             said = capfirst(line)
