@@ -312,7 +312,9 @@ def adjustment_subject(campaign: Campaign, adjustment_id: int, what: str) -> str
     if kind == "resume":
         # "Resumed by the game master: the next deadline is ...", not "Game master's
         # change: Campaign resumed: ..." (the walk of 7 December 2026 found it long).
-        news = what.removeprefix("Campaign resumed")
+        # With no deadline, its first sentence only ("...: no deadline"): whose "ready"
+        # plays the next turn is in the body.
+        news = what.removeprefix("Campaign resumed").split(". ")[0]
         return f"[{campaign.name}] Resumed by the game master{news}"[:300]
     return f"[{campaign.name}] Game master's change: {what}"[:300]
 

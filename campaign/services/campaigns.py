@@ -29,6 +29,7 @@ from campaign.services.adjustments import (
 )
 from campaign.services.deadlines import Schedule, moment_words, next_deadline_after
 from campaign.services.snapshot import load_snapshot
+from campaign.services.turns import no_deadline_turn_words
 from campaign.settings_doc import change_words
 from rules.campaign.scenario import (
     ScenarioError,
@@ -137,10 +138,7 @@ def _resumed_line(campaign: Campaign) -> str:
             "Campaign resumed: the next deadline is set when the battles of the turn being "
             "played are in"
         )
-    return (
-        "Campaign resumed: no deadline; the next turn is played once every side is ready, "
-        "or when the game master plays it"
-    )
+    return f"Campaign resumed: no deadline. {no_deadline_turn_words(campaign, campaign.turn + 1)}"
 
 
 def update_settings(

@@ -38,7 +38,6 @@ from campaign.services.deadlines import (
     check_schedule,
     moment_words,
     next_deadline_after,
-    no_deadline_words,
     same_schedule,
     schedule_change_words,
     side_play,
@@ -49,6 +48,7 @@ from campaign.services.turns import (
     advance_turn,
     check_orders_open,
     check_page_turn,
+    no_deadline_turn_words,
     played_sides,
     players_by_side,
 )
@@ -185,8 +185,7 @@ def _schedule_line(campaign: Campaign, before: Schedule, after: Schedule) -> str
         )
     if campaign.next_deadline is None:
         # Not only the game master's press: every side ready plays it too (the map's words).
-        words = no_deadline_words(number, unplayed=not played_sides(campaign))
-        return f"{first} No deadline: {words}"
+        return f"{first} No deadline: {no_deadline_turn_words(campaign, number)}"
     if campaign.status == Campaign.Status.PAUSED:
         return f"{first} The campaign is paused: its next deadline counts from when it resumes."
     return f"{first} Next deadline: {moment_words(campaign.next_deadline, after.timezone)}."

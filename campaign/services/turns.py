@@ -36,7 +36,7 @@ from campaign.models import (
     Turn,
 )
 from campaign.services import commitments
-from campaign.services.deadlines import Schedule, next_deadline_after
+from campaign.services.deadlines import Schedule, next_deadline_after, no_deadline_words
 from campaign.services.prepared import PreparedObjects, PreparedRead
 from campaign.services.snapshot import (
     SnapshotIds,
@@ -467,6 +467,22 @@ def played_sides(campaign: Campaign) -> set[str]:
     """The sides a player plays (a membership; a spectator plays none): the rest are
     played by the AI."""
     return set(players_by_side(campaign))
+
+
+def no_deadline_turn_words(campaign: Campaign, number: int) -> str:
+    """When turn ``number`` is played with no deadline, for the public log (a schedule
+    change, a resume): every player reads it, so the one side a player plays is named
+    (its "ready" alone plays the turn, the campaign AI's side being always ready), as
+    the map says it to a spectator (``campaign.web.maps.played_by_one``), not "once
+    every side is ready"."""
+    played = played_sides(campaign)
+    played_by = None
+    if len(played) == 1:
+        (key,) = played
+        names = dict(campaign.sides.values_list("key", "name"))
+        if len(names) > 1:
+            played_by = names.get(key, key)
+    return no_deadline_words(number, unplayed=not played, played_by=played_by)
 
 
 # --- the turn -----------------------------------------------------------------------------

@@ -540,7 +540,7 @@ def test_the_lists_confirmation_skips_a_campaign_paused_and_resumed_since_the_li
         "Korona 1: skipped, as a game master made 2 changes to it since your list showed it. "
         "Made meanwhile at "
     ) in page
-    assert "Campaign resumed: no deadline;" in page
+    assert "Campaign resumed: no deadline." in page
     assert "Yes, play" not in page
 
 

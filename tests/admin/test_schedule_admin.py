@@ -394,6 +394,17 @@ def test_a_schedule_taken_away_says_every_side_ready_plays_the_turn(
     submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
     submitted(gm, campaign, {"kind": "none", "timezone": "UTC"})
     line = GmAdjustment.objects.filter(what__startswith="Schedule changed").latest("pk")
+    # Played solo: the campaign AI's side is always ready, so the Australians' "ready"
+    # alone plays it, as the map says to a spectator (it read "once every side is ready").
+    assert line.what.endswith(
+        "No deadline: Turn 1 is played when the Australians mark their orders ready (the "
+        "campaign AI plays the other side, always ready), or when the game master plays it."
+    )
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", "pw-long-1")
+    Membership.objects.create(user=bob, campaign=campaign, side="japanese")
+    submitted(gm, campaign, {"kind": "every_hours", "every_hours": "48", "timezone": "UTC"})
+    submitted(gm, campaign, {"kind": "none", "timezone": "UTC"})
+    line = GmAdjustment.objects.filter(what__startswith="Schedule changed").latest("pk")
     assert line.what.endswith(
         "No deadline: Turn 1 is played once every side is ready, or when the game master plays it."
     )

@@ -104,7 +104,7 @@ def test_advance_from_a_page_opened_before_a_pause_and_a_resume_plays_nothing(gm
     )
     assert "Campaign paused: no turn is played until the game master resumes it" in said
     assert "(reason: a player away)" in said
-    assert "Campaign resumed: no deadline;" in said
+    assert "Campaign resumed: no deadline." in said
     assert said.endswith("Check the page as it is before you advance.")
 
 

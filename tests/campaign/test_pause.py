@@ -83,9 +83,35 @@ def test_a_resume_needs_no_reason_and_says_so() -> None:
     set_paused(campaign=campaign, paused=True, reason="holidays")
     line = set_paused(campaign=campaign, paused=False, reason="  ")
     assert line.reason == "no reason given"
+    # No player yet: only the game master's button plays the next turn.
     assert line.what == (
-        "Campaign resumed: no deadline; the next turn is played once every side is ready, "
-        "or when the game master plays it"
+        'Campaign resumed: no deadline. Turn 1 is played when the game master presses "Advance '
+        'turn now" (no player plays a side, so no side\'s "ready" plays it).'
+    )
+
+
+def test_a_resume_with_no_deadline_names_whose_ready_plays_the_turn(
+    django_user_model: Any,
+) -> None:
+    """Played solo, "once every side is ready" read as though the campaign AI's side had a
+    ready to give: the line names the side whose "ready" plays the next turn."""
+    campaign = new_campaign()
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw-long-1")
+    Membership.objects.create(user=alice, campaign=campaign, side="australian")
+    set_paused(campaign=campaign, paused=True, reason="holidays")
+    line = set_paused(campaign=campaign, paused=False, reason="back")
+    assert line.what == (
+        "Campaign resumed: no deadline. Turn 1 is played when the Australians mark their "
+        "orders ready (the campaign AI plays the other side, always ready), or when the game "
+        "master plays it."
+    )
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", "pw-long-1")
+    Membership.objects.create(user=bob, campaign=campaign, side="japanese")
+    set_paused(campaign=campaign, paused=True, reason="holidays")
+    line = set_paused(campaign=campaign, paused=False, reason="back")
+    assert line.what == (
+        "Campaign resumed: no deadline. Turn 1 is played once every side is ready, or when "
+        "the game master plays it."
     )
 
 

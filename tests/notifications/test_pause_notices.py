@@ -71,6 +71,23 @@ def test_a_resume_is_told_with_its_new_deadline_on_the_campaigns_clock(
         )
 
 
+def test_a_resume_with_no_deadline_says_so_in_its_subject_and_who_plays_in_its_body(
+    campaign: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The subject is the news ("no deadline"), not the whole line; the body says whose
+    "ready" plays the next turn."""
+    set_paused(campaign=campaign, paused=True, reason="a player away")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        set_paused(campaign=campaign, paused=False)
+    (message,) = to(aussie)
+    assert message.subject == "[Korona] Resumed by the game master: no deadline"
+    assert (
+        "Campaign resumed: no deadline. Turn 1 is played once every side is ready, or when "
+        "the game master plays it." in message.body
+    )
+
+
 def test_a_pause_delivered_twice_is_told_once(
     campaign: Campaign,
     aussie: Any,
