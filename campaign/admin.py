@@ -325,7 +325,10 @@ class AdjustmentWords:
         details = obj.details if isinstance(obj.details, dict) else {}
         if details.get("kind") == "player_joined" and details.get("player"):
             return f"{details['player']}, joining"
-        return "nobody signed in (a command or a task)"
+        # The row keeps no account: made by a command or a scheduled job, or by a user
+        # deleted since (``on_delete=SET_NULL``), which the row cannot tell apart; it
+        # said "nobody signed in", wrong of a deleted game master's changes.
+        return "no account (a server command or job, or a user since deleted)"
 
     @admin.display(description="what")
     def what_words(self, obj: GmAdjustment) -> str:
@@ -2330,7 +2333,7 @@ def _undone_lines(gone: list[dict[str, Any]]) -> list[str]:
         if user is not None:
             who = user.get_full_name() or user.get_username()
         elif user_id is None:
-            who = "nobody signed in (a command or a task)"
+            who = "no account (a server command or job)"
         else:
             who = "a user since deleted"
         when = when_made(change.get("before_turn"), during_turn(change.get("details")))

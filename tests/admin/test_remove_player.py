@@ -367,6 +367,27 @@ def test_a_join_line_names_the_player_in_the_gms_lists(gm: Client, players: dict
     assert "kenji, joining" in text(page.content)
 
 
+def test_a_change_by_a_game_master_since_deleted_is_not_said_to_be_nobodys(
+    gm: Client, django_user_model: Any
+) -> None:
+    """A change whose account is gone (a second GM deleted since: ``SET_NULL``) was listed
+    as made by "nobody signed in (a command or a task)": the row cannot tell a deleted
+    user from a command, so the list says either may have made it."""
+    campaign = new_campaign()
+    second = django_user_model.objects.create_superuser("second", "second@example.com", "pw-1")
+    remove = Membership.objects.create(
+        user=django_user_model.objects.create_user("alice", "a@example.com", "pw-long-1"),
+        campaign=campaign,
+        side="australian",
+    )
+    remove_player(membership_id=remove.pk, reason="moved away", user=second)
+    second.delete()
+    listed = gm.get("/admin/campaign/gmadjustment/")
+    (row,) = re.findall(r"<tr>.*?</tr>", listed.content.decode().split("<tbody>")[1], re.S)
+    assert "no account (a server command or job, or a user since deleted)" in text(row.encode())
+    assert "nobody signed in" not in listed.content.decode()
+
+
 def test_a_removal_reason_written_as_a_sentence_reads_without_a_stop_before_then(
     gm: Client, players: dict[str, Any]
 ) -> None:
