@@ -221,7 +221,9 @@ class NextTurn:
     """What the map's header says of the next turn: one line, true in every state."""
 
     state: str  # ended, paused, playing, battles, failed, deadline, by-gm
-    words: str  # "" for "ended" and "deadline" (the page writes those itself)
+    # "" for "ended"; for "deadline" only whose "ready" plays it sooner (the page writes
+    # the deadline itself), "" when no ready does
+    words: str
     # Paused while a turn waits for its battles: the words say that turn first (the
     # campaigns list then shows them rather than its own words for a pause).
     waits: bool = False
@@ -277,7 +279,7 @@ def next_turn(
             "failed", f"Turn {number} could not be played; it waits for the game master."
         )
     if campaign.next_deadline is not None:
-        return NextTurn("deadline", "")
+        return NextTurn("deadline", _sooner_words(campaign, stamp, side_names))
     words = no_deadline_words(
         campaign.turn + 1,
         solo=bool(stamp.solo),
@@ -286,6 +288,25 @@ def next_turn(
         played_by=played_by_one(campaign, stamp, side_names),
     )
     return NextTurn("by-gm", words)
+
+
+def _sooner_words(
+    campaign: Campaign, stamp: MapStamp, side_names: Mapping[str, str] | None = None
+) -> str:
+    """Whose "ready" plays the turn before its deadline (``schedule.mark_side_ready``),
+    said after the deadline: a solo player read "played at the deadline" and waited days
+    for a turn their own "ready" plays at once (the walk of 7 December 2026). Nothing
+    when no player plays a side: then only the deadline or the GM plays it."""
+    if stamp.unplayed:
+        return ""
+    if stamp.solo and stamp.teammates:
+        return "Or sooner, when you or a teammate marks your side's orders ready."
+    if stamp.solo:
+        return "Or sooner, when you mark your orders ready."
+    played_by = played_by_one(campaign, stamp, side_names)
+    if played_by:
+        return f"Or sooner, when the {played_by} mark their orders ready."
+    return "Or sooner, once every side is ready."
 
 
 def _battles_words(campaign: Campaign, number: int | None) -> str:

@@ -981,3 +981,33 @@ def test_a_spectator_of_a_solo_campaign_reads_whose_ready_plays_the_turn(
         "The game master has paused the campaign: no turn is played when the Australians "
         "are ready until they resume it; they may still play one by hand." in page
     )
+
+
+def test_a_deadline_says_whose_ready_plays_the_turn_sooner(
+    aussie: Any, japanese: Any, django_user_model: Any, login: Any
+) -> None:
+    """A solo player read "Turn 8 is played at the deadline: ... in 2d 13:12:43" and
+    would have waited days for a turn their own "ready" plays at once (the walk of 7
+    December 2026): the map and the campaigns list say who plays it sooner, each reader
+    in their own terms."""
+    solo = create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+    join(aussie, solo, "australian")
+    fan = django_user_model.objects.create_user("fan")
+    join(fan, solo, SPECTATOR)
+    set_schedule(campaign=solo, kind="every_hours", every_hours=48, timezone="UTC")
+    mine = " ".join(text(login(aussie).get(map_url(solo))).split())
+    assert "Turn 1 is played at the deadline:" in mine
+    assert "Or sooner, when you mark your orders ready." in mine
+    listed = " ".join(text(login(aussie).get(reverse("campaigns"))).split())
+    assert "Or sooner, when you mark your orders ready." in listed
+    theirs = " ".join(text(login(fan).get(map_url(solo))).split())
+    assert "Or sooner, when the Australians mark their orders ready." in theirs
+    join(japanese, solo, "japanese")
+    both = " ".join(text(login(aussie).get(map_url(solo))).split())
+    assert "Or sooner, once every side is ready." in both
+    # No player on any side: no "ready" plays it, only the deadline or the GM.
+    alone = create_campaign(data=korona_doc(), name="Korona unplayed", seed=2)
+    join(fan, alone, SPECTATOR)
+    set_schedule(campaign=alone, kind="every_hours", every_hours=48, timezone="UTC")
+    page = " ".join(text(login(fan).get(map_url(alone))).split())
+    assert "Turn 1 is played at the deadline:" in page and "Or sooner" not in page
