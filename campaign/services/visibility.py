@@ -541,6 +541,13 @@ class CampaignView:
         """The GM, a finished campaign, or fog of war off: nothing is hidden."""
         return fog.sees_everything(self.state, self.viewer)
 
+    @property
+    def spectating(self) -> bool:
+        """The reader plays no side and the fog hides every company from them: a spectator
+        while the campaign is played (rulings 6; docs/pages.md, "Spectators"). Not the GM,
+        nor anyone once the campaign has ended or with fog of war off."""
+        return not self.sees_everything and self.side not in self.state.sides
+
     # --- companies --------------------------------------------------------------------
 
     def company(self, name: str) -> CompanyView | None:

@@ -250,9 +250,10 @@ def control_words(view: CampaignView, name: str, side_names: dict[str, str]) -> 
     seen = view.last_seen(name)
     if seen is None:
         return words
-    if view.side not in view.state.sides:
+    if view.spectating:
         # A spectator, who sees no area held until the end: "last seen" read as though
-        # they had seen it (the walk of 7 December 2026).
+        # they had seen it (the walk of 7 December 2026). The GM never gets here: nothing
+        # is out of their sight (``last_seen`` is None).
         return f"{words} (at the start)"
     return f"{words} (last seen {'at the start' if seen == 0 else f'after turn {seen}'})"
 

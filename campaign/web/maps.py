@@ -649,12 +649,6 @@ SPECTATOR_LAST_SEEN = (
 )
 
 
-def spectating(view: CampaignView) -> bool:
-    """The reader plays no side and the fog hides every company from them: a spectator
-    while the campaign is played (rulings 6; docs/pages.md, "Spectators")."""
-    return not view.sees_everything and view.side not in view.state.sides
-
-
 def legend_chips(view: CampaignView) -> list[SampleChip]:
     """The chips the legend explains, each in its side's own colours: the reader's side
     in full and each other side as a glimpse; for the GM (who sees every company in
@@ -663,7 +657,7 @@ def legend_chips(view: CampaignView) -> list[SampleChip]:
     sides = view.state.sides.values()
     if view.sees_everything:
         return [SampleChip(sample_chip(s.key, glimpse=False), s.name, True) for s in sides]
-    if spectating(view):
+    if view.spectating:
         return []
     own = [
         SampleChip(sample_chip(s.key, glimpse=False), s.name, True)
@@ -711,7 +705,7 @@ def legend(view: CampaignView, areas: list[MapArea] | None = None) -> Legend:
         strong_from=round(STRONG_FROM * 100),
         last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
         contested=contested,
-        last_seen_words=SPECTATOR_LAST_SEEN if spectating(view) else PLAYER_LAST_SEEN,
+        last_seen_words=SPECTATOR_LAST_SEEN if view.spectating else PLAYER_LAST_SEEN,
     )
 
 

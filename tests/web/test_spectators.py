@@ -67,6 +67,7 @@ def test_a_spectator_sees_everything_once_it_has_ended(db: Any, watcher: Any, lo
     join(watcher, campaign, SPECTATOR)
     view = open_campaign(user=watcher, campaign=campaign)
     assert view.sees_everything and len(view.companies) == len(view.state.companies)
+    assert not view.spectating  # the map's words are everyone's now
     story = login(watcher).get(f"/campaigns/{campaign.pk}/story/").content.decode()
     assert "won</strong>" in story
     # The walk of 7 December 2026 read "As the spectator saw it then." on a turn's map:
@@ -350,3 +351,37 @@ def test_a_spectators_turn_feed_speaks_to_a_reader_with_no_side(
     description = feed.item_description(items[0])
     assert "your side" not in description.lower()
     assert "Nothing a spectator sees happened in this turn." in description
+
+
+def test_who_holds_an_area_out_of_sight_is_told_each_reader_their_own_way(
+    played: Campaign, watcher: Any, aussie: Any, gm_user: Any
+) -> None:
+    """The map's holder of each area (``mapdraw.control_words``): a spectator's says
+    "(at the start)", never "last seen" (they see no area held until the end: the walk of
+    7 December 2026 read "the Australians (last seen at the start)"); a player's says when
+    their side last saw an area out of sight; the GM's, who sees every area, neither.
+    The same check of "a spectator" (``CampaignView.spectating``) as the map's legend."""
+    from campaign.web.mapdraw import map_areas
+
+    join(watcher, played, SPECTATOR)
+
+    def holders(user: Any) -> dict[str, str]:
+        view = open_campaign(user=user, campaign=played)
+        return {row.area.name: row.controller_name for row in map_areas(view)}
+
+    spectator, player, gm = holders(watcher), holders(aussie), holders(gm_user)
+    readers = (watcher, aussie, gm_user)
+    assert [open_campaign(user=u, campaign=played).spectating for u in readers] == [
+        True,
+        False,
+        False,
+    ]
+    # Seed 13 after two turns: the Japanese took Korona, out of a spectator's sight.
+    assert spectator["Korona"] == "the Australians (at the start)"
+    assert spectator["Oivi"] == "the Japanese (at the start)"
+    assert all(words.endswith(" (at the start)") for words in spectator.values())
+    assert player["Korona"] == "the Japanese"
+    assert player["Oivi"] == "the Japanese (last seen after turn 1)"
+    assert player["Erida"] == "the Australians (last seen at the start)"
+    assert gm["Korona"] == "the Japanese" and gm["Erida"] == "the Australians"
+    assert not any("(" in words for words in gm.values())
