@@ -125,3 +125,15 @@ def play_sunday_evenings(campaign: Campaign, user: Any) -> None:
         user=user,
         seen=campaign_version(campaign.pk),
     )
+
+
+def every_48_hours(campaign: Campaign, user: Any) -> None:
+    """Give ``campaign`` a turn every 48 hours, as the GM's Schedule page does (``user``
+    None: with no one at the keyboard)."""
+    change_schedule(
+        campaign=campaign,
+        schedule=Schedule(kind="every_hours", every_hours=48),
+        reason="a turn every two days",
+        user=user,
+        seen=None,
+    )

@@ -19,10 +19,15 @@ from battles.services.results import fight_battle_now
 from campaign.admin_home import deadline_words
 from campaign.models import Campaign, Company, Membership, Order, Turn
 from campaign.services.campaigns import set_paused
-from campaign.services.deadlines import Schedule
-from campaign.services.schedule import change_schedule, mark_side_ready
+from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn, give_order
-from tests.admin.conftest import new_campaign, opened, play_sunday_evenings, waiting_campaign
+from tests.admin.conftest import (
+    every_48_hours,
+    new_campaign,
+    opened,
+    play_sunday_evenings,
+    waiting_campaign,
+)
 from tests.web.conftest import meeting_doc
 
 pytestmark = pytest.mark.django_db
@@ -47,16 +52,6 @@ def ended_campaign(name: str = "Korona 1") -> Campaign:
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.FINISHED
     return campaign
-
-
-def every_48_hours(campaign: Campaign, user: Any) -> None:
-    change_schedule(
-        campaign=campaign,
-        schedule=Schedule(kind="every_hours", every_hours=48),
-        reason="a turn every two days",
-        user=user,
-        seen=None,
-    )
 
 
 def messages_of(response: Any) -> list[str]:

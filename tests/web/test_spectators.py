@@ -14,6 +14,7 @@ from campaign.services.scenarios import create_campaign
 from campaign.services.turns import run_campaign
 from campaign.services.visibility import open_campaign
 from notifications import services
+from tests.admin.conftest import every_48_hours
 from tests.web.conftest import join, meeting_doc
 
 pytestmark = pytest.mark.django_db
@@ -315,18 +316,10 @@ def test_a_spectators_turn_email_on_a_schedule_asks_no_orders_of_them(
     """The walk of 7 December 2026 (a two-player campaign, a turn an hour): the
     spectator's email said "Orders for turn 4 are due by ...", and a spectator gives none."""
     from campaign.models import Turn
-    from campaign.services.deadlines import Schedule
-    from campaign.services.schedule import change_schedule
     from campaign.services.turns import advance_turn
 
     join(watcher, campaign, SPECTATOR)
-    change_schedule(
-        campaign=campaign,
-        schedule=Schedule(kind="every_hours", every_hours=48),
-        reason="a turn every two days",
-        user=None,
-        seen=None,
-    )
+    every_48_hours(campaign, None)
     advance_turn(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     turn = Turn.objects.get(campaign=campaign, number=1)
