@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules import names
-from rules.campaign.phases.events import outcome_retells_entry
+from rules.campaign.phases.events import fewer_buffalos_lost, outcome_retells_entry
 from rules.campaign.state import Settings
 
 PHASE_TITLES = {
@@ -482,10 +482,9 @@ def event_words(
     entry = faces.get(next(iter(record.get("dice") or [0])))
     if entry is not None and outcome_retells_entry(entry, outcome):
         return table_text  # "two Buffalos have been lost", not again "2 Buffalos lost"
-    planes = entry is not None and entry.get("effect") == "planes_lost"
-    fewer = _FEWER_LOST.fullmatch(outcome) if planes else None
+    fewer = fewer_buffalos_lost(entry, outcome) if entry is not None else None
     if fewer is not None:
-        return f"{table_text} {_all_that_were_left(int(fewer['lost']))}"
+        return f"{table_text} {_all_that_were_left(fewer)}"
     return f"{table_text} {outcome[0].upper()}{outcome[1:]}."
 
 
@@ -504,10 +503,6 @@ def _initiative_roll_words(found: re.Match[str]) -> str:
     if found["less"] == "0":
         return rolled
     return f"{rolled}, less {found['less']} for companies out of supply, making {found['total']}"
-
-
-# An air battle's Buffalos lost, fewer than its table's entry says: every one left.
-_FEWER_LOST = re.compile(r"(?P<lost>\d+) Buffalos? lost")
 
 
 def _all_that_were_left(lost: int) -> str:

@@ -10,8 +10,20 @@ from collections.abc import Iterable
 
 import pytest
 
-from rules.campaign.state import AirGroup, CampaignState, Ship
+from rules.campaign.phases.events import (
+    buffalos_lost_in,
+    fewer_buffalos_lost,
+    outcome_retells_entry,
+)
+from rules.campaign.state import (
+    DEFAULT_AERIAL_TABLE,
+    DEFAULT_NAVAL_TABLE,
+    AirGroup,
+    CampaignState,
+    Ship,
+)
 from rules.campaign.turn import TurnPlan, finish_turn
+from rules.spec import MAX_PLANES
 from tests.campaign.builders import (
     KORONA_FIGHTING,
     korona_state,
@@ -202,6 +214,70 @@ def test_aerial_1_and_2_lose_buffalos_never_below_none(buffalos: int, face: int,
     assert raaf(plan.state).buffalos == left
     (event,) = records(plan.log, "event")
     assert event["outcome"].startswith(f"{buffalos - left} Buffalo")
+
+
+# Every face of the default tables that loses Buffalos, with its count (faces 1 and 2).
+PLANES_LOST_FACES = [
+    (phase, face, entry["count"])
+    for phase, table in (("naval", DEFAULT_NAVAL_TABLE), ("aerial", DEFAULT_AERIAL_TABLE))
+    for face, entry in table.items()
+    if entry["effect"] == "planes_lost"
+]
+assert PLANES_LOST_FACES, "no face of the default tables loses Buffalos: test a table that does"
+
+
+@pytest.mark.parametrize(("phase", "face", "count"), PLANES_LOST_FACES)
+@pytest.mark.parametrize("buffalos", [0, 1, 2, 3])
+def test_buffalos_lost_are_read_back_from_every_face_that_loses_them(
+    phase: str, face: int, count: int, buffalos: int
+) -> None:
+    """The pages say "Only 1 Buffalo was left, and it is lost." from the event's outcome
+    (``fewer_buffalos_lost``): a record carries no count of its own (a new field would
+    change every turn's records, which replays and bench/battle_hash.py compare)."""
+    state = korona_state()
+    raaf(state).buffalos = buffalos
+
+    plan = scripted_turn(state, ALL_SIXES, **{phase: [6, face]})
+
+    lost = buffalos - raaf(plan.state).buffalos
+    (event,) = records(plan.log, "event")
+    entry = DEFAULT_AERIAL_TABLE[face]
+    assert buffalos_lost_in(event["outcome"]) == lost
+    assert fewer_buffalos_lost(entry, event["outcome"]) == (lost if lost < count else None)
+    assert outcome_retells_entry(entry, event["outcome"]) == (lost == count)
+
+
+@pytest.mark.parametrize(("count", "buffalos"), [(5, 3), (MAX_PLANES, MAX_PLANES - 1), (12, 11)])
+def test_fewer_buffalos_than_a_gm_written_count_are_read_back(count: int, buffalos: int) -> None:
+    entry = {"effect": "planes_lost", "side": "australian", "count": count, "text": "Lost."}
+    state = korona_state(aerial_table={face: entry for face in range(1, 7)})
+    raaf(state).buffalos = buffalos
+
+    plan = scripted_turn(state, ALL_SIXES, aerial=[6, 1])
+
+    (event,) = records(plan.log, "event")
+    assert raaf(plan.state).buffalos == 0
+    assert fewer_buffalos_lost(entry, event["outcome"]) == buffalos
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    ["1 Buffalos lost", "2 Buffalo lost", "02 Buffalos lost", "2 Buffalos lost.", "no effect"],
+)
+def test_words_the_rules_never_write_are_no_count_of_buffalos_lost(outcome: str) -> None:
+    entry = {"effect": "planes_lost", "side": "australian", "count": 5, "text": "Lost."}
+    assert buffalos_lost_in(outcome) is None
+    assert fewer_buffalos_lost(entry, outcome) is None
+
+
+def test_buffalos_lost_as_many_as_the_entry_asks_or_another_effect_are_not_fewer() -> None:
+    """Not "Only 2 Buffalos were left" when the entry asked 2 (or 1, a table the GM has
+    changed since the turn was played), nor for any other effect."""
+    two = {"effect": "planes_lost", "side": "australian", "count": 2, "text": "Lost."}
+    assert fewer_buffalos_lost(two, "2 Buffalos lost") is None
+    assert fewer_buffalos_lost({**two, "count": 1}, "2 Buffalos lost") is None
+    assert fewer_buffalos_lost({**two, "effect": "planes_recalled"}, "1 Buffalo lost") is None
+    assert fewer_buffalos_lost(two, "1 Buffalo lost") == 1
 
 
 def test_aerial_3_every_buffalo_leaves_for_good() -> None:

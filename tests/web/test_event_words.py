@@ -105,6 +105,22 @@ def test_an_air_battle_with_fewer_buffalos_left_says_so_once(
     assert emails and all(f"{TWO_LOST} {said}" in text_of(b) for b in emails)
 
 
+def test_buffalos_lost_are_not_said_fewer_than_a_table_changed_since_asks(
+    aussie: Any, login: Any
+) -> None:
+    """The pages read the campaign's table as it is now: an air battle that lost the 2
+    Buffalos its face asked, the face since changed to 1, was "Only 2 Buffalos were left,
+    and all 2 are lost." (the 3rd was never at risk). Now the rules' own count, as played."""
+    campaign = air_battle_every_turn(2, aussie)
+    settings = campaign.get_settings()
+    entry = {"effect": "planes_lost", "side": "australian", "count": 1, "text": TWO_LOST}
+    campaign.set_settings(replace(settings, aerial_table={face: entry for face in range(1, 7)}))
+    campaign.save(update_fields=["settings"])
+    page = text_of(login(aussie).get(reverse("turn", args=[campaign.pk, 1])).content.decode())
+    assert f"{TWO_LOST} 2 Buffalos lost." in page
+    assert "were left" not in page
+
+
 HQ_ATTACKED = "An attack on the Japanese HQ: no Japanese company is in supply."
 
 

@@ -52,7 +52,35 @@ def _air_of(state: CampaignState, event: dict[str, Any]) -> list[AirGroup]:
 
 
 def _buffalos_lost(lost: int) -> str:
+    # Read back by ``fewer_buffalos_lost``: the turn's records keep these words, and a
+    # record carries no count of its own (one would change every record of a replay).
     return f"{lost} Buffalo{'s' if lost != 1 else ''} lost"
+
+
+# ``_buffalos_lost``'s words, the count in them: what turns played long ago recorded too.
+_BUFFALOS_LOST = re.compile(r"(?P<lost>\d+) Buffalos? lost")
+
+
+def buffalos_lost_in(outcome: str) -> int | None:
+    """The Buffalos an outcome of ``planes_lost`` says were lost ("2 Buffalos lost": 2);
+    None for words ``_buffalos_lost`` never writes ("1 Buffalos lost", any other
+    outcome)."""
+    found = _BUFFALOS_LOST.fullmatch(outcome)
+    if found is None:
+        return None
+    lost = int(found["lost"])
+    return lost if _buffalos_lost(lost) == outcome else None
+
+
+def fewer_buffalos_lost(entry: Mapping[str, Any], outcome: str) -> int | None:
+    """The Buffalos an event lost when fewer were left than its table entry's count:
+    every one the side had ("2 Buffalos lost" on "An air battle: two Buffalos have been
+    lost." with 2 left of 3 asked). None for any other entry or outcome, the entry's
+    count lost too: nothing more to say than the entry's text."""
+    if entry.get("effect") != "planes_lost":
+        return None
+    lost = buffalos_lost_in(outcome)
+    return lost if lost is not None and lost < int(entry.get("count", 1)) else None
 
 
 def _planes_lost(state: CampaignState, _: _Map, event: dict[str, Any], __: Events) -> str:
