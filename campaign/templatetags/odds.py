@@ -58,10 +58,14 @@ def likely(share: Mapping[str, float]) -> str:
 @register.filter
 def win_words(progress: Any, who: str = "you") -> str:
     """The side's chance to win one battle, from the battles fought so far
-    (``planning.OddsProgress``): "you win 62% (likely 59–65%)"; every battle won so far,
-    "you win every one: 100% (likely 99–100%)". ``who``: the side as the reader is
-    addressed (``CampaignView.addressed``), "the Australians" for the game master."""
-    return _share_words(progress.side_win, who)
+    (``planning.OddsProgress``): "so far you win 62% (likely 59–65%), 350 of 1,000
+    battles fought"; every battle won so far, "so far you win every one: 100% (likely
+    99–100%), ...". ``who``: the side as the reader is addressed
+    (``CampaignView.addressed``), "the Australians" for the game master. It read "350 of
+    1,000 battles — you win 47%", which the solo walk of 7 December 2026 found hard to
+    read: a count, a dash, then the share."""
+    fought = f"{thousands(progress.done)} of {thousands(progress.runs)} battles fought"
+    return f"so far {_share_words(progress.side_win, who)}, {fought}"
 
 
 @register.filter
@@ -71,8 +75,9 @@ def result_words(progress: Any, who: str = "you") -> str:
     one won, "you win every one of 1,000 battles fought out: 100% (likely 99–100%)" (the
     card starts its sentence with it, capitalised; a line of "Planned battles" after a
     colon).
-    While they are fought the words keep the progress ("350 of 1,000 battles — you win
-    62%"): "1000 of 1000 battles — you win 89%" read as a count, not an answer."""
+    While they are fought the words keep the progress ("so far you win 62% (...), 350 of
+    1,000 battles fought"): "1000 of 1000 battles — you win 89%" read as a count, not an
+    answer."""
     return _share_words(
         progress.side_win, who, f" of {thousands(progress.runs)} battles fought out"
     )

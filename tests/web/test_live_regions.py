@@ -237,7 +237,7 @@ def test_the_odds_polls_replace_no_live_region(
         if index == 0:  # under way: how far; done, the result
             # Win or lose: the odds' seed comes from the campaign's id, which the database
             # gives (on PostgreSQL a run's tenth chunk lost all of its first 10 battles).
-            assert re.match(r"10 of 20 battles — you (win|lose) ", said), said
+            assert re.match(r"So far you (win|lose) .*, 10 of 20 battles fought…", said), said
         else:
             assert re.match(r"You (win|lose) .*of 20 battles fought out", said), said
 
@@ -270,8 +270,10 @@ def test_a_battles_odds_read_the_same_on_its_card_and_in_the_planned_battles(
         card = by_id(page, f"odds-text-{a.pk}")
         assert card is not None
         # Under way, how far; done, the result.
-        said = r"You (win|lose) " if fought == 20 else f"{fought} of 20 battles"
+        said = r"You (win|lose) " if fought == 20 else f"(So far you|{fought} of 20 battles)"
         assert re.match(said, card.words()), card.words()
+        if fought == 10:
+            assert card.words().endswith(", 10 of 20 battles fought…"), card.words()
         assert [capfirst(w) for w in _battle_lines(page, oivi.pk).values()] == [card.words()]
         poll = f"{orders}area/{oivi.pk}/odds/?cards={a.pk}"
         polled = tree(client.get(poll, **HTMX).content.decode())
@@ -325,7 +327,9 @@ def test_one_answer_shows_one_count_of_an_estimate_in_every_place(
         assert len(lines) == len(companies)
         for company in companies:
             (line,) = [words for who, words in lines.items() if who.startswith(company.name)]
-            assert re.search(r" of 100 battles( — you (win|lose) | fought out)", line), line
+            assert re.search(r"(, \d+ of 100 battles fought…$| of 100 battles fought out)", line), (
+                line
+            )
             card = by_id(root, f"odds-text-{company.pk}")
             # The card's sentence starts with them; the line, after a colon, does not.
             said = capfirst(line)

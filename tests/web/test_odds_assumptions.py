@@ -10,6 +10,7 @@ a supply roll, and never writes a range as one value."""
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -246,12 +247,16 @@ def test_odds_being_fought_keep_their_progress_with_thousands_separated() -> Non
     attack = SimpleNamespace(attacking=True, runs=1000, side="australian")
     running = planning.OddsProgress(attack=attack, odds=odds_of(tally))  # type: ignore[arg-type]
     words = odds_words(running)
-    assert words.startswith("350 of 1,000 battles — you win 62% (likely ")
-    assert words.endswith("…")
+    # The share first, then the count: "350 of 1,000 battles — you win 47%" was hard to
+    # read (the solo walk of 7 December 2026).
+    assert re.fullmatch(
+        r"So far you win 62% \(likely \d+–\d+%\), 350 of 1,000 battles fought…", words
+    )
+    assert odds_words(running, GM).startswith("So far the Australians win 62% (likely ")
 
 
 def test_defending_reads_the_defenders_share() -> None:
-    assert win_words(progress(0, attacking=False)).startswith("you win every one: 100%")
+    assert win_words(progress(0, attacking=False)).startswith("so far you win every one: 100%")
 
 
 def test_a_share_that_rounds_to_100_or_0_is_not_said_to_be_certain() -> None:
@@ -259,7 +264,7 @@ def test_a_share_that_rounds_to_100_or_0_is_not_said_to_be_certain() -> None:
     assert percent(0.3) == "under 1%"
     assert percent(100.0) == "100%" and percent(0.0) == "0%"
     assert percent(62.5) == "63%"  # half up, as floatformat rounds
-    assert win_words(progress(998)).startswith("you win over 99% (likely 99–100%")
+    assert win_words(progress(998)).startswith("so far you win over 99% (likely 99–100%")
 
 
 def test_a_range_is_rounded_as_before_unless_it_would_read_as_one_value() -> None:
