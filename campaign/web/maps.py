@@ -631,10 +631,16 @@ class Legend:
     # What a hatched area means to the reader: a side's player last saw it so; a
     # spectator, who sees no area while the campaign is played, reads the start's holder.
     last_seen_words: str = ""
+    # Some area may be drawn as held now (a solid tag): never on a spectator's map while
+    # the campaign is played, whose legend explained "AUS held by the Australians" for
+    # tags it never shows (the solo walk of 7 December 2026).
+    solid: bool = True
 
     @property
     def holder_keys(self) -> list[HolderKey]:
-        return [*self.holders, self.nobody]
+        """The solid tags' lines ("AUS held by the Australians", "none held by nobody"),
+        none where the map draws no solid tag."""
+        return [*self.holders, self.nobody] if self.solid else []
 
 
 # "Your own areas too": a walk-through's player took their side's rear areas, hatched,
@@ -706,6 +712,7 @@ def legend(view: CampaignView, areas: list[MapArea] | None = None) -> Legend:
         last_seen=any(view.last_seen(name) is not None for name in view.state.areas),
         contested=contested,
         last_seen_words=SPECTATOR_LAST_SEEN if view.spectating else PLAYER_LAST_SEEN,
+        solid=not view.spectating,
     )
 
 

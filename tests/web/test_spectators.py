@@ -248,8 +248,13 @@ def test_a_spectators_map_legend_explains_only_what_their_map_can_show(
         assert "in sight (their supply companies are never seen)" not in page, url
         assert "when you last saw it" not in page, url
         assert "held by that side at the start: a spectator sees who holds an area" in page, url
+        # No area of theirs has a solid tag: the solo walk read "AUS held by the
+        # Australians" explained in a legend whose map shows only "AUS?".
+        assert 'data-holder-key="AUS"' not in page and 'data-holder-key="none"' not in page, url
+        assert 'data-holder-key="last-seen"' in page, url
     # A player's legend keeps its chips and its words for what they last saw.
     player = login(aussie).get(f"/campaigns/{played.pk}/").content.decode()
+    assert 'data-holder-key="AUS"' in player and 'data-holder-key="JPN"' in player
     player = " ".join(player.replace("&#x27;", "'").split())
     assert "a fighting company of the Japanese in sight" in player
     assert (
