@@ -4,11 +4,15 @@ turn's page) and an area's (the area page). Only those the reader may read, thro
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import json
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+
 from battles.models import Battle
+from campaign.models import Turn
 from campaign.services.visibility import CampaignView
 from rules import names, rulesets
 
@@ -54,6 +58,49 @@ def readable_battles(view: CampaignView, **filters: Any) -> list[dict[str, Any]]
             row["status"] != Battle.Status.PENDING and row["turn_id"] in waiting_turns
         )
     return rows
+
+
+def battle_records(
+    view: CampaignView, turn_ids: Iterable[int], keys: Collection[str]
+) -> tuple[dict[int, int], list[dict[str, Any]]]:
+    """The turns ``turn_ids``' numbers, by id, and their "battle" records (who fought
+    each battle, the battles' own announcement in the turn's log) of the battles
+    ``keys``, as the viewer may read them (``view.records``). One query, which reads out
+    of each turn's log only its battle records: a turn's whole log (its every roll and
+    supply check, some 20 KB a turn of Korona) is a hundred times what they hold, and a
+    campaign played for months lists every turn it had battles in."""
+    turn_ids = sorted(set(turn_ids))
+    if not turn_ids:
+        return {}, []
+    table = Turn._meta.db_table
+    if connection.vendor == "postgresql":
+        records = (
+            "LEFT JOIN LATERAL jsonb_array_elements(t.log) WITH ORDINALITY AS r(value, n)"
+            " ON r.value ->> 'kind' = 'battle'"
+        )
+        order = "r.n"
+    else:
+        records = "LEFT JOIN json_each(t.log) AS r ON json_extract(r.value, '$.kind') = 'battle'"
+        order = "r.key"
+    sql = (
+        f"SELECT t.id, t.number, r.value FROM {table} t {records}"
+        f" WHERE t.campaign_id = %s AND t.id IN ({', '.join(['%s'] * len(turn_ids))})"
+        f" ORDER BY t.number, {order}"
+    )
+    numbers: dict[int, int] = {}
+    announced: dict[int, list[dict[str, Any]]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [view.campaign.pk, *turn_ids])
+        for turn_id, number, value in cursor.fetchall():
+            numbers[turn_id] = number
+            found = announced.setdefault(turn_id, [])
+            record = json.loads(value) if isinstance(value, str | bytes) else value
+            if isinstance(record, dict) and record.get("battle") in keys:
+                found.append(record)
+    shown: list[dict[str, Any]] = []
+    for turn_id, number in numbers.items():
+        shown += view.records(announced[turn_id], number=number)
+    return numbers, shown
 
 
 def battle_reasons(rows: list[dict[str, Any]]) -> dict[str, str | None]:

@@ -24,6 +24,7 @@ from battles.services.reading import result_corrections
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
+    battle_records,
     battle_withdrawals,
     readable_battles,
 )
@@ -181,18 +182,13 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every battle the reader may read (``readable_battles``, the gate of every list of
     battles), newest turn first and, within a turn, in the order the turn fought them
     (its turn page's), each linked to its report. Who fought comes from the battle's own
-    record in its turn's log, read through ``view.records`` as on the turn pages."""
+    record in its turn's log, read through ``view.records`` as on the turn pages, and
+    nothing else of the logs (``battle_records``)."""
     view = campaign_view(request, campaign_id)
     rows = readable_battles(view)
-    keys = {row["key"] for row in rows}
-    turns = Turn.objects.filter(campaign=view.campaign, pk__in={row["turn_id"] for row in rows})
-    numbers: dict[int, int] = {}
-    records: list[dict[str, Any]] = []
-    for turn in turns.only("id", "number", "log"):
-        numbers[turn.pk] = turn.number
-        # Only the battles' own records: the rest of the log is not this page's.
-        announced = [r for r in turn.log if r.get("kind") == "battle" and r.get("battle") in keys]
-        records += view.records(announced, number=turn.number)
+    numbers, records = battle_records(
+        view, (row["turn_id"] for row in rows), {row["key"] for row in rows}
+    )
     names = _side_names(view)
     reading = turnlog.Reading(
         names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)

@@ -246,6 +246,24 @@ def test_battle_list_reads_each_battles_winner_column_and_no_whole_json(
     assert "'$.\"winner\"'" not in reads[0] and "'winner'" not in reads[0]
 
 
+def test_battle_list_reads_only_the_battle_records_of_the_turn_logs(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    """Who fought each battle comes from its record in its turn's log; the rest of the
+    log (every roll, supply check and move of the turn: after months of play, hundreds
+    of kilobytes) is never read, only the battle records, out of the log by the
+    database."""
+    client = login(aussie)
+    with CaptureQueriesContext(connection) as queries:
+        page = text_of(client.get(reverse("battles", args=[played.pk])))
+    reads = [q["sql"] for q in queries.captured_queries if "campaign_turn" in q["sql"]]
+    # What each query brings back (its select list, before its first FROM): no log.
+    selected = [sql[: sql.index(" FROM ")] for sql in reads]
+    assert reads and [column for column in selected if "log" in column] == []
+    # The records were read all the same: each force by its companies.
+    assert "The Japanese 2nd Company attacked the Australians' A Company." in page
+
+
 # --- the words, alone -----------------------------------------------------------------
 
 
