@@ -220,7 +220,7 @@ def test_battle_list_queries_do_not_grow_with_companies_or_battles(
     url = reverse("battles", args=[big_campaign.pk])
     # The user (1), the campaign and the membership (2), the snapshot (7), the turns'
     # start states (the fog of war: 1); then the readable battles (1) and the turns they
-    # were fought in, with their logs, for who fought (1).
+    # were fought in, with their battle records out of their logs, for who fought (1).
     with django_assert_num_queries(13):
         assert client.get(url).status_code == 200
     # A turn more, with battles of its own: the same.
