@@ -63,9 +63,12 @@ class Battle(models.Model):
             models.CheckConstraint(
                 condition=~Q(attacker_side=F("defender_side")), name="battle_two_sides"
             ),
+            # A result once fought, and only then: a battle still to be fought has none
+            # (every page reads a pending battle as not fought, whatever its row held).
             models.CheckConstraint(
-                condition=Q(status="pending") | Q(result__isnull=False),
-                name="battle_result_once_fought",
+                condition=Q(status="pending", result__isnull=True)
+                | (~Q(status="pending") & Q(result__isnull=False)),
+                name="battle_result_only_once_fought",
             ),
         ]
         indexes = [
