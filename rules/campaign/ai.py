@@ -457,13 +457,14 @@ def _threat_to(plan: _Plan, area: str, defenders: list[Company]) -> float | None
     if not attackers or not defenders:
         return None
     orders = {e.name: Order(e.name, "advance", area) for e in attackers}
-    sketch = plan.view.copy()
     keep = {c.name for c in defenders} | set(orders)
-    sketch.companies = {
-        n: c
-        for n, c in sketch.companies.items()
-        if n in keep or (c.area != area and c.side == plan.enemy)
-    }
+    sketch = plan.view.sketch(
+        {
+            n
+            for n, c in plan.view.companies.items()
+            if n in keep or (c.area != area and c.side == plan.enemy)
+        }
+    )
     for company in defenders:
         sketch.companies[company.name].area = area  # those coming in defend with them
     battle = planning.planned_battle(

@@ -248,10 +248,8 @@ def _paired(
     there = {c.name for c in state.companies_in(target, fighting=True)}
     arrival = {target: {state.companies[name].side: 0 for name in there}}
     arrival[target].setdefault(side, 1)
-    sketch = state.copy()  # only this battle's companies, the arriving ones moved in
-    sketch.companies = {
-        name: c for name, c in sketch.companies.items() if name in there or name in arriving
-    }
+    # Only this battle's companies, the arriving ones moved in.
+    sketch = state.sketch(there | set(arriving))
     for name in arriving:
         sketch.companies[name].area = target
     # For the odds, every company declines the sniper: with no choice left to the AI,

@@ -8,6 +8,7 @@ by their key (``australian``, ``japanese``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -367,6 +368,34 @@ class CampaignState:
             companies={name: company.copy() for name, company in self.companies.items()},
             ships=[ship.copy() for ship in self.ships],
             air=[group.copy() for group in self.air],
+            turn=self.turn,
+            finished=self.finished,
+            winner=self.winner,
+            end_reason=self.end_reason,
+        )
+
+    def sketch(self, companies: Collection[str]) -> CampaignState:
+        """A what-if of this state holding only ``companies`` (in its order), each a copy
+        of its own to move about: the AI's odds and the orders page pair a battle from one
+        (``rules.campaign.planning``). Everything else (its settings, sides, areas, links,
+        ships and air) is this state's own, shared, not copied: whoever asks for a sketch
+        changes its companies only, and the pairing reads the rest. A copy of the whole
+        state copied every company and event table for each what-if, to drop most of them
+        at once (issue 17)."""
+        return CampaignState(
+            name=self.name,
+            seed=self.seed,
+            settings=self.settings,
+            sides=self.sides,
+            areas=self.areas,
+            links=self.links,
+            companies={
+                name: company.copy()
+                for name, company in self.companies.items()
+                if name in companies
+            },
+            ships=self.ships,
+            air=self.air,
             turn=self.turn,
             finished=self.finished,
             winner=self.winner,

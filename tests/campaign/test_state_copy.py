@@ -213,3 +213,28 @@ def test_the_walk_finds_what_a_shallow_copy_shares() -> None:
     }
     with pytest.raises(AssertionError, match=r"\.stands"):
         assert_shares_nothing_mutable(state, shallow_companies)
+
+
+@pytest.mark.parametrize("make", STATES.values(), ids=STATES.keys())
+def test_a_sketch_holds_copies_of_the_named_companies_only(make: Any) -> None:
+    """CampaignState.sketch, the AI's what-if: the companies named, in the state's order,
+    each equal to its original and sharing nothing mutable with it (a sketch moves them);
+    the rest of the state as it is."""
+    state = make()
+    before = copy.deepcopy(state)
+    names = list(state.companies)[1::2]
+    sketch = state.sketch(set(names))
+    assert list(sketch.companies) == names
+    assert sketch.companies == {name: state.companies[name] for name in names}
+    theirs, ours = mutable_parts(state.companies), mutable_parts(sketch.companies)
+    assert not [where for key, (_, where) in ours.items() if key in theirs]
+    assert vars_of(sketch) | {"companies": None} == vars_of(state) | {"companies": None}
+    for company in sketch.companies.values():
+        company.area = "Kokoda"
+        company.stands["rifle_squad"] = 0
+    assert state == before
+
+
+def vars_of(state: CampaignState) -> dict[str, Any]:
+    """A state's fields, each as it is (not copied, as ``dataclasses.asdict`` would)."""
+    return {spec.name: getattr(state, spec.name) for spec in dataclasses.fields(state)}
