@@ -181,6 +181,17 @@ def arrival_condition(attack: Any) -> str:
     return f"If {names} all arrive"
 
 
+# With several arrivals the odds cover only all of them: a solo walk's A Company, whose
+# C Company failed its roll, met three companies alone and withdrew from a hopeless
+# position, its page having said only "you win 48%" with both (7 December 2026).
+# The area's companies are paired anew with those that arrive: the one left fights the
+# whole enemy there (the walk's did: "11 stands fit to fight against 35").
+_WITHOUT_IT = (
+    "and the battles there are fought without it: these odds do not cover that, which is "
+    "worse for you."
+)
+
+
 @register.filter
 def supply_caveat(attack: Any, short: bool = False) -> str:
     """What the odds of a planned battle assume of the side's own supply rolls
@@ -199,5 +210,12 @@ def supply_caveat(attack: Any, short: bool = False) -> str:
         f"These odds assume {names} {'arrives' if one else 'arrive'}: {who} advances only "
         "if its supply roll at the start of the turn puts it in supply "
         f"({_needs(rolls)}; {_chance(rolls)}); out of supply, "
-        f"{'it' if one else 'a company'} stays where it is."
+        f"{'it' if one else 'a company'} stays where it is"
+        f"{', ' + _WITHOUT_IT if _ours_there(attack) > 1 else '.'}"
     )
+
+
+def _ours_there(attack: Any) -> int:
+    """How many of the planning side's companies fight in the area this turn: in this
+    battle and in the area's others (``PlannedAttack.others``)."""
+    return len(attack.friends) + sum(len(battle) for battle in attack.others)

@@ -88,7 +88,8 @@ def test_two_companies_from_different_areas_are_named_with_each_roll_and_the_cha
         "These odds assume A Company and C Company (militia) arrive: each advances only if "
         "its supply roll at the start of the turn puts it in supply (4 or more on the d6 for "
         "A Company, 5 or more for C Company (militia); a chance of 1 in 6 that both pass); out "
-        "of supply, a company stays where it is."
+        "of supply, a company stays where it is, and the battles there are fought without it: "
+        "these odds do not cover that, which is worse for you."
     ) in section(text)
     # The card in short (each need is under "Planned battles"): the chance that both
     # pass, not each company's need (a phone's card grew four lines with them).
@@ -101,6 +102,21 @@ def test_two_companies_from_different_areas_are_named_with_each_roll_and_the_cha
         assert "for C Company (militia)" not in said
     # B Company has no order and no battle: nothing on its card.
     assert 'class="supply-caveat"' not in card(text, campaign, "B Company")
+
+
+def test_one_company_alone_in_the_area_is_told_it_only_stays_where_it_is(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """With no other company of the side in the area's battles, a failed roll means no
+    battle at all: nothing is fought without it."""
+    order(campaign, "A Company")
+    text = page(login(aussie), campaign)
+    assert (
+        "These odds assume A Company arrives: it advances only if its supply roll at the start "
+        "of the turn puts it in supply (4 or more on the d6; a chance of 1 in 2); out of "
+        "supply, it stays where it is."
+    ) in section(text)
+    assert "fought without it" not in section(text)
 
 
 def test_the_same_need_is_said_once_for_each(campaign: Campaign, aussie: Any, login: Any) -> None:
@@ -134,7 +150,8 @@ def test_a_company_already_there_is_not_said_to_wait_on_its_roll(
     assert (
         "These odds assume C Company (militia) arrives: it advances only if its supply roll "
         "at the start of the turn puts it in supply (4 or more on the d6; a chance of 1 in 2); "
-        "out of supply, it stays where it is."
+        "out of supply, it stays where it is, and the battles there are fought without it: these "
+        "odds do not cover that, which is worse for you."
     ) in section(text)
     for name in ("A Company", "B Company"):
         assert f"assume {name}" not in text and f"if {name}" not in text
