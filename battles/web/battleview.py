@@ -346,7 +346,11 @@ class Table:
         (two on one inch side by side), so that no counter hides another, each in its own
         square: a square too crowded for that draws its counters in a grid, smaller
         when they must be, the scale a third number (``_grid``). A lost stand, drawn
-        faded beneath them, stays where it fell."""
+        faded beneath them, stays where it fell unless it touches a counter drawn before
+        it (the living first, then the lost by name): it then goes to the nearest free
+        spot in its square, or, with none left, stays and its mark is left out
+        (``unmarked``). Marks lying on one another ran together into a garble (a
+        walk-through: "R18R13" at a replay's last step)."""
         origin = {
             stand: self.drawn_at(x, self.depth_in - y)
             for stand, (x, y) in sorted(positions.items())
@@ -366,7 +370,26 @@ class Table:
                 break
             crowded[full] = [stand for stand in living if bounds[stand] == full]
         drawn.update(settled)
+        placed = [drawn[stand] for stand in living]
+        for stand in sorted(set(lost) & drawn.keys()):
+            if any(_touching(drawn[stand], other) for other in placed):
+                bounds_lost = self.square_bounds(*origin[stand])
+                drawn[stand] = _free_spot(origin[stand], placed, bounds_lost) or drawn[stand]
+            placed.append(drawn[stand])
         return {stand: [round(v, 2) for v in at] for stand, at in drawn.items()}
+
+    @staticmethod
+    def unmarked(drawn: Mapping[str, Sequence[float]], lost: Collection[str]) -> list[str]:
+        """The lost stands whose marks a step leaves out (``drawn_apart``): each one that
+        touches a counter drawn before it, the living first, then the lost by name. Its
+        faded counter is still drawn, and its title still names it."""
+        placed = [at for stand, at in drawn.items() if stand not in lost]
+        out = []
+        for stand in sorted(set(lost) & drawn.keys()):
+            if any(_touching(drawn[stand], other) for other in placed):
+                out.append(stand)
+            placed.append(drawn[stand])
+        return out
 
     @property
     def slots_json(self) -> str:
@@ -1227,7 +1250,7 @@ def replay_frames(
         log, lambda record: line_of(record, table, sides, piece)
     )
     # Most steps move no stand (a shot, a rally): each set of places is drawn once.
-    worked_out: dict[tuple[object, ...], tuple[dict[str, list[float]], str]] = {}
+    worked_out: dict[tuple[object, ...], tuple[dict[str, list[float]], str, list[str]]] = {}
     for frame in frames:
         frame["phase"] = rulesets.phase_name(str(frame["phase"]), sides)
         if table is not None:
@@ -1238,12 +1261,15 @@ def replay_frames(
             if key not in worked_out:
                 # Where the picture draws each counter (replay.js reads it): the
                 # positions above are the truth. Where each square's name and going are
-                # written at this step, clear of the counters (``label_slots``).
+                # written at this step, clear of the counters (``label_slots``). The
+                # lost stands whose marks would lie on another counter (``unmarked``).
                 drawn = table.drawn_apart(frame["positions"], frame["lost"])
-                worked_out[key] = (drawn, label_slots(table, drawn))
-            drawn, labels = worked_out[key]
+                unmarked = table.unmarked(drawn, frame["lost"])
+                worked_out[key] = (drawn, label_slots(table, drawn), unmarked)
+            drawn, labels, unmarked = worked_out[key]
             frame["drawn"] = {stand: list(at) for stand, at in drawn.items()}
             frame["labels"] = labels
+            frame["unmarked"] = list(unmarked)
     return frames
 
 

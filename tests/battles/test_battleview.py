@@ -300,8 +300,9 @@ def test_a_counter_on_the_tables_edge_is_drawn_wholly_on_the_table(played: Any) 
 def test_stands_on_one_inch_are_drawn_side_by_side_in_their_square() -> None:
     """Two stands on one inch were one counter, the other hidden under it, and a stand an
     inch from another hid most of its name: counters closer than ``COUNTER_GAP`` across
-    and down are drawn apart, in their own square. A lost stand stays where it fell; one
-    alone is drawn where it stands."""
+    and down are drawn apart, in their own square. A lost stand on a living one's spot
+    is drawn aside, as near where it fell as is free, its mark written; one alone is
+    drawn where it stands."""
     table = battleview.Table(3, 3, [], "log")
     positions = {
         "a.rifle_squad.1": [18, 30],
@@ -313,10 +314,12 @@ def test_stands_on_one_inch_are_drawn_side_by_side_in_their_square() -> None:
         "d.rifle_squad.3": [12, 18],
     }
     drawn = table.drawn_apart(positions, lost=["a.commander.1"])
-    assert drawn["a.commander.1"] == [18, 5] and drawn["d.rifle_squad.1"] == [6, 30]
+    assert drawn["d.rifle_squad.1"] == [6, 30]
+    assert drawn["a.commander.1"] != [18, 5]
+    assert table.unmarked(drawn, ["a.commander.1"]) == []
     # Apart enough that none covers any of another (a counter is 2.4 across).
-    together = ["a.rifle_squad.1", "a.rifle_squad.2", "a.hmg.1"]
-    for first, second in ((0, 1), (0, 2), (1, 2)):
+    together = ["a.rifle_squad.1", "a.rifle_squad.2", "a.hmg.1", "a.commander.1"]
+    for first, second in ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)):
         assert apart(drawn[together[first]], drawn[together[second]]) >= 2.4
     for stand, (x, y) in positions.items():
         where = drawn[stand]
@@ -362,7 +365,12 @@ def test_every_step_of_a_replay_says_where_its_counters_are_drawn(played: Any) -
         table = battleview.table_of(battle.spec, battle.seed, battle.log, battle.result)
         frames = battleview.replay_frames(battle.log, table=table)
         assert frames == [
-            {**truth, "drawn": frame["drawn"], "labels": frame["labels"]}
+            {
+                **truth,
+                "drawn": frame["drawn"],
+                "labels": frame["labels"],
+                "unmarked": frame["unmarked"],
+            }  # fmt: skip
             for truth, frame in zip(battleview.replay_frames(battle.log), frames, strict=True)
         ]
         for frame in frames:
@@ -865,3 +873,50 @@ def test_a_square_left_off_the_picture_is_said_in_words_whole() -> None:
         "Covered by stands at this step: B3 flat – rough, light woods; C1 hill – rough."
     )
     assert battleview.unwritten_words(labels[:2]) == ""
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_counters_mark_in_a_replay_reads_clear_of_every_other(seed: int) -> None:
+    """A walk-through: at the replay's last step the lost stands, drawn faded where they
+    fell, lay under the living and under one another, and their marks ran together
+    ("R18" beside two "R13" overprinted; "R11" over two lost stands' letters). At every
+    step of the demo battle, a counter whose mark is written (the living, and a lost
+    stand not in the frame's ``unmarked``) is drawn clear of every other such counter,
+    and a lost one's (drawn beneath the living) clear of every counter at all."""
+    import json
+    from pathlib import Path
+
+    from rules import rulesets
+    from rules.spec import parse_battle
+
+    spec = json.loads(Path("fixtures/battles/korona-turn1.json").read_text())
+    result = dict(rulesets.resolve_battle(parse_battle(spec), seed))
+    table = battleview.table_of(spec, seed, result["log"], result)
+    frames = battleview.replay_frames(result["log"], table=table)
+    assert frames[-1]["lost"]
+    for frame in frames:
+        drawn = frame["drawn"]
+        unmarked = set(frame.get("unmarked", ()))
+        assert unmarked <= set(frame["lost"])
+        marked = sorted(stand for stand in drawn if stand not in unmarked)
+        for stand in marked:
+            for other in drawn:
+                if other == stand or (other in unmarked and stand not in frame["lost"]):
+                    continue
+                scale = min(drawn[stand][2:3] or [1], drawn[other][2:3] or [1])[0]
+                assert apart(drawn[stand], drawn[other]) >= 2.4 * scale, (
+                    frame["step"],
+                    stand,
+                    other,
+                )
+
+
+def test_a_lost_stand_with_no_room_in_its_square_is_drawn_without_its_mark() -> None:
+    """A square full of living counters leaves a lost one no free spot: it stays where it
+    fell, beneath them, and its mark is left out rather than peek out beside theirs."""
+    table = battleview.Table(3, 3, [], "log")
+    positions = crowd(25, (18, 18)) | {"d.rifle_squad.1": [18, 18], "d.rifle_squad.2": [6, 6]}
+    lost = ["d.rifle_squad.1", "d.rifle_squad.2"]
+    drawn = table.drawn_apart(positions, lost)
+    assert drawn["d.rifle_squad.1"] == [18, 18]
+    assert table.unmarked(drawn, lost) == ["d.rifle_squad.1"]

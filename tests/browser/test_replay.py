@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
+from battles.web import battleview
 from campaign.models import Campaign
 from tests.browser.conftest import ARTIFACTS
 
@@ -520,3 +521,65 @@ def test_a_squares_label_with_no_room_among_the_stands_is_said_under_the_picture
                 page.locator("#replay").scroll_into_view_if_needed()
                 shot(f"replay-unwritten-battle-{number}-step-{index + 1}-{size}")
     assert seen > 0  # some step had a label with no room: the test saw what it checks
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_at_the_last_step_no_stands_mark_runs_into_another(
+    report: Any, shot: Any, size: str, played: Campaign
+) -> None:
+    """A walk-through: the last step drew lost stands faded where they fell, under the
+    living and one another, and their marks ran together ("R18" beside two "R13" printed
+    over each other; "R11" on two lost stands, their letters at both its sides). With two
+    lost stands where a living one stands at the end, each mark written (a counter's text
+    the page shows) lies clear of every other one, and a lost one's of every counter."""
+    battle = Battle.objects.filter(campaign=played, status="fought").order_by("id").first()
+    assert battle is not None
+    last = battleview.replay_frames(battle.log)[-1]
+    lost = last["lost"][:2]
+    living = next(s for s in sorted(last["positions"]) if s not in last["lost"])
+    assert len(lost) == 2
+    end = next(i for i, r in enumerate(battle.log) if r["kind"] == "end")
+    # Both moved onto the living stand's inch in the last step, as a melee leaves them.
+    battle.log[end:end] = [
+        {"turn": battle.log[end]["turn"], "phase": "end", "kind": "move", "dice": [],
+         "stand": stand, "stand_type": "rifle_squad", "from": last["positions"][stand],
+         "to": last["positions"][living], "going": "good", "purpose": "advance",
+         "side": "japanese" if stand.startswith("a.") else "australian"}
+        for stand in lost
+    ]  # fmt: skip
+    battle.save(update_fields=["log"])
+    page = report(size)
+    page.click('[data-replay="last"]')
+    clashes = page.locator("#replay-field").evaluate(
+        """svg => {
+          const shown = (el) => el.getClientRects().length > 0
+            && getComputedStyle(el).display !== "none";
+          const stands = Array.from(svg.querySelectorAll("g.stand:not(.off)"));
+          const marks = stands.map((g) => g.querySelector("text")).filter(shown);
+          const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+            && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+          const out = [];
+          marks.forEach((m) => {
+            const box = m.getBoundingClientRect();
+            const own = m.closest("g.stand");
+            marks.forEach((o) => {
+              if (o !== m && meet(box, o.getBoundingClientRect())) {
+                out.push([own.dataset.stand, o.closest("g.stand").dataset.stand]);
+              }
+            });
+            // A lost stand's mark, drawn beneath the living, must not lie under a counter.
+            if (!own.classList.contains("lost")) return;
+            stands.filter((g) => g !== own).forEach((g) => {
+              if (meet(box, g.querySelector(".counter").getBoundingClientRect())) {
+                out.push([own.dataset.stand, g.dataset.stand]);
+              }
+            });
+          });
+          return out;
+        }"""
+    )
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(f"replay-last-marks-{size}")
+    figure = ARTIFACTS / f"replay-last-marks-{size}-figure.png"
+    page.locator("#replay-field").screenshot(path=str(figure))
+    assert clashes == []

@@ -65,6 +65,9 @@
     const lost = new Set(frame.lost);
     const hidden = new Set(frame.hidden);
     const struck = new Set(frame.killed);
+    // A lost stand with no room clear of the other counters: its mark is left out, as
+    // it ran into theirs (battleview.Table.unmarked).
+    const unmarked = new Set(frame.unmarked || []);
     counters.forEach((el, id) => {
       const pos = frame.positions[id];
       el.classList.toggle("off", !pos);
@@ -79,6 +82,7 @@
       el.classList.toggle("lost", lost.has(id));
       el.classList.toggle("hidden-stand", hidden.has(id));
       el.classList.toggle("struck", struck.has(id));
+      el.classList.toggle("unmarked", unmarked.has(id));
     });
     // The squares' names where this step's counters leave room (battleview.label_slots:
     // a base-36 slot per name, "-" for none free).
