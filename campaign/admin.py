@@ -29,6 +29,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from battles.models import Battle
+from battles.web.lists import battle_shares
 from campaign.admin_history import HISTORY_NOTE, SimpleHistoryAdmin
 from campaign.admin_home import deadline_words, results_to_enter, sides_not_ready
 from campaign.admin_home import install as install_home_page
@@ -2174,6 +2175,9 @@ class TurnAdmin(admin.ModelAdmin):
             },
             {key: rulesets.piece(ruleset) for key, *_, ruleset in ends},
             event_tables=turnlog.event_tables(obj.campaign.get_settings()),
+            shares=battle_shares(
+                obj.battles.values("key", "winner", "result__losses", "result__stands_present")
+            ),
         ).with_records(obj.log)
         lines = [turnlog.gm_record_words(record, reading) for record in obj.log]
         return format_html(

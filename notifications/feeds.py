@@ -24,7 +24,13 @@ from django.utils.html import escape
 from django.views.decorators.http import require_safe
 
 from battles.models import Battle
-from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import (
+    battle_pieces,
+    battle_reasons,
+    battle_shares,
+    battle_withdrawals,
+    readable_battles,
+)
 from campaign.models import Campaign, GmAdjustment, Turn
 from campaign.services.visibility import campaigns_for, is_game_master, open_campaign
 from campaign.web import turnlog
@@ -176,6 +182,7 @@ class TurnsFeed(Feed):
                             withdrawals,
                             battle_pieces(readable),
                             tables=turnlog.event_tables(view.state.settings),
+                            shares=battle_shares(readable),
                         ),
                     }
                 )

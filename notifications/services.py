@@ -38,7 +38,13 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.web.forces import battle_words
-from battles.web.lists import battle_pieces, battle_reasons, battle_withdrawals, readable_battles
+from battles.web.lists import (
+    battle_pieces,
+    battle_reasons,
+    battle_shares,
+    battle_withdrawals,
+    readable_battles,
+)
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import Schedule, moment_words, reminder_lead
@@ -181,6 +187,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Wo
         battle_withdrawals(readable),
         battle_pieces(readable),
         tables=turnlog.event_tables(view.state.settings),
+        shares=battle_shares(readable),
     )
     side_name = names.get(view.side or "")
     plays = side_name is not None

@@ -1003,7 +1003,8 @@ def attack_words(forces: Sequence[ForceView]) -> str:
 
 def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView]) -> str:
     """Who won, by side and company, with their role and why: 'The Australians' A
-    Company, defending, wins: the Japanese lost a third of their stands'; 'The Japanese
+    Company, defending, wins: the Japanese lost a third or more of their stands (5 of
+    12)', the loser's count from the result as the forces' table below gives it; 'The Japanese
     1st Company and 2nd Company, attacking, win: ...'; a withdrawal with its cause,
     'the Japanese withdrew from a hopeless position: ...' (the result's ``withdrawal``,
     with the strengths then when it has them, ``fit_to_fight``)."""
@@ -1016,8 +1017,10 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
         return "No winner recorded."
     loser = next((f for f in forces if f is not winner), None)
     other = f"the {loser.side_name}" if loser else "the other side"
+    piece = rulesets.piece(result.get("ruleset"))
     why = {
-        "a_third_lost": f"{other} lost a third of their {rulesets.piece(result.get('ruleset'))}s",
+        "a_third_lost": f"{other} lost a third or more of their {piece}s"
+        + _share_of(result, loser.key if loser else ""),
         "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
         "turns)",
         "withdrew": f"{other} withdrew",
@@ -1034,6 +1037,17 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     role = "attacking" if winner.key == "attacker" else "defending"
     who = force_words(winner)
     return f"{who[:1].upper()}{who[1:]}, {role}, {'win' if several else 'wins'}: {why}."
+
+
+def _share_of(result: Mapping[str, Any], force: str) -> str:
+    """' (5 of 12)': how many of its pieces ``force`` lost of how many it brought, from
+    the result's ``losses`` and ``stands_present`` (reinforcements included, as the rules
+    count them); '' when the result does not have them."""
+    losses = (result.get("losses") or {}).get(force)
+    present = (result.get("stands_present") or {}).get(force)
+    if not isinstance(losses, Mapping) or not isinstance(present, Mapping) or not present:
+        return ""
+    return f" ({sum(losses.values())} of {sum(present.values())})"
 
 
 # --- the log, turn by turn ---------------------------------------------------------------
@@ -1109,7 +1123,7 @@ def end_words(
 ) -> str | None:
     """The battle's last line, who won and why, naming the side that lost by the record's
     fields: "The Japanese win: the Australians withdrew"; "The Australians win: the
-    Japanese lost a third of their stands (4 of 12)". The rules' own words, "the Japanese
+    Japanese lost a third or more of their stands (4 of 12)". The rules' own words, "the Japanese
     win (withdrew)", read as if the winners had withdrawn (a walk-through). None for a
     battle whose ``sides`` do not name both forces, or a reason not known here: the rules'
     words then. Shares are counted in the rule set's ``piece`` (``rulesets.piece``: a
@@ -1128,7 +1142,7 @@ def end_words(
         return f"{losses.get(role, 0)} of {present.get(role, 0)}"
 
     why = {
-        "a_third_lost": f": the {lost} lost a third of their {piece}s ({share(loser)})",
+        "a_third_lost": f": the {lost} lost a third or more of their {piece}s ({share(loser)})",
         "withdrew": f": the {lost} withdrew",
         "turn_limit": f" at the turn limit: {_turn_limit_words(record, winner, loser, piece)} "
         f"({share(winner)}; the {lost} {share(loser)})",

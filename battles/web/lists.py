@@ -5,7 +5,7 @@ turn's page) and an area's (the area page). Only those the reader may read, thro
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,9 @@ from rules import names, rulesets
 # ``winner`` is the column the database keeps from the result's winner (``Battle.winner``);
 # ``result__reason``, ``result__withdrawal`` and ``result__fit_to_fight`` are keys of the
 # result (why the battle ended, why its loser withdrew if it did, and the strengths then
-# if it was hopeless), not the result, whose every stand and die no list shows.
+# if it was hopeless), ``result__losses`` and ``result__stands_present`` each force's
+# counts by type (the report's table of the forces), not the result, whose every stand
+# and die no list shows.
 _BATTLE_LIST_FIELDS = (
     "id",
     "key",
@@ -34,6 +36,8 @@ _BATTLE_LIST_FIELDS = (
     "result__reason",
     "result__withdrawal",
     "result__fit_to_fight",
+    "result__losses",
+    "result__stands_present",
     "ruleset",
 )
 
@@ -113,6 +117,24 @@ def battle_pieces(rows: list[dict[str, Any]]) -> dict[str, str]:
     """Each battle of ``readable_battles``'s rule set's word for a piece, by its key: the
     shares its reason speaks of ("a third of their units" in Force on Force)."""
     return {row["key"]: rulesets.piece(row["ruleset"]) for row in rows}
+
+
+def battle_shares(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """How many of its pieces each readable battle's loser lost, of how many it brought,
+    by its key: "5 of 12" (the result's ``losses`` and ``stands_present``, reinforcements
+    included, as the rules count them). A side reads its own battles in full, both
+    forces' losses (rulings section 6: the report's table of the forces and the turn's
+    lines of each company's losses show them to the same readers). No key for a battle
+    not fought or whose result lacks the counts."""
+    shares = {}
+    for row in rows:
+        loser = {"attacker": "defender", "defender": "attacker"}.get(row.get("winner") or "")
+        losses = (row.get("result__losses") or {}).get(loser)
+        present = (row.get("result__stands_present") or {}).get(loser)
+        if loser is None or not isinstance(losses, dict) or not isinstance(present, dict):
+            continue
+        shares[row["key"]] = f"{sum(losses.values())} of {sum(present.values())}"
+    return shares
 
 
 def battle_withdrawals(rows: list[dict[str, Any]]) -> dict[str, str | None]:

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
+    battle_shares,
     battle_withdrawals,
     readable_battles,
 )
@@ -392,7 +393,11 @@ def reading_of(view: CampaignView, **filters: Any) -> turnlog.Reading:
     names = {key: side.name for key, side in view.state.sides.items()}
     rows = readable_battles(view, **filters)
     return turnlog.Reading(
-        names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)
+        names,
+        battle_reasons(rows),
+        battle_withdrawals(rows),
+        battle_pieces(rows),
+        shares=battle_shares(rows),
     )
 
 

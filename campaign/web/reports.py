@@ -25,6 +25,7 @@ from battles.web.lists import (
     battle_pieces,
     battle_reasons,
     battle_records,
+    battle_shares,
     battle_withdrawals,
     readable_battles,
 )
@@ -55,7 +56,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for row in readable:
         battles[row["turn_id"]].append(row)
     reasons, withdrawals = battle_reasons(readable), battle_withdrawals(readable)
-    pieces = battle_pieces(readable)
+    pieces, shares = battle_pieces(readable), battle_shares(readable)
     names = _side_names(view)
     # Before each turn, and during it (made once its dice were rolled: not in it).
     adjusted: dict[int, list[PublicAdjustment]] = defaultdict(list)
@@ -74,7 +75,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
             {
                 "turn": turn,
                 "summary": turnlog.turn_summary(
-                    records, names, reasons, withdrawals, pieces, tables=tables
+                    records, names, reasons, withdrawals, pieces, tables=tables, shares=shares
                 ),
                 "battles": of_turn,
                 "waiting": sum(b["status"] == Battle.Status.PENDING for b in of_turn),
@@ -113,6 +114,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
         battle_withdrawals(battles),
         battle_pieces(battles),
         event_tables=turnlog.event_tables(view.state.settings),
+        shares=battle_shares(battles),
     )
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)
     return render(
@@ -191,7 +193,11 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     names = _side_names(view)
     reading = turnlog.Reading(
-        names, battle_reasons(rows), battle_withdrawals(rows), battle_pieces(rows)
+        names,
+        battle_reasons(rows),
+        battle_withdrawals(rows),
+        battle_pieces(rows),
+        shares=battle_shares(rows),
     ).with_records(records)
     # Only a result entered from the table is ever corrected: no query for the others.
     entered = [row["id"] for row in rows if row["status"] == Battle.Status.ENTERED]

@@ -81,6 +81,10 @@ class Reading:
     # (``event_tables``): an event's outcome that only retells its entry's text is left
     # out. Empty: every outcome is said.
     event_tables: Mapping[str, Mapping[int, Mapping[str, Any]]] = field(default_factory=dict)
+    # Battle key to how many of its pieces its loser lost, of how many it brought ("5 of
+    # 12": ``battles.web.lists.battle_shares``), from the same rows as ``reasons``: a
+    # defeat by losses says it, as "a third" alone read alike for 4 of 12 and 5 of 12.
+    shares: Mapping[str, str] = field(default_factory=dict)
 
     def with_records(self, records: Iterable[Mapping[str, Any]]) -> Reading:
         """This reading, with what the turn's ``records`` (those the reader may read)
@@ -127,7 +131,7 @@ def battle_forces(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, l
 # Why a battle ended, after who won ({loser}: "the Japanese").
 _WHY_THEY_LOST = {
     "withdrew": ": {loser} withdrew",
-    "a_third_lost": ": {loser} lost a third of their {piece}s",
+    "a_third_lost": ": {loser} lost a third or more of their {piece}s{share}",
     "turn_limit": ": at the turn limit, {loser} had lost the larger share of their {piece}s "
     "(on an equal share the defender wins)",
     "entered": " (the game master entered the result from the table)",
@@ -185,7 +189,8 @@ def battle_company_words(record: Mapping[str, Any], words: str, reading: Reading
 def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
     """A battle's result from the record's fields, the battle's reason and, when the
     reading has them, its companies: "At Oivi the Japanese 2nd Company, defending, beat
-    the Australians' A Company: the Australians lost a third of their stands." (two battles at
+    the Australians' A Company: the Australians lost a third or more of their stands (4 of
+    12)." (two battles at
     one area read apart); without them "At Korona the Australians (defending)
     win: the Japanese withdrew." A withdrawal says why, from the result's ``withdrawal``
     ("... the Japanese withdrew from a hopeless position: ..."), and reads as before
@@ -215,14 +220,18 @@ def battle_result_words(record: Mapping[str, Any], reading: Reading) -> str:
 
 def _why_lost(battle: str, loser: str, reading: Reading) -> str:
     """Why the ``battle``'s loser (``loser``: "the Japanese") lost, after who won: ": the
-    Japanese withdrew from a hopeless position: ...", from its reason and withdrawal in
-    the ``reading``; "" for a reason not known here."""
+    Japanese withdrew from a hopeless position: ...", ": the Japanese lost a third or
+    more of their stands (5 of 12)", from its reason, withdrawal and share in the
+    ``reading``; "" for a reason not known here."""
     reason = str(reading.reasons.get(battle) or "")
     why = _WHY_THEY_LOST.get(reason, "")
     withdrawal = reading.withdrawals.get(battle)
     if reason == "withdrew" and withdrawal:
         why += f" {withdrawal}"
-    return why.format(loser=loser, piece=reading.pieces.get(battle, "stand"))
+    share = reading.shares.get(battle)
+    return why.format(
+        loser=loser, piece=reading.pieces.get(battle, "stand"), share=f" ({share})" if share else ""
+    )
 
 
 def attack_words(record: Mapping[str, Any], reading: Reading) -> str:
@@ -625,15 +634,22 @@ def turn_summary(
     pieces: Mapping[str, str] | None = None,
     *,
     tables: Mapping[str, Mapping[int, Mapping[str, Any]]] | None = None,
+    shares: Mapping[str, str] | None = None,
 ) -> list[str]:
     """A few words on what the turn brought, from the records the viewer may read: the
     events that happened, who moved first, the battles' results (why each ended from
     ``reasons``, battle key to its result's reason, and why a loser withdrew from
-    ``withdrawals``, the shares in each battle's ``pieces``), control and the end; an
+    ``withdrawals``, the shares in each battle's ``pieces``, how many its loser lost in
+    ``shares``), control and the end; an
     event's outcome that retells its entry in the campaign's ``tables`` is left out."""
     records = list(records)
     reading = Reading(
-        side_names, reasons or {}, withdrawals or {}, pieces or {}, event_tables=tables or {}
+        side_names,
+        reasons or {},
+        withdrawals or {},
+        pieces or {},
+        event_tables=tables or {},
+        shares=shares or {},
     ).with_records(records)
     standoffs = list(standoff_words(records, reading).values())
     summary = []

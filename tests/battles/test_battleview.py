@@ -612,7 +612,7 @@ def test_the_last_line_says_which_side_lost_and_why() -> None:
              "lost": {"attacker": 4, "defender": 1},
              "present": {"attacker": 12, "defender": 24}}  # fmt: skip
     assert battleview.line_of(third, None, sides) == (
-        "The Australians win: the Japanese lost a third of their stands (4 of 12)"
+        "The Australians win: the Japanese lost a third or more of their stands (4 of 12)"
     )
     clock = {**third, "reason": "turn_limit", "lost": {"attacker": 3, "defender": 2}}
     assert battleview.line_of(clock, None, sides) == (
@@ -636,7 +636,7 @@ def test_a_force_on_force_battles_last_line_counts_units() -> None:
              "present": {"attacker": 12, "defender": 24}}  # fmt: skip
     (turn,) = battleview.log_turns([third], None, sides, ruleset="force_on_force")
     assert turn.phases[0].lines[0].text == (
-        "The Australians win: the Japanese lost a third of their units (4 of 12)"
+        "The Australians win: the Japanese lost a third or more of their units (4 of 12)"
     )
     clock = {**third, "reason": "turn_limit", "lost": {"attacker": 3, "defender": 2}}
     assert battleview.line_of(clock, None, sides, "unit") == (
@@ -644,7 +644,7 @@ def test_a_force_on_force_battles_last_line_counts_units() -> None:
         "(2 of 24; the Japanese 3 of 12)"
     )
     (korona,) = battleview.log_turns([third], None, sides, ruleset="korona")
-    assert "a third of their stands" in korona.phases[0].lines[0].text
+    assert "a third or more of their stands (4 of 12)" in korona.phases[0].lines[0].text
     # The outcome above the log, too: the result names its rule set.
     companies = {"attacker": [("1st Company", None)], "defender": [("A Company", 1)]}
     spec = {
@@ -657,7 +657,14 @@ def test_a_force_on_force_battles_last_line_counts_units() -> None:
               "ruleset": "force_on_force"}  # fmt: skip
     forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, companies=companies)
     assert battleview.outcome_words(result, forces).endswith(
-        ": the Japanese lost a third of their units."
+        ": the Japanese lost a third or more of their units."
+    )
+    # With the result's counts, the loser's share as the forces' table gives it.
+    counted = {**result, "losses": {"attacker": {"rifle_squad": 5}, "defender": {}},
+               "stands_present": {"attacker": {"rifle_squad": 12}, "defender": {}}}  # fmt: skip
+    forces = battleview.forces_of(spec, counted, side_names=SIDE_NAMES, companies=companies)
+    assert battleview.outcome_words(counted, forces).endswith(
+        ": the Japanese lost a third or more of their units (5 of 12)."
     )
 
 
@@ -705,7 +712,7 @@ def test_the_outcome_names_the_winners_without_brackets_in_brackets() -> None:
     forces = battleview.forces_of(spec, result, side_names=SIDE_NAMES, companies=companies)
     assert battleview.outcome_words(result, forces) == (
         "The Australians' A Company, B Company and C Company (militia), defending, win: "
-        "the Japanese lost a third of their stands."
+        "the Japanese lost a third or more of their stands."
     )
     won = {**result, "winner": "attacker", "reason": "withdrew"}
     assert battleview.outcome_words(won, forces) == (

@@ -85,6 +85,15 @@ def text_of_html(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
+def share(campaign: Campaign, key: str) -> str:
+    """How many stands the loser of the battle ``key`` lost, of how many it brought, as
+    its report's table of the forces counts them: "4 of 12"."""
+    result = Battle.objects.get(campaign=campaign, key=key).result
+    loser = "defender" if result["winner"] == "attacker" else "attacker"
+    lost, present = result["losses"][loser], result["stands_present"][loser]
+    return f"{sum(lost.values())} of {sum(present.values())}"
+
+
 def test_each_battle_says_where_who_attacked_whom_and_who_won(
     played: Campaign, login: Login, aussie: Any
 ) -> None:
@@ -92,11 +101,13 @@ def test_each_battle_says_where_who_attacked_whom_and_who_won(
     # Turn 1 saw two battles at Korona, told apart by their number; turn 2 one.
     assert (
         "Korona (battle 1) The Japanese 1st Company attacked the Australians' A Company. "
-        "The Australians won: the Japanese lost a third of their stands." in page
+        "The Australians won: the Japanese lost a third or more of their stands "
+        f"({share(played, '1:Korona:1')})." in page
     )
     assert (
         "Korona (battle 2) The Japanese 2nd Company attacked the Australians' B Company. "
-        "The Japanese won: the Australians lost a third of their stands." in page
+        "The Japanese won: the Australians lost a third or more of their stands "
+        f"({share(played, '1:Korona:2')})." in page
     )
     assert "Turn 2 Korona The Japanese 2nd Company attacked the Australians' A Company." in page
     assert "3 battles: the Australians won 1 and the Japanese won 2." in page
@@ -112,7 +123,10 @@ def test_the_sides_are_named_as_the_campaign_names_them(
     side.save()
     page = text_of(login(japanese).get(reverse("battles", args=[played.pk])))
     assert "The Japanese 1st Company attacked the Diggers' A Company." in page
-    assert "The Diggers won: the Japanese lost a third of their stands." in page
+    assert (
+        "The Diggers won: the Japanese lost a third or more of their stands "
+        f"({share(played, '1:Korona:1')})." in page
+    )
     assert "the Diggers won 1 and the Japanese won 2" in page
 
 

@@ -20,6 +20,7 @@ from campaign.models import Campaign, Turn
 from campaign.services.visibility import open_campaign
 from notifications.feeds import feed_urls
 from notifications.services import turn_words
+from tests.web.test_battle_list import share
 
 WON = (
     "At Korona the Australians' A Company, defending, beat the Japanese 1st Company: the "
@@ -60,7 +61,7 @@ def test_a_battle_result_says_who_won_on_which_side_and_who_withdrew(
         # The other battle of that turn, won by losses.
         assert (
             "At Korona the Japanese 2nd Company, attacking, beat the Australians' B Company: "
-            "the Australians lost a third of their stands."
+            f"the Australians lost a third or more of their stands ({share(played, '1:Korona:2')})."
             in text_of(client.get(reverse("turns", args=[played.pk])))
         )
         turn = Turn.objects.get(campaign=played, number=1)

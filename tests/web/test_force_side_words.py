@@ -138,13 +138,14 @@ def battle_record() -> dict[str, Any]:
         (
             "attacker",
             "At Isura the Japanese 1st Company, 2nd Company and 3rd Company, attacking, beat "
-            "the Australians' C Company (militia): the Australians lost a third of their "
-            "stands.",
+            "the Australians' C Company (militia): the Australians lost a third or more of "
+            "their stands (5 of 12).",
         ),
         (
             "defender",
             "At Isura the Australians' C Company (militia), defending, beat the Japanese 1st "
-            "Company, 2nd Company and 3rd Company: the Japanese lost a third of their stands.",
+            "Company, 2nd Company and 3rd Company: the Japanese lost a third or more of their "
+            "stands (5 of 12).",
         ),
     ],
 )
@@ -153,5 +154,6 @@ def test_a_battle_result_names_the_militia_with_one_bracket(winner: str, said: s
         [battle_record(), result_record(winner)],
         {"australian": "Australians", "japanese": "Japanese"},
         {"1:Isura": "a_third_lost"},
+        shares={"1:Isura": "5 of 12"},
     )
     assert summary == [said]

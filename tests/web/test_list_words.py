@@ -51,8 +51,14 @@ def test_a_battle_result_names_its_companies_from_the_battle_record() -> None:
     summary = turnlog.turn_summary([battle_record(), result], {}, {"3:Oivi": "a_third_lost"})
     assert summary == [
         "At Oivi the Australian A Company, defending, beat the Japanese 1st Company, 2nd "
-        "Company and 3rd Company: the Japanese lost a third of their stands."
+        "Company and 3rd Company: the Japanese lost a third or more of their stands."
     ]
+    # With the loser's count, as the battle's report gives it: "a third" alone read
+    # alike for 4 of 12 and 13 of 36, five defeats in a row one line.
+    counted = turnlog.turn_summary(
+        [battle_record(), result], {}, {"3:Oivi": "a_third_lost"}, shares={"3:Oivi": "13 of 36"}
+    )
+    assert counted[0].endswith(": the Japanese lost a third or more of their stands (13 of 36).")
     # A Force on Force battle's pieces are units: its shares say so.
     clock = turnlog.turn_summary(
         [battle_record(), result], {}, {"3:Oivi": "turn_limit"}, {}, {"3:Oivi": "unit"}
