@@ -3,6 +3,7 @@ per user, read through the fog of war."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from datetime import timedelta
@@ -14,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
-from battles.web.lists import battle_reasons, readable_battles
+from battles.web.lists import battle_reasons, battle_shares, readable_battles
 from campaign.models import Campaign, GmAdjustment, Turn
 from campaign.services.deadlines import Schedule
 from campaign.services.scenarios import create_campaign
@@ -158,8 +159,15 @@ def test_the_turns_feed_is_each_turn_as_the_side_saw_it(played: Campaign, aussie
     names = {key: side.name for key, side in view.state.sides.items()}
     for entry, number in zip(entries, (2, 1), strict=True):
         turn = played.turns.get(number=number)
-        reasons = battle_reasons(readable_battles(view, turn=turn))
-        lines = turnlog.turn_summary(view.records(turn.log, number=turn.number), names, reasons)
+        readable = readable_battles(view, turn=turn)
+        lines = turnlog.turn_summary(
+            view.records(turn.log, number=turn.number),
+            names,
+            battle_reasons(readable),
+            shares=battle_shares(readable),
+        )
+        # A defeat by losses gives the loser's count, as the battle's report does.
+        assert number == 2 or any(re.search(r"of their stands \(\d+ of \d+\)", x) for x in lines)
         assert lines
         expected = "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
         assert entry.find(f"{ATOM}summary").text == expected

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from battles.web.lists import battle_reasons, readable_battles
+from battles.web.lists import battle_reasons, battle_shares, readable_battles
 from campaign.models import Area, Campaign, Company, Membership, SideReady, Turn
 from campaign.services.adjustments import ReasonMissing, adjust_stands
 from campaign.services.campaigns import set_paused
@@ -51,8 +51,13 @@ def to(address: str) -> list[Any]:
 def summary_of(user: Any, campaign: Campaign, turn: Turn) -> list[str]:
     view = open_campaign(user=user, campaign=campaign)
     names = {key: side.name for key, side in view.state.sides.items()}
-    reasons = battle_reasons(readable_battles(view, turn=turn))
-    return turnlog.turn_summary(view.records(turn.log, number=turn.number), names, reasons)
+    readable = readable_battles(view, turn=turn)
+    return turnlog.turn_summary(
+        view.records(turn.log, number=turn.number),
+        names,
+        battle_reasons(readable),
+        shares=battle_shares(readable),
+    )
 
 
 # --- a turn played ------------------------------------------------------------------------
