@@ -919,6 +919,21 @@ def _with_sniper_row(stands: list[StandLine], sniper_lost: bool | None) -> list[
     return [*stands[:at], row, *stands[at:]]
 
 
+def _present_before_cup(
+    force: Mapping[str, Any], result: Mapping[str, Any] | None, key: str, extra: dict[str, int]
+) -> dict[str, int]:
+    """The stands ``force`` brought besides the Fog of War cup's (``extra``, listed beside
+    them): the result's (what fought) once there is one, else the spec's. The rules count
+    the cup's in the result's ``stands_present`` (``present_by_type``, as the end of a
+    battle counts them); a result entered from the table stores the spec's stands alone
+    (``checked_result``). The table read "11 + 2 in the cup" for 9 squads and 2 in the
+    cup, fought by the rules: 16 where the rules counted 11."""
+    present = dict((result or {}).get("stands_present", {}).get(key) or force["stands"])
+    if result is None or result.get("reason") == "entered":
+        return present
+    return {unit: max(count - extra.get(unit, 0), 0) for unit, count in present.items()}
+
+
 def forces_of(
     spec: Mapping[str, Any],
     result: Mapping[str, Any] | None,
@@ -938,8 +953,8 @@ def forces_of(
     forces = []
     for key in FORCES:
         force = spec[key]
-        present = dict((result or {}).get("stands_present", {}).get(key) or force["stands"])
         extra = dict(force.get("reinforcements") or {})
+        present = _present_before_cup(force, result, key, extra)
         losses = None if result is None else dict((result.get("losses") or {}).get(key) or {})
         types = sorted({*present, *extra, *(losses or ())}, key=names.unit_rank)
         stands = [

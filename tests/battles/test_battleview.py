@@ -407,6 +407,32 @@ def test_forces_of_a_pending_battle_have_no_losses_and_list_the_cup() -> None:
     assert battleview.outcome_words(None, [attacker, defender]) == "Not fought yet."
 
 
+@pytest.mark.parametrize("reason", ["losses", "entered"])
+def test_a_cup_reinforcement_is_counted_once_in_the_forces(reason: str) -> None:
+    """Fought by the rules, the result's stands present count the cup's reinforcements
+    (as the end of a battle counts them), and the table added them again: "11 + 2 in the
+    cup" for 9 squads and 2 in the cup. A result entered from the table stores the spec's
+    stands alone."""
+    spec = {
+        "attacker": {"side": "japanese", "name": "1st Company", "quality": "veteran",
+                     "stands": {"rifle_squad": 9}, "reinforcements": {"rifle_squad": 2}},
+        "defender": {"side": "australian", "name": "A Company", "quality": "trained",
+                     "stands": {"rifle_squad": 9}},
+    }  # fmt: skip
+    counted = {"rifle_squad": 11} if reason == "losses" else {"rifle_squad": 9}
+    result = {
+        "winner": "defender",
+        "reason": reason,
+        "losses": {"attacker": {"rifle_squad": 4}, "defender": {"rifle_squad": 1}},
+        "stands_present": {"attacker": counted, "defender": {"rifle_squad": 9}},
+    }
+    attacker, _ = battleview.forces_of(spec, result, side_names=SIDE_NAMES)
+    assert [(s.present, s.reinforcements, s.lost, s.left) for s in attacker.stands] == [
+        (9, 2, 4, 7)
+    ]
+    assert attacker.present == 11
+
+
 # --- the sheet ------------------------------------------------------------------------
 
 
