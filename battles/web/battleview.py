@@ -124,14 +124,6 @@ COUNTER_GAP = 2.6
 SPREAD_REACH = 2.6
 SPREAD_ROUNDS = 12
 
-REASON_WORDS = {
-    "a_third_lost": "a third of its stands lost",
-    "turn_limit": "the turn limit",
-    "withdrew": "the other side withdrew",
-    "entered": "entered by the game master from the table",
-}
-
-
 def unit_label(unit_type: str) -> str:
     unit = UNIT_TYPES.get(unit_type)
     return unit.label if unit else unit_type.replace("_", " ")
