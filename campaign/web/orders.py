@@ -98,6 +98,7 @@ class Row:
     next_roll: NextRoll | None = None  # its supply roll at the start of the coming turn
     meanwhile: bool = False  # the error: its order was changed since the page saw it
     standing: str = ""  # its standing order in words (``maps.standing_words``)
+    side_played: bool = True  # a player plays its side (else the campaign AI does)
 
     @property
     def drawn(self) -> str:
@@ -130,7 +131,14 @@ def _row(
         next_roll=roll,
         meanwhile=meanwhile,
         standing=_standing(view, side, plan),
+        side_played=_played(view, side),
     )
+
+
+def _played(view: CampaignView, side: SidePlan) -> bool:
+    """Whether a player plays the side: a player's own always is; the GM reads it from
+    ``side.players`` (read once for the page's ready box)."""
+    return not view.game_master or side.players[side.side] > 0
 
 
 def _standing(view: CampaignView, side: SidePlan, plan: CompanyPlan) -> str:
@@ -140,7 +148,7 @@ def _standing(view: CampaignView, side: SidePlan, plan: CompanyPlan) -> str:
     order = plan.company.standing_order
     if not view.game_master:
         return standing_words(order, played=True)
-    return standing_words(order, played=side.players[side.side] > 0, game_master=True)
+    return standing_words(order, played=_played(view, side), game_master=True)
 
 
 def _context(

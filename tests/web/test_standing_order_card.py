@@ -118,3 +118,27 @@ def test_the_game_master_reads_the_campaign_ais_standing_order_and_who_plays_the
         "Standing order: sensible (its side has no player: the campaign AI chooses)" + said
         in japanese["1st Company"]
     )
+
+
+def test_the_game_master_reads_who_moves_a_company_given_no_order(
+    db: Any, aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """The solo walk: the GM's card for the campaign AI's side read "no order given, so
+    it holds in Korona while its side has a player; a side with none is played by the
+    campaign AI", though the page knows the side has none."""
+    campaign = create_campaign(data=korona_doc(standing_order=None), name="Korona", seed=1)
+    join(aussie, campaign, "australian")
+    gm = login(gm_user)
+    japanese = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=japanese"))
+    assert (
+        "no order given: the campaign AI chooses its move when the turn is played."
+        in japanese["1st Company"]
+    )
+    assert "holds in" not in japanese["1st Company"]
+    australian = cards(gm.get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
+    assert (
+        "no order given, so it holds in Korona: its side has a player, and the campaign AI "
+        "plays only a side with none." in australian["A Company"]
+    )
+    for card in (*japanese.values(), *australian.values()):
+        assert "while its side has a player" not in card

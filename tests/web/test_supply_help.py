@@ -186,6 +186,22 @@ def test_the_coming_roll_reads_a_banzai_win_as_the_turn_does(
         "battle last turn)"
     )
     assert "or more on the d6" not in after
+    # The solo walk: "in supply whatever the die (Banzai!: ...) (distance 2 to Kilu, the
+    # die +1 for the supply company)": the die's modifier, after "whatever the die".
+    assert "distance" not in after and "the die +1" not in after
+
+
+def test_a_roll_no_die_can_fail_says_even_a_1_does_it(
+    campaign: Campaign, japanese: Any, login: Any
+) -> None:
+    """In Kilu, its base, the 1st Company's worst die puts it in supply: the distance
+    says why, and the die's modifier no longer follows "whatever the die" bare."""
+    client = login(japanese)
+    said = card_roll(client, campaign, "1st Company")
+    assert said.startswith(
+        "Turn 1's supply roll, as things stand: in supply whatever the die: even a 1 does it "
+        "(distance "
+    )
 
 
 def test_the_coming_roll_reads_a_ship_away_as_the_turn_does(
@@ -199,5 +215,5 @@ def test_the_coming_roll_reads_a_ship_away_as_the_turn_does(
     campaign.set_settings(replace(campaign.get_settings(), ship_absence_blocks_supply=True))
     campaign.save(update_fields=["settings"])
     said = card_roll(client, campaign, "A Company")
-    assert "no die can put it in supply: its side's ship is away" in said
-    assert "or more on the d6" not in said
+    assert "no die can put it in supply: its side's ship is away." in said
+    assert "or more on the d6" not in said and "distance" not in said

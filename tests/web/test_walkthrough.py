@@ -40,7 +40,11 @@ def test_the_orders_page_says_what_a_standing_order_does(
         "behind it" in page.replace("&#x27;", "'")
     )
     gm = words(login(gm_user).get(f"/campaigns/{campaign.pk}/orders/?side=australian"))
-    assert "a side with none is played by the campaign AI" in gm
+    # The Australians have a player: the campaign AI does not move their A Company.
+    assert (
+        "no order given, so it holds in Korona: its side has a player, and the campaign AI "
+        "plays only a side with none." in gm
+    )
 
 
 def test_the_site_has_an_icon(campaign: Campaign, aussie: Any, login: Any) -> None:
