@@ -576,6 +576,12 @@ def change_words(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     return " ".join(["Settings changed.", *parts]) if parts else ""
 
 
+def changed_names(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The names of the settings a change changed, in the order ``change_words`` says
+    them: "Battle table width, in feet"."""
+    return [DOCS[key].label for key in DOCS if key in after and before.get(key) != after[key]]
+
+
 # The line settings changes had before they were said in words: "settings changed:
 # battle_mode, fog_of_war". Such a row's details keep the values, so it is said again.
 _KEYS_LINE = "settings changed: "

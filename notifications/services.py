@@ -46,8 +46,15 @@ from battles.web.lists import (
     readable_battles,
 )
 from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
+from campaign.services.adjustments import CORRECTION
 from campaign.services.commitments import announcement
-from campaign.services.deadlines import Schedule, moment_words, reminder_lead
+from campaign.services.deadlines import (
+    Schedule,
+    moment_words,
+    reminder_lead,
+    schedule_news,
+    schedule_of_json,
+)
 from campaign.services.prepared import PreparedObjects
 from campaign.services.schedule import play_of_side
 from campaign.services.turns import played_sides
@@ -58,7 +65,7 @@ from campaign.services.visibility import (
     open_campaign_as_side,
     when_made,
 )
-from campaign.settings_doc import adjustment_what
+from campaign.settings_doc import adjustment_what, changed_names
 from campaign.web import ending, turnlog
 from campaign.web.maps import MapStamp, next_turn
 from notifications.models import OPTIONAL_KINDS, Kind, Notice, Preference, Webhook
@@ -306,24 +313,50 @@ def adjustment_words(view: CampaignView, adjustment_id: int) -> Words | None:
 
 
 def adjustment_subject(campaign: Campaign, adjustment_id: int, what: str) -> str:
-    """A GM change's subject: its line, but a pause's and a resume's the plain news
-    ("[Kokoda 1942] Paused by the game master"; it repeated the whole line, 120 letters,
-    the reason only in the body, where it stays; "[Kokoda 1942] Resumed by the game
-    master: the next deadline is ...")."""
+    """A GM change's subject: the news in a few words, the whole line (``what``, as the
+    reader may read it) staying in the body. The walk of 7 December 2026 read whole
+    paragraphs there: "Game master's change: Schedule changed: a turn every Thursday at
+    19:30 (Australia/Sydney) (before: none: ...). The campaign is paused: ...". A pause
+    and a resume say so ("Paused by the game master"; "Resumed by the game master: the
+    next deadline is ..."); a new schedule its schedule; a settings change the names of
+    the settings changed; a player's coming or going, a corrected result, a roll-back
+    and a new seed their first clause; a change of stands, of who holds an area or of a
+    ship is short already ("Game master's change: A Company: rifle squads from 3 to 4",
+    or its fogged line: the subject never says more than the line the reader may read)."""
     details = (
         GmAdjustment.objects.filter(pk=adjustment_id).values_list("details", flat=True).first()
     )
-    kind = details.get("kind") if isinstance(details, dict) else None
+    details = details if isinstance(details, dict) else {}
+    return f"[{campaign.name}] {_adjustment_news(details, what)}"[:300]
+
+
+def _adjustment_news(details: dict[str, Any], what: str) -> str:
+    kind = details.get("kind")
     if kind == "pause":
-        return f"[{campaign.name}] Paused by the game master"
+        return "Paused by the game master"
     if kind == "resume":
-        # "Resumed by the game master: the next deadline is ...", not "Game master's
-        # change: Campaign resumed: ..." (the walk of 7 December 2026 found it long).
         # With no deadline, its first sentence only ("...: no deadline"): whose "ready"
         # plays the next turn is in the body.
         news = what.removeprefix("Campaign resumed").split(". ")[0]
-        return f"[{campaign.name}] Resumed by the game master{news}"[:300]
-    return f"[{campaign.name}] Game master's change: {what}"[:300]
+        return f"Resumed by the game master{news}"
+    if kind == "schedule" and isinstance(details.get("after"), dict):
+        return schedule_news(
+            schedule_of_json(details.get("before") or {}), schedule_of_json(details["after"])
+        )
+    if kind in ("player", "player_joined", CORRECTION):
+        # "The player sue no longer plays the Australians", "The result of the battle at
+        # Kilu in turn 2 was corrected": what follows is the body's.
+        return what.split(": ")[0].split("; ")[0].rstrip(".")
+    if "to_turn" in details:  # a roll-back (``rollback.roll_back``)
+        return f"Rolled back to the start of turn {details['to_turn']}"
+    if "withdrawn_commitment" in details:  # a turn's seed replaced (``commitments``)
+        return f"The seed of turn {details.get('turn')} was replaced"
+    if kind is None and not ({"company", "area", "ship"} & set(details)) and "after" in details:
+        changed = changed_names(details.get("before") or {}, details["after"])
+        if changed:
+            shown = changed if len(changed) <= 3 else [*changed[:2], f"{len(changed) - 2} more"]
+            return f"Settings changed: {'; '.join(shown)}"
+    return f"Game master's change: {what}"
 
 
 def public_turn_words(campaign: Campaign, turn: Turn) -> Words:

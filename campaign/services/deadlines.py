@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
@@ -213,6 +214,29 @@ def schedule_change_words(before: Schedule, after: Schedule) -> str:
             f"{after.timezone} time (before: {before.timezone})."
         )
     return f"Schedule changed: {schedule_words(after)} (before: {schedule_words(before)})."
+
+
+def schedule_news(before: Schedule, after: Schedule) -> str:
+    """A schedule change in a few words, for an email's subject: "New schedule: a turn
+    every Thursday at 19:30 (Australia/Sydney)"; the whole line, with the schedule before
+    and the next deadline, is the body's (``schedule_change_words``)."""
+    if schedule_words(before) == schedule_words(after):
+        return f"Deadlines now shown in {after.timezone} time"
+    if after.kind == "none":
+        return "No more deadlines: a turn is played once every side is ready"
+    return f"New schedule: {schedule_words(after)}"
+
+
+def schedule_of_json(data: Mapping[str, Any]) -> Schedule:
+    """A schedule as a GM change's details keep it (``schedule._schedule_json``)."""
+    clock = data.get("time_of_day")
+    return Schedule(
+        kind=str(data.get("kind") or "none"),
+        every_hours=data.get("every_hours"),
+        weekday=data.get("weekday"),
+        time_of_day=time.fromisoformat(clock) if clock else None,
+        timezone=str(data.get("timezone") or "UTC"),
+    )
 
 
 def next_deadline_after(schedule: Schedule, after: datetime) -> datetime | None:

@@ -691,7 +691,7 @@ def test_a_schedule_change_is_told_to_every_player(
         )
     for user in (aussie, japanese):
         (message,) = to(user.email)
-        assert "Schedule changed: a turn every 48 hours" in message.subject
+        assert message.subject == "[Korona] New schedule: a turn every 48 hours"
         assert "Next deadline: " in message.body and "slower, for the holidays" in message.body
 
 
