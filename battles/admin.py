@@ -55,7 +55,7 @@ from config.adminpages import (
     say_done,
 )
 from config.refusals import sentence
-from rules import names
+from rules import names, rulesets
 from rules.rulesets import stand_sides
 
 # The battle's state on the GM's report, in words.
@@ -190,10 +190,36 @@ def result_check(
     return again, result_in_words(winner, losses, forces, side_of)
 
 
+# How a battle is fought, after "how fought": the settings' words
+# (``names.battle_mode``) less their "fought", which the heading says.
+HOW_FOUGHT = {
+    "auto": "by the rules, at once",
+    "tabletop": "on the table (the game master enters each result)",
+}
+
+
+class HowFought(admin.SimpleListFilter):
+    """The list's filter by ``mode``, under a heading in words ("By mode" was the field's
+    name)."""
+
+    title = "how fought"
+    parameter_name = "mode"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(HOW_FOUGHT.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Battle]) -> QuerySet[Battle]:
+        value = self.value()
+        return queryset.filter(mode=value) if value else queryset
+
+
 @admin.register(Battle)
 class BattleAdmin(admin.ModelAdmin):
-    list_display = ["battle_shown", "campaign", "turn_number", "mode_words", "status_shown"]
-    list_filter = ["status", "mode", "campaign"]
+    # No column of how it was fought: the status says it ("fought by the rules: the
+    # Japanese won"; "not fought yet: enter its result" at the table), and a column
+    # headed "battles are" said it again (the solo walk of 7 December 2026).
+    list_display = ["battle_shown", "campaign", "turn_number", "status_shown"]
+    list_filter = ["status", HowFought, "campaign"]
     list_select_related = ["campaign", "turn__campaign", "area"]
     # The latest turn's battles first, as the GM changes' list: after months, the
     # campaign order put this week's battles (one waiting for its result among them) on
@@ -331,9 +357,9 @@ class BattleAdmin(admin.ModelAdmin):
     def defender_after(self, obj: Battle) -> str:
         return self._after(obj, "defender")
 
-    @admin.display(description="battles are", ordering="mode")
+    @admin.display(description="how fought", ordering="mode")
     def mode_words(self, obj: Battle) -> str:
-        return names.battle_mode(obj.mode)
+        return HOW_FOUGHT.get(obj.mode, obj.mode)
 
     @admin.display(description="rule set", ordering="ruleset")
     def ruleset_words(self, obj: Battle) -> str:
@@ -351,6 +377,16 @@ class BattleAdmin(admin.ModelAdmin):
         acting = {"attacker": "attacking", "defender": "defending"}
         winner = str(obj.result.get("winner"))
         why = names.battle_end(obj.result.get("reason"))
+        withdrawal = names.withdrawal_words(
+            obj.result.get("withdrawal"),
+            obj.result.get("fit_to_fight"),
+            piece=rulesets.piece(obj.result.get("ruleset")),
+        )
+        if obj.result.get("reason") == "withdrew" and withdrawal:
+            # Why, as the players' report says it (``battleview.outcome_words``): the GM
+            # read only "the loser withdrew", the players "from a hopeless position: ...".
+            loser = next((called[role] for role in called if role != winner), "the loser")
+            why = f"{loser} withdrew {withdrawal}"
         won = called.get(winner, f"the {winner}")
         text = f"{won[0].upper()}{won[1:]}, {acting.get(winner, winner)}, win ({why}); "
         losses = obj.result.get("losses") or {}

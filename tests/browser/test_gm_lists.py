@@ -148,10 +148,7 @@ def test_a_phone_keeps_the_columns_read_at_a_glance(
         "campaign/gmadjustment": (["created_when", "what_words", "reason"], ["user", "turn_words"]),
         # Two campaigns' battles read the same ("At Oivi: the Australians' A Company attacks"):
         # the campaign tells them apart.
-        "battles/battle": (
-            ["battle_shown", "campaign", "turn_number", "status_shown"],
-            ["mode_words"],
-        ),
+        "battles/battle": (["battle_shown", "campaign", "turn_number", "status_shown"], []),
         # An invitation is for a campaign: that stays, with its link.
         "notifications/invitation": (["campaign", "side", "link", "used_by"], ["note"]),
         "campaign/membership": (["user", "campaign", "side"], []),
