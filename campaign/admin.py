@@ -1998,7 +1998,9 @@ class CompanyAdmin(KeptByTheRules, AdjustableAdmin, SimpleHistoryAdmin):
         if obj.in_supply:
             return "yes"
         turns = obj.turns_out_of_supply
-        return f"no: {turns} turn{'s' if turns != 1 else ''} running" if turns else "no"
+        if turns > 1:
+            return f"no: {turns} turns running"
+        return "no: this turn" if turns else "no"
 
     @admin.display(description="Banzai!")
     def banzai_words(self, obj: Company) -> str:

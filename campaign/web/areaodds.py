@@ -65,6 +65,15 @@ class AreaOdds:
         return any(attack.estimated for attack in self.plan.attacks)
 
 
+def _named_with_stands(name: str, strength: int | None) -> str:
+    """ "A Company (12 stands)"; a name with its own bracket shares it: "C Company
+    (militia, 12 stands)", not "C Company (militia) (12 stands)"."""
+    stands = f"{strength} stand{'' if strength == 1 else 's'}"
+    if name.endswith(")"):
+        return f"{name[:-1]}, {stands})"
+    return f"{name} ({stands})"
+
+
 def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     """Companies in words: one's own by name and stands, the enemy as the viewer sees it."""
     words = []
@@ -72,7 +81,7 @@ def _who(view: CampaignView, names: list[str], *, own: bool) -> str:
     for name in names:
         seen = view.company(name) or view.glimpse_of(name)
         if seen is not None and seen.full and (own or view.sees_everything):
-            words.append(f"{seen.name} ({seen.strength} stands)")
+            words.append(_named_with_stands(seen.name, seen.strength))
         else:
             kind = f"{seen.strength_band} company" if seen is not None else "company"
             unnamed[kind] = unnamed.get(kind, 0) + 1

@@ -183,7 +183,8 @@ def supply_word(company: CompanyView) -> str:
     if company.in_supply:
         return "in supply"
     turns = company.turns_out_of_supply or 0
-    return f"out of supply ({turns} turn{'s' if turns != 1 else ''} running)"
+    # "(1 turn running)" counted a first turn as a run: only a second one is.
+    return f"out of supply ({turns} turns running)" if turns > 1 else "out of supply this turn"
 
 
 def unit_label(unit: str) -> str:

@@ -293,7 +293,7 @@ _ORDER_SOURCES = {
     "no order; its side has a player": "no order given",
     "standing order (hold)": "no order given: its standing order is to hold",
     _AGGRESSIVE: "no order given: its standing order is aggressive",
-    "standing order (sensible)": "no order given: the campaign AI's order",
+    "standing order (sensible)": "no order given: the campaign AI chose",
 }
 
 _AGGRESSIVE_DOES = "no order given: its aggressive standing order"
@@ -373,7 +373,7 @@ def gm_record_words(record: Mapping[str, Any], reading: Reading | None = None) -
         if record.get("source") == "order":
             why = "the player's order"  # "it holds (as ordered)" read as if to hold was
         elif record.get("source") == "standing order (sensible)":
-            why += ", planned at the start of the turn, before the supply rolls"
+            why += " it at the start of the turn, before the supply rolls"
         words += f" ({why})"
     return words
 
@@ -455,12 +455,13 @@ def _record_words(record: Mapping[str, Any], reading: Reading | None) -> str:
         if running >= 1:
             # Beside the verdict, before any "(strafed)" or loss after it: a second
             # bracket after the first read "out of supply (strafed) (1st turn ...)".
+            # A first turn is no run: "for the 1st turn running" read oddly.
             verdict = ": out of supply"
-            counted = f"{verdict} for the {names.ordinal(running)} turn running"
+            run = f"for the {names.ordinal(running)} turn running" if running > 1 else "this turn"
             words = (
-                words.replace(verdict, counted, 1)
+                words.replace(verdict, f"{verdict} {run}", 1)
                 if verdict in words
-                else f"{words} ({names.ordinal(running)} turn running out of supply)"
+                else f"{words} (out of supply {run})"
             )
     if record.get("kind") == "event":
         words = event_words(record, words, (reading or Reading()).event_tables)

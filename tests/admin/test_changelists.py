@@ -163,7 +163,7 @@ def test_company_list_says_supply_in_words(gm: Client) -> None:
     advance_turn(campaign_id=campaign.pk)
     rows = {c.name: c for c in Company.objects.filter(campaign=campaign, kind="fighting")}
     page = gm.get(f"/admin/campaign/company/{rows['A Company'].pk}/change/").content.decode()
-    said = "yes" if rows["A Company"].in_supply else "no: 1 turn running"
+    said = "yes" if rows["A Company"].in_supply else "no: this turn"
     assert f'<div class="readonly">{said}</div>' in page
 
 

@@ -40,8 +40,8 @@ def test_the_gms_log_says_whose_company_is_whose_and_where_a_refused_order_came_
         "Company; Japanese: 1st Company, 2nd Company, 3rd Company, Supply Company."
     ) in page.replace("&#x27;", "'")
     assert (
-        f"{REFUSED} (no order given: the campaign AI's order, planned at the start of the "
-        "turn, before the supply rolls)"
+        f"{REFUSED} (no order given: the campaign AI chose it at the start of the turn, "
+        "before the supply rolls)"
     ) in page.replace("&#x27;", "'")
 
 

@@ -502,3 +502,18 @@ def test_the_game_master_reads_the_side_in_every_odds_answer(
     assert re.search(r"You (win|lose) .* battles fought out", mine)
     assert "you hold the area and defend" in mine
     assert "the Australians win" not in mine and "the Australians lose" not in mine
+
+
+def test_a_company_with_a_bracket_in_its_name_shares_it_with_its_stands(
+    campaign: Campaign, aussie: Any, login: Any
+) -> None:
+    """The solo walk of 7 December 2026 read "C Company (militia) (12 stands)" under
+    "Planned battles": brackets in a row."""
+    korona = campaign.areas.get(name="Korona")
+    campaign.companies.filter(name="C Company (militia)").update(area=korona)
+    order(campaign, "C Company (militia)", "A Company")
+    page = login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    section = page.split('class="planned-battles"', 1)[1].split("</section>", 1)[0]
+    assert re.search(r"C Company \(militia, \d+ stands\)", section), section
+    assert ") (" not in section
+    assert re.search(r"A Company \(\d+ stands\)", section)

@@ -101,8 +101,7 @@ def test_a_strafed_company_out_of_supply_again_reads_one_bracket() -> None:
     }
     words = turnlog.record_words(record)
     assert words == (
-        "1st Company: supply roll 5 against distance 1 to Kilu: out of supply for the 1st "
-        "turn running (strafed)"
+        "1st Company: supply roll 5 against distance 1 to Kilu: out of supply this turn (strafed)"
     )
     assert ") (" not in words
 

@@ -151,7 +151,8 @@ def test_a_full_company_chip_shows_strength_quality_and_supply(
     rect = chip.find(f"{SVG}rect")
     assert rect.get("fill") == SIDE_COLOURS["australian"]
     title = chip.find(f"{SVG}title").text
-    assert title == f"B Company: {strength} stands, trained, out of supply (1 turn running)"
+    # Its first turn out: no run yet ("1 turn running", the solo walk of 7 December 2026).
+    assert title == f"B Company: {strength} stands, trained, out of supply this turn"
 
 
 def test_a_glimpsed_company_chip_shows_its_band_and_nothing_else(

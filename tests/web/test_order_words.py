@@ -69,7 +69,8 @@ def test_the_gm_reads_what_the_campaign_ai_does_with_a_standing_order(
     assert f"{said}, used when it is given no order" in page
     turn = text_of(login(gm_user).get(reverse("turn", args=[ai_standing.pk, 1])))
     # The Japanese, with no player, are played by the campaign AI.
-    assert "(no order given: the campaign AI's order)" in turn
+    assert "(no order given: the campaign AI chose)" in turn
+    assert "the campaign AI's order" not in turn
 
 
 def test_the_gms_list_of_companies_says_what_the_players_page_says(
