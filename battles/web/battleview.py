@@ -124,6 +124,7 @@ COUNTER_GAP = 2.6
 SPREAD_REACH = 2.6
 SPREAD_ROUNDS = 12
 
+
 def unit_label(unit_type: str) -> str:
     unit = UNIT_TYPES.get(unit_type)
     return unit.label if unit else unit_type.replace("_", " ")
