@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from battles.models import Battle
 from campaign.models import Campaign
@@ -140,12 +141,14 @@ def test_pending_tabletop_battle_has_no_log_yet(
 def test_a_pending_battle_has_no_winner_in_the_list_or_the_detail(
     tabletop: Campaign, aussie: Any, login: Any
 ) -> None:
-    """A pending row that carries a result (set by hand: the services write the two
-    together) is not fought yet: neither the list nor the detail gives its winner; the
-    list gave the result's, the detail null."""
+    """A pending row that carried a result (set by hand: the services write the two
+    together) gave the result's winner in the list, null in the detail. The database now
+    refuses such a row (``battle_result_only_once_fought``), so its generated ``winner``
+    is null for every pending battle: neither the list nor the detail gives one."""
     battle = Battle.objects.filter(campaign=tabletop).order_by("id").first()
     assert battle is not None
-    Battle.objects.filter(pk=battle.pk).update(result={"winner": "attacker"})
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Battle.objects.filter(pk=battle.pk).update(result={"winner": "attacker"})
     client = login(aussie)
     listed = client.get(url(tabletop, "battles/")).json()["results"]
     detail = client.get(url(tabletop, f"battles/{battle.pk}/")).json()
