@@ -367,8 +367,9 @@ class BattleAdmin(admin.ModelAdmin):
 
     @admin.display(description="result")
     def result_text(self, obj: Battle) -> str:
-        """'The Australians, defending, win (the loser lost a third of its stands); the
-        Japanese, attacking, lost 4 rifle squads, the Australians lost nothing.' Each
+        """'The Australians, defending, win (the Japanese lost a third or more of their
+        stands (4 of 12)); the Japanese, attacking, lost 4 rifle squads, the Australians
+        lost nothing.' Each
         force by its side's name, as every other page says it, its role beside it once."""
         if not obj.result:
             return "not fought yet"
@@ -382,11 +383,18 @@ class BattleAdmin(admin.ModelAdmin):
             obj.result.get("fit_to_fight"),
             piece=rulesets.piece(obj.result.get("ruleset")),
         )
+        loser_role = next((role for role in called if role != winner), "")
+        loser = called.get(loser_role, "the loser")
         if obj.result.get("reason") == "withdrew" and withdrawal:
             # Why, as the players' report says it (``battleview.outcome_words``): the GM
             # read only "the loser withdrew", the players "from a hopeless position: ...".
-            loser = next((called[role] for role in called if role != winner), "the loser")
             why = f"{loser} withdrew {withdrawal}"
+        elif obj.result.get("reason") == "a_third_lost":
+            # With the count, as the players' pages say it: "the loser lost a third of its
+            # stands" read as exactly a third, for 5 of 12.
+            piece = rulesets.piece(obj.result.get("ruleset"))
+            share = battleview.share_of(obj.result, loser_role)
+            why = f"{loser} lost a third or more of their {piece}s{share}"
         won = called.get(winner, f"the {winner}")
         text = f"{won[0].upper()}{won[1:]}, {acting.get(winner, winner)}, win ({why}); "
         losses = obj.result.get("losses") or {}

@@ -1028,7 +1028,7 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     piece = rulesets.piece(result.get("ruleset"))
     why = {
         "a_third_lost": f"{other} lost a third or more of their {piece}s"
-        + _share_of(result, loser.key if loser else ""),
+        + share_of(result, loser.key if loser else ""),
         "turn_limit": f"at the turn limit, the smaller share lost (after {result.get('turns')} "
         "turns)",
         "withdrew": f"{other} withdrew",
@@ -1047,7 +1047,7 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
     return f"{who[:1].upper()}{who[1:]}, {role}, {'win' if several else 'wins'}: {why}."
 
 
-def _share_of(result: Mapping[str, Any], force: str) -> str:
+def share_of(result: Mapping[str, Any], force: str) -> str:
     """' (5 of 12)': how many of its pieces ``force`` lost of how many it brought, from
     the result's ``losses`` and ``stands_present`` (reinforcements included, as the rules
     count them); '' when the result does not have them."""

@@ -64,3 +64,20 @@ def test_the_battle_page_says_how_fought_and_why_the_loser_withdrew(gm: Client) 
     )
     assert why in page
     assert why in words(gm.get(f"/admin/battles/battle/{battle.pk}/report/").content)
+
+
+def test_the_battle_page_gives_a_defeat_by_losses_its_count(gm: Client) -> None:
+    """It said "the loser lost a third of its stands" for 4 of 10, where the players'
+    pages say "the Japanese lost a third or more of their stands (4 of 10)"."""
+    battle = withdrawn()
+    battle.result = {
+        "winner": "defender",
+        "reason": "a_third_lost",
+        "losses": {"attacker": {"rifle_squad": 4}, "defender": {}},
+        "stands_present": {"attacker": {"rifle_squad": 10}, "defender": {"rifle_squad": 9}},
+        "ruleset": "korona",
+    }
+    battle.save()
+    page = words(gm.get(f"/admin/battles/battle/{battle.pk}/change/").content)
+    assert "win (the Japanese lost a third or more of their stands (4 of 10))" in page
+    assert "the loser lost a third of its stands" not in page
