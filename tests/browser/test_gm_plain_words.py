@@ -80,7 +80,16 @@ def test_the_gm_reads_words_not_keys(
     assert raw_keys(page, "main") == [], "sheet"
     page.goto(f"{admin}/battles/battle/{battle.pk}/change/")
     result = page.locator("div.field-result_text").inner_text()
-    why = "|".join(re.escape(words) for words in names.BATTLE_END_NAMES.values())
+    why = "|".join(
+        [
+            *(re.escape(words) for words in names.BATTLE_END_NAMES.values()),
+            # As the players' pages say them (805da5e, f14afe2): the loser's count, and
+            # why the loser withdrew.
+            r"the (Japanese|Australians) lost a third or more of their (stands|units) "
+            r"\(\d+ of \d+\)",
+            r"the (Japanese|Australians) withdrew [^()]*",
+        ]
+    )
     assert re.search(
         rf"The (Japanese|Australians), (attacking|defending), win \(({why})\); the ", result
     )
