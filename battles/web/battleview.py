@@ -1048,14 +1048,21 @@ def outcome_words(result: Mapping[str, Any] | None, forces: Sequence[ForceView])
 
 
 def share_of(result: Mapping[str, Any], force: str) -> str:
-    """' (5 of 12)': how many of its pieces ``force`` lost of how many it brought, from
-    the result's ``losses`` and ``stands_present`` (reinforcements included, as the rules
+    """' (5 of 12)': ``loss_count`` in brackets, to follow a defeat's words; '' when the
+    result does not have the counts."""
+    count = loss_count(result, force)
+    return f" ({count})" if count else ""
+
+
+def loss_count(result: Mapping[str, Any], force: str) -> str:
+    """'5 of 12': how many of its pieces ``force`` lost of how many it brought, from the
+    result's ``losses`` and ``stands_present`` (reinforcements included, as the rules
     count them); '' when the result does not have them."""
     losses = (result.get("losses") or {}).get(force)
     present = (result.get("stands_present") or {}).get(force)
     if not isinstance(losses, Mapping) or not isinstance(present, Mapping) or not present:
         return ""
-    return f" ({sum(losses.values())} of {sum(present.values())})"
+    return f"{sum(losses.values())} of {sum(present.values())}"
 
 
 # --- the log, turn by turn ---------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import connection
 
 from battles.models import Battle
+from battles.web import battleview
 from campaign.models import Turn
 from campaign.services.visibility import CampaignView
 from rules import names, rulesets
@@ -129,11 +130,12 @@ def battle_shares(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     shares = {}
     for row in rows:
         loser = {"attacker": "defender", "defender": "attacker"}.get(row.get("winner") or "")
-        losses = (row.get("result__losses") or {}).get(loser)
-        present = (row.get("result__stands_present") or {}).get(loser)
-        if loser is None or not isinstance(losses, dict) or not isinstance(present, dict):
-            continue
-        shares[row["key"]] = f"{sum(losses.values())} of {sum(present.values())}"
+        result = {
+            "losses": row.get("result__losses"),
+            "stands_present": row.get("result__stands_present"),
+        }
+        if loser is not None and (count := battleview.loss_count(result, loser)):
+            shares[row["key"]] = count
     return shares
 
 
