@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.korona.events import DEFAULT_COMBAT_EVENT_TABLE, DEFAULT_JAPANESE_EVENT_TABLE
@@ -382,24 +382,13 @@ class CampaignState:
         changes its companies only, and the pairing reads the rest. A copy of the whole
         state copied every company and event table for each what-if, to drop most of them
         at once (issue 17)."""
-        return CampaignState(
-            name=self.name,
-            seed=self.seed,
-            settings=self.settings,
-            sides=self.sides,
-            areas=self.areas,
-            links=self.links,
+        return replace(
+            self,
             companies={
                 name: company.copy()
                 for name, company in self.companies.items()
                 if name in companies
             },
-            ships=self.ships,
-            air=self.air,
-            turn=self.turn,
-            finished=self.finished,
-            winner=self.winner,
-            end_reason=self.end_reason,
         )
 
     def neighbours(self, area: str) -> list[str]:
