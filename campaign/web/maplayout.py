@@ -178,3 +178,20 @@ def first_clear(
         ):
             return place
     return None
+
+
+def spread(middles: Sequence[float], distance: float) -> list[float]:
+    """``middles`` (left to right) moved apart so that each is at least ``distance``
+    right of the one before, in the same order, moving them the least (in the sum of the
+    squares of the moves): each run of middles too near one another moves apart about
+    its own middle, and one far enough from its neighbours stays. Pool adjacent
+    violators on each middle less the ``distance`` times its place in the row."""
+    runs: list[tuple[float, int]] = []  # each run's sum (less its places' distances), length
+    for place, middle in enumerate(middles):
+        total, count = middle - place * distance, 1
+        while runs and runs[-1][0] / runs[-1][1] > total / count:
+            before, length = runs.pop()
+            total, count = total + before, count + length
+        runs.append((total, count))
+    pooled = [total / count for total, count in runs for _ in range(count)]
+    return [value + place * distance for place, value in enumerate(pooled)]

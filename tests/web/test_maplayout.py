@@ -13,6 +13,7 @@ from campaign.web.maplayout import (
     on_a_line,
     reads_as_under,
     sideways,
+    spread,
 )
 
 COLUMN = [Box(0, 10, 100, 40), Box(0, 43, 100, 73)]
@@ -127,3 +128,16 @@ def test_first_clear_answers_as_testing_every_line_and_box() -> None:
         )
         region = around(box for _, box in tried)
         assert first_clear(tried, region, lines, others, clearance=6) == every
+
+
+def test_spread_moves_middles_too_near_apart_the_least() -> None:
+    """Three columns 140 apart that must stand 150 apart: the outer two move out by 10,
+    the middle one stays; a column far enough from the rest stays where it was."""
+    assert spread([350.0, 490.0, 630.0], 150.0) == [340.0, 490.0, 640.0]
+    assert spread([490.0, 630.0], 150.0) == [485.0, 635.0]
+    assert spread([70.0, 490.0, 630.0], 150.0) == [70.0, 485.0, 635.0]
+    assert spread([0.0, 400.0], 150.0) == [0.0, 400.0]
+    # A run pushed into the next pools with it: 0, 140, 280 and then 300.
+    middles = spread([0.0, 140.0, 280.0, 300.0], 150.0)
+    assert all(b - a >= 150.0 - 1e-9 for a, b in zip(middles, middles[1:], strict=False))
+    assert abs(sum(middles) - 720.0) < 1e-9  # moved about their own middle
