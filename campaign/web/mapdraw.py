@@ -29,6 +29,7 @@ from campaign.web.maplayout import (
     on_a_line,
     reads_as_under,
     sideways,
+    spread,
 )
 from rules import names as naming
 from rules.campaign.state import AirGroup, Area, CampaignState, Ship
@@ -61,6 +62,10 @@ AREA_RADIUS = 24
 CHIP_WIDTH = 136
 CHIP_HEIGHT = 36  # two lines: the name and supply, then the stands and quality
 CHIP_GAP = 3
+# Chips of two areas stand at least this far apart (each chip's border takes 1 of it):
+# a map on a phone is drawn at some three quarters of its size, where 4 (Isura's and
+# Korona's chips, their areas 140 apart) read as touching (``spread_columns``).
+CHIP_SPACING = 12
 CHIPS_SHOWN = 3  # per area on the map; the rest are counted in a "+N more" chip (so at
 # most four chips hang under an area, clear of the names of the areas below it)
 SHORT_NAME = 9  # characters of a company's name on its chip (beside its supply mark)
@@ -934,8 +939,9 @@ def chip_shifts(
     the area (``raised_by``), where no line runs, nothing else is drawn and it reads as
     no area's above it. In the order of the areas, each column clear of the others as
     they stand by then; ``within``, the map's left and right (else the areas'
-    ``_bounds``); ``tags``, where each area's tag went (``tag_places``). What a column
-    shows is the same wherever it hangs."""
+    ``_bounds``); ``tags``, where each area's tag went (``tag_places``). Then columns
+    of areas side by side that stand too near each other move apart
+    (``spread_columns``). What a column shows is the same wherever it hangs."""
     segments = track_segments(links)
     tags = tags or {}
     names = names or {}
@@ -975,7 +981,106 @@ def chip_shifts(
         if across is not None:
             shifts[row.name] = (across, raised_by(row))
             columns[row.name] = [box.moved(across) for box in raised]
+    spread_columns(areas, columns, shifts, segments, drawn, within)
     return shifts
+
+
+def too_near(column: list[Box], other: list[Box]) -> bool:
+    """Are two areas' columns of chips nearer than ``CHIP_SPACING`` anywhere?"""
+    return any(box.grown(CHIP_SPACING).overlaps(o) for box in column for o in other)
+
+
+def level(column: list[Box], other: list[Box]) -> bool:
+    """Do two columns share some height on the map (side by side, not one above the
+    other)?"""
+    whole, beside_it = around(column), around(other)
+    return whole.top < beside_it.bottom and beside_it.top < whole.bottom
+
+
+def side_by_side(areas: list[MapArea], columns: dict[str, list[Box]]) -> list[list[MapArea]]:
+    """The rows of areas whose columns stand too near one another side by side (a chain
+    of pairs ``too_near`` and ``level``), each left to right, in the areas' order."""
+    rows: list[list[MapArea]] = []
+    for row in areas:
+        if not columns[row.name]:
+            continue
+        joined = [
+            other
+            for other in rows
+            if any(
+                level(columns[row.name], columns[o.name])
+                and too_near(columns[row.name], columns[o.name])
+                for o in other
+            )
+        ]
+        merged = [row] + [o for other in joined for o in other]
+        rows = [other for other in rows if other not in joined] + [merged]
+    return [
+        sorted(found, key=lambda r: (around(columns[r.name]).left, areas.index(r)))
+        for found in rows
+        if len(found) > 1
+    ]
+
+
+def spread_columns(
+    areas: list[MapArea],
+    columns: dict[str, list[Box]],
+    shifts: dict[str, tuple[float, float]],
+    segments: list[Segment],
+    drawn: list[Box],
+    within: tuple[float, float],
+) -> None:
+    """Columns of chips of areas side by side that stand nearer than ``CHIP_SPACING``
+    (Isura's and Korona's, 140 apart, stood 4 apart: a reader could not tell whose was
+    whose) move apart the least that parts them (``maplayout.spread``), each row of
+    them at once, where every column of the row still reads as its area's, stays off
+    every track line it was off, clear of what else is drawn and inside ``within``.
+    Else the row stays as it stood. ``columns`` and ``shifts`` are moved in place."""
+    for row in side_by_side(areas, columns):
+        middles = [(around(columns[r.name]).left + CHIP_WIDTH / 2) for r in row]
+        # A unit spare: the moves are rounded to whole units.
+        apart = spread(middles, CHIP_WIDTH + CHIP_SPACING + 1)
+        moves = {
+            r.name: float(round(new - old)) for r, old, new in zip(row, middles, apart, strict=True)
+        }
+        moved = {name: [box.moved(dx) for box in columns[name]] for name, dx in moves.items()}
+        rest = [box for name, boxes in columns.items() if name not in moved for box in boxes]
+        if all(
+            still_fits(areas, r, columns[r.name], moved[r.name], segments, drawn, rest, within)
+            for r in row
+        ):
+            for r in row:
+                across, down = shifts.get(r.name, (0.0, 0.0))
+                if moves[r.name]:
+                    shifts[r.name] = (across + moves[r.name], down)
+                columns[r.name] = moved[r.name]
+
+
+def still_fits(
+    areas: list[MapArea],
+    row: MapArea,
+    column: list[Box],
+    moved: list[Box],
+    segments: list[Segment],
+    drawn: list[Box],
+    rest: list[Box],
+    within: tuple[float, float],
+) -> bool:
+    """Does ``row``'s column, ``moved`` across from where it stood (``column``), still
+    read as its area's, inside ``within``, on no track line it was off, clear of what
+    else is drawn (``drawn``) and of other areas' chips (``rest``)?"""
+    whole = around(moved)
+    return (
+        within[0] <= whole.left
+        and whole.right <= within[1]
+        and (
+            on_a_line(column, segments, clearance=TRACK_CLEARANCE)
+            or not on_a_line(moved, segments, clearance=TRACK_CLEARANCE)
+        )
+        and all(reads_as_under(box, row.area.x, beside(areas, row, moved)) for box in moved)
+        and not any(box.grown(CHIP_GAP).overlaps(other) for box in moved for other in drawn)
+        and not too_near(moved, rest)
+    )
 
 
 def raised_across(

@@ -8,13 +8,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
-from campaign.web.mapdraw import SIDE_COLOURS, SUPPLY_MARK_WORDS
+from campaign.services.visibility import open_campaign
+from campaign.web.mapdraw import CHIPS_SHOWN, SIDE_COLOURS, SUPPLY_MARK_WORDS, map_areas
 from tests.browser.conftest import ARTIFACTS
-from tests.web.conftest import PASSWORD, join, meeting_doc
+from tests.web.conftest import PASSWORD, crowded_doc, join, meeting_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,6 +114,54 @@ def test_every_chip_keeps_its_name_supply_and_figures_apart(
     shot(f"map-chips-{size}")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".map-frame").screenshot(path=str(ARTIFACTS / f"map-chips-{size}-frame.png"))
+
+
+@pytest.fixture
+def crowded(django_user_model: Any) -> Campaign:
+    """Korona crowded (``crowded_doc``) after two turns: chips under neighbouring areas
+    along the main track for both sides, a player on each side and the GM."""
+    campaign = create_campaign(data=crowded_doc(), name="Korona crowded", seed=1)
+    for _ in range(2):
+        advance_turn(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    for name, side in (("aussie", "australian"), ("japanese", "japanese")):
+        join(django_user_model.objects.create_user(name, f"{name}@x.org", PASSWORD), campaign, side)
+    django_user_model.objects.create_user("gm", "gm@x.org", PASSWORD, is_staff=True)
+    return campaign
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("reader", ["aussie", "japanese", "gm"])
+def test_no_chip_touches_a_chip_of_another_area(
+    page: Any, live_server: Any, crowded: Campaign, shot: Any, size: str, reader: str
+) -> None:
+    """A browser walk could not tell whose Isura's and Korona's chips were: they stood
+    side by side, touching. As the browser draws them, chips of two areas stand apart,
+    a clear gap between them (of a chip's border and more, at the map's scale)."""
+    page.set_viewport_size(SIZES[size])
+    sign_in(page, live_server, reader, f"/campaigns/{crowded.pk}/")
+    user = get_user_model().objects.get(username=reader)
+    rows = map_areas(open_campaign(user=user, campaign=crowded))
+    owners = [row.name for row in rows for _ in range(min(len(row.companies), CHIPS_SHOWN + 1))]
+    chips = [chip["rect"] for chip in boxes(page, "svg.campaign-map a.chip")]
+    assert len(chips) == len(owners) and len(set(owners)) >= 3
+    scale = page.eval_on_selector("svg.campaign-map", "svg => svg.getScreenCTM().a")
+    clear = 8 * scale  # on the map 12 apart, 10 between the borders: 8 whatever the rounding
+    near = [
+        (owner, chip, other_owner, other)
+        for i, (owner, chip) in enumerate(zip(owners, chips, strict=True))
+        for other_owner, other in zip(owners[i + 1 :], chips[i + 1 :], strict=True)
+        if owner != other_owner and gap(chip, other) < clear
+    ]
+    page.locator(".map-frame").screenshot(
+        path=str(ARTIFACTS / f"map-chips-apart-{reader}-{size}-frame.png")
+    )
+    assert not near, near
+
+
+def gap(a: dict[str, float], b: dict[str, float]) -> float:
+    """How far apart two boxes are, across or down (0 or less: they touch)."""
+    return max(a["x"] - b["right"], b["x"] - a["right"], a["y"] - b["bottom"], b["y"] - a["bottom"])
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -35,6 +35,25 @@ def meeting_doc() -> dict[str, Any]:
     return doc
 
 
+def crowded_doc() -> dict[str, Any]:
+    """Korona with every company there twice (the AI's orders), the Australians' A and
+    B in Ioro beside their C in Isura, the Japanese 1st and 2nd next door in Korona:
+    columns of chips under three neighbouring areas from the start, two of them four
+    chips deep (three and a "+N more")."""
+    doc = with_more_companies(korona_doc(standing_order=None), times=2)
+    areas = {
+        "A Company": "Ioro",
+        "B Company": "Ioro",
+        "C Company (militia)": "Isura",
+        "1st Company": "Korona",
+        "2nd Company": "Korona",
+    }
+    for company in doc["companies"]:
+        name = company["name"].split(" #")[0]
+        company["area"] = areas.get(name, company["area"])
+    return doc
+
+
 def join(user: Any, campaign: Campaign, side: str) -> Membership:
     return Membership.objects.create(user=user, campaign=campaign, side=side)
 

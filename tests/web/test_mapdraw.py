@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Area, Campaign, Company, Ship
+from campaign.models import SPECTATOR, Area, Campaign, Company, Ship
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
 from campaign.services.visibility import CampaignView, open_campaign
@@ -32,7 +32,7 @@ from campaign.web.mapdraw import (
 )
 from rules.campaign.scenario import load_scenario
 from tests.campaign.conftest import KORONA, korona_doc
-from tests.web.conftest import join, meeting_doc
+from tests.web.conftest import crowded_doc, join, meeting_doc
 
 pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
@@ -516,3 +516,59 @@ def test_chips_stay_under_their_area_when_no_move_takes_them_off_the_line(
     oivi, kilu = view.state.areas["Oivi"], view.state.areas["Kilu"]
     middles = {(box[0] + box[2]) / 2 for box in chip_boxes(svg)}
     assert oivi.x in middles and kilu.x in middles
+
+
+# Chips of two areas keep at least this far apart on the map (in its own units): a map
+# on a phone is drawn about three quarters size, and each chip's border takes 1 of it,
+# so this leaves a gap of some 7 pixels there that a reader sees. Isura's and Korona's
+# chips, 140 apart, stood 4 apart (2 between their borders): they read as one row.
+CLEAR = 12
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """How far apart two boxes are: the wider of the gaps across and down (0 or less:
+    they touch or overlap)."""
+    return max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
+
+
+def chips_too_near(view: CampaignView, svg: ET.Element) -> list[str]:
+    """The pairs of chips of two areas nearer each other than ``CLEAR``."""
+    placed = chips_by_area(view, svg)
+    assert len(placed) == len(chip_boxes(svg))  # every chip drawn is one of an area's
+    return [
+        f"{name}'s chip {box} and {other}'s {other_box}: {box_gap(box, other_box)} apart"
+        for i, (name, box) in enumerate(placed)
+        for other, other_box in placed[i + 1 :]
+        if other != name and box_gap(box, other_box) < CLEAR
+    ]
+
+
+MAPS = {"start": korona_doc, "met": meeting_doc, "crowded": crowded_doc}
+
+
+@pytest.mark.parametrize("doc", MAPS)
+def test_no_chip_touches_a_chip_of_another_area_in_any_view(
+    doc: str, aussie: Any, japanese: Any, gm_user: Any, django_user_model: Any
+) -> None:
+    """The scenario's map as each side, the GM and a spectator see it, at the start and
+    after each of a few turns (the AI's orders move the companies about and stack
+    them): no chip comes within ``CLEAR`` of a chip of another area (a browser walk
+    could not tell whose Isura's and Korona's chips were, side by side)."""
+    watcher = django_user_model.objects.create_user("watcher", "w@example.com", "a long pass")
+    near = []
+    for seed in (1, 2, 3):
+        campaign = create_campaign(data=MAPS[doc](), name=f"Korona {doc} {seed}", seed=seed)
+        join(aussie, campaign, "australian")
+        join(japanese, campaign, "japanese")
+        join(watcher, campaign, SPECTATOR)
+        for turn in range(4):
+            if turn:
+                advance_turn(campaign_id=campaign.pk)
+                campaign.refresh_from_db()
+            for user in (aussie, japanese, gm_user, watcher):
+                view, svg, _ = drawn(user, campaign)
+                near += [
+                    f"seed {seed}, turn {campaign.turn}, {view.side or 'GM'}: {n}"
+                    for n in chips_too_near(view, svg)
+                ]
+    assert not near, "\n".join(near)
