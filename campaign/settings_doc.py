@@ -36,6 +36,10 @@ class Quote:
     source: str  # one of SOURCE_FILES
     section: str  # where in it: "3) Company supply", "§3", "17.0"
     text: str  # word for word
+    # Our words before a quote that is an item of a list, so the line reads as a sentence
+    # ("with fog of war on, a side knows" before the rulings' "enemy fighting companies
+    # ... or orders"), where the item alone read as a fragment ending in ";".
+    lead: str = ""
 
     @property
     def label(self) -> str:
@@ -154,7 +158,8 @@ DOCS: dict[str, SettingDoc] = {
                 "§6",
                 "enemy fighting companies in areas its own companies occupy or are linked "
                 "to, each as a strength band (weak/average/strong), without name, stands, "
-                "quality, supply or orders;",
+                "quality, supply or orders",
+                lead="with fog of war on, a side knows",
             ),
         ),
     ),

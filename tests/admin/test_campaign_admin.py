@@ -240,6 +240,21 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
     assert initial["kind"] == "none" and initial["timezone"] == "UTC"
 
 
+def test_create_quotes_the_fog_of_war_ruling_as_a_sentence(gm: Client) -> None:
+    """The ruling was quoted as a list's item alone, a fragment ending in ";" ("enemy
+    fighting companies in areas ... supply or orders;"): our words lead into it."""
+    page = gm.get(CREATE).content.decode()
+    start = page.index('id="setting-fog_of_war"')
+    section = page[start : page.index("</fieldset>", start)]
+    rule = " ".join(html.unescape(re.sub(r"<[^>]+>", "", section)).split())
+    assert (
+        "Korona's ruling: with fog of war on, a side knows enemy fighting companies in areas "
+        "its own companies occupy or are linked to, each as a strength band "
+        "(weak/average/strong), without name, stands, quality, supply or orders."
+    ) in rule
+    assert "orders;" not in rule
+
+
 @pytest.mark.parametrize(
     ("schedule", "field", "message"),
     [
