@@ -428,8 +428,11 @@ class ScheduleForm(forms.Form):
             **text_errors("The time zone"),
             "required": "Give the time zone, written as Region/City (Europe/Berlin), or UTC.",
         },
-        help_text="Where the group plays, written as Region/City: Europe/Berlin, "
-        "Australia/Sydney, America/New_York; or UTC.",
+        # What the zone governs, and that it is never empty (a walk-through's GM asked
+        # what it was for with no deadline, and what an empty one would mean).
+        help_text="The campaign's clock: its pages give every time on it, and a weekly "
+        "turn's time is read on it, deadline or none. Where the group plays, as Region/City: "
+        "Europe/Berlin, Australia/Sydney, America/New_York. It cannot be empty: UTC if unsure.",
     )
 
     def clean_timezone(self) -> str:
@@ -1006,6 +1009,21 @@ class CreateCampaignForm(SettingFields, ScheduleForm, ScenarioUpload):
             "server, shared among its processors). "
             "Create ignores it."
         ),
+    )
+
+    # Said where the GM decides, above the choices: how to play solo (a walk-through's GM
+    # found no word of it on this page) and how long the campaign lasts (not asked here).
+    solo_words = (
+        "Playing solo: a side nobody joins is played by the campaign AI, always ready. After "
+        "Create, join one side with its invitation link (from a private window, as a player: "
+        'the game master plays no side) and send the other link to nobody. Your "ready" '
+        "then plays the turn at once."
+    )
+    length_words = (
+        f"Length: the Korona scenario lasts {Settings().turn_limit} turns (a scenario file "
+        "may set its own; change it later under Settings). After the last turn the campaign "
+        f"ends and the side holding the objective ({Settings().objective}, in the Korona "
+        "scenario) wins; it ends sooner if a side loses its base or its last fighting company."
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

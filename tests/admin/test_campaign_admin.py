@@ -240,6 +240,33 @@ def test_create_offers_the_rulings_defaults(gm: Client) -> None:
     assert initial["kind"] == "none" and initial["timezone"] == "UTC"
 
 
+def test_create_says_how_to_play_solo_how_long_it_lasts_and_what_the_zone_is(
+    gm: Client,
+) -> None:
+    """A walk-through's GM, no programmer, found no word of solo play where they decide
+    it, of the campaign's length and its end, nor of what the time zone is for (there
+    was no deadline to read on it) or what an empty one means."""
+    page = gm.get(CREATE).content.decode()
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    assert (
+        "Playing solo: a side nobody joins is played by the campaign AI, always ready. After "
+        "Create, join one side with its invitation link (from a private window, as a player: "
+        'the game master plays no side) and send the other link to nobody. Your "ready" '
+        "then plays the turn at once."
+    ) in text
+    assert (
+        "Length: the Korona scenario lasts 20 turns (a scenario file may set its own; change "
+        "it later under Settings). After the last turn the campaign ends and the side holding "
+        "the objective (Korona, in the Korona scenario) wins; it ends sooner if a side loses "
+        "its base or its last fighting company."
+    ) in text
+    assert (
+        "The campaign's clock: its pages give every time on it, and a weekly turn's time is "
+        "read on it, deadline or none. Where the group plays, as Region/City: Europe/Berlin, "
+        "Australia/Sydney, America/New_York. It cannot be empty: UTC if unsure."
+    ) in text
+
+
 def test_create_quotes_the_fog_of_war_ruling_as_a_sentence(gm: Client) -> None:
     """The ruling was quoted as a list's item alone, a fragment ending in ";" ("enemy
     fighting companies in areas ... supply or orders;"): our words lead into it."""
