@@ -36,9 +36,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import SPECTATOR, Campaign, Membership, Side
+from campaign.services.deadlines import side_play
 from campaign.services.members import player_joined
+from campaign.services.turns import players_by_side
 from notifications import addresses, services
 from notifications.models import Invitation, invitation_code
+from rules import names
 from rules.refusals import Problem, Refusal
 
 VALID_FOR = timedelta(days=14)
@@ -245,6 +248,39 @@ def side_name(invitation: Invitation) -> str:
     return side.name if side else "spectators (no side)"
 
 
+def solo_words(invitation: Invitation) -> str:
+    """What joining a campaign played solo means, said on its invitation while it is so:
+    no player plays any other side (``deadlines.side_play``, as if the reader had joined),
+    so the campaign AI plays them, always ready, and the reader's "ready" plays the turn
+    at once (``schedule.mark_side_ready``); not while the campaign is paused. "" for a
+    spectator's invitation, or once another side has a player. Which sides a player plays
+    is public (the orders page's ready box says it), so any holder of the link may read it."""
+    campaign = invitation.campaign
+    if invitation.side == SPECTATOR:
+        return ""
+    players = players_by_side(campaign)
+    play = side_play(
+        invitation.side,
+        played=True,
+        others_play=any(side != invitation.side for side in players),
+        teammates=players[invitation.side] > 0,
+    )
+    if not play.solo:
+        return ""
+    others = campaign.sides.exclude(key=invitation.side).order_by("key")
+    whose = 'your "ready" or a teammate\'s' if play.teammates else 'your "ready"'
+    ai = (
+        f"Nobody plays {names.join(f'the {side.name}' for side in others)} yet: the campaign "
+        "AI plays them, always ready."
+    )
+    if campaign.status == Campaign.Status.PAUSED:
+        return (
+            f"{ai} The campaign is paused: once the game master resumes it, {whose} plays "
+            "each turn at once."
+        )
+    return f"{ai} Once you join, {whose} plays each turn at once."
+
+
 @require_http_methods(["GET", "POST"])
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     invitation = open_invitation(token)
@@ -256,6 +292,7 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {
         "invitation": invitation,
         "side_name": side_name(invitation),
+        "solo": solo_words(invitation),
         "form": AccountForm(),
     }
     if request.method == "POST":

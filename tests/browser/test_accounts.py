@@ -75,10 +75,21 @@ def test_a_new_player_accepts_an_invitation(
     campaign = create_campaign(data=meeting_doc(), name="Korona invites", seed=7)
     link = invitation_url(invite(campaign=campaign, side="japanese", note="for Kenji"))
 
+    # Nobody has joined: the invitation says the campaign AI plays the Australians, and
+    # that the invitee's "ready" plays each turn at once (solo play), at both sizes.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(link)
+    solo = (
+        "Nobody plays the Australians yet: the campaign AI plays them, always ready. Once you "
+        'join, your "ready" plays each turn at once.'
+    )
+    assert page.locator("#invitation-solo").inner_text() == solo
+    shot("invite-0-solo-desktop")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(link)
     assert page.locator("h1").text_content() == "You are invited"
     assert "the Japanese" in page.locator("main").inner_text()
+    assert page.locator("#invitation-solo").inner_text() == solo
     page.fill("#id_username", "kenji")
     page.fill("#id_email", "k@example.com")
     page.fill("#id_password1", NEW_PASSWORD)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from datetime import timedelta
@@ -13,8 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from campaign.models import Campaign, Membership
+from campaign.services.scenarios import create_campaign
 from notifications.invitations import InvitationRefused, accept, invitation_url, invite
 from notifications.models import Invitation
+from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -371,3 +374,68 @@ def test_the_gm_invites_a_spectator_who_joins_as_one(
     assert Membership.objects.get(campaign=campaign, user=user).side == "spectator"
     back = newcomer.get(path_of(invitation)).content.decode()
     assert f"you follow <strong>{campaign.name}</strong> as a spectator" in back
+
+
+# What a solo invitation says: the other side is the campaign AI's, and the invitee's
+# "ready" plays the turn at once (which sides a player plays is public: docs/campaign.md).
+SOLO = (
+    "Nobody plays the Australians yet: the campaign AI plays them, always ready. Once you "
+    'join, your "ready" plays each turn at once.'
+)
+
+
+@pytest.fixture
+def unplayed() -> Campaign:
+    """A campaign nobody has joined yet (``campaign`` has a player on each side)."""
+    return create_campaign(data=korona_doc(), name="Korona solo", seed=1)
+
+
+def invitation_text(invitation: Invitation) -> str:
+    page = Client().get(path_of(invitation)).content.decode()
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+
+
+def test_an_invitation_to_a_campaign_played_solo_says_the_campaign_ai_plays_the_other_side(
+    unplayed: Campaign,
+) -> None:
+    assert SOLO in invitation_text(invite(campaign=unplayed, side="japanese"))
+
+
+def test_an_invitation_says_nothing_of_the_campaign_ai_once_the_other_side_has_a_player(
+    campaign: Campaign, unplayed: Campaign, outsider: Any
+) -> None:
+    Membership.objects.filter(campaign=campaign, side="japanese").delete()
+    text = invitation_text(invite(campaign=campaign, side="japanese"))
+    assert "You are invited" in text
+    assert "campaign AI" not in text and "at once" not in text
+    # A spectator plays no side: the campaign AI still plays the Australians.
+    Membership.objects.create(campaign=unplayed, user=outsider, side="spectator")
+    assert SOLO in invitation_text(invite(campaign=unplayed, side="japanese"))
+
+
+def test_a_solo_invitation_with_a_teammate_says_either_ready_plays_the_turn(
+    unplayed: Campaign, outsider: Any
+) -> None:
+    Membership.objects.create(campaign=unplayed, user=outsider, side="japanese")
+    text = invitation_text(invite(campaign=unplayed, side="japanese"))
+    assert (
+        "Nobody plays the Australians yet: the campaign AI plays them, always ready. Once you "
+        'join, your "ready" or a teammate\'s plays each turn at once.'
+    ) in text
+
+
+def test_a_paused_solo_campaign_says_its_turns_wait_for_the_game_master(
+    unplayed: Campaign,
+) -> None:
+    Campaign.objects.filter(pk=unplayed.pk).update(status=Campaign.Status.PAUSED)
+    text = invitation_text(invite(campaign=unplayed, side="japanese"))
+    assert (
+        "Nobody plays the Australians yet: the campaign AI plays them, always ready. The "
+        'campaign is paused: once the game master resumes it, your "ready" plays each turn '
+        "at once."
+    ) in text
+
+
+def test_a_spectators_invitation_says_nothing_of_the_ready(unplayed: Campaign) -> None:
+    text = invitation_text(invite(campaign=unplayed, side="spectator"))
+    assert "You are invited" in text and "at once" not in text
