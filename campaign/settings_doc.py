@@ -178,9 +178,10 @@ DOCS: dict[str, SettingDoc] = {
             Quote(
                 RULINGS,
                 "§5",
-                "roll d10: 1 the firer's side rolls on the Combat Event Table, 2 the other "
-                "side does, 3 the Japanese Event Table (only with Japanese units present), "
-                "4–10 nothing.",
+                "Combat Events: when a squad's or weapon team's fire action shows a natural 1 "
+                "on its first die, roll d10: 1 the firer's side rolls on the Combat Event "
+                "Table, 2 the other side does, 3 the Japanese Event Table (only with Japanese "
+                "units present), 4–10 nothing.",
             ),
         ),
     ),
@@ -217,7 +218,8 @@ DOCS: dict[str, SettingDoc] = {
             Quote(
                 RULINGS,
                 "§3",
-                "a side's extra companies join its largest battle (with the Fog of War cup "
+                "With several companies on a side, pair them strongest to strongest; a side's "
+                "extra companies join its largest battle (with the Fog of War cup "
                 "option, as cup reinforcements).",
             ),
         ),

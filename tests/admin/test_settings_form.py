@@ -71,6 +71,19 @@ def test_every_quote_is_word_for_word_in_its_source() -> None:
     assert missing == []
 
 
+def test_every_quote_reads_as_a_sentence() -> None:
+    """A quote that begins mid-sentence ("roll d10: 1 the firer's side rolls ...", "a
+    side's extra companies join ...") read as a fragment: each begins as its source's
+    sentence does, with a capital, or our words lead into it (``Quote.lead``)."""
+    fragments = [
+        q.text
+        for doc in DOCS.values()
+        for q in doc.quotes
+        if not q.lead and not (q.text[0].isupper() or q.text[0] == '"')
+    ]
+    assert fragments == []
+
+
 def test_a_table_change_names_the_table_and_the_face_in_words() -> None:
     before = settings_to_json(Settings())
     after = settings_to_json(Settings())
