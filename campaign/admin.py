@@ -2176,7 +2176,7 @@ class TurnAdmin(admin.ModelAdmin):
                 for key, _, why, fit, ruleset in ends
             },
             {key: rulesets.piece(ruleset) for key, *_, ruleset in ends},
-            event_tables=turnlog.event_tables(obj.campaign.get_settings()),
+            event_tables=turnlog.played_tables(obj, obj.campaign.get_settings()),
             shares=battle_shares(
                 obj.battles.values("key", "winner", "result__losses", "result__stands_present")
             ),

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.fields.json import KeyTransform
 
 from campaign.history import GmHistory
 from config.jsonfield import JSONField
@@ -274,6 +275,16 @@ class AirGroup(models.Model):
 
     def __str__(self) -> str:
         return f"{names.side_adjective(self.side)} air at {self.base}"
+
+
+# The naval and aerial tables a turn rolled its events on, read out of its start state
+# (``Turn.start_state``'s settings, faces as strings) and nothing else of it: a past
+# turn's event is read against them (``campaign.web.turnlog.played_tables``), not
+# against the tables as the GM has edited them since. Annotate a turn query with them.
+PLAYED_EVENT_TABLES = {
+    f"played_{table}": KeyTransform(table, KeyTransform("settings", "start_state"))
+    for table in ("naval_table", "aerial_table")
+}
 
 
 class Turn(models.Model):

@@ -31,7 +31,7 @@ from battles.web.lists import (
     battle_withdrawals,
     readable_battles,
 )
-from campaign.models import Campaign, GmAdjustment, Turn
+from campaign.models import PLAYED_EVENT_TABLES, Campaign, GmAdjustment, Turn
 from campaign.services.visibility import campaigns_for, is_game_master, open_campaign
 from campaign.web import turnlog
 from notifications import services
@@ -167,6 +167,7 @@ class TurnsFeed(Feed):
             turns = (
                 Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE)
                 .defer("start_state", "report", "report_text")
+                .annotate(**PLAYED_EVENT_TABLES)
                 .order_by("-number")[:TURNS_IN_FEED]
             )
             for turn in turns:
@@ -181,7 +182,7 @@ class TurnsFeed(Feed):
                             reasons,
                             withdrawals,
                             battle_pieces(readable),
-                            tables=turnlog.event_tables(view.state.settings),
+                            tables=turnlog.played_tables(turn, view.state.settings),
                             shares=battle_shares(readable),
                         ),
                     }

@@ -45,7 +45,15 @@ from battles.web.lists import (
     battle_withdrawals,
     readable_battles,
 )
-from campaign.models import SPECTATOR, Campaign, GmAdjustment, Membership, SideReady, Turn
+from campaign.models import (
+    PLAYED_EVENT_TABLES,
+    SPECTATOR,
+    Campaign,
+    GmAdjustment,
+    Membership,
+    SideReady,
+    Turn,
+)
 from campaign.services.adjustments import CORRECTION
 from campaign.services.commitments import announcement
 from campaign.services.deadlines import (
@@ -55,7 +63,7 @@ from campaign.services.deadlines import (
     schedule_news,
     schedule_of_json,
 )
-from campaign.services.prepared import PreparedObjects
+from campaign.services.prepared import PreparedObjects, PreparedRead
 from campaign.services.schedule import play_of_side
 from campaign.services.turns import played_sides
 from campaign.services.visibility import (
@@ -193,7 +201,7 @@ def turn_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Wo
         battle_reasons(readable),
         battle_withdrawals(readable),
         battle_pieces(readable),
-        tables=turnlog.event_tables(view.state.settings),
+        tables=turnlog.played_tables(_with_played_tables(turn), view.state.settings),
         shares=battle_shares(readable),
     )
     side_name = names.get(view.side or "")
@@ -503,6 +511,28 @@ _TURN = PreparedObjects(
         .defer("start_state", "report", "report_text", "orders")[:1]
     )
 )
+# The event tables a turn rolled on, out of the start state the read above leaves out:
+# read once a turn, by the first of its notices that speaks of its events.
+_PLAYED_TABLES = PreparedRead(
+    lambda turn_id: (
+        Turn.objects.filter(pk=turn_id)
+        .annotate(**PLAYED_EVENT_TABLES)
+        .values_list(*PLAYED_EVENT_TABLES)
+    )
+)
+
+
+def _with_played_tables(turn: Turn) -> Turn:
+    """``turn``, with the event tables it rolled on (``PLAYED_EVENT_TABLES``) where it was
+    read without its start state (``_TURN``), for ``turnlog.played_tables``."""
+    if "start_state" in turn.get_deferred_fields() and not hasattr(turn, "played_naval_table"):
+        found = _PLAYED_TABLES.rows(turn.pk)
+        values = found[0] if found else (None,) * len(PLAYED_EVENT_TABLES)
+        for name, value in zip(PLAYED_EVENT_TABLES, values, strict=True):
+            setattr(turn, name, value)
+    return turn
+
+
 _MEMBERS = PreparedObjects(
     lambda campaign_id: (
         Membership.objects.filter(campaign_id=campaign_id).select_related("user").order_by("id")

@@ -29,7 +29,7 @@ from battles.web.lists import (
     battle_withdrawals,
     readable_battles,
 )
-from campaign.models import Turn
+from campaign.models import PLAYED_EVENT_TABLES, Turn
 from campaign.services import commitments
 from campaign.services.visibility import CampaignView, PublicAdjustment
 from campaign.web import turnlog
@@ -49,7 +49,10 @@ def _side_names(view: CampaignView) -> dict[str, str]:
 def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     turns = list(
-        Turn.objects.filter(campaign=view.campaign).defer(*_TURN_HEAVY).order_by("-number")
+        Turn.objects.filter(campaign=view.campaign)
+        .defer(*_TURN_HEAVY)
+        .annotate(**PLAYED_EVENT_TABLES)
+        .order_by("-number")
     )
     battles: dict[int, list[dict[str, Any]]] = defaultdict(list)
     readable = readable_battles(view)
@@ -67,9 +70,9 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             adjusted[adjustment.before_turn].append(adjustment)
     rows = []
-    tables = turnlog.event_tables(view.state.settings)
     for turn in turns:
         records = view.records(turn.log, number=turn.number)
+        tables = turnlog.played_tables(turn, view.state.settings)
         of_turn = battles.get(turn.pk, [])
         rows.append(
             {
@@ -99,9 +102,9 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
     # This turn and the next in one query: "Turn N+1" is linked only once it has a page.
     rows = {
         row.number: row
-        for row in Turn.objects.filter(
-            campaign=view.campaign, number__in=(number, number + 1)
-        ).defer(*_TURN_HEAVY)
+        for row in Turn.objects.filter(campaign=view.campaign, number__in=(number, number + 1))
+        .defer(*_TURN_HEAVY)
+        .annotate(**PLAYED_EVENT_TABLES)
     }
     turn = rows.get(number)
     if turn is None:
@@ -113,7 +116,7 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
         battle_reasons(battles),
         battle_withdrawals(battles),
         battle_pieces(battles),
-        event_tables=turnlog.event_tables(view.state.settings),
+        event_tables=turnlog.played_tables(turn, view.state.settings),
         shares=battle_shares(battles),
     )
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)

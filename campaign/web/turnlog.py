@@ -106,6 +106,29 @@ def event_tables(settings: Settings) -> dict[str, Mapping[int, Mapping[str, Any]
     return {"naval": settings.naval_table, "aerial": settings.aerial_table}
 
 
+def played_tables(turn: Any, now: Settings) -> dict[str, Mapping[int, Mapping[str, Any]]]:
+    """The naval and aerial tables ``turn`` rolled its events on, for
+    ``Reading.event_tables``: its start state's, annotated on it
+    (``campaign.models.PLAYED_EVENT_TABLES``) or else read from its ``start_state``. A
+    face the GM edited since reads as it was: the words a turn's page, email or feed
+    gives its event never change after the turn was played. A turn that kept no start
+    state (or one whose settings lacked the table) reads the campaign's tables ``now``."""
+    start = None
+    if not hasattr(turn, "played_naval_table"):
+        start = ((getattr(turn, "start_state", None) or {}).get("settings")) or {}
+    tables = event_tables(now)
+    for phase in tables:
+        key = f"{phase}_table"
+        faces = start.get(key) if start is not None else getattr(turn, f"played_{key}")
+        if isinstance(faces, dict):
+            tables[phase] = {
+                int(face): entry
+                for face, entry in faces.items()
+                if str(face).isdigit() and isinstance(entry, dict)
+            }
+    return tables
+
+
 def supply_verdicts(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     """Each fighting company's supply verdict in the records ("in supply", "out of
     supply"), by its name."""
