@@ -9,11 +9,13 @@ turn shows only the records ``view.records`` allows, a list of battles only thos
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
@@ -50,10 +52,11 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     view = campaign_view(request, campaign_id)
     turns = list(
         Turn.objects.filter(campaign=view.campaign)
-        .defer(*_TURN_HEAVY)
+        .defer(*_TURN_HEAVY, "log")
         .annotate(**PLAYED_EVENT_TABLES)
         .order_by("-number")
     )
+    summed = summary_records(view.campaign.pk)
     battles: dict[int, list[dict[str, Any]]] = defaultdict(list)
     readable = readable_battles(view)
     for row in readable:
@@ -71,7 +74,7 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
             adjusted[adjustment.before_turn].append(adjustment)
     rows = []
     for turn in turns:
-        records = view.records(turn.log, number=turn.number)
+        records = view.records(summed.get(turn.pk, []), number=turn.number)
         tables = turnlog.played_tables(turn, view.state.settings)
         of_turn = battles.get(turn.pk, [])
         rows.append(
@@ -93,6 +96,39 @@ def turn_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(
         request, "campaign/turns.html", page_context(view, rows=rows, coming_adjustments=coming)
     )
+
+
+def summary_records(campaign_id: int) -> dict[int, list[dict[str, Any]]]:
+    """The records each turn of the campaign is summed up from (``turnlog.SUMMARY_KINDS``),
+    by the turn's id, in its log's order. One query, which reads out of each turn's log
+    only those records: a turn's whole log (its every roll, supply check and move, some
+    20 KB a turn of Korona) is many times what they hold, and the list shows every turn
+    (the Battles page reads its battle records so: ``battle_records``). The fog of war
+    judges each record on its own (``view.records``), so the records left out change
+    nothing of what a reader reads."""
+    table = Turn._meta.db_table
+    kinds = ", ".join(["%s"] * len(turnlog.SUMMARY_KINDS))
+    if connection.vendor == "postgresql":
+        records = (
+            "JOIN LATERAL jsonb_array_elements(t.log) WITH ORDINALITY AS r(value, n)"
+            f" ON r.value ->> 'kind' IN ({kinds})"
+        )
+        order = "r.n"
+    else:
+        records = f"JOIN json_each(t.log) AS r ON json_extract(r.value, '$.kind') IN ({kinds})"
+        order = "r.key"
+    sql = (
+        f"SELECT t.id, r.value FROM {table} t {records}"
+        f" WHERE t.campaign_id = %s ORDER BY t.id, {order}"
+    )
+    found: dict[int, list[dict[str, Any]]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*turnlog.SUMMARY_KINDS, campaign_id])
+        for turn_id, value in cursor.fetchall():
+            record = json.loads(value) if isinstance(value, str | bytes) else value
+            if isinstance(record, dict):
+                found.setdefault(turn_id, []).append(record)
+    return found
 
 
 @login_required

@@ -650,6 +650,12 @@ def turn_phases(
     return phases
 
 
+# The kinds of record ``turn_summary`` reads: what it says (events, who moved first, the
+# battles' results, control, the end) and the battles' own records (their companies). A
+# list of turns reads only these out of the logs (``campaign.web.reports``).
+SUMMARY_KINDS = ("event", "initiative", "battle", "battle_result", "control", "campaign_end")
+
+
 def turn_summary(
     records: Iterable[Mapping[str, Any]],
     side_names: Mapping[str, str],

@@ -3,25 +3,29 @@ fog of war, with their query counts pinned."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from html import unescape
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle
 from battles.services.results import enter_battle_result
 from battles.web.battleview import forces_of
-from campaign.models import Campaign, Turn
+from campaign.models import SPECTATOR, Campaign, Turn
 from campaign.services.scenarios import create_campaign
 from campaign.services.turns import advance_turn
-from campaign.web import turnlog
+from campaign.web import reports, turnlog
 from campaign.web.turnlog import record_words
 from tests.admin.conftest import waiting_campaign
 from tests.campaign.conftest import korona_doc
@@ -421,8 +425,9 @@ def test_turn_list_queries_do_not_grow_with_companies(
 ) -> None:
     client = login(aussie)
     url = reverse("turns", args=[big_campaign.pk])
-    # + the turns (1) + the readable battles of every turn (1) + the GM's adjustments (1)
-    with django_assert_num_queries(14):
+    # + the turns, without their logs (1) + the records each turn is summed up from, out
+    # of the logs (1) + the readable battles of every turn (1) + the GM's adjustments (1)
+    with django_assert_num_queries(15):
         assert client.get(url).status_code == 200
 
 
@@ -665,3 +670,71 @@ def test_a_pending_tabletop_battle_without_a_deadline_says_who_enters_it_once(
     page = text_of(login(aussie).get(reverse("battle", args=[campaign.pk, battle.pk])))
     assert "Waiting for the game master to enter the result. No deadline is set for it." in page
     assert page.count("enter the result") + page.count("enters the result") == 1
+
+
+# --- the list of turns reads only the records it sums up ----------------------------------
+
+
+def _every_kind_of_turn(aussie: Any, japanese: Any, watcher: Any) -> Campaign:
+    """Korona with battles on turn 1 and both events every turn, three turns played, two
+    players and a spectator."""
+    campaign = create_campaign(data=meeting_doc(), name="Korona", seed=13)
+    settings = campaign.get_settings()
+    campaign.set_settings(replace(settings, naval_trigger=1, aerial_trigger=1))
+    campaign.save(update_fields=["settings"])
+    for _ in range(3):
+        advance_turn(campaign_id=campaign.pk)
+    join(aussie, campaign, "australian")
+    join(japanese, campaign, "japanese")
+    join(watcher, campaign, SPECTATOR)
+    return campaign
+
+
+def _without_tokens(html: bytes) -> bytes:
+    """A page without its CSRF tokens, which change on every request."""
+    html = re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', b"", html)
+    return re.sub(rb'"X-CSRFToken": "[^"]+"', b"", html)
+
+
+def test_the_list_of_turns_reads_the_same_from_its_records_as_from_whole_logs(
+    aussie: Any,
+    japanese: Any,
+    outsider: Any,
+    admin_client: Client,
+    login: Login,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each reader's list of turns (each side's, a spectator's, the GM's) is byte for
+    byte the page it was when it read every turn's whole log."""
+    campaign = _every_kind_of_turn(aussie, japanese, outsider)
+    url = reverse("turns", args=[campaign.pk])
+    readers = {
+        "australian": login(aussie),
+        "japanese": login(japanese),
+        "spectator": login(outsider),
+        "gm": admin_client,
+    }
+    pages = {who: _without_tokens(client.get(url).content) for who, client in readers.items()}
+    assert b"event" in pages["spectator"] and b"moved first" in pages["australian"]
+
+    def whole_logs(campaign_id: int) -> dict[int, list[dict[str, Any]]]:
+        return dict(Turn.objects.filter(campaign_id=campaign_id).values_list("id", "log"))
+
+    monkeypatch.setattr(reports, "summary_records", whole_logs)
+    before = {who: _without_tokens(client.get(url).content) for who, client in readers.items()}
+    assert {who: hashlib.sha256(page).hexdigest() for who, page in pages.items()} == {
+        who: hashlib.sha256(page).hexdigest() for who, page in before.items()
+    }
+
+
+def test_the_list_of_turns_reads_no_whole_turn_log(
+    played: Campaign, login: Login, aussie: Any
+) -> None:
+    """A turn's whole log (every roll, supply check and move of it: after months of play,
+    hundreds of kilobytes) is not read for the list, only the records it sums up."""
+    with CaptureQueriesContext(connection) as queries:
+        page = login(aussie).get(reverse("turns", args=[played.pk])).content.decode()
+    reads = [q["sql"] for q in queries.captured_queries if "campaign_turn" in q["sql"]]
+    selected = [sql[: sql.index(" FROM ")] for sql in reads]
+    assert reads and [columns for columns in selected if '"log"' in columns] == []
+    assert "moved first" in page
