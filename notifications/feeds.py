@@ -24,6 +24,7 @@ from django.utils.html import escape
 from django.views.decorators.http import require_safe
 
 from battles.models import Battle
+from battles.services.reading import correction_mark_words, turn_corrections
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
@@ -164,6 +165,9 @@ class TurnsFeed(Feed):
             names = {key: side.name for key, side in view.state.sides.items()}
             readable = readable_battles(view)
             reasons, withdrawals = battle_reasons(readable), battle_withdrawals(readable)
+            # A result the GM corrected since the turn's notice went out: its entry is
+            # written now, so it says so, as the turn's page does (on the campaign's clock).
+            corrections = turn_corrections(view, readable)
             turns = (
                 Turn.objects.filter(campaign=campaign, status=Turn.Status.DONE)
                 .defer("start_state", "report", "report_text")
@@ -184,7 +188,11 @@ class TurnsFeed(Feed):
                             battle_pieces(readable),
                             tables=turnlog.played_tables(turn, view.state.settings),
                             shares=battle_shares(readable),
-                        ),
+                        )
+                        + [
+                            correction_mark_words(mark, campaign.timezone)
+                            for mark in corrections.get(turn.number, [])
+                        ],
                     }
                 )
         entries.sort(key=lambda e: (e["turn"].finished_at, e["campaign"].pk), reverse=True)

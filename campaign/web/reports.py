@@ -22,7 +22,7 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from battles.models import Battle
-from battles.services.reading import result_corrections
+from battles.services.reading import CorrectionMark, result_corrections, turn_corrections
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
@@ -156,6 +156,9 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
         shares=battle_shares(battles),
     )
     phases = turnlog.turn_phases(records, {b["key"]: b["id"] for b in battles}, reading)
+    corrections = turn_corrections(view, battles).get(number, [])
+    _mark_corrected(phases, corrections)
+    unread = [mark for mark in corrections if mark.battle_id is None]
     return render(
         request,
         "campaign/turn.html",
@@ -164,12 +167,30 @@ def turn_detail(request: HttpRequest, campaign_id: int, number: int) -> HttpResp
             turn=turn,
             phases=phases,
             battles=battles,
+            corrected={mark.battle_id for mark in corrections if mark.battle_id},
+            # A correction is made before the next turn is played (or while this one
+            # waits): its line is on this page, the next turn's, or the turns page.
+            unread_corrections=unread,
             **_adjustments_of(view, number),
             previous=number - 1 if number > 1 else None,
             following=number + 1 if number + 1 in rows else None,
             **_dice_context(view, turn),
         ),
     )
+
+
+def _mark_corrected(phases: list[turnlog.TurnPhase], marks: list[CorrectionMark]) -> None:
+    """Each corrected battle's mark on the line of its result, after the losses it
+    gave (its last line, should it have none)."""
+    by_key = {mark.battle_key: mark for mark in marks if mark.battle_key}
+    for phase in phases:
+        last = {line.battle_key: i for i, line in enumerate(phase.lines) if line.battle_key}
+        for i, line in enumerate(phase.lines):
+            if line.battle_key and line.kind == "battle_result":
+                last[line.battle_key] = i
+        for key, index in last.items():
+            if key in by_key:
+                phase.lines[index] = replace(phase.lines[index], corrected=by_key[key])
 
 
 def _adjustments_of(view: CampaignView, number: int) -> dict[str, list[PublicAdjustment]]:

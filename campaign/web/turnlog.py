@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import names
 from rules.campaign.phases.events import fewer_buffalos_lost, outcome_retells_entry
 from rules.campaign.state import Settings
+
+if TYPE_CHECKING:
+    from battles.services.reading import CorrectionMark
 
 PHASE_TITLES = {
     "naval": "1. Naval events",
@@ -565,6 +568,8 @@ class TurnLine:
     kind: str
     battle_key: str | None
     battle_id: int | None = None  # set when the viewer may read the battle's report
+    # The GM's correction of the battle's result, on its last line (``turn_corrections``).
+    corrected: CorrectionMark | None = None
 
 
 @dataclass(slots=True)
