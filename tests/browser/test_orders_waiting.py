@@ -31,7 +31,7 @@ def test_the_orders_page_while_turn_1_waits_for_the_table(
     page.set_viewport_size({"width": size[0], "height": size[1]})
     signed_in(player)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/orders/")
-    assert page.locator("h1").inner_text().startswith("Orders for turn 2")
+    assert page.locator("h1").inner_text().startswith("Turn 1 waits for its battles at the table")
     under_way = page.locator(".under-way")
     assert "Turn 1 is under way." in under_way.inner_text()
     assert under_way.get_by_role("link", name="Korona (battle 1)").count() == 1

@@ -55,7 +55,9 @@ def test_the_orders_page_says_turn_1_is_under_way_at_the_table(
     assert "No deadline: the turn is played" not in page
     assert "not ready yet" not in page
     # What is true.
-    assert "Orders for turn 2: Australians" in page
+    # No order is open while it waits: the heading said "Orders for turn 2: Australians".
+    assert "Orders for turn 2: Australians" not in page
+    assert "Turn 1 waits for its battles at the table: Australians" in page
     assert "Turn 1 is under way." in page
     # The campaign's length as the map says it: the turn under way, not "Turn 1 of 20"
     # beside "Orders for turn 2" as if it were the coming one.
@@ -126,6 +128,9 @@ def test_a_battle_fought_by_the_workers_waits_for_its_result_not_the_game_master
         page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
         assert "Korona (battle 1) — waiting for its result" in page, url
         assert "waiting for the game master" not in page, url
+        assert "at the table" not in page, url
+    orders = words(client.get(f"/campaigns/{campaign.pk}/orders/"))
+    assert "Turn 1 waits for its battles: Australians" in orders
 
 
 def test_a_paused_campaign_whose_turn_waits_says_the_turn_waits_and_the_pause_holds_the_next(
