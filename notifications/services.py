@@ -41,6 +41,7 @@ from battles.web.forces import battle_words
 from battles.web.lists import (
     battle_pieces,
     battle_reasons,
+    battle_records,
     battle_shares,
     battle_withdrawals,
     readable_battles,
@@ -280,6 +281,54 @@ def battles_waiting_words(
             + absolute(reverse("admin:battles_battle_change", args=[battle.pk]))
         )
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
+
+
+def table_battle_words(view: CampaignView, turn: Turn, *, zone: str | None = None) -> Words | None:
+    """To a player: their side's battles of ``turn`` waiting to be fought on the table,
+    each as their side reads it on the campaign's list of battles (``readable_battles``,
+    who fought from the battle's own record through ``view.records``: section 6), its
+    due time on ``zone``'s clock (None: the campaign's) and its battle sheet. None when
+    their side has none (a spectator, the GM). Until the walk of 7 December 2026 only the
+    GM was told: a player whose company fought at the table heard nothing until the turn
+    was played."""
+    campaign = view.campaign
+    mine = [
+        row
+        for row in readable_battles(view, turn=turn)
+        if row["status"] == Battle.Status.PENDING
+        and row["mode"] == "tabletop"
+        and view.side in (row["attacker_side"], row["defender_side"])
+    ]
+    if not mine:
+        return None
+    zone = zone or campaign.timezone
+    _, records = battle_records(view, [turn.pk], {row["key"] for row in mine})
+    reading = turnlog.Reading(_side_names(view)).with_records(records)
+    body = [
+        f"Turn {turn.number} of {campaign.name} waits for its battles at the table: the game "
+        f"master enters each result. Orders for turn {turn.number + 1} open when the game "
+        "master has entered the results.",
+        "",
+    ]
+    for row in mine:
+        attack = turnlog.attack_words(
+            {k: row[k] for k in ("attacker_side", "defender_side")} | {"battle": row["key"]},
+            reading,
+        )
+        due = f", due by {moment_words(row['deadline'], zone)}" if row["deadline"] else ""
+        body += [
+            f"- {row['label']}: {attack}.",
+            f"  Still to be fought on the table: the game master enters its result{due}.",
+            "  The battle sheet: "
+            + absolute(reverse("battle-sheet", args=[campaign.pk, row["id"]])),
+        ]
+    body += ["", f"The turn so far: {absolute(reverse('turn', args=[campaign.pk, turn.number]))}"]
+    subject = (
+        f"Your battle at {mine[0]['label']} waits for the table"
+        if len(mine) == 1
+        else f"Your {len(mine)} battles wait for the table"
+    )
+    return Words(f"[{campaign.name}] {subject}", "\n".join(body))
 
 
 def deadline_words(campaign: Campaign, zone: str | None = None) -> Words:
@@ -567,7 +616,8 @@ def _zone(user: Any, campaign: Campaign) -> str:
 
 def turn_notices(*, turn_id: int) -> int:
     """A turn that committed: played (to each player, their side's summary; to the
-    channels), the end of the campaign, or battles waiting for the GM. The number sent.
+    channels), the end of the campaign, or battles waiting for the table (to the GM, and
+    to the players of the sides that fight them). The number sent.
 
     Each is told once per turn row (``ref``: the turn's id): a turn played again after a
     roll-back is a new row, and its players are told again, since what they were told
@@ -595,6 +645,25 @@ def turn_notices(*, turn_id: int) -> int:
                     turn.pk,
                     lambda gm=gm: battles_waiting_words(
                         campaign, turn, waiting, zone=_zone(gm, campaign)
+                    ),
+                )
+            # And the players of the sides that fight them, each of their own battles
+            # (the same key as the GM's: a GM who also plays is told once).
+            fighting = {side for b in waiting for side in (b.attacker_side, b.defender_side)}
+            for member in _members(campaign):
+                if member.side not in fighting:
+                    continue
+                user = member.user
+                sent += _email_to(
+                    user,
+                    Kind.BATTLE_WAITING,
+                    campaign,
+                    turn.number,
+                    turn.pk,
+                    lambda user=user: table_battle_words(
+                        open_campaign(user=user, campaign=campaign),
+                        turn,
+                        zone=_zone(user, campaign),
                     ),
                 )
         return sent

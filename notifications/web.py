@@ -57,8 +57,9 @@ class PreferenceForm(PreferenceChecks):
             "reminder_hours": "Hours before the deadline",
             "time_zone": "My time zone",
         }
-        # What the zone really governs (services.turn_words and deadline_words, and for
-        # the GM the second clock of battles_waiting_words, nothing else): said beside
+        # What the zone really governs (services.turn_words, deadline_words and
+        # table_battle_words, and for the GM the second clock of battles_waiting_words,
+        # nothing else): said beside
         # it, so no one expects the pages to follow it. Empty: each campaign's clock.
         help_texts = {
             "email": "Off: no email at all, whatever is ticked below.",
@@ -69,17 +70,22 @@ class PreferenceForm(PreferenceChecks):
             ),
             "time_zone": (
                 "Empty: each campaign's own clock, the one its pages give. A name such as "
-                "Australia/Sydney sets the clock of the deadline in two emails instead: "
-                "when a turn is played, and before a deadline. " + _ZONE_PAGES
+                "Australia/Sydney sets the clock of the deadlines in three emails instead: "
+                "when a turn is played, before a deadline, and when one of your battles "
+                "waits for the table. " + _ZONE_PAGES
             ),
         }
 
     def __init__(self, *args: Any, game_master: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not game_master:
-            # Only the GM enters tabletop results, and only the GM is sent that notice
-            # (services.battle_waiting): a player is not offered it.
-            del self.fields["battle_waiting"]
+            # A player is told when a battle of their side waits for the table
+            # (services.table_battle_words); the GM, when a result waits for them to
+            # enter it. Until the walk of 7 December 2026 only the GM was told, and a
+            # player was not offered the setting.
+            self.fields[
+                "battle_waiting"
+            ].label = "When a battle of my side waits to be fought at the table"
         else:
             # The battle's due time is first on the campaign's clock, as the admin gives
             # it (services.battles_waiting_words): the zone only adds the GM's own.

@@ -91,10 +91,13 @@ def test_the_orders_icon_notices_and_messages_read_plainly(
     assert "no order given, so it advances towards the enemy's base by itself" in cards
     shot(f"walk-orders-{size}")
 
-    # The player's notice settings offer no GM-only notice.
+    # The player's notice settings offer the table's notice in a player's words.
     page.goto(f"{live_server.url}/accounts/notices/")
-    assert page.locator('input[name="battle_waiting"]').count() == 0
-    assert "tabletop result" not in page.locator("main").inner_text()
+    assert page.locator('input[name="battle_waiting"]').count() == 1
+    assert "When a battle of my side waits to be fought at the table" in (
+        page.locator("main").inner_text()
+    )
+    assert "(game master)" not in page.locator("main").inner_text()
     shot(f"walk-notices-{size}")
 
     # The icon is there, at /favicon.ico too.

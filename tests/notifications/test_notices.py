@@ -540,8 +540,9 @@ def test_the_gm_is_told_once_when_a_turn_waits_for_tabletop_battles(
     campaign.save(update_fields=["settings"])
     Membership.objects.create(user=aussie, campaign=campaign, side="australian")
     play(campaign, django_capture_on_commit_callbacks)
-    (message,) = mail.outbox
-    assert message.to == ["gm@example.com"]
+    # The player is told of their side's battles in their own words (test_table_notice).
+    (message,) = to(gm_user.email)
+    assert [m.subject for m in to(aussie.email)] == ["[Table] Your 2 battles wait for the table"]
     assert message.subject == "[Table] Turn 1: battles wait for you"
     assert message.body.count("enter the result: http://korona.test/admin/battles/battle/") == 2
 

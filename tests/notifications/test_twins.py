@@ -8,6 +8,7 @@ its row's times) are set aside. The GM's email shows the difference: the test ca
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 from unittest import mock
 
@@ -100,3 +101,34 @@ def test_what_the_australians_are_sent_does_not_depend_on_what_they_may_not_know
     assert "Turn 1 of Twin has been played" in plain["email"]
     # The coming turn's commitment is sent, and is the one difference set aside.
     assert "against this code: <commitment of turn 2>." in plain["email"]
+
+
+def _play_at_the_table(name: str, secret: bool, aussie: Any, gm_user: Any, capture: Any) -> str:
+    """Turn 1 of the twin fought at the table: what the Australian player is told while
+    it waits for its battles (``table_battle_words``), the campaign's own parts set aside."""
+    mail.outbox.clear()
+    with mock.patch.object(commitments, "salt_source", twin_salts()):
+        campaign = create_campaign(data=twin(name, secret=secret), name="Twin", seed=11)
+        campaign.set_settings(replace(campaign.get_settings(), battle_mode="tabletop"))
+        campaign.save(update_fields=["settings"])
+        Membership.objects.create(user=aussie, campaign=campaign, side="australian")
+        with capture(execute=True):
+            advance_turn(campaign_id=campaign.pk)
+    (told,) = [m for m in mail.outbox if m.to == [aussie.email]]
+    (gm,) = [m for m in mail.outbox if m.to == [gm_user.email]]
+    assert gm.subject == "[Twin] Turn 1: battles wait for you"
+    sent = same_parts(told.subject + "\n" + told.body, campaign, aussie)
+    sent = re.sub(r"/battles/\d+/", "/battles/ID/", sent)
+    campaign.delete()
+    return sent
+
+
+def test_the_table_notice_to_the_australians_does_not_depend_on_what_they_may_not_know(
+    aussie: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    args = {"aussie": aussie, "gm_user": gm_user, "capture": django_capture_on_commit_callbacks}
+    plain = _play_at_the_table("Twin", secret=False, **args)
+    secret = _play_at_the_table("Twin", secret=True, **args)
+    assert plain.startswith("[Twin] Your 2 battles wait for the table\n"), plain
+    assert plain == secret
+    assert "3rd Company" not in plain and "veteran" not in plain

@@ -136,7 +136,10 @@ def test_the_time_zone_says_it_is_for_the_emails_and_the_pages_keep_the_campaign
     assert '<span class="muted" id="id_time_zone_helptext">' in html
     words = " ".join(html.split('id_time_zone_helptext">')[1].split("</span>")[0].split())
     assert "Empty: each campaign&#x27;s own clock, the one its pages give." in words
-    assert "deadline in two emails instead: when a turn is played, and before a deadline" in words
+    assert (
+        "deadlines in three emails instead: when a turn is played, before a deadline, and "
+        "when one of your battles waits for the table." in words
+    )
     assert "The campaign&#x27;s pages keep the campaign&#x27;s clock" in words
     assert "calendar shows it on its own clock" in words
 

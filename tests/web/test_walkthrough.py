@@ -54,19 +54,25 @@ def test_the_site_has_an_icon(campaign: Campaign, aussie: Any, login: Any) -> No
     assert 'rel="icon" href="/static/campaign/favicon.svg"' in html
 
 
-def test_a_player_is_not_offered_the_gms_notice(aussie: Any, gm_user: Any, login: Any) -> None:
+def test_a_player_is_offered_the_table_notice_in_a_players_words(
+    aussie: Any, gm_user: Any, login: Any
+) -> None:
+    """A player is told when a battle of their side waits for the table (until the walk
+    of 7 December 2026 only the GM was, and a player was not offered the setting): in a
+    player's words, not the GM's "(game master)"."""
     player = login(aussie).get("/accounts/notices/").content.decode()
-    assert "tabletop result" not in player and 'name="battle_waiting"' not in player
+    assert 'name="battle_waiting"' in player
+    assert "When a battle of my side waits to be fought at the table" in player
+    assert "tabletop result (game master)" not in player
     gm = login(gm_user).get("/accounts/notices/").content.decode()
-    assert 'name="battle_waiting"' in gm
-    # A player's save leaves that setting as it was.
-    Preference.objects.update_or_create(user=aussie, defaults={"battle_waiting": True})
+    assert "When a battle waits for its tabletop result (game master)" in gm
+    # The player's switch is theirs: a save without it turns it off.
     answer = login(aussie).post(
         "/accounts/notices/",
         {"email": "on", "turn_played": "on", "reminder_hours": "12", "time_zone": "UTC"},
     )
     assert answer.status_code == 302
-    assert Preference.objects.get(user=aussie).battle_waiting is True
+    assert Preference.objects.get(user=aussie).battle_waiting is False
 
 
 def test_the_map_shows_the_newest_messages_the_reader_may_read(
