@@ -566,16 +566,21 @@ class OddsReader:
 # --- giving orders and marking them ready ---------------------------------------------------
 
 
-def parse_choice(*, view: CampaignView, choice: str) -> tuple[str, int | None]:
+def parse_choice(
+    *, view: CampaignView, choice: str, area: str | None = None
+) -> tuple[str, int | None]:
     """A form's order value ("hold", "advance:<area id>", "withdraw:<area id>") as an
-    order kind and the area's id; OrderError with the reason when it is none of them."""
+    order kind and the area's id; OrderError with the reason when it is none of them,
+    in plain words, never the raw value (an edited form's "advance:21" means nothing to
+    a player). ``area``: where the company stands, named in the reason."""
     kind, _, target = (choice or "").partition(":")
     if kind == "hold" and not target:
         return "hold", None
-    area = whole_number(target)
-    if kind in rules.MOVES and area is not None and view.area_by_id(area) is not None:
-        return kind, area
-    raise OrderError(f"{choice!r} is not an order: choose hold, or an area to move to")
+    number = whole_number(target)
+    if kind in rules.MOVES and number is not None and view.area_by_id(number) is not None:
+        return kind, number
+    linked = f"an area linked to {area}" if area else "an area linked to the company's own"
+    raise OrderError(f"that is not an order this company can be given: choose hold, or {linked}")
 
 
 def order_company(
@@ -594,8 +599,13 @@ def order_company(
     the turn the page was drawn for (``OrdersOutOfDate`` when it is no longer the
     coming one). ``seen``: what the page saw of the company's order
     (``OrderChangedMeanwhile`` when it has another now)."""
-    kind, target_id = parse_choice(view=view, choice=choice)
-    company = Company.objects.get(pk=company_id, campaign=view.campaign)
+    company = Company.objects.select_related("area").get(pk=company_id, campaign=view.campaign)
+    try:
+        kind, target_id = parse_choice(view=view, choice=choice, area=company.area.name)
+    except OrderError:
+        # A page of a played turn says more than its bad value: that it is out of date.
+        check_page_turn(view.campaign, page_turn)
+        raise
     target = Area.objects.get(pk=target_id) if target_id is not None else None
     return give_order(
         company=company,

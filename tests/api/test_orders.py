@@ -104,7 +104,25 @@ def test_order_to_an_area_of_another_map_is_refused(
     body = {"company": company_id(played, "A Company"), "kind": "advance", "target": 999999}
     response = login(aussie).post(url(played, "orders/"), body, JSON)
     assert response.status_code == 400
-    assert "target" in response.json()
+    # In words, naming the id the client sent (the API's own word for an area).
+    assert response.json() == {"target": ["there is no area 999999 in this campaign"]}
+    assert not Order.objects.exists()
+
+
+def test_order_to_no_area_for_a_played_turn_says_the_turn_first(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """As the orders page does: that the order is for a turn since played says more than
+    that its area is unknown."""
+    body = {
+        "company": company_id(played, "A Company"),
+        "kind": "advance",
+        "target": 999999,
+        "turn_number": played.turn,
+    }
+    response = login(aussie).post(url(played, "orders/"), body, JSON)
+    assert response.status_code == 409
+    assert f"This order is for turn {played.turn}, but" in response.json()["detail"]
     assert not Order.objects.exists()
 
 

@@ -112,7 +112,9 @@ def test_a_player_orders_an_attack_sees_its_odds_and_marks_ready(
     )
     c_row.locator("button[value=give]").click()
     page.locator(f"#company-{c.pk} .error").wait_for()
-    assert "is not an order" in page.locator(f"#company-{c.pk} .error").inner_text()
+    refusal = page.locator(f"#company-{c.pk} .error").inner_text()
+    assert "that is not an order this company can be given" in refusal
+    assert "999999" not in refusal  # the edited value itself means nothing to a player
     assert not Order.objects.filter(company=c).exists()
     shot("orders-5-refused")
 

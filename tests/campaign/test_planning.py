@@ -12,7 +12,7 @@ from django.core.cache import cache
 from campaign.models import Campaign, CompanyStands, Membership, Order
 from campaign.services import odds, planning
 from campaign.services.scenarios import create_campaign
-from campaign.services.turns import give_order
+from campaign.services.turns import OrdersOutOfDate, give_order
 from campaign.services.visibility import CampaignView, open_campaign
 from rules.campaign.planning import (
     as_seen_by,
@@ -443,8 +443,30 @@ def test_ready_marks_the_players_side_and_orders_stay_open(
         planning.mark_ready(view=open_campaign(user=players["gm"], campaign=korona))
 
 
-def test_choices_that_are_no_order_are_refused(korona: Campaign, players: dict[str, Any]) -> None:
+def test_choices_that_are_no_order_are_refused_in_plain_words(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
     view = open_campaign(user=players["australian"], campaign=korona)
     for choice in ("", "attack:1", "advance:", "advance:99999", "hold:3", "advance:x"):
-        with pytest.raises(OrderError, match="is not an order"):
-            planning.parse_choice(view=view, choice=choice)
+        with pytest.raises(OrderError) as refused:
+            planning.parse_choice(view=view, choice=choice, area="Kokoda")
+        # The form's raw value means nothing to a player: never shown back.
+        assert str(refused.value) == (
+            "that is not an order this company can be given: choose hold, or an area "
+            "linked to Kokoda"
+        )
+
+
+def test_a_bad_order_value_from_a_page_of_a_played_turn_says_the_page_is_out_of_date(
+    korona: Campaign, players: dict[str, Any]
+) -> None:
+    view = open_campaign(user=players["australian"], campaign=korona)
+    a = view.ids.companies["A Company"]
+    with pytest.raises(OrdersOutOfDate):
+        planning.order_company(
+            view=view, company_id=a, choice="advance:99999", user=None, page_turn=korona.turn
+        )
+    with pytest.raises(OrderError, match="not an order this company can be given"):
+        planning.order_company(
+            view=view, company_id=a, choice="advance:99999", user=None, page_turn=korona.turn + 1
+        )

@@ -55,7 +55,8 @@ def test_the_orders_poll_refuses_an_odd_turn(
         ({"order": "hold", "turn": "{odd}"}, "is not a turn: open the orders page again"),
         (
             {"order": "advance:{odd}", "turn": "1"},
-            "is not an order: choose hold, or an area to move to",
+            "Refused: that is not an order this company can be given: choose hold, or an "
+            "area linked to",
         ),
     ],
     ids=["turn", "area"],

@@ -68,6 +68,8 @@ def test_an_order_from_the_page_of_a_played_turn_is_refused_and_changes_nothing(
     for data in (
         {"action": "give", "order": f"advance:{oivi}", "turn": "1"},
         {"action": "withdraw", "turn": "1"},
+        # An edited value too: that the page is out of date says more than that it is bad.
+        {"action": "give", "order": "advance:999999", "turn": "1"},
     ):
         answer = client.post(url(campaign, a.pk), data, **extra)
         assert answer.status_code == (422 if htmx else 409)
