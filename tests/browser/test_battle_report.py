@@ -300,6 +300,59 @@ def test_the_battle_sheets_squares_table_fits_a_phone(
         assert box["x"] + box["width"] <= frame_box["x"] + frame_box["width"] + 0.5, size
 
 
+# Each square's name and going written in the sheet's picture, and its square, on screen.
+LABELS_IN_SQUARES = """() => {
+  const svg = document.querySelector('#sheet-field');
+  const cells = {};
+  svg.querySelectorAll('rect.cell').forEach((c) => { cells[c.dataset.square] = c; });
+  const out = [];
+  svg.querySelectorAll('g.square-labels text').forEach((t) => {
+    if (t.getAttribute('visibility') === 'hidden') return;
+    const square = t.textContent.split(' ')[0];
+    const cell = (cells[square] || [...svg.querySelectorAll('rect.cell')].find((c) =>
+      Number(c.getAttribute('x')) === Number(t.dataset.x)
+      && Number(c.getAttribute('y')) === Number(t.dataset.y))).getBoundingClientRect();
+    const b = t.getBoundingClientRect();
+    out.push([t.textContent, b.left >= cell.left - .5 && b.right <= cell.right + .5]);
+  });
+  return out;
+}"""
+
+
+def test_the_battle_sheets_longest_square_names_fit_a_phone(
+    played: Campaign, aussie: Any, signed_in: Any, live_server: Any, shot: Any
+) -> None:
+    """A walk-through saw a square's name ("C3 steep high") cut off on a phone: with the
+    longest names and goings on every square, each is written within its square in the
+    picture, and the squares' table fits the screen."""
+    battle = fought_battle(played)
+    grounds = ["steep_high_ridge", "mud_rocks_swamp", "steep_low_ridge"]
+    log = [
+        {**r, "landform": grounds[i % 3], "vegetation": "heavy_woods", "going": "bad"}
+        | {"dice": [6, 6, 6]}
+        if r.get("kind") == "terrain"
+        else r
+        for i, r in enumerate(battle.log)
+    ]
+    Battle.objects.filter(pk=battle.pk).update(log=log)
+    page = signed_in(aussie)
+    for size, viewport in (("phone", PHONE), ("desktop", {"width": 1280, "height": 900})):
+        page.set_viewport_size(viewport)
+        page.goto(live_server.url + reverse("battle-sheet", args=[played.pk, battle.pk]))
+        labels = page.evaluate(LABELS_IN_SQUARES)
+        assert any(text.endswith("steep high") for text, _ in labels)
+        assert len(labels) == 18 and all(inside for _, inside in labels), (size, labels)
+        assert fits_the_width(page), size
+        frame = page.locator("section[aria-labelledby=sheet-squares] .table-scroll")
+        assert frame.evaluate("e => e.scrollWidth <= e.clientWidth"), size
+        page.locator("#sheet-field").screenshot(
+            path=str(ARTIFACTS / f"sheet-5-longest-names-{size}-field.png")
+        )
+        page.locator("section[aria-labelledby=sheet-squares]").screenshot(
+            path=str(ARTIFACTS / f"sheet-5-longest-names-{size}-squares.png")
+        )
+
+
 # Every step of a replay (or the one picture of a sheet), measured in the page: each tree
 # drawn against each square's name or going written, and each wooded square's trees.
 MEASURE_TREES = """(selector) => {

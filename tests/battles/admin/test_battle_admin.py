@@ -278,7 +278,7 @@ def test_battle_sheet_is_the_full_sheet_with_the_defenders_sniper(gm: Client) ->
     assert battle.spec["defender"]["name"] in page
     assert "rifle squad" in page.lower() and "rifle_squad" not in page
     assert len(re.findall(r'<tr><th scope="row">[A-C][1-3]</th>', page)) == 9
-    assert re.search(r"Squares \(\d+ × \d+ ft\)", page)
+    assert "The squares: a 3 × 3 ft table in 1 ft squares" in page  # not "Squares (3 × 3 ft)"
     assert "<dt>Turn limit</dt><dd>12 turns;" in page
     assert "Off-table support (zone 5)" in page
     assert "one rifle squad fights as a sniper" in page
