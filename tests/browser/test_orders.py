@@ -3,6 +3,7 @@ in place (htmx, no reload), watch the odds of the attack grow to done, press rea
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from django.core.cache import cache
 from campaign.models import Membership, Order, SideReady
 from campaign.services import odds, planning
 from campaign.services.scenarios import create_campaign
+from tests.browser.conftest import ARTIFACTS
 from tests.campaign.conftest import korona_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -239,6 +241,55 @@ def test_the_card_and_planned_battles_read_the_same_odds_as_they_grow(
         ".includes('being worked out')"
     )
     shot(f"orders-odds-both-done-{name}")
+
+
+TABLE_CAVEAT = (
+    "Fought out by the computer, by the rules; at the table, the dice rolled and the tactics "
+    "played there decide."
+)
+
+
+@pytest.mark.parametrize(
+    "screen", [("phone", 390, 844), ("desktop", 1280, 900)], ids=lambda s: s[0]
+)
+def test_odds_of_a_campaign_fought_at_the_table_say_so_and_are_not_fought_again(
+    player_page: tuple[Any, Any], shot: Any, screen: tuple[str, int, int], django_user_model: Any
+) -> None:
+    """A walk-through of a two-player campaign fought at the table read "you win 15% of
+    1,000 battles fought out" with nothing to say the computer fought them; and took the
+    card's "So far ... 800 of 1,000" beside a finished figure under "Planned battles" for
+    odds fought again at every load. Both places say who fought them; once done, the page
+    drawn again reads the finished figure from the cache, the same in both places."""
+    page, campaign = player_page
+    campaign.set_settings(dataclasses.replace(campaign.get_settings(), battle_mode="tabletop"))
+    campaign.save()
+    japanese = django_user_model.objects.create_user("japanese", password=PASSWORD)
+    Membership.objects.create(user=japanese, campaign=campaign, side="japanese")
+    name, width, height = screen
+    page.set_viewport_size({"width": width, "height": height})
+    page.reload()
+    a = campaign.companies.get(name="A Company")
+    row = page.locator(f"#company-{a.pk}")
+    row.locator("select[name=order]").select_option(label="Advance to Oivi")
+    row.locator("button[value=give]").click()
+    row.locator(".odds-text").wait_for()
+    page.wait_for_function(
+        f"() => document.querySelector('#company-{a.pk} progress').value == 200",
+        timeout=240_000,
+    )
+    assert TABLE_CAVEAT in row.locator(".odds").inner_text()
+    assert TABLE_CAVEAT in page.locator("#planned-battles").inner_text()
+    page.reload()
+    card, line, done = page.evaluate(BOTH_PLACES, a.pk)
+    assert done == 200 and card.startswith("You win ") and " of 200 battles fought out" in card
+    assert card == line[:1].upper() + line[1:]
+    row.scroll_into_view_if_needed()
+    shot(f"orders-odds-at-the-table-{name}")
+    for part, where in (
+        ("card", row.locator(".odds")),
+        ("planned", page.locator("#planned-battles")),
+    ):
+        where.screenshot(path=str(ARTIFACTS / f"orders-odds-at-the-table-{name}-{part}.png"))
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])

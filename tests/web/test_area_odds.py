@@ -3,6 +3,7 @@ and the chance the side takes the area (campaign/services/planning.py, web/areao
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from types import SimpleNamespace
@@ -517,3 +518,20 @@ def test_a_company_with_a_bracket_in_its_name_shares_it_with_its_stands(
     assert re.search(r"C Company \(militia, \d+ stands\)", section), section
     assert ") (" not in section
     assert re.search(r"A Company \(\d+ stands\)", section)
+
+
+@pytest.mark.parametrize("mode", ["tabletop", "auto"])
+def test_odds_in_a_campaign_fought_on_the_table_say_the_computer_fought_them(
+    campaign: Campaign, aussie: Any, login: Any, mode: str
+) -> None:
+    """A walk-through of a campaign fought on the table read "you win 15% of 1,000 battles
+    fought out" with nothing to say the computer fought them, not the players' table."""
+    campaign.set_settings(dataclasses.replace(campaign.get_settings(), battle_mode=mode))
+    campaign.save()
+    order(campaign, "A Company")
+    html = login(aussie).get(f"/campaigns/{campaign.pk}/orders/").content.decode()
+    said = "Fought out by the computer, by the rules; at the table, the dice rolled and the "
+    section = html.split('id="planned-battles"', 1)[1].split("</section>", 1)[0]
+    row = html.split(f'id="company-{campaign.companies.get(name="A Company").pk}"', 1)[1]
+    card = row.split("</article>", 1)[0]
+    assert (said in section, said in card) == (mode == "tabletop",) * 2
