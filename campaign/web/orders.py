@@ -291,7 +291,7 @@ def page_turn(request: HttpRequest) -> int | None:
         return None
     number = whole_number(raw)
     if number is None or not 0 < number < 1_000_000:
-        raise OrderError(f"{raw!r} is not a turn: open the orders page again")
+        raise OrderError("this form's turn number was changed or lost: open the orders page again")
     return number
 
 
@@ -537,7 +537,10 @@ def order_company(request: HttpRequest, campaign_id: int, company_id: int) -> Ht
                 seen=seen,
             )
         else:
-            raise OrderError(f"{action!r} is neither giving nor taking back an order")
+            raise OrderError(
+                "the form asked neither to give an order nor to take one back: "
+                'press "Give order" or "Take back"'
+            )
     except OrdersOutOfDate as moved:
         return _out_of_date(request, view, company.side, moved)
     except OrderError as refused:

@@ -52,7 +52,10 @@ def test_the_orders_poll_refuses_an_odd_turn(
 @pytest.mark.parametrize(
     ("form", "refusal"),
     [
-        ({"order": "hold", "turn": "{odd}"}, "is not a turn: open the orders page again"),
+        (
+            {"order": "hold", "turn": "{odd}"},
+            "turn number was changed or lost: open the orders page",
+        ),
         (
             {"order": "advance:{odd}", "turn": "1"},
             "Refused: that is not an order this company can be given: choose hold, or an "
@@ -80,7 +83,7 @@ def test_unready_from_a_page_of_an_odd_turn_is_refused(
     assert client.post(f"/campaigns/{campaign.pk}/orders/ready/", {"turn": "1"}).status_code < 400
     answer = client.post(f"/campaigns/{campaign.pk}/orders/unready/", {"turn": odd})
     assert answer.status_code < 500
-    assert "is not a turn: open the orders page again" in answer.content.decode()
+    assert "turn number was changed or lost: open the orders page again" in answer.content.decode()
     assert SideReady.objects.filter(campaign=campaign, turn_number=1).exists()
 
 

@@ -223,6 +223,15 @@ def test_an_order_the_rules_refuse_shows_the_reason_and_changes_nothing(
     assert "Oivi is not closer to A Company&#x27;s base: that is not a withdrawal" in (
         refused.content.decode()
     )
+    # A form's button edited: said in words, not as the raw value posted ('surrender').
+    refused = card(
+        client.post(url(campaign, a), {"action": "surrender"}, **HTMX).content.decode(), a
+    )
+    assert "surrender" not in refused
+    assert (
+        "the form asked neither to give an order nor to take one back: press "
+        "&quot;Give order&quot; or &quot;Take back&quot;. Nothing was changed."
+    ) in refused
 
 
 def test_a_player_may_not_order_an_enemy_company(
