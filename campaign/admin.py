@@ -91,9 +91,11 @@ from campaign.services.deadlines import (
     WEEKDAY_NAMES,
     Schedule,
     ScheduleRefused,
+    deadline_after_turn_words,
     moment_words,
     next_deadline_after,
     schedule_words,
+    unentered_words,
 )
 from campaign.services.fogwords import hidden_in_text
 from campaign.services.members import PUT_IN, player_joined, remove_player, who_played
@@ -650,6 +652,28 @@ def _deadline_after_advance(campaign: Campaign, *, tabletop: bool) -> str:
     )
 
 
+def _wanted_words(campaign: Campaign) -> str:
+    """While the campaign's turn waits for its tabletop results: by when they are wanted
+    and what becomes of one not entered by then (the setting for it), as the battles'
+    pages say it to the players; and when the next turn's deadline will be. A walk's GM
+    read "Result due by" on the battle sheet, "none" here, and could not tell whether the
+    result was due. "" for battles with no deadline (no schedule when the turn began)."""
+    wanted = (
+        Battle.objects.filter(campaign=campaign, status=Battle.Status.PENDING, mode="tabletop")
+        .exclude(deadline=None)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    if wanted is None:
+        return ""
+    unentered = unentered_words(campaign.get_settings().unentered_tabletop, gm=True)
+    after = deadline_after_turn_words(Schedule.of(campaign), campaign.turn + 1, timezone.now())
+    return f". Results wanted by {moment_words(wanted, campaign.timezone)}: {unentered}." + (
+        f" {after}" if after else ""
+    )
+
+
 def _last_turn_words(campaign: Campaign, settings: Settings) -> str:
     """For the confirmation of the campaign's last turn, what follows it: the campaign
     ends and its winner is declared (a walk-through's question before turn 3 of 3 spoke
@@ -1079,7 +1103,9 @@ class CampaignAdmin(RefusedIfTakenMeanwhile, SimpleHistoryAdmin):
                     "campaign is paused: no turn follows it until you resume the campaign "
                     'or press "Advance turn now"'
                 )
-            return "none: the turn is played once you enter its battles' results"
+            return "none: the turn is played once you enter its battles' results" + _wanted_words(
+                obj
+            )
         if paused:
             return _paused_deadline_words(obj)
         if obj.next_deadline is None:

@@ -268,6 +268,45 @@ def next_deadline_after(schedule: Schedule, after: datetime) -> datetime | None:
     raise AssertionError("a weekly deadline is always within two weeks")  # pragma: no cover
 
 
+def deadline_after_turn_words(schedule: Schedule, number: int, now: datetime) -> str:
+    """When the deadline of turn ``number + 1`` will be, said while turn ``number`` waits
+    for its battles' results: the turn's end counts it (``turns.complete_if_ready``:
+    ``next_deadline_after(schedule, turn.finished_at)``), so a weekly schedule's is its
+    first weekday and time after that end, the same one for turns played within a week
+    (a walk-through read "counted from the end of turn 3" and found turns 2 to 5 all due
+    on the same Friday). That one is known if the turn ends before it: the first after
+    ``now``. "" with no schedule."""
+    following = number + 1
+    if schedule.kind == "every_hours" and schedule.every_hours:
+        hours = schedule.every_hours
+        after = "1 hour" if hours == 1 else f"{hours} hours"
+        return f"The deadline for turn {following} will be {after} after turn {number} ends."
+    if schedule.kind == "weekly" and schedule.weekday is not None and schedule.time_of_day:
+        day = WEEKDAY_NAMES[schedule.weekday]
+        first = f"{day} at {schedule.time_of_day:%H:%M} ({schedule.timezone})"
+        soon = next_deadline_after(schedule, now)
+        known = f": {moment_words(soon, schedule.timezone)} if it ends before then" if soon else ""
+        return (
+            f"The deadline for turn {following} will be the first {first} after turn {number} "
+            f"ends{known}."
+        )
+    return ""
+
+
+def unentered_words(unentered: str, *, gm: bool = False) -> str:
+    """What becomes of a tabletop battle with no result entered by its deadline, by the
+    campaign's ``unentered_tabletop`` setting, said after "Result wanted by ...:".
+    ``auto``: the scheduler's sweep has the rules fight it
+    (``battles.services.fighting.tabletop_past_deadline``); ``wait``: nothing, the turn
+    waits however long (``schedule.due_campaigns`` never plays past it). A walk-through's
+    sheet said "Result due by" beside a settings page saying the campaign waits for the
+    result. ``gm``: in the game master's words."""
+    if unentered == "auto":
+        return "if none is entered by then, the computer fights it by the rules"
+    whose = "your" if gm else "the game master's"
+    return f"if none is entered by then, the campaign waits for {whose} result, however long"
+
+
 def turn_length(schedule: Schedule) -> timedelta | None:
     """The longest a turn of ``schedule`` lasts, from the deadline set to the deadline:
     N hours, or a week; None with no schedule."""

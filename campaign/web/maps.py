@@ -310,11 +310,20 @@ def _sooner_words(
 
 
 def _battles_words(campaign: Campaign, number: int | None) -> str:
-    """A turn waiting for its battles: at the table, for the game master's results."""
-    if campaign.get_settings().battle_mode == "tabletop":
+    """A turn waiting for its battles: at the table, for the game master's results, or
+    on a schedule whose campaign says so (``unentered_tabletop``), for the rules to
+    fight at their deadline those still without one."""
+    settings = campaign.get_settings()
+    if settings.battle_mode == "tabletop":
+        fought = (
+            ", or when the computer has fought by the rules those still without one at their "
+            "deadline"
+            if settings.unentered_tabletop == "auto" and campaign.schedule_kind != "none"
+            else ""
+        )
         return (
             f"Turn {number} waits for its battles to be fought on the table: it ends when "
-            "the game master has entered their results."
+            f"the game master has entered their results{fought}."
         )
     return f"The battles of turn {number} are being fought: the turn ends with them."
 

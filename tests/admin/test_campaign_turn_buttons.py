@@ -19,6 +19,7 @@ from battles.services.results import fight_battle_now
 from campaign.admin_home import deadline_words
 from campaign.models import Campaign, Company, Membership, Order, Turn
 from campaign.services.campaigns import set_paused
+from campaign.services.deadlines import moment_words
 from campaign.services.schedule import mark_side_ready
 from campaign.services.turns import advance_turn, give_order
 from tests.admin.conftest import (
@@ -623,8 +624,13 @@ def test_resuming_while_a_turn_waits_for_its_results_sets_no_deadline(
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ACTIVE
     assert campaign.next_deadline is None
+    # The battles' deadline is the one turn 1 was played with by hand, 48 hours on.
+    (wanted,) = set(Battle.objects.filter(campaign=campaign).values_list("deadline", flat=True))
     assert next_deadline_of(page_of(gm, campaign)) == (
-        "none: the turn is played once you enter its battles' results"
+        "none: the turn is played once you enter its battles' results. Results wanted by "
+        f"{moment_words(wanted, campaign.timezone)}: if none is entered by then, the campaign "
+        "waits for your result, however long. The deadline for turn 2 will be 48 hours after "
+        "turn 1 ends."
     )
     listed = gm.get(LIST).content.decode()
     assert '<td class="field-deadline_shown">none: waiting for your battle results</td>' in listed

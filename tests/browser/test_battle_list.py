@@ -87,7 +87,11 @@ def test_battles_waiting_for_the_table_give_their_deadline_on_a_phone(
     assert waiting.count() == 2
     words = waiting.first.inner_text()
     assert "Still to be fought on the table" in words
-    assert "due by Sat 5 Jul 2031, 18:00 UTC" in words
+    assert "wanted by Sat 5 Jul 2031, 18:00 UTC" in words
+    assert (
+        "if none is entered by then, the campaign waits for the game master's result, however "
+        "long." in words
+    )
     # localtime.js writes the moment on the reader's clock beside it.
     mine = waiting.first.locator("time.deadline + .your-time")
     mine.wait_for(state="attached")

@@ -5,7 +5,7 @@ pages write every moment."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any
 
 import pytest
@@ -27,6 +27,14 @@ def test_the_orders_page_while_turn_1_waits_for_the_table(
     player = django_user_model.objects.create_user("aussie", "a@example.com", "pw")
     campaign = new_campaign("Korona at the table", doc=meeting_doc(), battle_mode="tabletop")
     Membership.objects.create(user=player, campaign=campaign, side="australian")
+    # The walk's schedule: every Friday at 19:00 in Sydney.
+    set_schedule(
+        campaign=campaign,
+        kind="weekly",
+        weekday=4,
+        time_of_day=time(19, 0),
+        timezone="Australia/Sydney",
+    )
     advance_turn(campaign_id=campaign.pk)
     page.set_viewport_size({"width": size[0], "height": size[1]})
     signed_in(player)
@@ -37,6 +45,10 @@ def test_the_orders_page_while_turn_1_waits_for_the_table(
     assert under_way.get_by_role("link", name="Korona (battle 1)").count() == 1
     assert "Orders for turn 2 open when the game master has entered the results." in (
         under_way.inner_text()
+    )
+    assert (
+        "The deadline for turn 2 will be the first Friday at 19:00 (Australia/Sydney) "
+        "after turn 1 ends:" in page.locator("#ready").inner_text()
     )
     assert page.locator("select[name=order], #ready-button").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]

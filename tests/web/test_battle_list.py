@@ -178,9 +178,10 @@ def test_battles_waiting_for_the_table_say_so_with_their_deadline(
     html = battles_page(client, campaign)
     page = text_of_html(html)
     assert (
-        "Still to be fought on the table: the game master enters its result, due by "
+        "Still to be fought on the table: the game master enters its result, wanted by "
         '<time class="deadline" datetime="2031-07-05T18:00:00+00:00">Sat 5 Jul 2031, 18:00 UTC'
-        "</time>." in html
+        "</time>: if none is entered by then, the campaign waits for the game master&#x27;s "
+        "result, however long." in html
     )
     assert "the game master enters its result.</p>" in html  # the one with no deadline
     assert "2 battles, all still to be fought." in page

@@ -484,8 +484,7 @@ def test_the_ready_box_speaks_of_a_deadline_only_when_there_is_one(
     page = text_of(client.get(url(waiting)))
     assert (
         "Orders for turn 2 are not open yet: turn 1 ends when the game master has entered its "
-        "battles' results. The deadline for turn 2 is set then, counted from the end of "
-        "turn 1." in page
+        "battles' results. The deadline for turn 2 will be 24 hours after turn 1 ends." in page
     )
     assert "No deadline" not in page and "waiting for the deadline" not in page
 

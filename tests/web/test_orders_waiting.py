@@ -4,14 +4,20 @@ battles are at the table, and the next turn's orders are not open yet."""
 
 from __future__ import annotations
 
+import html
 import re
-from datetime import timedelta
+from datetime import time, timedelta
 from typing import Any
 
+import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from battles.models import Battle
 from campaign.models import Campaign
 from campaign.services.campaigns import set_paused
+from campaign.services.deadlines import Schedule, moment_words, next_deadline_after
 from campaign.services.schedule import set_schedule
 from campaign.services.turns import advance_turn, give_order
 from tests.admin.conftest import new_campaign
@@ -24,6 +30,12 @@ def words(response: Any) -> str:
     body = response.content.decode().split("<main", 1)[-1]
     body = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", body, flags=re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).replace(" .", ".").replace(" ,", ",")
+
+
+def said(response: Any) -> str:
+    """``words``, its escaped quotes read back ("turn 2's") and no space before a colon
+    after a tag ("19:00 AEDT</time>: if none")."""
+    return html.unescape(words(response)).replace(" :", ":")
 
 
 def waiting(aussie: Any, battle_mode: str = "tabletop") -> Campaign:
@@ -83,11 +95,13 @@ def test_a_scheduled_campaign_waiting_promises_no_deadline_it_will_not_keep(
     campaign = waiting(aussie)
     # The deadline turn 1 was played at has passed; the next counts from the turn's end.
     Campaign.objects.filter(pk=campaign.pk).update(
-        schedule_kind="every_hours", next_deadline=timezone.now() - timedelta(hours=1)
+        schedule_kind="every_hours",
+        every_hours=24,
+        next_deadline=timezone.now() - timedelta(hours=1),
     )
-    page = words(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
+    page = said(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
     assert "The turn is due now" not in page and "Next deadline" not in page
-    assert "The deadline for turn 2 is set then, counted from the end of turn 1." in page
+    assert "The deadline for turn 2 will be 24 hours after turn 1 ends." in page
 
 
 def test_the_company_page_promises_no_roll_as_things_stand_while_its_turn_waits(
@@ -164,7 +178,7 @@ def test_a_paused_campaign_whose_turn_waits_says_the_turn_waits_and_the_pause_ho
         "battles' results. The campaign is paused: turn 2 is not played until the game master "
         "resumes it, though they may play it by hand." in page
     )
-    assert "The deadline for turn 2 is set then" not in page
+    assert "The deadline for turn 2" not in page
 
 
 def test_a_battle_whose_result_is_in_is_told_apart_from_one_still_waiting(
@@ -198,3 +212,96 @@ def test_a_turn_whose_battles_are_all_in_marks_none(db: Any, aussie: Any, login:
         page = words(client.get(f"/campaigns/{campaign.pk}/{url}"))
         assert "Korona (battle 1), Korona (battle 2)" in page, url
         assert "result in" not in page and "waiting for" not in page, url
+
+
+def scheduled_waiting(aussie: Any, kind: str, unentered: str = "wait") -> Campaign:
+    """Korona at the table as ``waiting`` makes it, on a schedule of ``kind`` (none, every
+    24 hours, or every Friday at 19:00 in Sydney, the walk's) set before turn 1, so its
+    battles have that schedule's deadline; ``unentered``: what becomes of a battle with
+    no result by then."""
+    campaign = new_campaign(
+        f"Korona {kind}", doc=meeting_doc(), battle_mode="tabletop", unentered_tabletop=unentered
+    )
+    join(aussie, campaign, "australian")
+    if kind == "every_hours":
+        set_schedule(campaign=campaign, kind=kind, every_hours=24, timezone="Australia/Sydney")
+    elif kind == "weekly":
+        set_schedule(
+            campaign=campaign,
+            kind=kind,
+            weekday=4,
+            time_of_day=time(19, 0),
+            timezone="Australia/Sydney",
+        )
+    advance_turn(campaign_id=campaign.pk)
+    return campaign
+
+
+def test_the_orders_page_says_when_the_next_deadline_will_be_on_each_schedule(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The walk's weekly campaign read "The deadline for turn 4 is set then, counted from
+    the end of turn 3" while turns 2 to 5 were all due on the same Friday at 19:00: the
+    end of the turn counts it only to the schedule's next weekday and time."""
+    pages = {}
+    for kind in ("none", "every_hours", "weekly"):
+        campaign = scheduled_waiting(aussie, kind)
+        page = said(login(aussie).get(f"/campaigns/{campaign.pk}/orders/"))
+        assert "counted from the end" not in page and "is set then" not in page, kind
+        friday = next_deadline_after(Schedule.of(campaign), timezone.now())
+        pages[kind] = (page, friday)
+    assert "The deadline for turn 2" not in pages["none"][0]
+    assert "The deadline for turn 2 will be 24 hours after turn 1 ends." in pages["every_hours"][0]
+    page, friday = pages["weekly"]
+    assert friday is not None
+    assert (
+        "The deadline for turn 2 will be the first Friday at 19:00 (Australia/Sydney) after turn 1 "
+        f"ends: {moment_words(friday, 'Australia/Sydney')} if it ends before then." in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("unentered", "then"),
+    [
+        ("wait", "if none is entered by then, the campaign waits for {whose} result, however long"),
+        ("auto", "if none is entered by then, the computer fights it by the rules"),
+    ],
+)
+def test_a_battle_at_the_table_says_by_when_its_result_is_wanted_and_what_follows(
+    db: Any, aussie: Any, login: Any, django_user_model: Any, unentered: str, then: str
+) -> None:
+    """The walk's sheet said "Result due by Fri 11 Dec 2026, 19:00 AEDT", the GM's
+    settings that such a battle "waits for the game master's result", and the GM's
+    campaign page "Next deadline: none": nobody could tell whether the result was due.
+    Every page now says by when it is wanted and what the campaign's setting does then."""
+    campaign = scheduled_waiting(aussie, "weekly", unentered)
+    battle = Battle.objects.filter(campaign=campaign).order_by("pk").first()
+    assert battle is not None and battle.deadline is not None
+    when = moment_words(battle.deadline, "Australia/Sydney")
+    players = then.format(whose="the game master's")
+    client = login(aussie)
+    sheet = said(client.get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
+    assert f"Result wanted by {when}: {players}." in sheet
+    report = said(client.get(reverse("battle", args=[campaign.pk, battle.pk])))
+    assert f"The result is wanted by {when}: {players}." in report
+    listed = said(client.get(reverse("battles", args=[campaign.pk])))
+    assert f"the game master enters its result, wanted by {when}: {players}." in listed
+    for page in (sheet, report, listed):
+        assert "due by" not in page
+    orders = said(client.get(f"/campaigns/{campaign.pk}/orders/"))
+    the_map = said(client.get(f"/campaigns/{campaign.pk}/"))
+    fought = "or when the computer has fought by the rules those still without one at their "
+    assert (fought in orders) == (fought in the_map) == (unentered == "auto")
+    opens = f"Orders for turn 2 open when the game master has entered the results, {fought}"
+    assert (opens in orders) == (unentered == "auto")
+
+    gm = Client()
+    gm.force_login(django_user_model.objects.create_superuser("gm", "gm@example.com", "pw"))
+    change = html.unescape(
+        gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode()
+    )
+    assert (
+        "none: the turn is played once you enter its battles' results. Results wanted by "
+        f"{when}: {then.format(whose='your')}. The deadline for turn 2 will be the first Friday at "
+        "19:00 (Australia/Sydney) after turn 1 ends" in change
+    )
