@@ -63,6 +63,7 @@ from campaign.services.deadlines import (
     reminder_lead,
     schedule_news,
     schedule_of_json,
+    unentered_words,
 )
 from campaign.services.prepared import PreparedObjects, PreparedRead
 from campaign.services.schedule import play_of_side
@@ -260,7 +261,7 @@ def _due_on_the_admins_clock(moment: datetime, campaign: Campaign, zone: str) ->
 def battles_waiting_words(
     campaign: Campaign, turn: Turn, battles: list[Battle], *, zone: str | None = None
 ) -> Words:
-    """To the GM: the turn waits for these tabletop results, each due by its deadline on
+    """To the GM: the turn waits for these tabletop results, each wanted by its deadline on
     the campaign's clock as the admin shows it, the GM's own (``zone``; None: they chose
     none) beside it when it differs (``_due_on_the_admins_clock``)."""
     zone = zone or campaign.timezone
@@ -271,7 +272,7 @@ def battles_waiting_words(
     ]
     for battle in battles:
         due = (
-            f", due by {_due_on_the_admins_clock(battle.deadline, campaign, zone)}"
+            f", wanted by {_due_on_the_admins_clock(battle.deadline, campaign, zone)}"
             if battle.deadline
             else ""
         )
@@ -280,6 +281,10 @@ def battles_waiting_words(
             "  enter the result: "
             + absolute(reverse("admin:battles_battle_change", args=[battle.pk]))
         )
+    if any(battle.deadline for battle in battles):
+        # What the campaign's setting does then, as the battles' pages say it.
+        unentered = unentered_words(campaign.get_settings().unentered_tabletop, gm=True)
+        lines += ["", f"{unentered[0].upper()}{unentered[1:]}."]
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
 
 

@@ -602,7 +602,7 @@ def test_the_battles_waiting_email_gives_each_due_time_on_the_campaigns_clock_as
     (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
     sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
     assert sydney.endswith(("AEST", "AEDT"))
-    assert message.body.count(f"due by {sydney}\n") == 2, message.body
+    assert message.body.count(f"wanted by {sydney}\n") == 2, message.body
     assert "your time" not in message.body and "UTC" not in message.body
 
     Preference.objects.create(user=gm_user, time_zone="UTC")
@@ -612,7 +612,7 @@ def test_the_battles_waiting_email_gives_each_due_time_on_the_campaigns_clock_as
     (message,) = to(gm_user.email)
     (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign, turn__number=1)}
     sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
-    assert message.body.count(f"due by {sydney} (your time: {utc})") == 2, message.body
+    assert message.body.count(f"wanted by {sydney} (your time: {utc})") == 2, message.body
 
 
 def test_the_battles_waiting_email_puts_the_gms_chosen_zone_beside_the_campaigns(
@@ -627,7 +627,7 @@ def test_the_battles_waiting_email_puts_the_gms_chosen_zone_beside_the_campaigns
     (message,) = to(gm_user.email)
     (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
     sydney, utc = due_words(deadline, "Australia/Sydney"), due_words(deadline, "UTC")
-    assert message.body.count(f"due by {utc} (your time: {sydney})") == 2, message.body
+    assert message.body.count(f"wanted by {utc} (your time: {sydney})") == 2, message.body
 
 
 @pytest.mark.parametrize("gm_zone", ["Australia/Sydney", "Australia/Melbourne"])
@@ -643,7 +643,7 @@ def test_the_battles_waiting_email_gives_one_clock_when_the_gms_reads_the_same(
     play(campaign, django_capture_on_commit_callbacks)
     (message,) = to(gm_user.email)
     (deadline,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
-    assert message.body.count(f"due by {due_words(deadline, 'Australia/Sydney')}\n") == 2
+    assert message.body.count(f"wanted by {due_words(deadline, 'Australia/Sydney')}\n") == 2
     assert "your time" not in message.body and "UTC" not in message.body
 
 
@@ -662,8 +662,13 @@ def test_the_battles_waiting_words_of_a_known_deadline(
     for battle in battles:
         battle.deadline = datetime(2026, 12, 8, 20, 38, tzinfo=UTC)
     words = services.battles_waiting_words(campaign, turn, battles, zone="UTC")
-    assert "due by Wed 9 Dec 2026, 07:38 AEDT (your time: Tue 8 Dec 2026, 20:38 UTC)" in (
+    assert "wanted by Wed 9 Dec 2026, 07:38 AEDT (your time: Tue 8 Dec 2026, 20:38 UTC)" in (
         words.body
+    )
+    # What the campaign's setting does with a result not entered by then, as the battles'
+    # pages and the GM's campaign page say it ("due by" read as if the result were due).
+    assert words.body.endswith(
+        "\n\nIf none is entered by then, the campaign waits for your result, however long."
     )
 
 
