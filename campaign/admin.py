@@ -674,6 +674,23 @@ def _wanted_words(campaign: Campaign) -> str:
     )
 
 
+def _tabletop_wait_words(campaign: Campaign, settings: Settings) -> str:
+    """For "Advance turn now" in tabletop mode: its battles wait for the GM's results,
+    wanted by the deadline they are given (the schedule's next, ``turns._battle_rows``)
+    and what the campaign's setting does with one not entered by then, as the battles'
+    pages and the GM's email say it; none with no schedule (they get no deadline)."""
+    wanted = next_deadline_after(Schedule.of(campaign), timezone.now())
+    if wanted is None:
+        return " Its battles then wait for you to enter their results."
+    then = unentered_words(settings.unentered_tabletop, gm=True)
+    if settings.unentered_tabletop == "auto" and campaign.status == Campaign.Status.PAUSED:
+        then += " once you resume the campaign"  # the sweep fights none of a paused one
+    return (
+        " Its battles then wait for you to enter their results, wanted by "
+        f"{moment_words(wanted, campaign.timezone)}: {then}."
+    )
+
+
 def _last_turn_words(campaign: Campaign, settings: Settings) -> str:
     """For the confirmation of the campaign's last turn, what follows it: the campaign
     ends and its winner is declared (a walk-through's question before turn 3 of 3 spoke
@@ -714,7 +731,7 @@ def advance_question(campaign: Campaign) -> str:
     return (
         f"Play turn {campaign.turn + 1} of {campaign.name} now?{paused}{waits} Its dice are "
         "rolled at once and every player sees the result."
-        + (" Its battles then wait for you to enter their results." if tabletop else "")
+        + (_tabletop_wait_words(campaign, settings) if tabletop else "")
         + after
     )
 

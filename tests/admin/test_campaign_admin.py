@@ -1197,6 +1197,29 @@ def test_advance_turn_now_in_tabletop_mode_says_the_battles_will_wait(gm: Client
     )
 
 
+@pytest.mark.parametrize(
+    ("unentered", "then"),
+    [
+        ("wait", "if none is entered by then, the campaign waits for your result, however long."),
+        ("auto", "if none is entered by then, the computer fights it by the rules."),
+    ],
+)
+def test_advance_turn_now_at_the_table_says_by_when_the_results_are_wanted(
+    gm: Client, gm_user: Any, unentered: str, then: str
+) -> None:
+    """A walk's GM could not tell whether a tabletop result was due: the question says by
+    when it is wanted and what the campaign's setting does then."""
+    campaign = new_campaign(battle_mode="tabletop", unentered_tabletop=unentered)
+    play_sunday_evenings(campaign, gm_user)
+    wanted = next_deadline_after(SUNDAY_EVENINGS, timezone.now())
+    assert wanted is not None
+    said = html.unescape(gm.get(f"/admin/campaign/campaign/{campaign.pk}/change/").content.decode())
+    assert (
+        "Its battles then wait for you to enter their results, wanted by "
+        f"{moment_words(wanted, 'Australia/Sydney')}: {then}"
+    ) in said
+
+
 def test_a_finished_campaigns_page_says_how_it_ended_as_the_players_read_it(gm: Client) -> None:
     """The players' sentence, not the engine's end_reason beside the winner's key."""
     campaign = new_campaign(turn_limit=1)
