@@ -309,6 +309,9 @@ def table_battle_words(view: CampaignView, turn: Turn, *, zone: str | None = Non
     zone = zone or campaign.timezone
     _, records = battle_records(view, [turn.pk], {row["key"] for row in mine})
     reading = turnlog.Reading(_side_names(view)).with_records(records)
+    # What the campaign's setting does with a result not entered by then, as the battles'
+    # pages and the GM's email say it.
+    unentered = unentered_words(campaign.get_settings().unentered_tabletop)
     body = [
         f"Turn {turn.number} of {campaign.name} waits for its battles at the table: the game "
         f"master enters each result. Orders for turn {turn.number + 1} open when the game "
@@ -320,7 +323,11 @@ def table_battle_words(view: CampaignView, turn: Turn, *, zone: str | None = Non
             {k: row[k] for k in ("attacker_side", "defender_side")} | {"battle": row["key"]},
             reading,
         )
-        due = f", due by {moment_words(row['deadline'], zone)}" if row["deadline"] else ""
+        due = (
+            f", wanted by {moment_words(row['deadline'], zone)}: {unentered}"
+            if row["deadline"]
+            else ""
+        )
         body += [
             f"- {row['label']}: {attack}.",
             f"  Still to be fought on the table: the game master enters its result{due}.",

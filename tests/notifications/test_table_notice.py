@@ -112,7 +112,9 @@ def test_one_battle_is_named_in_the_subject_with_its_deadline(
     assert message.subject == "[Table] Your battle at Korona (battle 1) waits for the table"
     due = moment_words(first.deadline, "Australia/Sydney")
     assert (
-        f"  Still to be fought on the table: the game master enters its result, due by {due}.\n"
+        "  Still to be fought on the table: the game master enters its result, wanted by "
+        f"{due}: if none is entered by then, the campaign waits for the game master's "
+        "result, however long.\n"
     ) in message.body
     assert "Korona (battle 2)" not in message.body
 
