@@ -682,9 +682,9 @@ def _tabletop_wait_words(campaign: Campaign, settings: Settings) -> str:
     wanted = next_deadline_after(Schedule.of(campaign), timezone.now())
     if wanted is None:
         return " Its battles then wait for you to enter their results."
-    then = unentered_words(settings.unentered_tabletop, gm=True)
-    if settings.unentered_tabletop == "auto" and campaign.status == Campaign.Status.PAUSED:
-        then += " once you resume the campaign"  # the sweep fights none of a paused one
+    then = unentered_words(
+        settings.unentered_tabletop, gm=True, paused=campaign.status == Campaign.Status.PAUSED
+    )
     return (
         " Its battles then wait for you to enter their results, wanted by "
         f"{moment_words(wanted, campaign.timezone)}: {then}."

@@ -283,7 +283,11 @@ def battles_waiting_words(
         )
     if any(battle.deadline for battle in battles):
         # What the campaign's setting does then, as the battles' pages say it.
-        unentered = unentered_words(campaign.get_settings().unentered_tabletop, gm=True)
+        unentered = unentered_words(
+            campaign.get_settings().unentered_tabletop,
+            gm=True,
+            paused=campaign.status == Campaign.Status.PAUSED,
+        )
         lines += ["", f"{unentered[0].upper()}{unentered[1:]}."]
     return Words(f"[{campaign.name}] Turn {turn.number}: battles wait for you", "\n".join(lines))
 
@@ -311,7 +315,10 @@ def table_battle_words(view: CampaignView, turn: Turn, *, zone: str | None = Non
     reading = turnlog.Reading(_side_names(view)).with_records(records)
     # What the campaign's setting does with a result not entered by then, as the battles'
     # pages and the GM's email say it.
-    unentered = unentered_words(campaign.get_settings().unentered_tabletop)
+    unentered = unentered_words(
+        campaign.get_settings().unentered_tabletop,
+        paused=campaign.status == Campaign.Status.PAUSED,
+    )
     body = [
         f"Turn {turn.number} of {campaign.name} waits for its battles at the table: the game "
         f"master enters each result. Orders for turn {turn.number + 1} open when the game "

@@ -293,17 +293,23 @@ def deadline_after_turn_words(schedule: Schedule, number: int, now: datetime) ->
     return ""
 
 
-def unentered_words(unentered: str, *, gm: bool = False) -> str:
+def unentered_words(unentered: str, *, gm: bool = False, paused: bool = False) -> str:
     """What becomes of a tabletop battle with no result entered by its deadline, by the
     campaign's ``unentered_tabletop`` setting, said after "Result wanted by ...:".
     ``auto``: the scheduler's sweep has the rules fight it
     (``battles.services.fighting.tabletop_past_deadline``); ``wait``: nothing, the turn
     waits however long (``schedule.due_campaigns`` never plays past it). A walk-through's
     sheet said "Result due by" beside a settings page saying the campaign waits for the
-    result. ``gm``: in the game master's words."""
-    if unentered == "auto":
-        return "if none is entered by then, the computer fights it by the rules"
+    result. ``gm``: in the game master's words. ``paused``: the campaign is paused, and the
+    sweep fights none of a paused campaign's battles until the GM resumes it (a helper
+    found the players' pages promising a fight that would not come)."""
     whose = "your" if gm else "the game master's"
+    if unentered == "auto":
+        fights = "if none is entered by then, the computer fights it by the rules"
+        if paused:
+            who = "you resume" if gm else "the game master resumes"
+            fights += f" once {who} the campaign"
+        return fights
     return f"if none is entered by then, the campaign waits for {whose} result, however long"
 
 

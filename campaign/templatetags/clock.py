@@ -46,4 +46,7 @@ def unentered_tabletop(campaign: Campaign) -> str:
 def if_unentered(campaign: Campaign) -> str:
     """``{{ campaign|if_unentered }}``: "if none is entered by then, ...", what becomes of
     a tabletop battle of the campaign with no result at its deadline."""
-    return unentered_words(campaign.get_settings().unentered_tabletop)
+    return unentered_words(
+        campaign.get_settings().unentered_tabletop,
+        paused=campaign.status == Campaign.Status.PAUSED,
+    )

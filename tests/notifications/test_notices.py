@@ -672,6 +672,28 @@ def test_the_battles_waiting_words_of_a_known_deadline(
     )
 
 
+def test_the_battles_waiting_words_of_a_paused_campaign_say_it_is_fought_once_resumed(
+    db: Any, gm_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The scheduler's sweep fights no battle of a paused campaign: the GM's email said
+    "the computer fights it by the rules" at a deadline that would pass with none fought."""
+    from dataclasses import replace
+
+    from battles.models import Battle
+
+    campaign = tabletop_table(zone="Australia/Sydney")
+    campaign.set_settings(replace(campaign.get_settings(), unentered_tabletop="auto"))
+    campaign.save(update_fields=["settings"])
+    turn = play(campaign, django_capture_on_commit_callbacks)
+    campaign.status = Campaign.Status.PAUSED
+    battles = list(Battle.objects.filter(campaign=campaign).order_by("id"))
+    words = services.battles_waiting_words(campaign, turn, battles)
+    assert words.body.endswith(
+        "\n\nIf none is entered by then, the computer fights it by the rules once you resume "
+        "the campaign."
+    )
+
+
 def test_a_gm_adjustment_is_told_with_enemy_numbers_withheld(
     played: Campaign, aussie: Any, japanese: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -305,3 +305,23 @@ def test_a_battle_at_the_table_says_by_when_its_result_is_wanted_and_what_follow
         f"{when}: {then.format(whose='your')}. The deadline for turn 2 will be the first Friday at "
         "19:00 (Australia/Sydney) after turn 1 ends" in change
     )
+
+
+def test_a_paused_campaigns_battle_at_the_table_says_it_is_fought_once_resumed(
+    db: Any, aussie: Any, login: Any
+) -> None:
+    """The scheduler's sweep fights no battle of a paused campaign: the pages said "the
+    computer fights it by the rules" at a deadline that would pass with nothing fought.
+    They say it is fought once the game master resumes the campaign."""
+    campaign = scheduled_waiting(aussie, "weekly", "auto")
+    set_paused(campaign=campaign, paused=True, reason="holidays")
+    battle = Battle.objects.filter(campaign=campaign).order_by("pk").first()
+    assert battle is not None and battle.deadline is not None
+    when = moment_words(battle.deadline, "Australia/Sydney")
+    fought = "if none is entered by then, the computer fights it by the rules once "
+    client = login(aussie)
+    sheet = said(client.get(reverse("battle-sheet", args=[campaign.pk, battle.pk])))
+    report = said(client.get(reverse("battle", args=[campaign.pk, battle.pk])))
+    listed = said(client.get(reverse("battles", args=[campaign.pk])))
+    for page in (sheet, report, listed):
+        assert f"{when}: {fought}the game master resumes the campaign." in page
