@@ -91,7 +91,8 @@ DOCS: dict[str, SettingDoc] = {
     "unentered_tabletop": SettingDoc(
         "A tabletop battle still without a result at the next deadline",
         "Waits for the game master's result: the campaign waits for you, however long. Is "
-        "fought by the rules: the computer fights it, so a scheduled campaign keeps going.",
+        "fought by the rules: the computer fights it, so a scheduled campaign keeps going. "
+        "With no schedule there is no deadline: the battle waits for your result either way.",
         no_rule=NO_RULE,
     ),
     "ruleset": SettingDoc(

@@ -257,3 +257,11 @@ def test_a_ruling_is_labelled_as_koronas_not_by_a_section_of_a_file_the_gm_never
     supply = page.split('id="setting-out_of_supply_turns_before_losses"')[1]
     assert '<span class="rule-source">Korona campaign rules, 3) Company supply:</span>' in supply
     assert '<span class="rule-source">Old Breed South Pacific, 17.0:</span>' in page
+
+
+def test_the_unentered_tabletop_help_says_a_battle_without_a_schedule_has_no_deadline() -> None:
+    """The help spoke of "the next deadline" only: with no schedule a tabletop battle has
+    none, and waits for the game master's result whichever is chosen."""
+    assert DOCS["unentered_tabletop"].explain.endswith(
+        "With no schedule there is no deadline: the battle waits for your result either way."
+    )
