@@ -22,6 +22,7 @@ from django.urls import reverse
 from battles.models import Battle
 from battles.web.forces import battle_place, battle_words
 from campaign.models import SPECTATOR, Campaign, Membership, SideReady, Turn
+from campaign.services.deadlines import moment_words, unentered_words
 from campaign.services.turns import played_sides
 from campaign.web.maps import local_deadline
 from notifications.invitations import waiting_invitations
@@ -32,6 +33,9 @@ class Waiting:
     campaign: Campaign
     turn: int
     battles: list[tuple[str, str]]  # (battle_place, the "Enter result" address)
+    # "Results wanted by ...: if none is entered by then, ...", as the campaign's page
+    # says it; "" for battles with no deadline (no schedule when the turn began).
+    wanted: str = ""
 
 
 @dataclass
@@ -64,19 +68,32 @@ def deadline_words(campaign: Campaign) -> str:
 
 def _results_to_enter(turn: Turn) -> Waiting:
     """Each battle named by who attacks whom, as the GM's email names it: "battle 1 at
-    Korona" and "battle 2 at Korona" could not be told apart."""
+    Korona" and "battle 2 at Korona" could not be told apart; and by when their results
+    are wanted, the soonest deadline, as the campaign's page says it."""
     pending = (
         Battle.objects.filter(turn=turn, status=Battle.Status.PENDING)
         .select_related("area", "campaign")
         .prefetch_related("attackers", "defenders", "campaign__sides")
         .order_by("pk")
     )
+    campaign = turn.campaign
+    deadlines = [b.deadline for b in pending if b.mode == "tabletop" and b.deadline]
+    wanted = ""
+    if deadlines:
+        unentered = unentered_words(
+            campaign.get_settings().unentered_tabletop,
+            gm=True,
+            paused=campaign.status == Campaign.Status.PAUSED,
+        )
+        when = moment_words(min(deadlines), campaign.timezone)
+        wanted = f"Results wanted by {when}: {unentered}."
     return Waiting(
-        campaign=turn.campaign,
+        campaign=campaign,
         turn=turn.number,
         battles=[
             (battle_place(b), reverse("admin:battles_battle_result", args=[b.pk])) for b in pending
         ],
+        wanted=wanted,
     )
 
 

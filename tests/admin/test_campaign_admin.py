@@ -1220,6 +1220,28 @@ def test_advance_turn_now_at_the_table_says_by_when_the_results_are_wanted(
     ) in said
 
 
+def test_the_home_page_says_by_when_a_waiting_turns_results_are_wanted(
+    gm: Client, gm_user: Any
+) -> None:
+    """The GM's campaign page gave the results' "wanted by" time and what follows it;
+    the home page listed the battles to enter with neither."""
+    campaign = new_campaign(battle_mode="tabletop", doc=meeting_doc())
+    play_sunday_evenings(campaign, gm_user)
+    advance_turn(campaign_id=campaign.pk)
+    (wanted,) = {b.deadline for b in Battle.objects.filter(campaign=campaign)}
+    assert wanted is not None
+    home = html.unescape(gm.get("/admin/").content.decode())
+    assert (
+        "fight these at the table, then enter each result. Results wanted by "
+        f"{moment_words(wanted, 'Australia/Sydney')}: if none is entered by then, the campaign "
+        "waits for your result, however long."
+    ) in home
+    # With no schedule the battles have no deadline, and the home page gives none.
+    waiting_campaign("Korona 2")
+    home = html.unescape(gm.get("/admin/").content.decode())
+    assert home.count("Results wanted by") == 1
+
+
 def test_a_finished_campaigns_page_says_how_it_ended_as_the_players_read_it(gm: Client) -> None:
     """The players' sentence, not the engine's end_reason beside the winner's key."""
     campaign = new_campaign(turn_limit=1)

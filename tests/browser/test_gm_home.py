@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from battles.models import Battle
 from campaign.models import Campaign, Membership, SideReady, Turn
+from campaign.services.deadlines import moment_words
 from tests.admin.conftest import new_campaign, waiting_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,6 +21,8 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
     page: Any, live_server: Any, django_user_model: Any, shot: Any, size: tuple[int, int]
 ) -> None:
     waiting, battles = waiting_campaign("Korona at the table")
+    wanted = timezone.now() + timedelta(days=3)  # as a schedule gives them when the turn begins
+    Battle.objects.filter(campaign=waiting).update(deadline=wanted)
     broken = new_campaign("Korona broken")
     Turn.objects.create(
         campaign=broken,
@@ -60,6 +64,10 @@ def test_the_home_page_lists_results_to_enter_failed_turns_and_sides_not_ready(
         "Enter the result of the battle at Korona: the Japanese 2nd Company attacks the "
         "Australians' B Company",
     ]
+    assert (
+        f"Results wanted by {moment_words(wanted, waiting.timezone)}: if none is entered by "
+        "then, the campaign waits for your result, however long."
+    ) in box.locator("li", has_text="Korona at the table, turn 1").first.text_content()
     assert box.get_by_text("database went away mid-turn").count() == 1
     row = box.locator("tr", has_text="Korona weekly")
     assert "Australians" in row.text_content() and "Japanese" not in row.text_content()
