@@ -830,9 +830,17 @@ class OrderScoped(CampaignScoped):
         the read and the write, which takes the campaign lock."""
         return self.campaign_view.campaign.turn + 1
 
-    def check_stated_turn(self, stated: int | None) -> None:
+    def check_stated_turn(self, data: Any) -> None:
         """Refuse (409, nothing changed) an order that names another turn than the coming
-        one (``turn_number`` or ``turn``): it was not silently given for the coming turn."""
+        one (``turn_number`` or ``turn``): it was not silently given for the coming turn.
+        Checked before the rest of the order, as the orders page and an unknown target
+        do: a bad ``kind`` for a turn since played answered "\"charge\" is not a valid
+        choice." (400), and the client fixing it met the 409 next. A turn that is not a
+        number (or two that differ) is left to the order's serializer to refuse (400)."""
+        given = s.StatedTurn(data=data)
+        if not given.is_valid():
+            return
+        stated = given.validated_data.get("turn_number")
         if stated is not None and stated != self.read_turn():
             raise OrderForAnotherTurn(stated=stated, coming=self.read_turn())
 
@@ -893,9 +901,9 @@ class OrderList(OrderScoped):
         An enemy company seen in full (fog of war off) is refused with 403; a glimpsed
         one is unknown by its id (400), like one out of sight."""
         view = self.campaign_view
+        self.check_stated_turn(request.data)
         given = s.OrderCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        self.check_stated_turn(given.validated_data.get("turn_number"))
         company_id = given.validated_data["company"]
         company = view.company_by_id(company_id)
         if company is None:
@@ -945,9 +953,9 @@ class OrderDetail(OrderScoped):
 
     def change(self, request: Request, pk: int, *, partial: bool) -> Response:
         order = self.order(pk)
+        self.check_stated_turn(request.data)
         given = s.OrderChangeSerializer(data=request.data, partial=partial)
         given.is_valid(raise_exception=True)
-        self.check_stated_turn(given.validated_data.get("turn_number"))
         kind = given.validated_data.get("kind", order.kind)
         if "target" in given.validated_data:
             target = self.target_area(given.validated_data["target"])

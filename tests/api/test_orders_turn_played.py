@@ -238,6 +238,32 @@ def test_an_order_naming_a_turn_already_played_is_refused_and_changes_nothing(
     assert orders(played) == before == [(coming, "withdraw", "Ioro")]
 
 
+def test_an_order_with_a_bad_kind_for_a_turn_played_hears_of_the_turn_first(
+    played: Campaign, aussie: Any, login: Any
+) -> None:
+    """The API answered "\"charge\" is not a valid choice." (400) to an order of a turn
+    since played, where the orders page and an unknown target say first that the turn
+    has been played (409): fixing the kind would only have met the 409 next."""
+    client = login(aussie)
+    order_url = give_withdraw_to_ioro(client, played)
+    coming = played.turn + 1
+    before = orders(played)
+    given = {"company": company_id(played, COMPANY), "kind": "charge", "turn_number": coming - 1}
+    sent = client.post(url(played, "orders/"), given, JSON)
+    assert sent.status_code == 409, sent.content
+    assert f"This order is for turn {coming - 1}, but" in sent.json()["detail"]
+    for method in ("put", "patch"):
+        changed = getattr(client, method)(order_url, {"kind": "charge", "turn": coming - 1}, JSON)
+        assert changed.status_code == 409, changed.content
+        assert f"turn {coming - 1} has been played" in changed.json()["detail"]
+    # A bad kind for the coming turn is still a bad request.
+    given["turn_number"] = coming
+    sent = client.post(url(played, "orders/"), given, JSON)
+    assert sent.status_code == 400, sent.content
+    assert "not a valid choice" in str(sent.json())
+    assert orders(played) == before
+
+
 def test_an_order_naming_the_coming_turn_is_taken(
     played: Campaign, aussie: Any, login: Any
 ) -> None:
